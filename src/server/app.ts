@@ -1,0 +1,177 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { secureHeaders } from "hono/secure-headers";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./auth/http-session";
+import type { Deps } from "./deps";
+import { AppError } from "./errors";
+import { authRoutes } from "./rest/auth";
+import type { AppEnv } from "./rest/http";
+import { appRouter } from "./trpc/router";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export type AppOptions = { clientDir?: string };
+
+export function clientIp(deps: Deps, c: Parameters<typeof getConnInfo>[0]): string | null {
+  if (deps.config.TRUST_PROXY) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function errorBody(err: AppError) {
+  return err.fieldErrors ? { detail: err.message, errors: err.fieldErrors } : { detail: err.message };
+}
+
+export function createApp(deps: Deps, opts: AppOptions = {}) {
+  const app = new Hono<AppEnv>();
+
+  // Order matters: request id and headers first, then health, then the API surfaces, then the SPA.
+  app.use("*", async (c, next) => {
+    const requestId = c.req.header("x-request-id")?.slice(0, 100) || randomUUID();
+    c.set("requestId", requestId);
+    c.set("deps", deps);
+    c.header("X-Request-Id", requestId);
+    await next();
+  });
+  app.use(
+    "*",
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "https:"],
+        connectSrc: ["'self'", "ws:", "wss:"],
+        fontSrc: ["'self'", "data:"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) =>
+    (await deps.database.ping())
+      ? c.json({ status: "ready", database: deps.database.driver })
+      : c.json({ status: "unavailable", detail: "Database unreachable" }, 503),
+  );
+
+  // Body size, authentication and CSRF apply to both API surfaces.
+  for (const prefix of ["/api/*", "/trpc/*"]) {
+    app.use(
+      prefix,
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: (c) => c.json({ detail: "Request body is too large (limit 1 MB)" }, 413),
+      }),
+    );
+    app.use(prefix, async (c, next) => {
+      const auth = await authenticate(deps, c.req.header("authorization"), c.req.header("cookie"));
+      c.set("auth", auth);
+      c.set("meta", { ip: clientIp(deps, c), userAgent: c.req.header("user-agent") ?? null });
+      const cookies = readCookies(c.req.header("cookie"));
+      const usesCookies = auth.via === "cookie" || (!auth.via && Boolean(cookies[REFRESH_COOKIE]));
+      if (MUTATING.has(c.req.method) && usesCookies) {
+        const url = new URL(c.req.url);
+        const sameOrigin = isSameOriginRequest(deps, {
+          origin: c.req.header("origin"),
+          secFetchSite: c.req.header("sec-fetch-site"),
+          host: deps.config.TRUST_PROXY
+            ? (c.req.header("x-forwarded-host") ?? c.req.header("host"))
+            : c.req.header("host"),
+          proto: deps.config.TRUST_PROXY
+            ? (c.req.header("x-forwarded-proto") ?? url.protocol.slice(0, -1))
+            : url.protocol.slice(0, -1),
+        });
+        if (!sameOrigin) return c.json({ detail: "Cross-site request blocked" }, 403);
+      }
+      await next();
+    });
+  }
+
+  app.all("/trpc/*", (c) =>
+    fetchRequestHandler({
+      endpoint: "/trpc",
+      req: c.req.raw,
+      router: appRouter,
+      allowMethodOverride: false,
+      createContext: ({ resHeaders }) => {
+        const auth = c.get("auth");
+        return {
+          deps,
+          user: auth.session?.user ?? null,
+          sessionId: auth.session?.sessionId ?? null,
+          authVia: auth.via,
+          meta: c.get("meta"),
+          refreshCookie: readCookies(c.req.header("cookie"))[REFRESH_COOKIE] ?? null,
+          setCookies: (cookies: string[]) => {
+            for (const cookie of cookies) resHeaders.append("Set-Cookie", cookie);
+          },
+          requestId: c.get("requestId"),
+        };
+      },
+      onError: ({ error, path }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError)) {
+          deps.log.error("trpc error", { path, requestId: c.get("requestId"), err: error.cause ?? error });
+        }
+      },
+    }),
+  );
+
+  const api = new Hono<AppEnv>();
+  api.route("/", authRoutes);
+  api.all("*", (c) => c.json({ detail: "The requested resource was not found." }, 404));
+  app.route("/api", api);
+
+  // The built SPA: hashed assets cached for a year, every other path falls back to index.html.
+  const clientDir = opts.clientDir ?? path.resolve("dist/client");
+  const indexFile = path.join(clientDir, "index.html");
+  app.use(
+    "/assets/*",
+    serveStatic({
+      root: path.relative(process.cwd(), clientDir) || ".",
+      onFound: (_p, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
+    }),
+  );
+  app.use("*", serveStatic({ root: path.relative(process.cwd(), clientDir) || "." }));
+  app.get("*", (c) => {
+    if (!existsSync(indexFile)) {
+      return c.text("The client is not built. Run `npm run build` (or `npm run dev` for development).", 503);
+    }
+    c.header("Cache-Control", "no-cache");
+    return c.html(readFileSync(indexFile, "utf8"));
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) {
+      if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      return c.json(errorBody(err), err.status as ContentfulStatusCode);
+    }
+    if (err instanceof HTTPException) {
+      return c.json({ detail: err.message || "Invalid request. Please check your input." }, err.status);
+    }
+    deps.log.error("unhandled error", { requestId: c.get("requestId"), path: c.req.path, err });
+    return c.json({ detail: "Server error. Please try again later." }, 500);
+  });
+  app.notFound((c) => c.json({ detail: "The requested resource was not found." }, 404));
+
+  return app;
+}

@@ -1,0 +1,97 @@
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no", ""])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const emailList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(",")
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email()));
+
+/** Every environment variable Atomize reads; `.env.example` documents each one. */
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8080"),
+    DATA_DIR: z.string().min(1).default("./.data"),
+    DATABASE_URL: z
+      .url({ protocol: /^postgres(ql)?$/ })
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    TRUST_PROXY: bool.default(false),
+    SUPPORT_EMAIL: z.email().default("support@atomize.local"),
+    SOCIAL_GITHUB_URL: z.url().default("https://github.com/atomize-app"),
+    SOCIAL_X_URL: z.url().default("https://x.com/atomize_app"),
+    SOCIAL_LINKEDIN_URL: z.url().default("https://www.linkedin.com/company/atomize-app"),
+    ADMIN_EMAILS: emailList.default([]),
+    GOOGLE_CLIENT_ID: z.string().optional(),
+    GOOGLE_CLIENT_SECRET: z.string().optional(),
+    GOOGLE_ISSUER_URL: z.url({ protocol: /^https?$/ }).default("https://accounts.google.com"),
+    SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(60),
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+    LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
+    LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  })
+  .superRefine((c, ctx) => {
+    if (Boolean(c.GOOGLE_CLIENT_ID) !== Boolean(c.GOOGLE_CLIENT_SECRET)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [c.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_SECRET" : "GOOGLE_CLIENT_ID"],
+        message: "GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together",
+      });
+    }
+    const issuer = new URL(c.GOOGLE_ISSUER_URL);
+    if (issuer.protocol === "http:" && !isLoopback(issuer.hostname)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["GOOGLE_ISSUER_URL"],
+        message: "must be https (plain http is accepted only on a loopback address)",
+      });
+    }
+  });
+
+export type Config = z.infer<typeof configSchema> & {
+  googleEnabled: boolean;
+  cookieSecure: boolean;
+  publicOrigin: string;
+};
+
+export function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127\./.test(hostname);
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once. A bad value throws a one-line ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? "environment");
+    const value = cleaned[name];
+    const shown =
+      value === undefined || /SECRET|PASSWORD|KEY|TOKEN|DATABASE_URL/.test(name) ? "" : ` (got "${value}")`;
+    throw new ConfigError(`Invalid configuration: ${name}: ${issue.message}${shown}`);
+  }
+  const c = parsed.data;
+  const publicUrl = new URL(c.PUBLIC_URL);
+  return {
+    ...c,
+    googleEnabled: Boolean(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET),
+    cookieSecure: publicUrl.protocol === "https:",
+    publicOrigin: publicUrl.origin,
+  };
+}

@@ -1,0 +1,93 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { type SQL, sql } from "drizzle-orm";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema/index";
+
+/** One type for both drivers: everything above this file uses the same query builder. */
+export type Db = PostgresJsDatabase<typeof schema>;
+
+export type Database = {
+  db: Db;
+  driver: "pglite" | "postgres";
+  /** Runs raw SQL and returns its rows whatever the driver (PGlite returns {rows}, postgres.js an array). */
+  rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+};
+
+export const migrationsFolder = fileURLToPath(new URL("../../../drizzle", import.meta.url));
+
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  dataDir?: string;
+  poolSize?: number;
+  inMemory?: boolean;
+};
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const client = postgres(opts.databaseUrl, {
+      max: opts.poolSize ?? 10,
+      onnotice: () => {},
+      connection: { application_name: "atomize" },
+    });
+    const db = drizzlePostgres(client, { schema, casing: "snake_case" });
+    await migratePostgres(db, { migrationsFolder });
+    return wrap(
+      db,
+      "postgres",
+      async (q) => (await db.execute(q)) as unknown as Record<string, unknown>[],
+      () => client.end({ timeout: 5 }),
+    );
+  }
+  let dataDir: string | undefined;
+  if (!opts.inMemory) {
+    dataDir = path.resolve(opts.dataDir ?? "./.data", "pglite");
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = new PGlite(dataDir);
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema, casing: "snake_case" });
+  await migratePglite(db, { migrationsFolder });
+  return wrap(
+    db as unknown as Db,
+    "pglite",
+    async (q) => ((await db.execute(q)) as { rows: Record<string, unknown>[] }).rows,
+    () => client.close(),
+  );
+}
+
+function wrap(
+  db: Db,
+  driver: Database["driver"],
+  run: (q: SQL) => Promise<Record<string, unknown>[]>,
+  close: () => Promise<void>,
+): Database {
+  let closed = false;
+  return {
+    db,
+    driver,
+    rows: run as Database["rows"],
+    async ping() {
+      if (closed) return false;
+      try {
+        await run(sql`select 1`);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await close();
+    },
+  };
+}

@@ -1,0 +1,5 @@
+export * from "./blog";
+export * from "./integrations";
+export * from "./jobs";
+export * from "./tasks";
+export * from "./users";

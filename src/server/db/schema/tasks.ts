@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./users";
+
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    parentId: uuid().references((): AnyPgColumn => tasks.id, { onDelete: "cascade" }),
+    /** Null on a root; every descendant points at its root so a whole tree loads with one indexed query. */
+    rootTaskId: uuid().references((): AnyPgColumn => tasks.id, { onDelete: "cascade" }),
+    depth: integer().notNull().default(0),
+    /** Order among siblings. */
+    position: real().notNull().default(0),
+    description: text().notNull(),
+    status: text().notNull().default("pending"),
+    complexityScore: real(),
+    storyPoints: integer(),
+    implementationDetails: text(),
+    isAtomic: boolean().notNull().default(false),
+    rejectionReason: text(),
+    context: jsonb().$type<Record<string, unknown>>(),
+    additionalContext: jsonb().$type<Record<string, unknown>>(),
+    predictions: jsonb().$type<Record<string, unknown>>(),
+    /** Creation options: max_depth, max_subtasks, complexity_threshold, use_context, requires_approval, tech_preferences. */
+    options: jsonb().$type<Record<string, unknown>>(),
+    planner: text(),
+    model: text(),
+    warnings: jsonb().$type<string[]>().notNull().default([]),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index("tasks_user_top_level_idx").on(t.userId, t.createdAt.desc()).where(sql`${t.parentId} is null`),
+    index("tasks_root_idx").on(t.rootTaskId),
+    index("tasks_parent_idx").on(t.parentId, t.position),
+  ],
+);
+
+export const epics = pgTable(
+  "epics",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** The id the planner gave the epic (stories refer to it). */
+    key: text().notNull(),
+    title: text().notNull(),
+    description: text().notNull().default(""),
+    priority: integer().notNull().default(3),
+    position: integer().notNull().default(0),
+  },
+  (t) => [index("epics_root_idx").on(t.rootTaskId, t.position)],
+);
+
+export const userStories = pgTable(
+  "user_stories",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    key: text().notNull(),
+    epicKey: text(),
+    actor: text().notNull(),
+    action: text().notNull(),
+    benefit: text().notNull().default(""),
+    acceptanceCriteria: jsonb().$type<string[]>().notNull().default([]),
+    storyPoints: integer(),
+    priority: text().notNull().default("should_have"),
+    position: integer().notNull().default(0),
+  },
+  (t) => [index("user_stories_root_idx").on(t.rootTaskId, t.position)],
+);
+
+/** Event-model metadata of a root task (spec section 3 "metadata"). */
+export const eventModels = pgTable("event_models", {
+  rootTaskId: uuid()
+    .primaryKey()
+    .references(() => tasks.id, { onDelete: "cascade" }),
+  markdown: text().notNull().default(""),
+  events: jsonb().$type<unknown[]>().notNull().default([]),
+  commands: jsonb().$type<unknown[]>().notNull().default([]),
+  readModels: jsonb().$type<unknown[]>().notNull().default([]),
+  userInteractions: jsonb().$type<unknown[]>().notNull().default([]),
+  automations: jsonb().$type<unknown[]>().notNull().default([]),
+  swimlanes: jsonb().$type<unknown[]>().notNull().default([]),
+  chapters: jsonb().$type<unknown[]>().notNull().default([]),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,122 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+export type UserSettings = { darkMode: boolean; notifications: boolean };
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    email: text().notNull(),
+    username: text().notNull(),
+    fullName: text().notNull().default(""),
+    passwordHash: text(),
+    provider: text().notNull().default("local"),
+    disabled: boolean().notNull().default(false),
+    role: text({ enum: ["user", "admin"] })
+      .notNull()
+      .default("user"),
+    subscriptionTier: text().notNull().default("free"),
+    subscriptionStatus: text().notNull().default("active"),
+    monthlyTaskLimit: integer().notNull().default(10),
+    tasksCreatedThisMonth: integer().notNull().default(0),
+    /** Calendar month (YYYY-MM, UTC) that tasksCreatedThisMonth counts. */
+    usagePeriod: text().notNull().default(sql`to_char(now() at time zone 'utc', 'YYYY-MM')`),
+    settings: jsonb().$type<UserSettings>().notNull().default({ darkMode: false, notifications: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`)],
+);
+
+/** Lucia-guide sessions: the token is `${id}.${secret}`; only a SHA-256 of the secret is stored. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    secretHash: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    userAgent: text(),
+    ip: text(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+/** Rotating refresh tokens; a used token presented again revokes its whole session. */
+export const refreshTokens = pgTable(
+  "refresh_tokens",
+  {
+    id: text().primaryKey(),
+    sessionId: text()
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    secretHash: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index("refresh_tokens_session_idx").on(t.sessionId)],
+);
+
+export const oauthAccounts = pgTable(
+  "oauth_accounts",
+  {
+    provider: text().notNull(),
+    providerUserId: text().notNull(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.providerUserId] }),
+    index("oauth_accounts_user_idx").on(t.userId),
+  ],
+);
+
+/** An OAuth authorization in flight: state (hashed), nonce and PKCE verifier. Shared by all processes. */
+export const oauthFlows = pgTable("oauth_flows", {
+  stateHash: text().primaryKey(),
+  provider: text().notNull(),
+  nonce: text().notNull(),
+  codeVerifier: text().notNull(),
+  redirectUri: text().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+});
+
+/** One-time codes handed to /oauth-callback and redeemed by POST /api/exchange-auth-code. */
+export const authCodes = pgTable("auth_codes", {
+  codeHash: text().primaryKey(),
+  userId: uuid()
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+  usedAt: timestamp({ withTimezone: true }),
+});
+
+/** Failed-login counters per account and per IP (key is `acct:<email>` or `ip:<addr>`). */
+export const authThrottle = pgTable("auth_throttle", {
+  key: text().primaryKey(),
+  failures: integer().notNull().default(0),
+  windowStartedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp({ withTimezone: true }),
+});

@@ -1,0 +1,41 @@
+import { performance } from "node:perf_hooks";
+import { ConfigError, loadConfig } from "./config";
+import { createLogger } from "./lib/logger";
+import { startServer } from "./server";
+
+const started = performance.now();
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const log = createLogger(config.LOG_LEVEL);
+const server = await startServer(config, { log });
+log.info("atomize listening", {
+  url: `http://localhost:${server.port}`,
+  database: server.deps.database.driver,
+  google: config.googleEnabled,
+  startupMs: Math.round(performance.now() - started),
+});
+
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    server.close().then(
+      () => process.exit(0),
+      (err) => {
+        log.error("shutdown failed", { err });
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,60 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import type { RequestAuth } from "../auth/http-session";
+import type { Deps } from "../deps";
+import { AppError } from "../errors";
+import type { SessionMeta } from "../services/auth/sessions";
+import { parseInput } from "../services/validation";
+
+/** Typed Hono context variables, set by app.ts middleware. */
+export type AppEnv = {
+  Variables: {
+    deps: Deps;
+    auth: RequestAuth;
+    requestId: string;
+    meta: SessionMeta;
+  };
+};
+
+/** Reads a JSON body; malformed JSON is a 400, a schema mismatch a 422 with an `errors` list. */
+export async function jsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
+  const text = await c.req.text();
+  let raw: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new AppError("BAD_REQUEST", "Malformed JSON body");
+    }
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new AppError("UNPROCESSABLE_CONTENT", "Request body must be a JSON object", {
+      fieldErrors: [{ field: "body", message: "Request body must be a JSON object" }],
+    });
+  }
+  return parseInput(schema, raw);
+}
+
+export function queryInput<S extends z.ZodType>(c: Context<AppEnv>, schema: S): z.output<S> {
+  return parseInput(schema, c.req.query());
+}
+
+export function requireUser(c: Context<AppEnv>) {
+  const session = c.get("auth").session;
+  if (!session) throw new AppError("UNAUTHORIZED", "Not authenticated");
+  return session;
+}
+
+export function requireAdmin(c: Context<AppEnv>) {
+  const session = requireUser(c);
+  if (session.user.role !== "admin") {
+    throw new AppError("FORBIDDEN", "You don't have permission to perform this action.");
+  }
+  return session;
+}
+
+export function appendCookies(c: Context<AppEnv>) {
+  return (cookies: string[]) => {
+    for (const cookie of cookies) c.header("Set-Cookie", cookie, { append: true });
+  };
+}

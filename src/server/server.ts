@@ -1,0 +1,65 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { createApp } from "./app";
+import type { Config } from "./config";
+import { openDatabase } from "./db/client";
+import type { Deps } from "./deps";
+import { createLogger, type Logger } from "./lib/logger";
+import { createWebSockets } from "./realtime/websocket";
+import { purgeExpiredSessions } from "./services/auth/sessions";
+
+export type RunningServer = {
+  url: string;
+  port: number;
+  deps: Deps;
+  /** Stops accepting, lets in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), closes sockets and the database. */
+  close(): Promise<void>;
+};
+
+export async function startServer(
+  config: Config,
+  opts: { log?: Logger; clientDir?: string; inMemoryDatabase?: boolean } = {},
+): Promise<RunningServer> {
+  const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+    inMemory: opts.inMemoryDatabase,
+  });
+  const deps: Deps = { config, database, db: database.db, log };
+  const app = createApp(deps, { clientDir: opts.clientDir });
+  const sockets = createWebSockets(deps);
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
+    s.once("error", reject);
+  });
+  server.on("upgrade", sockets.handleUpgrade);
+  const port = (server.address() as AddressInfo).port;
+  const host = config.HOST === "0.0.0.0" || config.HOST === "::" ? "127.0.0.1" : config.HOST;
+
+  const housekeeping = setInterval(() => {
+    purgeExpiredSessions(deps).catch((err) => log.warn("session purge failed", { err }));
+  }, 60 * 60_000);
+  housekeeping.unref();
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      clearInterval(housekeeping);
+      const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      if ("closeIdleConnections" in server) server.closeIdleConnections();
+      await sockets.close();
+      const timer = setTimeout(() => {
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      }, config.SHUTDOWN_TIMEOUT_MS);
+      await httpClosed;
+      clearTimeout(timer);
+      await database.close();
+    })();
+    return closing;
+  };
+
+  return { url: `http://${host}:${port}`, port, deps, close };
+}

@@ -1,0 +1,234 @@
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import * as oidc from "openid-client";
+import { hashSecret, randomToken } from "../../auth/tokens";
+import { isLoopback } from "../../config";
+import { authCodes, oauthAccounts, oauthFlows, users } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import { syncAdminRole } from "./accounts";
+import { createSession, type IssuedTokens, type SessionMeta, type UserRow } from "./sessions";
+
+const FLOW_TTL_MS = 10 * 60_000;
+const AUTH_CODE_TTL_MS = 60_000;
+export const NOT_CONFIGURED = "Google sign-in is not configured on this server";
+
+/** Callback routes an authorization may return to: the SPA screen or the server route that hands out a one-time code. */
+export function allowedRedirects(deps: Deps) {
+  const o = deps.config.publicOrigin;
+  return { spa: `${o}/oauth/google/callback`, server: `${o}/api/auth/google/callback` };
+}
+
+let discovered: { key: string; config: Promise<oidc.Configuration> } | undefined;
+
+async function googleConfig(deps: Deps): Promise<oidc.Configuration> {
+  const { GOOGLE_CLIENT_ID: id, GOOGLE_CLIENT_SECRET: secret, GOOGLE_ISSUER_URL: issuer } = deps.config;
+  if (!id || !secret) throw new AppError("SERVICE_UNAVAILABLE", NOT_CONFIGURED);
+  const key = `${issuer}|${id}`;
+  if (discovered?.key !== key) {
+    const url = new URL(issuer);
+    const insecure = url.protocol === "http:" && isLoopback(url.hostname);
+    const config = oidc
+      .discovery(url, id, secret, undefined, {
+        execute: insecure ? [oidc.allowInsecureRequests] : [],
+        timeout: 10,
+      })
+      .then((c) => {
+        // Verify the ID token's signature against the issuer's JWKS, not only its claims.
+        oidc.enableNonRepudiationChecks(c);
+        return c;
+      });
+    discovered = { key, config };
+    config.catch(() => {
+      if (discovered?.config === config) discovered = undefined;
+    });
+  }
+  try {
+    return await discovered.config;
+  } catch (err) {
+    deps.log.error("google discovery failed", { err: (err as Error).message });
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      "Google sign-in is temporarily unavailable. Please try again later.",
+    );
+  }
+}
+
+export async function authorizeGoogle(
+  deps: Deps,
+  input: { redirect_uri?: string | undefined },
+): Promise<{ state: string; redirect_uri: string; authorization_url: string }> {
+  const allowed = allowedRedirects(deps);
+  const redirectUri = input.redirect_uri || allowed.spa;
+  if (redirectUri !== allowed.spa && redirectUri !== allowed.server) {
+    throw new AppError("BAD_REQUEST", "redirect_uri is not an allowed callback URL");
+  }
+  const config = await googleConfig(deps);
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const codeVerifier = oidc.randomPKCECodeVerifier();
+  const codeChallenge = await oidc.calculatePKCECodeChallenge(codeVerifier);
+  await deps.db.delete(oauthFlows).where(lt(oauthFlows.expiresAt, new Date()));
+  await deps.db.insert(oauthFlows).values({
+    stateHash: hashSecret(state),
+    provider: "google",
+    nonce,
+    codeVerifier,
+    redirectUri,
+    expiresAt: new Date(Date.now() + FLOW_TTL_MS),
+  });
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: "openid email profile",
+    response_type: "code",
+    state,
+    nonce,
+    code_challenge: codeChallenge,
+    code_challenge_method: "S256",
+    prompt: "select_account",
+  });
+  return { state, redirect_uri: redirectUri, authorization_url: url.href };
+}
+
+type GoogleClaims = { sub: string; email?: string; email_verified?: boolean; name?: string };
+
+/** Redeems the code of a callback (state, nonce and PKCE checked, ID token verified) and signs the user in. */
+export async function completeGoogleSignIn(
+  deps: Deps,
+  input: { code: string; state: string; redirect_uri?: string | undefined },
+  meta: SessionMeta = {},
+): Promise<{ user: UserRow; tokens: IssuedTokens }> {
+  const config = await googleConfig(deps);
+  const [flow] = await deps.db
+    .delete(oauthFlows)
+    .where(and(eq(oauthFlows.stateHash, hashSecret(input.state)), eq(oauthFlows.provider, "google")))
+    .returning();
+  if (!flow || flow.expiresAt.getTime() < Date.now()) {
+    throw new AppError("BAD_REQUEST", "Your login session has expired. Please try logging in again.");
+  }
+  if (input.redirect_uri && input.redirect_uri !== flow.redirectUri) {
+    throw new AppError("BAD_REQUEST", "redirect_uri does not match the authorization request");
+  }
+  const callbackUrl = new URL(flow.redirectUri);
+  callbackUrl.searchParams.set("code", input.code);
+  callbackUrl.searchParams.set("state", input.state);
+  let claims: GoogleClaims;
+  try {
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      pkceCodeVerifier: flow.codeVerifier,
+      expectedState: input.state,
+      expectedNonce: flow.nonce,
+      idTokenExpected: true,
+    });
+    const c = tokens.claims();
+    if (!c) throw new Error("no ID token claims");
+    claims = c as unknown as GoogleClaims;
+  } catch (err) {
+    throw exchangeError(deps, err);
+  }
+  const user = await upsertGoogleUser(deps, claims);
+  const tokens = await createSession(deps, user.id, meta);
+  return { user, tokens };
+}
+
+function exchangeError(deps: Deps, err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { name?: string; code?: string; error?: string; status?: number; message?: string };
+  deps.log.warn("google code exchange failed", {
+    name: e.name,
+    code: e.code,
+    error: e.error,
+    status: e.status,
+  });
+  if (e.error === "invalid_grant") {
+    return new AppError("BAD_REQUEST", "Authorization code expired or invalid. Please try logging in again.");
+  }
+  if (e.name === "ResponseBodyError" || e.name === "AuthorizationResponseError") {
+    if ((e.status ?? 0) >= 500 || e.status === 429) {
+      return new AppError("SERVICE_UNAVAILABLE", "Server error during OAuth flow. Please try again later.");
+    }
+    return new AppError("BAD_REQUEST", "Authorization code expired or invalid. Please try logging in again.");
+  }
+  if (e.name === "TimeoutError" || e.name === "AbortError" || e.code === "OAUTH_RESPONSE_IS_NOT_CONFORM") {
+    return new AppError("SERVICE_UNAVAILABLE", "Server error during OAuth flow. Please try again later.");
+  }
+  // Signature, issuer, audience, nonce or expiry checks of the ID token failed.
+  return new AppError("UNAUTHORIZED", "OAuth authentication failed. Please try again.");
+}
+
+/** Users are keyed on Google's `sub`; an existing account is linked only through a verified e-mail. */
+async function upsertGoogleUser(deps: Deps, claims: GoogleClaims): Promise<UserRow> {
+  if (!claims.sub) throw new AppError("UNAUTHORIZED", "Invalid user data received from OAuth provider");
+  const [linked] = await deps.db
+    .select({ user: users })
+    .from(oauthAccounts)
+    .innerJoin(users, eq(users.id, oauthAccounts.userId))
+    .where(and(eq(oauthAccounts.provider, "google"), eq(oauthAccounts.providerUserId, claims.sub)))
+    .limit(1);
+  if (linked) {
+    if (linked.user.disabled) throw new AppError("FORBIDDEN", "This account is disabled");
+    return syncAdminRole(deps, linked.user);
+  }
+  const email = claims.email?.toLowerCase();
+  if (!email || claims.email_verified !== true) {
+    throw new AppError(
+      "FORBIDDEN",
+      "Your Google account has no verified e-mail address, so it cannot be used to sign in.",
+    );
+  }
+  const user = await deps.db.transaction(async (tx) => {
+    const [existing] = await tx.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+    const row =
+      existing ??
+      (
+        await tx
+          .insert(users)
+          .values({
+            email,
+            username: email,
+            fullName: claims.name?.slice(0, 200) ?? "",
+            provider: "google",
+            role: deps.config.ADMIN_EMAILS.includes(email) ? "admin" : "user",
+          })
+          .returning()
+      )[0]!;
+    await tx
+      .insert(oauthAccounts)
+      .values({ provider: "google", providerUserId: claims.sub, userId: row.id, email })
+      .onConflictDoNothing();
+    return row;
+  });
+  if (user.disabled) throw new AppError("FORBIDDEN", "This account is disabled");
+  return syncAdminRole(deps, user);
+}
+
+/** One-time code for the /oauth-callback screen, redeemed once within a minute. */
+export async function issueAuthCode(deps: Deps, userId: string): Promise<string> {
+  const code = randomToken(20);
+  await deps.db.delete(authCodes).where(lt(authCodes.expiresAt, new Date()));
+  await deps.db.insert(authCodes).values({
+    codeHash: hashSecret(code),
+    userId,
+    expiresAt: new Date(Date.now() + AUTH_CODE_TTL_MS),
+  });
+  return code;
+}
+
+export async function exchangeAuthCode(
+  deps: Deps,
+  code: string,
+  meta: SessionMeta = {},
+): Promise<{ user: UserRow; tokens: IssuedTokens }> {
+  const [row] = await deps.db
+    .update(authCodes)
+    .set({ usedAt: new Date() })
+    .where(and(eq(authCodes.codeHash, hashSecret(code)), isNull(authCodes.usedAt)))
+    .returning();
+  if (!row || row.expiresAt.getTime() < Date.now()) {
+    throw new AppError("BAD_REQUEST", "Authorization code expired or invalid. Please try logging in again.");
+  }
+  const [user] = await deps.db.select().from(users).where(eq(users.id, row.userId)).limit(1);
+  if (!user || user.disabled)
+    throw new AppError("UNAUTHORIZED", "Invalid user data received from OAuth provider");
+  const tokens = await createSession(deps, user.id, meta);
+  return { user, tokens };
+}

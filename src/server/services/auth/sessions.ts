@@ -1,0 +1,148 @@
+import { and, eq, isNull, lt } from "drizzle-orm";
+import { hashSecret, randomToken, secretMatches, splitToken } from "../../auth/tokens";
+import { refreshTokens, sessions, users } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+
+const DAY = 24 * 60 * 60 * 1000;
+/** Sliding expiry is written back at most this often, so a busy client does not write on every request. */
+const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+
+export type SessionMeta = { ip?: string | null; userAgent?: string | null };
+export type UserRow = typeof users.$inferSelect;
+export type IssuedTokens = { accessToken: string; refreshToken: string; sessionId: string; expiresAt: Date };
+
+async function issueRefreshToken(deps: Deps, sessionId: string): Promise<string> {
+  const id = randomToken();
+  const secret = randomToken(20);
+  await deps.db.insert(refreshTokens).values({
+    id,
+    sessionId,
+    secretHash: hashSecret(secret),
+    expiresAt: new Date(Date.now() + deps.config.REFRESH_TOKEN_DAYS * DAY),
+  });
+  return `${id}.${secret}`;
+}
+
+export async function createSession(
+  deps: Deps,
+  userId: string,
+  meta: SessionMeta = {},
+): Promise<IssuedTokens> {
+  const id = randomToken();
+  const secret = randomToken(20);
+  const expiresAt = new Date(Date.now() + deps.config.SESSION_IDLE_DAYS * DAY);
+  await deps.db.insert(sessions).values({
+    id,
+    userId,
+    secretHash: hashSecret(secret),
+    expiresAt,
+    ip: meta.ip ?? null,
+    userAgent: meta.userAgent?.slice(0, 300) ?? null,
+  });
+  const refreshToken = await issueRefreshToken(deps, id);
+  return { accessToken: `${id}.${secret}`, refreshToken, sessionId: id, expiresAt };
+}
+
+export type ValidSession = { sessionId: string; user: UserRow; expiresAt: Date };
+
+/** Checks an access token; extends its idle expiry (sliding) and returns its user, or null. */
+export async function validateAccessToken(deps: Deps, token: string): Promise<ValidSession | null> {
+  const parts = splitToken(token);
+  if (!parts) return null;
+  const [row] = await deps.db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, parts.id))
+    .limit(1);
+  if (!row || !secretMatches(parts.secret, row.session.secretHash)) return null;
+  const now = Date.now();
+  if (row.session.expiresAt.getTime() <= now) {
+    await deps.db.delete(sessions).where(eq(sessions.id, parts.id));
+    return null;
+  }
+  if (row.user.disabled) return null;
+  let expiresAt = row.session.expiresAt;
+  if (now - row.session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+    expiresAt = new Date(now + deps.config.SESSION_IDLE_DAYS * DAY);
+    await deps.db
+      .update(sessions)
+      .set({ lastUsedAt: new Date(now), expiresAt })
+      .where(eq(sessions.id, parts.id));
+  }
+  return { sessionId: row.session.id, user: row.user, expiresAt };
+}
+
+export async function invalidateSession(deps: Deps, sessionId: string): Promise<void> {
+  await deps.db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+export async function invalidateUserSessions(deps: Deps, userId: string): Promise<void> {
+  await deps.db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+/**
+ * Rotates a refresh token: the presented token is spent, the session gets a new secret (the old access
+ * token stops working) and a new refresh token. A spent token presented again means it leaked, so the
+ * whole session is revoked.
+ */
+export async function rotateRefreshToken(
+  deps: Deps,
+  token: string,
+): Promise<{ accessToken: string; refreshToken: string; user: UserRow; sessionId: string; expiresAt: Date }> {
+  const invalid = new AppError("UNAUTHORIZED", "Invalid or expired refresh token");
+  const parts = splitToken(token);
+  if (!parts) throw invalid;
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ rt: refreshTokens, session: sessions, user: users })
+      .from(refreshTokens)
+      .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(refreshTokens.id, parts.id))
+      .limit(1)
+      .for("update", { of: refreshTokens });
+    if (!row || !secretMatches(parts.secret, row.rt.secretHash)) throw invalid;
+    if (row.rt.usedAt) {
+      await tx.delete(sessions).where(eq(sessions.id, row.session.id));
+      deps.log.warn("refresh token reuse detected; session revoked", { userId: row.user.id });
+      throw invalid;
+    }
+    if (row.rt.expiresAt.getTime() <= Date.now() || row.user.disabled) throw invalid;
+    const spent = await tx
+      .update(refreshTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(refreshTokens.id, parts.id), isNull(refreshTokens.usedAt)))
+      .returning({ id: refreshTokens.id });
+    if (spent.length === 0) throw invalid;
+    const secret = randomToken(20);
+    const expiresAt = new Date(Date.now() + deps.config.SESSION_IDLE_DAYS * DAY);
+    await tx
+      .update(sessions)
+      .set({ secretHash: hashSecret(secret), lastUsedAt: new Date(), expiresAt })
+      .where(eq(sessions.id, row.session.id));
+    const newId = randomToken();
+    const newSecret = randomToken(20);
+    await tx.insert(refreshTokens).values({
+      id: newId,
+      sessionId: row.session.id,
+      secretHash: hashSecret(newSecret),
+      expiresAt: new Date(Date.now() + deps.config.REFRESH_TOKEN_DAYS * DAY),
+    });
+    return {
+      accessToken: `${row.session.id}.${secret}`,
+      refreshToken: `${newId}.${newSecret}`,
+      user: row.user,
+      sessionId: row.session.id,
+      expiresAt,
+    };
+  });
+}
+
+/** Housekeeping: drops expired sessions and refresh tokens. */
+export async function purgeExpiredSessions(deps: Deps): Promise<void> {
+  const now = new Date();
+  await deps.db.delete(sessions).where(lt(sessions.expiresAt, now));
+  await deps.db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now));
+}

@@ -1,0 +1,25 @@
+import type { z } from "zod";
+import type { FieldError } from "../../shared/errors";
+import { AppError } from "../errors";
+
+export function zodFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((i) => ({
+    field: i.path.length ? i.path.join(".") : "body",
+    message:
+      i.code === "unrecognized_keys"
+        ? `Unknown field${i.keys.length > 1 ? "s" : ""}: ${i.keys.join(", ")}`
+        : i.code === "invalid_type" && i.input === undefined && i.message.startsWith("Invalid input")
+          ? `${i.path.join(".") || "body"} is required`
+          : i.message,
+  }));
+}
+
+/** Validates outside input; failure is a 422 whose detail is the first message and `errors` lists them all. */
+export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const fieldErrors = zodFieldErrors(parsed.error);
+  throw new AppError("UNPROCESSABLE_CONTENT", fieldErrors[0]?.message ?? "Validation failed", {
+    fieldErrors,
+  });
+}

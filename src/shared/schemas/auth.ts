@@ -1,0 +1,83 @@
+import { z } from "zod";
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+const email = z
+  .string({ error: "Email is required" })
+  .trim()
+  .min(1, "Email is required")
+  .max(254, "Email is too long")
+  .pipe(z.email("Please enter a valid email address"))
+  .transform((v) => v.toLowerCase());
+
+/** Spec section 3 "Registration payload"; fixed fields are accepted only with the values a new account gets. */
+export const registerInput = z.strictObject({
+  email,
+  username: z.string().trim().max(254).optional(),
+  password: z
+    .string({ error: "Password is required" })
+    .min(1, "Password is required")
+    .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+  full_name: z.string().trim().max(200, "Full name is too long").optional().default(""),
+  provider: z.literal("local").optional(),
+  disabled: z.literal(false).optional(),
+  role: z.literal("user").optional(),
+  subscription_tier: z.literal("free").optional(),
+  subscription_status: z.literal("active").optional(),
+  monthly_task_limit: z.literal(10).optional(),
+  tasks_created_this_month: z.literal(0).optional(),
+});
+export type RegisterInput = z.input<typeof registerInput>;
+
+export const loginInput = z.strictObject({
+  email,
+  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(PASSWORD_MAX),
+});
+export type LoginInput = z.input<typeof loginInput>;
+
+export const refreshInput = z.strictObject({ refresh_token: z.string().min(1).max(200).optional() });
+
+export const oauthProvider = z.enum(["google"], { error: "Unsupported OAuth provider" });
+
+export const authorizeInput = z.strictObject({
+  redirect_uri: z.string().max(2000).optional(),
+});
+
+export const googleExchangeInput = z.strictObject({
+  code: z.string().trim().min(1, "Invalid authorization code").max(4096),
+  state: z.string().trim().min(1, "Missing OAuth state").max(512),
+  redirect_uri: z.string().max(2000).optional(),
+});
+
+export const exchangeAuthCodeInput = z.strictObject({
+  code: z.string().trim().min(1, "Invalid authorization code").max(512),
+});
+
+export const userRole = z.enum(["user", "admin"]);
+
+/** The User entity of spec section 3, as every auth response returns it. */
+export const publicUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string(),
+  full_name: z.string(),
+  role: userRole,
+  provider: z.string(),
+  subscription_tier: z.string(),
+  subscription_status: z.string(),
+  monthly_task_limit: z.number(),
+  tasks_created_this_month: z.number(),
+  created_at: z.string(),
+});
+export type PublicUser = z.infer<typeof publicUser>;
+
+export type AuthResponse = {
+  access_token: string;
+  token_type: "bearer";
+  refresh_token: string;
+  user: PublicUser;
+};
+
+export type AuthProviders = { google: boolean; devBypass: boolean };
