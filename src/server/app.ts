@@ -80,7 +80,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
       prefix,
       bodyLimit({
         maxSize: MAX_BODY_BYTES,
-        onError: (c) => c.json({ detail: "Request body is too large (limit 1 MB)" }, 413),
+        // The unread body stays on the socket, so this connection must not be reused.
+        onError: (c) =>
+          c.json({ detail: "Request body is too large (limit 1 MB)" }, 413, { Connection: "close" }),
       }),
     );
     app.use(prefix, async (c, next) => {
@@ -144,14 +146,14 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   // The built SPA: hashed assets cached for a year, every other path falls back to index.html.
   const clientDir = opts.clientDir ?? path.resolve("dist/client");
   const indexFile = path.join(clientDir, "index.html");
-  app.use(
-    "/assets/*",
-    serveStatic({
-      root: path.relative(process.cwd(), clientDir) || ".",
-      onFound: (_p, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
-    }),
-  );
-  app.use("*", serveStatic({ root: path.relative(process.cwd(), clientDir) || "." }));
+  if (existsSync(indexFile)) {
+    const root = path.relative(process.cwd(), clientDir) || ".";
+    app.use(
+      "/assets/*",
+      serveStatic({ root, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=31536000, immutable") }),
+    );
+    app.use("*", serveStatic({ root }));
+  }
   app.get("*", (c) => {
     if (!existsSync(indexFile)) {
       return c.text("The client is not built. Run `npm run build` (or `npm run dev` for development).", 503);

@@ -1,8 +1,10 @@
 import { router } from "./init";
+import { adminRouter } from "./routers/admin";
 import { authRouter } from "./routers/auth";
 import { systemRouter } from "./routers/system";
 
 export const appRouter = router({
+  admin: adminRouter,
   auth: authRouter,
   system: systemRouter,
 });

@@ -28,7 +28,7 @@ async function googleConfig(deps: Deps): Promise<oidc.Configuration> {
     const url = new URL(issuer);
     const insecure = url.protocol === "http:" && isLoopback(url.hostname);
     const config = oidc
-      .discovery(url, id, secret, undefined, {
+      .discovery(url, id, secret, oidc.ClientSecretBasic(secret), {
         execute: insecure ? [oidc.allowInsecureRequests] : [],
         timeout: 10,
       })
@@ -132,26 +132,22 @@ export async function completeGoogleSignIn(
 
 function exchangeError(deps: Deps, err: unknown): AppError {
   if (err instanceof AppError) return err;
-  const e = err as { name?: string; code?: string; error?: string; status?: number; message?: string };
-  deps.log.warn("google code exchange failed", {
-    name: e.name,
-    code: e.code,
-    error: e.error,
-    status: e.status,
-  });
-  if (e.error === "invalid_grant") {
+  const e = err as { name?: string; code?: string; error?: string; status?: number };
+  deps.log.warn("google code exchange failed", { name: e.name, code: e.code, error: e.error, status: e.status });
+  const unavailable = () =>
+    new AppError("SERVICE_UNAVAILABLE", "Server error during OAuth flow. Please try again later.");
+  // openid-client: 4xx bodies are ResponseBodyError (with status); 5xx and timeouts are ClientError codes.
+  if (e.name === "ResponseBodyError") {
+    if (e.status === 429) return unavailable();
     return new AppError("BAD_REQUEST", "Authorization code expired or invalid. Please try logging in again.");
   }
-  if (e.name === "ResponseBodyError" || e.name === "AuthorizationResponseError") {
-    if ((e.status ?? 0) >= 500 || e.status === 429) {
-      return new AppError("SERVICE_UNAVAILABLE", "Server error during OAuth flow. Please try again later.");
-    }
-    return new AppError("BAD_REQUEST", "Authorization code expired or invalid. Please try logging in again.");
+  if (e.code === "OAUTH_RESPONSE_IS_NOT_CONFORM" || e.code === "OAUTH_TIMEOUT" || e.name === "TimeoutError") {
+    return unavailable();
   }
-  if (e.name === "TimeoutError" || e.name === "AbortError" || e.code === "OAUTH_RESPONSE_IS_NOT_CONFORM") {
-    return new AppError("SERVICE_UNAVAILABLE", "Server error during OAuth flow. Please try again later.");
+  if (e.name === "AuthorizationResponseError") {
+    return new AppError("BAD_REQUEST", `OAuth error: ${e.error ?? "authorization failed"}`);
   }
-  // Signature, issuer, audience, nonce or expiry checks of the ID token failed.
+  // Signature, issuer, audience, nonce or expiry checks of the ID token failed, or the network did.
   return new AppError("UNAUTHORIZED", "OAuth authentication failed. Please try again.");
 }
 

@@ -94,7 +94,7 @@ export async function rotateRefreshToken(
   const invalid = new AppError("UNAUTHORIZED", "Invalid or expired refresh token");
   const parts = splitToken(token);
   if (!parts) throw invalid;
-  return deps.db.transaction(async (tx) => {
+  const outcome = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .select({ rt: refreshTokens, session: sessions, user: users })
       .from(refreshTokens)
@@ -104,11 +104,7 @@ export async function rotateRefreshToken(
       .limit(1)
       .for("update", { of: refreshTokens });
     if (!row || !secretMatches(parts.secret, row.rt.secretHash)) throw invalid;
-    if (row.rt.usedAt) {
-      await tx.delete(sessions).where(eq(sessions.id, row.session.id));
-      deps.log.warn("refresh token reuse detected; session revoked", { userId: row.user.id });
-      throw invalid;
-    }
+    if (row.rt.usedAt) return { reused: true as const, sessionId: row.session.id, userId: row.user.id };
     if (row.rt.expiresAt.getTime() <= Date.now() || row.user.disabled) throw invalid;
     const spent = await tx
       .update(refreshTokens)
@@ -131,6 +127,7 @@ export async function rotateRefreshToken(
       expiresAt: new Date(Date.now() + deps.config.REFRESH_TOKEN_DAYS * DAY),
     });
     return {
+      reused: false as const,
       accessToken: `${row.session.id}.${secret}`,
       refreshToken: `${newId}.${newSecret}`,
       user: row.user,
@@ -138,6 +135,13 @@ export async function rotateRefreshToken(
       expiresAt,
     };
   });
+  if (outcome.reused) {
+    // Revoked outside the transaction above, which the thrown error would otherwise roll back.
+    await deps.db.delete(sessions).where(eq(sessions.id, outcome.sessionId));
+    deps.log.warn("refresh token reuse detected; session revoked", { userId: outcome.userId });
+    throw invalid;
+  }
+  return outcome;
 }
 
 /** Housekeeping: drops expired sessions and refresh tokens. */

@@ -1,0 +1,50 @@
+import { type ComponentType, lazy } from "react";
+
+/** Spec 7/9: script chunks load lazily with a 120 s time-out; failure is a ChunkLoadError. */
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+
+export class ChunkLoadError extends Error {
+  override name = "ChunkLoadError";
+}
+
+function withTimeout<T>(load: () => Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new ChunkLoadError(`Loading a page chunk timed out after ${ms / 1000} s`)),
+      ms,
+    );
+    load().then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        const message = err instanceof Error ? err.message : String(err);
+        reject(new ChunkLoadError(`Loading a page chunk failed: ${message}`, { cause: err }));
+      },
+    );
+  });
+}
+
+/**
+ * A lazily loaded page. After a failure the next render loads again, so the error boundary's
+ * 'Try Again' really retries instead of re-throwing React.lazy's cached rejection.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: page components take any props (route params)
+export function lazyPage<P extends Record<string, any>>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+): ComponentType<P> {
+  const create = () =>
+    lazy(() =>
+      withTimeout(load, CHUNK_LOAD_TIMEOUT_MS).catch((err: unknown) => {
+        Lazy = create();
+        throw err;
+      }),
+    );
+  let Lazy = create();
+  function LazyPage(props: P) {
+    return <Lazy {...props} />;
+  }
+  return LazyPage;
+}

@@ -1,0 +1,64 @@
+import { readStorage, removeStorage, writeStorage } from "./storage";
+
+/**
+ * Browser-side session bookkeeping. The session itself is a pair of httpOnly cookies the SPA never sees;
+ * here we keep only non-secret markers and the "session expired" notice shared by the tRPC link and the UI.
+ */
+const SIGNED_IN_KEY = "atomize_signed_in";
+const LOGGED_OUT_KEY = "has_logged_out";
+
+export const SESSION_EXPIRED_MESSAGE = "Session expired. Please log in again.";
+
+export const hasSessionMarker = () => readStorage("local", SIGNED_IN_KEY) === "1";
+
+/** Called after every successful sign-in: a session exists, and the user no longer counts as logged out. */
+export function markSignedIn(): void {
+  writeStorage("local", SIGNED_IN_KEY, "1");
+  removeStorage("local", LOGGED_OUT_KEY);
+}
+
+export function clearSessionMarker(): void {
+  removeStorage("local", SIGNED_IN_KEY);
+}
+
+/** Spec 4 "Auth": logout sets a has_logged_out flag (it keeps a development bypass from signing in again). */
+export function markLoggedOut(): void {
+  writeStorage("local", LOGGED_OUT_KEY, "true");
+}
+
+export function clearLoggedOut(): void {
+  removeStorage("local", LOGGED_OUT_KEY);
+}
+
+export const hasLoggedOut = () => readStorage("local", LOGGED_OUT_KEY) !== null;
+
+// -- session-expired notice (a tiny external store for useSyncExternalStore) ---------------------------
+let expiredMessage: string | null = null;
+const messageListeners = new Set<() => void>();
+
+export function getSessionExpiredMessage(): string | null {
+  return expiredMessage;
+}
+
+export function setSessionExpiredMessage(message: string | null): void {
+  if (expiredMessage === message) return;
+  expiredMessage = message;
+  for (const listener of messageListeners) listener();
+}
+
+export function subscribeSessionExpiredMessage(listener: () => void): () => void {
+  messageListeners.add(listener);
+  return () => messageListeners.delete(listener);
+}
+
+// -- "the refresh failed" signal from the tRPC link to the auth provider -------------------------------
+const expiredHandlers = new Set<() => void>();
+
+export function onSessionExpired(handler: () => void): () => void {
+  expiredHandlers.add(handler);
+  return () => expiredHandlers.delete(handler);
+}
+
+export function notifySessionExpired(): void {
+  for (const handler of expiredHandlers) handler();
+}

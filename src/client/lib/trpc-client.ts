@@ -1,0 +1,69 @@
+import {
+  createTRPCClient,
+  createWSClient,
+  httpBatchLink,
+  httpLink,
+  splitLink,
+  type TRPCClient,
+  wsLink,
+} from "@trpc/client";
+import superjson from "superjson";
+import { authRefreshLink } from "./auth-refresh-link";
+import type { AppRouter } from "./trpc";
+
+/** Spec 9: API time-out 30 s, refresh time-out 10 s. */
+export const API_TIMEOUT_MS = 30_000;
+export const REFRESH_TIMEOUT_MS = 10_000;
+const TRPC_URL = "/trpc";
+
+/** fetch with the session cookies and a time-out, still honouring React Query's own abort signal. */
+function fetchWithCredentials(timeoutMs: number) {
+  return (input: RequestInfo | URL | string, init?: RequestInit) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal =
+      init?.signal && typeof AbortSignal.any === "function" ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return fetch(input, { ...init, credentials: "include", signal });
+  };
+}
+
+function wsUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === "https:" ? "wss:" : "ws:"}//${host}${TRPC_URL}`;
+}
+
+// -- session refresh: one plain client (no refresh link, so no recursion), one shared promise ---------
+const refreshClient = createTRPCClient<AppRouter>({
+  links: [httpLink({ url: TRPC_URL, transformer: superjson, fetch: fetchWithCredentials(REFRESH_TIMEOUT_MS) })],
+});
+
+let refreshing: Promise<void> | null = null;
+
+/** Rotates the session cookies with the refresh cookie; concurrent callers share one request. */
+export function refreshSession(): Promise<void> {
+  refreshing ??= refreshClient.auth.refresh
+    .mutate({})
+    .then(() => undefined)
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
+}
+
+export type AppTRPCClient = TRPCClient<AppRouter>;
+
+/** The app's client: 401 refresh-retry, then subscriptions over WebSocket and everything else batched. */
+export function createAppTRPCClient(opts: { onSessionExpired: () => void }): AppTRPCClient {
+  return createTRPCClient<AppRouter>({
+    links: [
+      authRefreshLink<AppRouter>({ refresh: refreshSession, onRefreshFailed: opts.onSessionExpired }),
+      splitLink({
+        condition: (op) => op.type === "subscription",
+        true: wsLink<AppRouter>({
+          client: createWSClient({ url: wsUrl, lazy: { enabled: true, closeMs: 10_000 } }),
+          transformer: superjson,
+        }),
+        false: httpBatchLink({ url: TRPC_URL, transformer: superjson, fetch: fetchWithCredentials(API_TIMEOUT_MS) }),
+      }),
+    ],
+  });
+}

@@ -1,0 +1,552 @@
+/**
+ * A local, in-process fake of Google's OpenID Connect provider (accounts.google.com +
+ * oauth2.googleapis.com + openidconnect.googleapis.com collapsed onto one plain-http origin).
+ *
+ * It implements just enough of the real thing for our server's `openid-client` flow
+ * (discovery -> authorization code + PKCE S256 -> token -> ID token verified against the JWKS)
+ * and mimics Google's observable behaviour where our code could depend on it: the shape of
+ * codes/tokens (`4/0A...`, `ya29....`), expanded scope URLs, error bodies and status codes,
+ * and which claims appear for which scopes. It is deliberately *stricter* than Google in one
+ * place: PKCE S256 is mandatory, so tests prove our server actually sends it.
+ *
+ * Failure modes (`setMode`) are sticky until changed: "deny" affects the authorization
+ * endpoint; all other modes affect the token endpoint / the ID token it issues.
+ */
+import {
+  createHash,
+  generateKeyPairSync,
+  type JsonWebKey,
+  type KeyObject,
+  randomBytes,
+  sign,
+  timingSafeEqual,
+} from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type FakeGoogleUser = {
+  sub: string;
+  email: string;
+  /** Google always sends this claim; defaults to `true` when omitted here. */
+  email_verified?: boolean;
+  name?: string;
+  picture?: string;
+};
+
+export type FakeGoogleMode =
+  | "ok"
+  | "deny" // deny: authorization endpoint redirects back with error=access_denied (and state)
+  | "token_500"
+  | "token_429"
+  | "token_slow"
+  | "invalid_grant"
+  | "bad_signature" // id_token signed with a key NOT in the JWKS
+  | "wrong_audience"
+  | "wrong_nonce"
+  | "expired_id_token"
+  | "wrong_issuer";
+
+export type FakeGoogle = {
+  /** e.g. `http://127.0.0.1:PORT` (no trailing slash, exactly as in the discovery document). */
+  issuer: string;
+  /** The account that "consents" next. */
+  setUser(user: FakeGoogleUser): void;
+  setMode(mode: FakeGoogleMode): void;
+  /** Follow the consent screen without a browser: GET the authorization URL and return the Location it redirects to. */
+  authorize(authorizationUrl: string): Promise<string>;
+  /** Every request received (path is the pathname, without the query string), for assertions. */
+  requests: Array<{ method: string; path: string }>;
+  close(): Promise<void>;
+};
+
+const DEFAULT_USER: FakeGoogleUser = {
+  sub: "google-sub-1",
+  email: "ada@example.com",
+  email_verified: true,
+  name: "Ada Lovelace",
+};
+
+const CODE_TTL_MS = 60_000;
+const ACCESS_TOKEN_TTL_S = 3599;
+const ID_TOKEN_TTL_S = 3600;
+const SLOW_TOKEN_DELAY_MS = 15_000;
+const MAX_BODY_BYTES = 64 * 1024;
+
+const PATHS = {
+  discovery: "/.well-known/openid-configuration",
+  authorize: "/o/oauth2/v2/auth",
+  token: "/token",
+  jwks: "/oauth2/v3/certs",
+  userinfo: "/v1/userinfo",
+} as const;
+
+/** Google rewrites the short scopes to these URLs in the callback and token response. */
+const SCOPE_URLS: Record<string, string> = {
+  email: "https://www.googleapis.com/auth/userinfo.email",
+  profile: "https://www.googleapis.com/auth/userinfo.profile",
+};
+
+type IssuedCode = {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  nonce: string | undefined;
+  scopes: string[];
+  user: FakeGoogleUser;
+  expiresAt: number;
+};
+
+type IssuedAccessToken = { user: FakeGoogleUser; scopes: string[]; expiresAt: number };
+
+const b64url = (input: Buffer | string): string => Buffer.from(input).toString("base64url");
+const randomToken = (bytes: number): string => randomBytes(bytes).toString("base64url");
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** Constant-time string comparison (lengths may differ). */
+function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+function makeSigningKey(): { kid: string; privateKey: KeyObject; publicJwk: JsonWebKey } {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  // Google's kids are 40 hex chars.
+  const kid = randomBytes(20).toString("hex");
+  const publicJwk = { ...publicKey.export({ format: "jwk" }), kid, use: "sig", alg: "RS256" };
+  return { kid, privateKey, publicJwk };
+}
+
+function signJwt(payload: Record<string, unknown>, kid: string, privateKey: KeyObject): string {
+  const header = { alg: "RS256", kid, typ: "JWT" };
+  const signingInput = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}`;
+  // For RSA keys node:crypto.sign defaults to RSASSA-PKCS1-v1_5, i.e. RS256 with sha256.
+  const signature = sign("sha256", Buffer.from(signingInput), privateKey);
+  return `${signingInput}.${b64url(signature)}`;
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Google answers a broken authorization request with an HTML error page, not a redirect. */
+function sendErrorPage(res: ServerResponse, status: number, error: string, description: string): void {
+  const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  res.writeHead(status, { "Content-Type": "text/html; charset=utf-8" });
+  res.end(
+    `<!doctype html><html><head><title>Error ${status} (${escapeHtml(error)})</title></head>` +
+      `<body><h1>Access blocked: Authorization Error</h1><p>${escapeHtml(description)}</p>` +
+      `<p>Error ${status}: ${escapeHtml(error)}</p></body></html>`,
+  );
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error("request body too large"));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/**
+ * client_secret_basic credentials are form-urlencoded *before* base64 (RFC 6749 §2.3.1) and
+ * openid-client does exactly that, so undo both layers.
+ */
+function parseBasicAuth(header: string | undefined): { id: string; secret: string } | undefined {
+  const match = header?.match(/^Basic\s+(.+)$/i);
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return undefined;
+  const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, " "));
+  try {
+    return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startFakeGoogle(opts: {
+  clientId: string;
+  clientSecret: string;
+  host?: string /* default 127.0.0.1 */;
+}): Promise<FakeGoogle> {
+  const host = opts.host ?? "127.0.0.1";
+  const signingKey = makeSigningKey();
+  // Same kid as the published key, so the client must actually verify the signature
+  // (rather than merely failing to find a key) to reject "bad_signature" tokens.
+  const rogueKey = { ...makeSigningKey(), kid: signingKey.kid };
+
+  let user: FakeGoogleUser = { ...DEFAULT_USER };
+  let mode: FakeGoogleMode = "ok";
+  let issuer = ""; // known once listening
+  const codes = new Map<string, IssuedCode>();
+  const accessTokens = new Map<string, IssuedAccessToken>();
+  const requests: FakeGoogle["requests"] = [];
+  const sockets = new Set<Socket>();
+  // Cancels a pending "token_slow" delay (clears its timer and lets the handler finish).
+  const pendingDelays = new Set<() => void>();
+
+  const discoveryDocument = () => ({
+    issuer,
+    authorization_endpoint: `${issuer}${PATHS.authorize}`,
+    token_endpoint: `${issuer}${PATHS.token}`,
+    userinfo_endpoint: `${issuer}${PATHS.userinfo}`,
+    jwks_uri: `${issuer}${PATHS.jwks}`,
+    response_types_supported: ["code"],
+    subject_types_supported: ["public"],
+    id_token_signing_alg_values_supported: ["RS256"],
+    scopes_supported: ["openid", "email", "profile"],
+    token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
+    claims_supported: [
+      "aud",
+      "email",
+      "email_verified",
+      "exp",
+      "family_name",
+      "given_name",
+      "iat",
+      "iss",
+      "name",
+      "picture",
+      "sub",
+    ],
+    code_challenge_methods_supported: ["plain", "S256"],
+    grant_types_supported: ["authorization_code"], // no refresh_token: not implemented here
+  });
+
+  /** Claims Google releases for the granted scopes (email needs "email", name/picture need "profile"). */
+  const userClaims = (u: FakeGoogleUser, scopes: string[]): Record<string, unknown> => {
+    const claims: Record<string, unknown> = { sub: u.sub };
+    if (scopes.includes("email")) {
+      claims.email = u.email;
+      claims.email_verified = u.email_verified ?? true;
+    }
+    if (scopes.includes("profile")) {
+      if (u.name !== undefined) claims.name = u.name;
+      if (u.picture !== undefined) claims.picture = u.picture;
+    }
+    return claims;
+  };
+
+  const googleScopeString = (scopes: string[]) => scopes.map((s) => SCOPE_URLS[s] ?? s).join(" ");
+
+  function issueIdToken(code: IssuedCode, accessToken: string): string {
+    let iat = nowSeconds();
+    let exp = iat + ID_TOKEN_TTL_S;
+    if (mode === "expired_id_token") {
+      exp = iat - 2 * 3600;
+      iat = exp - ID_TOKEN_TTL_S;
+    }
+    // at_hash: base64url of the left half of sha256(access_token), per OIDC Core §3.1.3.6.
+    const atHash = b64url(createHash("sha256").update(accessToken).digest().subarray(0, 16));
+    const payload: Record<string, unknown> = {
+      iss: mode === "wrong_issuer" ? "https://accounts.google.com" : issuer,
+      azp: code.clientId,
+      aud: mode === "wrong_audience" ? "someone-else.apps.googleusercontent.com" : code.clientId,
+      ...userClaims(code.user, code.scopes),
+      at_hash: atHash,
+      iat,
+      exp,
+    };
+    if (mode === "wrong_nonce") payload.nonce = randomToken(16);
+    else if (code.nonce !== undefined) payload.nonce = code.nonce;
+    const key = mode === "bad_signature" ? rogueKey : signingKey;
+    return signJwt(payload, key.kid, key.privateKey);
+  }
+
+  function handleAuthorize(url: URL, res: ServerResponse): void {
+    const q = url.searchParams;
+    const clientId = q.get("client_id");
+    if (clientId !== opts.clientId) {
+      sendErrorPage(res, 400, "invalid_client", "The OAuth client was not found.");
+      return;
+    }
+    const redirectUri = q.get("redirect_uri");
+    let redirect: URL;
+    try {
+      redirect = new URL(redirectUri ?? "");
+    } catch {
+      sendErrorPage(res, 400, "invalid_request", "Missing required parameter: redirect_uri");
+      return;
+    }
+    // Google never redirects back on a malformed request (it can't trust redirect_uri yet);
+    // it renders an error page instead, so do the same for every check below.
+    if (q.get("response_type") !== "code") {
+      sendErrorPage(res, 400, "invalid_request", "Invalid response_type: only 'code' is supported.");
+      return;
+    }
+    const scopes = (q.get("scope") ?? "").split(" ").filter(Boolean);
+    if (!scopes.includes("openid")) {
+      sendErrorPage(res, 400, "invalid_request", "Missing required scope: openid");
+      return;
+    }
+    const codeChallenge = q.get("code_challenge");
+    if (!codeChallenge || q.get("code_challenge_method") !== "S256") {
+      // Stricter than Google on purpose: our server must use PKCE S256.
+      sendErrorPage(
+        res,
+        400,
+        "invalid_request",
+        "code_challenge and code_challenge_method=S256 are required.",
+      );
+      return;
+    }
+    const state = q.get("state");
+    const withState = (params: Record<string, string>) => {
+      const target = new URL(redirect);
+      if (state !== null) target.searchParams.set("state", state);
+      for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
+      return target.href;
+    };
+
+    if (mode === "deny") {
+      res.writeHead(302, { Location: withState({ error: "access_denied" }) });
+      res.end();
+      return;
+    }
+
+    // Google codes look like "4/0A..." — the slash catches callers that don't URL-encode.
+    const code = `4/0A${randomToken(48)}`;
+    codes.set(code, {
+      clientId,
+      redirectUri: redirectUri ?? "", // compared verbatim at the token endpoint, like Google
+      codeChallenge,
+      nonce: q.get("nonce") ?? undefined,
+      scopes,
+      user: { ...user },
+      expiresAt: Date.now() + CODE_TTL_MS,
+    });
+    const location = withState({
+      code,
+      scope: googleScopeString(scopes),
+      authuser: "0",
+      prompt: "consent",
+    });
+    res.writeHead(302, { Location: location });
+    res.end();
+  }
+
+  async function handleToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const contentType = req.headers["content-type"] ?? "";
+    if (!contentType.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
+      sendJson(res, 400, { error: "invalid_request", error_description: "Bad Request" });
+      return;
+    }
+    const form = new URLSearchParams(await readBody(req));
+
+    // Client authentication: exactly one of client_secret_basic / client_secret_post.
+    const basic = parseBasicAuth(req.headers.authorization);
+    const postSecret = form.get("client_secret");
+    if (basic && postSecret !== null) {
+      sendJson(res, 400, {
+        error: "invalid_request",
+        error_description: "Multiple client authentication methods are not allowed.",
+      });
+      return;
+    }
+    const client = basic ?? { id: form.get("client_id") ?? "", secret: postSecret ?? "" };
+    if (!safeEqual(client.id, opts.clientId) || !safeEqual(client.secret, opts.clientSecret)) {
+      sendJson(res, 401, { error: "invalid_client", error_description: "The OAuth client was not found." });
+      return;
+    }
+
+    // Simulated upstream failures take effect only after the client has authenticated.
+    switch (mode) {
+      case "token_500":
+        sendJson(res, 500, { error: "internal_failure" });
+        return;
+      case "token_429":
+        sendJson(res, 429, { error: "rate_limit_exceeded" }, { "Retry-After": "2" });
+        return;
+      case "invalid_grant":
+        sendJson(res, 400, { error: "invalid_grant", error_description: "Bad Request" });
+        return;
+      case "token_slow":
+        await new Promise<void>((resolve) => {
+          const cancel = () => {
+            clearTimeout(timer);
+            pendingDelays.delete(cancel);
+            resolve();
+          };
+          const timer = setTimeout(cancel, SLOW_TOKEN_DELAY_MS);
+          pendingDelays.add(cancel);
+        });
+        // The socket may have been torn down by close() or the client giving up.
+        if (res.destroyed || res.writableEnded || !res.socket || res.socket.destroyed) return;
+        break;
+    }
+
+    const grantType = form.get("grant_type");
+    if (grantType !== "authorization_code") {
+      sendJson(res, 400, {
+        error: "unsupported_grant_type",
+        error_description: `Invalid grant_type: ${grantType ?? ""}`,
+      });
+      return;
+    }
+
+    const invalidGrant = () =>
+      sendJson(res, 400, { error: "invalid_grant", error_description: "Bad Request" });
+    const codeValue = form.get("code") ?? "";
+    const issued = codes.get(codeValue);
+    // Single use: any redemption attempt burns the code, successful or not.
+    codes.delete(codeValue);
+    if (!issued || issued.expiresAt < Date.now()) return invalidGrant();
+    if (issued.clientId !== client.id || issued.redirectUri !== form.get("redirect_uri"))
+      return invalidGrant();
+    const verifier = form.get("code_verifier");
+    if (!verifier) return invalidGrant();
+    const challenge = b64url(createHash("sha256").update(verifier).digest());
+    if (!safeEqual(challenge, issued.codeChallenge)) return invalidGrant();
+
+    const accessToken = `ya29.${randomToken(96)}`;
+    accessTokens.set(accessToken, {
+      user: issued.user,
+      scopes: issued.scopes,
+      expiresAt: Date.now() + ACCESS_TOKEN_TTL_S * 1000,
+    });
+    sendJson(
+      res,
+      200,
+      {
+        access_token: accessToken,
+        expires_in: ACCESS_TOKEN_TTL_S,
+        id_token: issueIdToken(issued, accessToken),
+        scope: googleScopeString(issued.scopes),
+        token_type: "Bearer",
+      },
+      { "Cache-Control": "no-store", Pragma: "no-cache" },
+    );
+  }
+
+  function handleUserinfo(req: IncomingMessage, res: ServerResponse): void {
+    const token = req.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
+    const grant = token ? accessTokens.get(token) : undefined;
+    if (!grant || grant.expiresAt < Date.now()) {
+      sendJson(
+        res,
+        401,
+        { error: "invalid_request", error_description: "Invalid Credentials" },
+        { "WWW-Authenticate": `Bearer realm="${issuer}/", error="invalid_token"` },
+      );
+      return;
+    }
+    sendJson(res, 200, userClaims(grant.user, grant.scopes));
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", issuer);
+    const method = req.method ?? "GET";
+    requests.push({ method, path: url.pathname });
+
+    const allowMethod = (allowed: string) => {
+      if (method === allowed) return true;
+      res.writeHead(405, { Allow: allowed, "Content-Type": "text/plain" });
+      res.end("Method Not Allowed");
+      return false;
+    };
+
+    switch (url.pathname) {
+      case PATHS.discovery:
+        if (allowMethod("GET"))
+          sendJson(res, 200, discoveryDocument(), { "Cache-Control": "public, max-age=3600" });
+        return;
+      case PATHS.jwks:
+        if (allowMethod("GET"))
+          sendJson(res, 200, { keys: [signingKey.publicJwk] }, { "Cache-Control": "public, max-age=3600" });
+        return;
+      case PATHS.authorize:
+        if (allowMethod("GET")) handleAuthorize(url, res);
+        return;
+      case PATHS.token:
+        if (allowMethod("POST")) await handleToken(req, res);
+        return;
+      case PATHS.userinfo:
+        if (method === "GET" || method === "POST") handleUserinfo(req, res);
+        else allowMethod("GET");
+        return;
+      default:
+        sendErrorPage(
+          res,
+          404,
+          "not_found",
+          `The requested URL ${url.pathname} was not found on this server.`,
+        );
+    }
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((err: unknown) => {
+      if (!res.headersSent && !res.destroyed) {
+        sendJson(res, 500, { error: "internal_failure", error_description: String(err) });
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  issuer = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+
+  return {
+    issuer,
+    setUser(next) {
+      user = { ...next };
+    },
+    setMode(next) {
+      mode = next;
+    },
+    async authorize(authorizationUrl) {
+      const res = await fetch(authorizationUrl, { redirect: "manual" });
+      const location = res.headers.get("location");
+      if (res.status !== 302 || !location) {
+        throw new Error(
+          `fake Google authorization endpoint answered ${res.status} without a redirect: ${await res.text()}`,
+        );
+      }
+      await res.body?.cancel();
+      return location;
+    },
+    requests,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+        // Pending "token_slow" delays would otherwise keep the event loop alive for 15 s.
+        for (const cancel of [...pendingDelays]) cancel();
+      });
+      return closing;
+    },
+  };
+}

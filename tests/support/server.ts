@@ -1,0 +1,82 @@
+import { createServer } from "node:net";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { loadConfig } from "../../src/server/config";
+import { createLogger } from "../../src/server/lib/logger";
+import { type RunningServer, startServer } from "../../src/server/server";
+
+/** Which database the integration suite runs on: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set. */
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
+export const databaseKind = testDatabaseUrl ? "postgres" : "pglite";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh, empty PostgreSQL database on the test server, dropped again by the returned function. */
+export async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `atomize_t_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = postgres(baseUrl, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export type TestServer = RunningServer & { stop(): Promise<void>; dataDir: string };
+
+/**
+ * Starts the real server (HTTP + WebSocket) on a free port with its own database: an in-memory PGlite
+ * or a scratch PostgreSQL database. `env` overrides configuration as the environment would.
+ */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { clientDir?: string; dataDir?: string; keepData?: boolean } = {},
+): Promise<TestServer> {
+  const port = await freePort();
+  const scratch = testDatabaseUrl ? await createScratchDatabase(testDatabaseUrl) : undefined;
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "atomize-test-"));
+  const config = loadConfig({
+    NODE_ENV: "test",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    DATABASE_URL: scratch?.url,
+    SHUTDOWN_TIMEOUT_MS: "2000",
+    ...env,
+  });
+  const server = await startServer(config, {
+    log: createLogger(config.LOG_LEVEL),
+    clientDir: opts.clientDir ?? path.join(dataDir, "no-client"),
+    inMemoryDatabase: !scratch && !opts.dataDir,
+  });
+  return {
+    ...server,
+    dataDir,
+    async stop() {
+      await server.close();
+      await scratch?.drop();
+      if (!opts.keepData && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
