@@ -35,13 +35,14 @@ export async function assertLoginAllowed(deps: Deps, email: string, ip: string |
 
 export async function recordLoginFailure(deps: Deps, email: string, ip: string | null): Promise<void> {
   const windowMs = deps.config.LOGIN_LOCK_MINUTES * 60_000;
-  const windowStart = new Date(Date.now() - windowMs);
-  const lockUntil = new Date(Date.now() + windowMs);
+  const windowStart = sql`${new Date(Date.now() - windowMs).toISOString()}::timestamptz`;
+  const lockUntilDate = new Date(Date.now() + windowMs);
+  const lockUntil = sql`${lockUntilDate.toISOString()}::timestamptz`;
   for (const { key, max } of keys(deps, email, ip)) {
     // Counts restart when the previous window has passed; reaching `max` locks the key for one window.
     await deps.db
       .insert(authThrottle)
-      .values({ key, failures: 1, windowStartedAt: new Date(), lockedUntil: max <= 1 ? lockUntil : null })
+      .values({ key, failures: 1, windowStartedAt: new Date(), lockedUntil: max <= 1 ? lockUntilDate : null })
       .onConflictDoUpdate({
         target: authThrottle.key,
         set: {

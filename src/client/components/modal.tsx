@@ -1,0 +1,96 @@
+import { type ReactNode, useEffect, useId, useRef } from "react";
+
+const SIZES = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-3xl", xl: "max-w-5xl" } as const;
+
+export type ModalProps = {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  children: ReactNode;
+  /** Buttons shown at the bottom (daisyUI modal-action). */
+  actions?: ReactNode;
+  size?: keyof typeof SIZES;
+  /** Whether Escape and a backdrop click close it (default true); turn off while a request runs. */
+  dismissible?: boolean;
+};
+
+/**
+ * A modal dialog on the native <dialog> element: showModal() puts it in the top layer and makes the
+ * rest of the page inert (the focus trap), Escape closes it, and so does a click on the backdrop.
+ */
+export function Modal({ open, onClose, title, children, actions, size = "md", dismissible = true }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+  const dismissibleRef = useRef(dismissible);
+  dismissibleRef.current = dismissible;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog || !open) return;
+    const returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) {
+      if (typeof dialog.showModal === "function") dialog.showModal();
+      else dialog.setAttribute("open", "");
+    }
+    return () => {
+      if (dialog.open) {
+        if (typeof dialog.close === "function") dialog.close();
+        else dialog.removeAttribute("open");
+      }
+      returnFocus?.focus();
+    };
+  }, [open]);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    // Escape fires "cancel": keep the dialog controlled by `open` and let the parent decide.
+    const onCancel = (event: Event) => {
+      event.preventDefault();
+      if (dismissibleRef.current) onCloseRef.current();
+    };
+    dialog.addEventListener("cancel", onCancel);
+    return () => dialog.removeEventListener("cancel", onCancel);
+  }, []);
+
+  if (!open) return null;
+
+  return (
+    <dialog ref={ref} className="modal modal-bottom sm:modal-middle" aria-modal="true" aria-labelledby={titleId}>
+      <div className={`modal-box ${SIZES[size]}`}>
+        <div className="mb-4 flex items-start justify-between gap-4">
+          <h2 id={titleId} className="text-lg font-bold">
+            {title}
+          </h2>
+          {dismissible && (
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm btn-circle"
+              aria-label="Close dialog"
+              onClick={() => onCloseRef.current()}
+            >
+              <span aria-hidden="true">✕</span>
+            </button>
+          )}
+        </div>
+        <div>{children}</div>
+        {actions && <div className="modal-action">{actions}</div>}
+      </div>
+      <div className="modal-backdrop">
+        <button
+          type="button"
+          tabIndex={-1}
+          aria-hidden="true"
+          className="cursor-default"
+          onClick={() => {
+            if (dismissibleRef.current) onCloseRef.current();
+          }}
+        >
+          close
+        </button>
+      </div>
+    </dialog>
+  );
+}

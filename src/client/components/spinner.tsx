@@ -1,0 +1,26 @@
+const SIZES = { xs: "loading-xs", sm: "loading-sm", md: "loading-md", lg: "loading-lg" } as const;
+
+export type SpinnerProps = {
+  size?: keyof typeof SIZES;
+  /** Visible text next to the spinner; without it the spinner is announced as "Loading". */
+  label?: string;
+  className?: string;
+};
+
+export function Spinner({ size = "md", label, className = "" }: SpinnerProps) {
+  return (
+    <span role="status" aria-live="polite" className={`inline-flex items-center gap-3 ${className}`}>
+      <span className={`loading loading-spinner text-primary ${SIZES[size]}`} aria-hidden="true" />
+      {label ? <span>{label}</span> : <span className="sr-only">Loading</span>}
+    </span>
+  );
+}
+
+/** A spinner centred in the page area, e.g. while a route chunk or the auth state loads. */
+export function PageSpinner({ label }: { label?: string }) {
+  return (
+    <div className="flex min-h-[40vh] items-center justify-center p-8">
+      <Spinner size="lg" {...(label ? { label } : {})} />
+    </div>
+  );
+}
