@@ -150,7 +150,10 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
     const root = path.relative(process.cwd(), clientDir) || ".";
     app.use(
       "/assets/*",
-      serveStatic({ root, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=31536000, immutable") }),
+      serveStatic({
+        root,
+        onFound: (_p, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
+      }),
     );
     app.use("*", serveStatic({ root }));
   }

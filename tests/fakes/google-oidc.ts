@@ -186,6 +186,8 @@ export async function startFakeGoogle(opts: {
   clientId: string;
   clientSecret: string;
   host?: string /* default 127.0.0.1 */;
+  /** Fixed port for a long-running fake (the e2e web server); 0 picks a free one. */
+  port?: number;
 }): Promise<FakeGoogle> {
   const host = opts.host ?? "127.0.0.1";
   const signingKey = makeSigningKey();
@@ -508,7 +510,7 @@ export async function startFakeGoogle(opts: {
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, host, () => {
+    server.listen(opts.port ?? 0, host, () => {
       server.off("error", reject);
       resolve();
     });

@@ -37,7 +37,12 @@ async function consent(client: TestClient, redirect?: string) {
   const auth = await client.get(`/api/auth/google/authorize${q}`);
   expect(auth.status).toBe(200);
   const location = new URL(await google.authorize(auth.json.authorization_url));
-  return { auth: auth.json, location, code: location.searchParams.get("code"), state: location.searchParams.get("state") };
+  return {
+    auth: auth.json,
+    location,
+    code: location.searchParams.get("code"),
+    state: location.searchParams.get("state"),
+  };
 }
 
 describe("Google sign-in through openid-client against a local issuer", () => {
@@ -68,7 +73,12 @@ describe("Google sign-in through openid-client against a local issuer", () => {
     const { code, state } = await consent(client);
     const res = await client.post("/api/auth/google/exchange", { code, state });
     expect(res.status).toBe(200);
-    expect(res.json.user).toMatchObject({ email: gUser.email, full_name: "Ada Lovelace", provider: "google", role: "user" });
+    expect(res.json.user).toMatchObject({
+      email: gUser.email,
+      full_name: "Ada Lovelace",
+      provider: "google",
+      role: "user",
+    });
     expect((await client.get("/api/auth/me")).json.email).toBe(gUser.email);
 
     const again = new TestClient(server.url);
@@ -116,19 +126,25 @@ describe("Google sign-in through openid-client against a local issuer", () => {
     ["invalid_grant", 400, "Authorization code expired or invalid. Please try logging in again."],
     ["token_500", 503, "Server error during OAuth flow. Please try again later."],
     ["token_429", 503, "Server error during OAuth flow. Please try again later."],
-  ] as const)("rejects the exchange when the provider answers %s (%i) and signs nobody in", async (mode, status, detail) => {
-    nextGoogleUser(`mode-${mode}@example.com`);
-    const client = new TestClient(server.url);
-    const { code, state } = await consent(client);
-    google.setMode(mode);
-    const res = await client.post("/api/auth/google/exchange", { code, state });
-    expect(res.status).toBe(status);
-    expect(res.json.detail).toBe(detail);
-    expect(client.cookies.has("atomize_session")).toBe(false);
-  });
+  ] as const)(
+    "rejects the exchange when the provider answers %s (%i) and signs nobody in",
+    async (mode, status, detail) => {
+      nextGoogleUser(`mode-${mode}@example.com`);
+      const client = new TestClient(server.url);
+      const { code, state } = await consent(client);
+      google.setMode(mode);
+      const res = await client.post("/api/auth/google/exchange", { code, state });
+      expect(res.status).toBe(status);
+      expect(res.json.detail).toBe(detail);
+      expect(client.cookies.has("atomize_session")).toBe(false);
+    },
+  );
 
   it("validates the exchange payload", async () => {
-    const res = await new TestClient(server.url).post("/api/auth/google/exchange", { code: "  ", state: "x" });
+    const res = await new TestClient(server.url).post("/api/auth/google/exchange", {
+      code: "  ",
+      state: "x",
+    });
     expect(res.status).toBe(422);
     expect(res.json.detail).toBe("Invalid authorization code");
   });

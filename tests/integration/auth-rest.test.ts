@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server";
 import { registerUser, TestClient, uniqueEmail } from "../support/http-client";
+import { startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -54,13 +54,20 @@ describe("registration", () => {
   it("refuses a second account for the same e-mail, whatever its case", async () => {
     const client = newClient();
     const { email } = await registerUser(client);
-    const res = await newClient().post("/api/auth/register", { email: email.toUpperCase(), password: "another password" });
+    const res = await newClient().post("/api/auth/register", {
+      email: email.toUpperCase(),
+      password: "another password",
+    });
     expect(res.status).toBe(409);
     expect(res.json.detail).toBe("Email already registered");
   });
 
   it("validates the payload with a 422 and a list of field errors, creating nothing", async () => {
-    const res = await newClient().post("/api/auth/register", { email: "not-an-email", password: "short", extra: 1 });
+    const res = await newClient().post("/api/auth/register", {
+      email: "not-an-email",
+      password: "short",
+      extra: 1,
+    });
     expect(res.status).toBe(422);
     expect(res.json.detail).toBe("Please enter a valid email address");
     expect(res.json.errors).toEqual(
@@ -70,13 +77,23 @@ describe("registration", () => {
         { field: "body", message: "Unknown field: extra" },
       ]),
     );
-    const rows = await server.deps.database.rows(sql`select count(*)::int as n from users where email = 'not-an-email'`);
+    const rows = await server.deps.database.rows(
+      sql`select count(*)::int as n from users where email = 'not-an-email'`,
+    );
     expect(rows[0]!.n).toBe(0);
   });
 
   it("never lets a client choose its own role, tier or limit", async () => {
-    for (const extra of [{ role: "admin" }, { subscription_tier: "enterprise" }, { monthly_task_limit: 1000 }]) {
-      const res = await newClient().post("/api/auth/register", { email: uniqueEmail(), password: "long enough pw", ...extra });
+    for (const extra of [
+      { role: "admin" },
+      { subscription_tier: "enterprise" },
+      { monthly_task_limit: 1000 },
+    ]) {
+      const res = await newClient().post("/api/auth/register", {
+        email: uniqueEmail(),
+        password: "long enough pw",
+        ...extra,
+      });
       expect(res.status).toBe(422);
     }
   });
@@ -96,7 +113,10 @@ describe("login, me, logout", () => {
     const wrong = await newClient().post("/api/auth/login", { email, password: "wrong password" });
     expect(wrong.status).toBe(401);
     expect(wrong.json.detail).toBe("Incorrect email or password");
-    const unknown = await newClient().post("/api/auth/login", { email: uniqueEmail("ghost"), password: "whatever1" });
+    const unknown = await newClient().post("/api/auth/login", {
+      email: uniqueEmail("ghost"),
+      password: "whatever1",
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.json.detail).toBe("Incorrect email or password");
   });
@@ -175,11 +195,15 @@ describe("failed-login rate limits", () => {
   it("locks an account after 5 failures, even for the right password, with Retry-After", async () => {
     const { email, password } = await registerUser(newClient());
     for (let i = 0; i < 5; i++) {
-      expect((await newClient().post("/api/auth/login", { email, password: `nope-${i}-xx` })).status).toBe(401);
+      expect((await newClient().post("/api/auth/login", { email, password: `nope-${i}-xx` })).status).toBe(
+        401,
+      );
     }
     const locked = await newClient().post("/api/auth/login", { email, password });
     expect(locked.status).toBe(429);
-    expect(locked.json.detail).toMatch(/^Too many failed login attempts\. Please try again in \d+ minutes?\.$/);
+    expect(locked.json.detail).toMatch(
+      /^Too many failed login attempts\. Please try again in \d+ minutes?\.$/,
+    );
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
@@ -195,7 +219,12 @@ describe("CSRF defence for cookie-authenticated mutations", () => {
     client.origin = null;
     expect((await client.post("/api/auth/logout")).status).toBe(403);
     expect((await client.get("/api/auth/me")).status).toBe(200); // still signed in: nothing changed
-    const crossSite = await client.request("POST", "/api/auth/logout", {}, { origin: server.url, "sec-fetch-site": "cross-site" });
+    const crossSite = await client.request(
+      "POST",
+      "/api/auth/logout",
+      {},
+      { origin: server.url, "sec-fetch-site": "cross-site" },
+    );
     expect(crossSite.status).toBe(403);
     const api = newClient();
     api.origin = null;

@@ -15,7 +15,8 @@ async function trpcError(p: Promise<unknown>) {
   try {
     await p;
   } catch (e) {
-    if (e instanceof TRPCClientError) return e as TRPCClientError<never> & { data: Record<string, any> };
+    if (e instanceof TRPCClientError)
+      return e as Error & { data: Record<string, any>; meta?: Record<string, unknown> };
     throw e;
   }
   throw new Error("expected a TRPCClientError");
@@ -58,18 +59,21 @@ describe("tRPC over HTTP batching (superjson)", () => {
   it("guards admin procedures: signed out 401, a user 403, an admin succeeds", async () => {
     const target = await registerUser(new TestClient(server.url));
     const anon = trpcHttp(new TestClient(server.url));
-    expect((await trpcError(anon.admin.setUserRole.mutate({ email: target.email, role: "admin" }))).data.code).toBe(
-      "UNAUTHORIZED",
-    );
+    expect(
+      (await trpcError(anon.admin.setUserRole.mutate({ email: target.email, role: "admin" }))).data.code,
+    ).toBe("UNAUTHORIZED");
     const userTab = new TestClient(server.url);
     await registerUser(userTab);
     const asUser = trpcHttp(userTab);
-    expect((await trpcError(asUser.admin.setUserRole.mutate({ email: target.email, role: "admin" }))).data.code).toBe(
-      "FORBIDDEN",
-    );
+    expect(
+      (await trpcError(asUser.admin.setUserRole.mutate({ email: target.email, role: "admin" }))).data.code,
+    ).toBe("FORBIDDEN");
     const adminTab = new TestClient(server.url);
     await registerUser(adminTab, { email: "admin.trpc@example.com" });
-    const promoted = await trpcHttp(adminTab).admin.setUserRole.mutate({ email: target.email, role: "admin" });
+    const promoted = await trpcHttp(adminTab).admin.setUserRole.mutate({
+      email: target.email,
+      role: "admin",
+    });
     expect(promoted.role).toBe("admin");
   });
 
@@ -121,7 +125,7 @@ describe("tRPC subscriptions over WebSocket on the same port", () => {
           onError: (e) => resolve(e as TRPCClientError<never>),
         });
       });
-      expect((err.data as { code: string }).code).toBe("UNAUTHORIZED");
+      expect((err.data as unknown as { code: string }).code).toBe("UNAUTHORIZED");
     } finally {
       ws.close();
     }

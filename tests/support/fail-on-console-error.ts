@@ -5,5 +5,6 @@ const spy = vi.spyOn(console, "error");
 afterEach(() => {
   const calls = spy.mock.calls.slice();
   spy.mockClear();
-  if (calls.length > 0) throw new Error(`console.error was called: ${calls.map((c) => String(c[0])).join("; ")}`);
+  if (calls.length > 0)
+    throw new Error(`console.error was called: ${calls.map((c) => String(c[0])).join("; ")}`);
 });

@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -24,7 +24,9 @@ export async function freePort(): Promise<number> {
 }
 
 /** A fresh, empty PostgreSQL database on the test server, dropped again by the returned function. */
-export async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createScratchDatabase(
+  baseUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `atomize_t_${randomBytes(6).toString("hex")}`;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);

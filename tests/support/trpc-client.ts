@@ -50,6 +50,8 @@ export function trpcWs(baseUrl: string, opts: { token?: string; headers?: Record
     retryDelayMs: () => 60_000,
     onError: (e) => errors.push(e),
   });
-  const client = createTRPCClient<AppRouter>({ links: [wsLink({ client: wsClient, transformer: superjson })] });
+  const client = createTRPCClient<AppRouter>({
+    links: [wsLink({ client: wsClient, transformer: superjson })],
+  });
   return { client, wsClient, errors, close: () => wsClient.close() };
 }

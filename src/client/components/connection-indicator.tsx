@@ -11,10 +11,16 @@ export type ConnectionIndicatorProps = {
 };
 
 /** Spec 2 task detail: a live connection indicator, 'Connected' / 'Disconnected', fed by system.heartbeat. */
-export function ConnectionIndicator({ enabled = true, intervalMs, className = "" }: ConnectionIndicatorProps) {
+export function ConnectionIndicator({
+  enabled = true,
+  intervalMs,
+  className = "",
+}: ConnectionIndicatorProps) {
   const trpc = useTRPC();
   const subscription = useSubscription(
-    trpc.system.heartbeat.subscriptionOptions(enabled ? (intervalMs ? { intervalMs } : undefined) : skipToken),
+    trpc.system.heartbeat.subscriptionOptions(
+      enabled ? (intervalMs ? { intervalMs } : undefined) : skipToken,
+    ),
   );
   // "pending" is tRPC's state for a running subscription; connecting, idle and error count as down.
   const connected = subscription.status === "pending";

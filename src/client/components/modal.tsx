@@ -18,7 +18,15 @@ export type ModalProps = {
  * A modal dialog on the native <dialog> element: showModal() puts it in the top layer and makes the
  * rest of the page inert (the focus trap), Escape closes it, and so does a click on the backdrop.
  */
-export function Modal({ open, onClose, title, children, actions, size = "md", dismissible = true }: ModalProps) {
+export function Modal({
+  open,
+  onClose,
+  title,
+  children,
+  actions,
+  size = "md",
+  dismissible = true,
+}: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const onCloseRef = useRef(onClose);
@@ -58,7 +66,12 @@ export function Modal({ open, onClose, title, children, actions, size = "md", di
   if (!open) return null;
 
   return (
-    <dialog ref={ref} className="modal modal-bottom sm:modal-middle" aria-modal="true" aria-labelledby={titleId}>
+    <dialog
+      ref={ref}
+      className="modal modal-bottom sm:modal-middle"
+      aria-modal="true"
+      aria-labelledby={titleId}
+    >
       <div className={`modal-box ${SIZES[size]}`}>
         <div className="mb-4 flex items-start justify-between gap-4">
           <h2 id={titleId} className="text-lg font-bold">

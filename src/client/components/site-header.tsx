@@ -107,14 +107,25 @@ export function SiteHeader() {
           aria-controls="mobile-navigation"
           onClick={() => setMenuOpen((open) => !open)}
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="size-6"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
             {menuOpen ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
           </svg>
         </button>
       </div>
 
       {menuOpen && (
-        <nav id="mobile-navigation" aria-label="Main" className="border-t border-base-300 px-4 pb-4 md:hidden">
+        <nav
+          id="mobile-navigation"
+          aria-label="Main"
+          className="border-t border-base-300 px-4 pb-4 md:hidden"
+        >
           <ul className="menu w-full gap-1">
             {items.map((item) => (
               <li key={item.to}>

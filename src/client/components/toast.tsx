@@ -1,4 +1,13 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 
 /** Spec 3 "Notification / toast" and spec 2: top right, auto-hide after 5 s except errors. */
 export type ToastType = "success" | "error" | "warning" | "info";
@@ -58,7 +67,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         type,
         message,
         ...(options.title ? { title: options.title } : {}),
-        duration: options.duration !== undefined ? options.duration : type === "error" ? null : TOAST_DURATION_MS,
+        duration:
+          options.duration !== undefined ? options.duration : type === "error" ? null : TOAST_DURATION_MS,
         isClosable: options.isClosable ?? true,
         timestamp: Date.now(),
       };
@@ -94,7 +104,10 @@ const ALERT_CLASS: Record<ToastType, string> = {
 function ToastViewport({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id: string) => void }) {
   if (toasts.length === 0) return null;
   return (
-    <section aria-label="Notifications" className="toast toast-top toast-end z-[1000] max-w-[calc(100vw-1rem)]">
+    <section
+      aria-label="Notifications"
+      className="toast toast-top toast-end z-[1000] max-w-[calc(100vw-1rem)]"
+    >
       {toasts.map((t) => (
         <ToastItem key={t.id} toast={t} onDismiss={onDismiss} />
       ))}

@@ -59,7 +59,15 @@ function upsertJsonLd(data: Record<string, unknown> | undefined): void {
 }
 
 /** Spec 2: every page sets its title, a canonical URL and social (Open Graph, Twitter) metadata. */
-export function usePageMeta({ title, description, path, image, type = "website", noIndex, jsonLd }: PageMeta): void {
+export function usePageMeta({
+  title,
+  description,
+  path,
+  image,
+  type = "website",
+  noIndex,
+  jsonLd,
+}: PageMeta): void {
   const jsonLdText = jsonLd ? JSON.stringify(jsonLd) : undefined;
   useEffect(() => {
     const fullTitle = pageTitle(title);

@@ -36,7 +36,12 @@ export function httpStatusOf(error: unknown): number | undefined {
   if (error instanceof TRPCClientError) {
     // A response that was not a tRPC error body (e.g. a proxy's 502 page) still carries its status.
     const response = error.meta?.response;
-    if (response && typeof response === "object" && "status" in response && typeof response.status === "number") {
+    if (
+      response &&
+      typeof response === "object" &&
+      "status" in response &&
+      typeof response.status === "number"
+    ) {
       return response.status;
     }
   }

@@ -81,6 +81,8 @@ async function loadSession(client: AppTRPCClient): Promise<PublicUser | null> {
   }
 }
 
+const clearSessionExpiredMessage = () => setSessionExpiredMessage(null);
+
 const AuthContext = createContext<AuthContextValue | null>(null);
 
 export function useAuth(): AuthContextValue {
@@ -103,7 +105,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     refetchOnReconnect: false,
   });
 
-  const sessionExpiredMessage = useSyncExternalStore(subscribeSessionExpiredMessage, getSessionExpiredMessage);
+  const sessionExpiredMessage = useSyncExternalStore(
+    subscribeSessionExpiredMessage,
+    getSessionExpiredMessage,
+  );
 
   const completeSignIn = useCallback(
     (user: PublicUser) => {
@@ -118,7 +123,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       onSessionExpired(() => {
-        const hadSession = queryClient.getQueryData<PublicUser | null>(SESSION_QUERY_KEY) || hasSessionMarker();
+        const hadSession =
+          queryClient.getQueryData<PublicUser | null>(SESSION_QUERY_KEY) || hasSessionMarker();
         if (!hadSession) return;
         clearSessionMarker();
         rememberReturnTo(currentPath());
@@ -181,7 +187,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const refetchUser = useCallback(async () => (await refetch()).data ?? null, [refetch]);
 
   const user = session.data ?? null;
-  const status: AuthStatus = session.data !== undefined ? (user ? "authenticated" : "unauthenticated") : session.isPending ? "loading" : "unauthenticated";
+  const status: AuthStatus =
+    session.data !== undefined
+      ? user
+        ? "authenticated"
+        : "unauthenticated"
+      : session.isPending
+        ? "loading"
+        : "unauthenticated";
 
   const value = useMemo<AuthContextValue>(
     () => ({
@@ -190,7 +203,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isAuthenticated: status === "authenticated",
       isAdmin: user?.role === "admin",
       sessionExpiredMessage,
-      clearSessionExpiredMessage: () => setSessionExpiredMessage(null),
+      clearSessionExpiredMessage,
       login,
       register,
       devLogin,

@@ -43,6 +43,7 @@ export function lazyPage<P extends Record<string, any>>(
       }),
     );
   let Lazy = create();
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per page at module load, never during render
   function LazyPage(props: P) {
     return <Lazy {...props} />;
   }

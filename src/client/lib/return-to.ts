@@ -8,7 +8,7 @@ const AUTH_SCREENS = ["/login", "/register", "/oauth-callback", "/oauth/", "/404
 
 /** Only same-site paths ("/x", never "//host" or "/\host") and never an auth screen itself. */
 export function safeReturnPath(path: string | null | undefined): string | null {
-  if (!path || !path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return null;
+  if (!path?.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return null;
   let url: URL;
   try {
     url = new URL(path, window.location.origin);

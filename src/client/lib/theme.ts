@@ -10,7 +10,9 @@ export function getStoredTheme(): Theme {
 
 export function applyTheme(theme: Theme): void {
   document.documentElement.dataset.theme = theme;
-  document.querySelector('meta[name="theme-color"]')?.setAttribute("content", theme === "dark" ? "#1d232a" : "#ffffff");
+  document
+    .querySelector('meta[name="theme-color"]')
+    ?.setAttribute("content", theme === "dark" ? "#1d232a" : "#ffffff");
 }
 
 export function setTheme(theme: Theme): void {

@@ -21,7 +21,9 @@ function fetchWithCredentials(timeoutMs: number) {
   return (input: RequestInfo | URL | string, init?: RequestInit) => {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal =
-      init?.signal && typeof AbortSignal.any === "function" ? AbortSignal.any([init.signal, timeout]) : timeout;
+      init?.signal && typeof AbortSignal.any === "function"
+        ? AbortSignal.any([init.signal, timeout])
+        : timeout;
     return fetch(input, { ...init, credentials: "include", signal });
   };
 }
@@ -33,7 +35,9 @@ function wsUrl(): string {
 
 // -- session refresh: one plain client (no refresh link, so no recursion), one shared promise ---------
 const refreshClient = createTRPCClient<AppRouter>({
-  links: [httpLink({ url: TRPC_URL, transformer: superjson, fetch: fetchWithCredentials(REFRESH_TIMEOUT_MS) })],
+  links: [
+    httpLink({ url: TRPC_URL, transformer: superjson, fetch: fetchWithCredentials(REFRESH_TIMEOUT_MS) }),
+  ],
 });
 
 let refreshing: Promise<void> | null = null;
@@ -62,7 +66,11 @@ export function createAppTRPCClient(opts: { onSessionExpired: () => void }): App
           client: createWSClient({ url: wsUrl, lazy: { enabled: true, closeMs: 10_000 } }),
           transformer: superjson,
         }),
-        false: httpBatchLink({ url: TRPC_URL, transformer: superjson, fetch: fetchWithCredentials(API_TIMEOUT_MS) }),
+        false: httpBatchLink({
+          url: TRPC_URL,
+          transformer: superjson,
+          fetch: fetchWithCredentials(API_TIMEOUT_MS),
+        }),
       }),
     ],
   });

@@ -133,7 +133,12 @@ export async function completeGoogleSignIn(
 function exchangeError(deps: Deps, err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = err as { name?: string; code?: string; error?: string; status?: number };
-  deps.log.warn("google code exchange failed", { name: e.name, code: e.code, error: e.error, status: e.status });
+  deps.log.warn("google code exchange failed", {
+    name: e.name,
+    code: e.code,
+    error: e.error,
+    status: e.status,
+  });
   const unavailable = () =>
     new AppError("SERVICE_UNAVAILABLE", "Server error during OAuth flow. Please try again later.");
   // openid-client: 4xx bodies are ResponseBodyError (with status); 5xx and timeouts are ClientError codes.

@@ -1,0 +1,69 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const appPort = Number(process.env.E2E_PORT ?? 8181);
+const googlePort = appPort + 1;
+// A fresh embedded database for each run; the app starts on it as a newcomer's would.
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "atomize-e2e-"));
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${appPort}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: [
+    {
+      command: `node --import tsx tests/fakes/run-google.ts`,
+      url: `http://127.0.0.1:${googlePort}/.well-known/openid-configuration`,
+      env: {
+        FAKE_GOOGLE_PORT: String(googlePort),
+        FAKE_GOOGLE_CLIENT_ID: "e2e-client",
+        FAKE_GOOGLE_CLIENT_SECRET: "e2e-secret",
+      },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: "node --import tsx src/server/main.ts",
+      url: `http://127.0.0.1:${appPort}/readyz`,
+      env: {
+        NODE_ENV: "test",
+        PORT: String(appPort),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: `http://127.0.0.1:${appPort}`,
+        DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        LOG_LEVEL: "warn",
+        GOOGLE_CLIENT_ID: "e2e-client",
+        GOOGLE_CLIENT_SECRET: "e2e-secret",
+        GOOGLE_ISSUER_URL: `http://127.0.0.1:${googlePort}`,
+      },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
+});

@@ -1,0 +1,189 @@
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Link, Redirect } from "wouter";
+import { navigate } from "wouter/use-browser-location";
+import { loginInput } from "../../../shared/schemas/auth";
+import { useToast } from "../../components/toast";
+import { usePageMeta } from "../../components/use-page-meta";
+import {
+  errorDetailOf,
+  getErrorMessage,
+  httpStatusOf,
+  isNetworkError,
+  NETWORK_ERROR_MESSAGE,
+} from "../../lib/api-error";
+import { useAuth } from "../../lib/auth";
+import { takeReturnTo } from "../../lib/return-to";
+import { AuthCard, FieldError, OrDivider } from "./auth-card";
+import { GoogleSignInButton } from "./google-sign-in-button";
+import { useAuthProviders } from "./use-auth-providers";
+
+export const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials.";
+/** Spec 9: the auth error message clears after 5 s; login toasts last 3000 ms (success) and 5000 ms (failure). */
+const AUTH_MESSAGE_MS = 5_000;
+
+type Field = "email" | "password";
+
+export default function LoginPage() {
+  usePageMeta({ title: "Sign In", path: "/login", description: "Sign in to Atomize." });
+  const auth = useAuth();
+  const toast = useToast();
+  const providers = useAuthProviders();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  // While our own sign-in finishes, we navigate ourselves (to the remembered origin).
+  const signingIn = useRef(false);
+
+  const { sessionExpiredMessage, clearSessionExpiredMessage } = auth;
+  useEffect(() => {
+    if (!sessionExpiredMessage) return;
+    const timer = setTimeout(clearSessionExpiredMessage, AUTH_MESSAGE_MS);
+    return () => clearTimeout(timer);
+  }, [sessionExpiredMessage, clearSessionExpiredMessage]);
+
+  useEffect(() => {
+    if (!formError) return;
+    const timer = setTimeout(() => setFormError(null), AUTH_MESSAGE_MS);
+    return () => clearTimeout(timer);
+  }, [formError]);
+
+  if (auth.status === "authenticated" && !signingIn.current) return <Redirect to="/dashboard" replace />;
+
+  const edit = (field: Field, value: string) => {
+    (field === "email" ? setEmail : setPassword)(value);
+    setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+  };
+
+  const succeed = () => {
+    toast.success("Login successful", { duration: 3_000 });
+    navigate(takeReturnTo(), { replace: true });
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    const parsed = loginInput.safeParse({ email, password });
+    if (!parsed.success) {
+      const next: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0];
+        if ((field === "email" || field === "password") && !next[field]) next[field] = issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setSubmitting(true);
+    setFormError(null);
+    signingIn.current = true;
+    try {
+      await auth.login(parsed.data);
+      succeed();
+    } catch (err) {
+      signingIn.current = false;
+      setSubmitting(false);
+      const detail = errorDetailOf(err);
+      setFormError(
+        httpStatusOf(err) === 429
+          ? (detail ?? getErrorMessage(err))
+          : isNetworkError(err)
+            ? NETWORK_ERROR_MESSAGE
+            : LOGIN_FAILED_MESSAGE,
+      );
+      toast.error(detail ?? "Invalid credentials", { title: "Login failed", duration: 5_000 });
+    }
+  };
+
+  const onDevLogin = async () => {
+    setSubmitting(true);
+    signingIn.current = true;
+    try {
+      await auth.devLogin();
+      succeed();
+    } catch (err) {
+      signingIn.current = false;
+      setSubmitting(false);
+      toast.error(getErrorMessage(err), { title: "Login failed", duration: 5_000 });
+    }
+  };
+
+  return (
+    <AuthCard title="Sign In" subtitle="Welcome back. Sign in to plan and track your projects.">
+      {sessionExpiredMessage && (
+        <div role="alert" className="alert alert-warning text-sm">
+          {sessionExpiredMessage}
+        </div>
+      )}
+      {formError && (
+        <div role="alert" className="alert alert-error text-sm">
+          {formError}
+        </div>
+      )}
+
+      <form className="flex flex-col gap-3" onSubmit={onSubmit}>
+        <div>
+          <label htmlFor="login-email" className="label mb-1 text-sm font-medium text-base-content">
+            Email
+          </label>
+          <input
+            id="login-email"
+            name="email"
+            type="email"
+            className={`input w-full ${errors.email ? "input-error" : ""}`}
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => edit("email", e.target.value)}
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={errors.email ? "login-email-error" : undefined}
+          />
+          <FieldError id="login-email-error" message={errors.email} />
+        </div>
+        <div>
+          <label htmlFor="login-password" className="label mb-1 text-sm font-medium text-base-content">
+            Password
+          </label>
+          <input
+            id="login-password"
+            name="password"
+            type="password"
+            className={`input w-full ${errors.password ? "input-error" : ""}`}
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => edit("password", e.target.value)}
+            aria-invalid={errors.password ? true : undefined}
+            aria-describedby={errors.password ? "login-password-error" : undefined}
+          />
+          <FieldError id="login-password-error" message={errors.password} />
+        </div>
+        <button type="submit" className="btn btn-primary mt-2 w-full" disabled={submitting}>
+          {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+          Sign In
+        </button>
+      </form>
+
+      <OrDivider />
+      <GoogleSignInButton mode="login" />
+
+      {providers.data?.devBypass && (
+        <button
+          type="button"
+          className="btn btn-warning btn-outline w-full"
+          disabled={submitting}
+          onClick={() => void onDevLogin()}
+        >
+          Development Login (bypass)
+        </button>
+      )}
+
+      <p className="text-center text-sm">
+        Don't have an account?{" "}
+        <Link href="/register" className="link link-primary">
+          Create an account
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,147 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { TestClient, uniqueEmail } from "../support/http-client";
+import { spawnApp, waitForReady } from "../support/process";
+import { freePort, startTestServer } from "../support/server";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(path.join(tmpdir(), "atomize-proc-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("start-up configuration", () => {
+  it.each([
+    ["PORT", "eighty", /^Invalid configuration: PORT: .*\(got "eighty"\)$/],
+    ["PUBLIC_URL", "ftp://x", /^Invalid configuration: PUBLIC_URL: /],
+    [
+      "GOOGLE_CLIENT_ID",
+      "only-the-id",
+      /^Invalid configuration: GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together$/,
+    ],
+    ["DATABASE_URL", "mysql://nope", /^Invalid configuration: DATABASE_URL: [^"]*$/],
+  ])("a bad %s stops start-up with one line naming it", async (name, value, pattern) => {
+    const app = spawnApp({ PORT: "0", DATA_DIR: tempDir(), [name]: value });
+    const code = await app.exited;
+    expect(code).toBe(1);
+    const lines = app.output().trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(pattern);
+  });
+});
+
+describe("the process", () => {
+  it("serves /healthz and /readyz, keeps PGlite data across restarts, and drains in-flight requests on SIGTERM", async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const env = { PORT: String(port), DATA_DIR: dataDir, HOST: "127.0.0.1" };
+    const first = spawnApp(env);
+    await waitForReady(first);
+    expect(await (await fetch(`${first.url}/healthz`)).json()).toEqual({ status: "ok" });
+    expect(await (await fetch(`${first.url}/readyz`)).json()).toEqual({
+      status: "ready",
+      database: "pglite",
+    });
+    const email = uniqueEmail("persist");
+    const reg = await new TestClient(first.url).post("/api/auth/register", {
+      email,
+      password: "persist me please",
+    });
+    expect(reg.status).toBe(201);
+
+    // A request whose body is still arriving when SIGTERM lands must still be answered.
+    const body = JSON.stringify({ email, password: "persist me please" });
+    const socket = connect(port, "127.0.0.1");
+    await new Promise<void>((r) => socket.once("connect", () => r()));
+    let response = "";
+    const answered = new Promise<void>((r) =>
+      socket.on("data", (d) => {
+        response += d;
+        if (response.includes(email)) r();
+      }),
+    );
+    socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    first.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+    socket.write(body.slice(10));
+    await answered;
+    socket.destroy();
+    expect(response).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(response).toContain(email);
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain('"msg":"shutting down"');
+
+    const second = spawnApp(env);
+    await waitForReady(second);
+    const login = await new TestClient(second.url).post("/api/auth/login", {
+      email,
+      password: "persist me please",
+    });
+    expect(login.status).toBe(200);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  });
+
+  it("offers the development bypass only when NODE_ENV is development", async () => {
+    const port = await freePort();
+    const app = spawnApp({
+      PORT: String(port),
+      DATA_DIR: tempDir(),
+      HOST: "127.0.0.1",
+      NODE_ENV: "development",
+    });
+    try {
+      await waitForReady(app);
+      const client = new TestClient(app.url);
+      expect((await client.get("/api/auth/providers")).json.devBypass).toBe(true);
+      const res = await client.post("/api/auth/dev-bypass");
+      expect(res.status).toBe(200);
+      expect(res.json.user).toMatchObject({
+        role: "admin",
+        subscription_tier: "enterprise",
+        subscription_status: "active",
+        monthly_task_limit: 1000,
+        tasks_created_this_month: 0,
+      });
+      expect((await client.get("/api/auth/me")).status).toBe(200);
+    } finally {
+      app.child.kill("SIGTERM");
+      await app.exited;
+    }
+  });
+});
+
+describe("the single-page app", () => {
+  it("serves index.html for client routes (history fallback) and real files as themselves", async () => {
+    const clientDir = tempDir();
+    mkdirSync(path.join(clientDir, "assets"));
+    writeFileSync(path.join(clientDir, "index.html"), "<!doctype html><title>Atomize SPA shell</title>");
+    writeFileSync(path.join(clientDir, "assets", "app-abc123.js"), "console.info('hi')");
+    const server = await startTestServer({}, { clientDir });
+    try {
+      for (const route of ["/", "/dashboard", "/tasks/123", "/blog/some-post", "/definitely/unknown"]) {
+        const res = await fetch(`${server.url}${route}`);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain("Atomize SPA shell");
+      }
+      const asset = await fetch(`${server.url}/assets/app-abc123.js`);
+      expect(asset.headers.get("cache-control")).toContain("immutable");
+      expect(await asset.text()).toContain("console.info");
+      const page = await fetch(`${server.url}/dashboard`);
+      expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
+      expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export type AppProcess = {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+};
+
+/** Starts `src/server/main.ts` as its own Node process, as `npm start` does. */
+export function spawnApp(env: Record<string, string>): AppProcess {
+  let out = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => {
+    out += d;
+  });
+  child.stderr!.on("data", (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => out, exited };
+}
+
+export async function waitForReady(app: AppProcess, timeoutMs = 30_000): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    if (app.child.exitCode !== null) throw new Error(`app exited early:\n${app.output()}`);
+    try {
+      const res = await fetch(`${app.url}/readyz`);
+      if (res.status === 200) return Date.now() - start;
+    } catch {
+      // not listening yet
+    }
+    await sleep(50);
+  }
+  throw new Error(`app not ready after ${timeoutMs} ms:\n${app.output()}`);
+}
