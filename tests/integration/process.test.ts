@@ -3,6 +3,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { TestClient, uniqueEmail } from "../support/http-client";
 import { spawnApp, waitForReady } from "../support/process";
 import { freePort, startTestServer } from "../support/server";
@@ -71,6 +72,10 @@ describe("the process", () => {
       `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
     );
     await new Promise((r) => setTimeout(r, 200));
+    // A live WebSocket is closed with "service restart" rather than cut.
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/trpc`);
+    await new Promise<void>((r) => ws.once("open", () => r()));
+    const wsClosed = new Promise<number>((r) => ws.once("close", (code) => r(code)));
     first.child.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 300));
     socket.write(body.slice(10));
@@ -78,6 +83,7 @@ describe("the process", () => {
     socket.destroy();
     expect(response).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(response).toContain(email);
+    expect(await wsClosed).toBe(1012);
     expect(await first.exited).toBe(0);
     expect(first.output()).toContain('"msg":"shutting down"');
 
