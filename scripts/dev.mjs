@@ -11,7 +11,10 @@ const children = [
     env,
     stdio: "inherit",
   }),
-  spawn(process.execPath, ["node_modules/vite/bin/vite.js", "--port", "5173", "--strictPort"], { env, stdio: "inherit" }),
+  spawn(process.execPath, ["node_modules/vite/bin/vite.js", "--port", "5173", "--strictPort"], {
+    env,
+    stdio: "inherit",
+  }),
 ];
 console.info(`\n  Atomize dev: open http://localhost:5173 (API on :${port})\n`);
 

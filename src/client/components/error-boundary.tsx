@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
+import { retryFailedPages } from "../lib/lazy-page";
 
 export type ErrorBoundaryProps = {
   children: ReactNode;
@@ -26,6 +27,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
   }
 
   reset = () => {
+    retryFailedPages();
     this.props.onReset?.();
     this.setState({ error: null });
   };

@@ -10,7 +10,7 @@ export type ModalProps = {
   /** Buttons shown at the bottom (daisyUI modal-action). */
   actions?: ReactNode;
   size?: keyof typeof SIZES;
-  /** Whether Escape and a backdrop click close it (default true); turn off while a request runs. */
+  /** Whether Escape, the ✕ button and a backdrop click close it (default true); off while a request runs. */
   dismissible?: boolean;
 };
 
@@ -38,11 +38,23 @@ export function Modal({
     const dialog = ref.current;
     if (!dialog || !open) return;
     const returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    // Escape fires "cancel", then the browser closes the dialog; "close" tells the parent.
+    const onCancel = (event: Event) => {
+      if (!dismissibleRef.current) event.preventDefault();
+    };
+    const onNativeClose = () => {
+      // A late event from a close() we made ourselves (StrictMode re-runs effects) finds it open again.
+      if (!dialog.open) onCloseRef.current();
+    };
+    dialog.addEventListener("cancel", onCancel);
+    dialog.addEventListener("close", onNativeClose);
     if (!dialog.open) {
       if (typeof dialog.showModal === "function") dialog.showModal();
       else dialog.setAttribute("open", "");
     }
     return () => {
+      dialog.removeEventListener("cancel", onCancel);
+      dialog.removeEventListener("close", onNativeClose);
       if (dialog.open) {
         if (typeof dialog.close === "function") dialog.close();
         else dialog.removeAttribute("open");
@@ -51,19 +63,11 @@ export function Modal({
     };
   }, [open]);
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    // Escape fires "cancel": keep the dialog controlled by `open` and let the parent decide.
-    const onCancel = (event: Event) => {
-      event.preventDefault();
-      if (dismissibleRef.current) onCloseRef.current();
-    };
-    dialog.addEventListener("cancel", onCancel);
-    return () => dialog.removeEventListener("cancel", onCancel);
-  }, []);
-
   if (!open) return null;
+
+  const dismiss = () => {
+    if (dismissibleRef.current) onCloseRef.current();
+  };
 
   return (
     <dialog
@@ -82,7 +86,7 @@ export function Modal({
               type="button"
               className="btn btn-ghost btn-sm btn-circle"
               aria-label="Close dialog"
-              onClick={() => onCloseRef.current()}
+              onClick={dismiss}
             >
               <span aria-hidden="true">✕</span>
             </button>
@@ -92,15 +96,7 @@ export function Modal({
         {actions && <div className="modal-action">{actions}</div>}
       </div>
       <div className="modal-backdrop">
-        <button
-          type="button"
-          tabIndex={-1}
-          aria-hidden="true"
-          className="cursor-default"
-          onClick={() => {
-            if (dismissibleRef.current) onCloseRef.current();
-          }}
-        >
+        <button type="button" tabIndex={-1} aria-hidden="true" className="cursor-default" onClick={dismiss}>
           close
         </button>
       </div>

@@ -89,7 +89,7 @@ export function SiteHeader() {
 
         {user && (
           <div className="hidden items-center gap-3 md:flex">
-            <span className="max-w-48 truncate text-sm text-base-content/80" title={displayName}>
+            <span className="max-w-32 truncate text-sm text-base-content/80 lg:max-w-56" title={displayName}>
               {displayName}
             </span>
             <button type="button" className="btn btn-outline btn-sm" onClick={() => void logout()}>

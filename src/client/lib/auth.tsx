@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import {
   createContext,
   type ReactNode,
@@ -6,6 +6,7 @@ import {
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useSyncExternalStore,
 } from "react";
 import { navigate } from "wouter/use-browser-location";
@@ -13,8 +14,10 @@ import type { AuthResponse, LoginInput, PublicUser, RegisterInput } from "../../
 import { isClientError, isUnauthorized } from "./api-error";
 import { currentPath, rememberReturnTo } from "./return-to";
 import {
+  type AuthStatus,
   clearLoggedOut,
   clearSessionMarker,
+  createSessionStore,
   getSessionExpiredMessage,
   hasSessionMarker,
   markLoggedOut,
@@ -25,9 +28,9 @@ import {
   subscribeSessionExpiredMessage,
 } from "./session";
 import { useTRPC, useTRPCClient } from "./trpc";
-import { type AppTRPCClient, refreshSession } from "./trpc-client";
+import { type AppTRPCClient, refreshSession, resetRealtimeConnection } from "./trpc-client";
 
-export type AuthStatus = "loading" | "authenticated" | "unauthenticated";
+export type { AuthStatus };
 
 export type AuthContextValue = {
   user: PublicUser | null;
@@ -47,12 +50,16 @@ export type AuthContextValue = {
   completeSignIn: (user: PublicUser) => void;
   /** auth.logout, then clears every cached query and goes to /. Rejects when the server call fails. */
   logout: () => Promise<void>;
-  /** Re-reads the current user from the server. */
+  /** Re-reads the current user from the server (auth.me); resolves to null when signed out. */
   refetchUser: () => Promise<PublicUser | null>;
 };
 
-/** The current user, or null when signed out. Not `auth.me`'s own key: this one also holds "signed out". */
-export const SESSION_QUERY_KEY = ["atomize", "session"] as const;
+/**
+ * The signed-in user lives in an external store rather than in React Query: its listeners run
+ * synchronously, so "signed out" and a navigation made in the same tick render together (React Query
+ * notifies on a later macrotask, which let guards act on a stale user for one render).
+ */
+const session = createSessionStore<PublicUser>();
 
 /**
  * Spec 4 "Auth" on start: load the current user; with a session that has lapsed (the marker says one
@@ -95,54 +102,59 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
-
-  const session = useQuery({
-    queryKey: SESSION_QUERY_KEY,
-    queryFn: () => loadSession(client),
-    retry: false,
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: Number.POSITIVE_INFINITY,
-    refetchOnReconnect: false,
-  });
-
+  const { status, user } = useSyncExternalStore(session.subscribe, session.get);
   const sessionExpiredMessage = useSyncExternalStore(
     subscribeSessionExpiredMessage,
     getSessionExpiredMessage,
   );
 
-  const completeSignIn = useCallback(
-    (user: PublicUser) => {
-      markSignedIn();
-      setSessionExpiredMessage(null);
-      queryClient.setQueryData<PublicUser | null>(SESSION_QUERY_KEY, user);
-    },
-    [queryClient],
-  );
+  const refetchUser = useCallback(async () => {
+    try {
+      const next = await loadSession(client);
+      session.set(next);
+      return next;
+    } catch (err) {
+      // No answer (offline, 5xx): the state stays as it was, or signed out when it was still loading.
+      console.warn("[atomize] could not load the current user", err);
+      if (session.get().status === "loading") session.set(null);
+      throw err;
+    }
+  }, [client]);
+
+  // Once per page load (StrictMode runs effects twice; the ref survives that).
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || session.get().status !== "loading") return;
+    started.current = true;
+    refetchUser().catch(() => undefined);
+  }, [refetchUser]);
+
+  const completeSignIn = useCallback((signedIn: PublicUser) => {
+    markSignedIn();
+    setSessionExpiredMessage(null);
+    resetRealtimeConnection();
+    session.set(signedIn);
+  }, []);
 
   // A call failed with 401 and the refresh failed too (see auth-refresh-link): the session is gone.
   useEffect(
     () =>
       onSessionExpired(() => {
-        const hadSession =
-          queryClient.getQueryData<PublicUser | null>(SESSION_QUERY_KEY) || hasSessionMarker();
-        if (!hadSession) return;
+        if (session.get().status !== "authenticated" && !hasSessionMarker()) return;
         clearSessionMarker();
+        resetRealtimeConnection();
         rememberReturnTo(currentPath());
         setSessionExpiredMessage(SESSION_EXPIRED_MESSAGE);
         navigate("/login");
-        queryClient.setQueryData<PublicUser | null>(SESSION_QUERY_KEY, null);
+        session.set(null);
       }),
-    [queryClient],
+    [],
   );
 
-  const loginMutation = useMutation(trpc.auth.login.mutationOptions({ retry: false }));
-  const registerMutation = useMutation(trpc.auth.register.mutationOptions({ retry: false }));
-  const devBypassMutation = useMutation(trpc.auth.devBypass.mutationOptions({ retry: false }));
-  const logoutMutation = useMutation(trpc.auth.logout.mutationOptions({ retry: false }));
-  const { mutateAsync: loginAsync } = loginMutation;
-  const { mutateAsync: registerAsync } = registerMutation;
-  const { mutateAsync: devBypassAsync } = devBypassMutation;
-  const { mutateAsync: logoutAsync } = logoutMutation;
+  const { mutateAsync: loginAsync } = useMutation(trpc.auth.login.mutationOptions({ retry: false }));
+  const { mutateAsync: registerAsync } = useMutation(trpc.auth.register.mutationOptions({ retry: false }));
+  const { mutateAsync: devBypassAsync } = useMutation(trpc.auth.devBypass.mutationOptions({ retry: false }));
+  const { mutateAsync: logoutAsync } = useMutation(trpc.auth.logout.mutationOptions({ retry: false }));
 
   const login = useCallback(
     async (input: LoginInput) => {
@@ -178,23 +190,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     clearSessionMarker();
     setSessionExpiredMessage(null);
+    resetRealtimeConnection();
+    // Same tick: the route change and "signed out" render together, so no guard sees a half state.
     navigate("/");
+    session.set(null);
     queryClient.clear();
-    queryClient.setQueryData<PublicUser | null>(SESSION_QUERY_KEY, null);
   }, [logoutAsync, queryClient]);
-
-  const { refetch } = session;
-  const refetchUser = useCallback(async () => (await refetch()).data ?? null, [refetch]);
-
-  const user = session.data ?? null;
-  const status: AuthStatus =
-    session.data !== undefined
-      ? user
-        ? "authenticated"
-        : "unauthenticated"
-      : session.isPending
-        ? "loading"
-        : "unauthenticated";
 
   const value = useMemo<AuthContextValue>(
     () => ({

@@ -27,24 +27,37 @@ function withTimeout<T>(load: () => Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/** Bumped by the error boundary's reset: pages whose chunk failed before it load again. */
+let retryEpoch = 0;
+
+export function retryFailedPages(): void {
+  retryEpoch++;
+}
+
 /**
- * A lazily loaded page. After a failure the next render loads again, so the error boundary's
- * 'Try Again' really retries instead of re-throwing React.lazy's cached rejection.
+ * A lazily loaded page. React.lazy keeps a rejected load forever, so after a failure the page builds a
+ * fresh lazy component, but only once a retry was asked for (the error boundary's 'Try Again' or a
+ * route change); re-creating it at once would make Suspense retry in a loop.
  */
 // biome-ignore lint/suspicious/noExplicitAny: page components take any props (route params)
 export function lazyPage<P extends Record<string, any>>(
   load: () => Promise<{ default: ComponentType<P> }>,
 ): ComponentType<P> {
+  let failedAt: number | null = null;
   const create = () =>
     lazy(() =>
       withTimeout(load, CHUNK_LOAD_TIMEOUT_MS).catch((err: unknown) => {
-        Lazy = create();
+        failedAt = retryEpoch;
         throw err;
       }),
     );
   let Lazy = create();
   // biome-ignore lint/correctness/noComponentHookFactories: called once per page at module load, never during render
   function LazyPage(props: P) {
+    if (failedAt !== null && retryEpoch > failedAt) {
+      failedAt = null;
+      Lazy = create();
+    }
     return <Lazy {...props} />;
   }
   return LazyPage;

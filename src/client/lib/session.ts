@@ -62,3 +62,25 @@ export function onSessionExpired(handler: () => void): () => void {
 export function notifySessionExpired(): void {
   for (const handler of expiredHandlers) handler();
 }
+
+// -- the signed-in user (an external store, so sign-in/out and navigation commit in the same render) ---
+export type AuthStatus = "loading" | "authenticated" | "unauthenticated";
+export type SessionState<U> = { status: AuthStatus; user: U | null };
+
+export function createSessionStore<U>() {
+  let state: SessionState<U> = { status: "loading", user: null };
+  const listeners = new Set<() => void>();
+  return {
+    get: () => state,
+    set(user: U | null) {
+      state = { status: user ? "authenticated" : "unauthenticated", user };
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}

@@ -55,15 +55,27 @@ export function refreshSession(): Promise<void> {
 
 export type AppTRPCClient = TRPCClient<AppRouter>;
 
+let realtime: ReturnType<typeof createWSClient> | null = null;
+
+/**
+ * The server resolves a WebSocket's user once, when it connects: after signing in or out, close the
+ * socket so the next subscription reconnects with the new session cookies.
+ */
+export function resetRealtimeConnection(): void {
+  void realtime?.close();
+}
+
 /** The app's client: 401 refresh-retry, then subscriptions over WebSocket and everything else batched. */
 export function createAppTRPCClient(opts: { onSessionExpired: () => void }): AppTRPCClient {
+  // One socket per page, however many clients are built (StrictMode runs state initialisers twice).
+  realtime ??= createWSClient({ url: wsUrl, lazy: { enabled: true, closeMs: 10_000 } });
   return createTRPCClient<AppRouter>({
     links: [
       authRefreshLink<AppRouter>({ refresh: refreshSession, onRefreshFailed: opts.onSessionExpired }),
       splitLink({
         condition: (op) => op.type === "subscription",
         true: wsLink<AppRouter>({
-          client: createWSClient({ url: wsUrl, lazy: { enabled: true, closeMs: 10_000 } }),
+          client: realtime,
           transformer: superjson,
         }),
         false: httpBatchLink({

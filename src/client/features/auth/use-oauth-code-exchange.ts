@@ -4,6 +4,7 @@ import { navigate } from "wouter/use-browser-location";
 import type { PublicUser } from "../../../shared/schemas/auth";
 import { useAuth } from "../../lib/auth";
 import { takeReturnTo } from "../../lib/return-to";
+import { useTRPCClient } from "../../lib/trpc";
 import { oauthExchangeErrorMessage } from "./oauth-errors";
 import {
   alreadyProcessed,
@@ -35,7 +36,8 @@ export function useOAuthCodeExchange({
   exchange,
 }: CodeExchangeOptions): string | null {
   const search = useSearch();
-  const { completeSignIn, refetchUser } = useAuth();
+  const { completeSignIn } = useAuth();
+  const client = useTRPCClient();
   const [error, setError] = useState<string | null>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a callback URL is handled once, on arrival
@@ -79,10 +81,10 @@ export function useOAuthCodeExchange({
           clearOAuthStarted();
           completeSignIn(res.user);
           navigate(takeReturnTo(), { replace: true });
-          // Spec 8: a failed current-user check after the exchange is only logged.
-          refetchUser().catch((err: unknown) =>
-            console.warn("[atomize] user check after sign-in failed", err),
-          );
+          // Spec 8: the current-user check after the exchange only logs a failure.
+          client.auth.me
+            .query()
+            .catch((err: unknown) => console.warn("[atomize] user check after sign-in failed", err));
         },
         (err: unknown) => {
           clearCodeMarker(key);

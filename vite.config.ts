@@ -1,0 +1,27 @@
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// The dev server proxies every server-owned path to the Hono process, so the SPA keeps same-origin cookies.
+const api = `http://localhost:${process.env.PORT ?? 8080}`;
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: "dist/client",
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      "/trpc": { target: api, ws: true },
+      "/api": { target: api },
+      "/ws": { target: api, ws: true },
+      "/healthz": { target: api },
+      "/readyz": { target: api },
+      "/sitemap.xml": { target: api },
+      "/robots.txt": { target: api },
+    },
+  },
+});
