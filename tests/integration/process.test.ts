@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -124,6 +125,38 @@ describe("the process", () => {
       app.child.kill("SIGTERM");
       await app.exited;
     }
+  });
+});
+
+describe("npm run make-admin", () => {
+  it("grants and revokes the admin role on the configured database", async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const app = spawnApp({ PORT: String(port), DATA_DIR: dataDir, HOST: "127.0.0.1" });
+    await waitForReady(app);
+    const email = uniqueEmail("cli");
+    await new TestClient(app.url).post("/api/auth/register", { email, password: "cli password 1" });
+    app.child.kill("SIGTERM");
+    await app.exited;
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, ["--import", "tsx", "src/server/cli/make-admin.ts", ...args], {
+          env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
+        });
+        let out = "";
+        child.stdout.on("data", (d) => {
+          out += d;
+        });
+        child.stderr.on("data", (d) => {
+          out += d;
+        });
+        child.on("exit", (code) => resolve({ code, out }));
+      });
+    expect(await run([email])).toEqual({ code: 0, out: `${email} is now admin\n` });
+    expect(await run([email, "--revoke"])).toEqual({ code: 0, out: `${email} is now user\n` });
+    const missing = await run(["nobody@example.com"]);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toBe("No account with e-mail nobody@example.com\n");
   });
 });
 
