@@ -14,6 +14,7 @@ import type { Deps } from "./deps";
 import { AppError } from "./errors";
 import { authRoutes } from "./rest/auth";
 import type { AppEnv } from "./rest/http";
+import { taskRoutes } from "./rest/tasks";
 import { appRouter } from "./trpc/router";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -140,6 +141,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
 
   const api = new Hono<AppEnv>();
   api.route("/", authRoutes);
+  api.route("/", taskRoutes);
   api.all("*", (c) => c.json({ detail: "The requested resource was not found." }, 404));
   app.route("/api", api);
 

@@ -91,3 +91,8 @@ function wrap(
     },
   };
 }
+
+/** Rows of a raw `execute()` result, whichever driver produced it (also inside a transaction). */
+export function resultRows<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}

@@ -2,11 +2,13 @@ import { router } from "./init";
 import { adminRouter } from "./routers/admin";
 import { authRouter } from "./routers/auth";
 import { systemRouter } from "./routers/system";
+import { tasksRouter } from "./routers/tasks";
 
 export const appRouter = router({
   admin: adminRouter,
   auth: authRouter,
   system: systemRouter,
+  tasks: tasksRouter,
 });
 
 /** Imported by the SPA and by TypeScript consumers (`atomize/router`). */

@@ -1,0 +1,97 @@
+import type {
+  Chapter,
+  Epic,
+  EventModelMetadata,
+  Swimlane,
+  Task,
+  TaskContext,
+  TaskStatus,
+  TechStackContext,
+  UserStory,
+} from "../../../shared/schemas/tasks";
+import type { epics, eventModels, tasks, userStories } from "../../db/schema/index";
+
+export type TaskRow = typeof tasks.$inferSelect;
+export type EpicRow = typeof epics.$inferSelect;
+export type StoryRow = typeof userStories.$inferSelect;
+export type EventModelRow = typeof eventModels.$inferSelect;
+
+/** What a root task carries beyond its row: epics, stories and the event model. */
+export type RootExtras = { epics: EpicRow[]; stories: StoryRow[]; eventModel: EventModelRow | null };
+
+export function toContext(row: TaskRow, extras: RootExtras | null): TaskContext | null {
+  const stored = (row.context ?? {}) as { tech_stack?: TechStackContext | null; best_practices?: string[] };
+  if (!extras && !row.context) return null;
+  return {
+    tech_stack: stored.tech_stack ?? null,
+    best_practices: stored.best_practices ?? [],
+    epics: (extras?.epics ?? []).map(
+      (e): Epic => ({ id: e.key, title: e.title, description: e.description, priority: e.priority }),
+    ),
+    user_stories: (extras?.stories ?? []).map(
+      (s): UserStory => ({
+        id: s.key,
+        epic_id: s.epicKey,
+        actor: s.actor,
+        action: s.action,
+        benefit: s.benefit,
+        acceptance_criteria: s.acceptanceCriteria,
+        story_points: s.storyPoints,
+        priority: s.priority,
+      }),
+    ),
+  };
+}
+
+export function toMetadata(em: EventModelRow | null): EventModelMetadata | null {
+  if (!em) return null;
+  return {
+    event_model_markdown: em.markdown,
+    extracted_events: em.events,
+    commands: em.commands,
+    read_models: em.readModels,
+    user_interactions: em.userInteractions,
+    automations: em.automations,
+    swimlanes: em.swimlanes as Swimlane[],
+    chapters: em.chapters as Chapter[],
+  };
+}
+
+export function toTask(
+  row: TaskRow,
+  counts: { children: number; descendants: number },
+  extras: RootExtras | null = null,
+): Task {
+  const options = (row.options ?? null) as Task["options"] & { tech_preferences?: Record<string, unknown> };
+  const { tech_preferences = null, ...opts } = options ?? {};
+  return {
+    task_id: row.id,
+    id: row.id,
+    description: row.description,
+    status: row.status as TaskStatus,
+    complexity_score: row.complexityScore,
+    complexity: row.complexityScore,
+    rejection_reason: row.rejectionReason,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    completed_at: row.completedAt?.toISOString() ?? null,
+    depth: row.depth,
+    position: row.position,
+    total_subtasks: counts.descendants,
+    children_count: counts.children,
+    parent_id: row.parentId,
+    root_task_id: row.rootTaskId,
+    context: toContext(row, extras),
+    additional_context: row.additionalContext ?? null,
+    metadata: toMetadata(extras?.eventModel ?? null),
+    story_points: row.storyPoints,
+    implementation_details: row.implementationDetails,
+    is_atomic: row.isAtomic,
+    predictions: row.predictions ?? null,
+    tech_preferences,
+    options: options ? (opts as Task["options"]) : null,
+    planner: row.planner,
+    model: row.model,
+    warnings: row.warnings,
+  };
+}

@@ -1,0 +1,433 @@
+import { and, asc, count, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { findApplicationType, findStack } from "../../../shared/catalogue";
+import {
+  type AddTaskInput,
+  addTaskInput,
+  type CreateTaskInput,
+  createTaskInput,
+  type ListTasksInput,
+  listTasksInput,
+  statsInput,
+  type Task,
+  type TaskList,
+  type TaskStats,
+  type TaskTreeNode,
+  type TaskUsage,
+  type UpdateTaskInput,
+  updateEventModelInput,
+  updateTaskInput,
+} from "../../../shared/schemas/tasks";
+import { resultRows } from "../../db/client";
+import { epics, eventModels, tasks, userStories, users } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import { currentUsagePeriod } from "../auth/accounts";
+import type { UserRow } from "../auth/sessions";
+import { parseInput } from "../validation";
+import { type RootExtras, type TaskRow, toMetadata, toTask } from "./serialize";
+
+export const TASK_NOT_FOUND = "Task not found";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const notFound = () => new AppError("NOT_FOUND", TASK_NOT_FOUND);
+
+// Counts computed by correlated subqueries on indexed columns, so a page of tasks is one query.
+const childrenCount = sql<number>`(select count(*)::int from ${tasks} c where c.parent_id = ${tasks.id})`;
+const descendantsCount = sql<number>`(case when ${tasks.parentId} is null
+  then (select count(*)::int from ${tasks} d where d.root_task_id = ${tasks.id})
+  else (with recursive sub(id) as (
+          select s.id from ${tasks} s where s.parent_id = ${tasks.id}
+          union all select x.id from ${tasks} x join sub on x.parent_id = sub.id)
+        select count(*)::int from sub) end)`;
+
+/** The caller's task, or 404 whether it does not exist or is someone else's. */
+export async function getOwnedRow(deps: Deps, userId: string, id: string): Promise<TaskRow> {
+  if (!UUID.test(id)) throw notFound();
+  const [row] = await deps.db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
+    .limit(1);
+  if (!row) throw notFound();
+  return row;
+}
+
+async function loadRootExtras(deps: Deps, rootId: string): Promise<RootExtras> {
+  const [e, s, m] = await Promise.all([
+    deps.db.select().from(epics).where(eq(epics.rootTaskId, rootId)).orderBy(asc(epics.position)),
+    deps.db
+      .select()
+      .from(userStories)
+      .where(eq(userStories.rootTaskId, rootId))
+      .orderBy(asc(userStories.position)),
+    deps.db.select().from(eventModels).where(eq(eventModels.rootTaskId, rootId)).limit(1),
+  ]);
+  return { epics: e, stories: s, eventModel: m[0] ?? null };
+}
+
+export async function listTasks(
+  deps: Deps,
+  userId: string,
+  raw: ListTasksInput | unknown,
+): Promise<TaskList> {
+  const input = parseInput(listTasksInput, raw ?? {});
+  const where = input.top_level_only
+    ? and(eq(tasks.userId, userId), isNull(tasks.parentId))
+    : eq(tasks.userId, userId);
+  const rows = await deps.db
+    .select({
+      row: tasks,
+      children: childrenCount,
+      descendants: descendantsCount,
+      total: sql<number>`count(*) over ()::int`,
+    })
+    .from(tasks)
+    .where(where)
+    .orderBy(desc(tasks.createdAt), desc(tasks.id))
+    .limit(input.page_size)
+    .offset((input.page - 1) * input.page_size);
+  const total = rows[0]?.total ?? (await deps.db.select({ n: count() }).from(tasks).where(where))[0]!.n;
+  return {
+    tasks: rows.map((r) => toTask(r.row, { children: r.children, descendants: r.descendants })),
+    total,
+    page: input.page,
+    page_size: input.page_size,
+  };
+}
+
+export async function getTask(deps: Deps, userId: string, id: string): Promise<Task> {
+  if (!UUID.test(id)) throw notFound();
+  const [r] = await deps.db
+    .select({ row: tasks, children: childrenCount, descendants: descendantsCount })
+    .from(tasks)
+    .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
+    .limit(1);
+  if (!r) throw notFound();
+  const extras = r.row.parentId === null ? await loadRootExtras(deps, r.row.id) : null;
+  return toTask(r.row, { children: r.children, descendants: r.descendants }, extras);
+}
+
+/** The tree below (and including) a task: every node of its root loads in one indexed query. */
+export async function getTaskTree(deps: Deps, userId: string, id: string): Promise<TaskTreeNode> {
+  const target = await getOwnedRow(deps, userId, id);
+  const rootId = target.rootTaskId ?? target.id;
+  const [rows, extras] = await Promise.all([
+    deps.db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.userId, userId), or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId))))
+      .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt)),
+    loadRootExtras(deps, rootId),
+  ]);
+  return buildTree(rows, target.id, extras);
+}
+
+/** Assembles rows into nested nodes in O(n), counting children and descendants on the way. */
+export function buildTree(rows: TaskRow[], targetId: string, rootExtras: RootExtras | null): TaskTreeNode {
+  const nodes = new Map<string, TaskTreeNode>();
+  for (const row of rows) {
+    nodes.set(row.id, {
+      ...toTask(row, { children: 0, descendants: 0 }, row.parentId === null ? rootExtras : null),
+      children: [],
+    });
+  }
+  for (const row of rows) {
+    if (!row.parentId) continue;
+    const parent = nodes.get(row.parentId);
+    if (parent) parent.children.push(nodes.get(row.id)!);
+  }
+  // Rows come ordered by depth, so walking them backwards visits every child before its parent.
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const node = nodes.get(rows[i]!.id)!;
+    node.children_count = node.children.length;
+    node.total_subtasks = node.children.reduce((sum, c) => sum + 1 + c.total_subtasks, 0);
+  }
+  const target = nodes.get(targetId);
+  if (!target) throw notFound();
+  return target;
+}
+
+export async function getTaskStats(deps: Deps, userId: string, raw: unknown): Promise<TaskStats> {
+  const input = parseInput(statsInput, raw ?? {});
+  const rows = await deps.db
+    .select({ status: tasks.status, n: count() })
+    .from(tasks)
+    .where(
+      input.top_level_only ? and(eq(tasks.userId, userId), isNull(tasks.parentId)) : eq(tasks.userId, userId),
+    )
+    .groupBy(tasks.status);
+  const by = (...statuses: string[]) =>
+    rows.filter((r) => statuses.includes(r.status)).reduce((s, r) => s + r.n, 0);
+  return {
+    total: by(...rows.map((r) => r.status)),
+    completed: by("completed"),
+    in_progress: by("in_progress", "processing"),
+    pending: by("pending", "submitted"),
+    rejected: by("rejected"),
+    failed: by("failed", "error"),
+  };
+}
+
+function firstOfNextMonth(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+export function usageOf(user: UserRow): TaskUsage {
+  const period = currentUsagePeriod();
+  return {
+    used: user.usagePeriod === period ? user.tasksCreatedThisMonth : 0,
+    limit: user.role === "admin" ? null : user.monthlyTaskLimit,
+    period,
+    resets_at: firstOfNextMonth().toISOString(),
+  };
+}
+
+function monthName(d: Date) {
+  return d.toLocaleString("en", { month: "long", day: "numeric", timeZone: "UTC" });
+}
+
+/** Creates a top-level task, counting it against the monthly limit in the same transaction. */
+export async function createTask(deps: Deps, userId: string, raw: CreateTaskInput | unknown): Promise<Task> {
+  const input = parseInput(createTaskInput, raw);
+  const prefs = input.tech_preferences ?? {};
+  const appType = prefs.application_type ? findApplicationType(prefs.application_type) : undefined;
+  if (prefs.application_type && !appType) {
+    throw new AppError("UNPROCESSABLE_CONTENT", "Unknown application type", {
+      fieldErrors: [{ field: "tech_preferences.application_type", message: "Unknown application type" }],
+    });
+  }
+  if (prefs.tech_stack_id && !appType) {
+    throw new AppError("UNPROCESSABLE_CONTENT", "Choose an application type before a tech stack", {
+      fieldErrors: [
+        {
+          field: "tech_preferences.tech_stack_id",
+          message: "Choose an application type before a tech stack",
+        },
+      ],
+    });
+  }
+  const stack = prefs.tech_stack_id && appType ? findStack(appType.id, prefs.tech_stack_id) : undefined;
+  if (prefs.tech_stack_id && !stack) {
+    const message = `The tech stack does not belong to ${appType!.label}`;
+    throw new AppError("UNPROCESSABLE_CONTENT", message, {
+      fieldErrors: [{ field: "tech_preferences.tech_stack_id", message }],
+    });
+  }
+  const techPreferences = {
+    application_type: appType?.id ?? null,
+    tech_stack_id: stack?.id ?? null,
+    github_repo: prefs.github_repo?.replace(/\/$/, "") || null,
+    additional_requirements: prefs.additional_requirements || null,
+  };
+  const techStack = appType
+    ? {
+        application_type: appType.id,
+        description: stack ? `${stack.name}: ${stack.description}` : appType.description,
+        ...(stack
+          ? { frontend: stack.frontend_framework, backend: stack.backend_language, database: stack.database }
+          : {}),
+      }
+    : null;
+
+  const row = await deps.db.transaction(async (tx) => {
+    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+    if (!user) throw new AppError("UNAUTHORIZED", "Not authenticated");
+    const period = currentUsagePeriod();
+    const used = user.usagePeriod === period ? user.tasksCreatedThisMonth : 0;
+    if (user.role !== "admin" && used >= user.monthlyTaskLimit) {
+      throw new AppError(
+        "TOO_MANY_REQUESTS",
+        `You have reached your monthly limit of ${user.monthlyTaskLimit} tasks. It resets on ${monthName(firstOfNextMonth())}.`,
+      );
+    }
+    await tx
+      .update(users)
+      .set({ tasksCreatedThisMonth: used + 1, usagePeriod: period })
+      .where(eq(users.id, userId));
+    const [inserted] = await tx
+      .insert(tasks)
+      .values({
+        userId,
+        description: input.description,
+        status: "pending",
+        options: {
+          max_depth: input.max_depth,
+          max_subtasks: input.max_subtasks,
+          complexity_threshold: input.complexity_threshold,
+          use_context: input.use_context,
+          requires_approval: input.requires_approval,
+          tech_preferences: techPreferences,
+        },
+        context: techStack ? { tech_stack: techStack, best_practices: [] } : null,
+      })
+      .returning();
+    return inserted!;
+  });
+  deps.log.info("task created", { taskId: row.id, userId });
+  return toTask(row, { children: 0, descendants: 0 }, { epics: [], stories: [], eventModel: null });
+}
+
+export async function updateTask(
+  deps: Deps,
+  userId: string,
+  id: string,
+  raw: UpdateTaskInput | unknown,
+): Promise<Task> {
+  const input = parseInput(updateTaskInput, raw);
+  await getOwnedRow(deps, userId, id);
+  const set: Partial<TaskRow> = { updatedAt: new Date() };
+  if (input.description !== undefined) set.description = input.description;
+  if (input.is_atomic !== undefined) set.isAtomic = input.is_atomic;
+  if (input.implementation_details !== undefined) set.implementationDetails = input.implementation_details;
+  if (input.complexity_score !== undefined) set.complexityScore = input.complexity_score;
+  if (input.story_points !== undefined) set.storyPoints = input.story_points;
+  if (input.status !== undefined) {
+    set.status = input.status;
+    set.completedAt = input.status === "completed" ? new Date() : null;
+    if (input.status !== "completed") set.rejectionReason = null;
+  }
+  await deps.db
+    .update(tasks)
+    .set(set)
+    .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+  return getTask(deps, userId, id);
+}
+
+export function completeTask(deps: Deps, userId: string, id: string): Promise<Task> {
+  return updateTask(deps, userId, id, { status: "completed" });
+}
+
+/** Deletes a task and its whole subtree (and a root's epics, stories and event model) in one transaction. */
+export async function deleteTask(deps: Deps, userId: string, id: string): Promise<{ deleted: number }> {
+  await getOwnedRow(deps, userId, id);
+  return deps.db.transaction(async (tx) => {
+    // Foreign keys cascade parent -> children, so one statement removes the subtree atomically.
+    const [counted] = resultRows<{ n: number }>(
+      await tx.execute(sql`with recursive sub(id) as (
+          select id from ${tasks} where id = ${id}
+          union all select t.id from ${tasks} t join sub on t.parent_id = sub.id)
+        select count(*)::int as n from sub`),
+    );
+    await tx.delete(tasks).where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+    return { deleted: counted?.n ?? 0 };
+  });
+}
+
+export async function deleteSubtask(deps: Deps, userId: string, id: string): Promise<{ deleted: number }> {
+  const row = await getOwnedRow(deps, userId, id);
+  if (!row.parentId) {
+    throw new AppError(
+      "BAD_REQUEST",
+      "The root task cannot be deleted as a subtask. Delete the task instead.",
+    );
+  }
+  return deleteTask(deps, userId, id);
+}
+
+/** Drops what a decomposition produced below a task and puts it back to pending. */
+export async function restartDecomposition(deps: Deps, userId: string, id: string): Promise<Task> {
+  const row = await getOwnedRow(deps, userId, id);
+  if (row.status === "processing") {
+    throw new AppError(
+      "CONFLICT",
+      "This task is being decomposed right now. Wait for it to finish, then restart.",
+    );
+  }
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(tasks).where(and(eq(tasks.parentId, id), eq(tasks.userId, userId)));
+    if (!row.parentId) {
+      await tx.delete(epics).where(eq(epics.rootTaskId, id));
+      await tx.delete(userStories).where(eq(userStories.rootTaskId, id));
+      await tx.delete(eventModels).where(eq(eventModels.rootTaskId, id));
+    }
+    await tx
+      .update(tasks)
+      .set({
+        status: "pending",
+        rejectionReason: null,
+        isAtomic: false,
+        completedAt: null,
+        warnings: [],
+        updatedAt: new Date(),
+      })
+      .where(eq(tasks.id, id));
+  });
+  return getTask(deps, userId, id);
+}
+
+export async function updateEventModel(deps: Deps, userId: string, id: string, raw: unknown) {
+  const input = parseInput(updateEventModelInput, raw);
+  const row = await getOwnedRow(deps, userId, id);
+  const rootId = row.rootTaskId ?? row.id;
+  const [saved] = await deps.db
+    .insert(eventModels)
+    .values({ rootTaskId: rootId, markdown: input.event_model_markdown })
+    .onConflictDoUpdate({
+      target: eventModels.rootTaskId,
+      set: { markdown: input.event_model_markdown, updatedAt: new Date() },
+    })
+    .returning();
+  return toMetadata(saved ?? null)!;
+}
+
+/** Adds a task before or after a sibling, or as a child, keeping sibling order. */
+export async function addTask(
+  deps: Deps,
+  userId: string,
+  targetId: string,
+  raw: AddTaskInput | unknown,
+): Promise<Task> {
+  const input = parseInput(addTaskInput, raw);
+  if (input.target_task_id !== undefined && input.target_task_id !== targetId) {
+    throw new AppError("UNPROCESSABLE_CONTENT", "target_task_id does not match the task in the URL", {
+      fieldErrors: [
+        { field: "target_task_id", message: "target_task_id does not match the task in the URL" },
+      ],
+    });
+  }
+  const target = await getOwnedRow(deps, userId, targetId);
+  if (input.position !== "child" && !target.parentId) {
+    throw new AppError("BAD_REQUEST", "The root task has no siblings: add the new task as a child instead.");
+  }
+  const parentId = input.position === "child" ? target.id : target.parentId!;
+  const depth = input.position === "child" ? target.depth + 1 : target.depth;
+  const rootId = target.rootTaskId ?? target.id;
+
+  const row = await deps.db.transaction(async (tx) => {
+    const siblings = await tx
+      .select({ id: tasks.id, position: tasks.position })
+      .from(tasks)
+      .where(eq(tasks.parentId, parentId))
+      .orderBy(asc(tasks.position), asc(tasks.createdAt))
+      .for("update");
+    let position: number;
+    if (input.position === "child") {
+      position = (siblings.at(-1)?.position ?? 0) + 1;
+    } else {
+      const i = siblings.findIndex((s) => s.id === target.id);
+      const neighbour = input.position === "before" ? siblings[i - 1] : siblings[i + 1];
+      const here = target.position;
+      position = neighbour
+        ? (here + neighbour.position) / 2
+        : input.position === "before"
+          ? here - 1
+          : here + 1;
+    }
+    const [inserted] = await tx
+      .insert(tasks)
+      .values({
+        userId,
+        parentId,
+        rootTaskId: rootId,
+        depth,
+        position,
+        description: input.description,
+        status: "pending",
+        options: { auto_decompose: input.auto_decompose },
+      })
+      .returning();
+    await tx.update(tasks).set({ isAtomic: false, updatedAt: new Date() }).where(eq(tasks.id, parentId));
+    return inserted!;
+  });
+  return toTask(row, { children: 0, descendants: 0 });
+}

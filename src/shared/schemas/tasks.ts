@@ -1,0 +1,249 @@
+import { z } from "zod";
+
+export const TASK_STATUSES = [
+  "pending",
+  "submitted",
+  "in_progress",
+  "processing",
+  "completed",
+  "failed",
+  "error",
+  "rejected",
+] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** Statuses a person may set by hand; the others belong to the decomposition pipeline. */
+export const EDITABLE_STATUSES = ["pending", "in_progress", "completed"] as const;
+
+export const STORY_POINTS = [1, 2, 3, 5, 8, 13] as const;
+
+/** Spec section 9: task creation defaults. */
+export const TASK_DEFAULTS = {
+  max_depth: 4,
+  max_subtasks: 7,
+  complexity_threshold: 0.7,
+  use_context: true,
+  requires_approval: false,
+} as const;
+
+export const DASHBOARD_PAGE_SIZE = 9;
+export const DESCRIPTION_MAX = 20_000;
+export const EVENT_MODEL_MARKDOWN_MAX = 200_000;
+
+export const taskId = z.string().trim().min(1).max(100);
+
+const description = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(
+      DESCRIPTION_MAX,
+      `The description is too long (at most ${DESCRIPTION_MAX.toLocaleString("en")} characters)`,
+    );
+
+/** https://github.com/{owner}/{repo}, with an optional .git or trailing slash. */
+export const GITHUB_REPO_PATTERN =
+  /^https:\/\/github\.com\/[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}?(\.git)?\/?$/;
+
+export const techPreferencesInput = z.strictObject({
+  application_type: z.string().trim().max(100).nullish(),
+  tech_stack_id: z.string().trim().max(100).nullish(),
+  github_repo: z
+    .string()
+    .trim()
+    .max(300)
+    .refine(
+      (v) => v === "" || GITHUB_REPO_PATTERN.test(v),
+      "Enter a GitHub repository URL like https://github.com/owner/repo",
+    )
+    .nullish(),
+  additional_requirements: z.string().trim().max(5000, "Additional requirements are too long").nullish(),
+});
+
+/** Spec section 3 "Task creation payload". */
+export const createTaskInput = z.strictObject({
+  description: description("Please enter a task description"),
+  max_depth: z
+    .number()
+    .int()
+    .min(1, "max_depth must be between 1 and 6")
+    .max(6, "max_depth must be between 1 and 6")
+    .default(TASK_DEFAULTS.max_depth),
+  max_subtasks: z
+    .number()
+    .int()
+    .min(2, "max_subtasks must be between 2 and 10")
+    .max(10, "max_subtasks must be between 2 and 10")
+    .default(TASK_DEFAULTS.max_subtasks),
+  complexity_threshold: z
+    .number()
+    .min(0, "complexity_threshold must be between 0 and 1")
+    .max(1, "complexity_threshold must be between 0 and 1")
+    .default(TASK_DEFAULTS.complexity_threshold),
+  use_context: z.boolean().default(TASK_DEFAULTS.use_context),
+  requires_approval: z.boolean().default(TASK_DEFAULTS.requires_approval),
+  tech_preferences: techPreferencesInput.optional(),
+});
+export type CreateTaskInput = z.input<typeof createTaskInput>;
+
+export const listTasksInput = z.strictObject({
+  page: z.coerce.number().int().min(1, "page must be 1 or more").max(100_000).default(1),
+  page_size: z.coerce
+    .number()
+    .int()
+    .min(1, "page_size must be between 1 and 100")
+    .max(100, "page_size must be between 1 and 100")
+    .default(DASHBOARD_PAGE_SIZE),
+  top_level_only: z
+    .union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")])
+    .default(true),
+});
+export type ListTasksInput = z.input<typeof listTasksInput>;
+
+export const statsInput = listTasksInput.pick({ top_level_only: true });
+
+/** PATCH /tasks/{id}: the updates object. */
+export const updateTaskInput = z
+  .strictObject({
+    description: description("Please enter a task description").optional(),
+    status: z
+      .enum(EDITABLE_STATUSES, { error: `Status must be one of ${EDITABLE_STATUSES.join(", ")}` })
+      .optional(),
+    is_atomic: z.boolean().optional(),
+    implementation_details: z.string().trim().max(DESCRIPTION_MAX).nullable().optional(),
+    complexity_score: z
+      .number()
+      .min(1, "complexity_score must be between 1 and 10")
+      .max(10, "complexity_score must be between 1 and 10")
+      .nullable()
+      .optional(),
+    story_points: z
+      .number()
+      .refine(
+        (n) => (STORY_POINTS as readonly number[]).includes(n),
+        `story_points must be one of ${STORY_POINTS.join(", ")}`,
+      )
+      .nullable()
+      .optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: "Nothing to update", path: ["body"] });
+export type UpdateTaskInput = z.input<typeof updateTaskInput>;
+
+export const updateEventModelInput = z.strictObject({
+  event_model_markdown: z
+    .string({ error: "event_model_markdown is required" })
+    .max(EVENT_MODEL_MARKDOWN_MAX, "The event model is too long (at most 200,000 characters)"),
+});
+
+export const ADD_TASK_POSITIONS = ["before", "after", "child"] as const;
+
+export const addTaskInput = z.strictObject({
+  description: description("Task description is required"),
+  target_task_id: taskId.optional(),
+  position: z.enum(ADD_TASK_POSITIONS, { error: "Position must be before, after or child" }).default("after"),
+  auto_decompose: z.boolean().default(true),
+});
+export type AddTaskInput = z.input<typeof addTaskInput>;
+
+// ---- responses (spec section 3) -------------------------------------------------------------------
+
+export type Epic = { id: string; title: string; description: string; priority: number };
+export type UserStory = {
+  id: string;
+  epic_id: string | null;
+  actor: string;
+  action: string;
+  benefit: string;
+  acceptance_criteria: string[];
+  story_points: number | null;
+  priority: string;
+};
+export type TechStackContext = {
+  frontend?: string;
+  backend?: string;
+  database?: string;
+  deployment?: string;
+  description?: string;
+  application_type?: string;
+  preferred_languages?: string[];
+  deployment_target?: string;
+  frameworks?: Record<string, string[]>;
+};
+export type TaskContext = {
+  tech_stack: TechStackContext | null;
+  best_practices: string[];
+  epics: Epic[];
+  user_stories: UserStory[];
+};
+export type Swimlane = {
+  name: string;
+  description?: string;
+  events: string[];
+  commands: string[];
+  read_models: string[];
+};
+export type Chapter = {
+  name: string;
+  description?: string;
+  sub_chapters: { name: string; slices: string[] }[];
+};
+export type EventModelMetadata = {
+  event_model_markdown: string;
+  extracted_events: unknown[];
+  commands: unknown[];
+  read_models: unknown[];
+  user_interactions: unknown[];
+  automations: unknown[];
+  swimlanes: Swimlane[];
+  chapters: Chapter[];
+};
+
+export type Task = {
+  task_id: string;
+  id: string;
+  description: string;
+  status: TaskStatus;
+  complexity_score: number | null;
+  complexity: number | null;
+  rejection_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  depth: number;
+  position: number;
+  total_subtasks: number;
+  children_count: number;
+  parent_id: string | null;
+  root_task_id: string | null;
+  context: TaskContext | null;
+  additional_context: Record<string, unknown> | null;
+  metadata: EventModelMetadata | null;
+  story_points: number | null;
+  implementation_details: string | null;
+  is_atomic: boolean;
+  predictions: Record<string, unknown> | null;
+  tech_preferences: Record<string, unknown> | null;
+  options: {
+    max_depth: number;
+    max_subtasks: number;
+    complexity_threshold: number;
+    use_context: boolean;
+    requires_approval: boolean;
+  } | null;
+  planner: string | null;
+  model: string | null;
+  warnings: string[];
+};
+export type TaskTreeNode = Task & { children: TaskTreeNode[] };
+
+export type TaskList = { tasks: Task[]; total: number; page: number; page_size: number };
+export type TaskStats = {
+  total: number;
+  completed: number;
+  in_progress: number;
+  pending: number;
+  rejected: number;
+  failed: number;
+};
+export type TaskUsage = { used: number; limit: number | null; period: string; resets_at: string };
