@@ -31,12 +31,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const notFound = () => new AppError("NOT_FOUND", TASK_NOT_FOUND);
 
-// Counts computed by correlated subqueries on indexed columns, so a page of tasks is one query.
-const childrenCount = sql<number>`(select count(*)::int from ${tasks} c where c.parent_id = ${tasks.id})`;
-const descendantsCount = sql<number>`(case when ${tasks.parentId} is null
-  then (select count(*)::int from ${tasks} d where d.root_task_id = ${tasks.id})
+// Counts computed by correlated subqueries on indexed columns, so a page of tasks is one query. The
+// outer row is named explicitly: drizzle renders a bare column unqualified, which would bind to the
+// subquery's own table.
+const outer = (column: string) => sql.raw(`"tasks"."${column}"`);
+const childrenCount = sql<number>`(select count(*)::int from ${tasks} c where c.parent_id = ${outer("id")})`;
+const descendantsCount = sql<number>`(case when ${outer("parent_id")} is null
+  then (select count(*)::int from ${tasks} d where d.root_task_id = ${outer("id")})
   else (with recursive sub(id) as (
-          select s.id from ${tasks} s where s.parent_id = ${tasks.id}
+          select s.id from ${tasks} s where s.parent_id = ${outer("id")}
           union all select x.id from ${tasks} x join sub on x.parent_id = sub.id)
         select count(*)::int from sub) end)`;
 

@@ -1,0 +1,50 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "../../src/server/db/client";
+import { tasks } from "../../src/server/db/schema/index";
+
+/**
+ * Inserts a complete tree (as a finished decomposition would leave it) below a new root: `fanout`
+ * children per node down to `depth` levels. 7 and 4 give the spec's 2,801 nodes. Returns the root id.
+ */
+export async function seedTree(
+  database: Database,
+  userId: string,
+  opts: { fanout?: number; depth?: number; description?: string } = {},
+): Promise<{ rootId: string; count: number }> {
+  const fanout = opts.fanout ?? 7;
+  const depth = opts.depth ?? 4;
+  const [root] = await database.db
+    .insert(tasks)
+    .values({ userId, description: opts.description ?? "Seeded project", status: "completed", depth: 0 })
+    .returning({ id: tasks.id });
+  let level = [root!.id];
+  let count = 1;
+  for (let d = 1; d <= depth; d++) {
+    const values = level.flatMap((parentId) =>
+      Array.from({ length: fanout }, (_, i) => ({
+        userId,
+        parentId,
+        rootTaskId: root!.id,
+        depth: d,
+        position: i + 1,
+        description: `Level ${d} task ${i + 1}`,
+        status: i % 3 === 0 ? "completed" : "pending",
+        complexityScore: ((i * 3 + d) % 10) + 1,
+        storyPoints: [1, 2, 3, 5, 8, 13][i % 6]!,
+        isAtomic: d === depth,
+      })),
+    );
+    const inserted: string[] = [];
+    for (let i = 0; i < values.length; i += 500) {
+      const rows = await database.db
+        .insert(tasks)
+        .values(values.slice(i, i + 500))
+        .returning({ id: tasks.id });
+      inserted.push(...rows.map((r) => r.id));
+    }
+    count += inserted.length;
+    level = inserted;
+  }
+  await database.rows(sql`analyze tasks`);
+  return { rootId: root!.id, count };
+}
