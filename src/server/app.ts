@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
@@ -47,7 +48,10 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
     c.set("requestId", requestId);
     c.set("deps", deps);
     c.header("X-Request-Id", requestId);
+    const started = performance.now();
     await next();
+    // Server time for benchmarks and browser devtools (no internals beyond the duration).
+    c.header("Server-Timing", `app;dur=${(performance.now() - started).toFixed(2)}`);
   });
   app.use(
     "*",

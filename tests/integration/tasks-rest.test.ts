@@ -287,7 +287,7 @@ describe("reading one task and its tree", () => {
       seen += 1;
       for (const c of n.children) walk(c as { children: unknown[] });
     };
-    walk(tree);
+    walk(tree as { children: unknown[] });
     expect(seen).toBe(2801);
   });
 });

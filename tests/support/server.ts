@@ -51,10 +51,12 @@ export type TestServer = RunningServer & { stop(): Promise<void>; dataDir: strin
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { clientDir?: string; dataDir?: string; keepData?: boolean } = {},
+  opts: { clientDir?: string; dataDir?: string; keepData?: boolean; databaseUrl?: string | null } = {},
 ): Promise<TestServer> {
   const port = await freePort();
-  const scratch = testDatabaseUrl ? await createScratchDatabase(testDatabaseUrl) : undefined;
+  // `databaseUrl: null` forces PGlite; a URL forces PostgreSQL; by default TEST_DATABASE_URL decides.
+  const postgresUrl = opts.databaseUrl === undefined ? testDatabaseUrl : (opts.databaseUrl ?? undefined);
+  const scratch = postgresUrl ? await createScratchDatabase(postgresUrl) : undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "atomize-test-"));
   const config = loadConfig({
     NODE_ENV: "test",

@@ -1,5 +1,325 @@
-import { PlaceholderPage } from "../../components/placeholder-page";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
+import { useLocation } from "wouter";
+import { APPLICATION_TYPES, findApplicationType } from "../../../shared/catalogue";
+import { isAtLimit, TaskUsageSummary, useTaskUsage } from "../../components/task-usage";
+import { useToast } from "../../components/toast";
+import { usePageMeta } from "../../components/use-page-meta";
+import { errorDetailOf, fieldErrorsOf, isNetworkError, NETWORK_ERROR_MESSAGE } from "../../lib/api-error";
+import { useAuth } from "../../lib/auth";
+import { useTaskCache } from "../../lib/task-cache";
+import { useTRPC } from "../../lib/trpc";
+import {
+  CREATE_TASK_FAILED,
+  type CreateTaskErrors,
+  type CreateTaskField,
+  type CreateTaskValues,
+  createTaskPayload,
+  EMPTY_CREATE_TASK,
+  FIELD_BY_SERVER_NAME,
+  validateCreateTask,
+} from "./create-task-form";
 
+function FieldMessage({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="mt-1 text-sm text-error">
+      {message}
+    </p>
+  );
+}
+
+/** Spec 2 "Create task (New Task)". */
 export default function CreateTaskPage() {
-  return <PlaceholderPage title="Create Task" path="/tasks/create" />;
+  usePageMeta({ title: "Create Task", path: "/tasks/create", noIndex: true });
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const cache = useTaskCache();
+  const toast = useToast();
+  const { refetchUser } = useAuth();
+  const [, navigate] = useLocation();
+  const usage = useTaskUsage();
+
+  const [values, setValues] = useState<CreateTaskValues>(EMPTY_CREATE_TASK);
+  const [errors, setErrors] = useState<CreateTaskErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const descriptionRef = useRef<HTMLTextAreaElement>(null);
+  const repoRef = useRef<HTMLInputElement>(null);
+
+  // Creating a task is not idempotent: never retry it behind the user's back.
+  const create = useMutation(trpc.tasks.create.mutationOptions({ retry: false }));
+  const creating = create.isPending || create.isSuccess;
+
+  const appType = values.applicationType ? findApplicationType(values.applicationType) : undefined;
+  const stack = appType?.stacks.find((s) => s.id === values.techStackId);
+  const blank = values.description.trim() === "";
+
+  const set = (field: CreateTaskField, value: string) => {
+    setValues((v) =>
+      field === "applicationType"
+        ? { ...v, applicationType: value, techStackId: "" }
+        : { ...v, [field]: value },
+    );
+    setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+  };
+
+  const submit = async () => {
+    if (creating) return;
+    const found = validateCreateTask(values);
+    setErrors(found);
+    if (found.description) {
+      descriptionRef.current?.focus();
+      return;
+    }
+    if (found.githubRepo) {
+      repoRef.current?.focus();
+      return;
+    }
+    setFormError(null);
+    try {
+      const task = await create.mutateAsync(createTaskPayload(values));
+      toast.success("Task created successfully!");
+      const id = task?.task_id ?? task?.id;
+      if (id) {
+        queryClient.setQueryData(trpc.tasks.get.queryKey({ id }), task);
+        void queryClient.prefetchQuery(trpc.tasks.tree.queryOptions({ id }));
+      }
+      void cache.invalidateLists();
+      void cache.invalidateUsage();
+      refetchUser().catch(() => undefined);
+      navigate(id ? `/tasks/${encodeURIComponent(id)}` : "/dashboard");
+    } catch (err) {
+      const fieldErrors: CreateTaskErrors = {};
+      for (const fe of fieldErrorsOf(err)) {
+        const field = FIELD_BY_SERVER_NAME[fe.field];
+        if (field && !fieldErrors[field]) fieldErrors[field] = fe.message;
+      }
+      setErrors(fieldErrors);
+      const message =
+        errorDetailOf(err) ?? (isNetworkError(err) ? NETWORK_ERROR_MESSAGE : CREATE_TASK_FAILED);
+      setFormError(message);
+      toast.error(message);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(" ") || undefined;
+
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-6 sm:py-8">
+      <div>
+        <button type="button" className="btn btn-ghost btn-sm -ml-2" onClick={() => navigate("/dashboard")}>
+          <span aria-hidden="true">←</span> Back to Dashboard
+        </button>
+      </div>
+
+      <header>
+        <h1 className="text-2xl font-bold sm:text-3xl">Create Task</h1>
+        <p className="mt-1 text-sm text-base-content/70">
+          Describe your project in plain language. The more context you give, the better the breakdown.
+        </p>
+      </header>
+
+      <form
+        noValidate
+        onSubmit={onSubmit}
+        onKeyDown={onKeyDown}
+        className="card border border-base-300 bg-base-200"
+        aria-busy={create.isPending}
+      >
+        <div className="card-body gap-5">
+          {formError && (
+            <div role="alert" className="alert alert-error">
+              <span>{formError}</span>
+            </div>
+          )}
+
+          <div>
+            <label htmlFor="task-description" className="label mb-1 text-sm font-medium text-base-content">
+              Task Description
+            </label>
+            <textarea
+              id="task-description"
+              ref={descriptionRef}
+              name="description"
+              autoFocus
+              rows={7}
+              className={`textarea w-full text-base ${errors.description ? "textarea-error" : ""}`}
+              placeholder="e.g. Build a recipe-sharing web app where users sign up, post recipes with photos, search by ingredient and save favourites."
+              value={values.description}
+              onChange={(e) => set("description", e.target.value)}
+              disabled={creating}
+              aria-invalid={errors.description ? true : undefined}
+              aria-describedby={describedBy(
+                "task-description-hint",
+                errors.description && "task-description-error",
+              )}
+              required
+            />
+            <p id="task-description-hint" className="mt-1 text-xs text-base-content/60">
+              Press Ctrl+Enter (⌘+Enter on Mac) to create the task.
+            </p>
+            <FieldMessage id="task-description-error" message={errors.description} />
+          </div>
+
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div>
+              <label htmlFor="application-type" className="label mb-1 text-sm font-medium text-base-content">
+                Application Type
+                <span aria-hidden="true" className="text-xs text-base-content/60">
+                  (optional)
+                </span>
+              </label>
+              <select
+                id="application-type"
+                className={`select w-full ${errors.applicationType ? "select-error" : ""}`}
+                value={values.applicationType}
+                onChange={(e) => set("applicationType", e.target.value)}
+                disabled={creating}
+                aria-invalid={errors.applicationType ? true : undefined}
+                aria-describedby={errors.applicationType ? "application-type-error" : undefined}
+              >
+                <option value="">None</option>
+                {APPLICATION_TYPES.map((type) => (
+                  <option key={type.id} value={type.id}>
+                    {type.label}
+                  </option>
+                ))}
+              </select>
+              {appType && <p className="mt-1 text-xs text-base-content/60">{appType.description}</p>}
+              <FieldMessage id="application-type-error" message={errors.applicationType} />
+            </div>
+
+            <div>
+              <label htmlFor="tech-stack" className="label mb-1 text-sm font-medium text-base-content">
+                Tech Stack
+                <span aria-hidden="true" className="text-xs text-base-content/60">
+                  (optional)
+                </span>
+              </label>
+              <select
+                id="tech-stack"
+                className={`select w-full ${errors.techStackId ? "select-error" : ""}`}
+                value={values.techStackId}
+                onChange={(e) => set("techStackId", e.target.value)}
+                disabled={!appType || creating}
+                aria-invalid={errors.techStackId ? true : undefined}
+                aria-describedby={errors.techStackId ? "tech-stack-error" : "tech-stack-hint"}
+              >
+                <option value="">{appType ? "None" : "Choose an application type first"}</option>
+                {appType?.stacks.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name}
+                  </option>
+                ))}
+              </select>
+              {!appType && (
+                <p id="tech-stack-hint" className="mt-1 text-xs text-base-content/60">
+                  Pick an application type to see its stacks.
+                </p>
+              )}
+              <FieldMessage id="tech-stack-error" message={errors.techStackId} />
+            </div>
+          </div>
+
+          {stack && (
+            <section
+              aria-label="Selected tech stack"
+              className="rounded-box border border-base-300 bg-base-100 p-4 text-sm"
+            >
+              <h2 className="font-semibold">{stack.name}</h2>
+              <p className="mt-1 text-base-content/80">{stack.description}</p>
+              <dl className="mt-3 grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
+                <dt className="text-base-content/60">Frontend</dt>
+                <dd>{stack.frontend_framework}</dd>
+                <dt className="text-base-content/60">Backend</dt>
+                <dd>{stack.backend_language}</dd>
+                <dt className="text-base-content/60">Database</dt>
+                <dd>{stack.database}</dd>
+              </dl>
+            </section>
+          )}
+
+          <div>
+            <label htmlFor="github-repo" className="label mb-1 text-sm font-medium text-base-content">
+              GitHub Repository URL
+              <span aria-hidden="true" className="text-xs text-base-content/60">
+                (optional)
+              </span>
+            </label>
+            <input
+              id="github-repo"
+              ref={repoRef}
+              type="url"
+              inputMode="url"
+              autoComplete="url"
+              className={`input w-full ${errors.githubRepo ? "input-error" : ""}`}
+              placeholder="https://github.com/owner/repo"
+              value={values.githubRepo}
+              onChange={(e) => set("githubRepo", e.target.value)}
+              disabled={creating}
+              aria-invalid={errors.githubRepo ? true : undefined}
+              aria-describedby={errors.githubRepo ? "github-repo-error" : "github-repo-hint"}
+            />
+            {!errors.githubRepo && (
+              <p id="github-repo-hint" className="mt-1 text-xs text-base-content/60">
+                An existing codebase gives the AI context about what is already built.
+              </p>
+            )}
+            <FieldMessage id="github-repo-error" message={errors.githubRepo} />
+          </div>
+
+          <aside aria-label="How decomposition works" className="alert alert-info alert-soft items-start">
+            <div className="text-sm">
+              <p className="font-semibold">How the AI decomposes your task</p>
+              <p className="mt-1">
+                The AI breaks your description into a tree of atomic subtasks, each small enough to build and
+                test on its own. Every subtask gets a complexity score from 1 to 10 and a story-point
+                estimate. It also drafts epics, user stories and an event model. Review the result, edit what
+                needs it, then export it to your tracker.
+              </p>
+            </div>
+          </aside>
+
+          <div className="flex flex-col-reverse gap-4 border-t border-base-300 pt-4 sm:flex-row sm:items-center sm:justify-between">
+            <TaskUsageSummary usage={usage.data} compact />
+            <div className="flex gap-2 sm:justify-end">
+              <button
+                type="button"
+                className="btn btn-ghost flex-1 sm:flex-none"
+                onClick={() => navigate("/dashboard")}
+                disabled={creating}
+              >
+                Cancel
+              </button>
+              <button
+                type="submit"
+                className="btn btn-primary flex-1 sm:flex-none"
+                disabled={blank || creating}
+                title={
+                  usage.data && isAtLimit(usage.data) ? "You have reached your monthly limit" : undefined
+                }
+              >
+                {create.isPending && (
+                  <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+                )}
+                {creating ? "Creating..." : "Create Task"}
+              </button>
+            </div>
+          </div>
+        </div>
+      </form>
+    </div>
+  );
 }

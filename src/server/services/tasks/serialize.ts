@@ -57,13 +57,15 @@ export function toMetadata(em: EventModelRow | null): EventModelMetadata | null 
   };
 }
 
+/** Hot path for trees of thousands of nodes: one object literal per node, no spreads or rest copies. */
 export function toTask(
   row: TaskRow,
   counts: { children: number; descendants: number },
   extras: RootExtras | null = null,
 ): Task {
-  const options = (row.options ?? null) as Task["options"] & { tech_preferences?: Record<string, unknown> };
-  const { tech_preferences = null, ...opts } = options ?? {};
+  const options = row.options as
+    | (Record<string, unknown> & { tech_preferences?: Record<string, unknown> })
+    | null;
   return {
     task_id: row.id,
     id: row.id,
@@ -74,24 +76,35 @@ export function toTask(
     rejection_reason: row.rejectionReason,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
-    completed_at: row.completedAt?.toISOString() ?? null,
+    completed_at: row.completedAt ? row.completedAt.toISOString() : null,
     depth: row.depth,
     position: row.position,
     total_subtasks: counts.descendants,
     children_count: counts.children,
     parent_id: row.parentId,
     root_task_id: row.rootTaskId,
-    context: toContext(row, extras),
+    context: row.context || extras ? toContext(row, extras) : null,
     additional_context: row.additionalContext ?? null,
-    metadata: toMetadata(extras?.eventModel ?? null),
+    metadata: extras?.eventModel ? toMetadata(extras.eventModel) : null,
     story_points: row.storyPoints,
     implementation_details: row.implementationDetails,
     is_atomic: row.isAtomic,
     predictions: row.predictions ?? null,
-    tech_preferences,
-    options: options ? (opts as Task["options"]) : null,
+    tech_preferences: options?.tech_preferences ?? null,
+    options: options ? taskOptions(options) : null,
     planner: row.planner,
     model: row.model,
     warnings: row.warnings,
+  };
+}
+
+function taskOptions(o: Record<string, unknown>): Task["options"] {
+  if (o.max_depth === undefined) return null; // an added task stores only auto_decompose
+  return {
+    max_depth: o.max_depth as number,
+    max_subtasks: o.max_subtasks as number,
+    complexity_threshold: o.complexity_threshold as number,
+    use_context: o.use_context as boolean,
+    requires_approval: o.requires_approval as boolean,
   };
 }

@@ -1,0 +1,27 @@
+import { type StatusTone, statusBadge } from "../lib/task-status";
+
+const TONE_CLASS: Record<StatusTone, string> = {
+  success: "badge-success",
+  info: "badge-info",
+  warning: "badge-warning",
+  error: "badge-error",
+  neutral: "badge-neutral",
+};
+
+/** Spec 4 badge mapping; `screen="detail"` shows unknown statuses as warning. */
+export function TaskStatusBadge({
+  status,
+  screen = "list",
+  className = "",
+}: {
+  status: string;
+  screen?: "list" | "detail";
+  className?: string;
+}) {
+  const { label, tone } = statusBadge(status, screen);
+  return (
+    <span className={`badge badge-sm shrink-0 whitespace-nowrap ${TONE_CLASS[tone]} ${className}`}>
+      {label}
+    </span>
+  );
+}

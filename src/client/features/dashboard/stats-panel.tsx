@@ -1,0 +1,42 @@
+import type { TaskStats } from "../../../shared/schemas/tasks";
+
+const ITEMS: { key: keyof TaskStats; label: string; className: string }[] = [
+  { key: "total", label: "Total", className: "text-base-content" },
+  { key: "completed", label: "Completed", className: "text-success" },
+  { key: "in_progress", label: "In Progress", className: "text-info" },
+  { key: "pending", label: "Pending", className: "text-warning" },
+  { key: "rejected", label: "Rejected", className: "text-error" },
+  { key: "failed", label: "Failed", className: "text-error" },
+];
+
+/** Spec 2 dashboard stats panel (Total, Completed, In Progress, Pending, Rejected; and Failed). */
+export function StatsPanel({ stats }: { stats: TaskStats | undefined }) {
+  return (
+    <section aria-labelledby="task-stats-heading">
+      <h2 id="task-stats-heading" className="sr-only">
+        Task statistics
+      </h2>
+      <dl className="grid grid-cols-3 gap-2 sm:gap-3 lg:grid-cols-6">
+        {ITEMS.map((item) => (
+          <div
+            key={item.key}
+            className="flex flex-col-reverse rounded-box border border-base-300 bg-base-200 px-3 py-3 sm:px-4"
+            data-testid={`stat-${item.key}`}
+          >
+            <dt className="truncate text-xs text-base-content/70 sm:text-sm">{item.label}</dt>
+            <dd className={`text-2xl font-bold tabular-nums sm:text-3xl ${item.className}`}>
+              {stats ? (
+                stats[item.key]
+              ) : (
+                <>
+                  <span className="skeleton inline-block h-8 w-10 align-middle" aria-hidden="true" />
+                  <span className="sr-only">Loading</span>
+                </>
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { DASHBOARD_PAGE_SIZE, type TaskList, type TaskStats } from "../../../shared/schemas/tasks";
+import { useTaskUsage } from "../../components/task-usage";
+import { useToast } from "../../components/toast";
+import { useTaskCache } from "../../lib/task-cache";
+import { useTRPC } from "../../lib/trpc";
+
+/** Spec 9: stats stay fresh for 30 s. */
+export const STATS_STALE_MS = 30_000;
+
+/** The stats bucket a status counts in (mirrors the server's tasks.stats grouping). */
+function statsBucket(status: string): keyof TaskStats | null {
+  switch (status) {
+    case "completed":
+      return "completed";
+    case "in_progress":
+    case "processing":
+      return "in_progress";
+    case "pending":
+    case "submitted":
+      return "pending";
+    case "rejected":
+      return "rejected";
+    case "failed":
+    case "error":
+      return "failed";
+    default:
+      return null;
+  }
+}
+
+export function useDashboardQueries(page: number) {
+  const trpc = useTRPC();
+  const list = useQuery(
+    trpc.tasks.list.queryOptions(
+      { page, page_size: DASHBOARD_PAGE_SIZE, top_level_only: true },
+      { placeholderData: keepPreviousData },
+    ),
+  );
+  const stats = useQuery(
+    trpc.tasks.stats.queryOptions({ top_level_only: true }, { staleTime: STATS_STALE_MS }),
+  );
+  const usage = useTaskUsage();
+  return { list, stats, usage };
+}
+
+/**
+ * Spec 7: deletion is applied optimistically to the cached lists (and stats) and rolled back on error.
+ * The lists refetch once the last of several quick deletes has settled.
+ */
+export function useDeleteTaskOptimistic() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const cache = useTaskCache();
+  const toast = useToast();
+  const listKey = trpc.tasks.list.pathKey();
+  const statsKey = trpc.tasks.stats.pathKey();
+
+  return useMutation(
+    trpc.tasks.delete.mutationOptions({
+      onMutate: async ({ id }) => {
+        await Promise.all([
+          queryClient.cancelQueries({ queryKey: listKey }),
+          queryClient.cancelQueries({ queryKey: statsKey }),
+        ]);
+        const lists = queryClient.getQueriesData<TaskList>({ queryKey: listKey });
+        const stats = queryClient.getQueriesData<TaskStats>({ queryKey: statsKey });
+        const removed = lists.flatMap(([, data]) => data?.tasks ?? []).find((t) => t.id === id);
+        if (removed) {
+          queryClient.setQueriesData<TaskList>({ queryKey: listKey }, (old) =>
+            old
+              ? { ...old, tasks: old.tasks.filter((t) => t.id !== id), total: Math.max(0, old.total - 1) }
+              : old,
+          );
+          const bucket = statsBucket(removed.status);
+          queryClient.setQueriesData<TaskStats>({ queryKey: statsKey }, (old) =>
+            old
+              ? {
+                  ...old,
+                  total: Math.max(0, old.total - 1),
+                  ...(bucket ? { [bucket]: Math.max(0, old[bucket] - 1) } : {}),
+                }
+              : old,
+          );
+        }
+        return { lists, stats };
+      },
+      onError: (_err, _vars, context) => {
+        for (const [key, data] of context?.lists ?? []) queryClient.setQueryData(key, data);
+        for (const [key, data] of context?.stats ?? []) queryClient.setQueryData(key, data);
+        toast.error("Failed to delete task");
+      },
+      onSuccess: (_res, { id }) => {
+        cache.forgetTask(id);
+        toast.success("Task deleted successfully");
+      },
+      onSettled: () => {
+        // Only the last settling delete refetches, so an earlier refetch cannot bring back a later one.
+        if (queryClient.isMutating({ mutationKey: trpc.tasks.delete.mutationKey() }) <= 1) {
+          void cache.invalidateLists();
+        }
+      },
+    }),
+  );
+}
+
+/** Spec 4: completing sets the status locally, then refreshes the list, tree and stats. */
+export function useCompleteTask() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const cache = useTaskCache();
+  const toast = useToast();
+  return useMutation(
+    trpc.tasks.complete.mutationOptions({
+      onSuccess: (task) => {
+        queryClient.setQueriesData<TaskList>({ queryKey: trpc.tasks.list.pathKey() }, (old) =>
+          old ? { ...old, tasks: old.tasks.map((t) => (t.id === task.id ? task : t)) } : old,
+        );
+        void cache.invalidateLists();
+        void cache.invalidateTasks();
+      },
+      onError: () => {
+        toast.error("Failed to complete task");
+      },
+    }),
+  );
+}
