@@ -59,7 +59,7 @@ export function TabList<Id extends string>({
             aria-selected={active}
             aria-controls={`${idPrefix}-panel-${tab.id}`}
             tabIndex={active ? 0 : -1}
-            className={`tab shrink-0 gap-2 whitespace-nowrap ${active ? "tab-active font-semibold" : ""}`}
+            className={`tab shrink-0 gap-2 whitespace-nowrap px-3 sm:px-4 ${active ? "tab-active font-semibold" : ""}`}
             onClick={() => onSelect(tab.id)}
           >
             {tab.label}

@@ -1,8 +1,20 @@
 import createDOMPurify, { type DOMPurify } from "dompurify";
 import { Marked } from "marked";
 
-// A private instance each, so options and hooks set here never leak into other users of the libraries.
-const markdown = new Marked({ gfm: true, breaks: false, async: false });
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// Private instances, so options and hooks set here never leak into other users of the libraries.
+const markdownWithHtml = new Marked({ gfm: true, breaks: false, async: false });
+// Raw HTML inside the markdown shows as text. Besides safety, this keeps markup like onerror=... from
+// ever being parsed: browsers report a CSP violation for such attributes even in inert documents.
+const markdownTextOnly = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: { html: ({ text }) => escapeHtml(text) },
+});
 
 let purifier: DOMPurify | null | undefined;
 
@@ -28,19 +40,20 @@ function getPurifier(): DOMPurify | null {
   return purifier;
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export type RenderMarkdownOptions = {
+  /** Let raw HTML in the markdown through (still sanitised). Default false: it shows as text. */
+  allowHtml?: boolean;
+};
 
 /**
  * Markdown to HTML that is safe to put in the page: marked renders it, DOMPurify removes scripts,
- * event handlers, javascript: URLs, styles, classes and form controls. Without a DOM (server, unit tests) the
- * text comes back escaped inside a <pre>, never unsanitised.
+ * event handlers, javascript: URLs, styles, classes and form controls. Without a DOM (server, unit
+ * tests) the text comes back escaped inside a <pre>, never unsanitised.
  */
-export function renderMarkdown(md: string): string {
+export function renderMarkdown(md: string, { allowHtml = false }: RenderMarkdownOptions = {}): string {
   const purify = getPurifier();
   if (!purify) return `<pre>${escapeHtml(md)}</pre>`;
-  const html = markdown.parse(md, { async: false });
+  const html = (allowHtml ? markdownWithHtml : markdownTextOnly).parse(md, { async: false });
   return purify.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "option"],

@@ -35,7 +35,6 @@ export function TaskCard({ task, onOpen, onComplete, onDelete, completing, delet
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the title link is the keyboard path to the same page
-    // biome-ignore lint/a11y/noNoninteractiveElementInteractions: a click anywhere on the card is a mouse shortcut
     <article
       aria-labelledby={titleId}
       data-testid="task-card"

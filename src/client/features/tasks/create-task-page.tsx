@@ -240,7 +240,7 @@ export default function CreateTaskPage() {
             >
               <h2 className="font-semibold">{stack.name}</h2>
               <p className="mt-1 text-base-content/80">{stack.description}</p>
-              <dl className="mt-3 grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
+              <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
                 <dt className="text-base-content/60">Frontend</dt>
                 <dd>{stack.frontend_framework}</dd>
                 <dt className="text-base-content/60">Backend</dt>

@@ -1,7 +1,253 @@
-import { useParams } from "wouter";
-import { PlaceholderPage } from "../../components/placeholder-page";
+import { Suspense, useMemo, useState } from "react";
+import { useLocation, useParams, useSearchParams } from "wouter";
+import type { Task } from "../../../shared/schemas/tasks";
+import { ConnectionIndicator } from "../../components/connection-indicator";
+import { EmptyState } from "../../components/empty-state";
+import { Spinner } from "../../components/spinner";
+import { TabList, tabPanelProps } from "../../components/tabs";
+import { usePageMeta } from "../../components/use-page-meta";
+import { lazyPage } from "../../lib/lazy-page";
+import { taskTitle } from "../../lib/task-text";
+import { OverviewTab } from "./overview-tab";
+import { SubtasksTab } from "./subtasks-tab";
+import { classifyTaskError } from "./task-error";
+import { TaskSummaryCard } from "./task-summary-card";
+import { summarizeTree } from "./task-tree";
+import { useTaskDetail } from "./use-task-detail";
+import { UserStoriesTab } from "./user-stories-tab";
 
+// Markdown rendering (marked + DOMPurify) loads only when the Event Model tab is first opened.
+const EventModelTab = lazyPage<{ task: Task }>(() =>
+  import("./event-model-tab").then((m) => ({ default: m.EventModelTab })),
+);
+
+const TAB_IDS = ["overview", "subtasks", "stories", "event-model"] as const;
+type TabId = (typeof TAB_IDS)[number];
+const isTabId = (v: string | null): v is TabId => (TAB_IDS as readonly (string | null)[]).includes(v);
+
+function PageHeader({ onRefresh, refreshing }: { onRefresh: () => void; refreshing: boolean }) {
+  const [, navigate] = useLocation();
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2">
+      <button type="button" className="btn btn-ghost btn-sm -ml-2" onClick={() => navigate("/dashboard")}>
+        <span aria-hidden="true">←</span> Back to Dashboard
+      </button>
+      <div className="ml-auto flex items-center gap-2">
+        <ConnectionIndicator />
+        <button type="button" className="btn btn-sm" onClick={onRefresh} disabled={refreshing}>
+          {refreshing ? (
+            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+          ) : (
+            <span aria-hidden="true">↻</span>
+          )}
+          Refresh
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function DetailSkeleton() {
+  return (
+    <div className="flex flex-col gap-4" aria-busy="true">
+      <Spinner label="Loading task..." className="sr-only" />
+      <div className="card border border-base-300 bg-base-200">
+        <div className="card-body gap-3 p-4 sm:p-6">
+          <div className="skeleton h-5 w-20" />
+          <div className="skeleton h-8 w-3/4" />
+          <div className="skeleton h-4 w-full" />
+          <div className="skeleton h-4 w-2/3" />
+          <div className="skeleton h-4 w-1/3" />
+        </div>
+      </div>
+      <div className="skeleton h-10 w-full max-w-md" />
+      <div className="grid gap-4 md:grid-cols-2">
+        <div className="skeleton h-48" />
+        <div className="skeleton h-48" />
+      </div>
+    </div>
+  );
+}
+
+function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const [, navigate] = useLocation();
+  const classified = classifyTaskError(error);
+  const title = classified.type === "NOT_FOUND" ? "Task not found" : "Failed to load task";
+  const message =
+    classified.message === title
+      ? "It may have been deleted, or it belongs to another account."
+      : classified.message;
+  return (
+    <div role="alert" className="card mx-auto w-full max-w-xl border border-error/40 bg-base-200">
+      <div className="card-body items-center text-center">
+        <h1 className="card-title text-error">{title}</h1>
+        <p className="text-base-content/80">{message}</p>
+        <div className="card-actions mt-2">
+          <button type="button" className="btn btn-primary" onClick={onRetry}>
+            Retry
+          </button>
+          <button type="button" className="btn btn-ghost" onClick={() => navigate("/dashboard")}>
+            Go to Dashboard
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Spec 2 "Task detail". */
 export default function TaskDetailPage() {
   const { taskId = "" } = useParams<{ taskId: string }>();
-  return <PlaceholderPage title="Task Details" path={`/tasks/${encodeURIComponent(taskId)}`} />;
+  const { task, tree } = useTaskDetail(taskId);
+  const [params, setParams] = useSearchParams();
+  const requested = params.get("tab");
+  const tab: TabId = isTabId(requested) ? requested : "overview";
+  const [visited, setVisited] = useState<Set<TabId>>(() => new Set([tab]));
+  if (!visited.has(tab)) setVisited(new Set(visited).add(tab));
+
+  const notFound = task.isError && classifyTaskError(task.error).type === "NOT_FOUND";
+  usePageMeta({
+    title: task.data
+      ? taskTitle(task.data.description)
+      : task.isError
+        ? notFound
+          ? "Task not found"
+          : "Failed to load task"
+        : "Task Details",
+    path: `/tasks/${encodeURIComponent(taskId)}`,
+    noIndex: true,
+  });
+
+  const summary = useMemo(() => (tree.data ? summarizeTree(tree.data) : null), [tree.data]);
+  const refresh = () => {
+    void task.refetch();
+    void tree.refetch();
+  };
+  const selectTab = (id: TabId) =>
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        if (id === "overview") p.delete("tab");
+        else p.set("tab", id);
+        return p;
+      },
+      { replace: true },
+    );
+
+  return (
+    <div className="mx-auto flex w-full max-w-7xl flex-col gap-5 px-4 py-6">
+      <PageHeader onRefresh={refresh} refreshing={task.isFetching || tree.isFetching} />
+      {task.data ? (
+        <TaskDetail
+          task={task.data}
+          treeQuery={tree}
+          summary={summary}
+          tab={tab}
+          visited={visited}
+          onTab={selectTab}
+        />
+      ) : task.isError ? (
+        <LoadError error={task.error} onRetry={refresh} />
+      ) : (
+        <DetailSkeleton />
+      )}
+    </div>
+  );
+}
+
+function TaskDetail({
+  task,
+  treeQuery,
+  summary,
+  tab,
+  visited,
+  onTab,
+}: {
+  task: Task;
+  treeQuery: ReturnType<typeof useTaskDetail>["tree"];
+  summary: ReturnType<typeof summarizeTree> | null;
+  tab: TabId;
+  visited: Set<TabId>;
+  onTab: (id: TabId) => void;
+}) {
+  const subtaskCount = summary ? summary.total - 1 : task.total_subtasks;
+  const storyCount = task.context?.user_stories.length ?? 0;
+  const tabs = [
+    { id: "overview" as const, label: "Overview" },
+    {
+      id: "subtasks" as const,
+      label: (
+        <>
+          Subtasks <span className="badge badge-sm badge-ghost tabular-nums">{subtaskCount}</span>
+        </>
+      ),
+    },
+    {
+      id: "stories" as const,
+      label: (
+        <>
+          User Stories
+          {storyCount > 0 && <span className="badge badge-sm badge-ghost tabular-nums">{storyCount}</span>}
+        </>
+      ),
+    },
+    { id: "event-model" as const, label: "Event Model" },
+  ];
+  const tree = treeQuery.data;
+
+  return (
+    <>
+      <TaskSummaryCard task={task} summary={summary} />
+      <div className="flex flex-col gap-4">
+        <TabList tabs={tabs} selected={tab} onSelect={onTab} idPrefix="task" label="Task sections" />
+
+        <div {...tabPanelProps("task", "overview", tab)} className="focus:outline-none">
+          {visited.has("overview") && (
+            <OverviewTab task={task} summary={summary} onShowEventModel={() => onTab("event-model")} />
+          )}
+        </div>
+
+        <div {...tabPanelProps("task", "subtasks", tab)} className="focus:outline-none">
+          {visited.has("subtasks") &&
+            (tree && tree.id === task.id ? (
+              <SubtasksTab key={tree.id} tree={tree} taskId={task.id} />
+            ) : treeQuery.isError || (treeQuery.isSuccess && !tree) ? (
+              <EmptyState
+                title="No task tree available"
+                actions={
+                  <button type="button" className="btn btn-sm" onClick={() => void treeQuery.refetch()}>
+                    Retry
+                  </button>
+                }
+              >
+                {treeQuery.isError ? classifyTaskError(treeQuery.error).message : "The tree came back empty."}
+              </EmptyState>
+            ) : (
+              <div className="flex min-h-40 items-center justify-center">
+                <Spinner label="Loading task tree..." />
+              </div>
+            ))}
+        </div>
+
+        <div {...tabPanelProps("task", "stories", tab)} className="focus:outline-none">
+          {visited.has("stories") && <UserStoriesTab task={task} />}
+        </div>
+
+        <div {...tabPanelProps("task", "event-model", tab)} className="focus:outline-none">
+          {visited.has("event-model") && (
+            // Its own boundary: loading the chunk must not blank the whole page (the route's Suspense).
+            <Suspense
+              fallback={
+                <div className="flex min-h-40 items-center justify-center">
+                  <Spinner label="Loading event model..." />
+                </div>
+              }
+            >
+              <EventModelTab task={task} />
+            </Suspense>
+          )}
+        </div>
+      </div>
+    </>
+  );
 }

@@ -1,0 +1,102 @@
+import type { TaskTreeNode } from "../../../shared/schemas/tasks";
+import { TaskStatusBadge } from "../../components/task-status-badge";
+import { taskTitle } from "../../lib/task-text";
+import { COMPLEXITY_BADGE, complexityBand, formatComplexity } from "./task-tree";
+
+/** Spec 2 subtasks tab: the side panel for the selected node. */
+export function SubtaskDetailPanel({
+  node,
+  isRoot,
+  onClose,
+  onAddTask,
+  onDelete,
+}: {
+  node: TaskTreeNode;
+  isRoot: boolean;
+  onClose: () => void;
+  onAddTask: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <section
+      aria-labelledby="subtask-detail-heading"
+      className="card h-fit border border-base-300 bg-base-200 lg:sticky lg:top-20"
+    >
+      <div className="card-body gap-4 p-4">
+        <div className="flex items-start justify-between gap-2">
+          <div className="min-w-0">
+            <p className="text-xs uppercase tracking-wide text-base-content/60">
+              {isRoot ? "Root task" : "Subtask"} details
+            </p>
+            <h3 id="subtask-detail-heading" className="break-words font-semibold leading-snug">
+              {taskTitle(node.description, 120)}
+            </h3>
+          </div>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm btn-circle shrink-0"
+            aria-label="Close details"
+            onClick={onClose}
+          >
+            <span aria-hidden="true">✕</span>
+          </button>
+        </div>
+
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dt className="text-base-content/60">Status</dt>
+          <dd>
+            <TaskStatusBadge status={node.status} screen="detail" />
+          </dd>
+          <dt className="text-base-content/60">Complexity</dt>
+          <dd>
+            {node.complexity_score !== null ? (
+              <span className={`badge badge-sm ${COMPLEXITY_BADGE[complexityBand(node.complexity_score)]}`}>
+                {formatComplexity(node.complexity_score)}
+              </span>
+            ) : (
+              "Not scored yet"
+            )}
+          </dd>
+          <dt className="text-base-content/60">Story points</dt>
+          <dd>{node.story_points ?? "Not estimated yet"}</dd>
+          <dt className="text-base-content/60">Atomic</dt>
+          <dd>{node.is_atomic ? "Yes" : "No"}</dd>
+          <dt className="text-base-content/60">Subtasks</dt>
+          <dd>
+            {node.children_count} direct
+            {node.total_subtasks > node.children_count ? `, ${node.total_subtasks} in all` : ""}
+          </dd>
+        </dl>
+
+        <div>
+          <h4 className="text-sm font-semibold">Description</h4>
+          <p className="mt-1 max-h-60 overflow-y-auto whitespace-pre-wrap break-words text-sm text-base-content/85">
+            {node.description}
+          </p>
+        </div>
+
+        <div>
+          <h4 className="text-sm font-semibold">Implementation details</h4>
+          {node.implementation_details ? (
+            <p className="mt-1 max-h-60 overflow-y-auto whitespace-pre-wrap break-words text-sm text-base-content/85">
+              {node.implementation_details}
+            </p>
+          ) : (
+            <p className="mt-1 text-sm text-base-content/60">No implementation details yet.</p>
+          )}
+        </div>
+
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className="btn btn-sm btn-outline" onClick={onAddTask}>
+            Add Task Here
+          </button>
+          {!isRoot && (
+            <button type="button" className="btn btn-sm btn-error btn-outline" onClick={onDelete}>
+              Delete Subtask
+            </button>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,161 @@
+import { useMutation } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import type { TaskTreeNode } from "../../../shared/schemas/tasks";
+import { DeleteTaskModal } from "../../components/delete-task-modal";
+import { EmptyState } from "../../components/empty-state";
+import { useToast } from "../../components/toast";
+import { errorDetailOf } from "../../lib/api-error";
+import { isAwaitingDecomposition } from "../../lib/task-status";
+import { deleteSubtaskConfirmation } from "../../lib/task-text";
+import { useTRPC } from "../../lib/trpc";
+import { AddTaskModal } from "./add-task-modal";
+import { SubtaskDetailPanel } from "./subtask-detail-panel";
+import { expandableIds, flattenVisible, indexTree } from "./task-tree";
+import { TaskTreeView } from "./task-tree-view";
+import { useRefreshTask } from "./use-task-detail";
+
+/** Small trees open fully; big ones start with the first level showing. */
+const EXPAND_ALL_UP_TO = 100;
+
+function initialExpanded(tree: TaskTreeNode, nodeCount: number): Set<string> {
+  return nodeCount <= EXPAND_ALL_UP_TO ? expandableIds(tree) : new Set([tree.id]);
+}
+
+/** Spec 2 "Subtasks tab": the hierarchy, a detail panel for the selection, add and delete. */
+export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: string }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshTask(taskId);
+  const index = useMemo(() => indexTree(tree), [tree]);
+  const [expanded, setExpanded] = useState<Set<string>>(() => initialExpanded(tree, index.size));
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [addTargetId, setAddTargetId] = useState<string | null>(null);
+  const [toDelete, setToDelete] = useState<TaskTreeNode | null>(null);
+
+  const rows = useMemo(() => flattenVisible(tree, expanded), [tree, expanded]);
+  const selected = selectedId ? index.get(selectedId)?.node : undefined;
+  const addTarget = addTargetId ? index.get(addTargetId)?.node : undefined;
+
+  const toggle = (id: string) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const removeSubtask = useMutation(
+    trpc.tasks.deleteSubtask.mutationOptions({
+      retry: false,
+      onSuccess: (_res, { id }) => {
+        toast.success("Subtask deleted successfully");
+        if (selectedId === id) setSelectedId(null);
+        setToDelete(null);
+        void refresh();
+      },
+      onError: (err) => {
+        toast.error(errorDetailOf(err) ?? "Failed to delete subtask");
+        setToDelete(null);
+      },
+    }),
+  );
+
+  const openAdd = () => setAddTargetId(selected?.id ?? tree.id);
+  const onlyRoot = tree.children.length === 0;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-base-content/70">
+          {index.size - 1} {index.size - 1 === 1 ? "subtask" : "subtasks"}
+          {!onlyRoot && ` · ${rows.length} shown`}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          {!onlyRoot && (
+            <>
+              <button type="button" className="btn btn-sm" onClick={() => setExpanded(expandableIds(tree))}>
+                Expand All
+              </button>
+              <button type="button" className="btn btn-sm" onClick={() => setExpanded(new Set())}>
+                Collapse All
+              </button>
+            </>
+          )}
+          <button type="button" className="btn btn-sm btn-primary" onClick={openAdd}>
+            Add Task to Tree
+          </button>
+        </div>
+      </div>
+
+      {onlyRoot ? (
+        <EmptyState
+          title="No Subtasks"
+          actions={
+            <button type="button" className="btn btn-sm btn-outline" onClick={openAdd}>
+              Add a Subtask
+            </button>
+          }
+        >
+          {isAwaitingDecomposition(tree.status)
+            ? "Decomposition has not run yet. Subtasks appear here once the AI has broken the task down; you can also add them yourself."
+            : "This task has no subtasks. Add one to break it down further."}
+        </EmptyState>
+      ) : (
+        <div
+          className={`grid gap-4 ${selected ? "lg:grid-cols-[minmax(0,1fr)_22rem]" : ""}`}
+          data-testid="task-hierarchy"
+        >
+          <div className="min-w-0">
+            <TaskTreeView
+              rows={rows}
+              activeId={activeId}
+              selectedId={selected?.id ?? null}
+              onActiveChange={setActiveId}
+              onSelect={setSelectedId}
+              onToggle={toggle}
+              label="Task hierarchy"
+              idPrefix="tree"
+            />
+            <p className="mt-2 text-xs text-base-content/60">
+              Use the arrow keys to move, Right and Left to expand and collapse, Enter to open details.
+            </p>
+          </div>
+          {selected && (
+            <SubtaskDetailPanel
+              node={selected}
+              isRoot={selected.id === tree.id}
+              onClose={() => setSelectedId(null)}
+              onAddTask={() => setAddTargetId(selected.id)}
+              onDelete={() => setToDelete(selected)}
+            />
+          )}
+        </div>
+      )}
+
+      {addTarget && (
+        <AddTaskModal
+          open
+          target={addTarget}
+          targetIsRoot={addTarget.id === tree.id}
+          onClose={() => setAddTargetId(null)}
+          onAdded={(_task, position) => {
+            if (position === "child") setExpanded((prev) => new Set(prev).add(addTarget.id));
+            void refresh();
+          }}
+        />
+      )}
+
+      <DeleteTaskModal
+        open={toDelete !== null}
+        title="Delete Subtask"
+        message={toDelete ? deleteSubtaskConfirmation(toDelete.description, toDelete.total_subtasks) : ""}
+        pending={removeSubtask.isPending}
+        onClose={() => setToDelete(null)}
+        onConfirm={() => {
+          if (toDelete) removeSubtask.mutate({ id: toDelete.id });
+        }}
+      />
+    </div>
+  );
+}

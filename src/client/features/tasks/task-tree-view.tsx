@@ -1,0 +1,218 @@
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { type KeyboardEvent, useEffect, useMemo, useRef } from "react";
+import { TaskStatusBadge } from "../../components/task-status-badge";
+import { taskTitle } from "../../lib/task-text";
+import { COMPLEXITY_BADGE, complexityBand, formatComplexity, type TreeRow } from "./task-tree";
+
+const ROW_HEIGHT = 44;
+const MAX_HEIGHT = 560;
+const PAGE_STEP = 10;
+
+export type TaskTreeViewProps = {
+  rows: TreeRow[];
+  /** The row the keyboard is on (aria-activedescendant). */
+  activeId: string | null;
+  selectedId: string | null;
+  onActiveChange: (id: string) => void;
+  onSelect: (id: string) => void;
+  onToggle: (id: string) => void;
+  label: string;
+  idPrefix: string;
+};
+
+/**
+ * The task hierarchy as a virtualised ARIA tree: only the rows in view are in the DOM, so thousands of
+ * expanded nodes scroll smoothly. Focus stays on the tree and aria-activedescendant names the current
+ * row; arrows move and expand/collapse, Enter or Space selects, Home/End jump.
+ */
+export function TaskTreeView({
+  rows,
+  activeId,
+  selectedId,
+  onActiveChange,
+  onSelect,
+  onToggle,
+  label,
+  idPrefix,
+}: TaskTreeViewProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const indexById = useMemo(() => new Map(rows.map((r, i) => [r.node.id, i])), [rows]);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    getItemKey: (i) => rows[i]!.node.id,
+  });
+
+  const activeIndex = activeId !== null ? (indexById.get(activeId) ?? -1) : -1;
+  const effectiveActive = activeIndex >= 0 ? activeId : (rows[0]?.node.id ?? null);
+
+  // Keep the keyboard's row rendered and in view.
+  useEffect(() => {
+    if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: "auto" });
+  }, [activeIndex, virtualizer]);
+
+  const move = (index: number) => {
+    const row = rows[Math.max(0, Math.min(rows.length - 1, index))];
+    if (row) onActiveChange(row.node.id);
+  };
+
+  const onActive = (id: string) => {
+    onActiveChange(id);
+    onSelect(id);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (rows.length === 0) return;
+    const i = Math.max(0, activeIndex);
+    const row = rows[i]!;
+    switch (event.key) {
+      case "ArrowDown":
+        move(i + 1);
+        break;
+      case "ArrowUp":
+        move(i - 1);
+        break;
+      case "PageDown":
+        move(i + PAGE_STEP);
+        break;
+      case "PageUp":
+        move(i - PAGE_STEP);
+        break;
+      case "Home":
+        move(0);
+        break;
+      case "End":
+        move(rows.length - 1);
+        break;
+      case "ArrowRight":
+        if (row.hasChildren && !row.expanded) onToggle(row.node.id);
+        else if (row.expanded) move(i + 1);
+        break;
+      case "ArrowLeft":
+        if (row.expanded) onToggle(row.node.id);
+        else if (row.parentId) move(indexById.get(row.parentId) ?? i);
+        break;
+      case "Enter":
+      case " ":
+        onActive(row.node.id);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  };
+
+  const height = Math.min(MAX_HEIGHT, Math.max(ROW_HEIGHT, rows.length * ROW_HEIGHT)) + 2;
+
+  return (
+    <div
+      ref={scrollRef}
+      role="tree"
+      aria-label={label}
+      tabIndex={0}
+      aria-activedescendant={effectiveActive ? `${idPrefix}-${effectiveActive}` : undefined}
+      onKeyDown={onKeyDown}
+      className="group relative overflow-auto overscroll-contain rounded-box border border-base-300 bg-base-100 [--tree-indent:0.75rem] sm:[--tree-indent:1.25rem]"
+      style={{ height }}
+    >
+      <div role="none" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index]!;
+          const { node } = row;
+          const domId = `${idPrefix}-${node.id}`;
+          const active = node.id === effectiveActive;
+          const selected = node.id === selectedId;
+          return (
+            // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the tree (aria-activedescendant)
+            <div
+              key={item.key}
+              id={domId}
+              role="treeitem"
+              aria-level={row.level}
+              aria-posinset={row.posInSet}
+              aria-setsize={row.setSize}
+              aria-expanded={row.hasChildren ? row.expanded : undefined}
+              aria-selected={selected}
+              aria-labelledby={`${domId}-title`}
+              aria-describedby={`${domId}-meta`}
+              data-testid="tree-row"
+              tabIndex={-1}
+              className={`absolute left-0 top-0 flex w-full cursor-pointer items-center gap-2 border-b border-base-300/50 pr-2 text-sm ${
+                selected ? "bg-primary/15" : "hover:bg-base-200"
+              } ${active ? "group-focus-visible:outline-2 group-focus-visible:-outline-offset-2 group-focus-visible:outline-primary" : ""}`}
+              style={{
+                height: item.size,
+                transform: `translateY(${item.start}px)`,
+                paddingLeft: `calc(0.25rem + ${row.level - 1} * var(--tree-indent))`,
+              }}
+              onMouseDown={(event) => {
+                // Focus stays on the tree, which owns the keyboard (aria-activedescendant).
+                event.preventDefault();
+                scrollRef.current?.focus({ preventScroll: true });
+              }}
+              onClick={() => onActive(node.id)}
+            >
+              {row.hasChildren ? (
+                <button
+                  type="button"
+                  tabIndex={-1}
+                  className="btn btn-ghost btn-xs btn-square shrink-0"
+                  aria-label={row.expanded ? "Collapse" : "Expand"}
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    onActiveChange(node.id);
+                    onToggle(node.id);
+                  }}
+                >
+                  <svg
+                    aria-hidden="true"
+                    viewBox="0 0 20 20"
+                    className={`size-4 transition-transform ${row.expanded ? "rotate-90" : ""}`}
+                    fill="currentColor"
+                  >
+                    <path d="M7 5l6 5-6 5V5z" />
+                  </svg>
+                </button>
+              ) : (
+                <span className="w-6 shrink-0" aria-hidden="true" />
+              )}
+              <span id={`${domId}-title`} className="min-w-0 flex-1 truncate" title={node.description}>
+                {taskTitle(node.description, 140)}
+              </span>
+              <span id={`${domId}-meta`} className="flex shrink-0 items-center gap-1">
+                {row.level === 1 && (
+                  <span className="badge badge-ghost badge-sm hidden sm:inline-flex">Root</span>
+                )}
+                <TaskStatusBadge status={node.status} screen="detail" />
+                {node.complexity_score !== null && (
+                  <span
+                    className={`badge badge-sm badge-soft tabular-nums ${COMPLEXITY_BADGE[complexityBand(node.complexity_score)]}`}
+                  >
+                    <span className="sr-only">Complexity </span>
+                    {formatComplexity(node.complexity_score)}
+                  </span>
+                )}
+                {node.story_points !== null && (
+                  <span className="badge badge-sm badge-outline hidden tabular-nums sm:inline-flex">
+                    {node.story_points} SP<span className="sr-only"> (story points)</span>
+                  </span>
+                )}
+                {node.is_atomic && (
+                  <span className="badge badge-sm badge-accent badge-soft" title="Atomic task">
+                    <span aria-hidden="true" className="sm:hidden">
+                      A
+                    </span>
+                    <span className="hidden sm:inline">Atomic</span>
+                    <span className="sr-only sm:hidden">Atomic</span>
+                  </span>
+                )}
+              </span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+async function apiCreateTask(page: Page, description: string) {
+  const origin = new URL(page.url()).origin;
+  const res = await page.request.post("/api/tasks", { data: { description }, headers: { origin } });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as { id: string };
+}
+
+test("create a task, find it on the dashboard, walk its tabs, grow and prune the tree, complete and delete it", async ({
+  page,
+  insertNewUser,
+}) => {
+  await page.goto("/login");
+  await insertNewUser("Tara Tasks");
+  await page.goto("/dashboard");
+  await expect(page.getByRole("button", { name: "Create Your First Task" })).toBeVisible();
+  await page.getByRole("button", { name: "Create New Task" }).click();
+  await expect(page).toHaveURL(/\/tasks\/create$/);
+
+  const description = page.getByLabel("Task Description");
+  await expect(description).toBeFocused();
+  await expect(page.getByLabel("Tech Stack")).toBeDisabled();
+  await description.fill("Build a booking system for a yoga studio\nwith classes, instructors and payments");
+  await page.getByLabel("Application Type").selectOption({ label: "Web Application" });
+  await expect(page.getByLabel("Tech Stack")).toBeEnabled();
+  await page.getByLabel("Tech Stack").selectOption("react-node-postgres");
+  await page.getByLabel("GitHub Repository URL").fill("https://github.com/acme/yoga");
+  await description.press("Control+Enter");
+
+  await expect(page).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
+  await expect(page.getByText("Task created successfully!")).toBeVisible();
+  await expect(page.locator("h1#task-title")).toContainText("Build a booking system for a yoga studio");
+  const taskUrl = page.url();
+
+  await page.getByRole("button", { name: "Back to Dashboard" }).click();
+  const card = page.getByRole("article", { name: /Build a booking system for a yoga studio/ });
+  await expect(card).toBeVisible();
+  await expect(page.getByText("Showing 1 of 1 tasks")).toBeVisible();
+  await card.getByRole("button", { name: "View" }).click();
+  await expect(page).toHaveURL(taskUrl);
+
+  const tabs = page.getByRole("tablist", { name: "Task sections" });
+  await tabs.getByRole("tab", { name: "User Stories" }).click();
+  await expect(page.getByText("No User Stories")).toBeVisible();
+  await tabs.getByRole("tab", { name: "Event Model" }).click();
+  await expect(page.getByText("Generating Event Model")).toBeVisible();
+  await tabs.getByRole("tab", { name: /Subtasks/ }).click();
+  await expect(page.getByText("No Subtasks")).toBeVisible();
+
+  // Grow the tree: a child of the root, then a sibling before it.
+  await page.getByRole("button", { name: "Add Task to Tree" }).click();
+  const add = page.getByRole("dialog", { name: "Add Task to Tree" });
+  await expect(add.getByRole("button", { name: "Add to Tree" })).toBeDisabled();
+  await add.getByLabel("Task Description").fill("Class schedule and booking calendar");
+  await add.getByRole("radio", { name: "As child" }).check();
+  await add.getByRole("button", { name: "Add to Tree" }).click();
+  await expect(add).toBeHidden();
+  const tree = page.getByRole("tree", { name: "Task hierarchy" });
+  await expect(tree.getByRole("treeitem", { name: /Class schedule and booking calendar/ })).toBeVisible();
+
+  await tree.getByRole("treeitem", { name: /Class schedule and booking calendar/ }).click();
+  await page.getByRole("button", { name: "Add Task Here" }).click();
+  await add.getByLabel("Task Description").fill("Stripe payments for class packs");
+  await add.getByRole("radio", { name: "Before" }).check();
+  await add.getByRole("button", { name: "Add to Tree" }).click();
+  await expect(tree.getByRole("treeitem")).toHaveCount(3);
+  await expect(tree.getByRole("treeitem").nth(1)).toHaveAccessibleName(/Stripe payments for class packs/);
+  await expect(tabs.getByRole("tab", { name: /Subtasks 2/ })).toBeVisible();
+
+  // Prune it: delete one subtask after confirming.
+  await tree.getByRole("treeitem", { name: /Stripe payments/ }).click();
+  await page.getByRole("button", { name: "Delete Subtask" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete Subtask" });
+  await expect(confirm).toContainText('Are you sure you want to delete "Stripe payments for class packs');
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(tree.getByRole("treeitem")).toHaveCount(2);
+
+  // The event model editor: save, then Cancel restores the saved text; scripts never run.
+  await tabs.getByRole("tab", { name: "Event Model" }).click();
+  await page.getByRole("button", { name: "Write Event Model" }).click();
+  await page
+    .getByLabel("Event model markdown")
+    .fill('## Booking\n\n- ClassBooked\n\n<img src=x onerror="window.__pwned=1">');
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Event model updated successfully")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Booking", exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Edit Event Model" }).click();
+  await page.getByLabel("Event model markdown").fill("unsaved scribbles");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("heading", { name: "Booking", exact: true })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
+  await tabs.getByRole("tab", { name: "Overview" }).click();
+  await expect(page.getByText("Technology Stack")).toBeVisible();
+  await page.getByRole("button", { name: "Mark Complete" }).click();
+  await expect(page.getByText("Task updated successfully")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Mark Complete" })).toBeHidden();
+
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  const del = page.getByRole("dialog", { name: "Delete Task" });
+  await expect(del).toContainText("This will also delete all subtasks.");
+  await del.getByRole("button", { name: "Delete" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText("Task deleted successfully")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create Your First Task" })).toBeVisible();
+});
+
+test("the dashboard pages 9 at a time and steps back when a page empties", async ({
+  page,
+  insertNewUser,
+}) => {
+  await page.goto("/login");
+  await insertNewUser();
+  for (let i = 1; i <= 10; i++) await apiCreateTask(page, `Paged task ${String(i).padStart(2, "0")}`);
+  await page.goto("/dashboard");
+  await expect(page.getByText("Showing 9 of 10 tasks")).toBeVisible();
+  const pager = page.getByRole("navigation", { name: "Pagination" });
+  await expect(pager.getByRole("button", { name: "Previous" })).toBeDisabled();
+  await pager.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByText("Showing 1 of 10 tasks")).toBeVisible();
+  const last = page.getByRole("article", { name: /Paged task 01/ });
+  await last.getByRole("button", { name: "Complete" }).click();
+  await expect(last.getByRole("button", { name: "Complete" })).toBeHidden();
+  await last.getByRole("button", { name: "Delete" }).click();
+  const del = page.getByRole("dialog", { name: "Delete Task" });
+  await expect(del).toContainText(
+    'Are you sure you want to delete "Paged task 01..."? This will also delete all subtasks.',
+  );
+  await del.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("Showing 9 of 9 tasks")).toBeVisible();
+  await expect(pager).toBeHidden();
+  await expect(page.getByTestId("stat-total")).toContainText("9");
+});
+
+test("a task that is not yours is 'Task not found'", async ({ page, insertNewUser }) => {
+  await page.goto("/login");
+  await insertNewUser();
+  const { id } = await apiCreateTask(page, "Private plans");
+  await page.context().clearCookies();
+  await insertNewUser();
+  await page.goto(`/tasks/${id}`);
+  await expect(page.getByText("Task not found")).toBeVisible();
+});
+
+test("the Subtasks tab virtualises a large tree: few rows in the page, every node reachable by scrolling", async ({
+  page,
+  insertNewUser,
+}) => {
+  await page.goto("/login");
+  await insertNewUser();
+  const origin = new URL(page.url()).origin;
+  const root = await apiCreateTask(page, "A large programme of work");
+  const add = (target: string, description: string) =>
+    page.request
+      .post(`/api/tasks/${target}/add-task`, {
+        data: { description, position: "child" },
+        headers: { origin },
+      })
+      .then(async (r) => ((await r.json()) as { id: string }).id);
+  const level1: string[] = [];
+  for (let i = 1; i <= 20; i++) level1.push(await add(root.id, `Workstream ${String(i).padStart(2, "0")}`));
+  for (let i = 0; i < level1.length; i += 4) {
+    await Promise.all(
+      level1
+        .slice(i, i + 4)
+        .flatMap((parent, k) =>
+          Array.from({ length: 20 }, (_, j) =>
+            add(parent, `Item ${i + k + 1}.${String(j + 1).padStart(2, "0")}`),
+          ),
+        ),
+    );
+  }
+  await page.goto(`/tasks/${root.id}?tab=subtasks`);
+  const tree = page.getByRole("tree", { name: "Task hierarchy" });
+  await expect(tree.getByRole("treeitem").first()).toBeVisible();
+  await page.getByRole("button", { name: "Expand All" }).click();
+  await expect(tree.getByRole("treeitem", { name: /Item 1\.01/ })).toBeVisible();
+  const rendered = await tree.getByRole("treeitem").count();
+  expect(rendered).toBeGreaterThan(5);
+  expect(rendered).toBeLessThan(100); // 421 nodes expanded, only the visible window is in the page
+  await tree.evaluate((el) => {
+    let node: HTMLElement | null = el as HTMLElement;
+    while (node && node.scrollHeight <= node.clientHeight) node = node.parentElement;
+    (node ?? document.scrollingElement!).scrollTop = 1e9;
+  });
+  await expect(tree.getByRole("treeitem", { name: /Item 20\.20/ })).toBeVisible();
+  await page.getByRole("button", { name: "Collapse All" }).click();
+  await expect(tree.getByRole("treeitem", { name: /Item 20\.20/ })).toHaveCount(0);
+});
