@@ -246,4 +246,25 @@ export type TaskStats = {
   rejected: number;
   failed: number;
 };
+/** Which stats counter a status adds to (spec 4 badge groups); used by the server and the client's optimistic updates. */
+export function statsGroupOf(status: string): Exclude<keyof TaskStats, "total"> | null {
+  switch (status) {
+    case "completed":
+      return "completed";
+    case "in_progress":
+    case "processing":
+      return "in_progress";
+    case "pending":
+    case "submitted":
+      return "pending";
+    case "rejected":
+      return "rejected";
+    case "failed":
+    case "error":
+      return "failed";
+    default:
+      return null;
+  }
+}
+
 export type TaskUsage = { used: number; limit: number | null; period: string; resets_at: string };

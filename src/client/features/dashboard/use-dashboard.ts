@@ -1,5 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { DASHBOARD_PAGE_SIZE, type TaskList, type TaskStats } from "../../../shared/schemas/tasks";
+import {
+  DASHBOARD_PAGE_SIZE,
+  statsGroupOf,
+  type TaskList,
+  type TaskStats,
+} from "../../../shared/schemas/tasks";
 import { useTaskUsage } from "../../components/task-usage";
 import { useToast } from "../../components/toast";
 import { useTaskCache } from "../../lib/task-cache";
@@ -7,27 +12,6 @@ import { useTRPC } from "../../lib/trpc";
 
 /** Spec 9: stats stay fresh for 30 s. */
 export const STATS_STALE_MS = 30_000;
-
-/** The stats bucket a status counts in (mirrors the server's tasks.stats grouping). */
-function statsBucket(status: string): keyof TaskStats | null {
-  switch (status) {
-    case "completed":
-      return "completed";
-    case "in_progress":
-    case "processing":
-      return "in_progress";
-    case "pending":
-    case "submitted":
-      return "pending";
-    case "rejected":
-      return "rejected";
-    case "failed":
-    case "error":
-      return "failed";
-    default:
-      return null;
-  }
-}
 
 export function useDashboardQueries(page: number) {
   const trpc = useTRPC();
@@ -72,7 +56,7 @@ export function useDeleteTaskOptimistic() {
               ? { ...old, tasks: old.tasks.filter((t) => t.id !== id), total: Math.max(0, old.total - 1) }
               : old,
           );
-          const bucket = statsBucket(removed.status);
+          const bucket = statsGroupOf(removed.status);
           queryClient.setQueriesData<TaskStats>({ queryKey: statsKey }, (old) =>
             old
               ? {

@@ -7,6 +7,7 @@ import {
   createTaskInput,
   type ListTasksInput,
   listTasksInput,
+  statsGroupOf,
   statsInput,
   type Task,
   type TaskList,
@@ -159,16 +160,13 @@ export async function getTaskStats(deps: Deps, userId: string, raw: unknown): Pr
       input.top_level_only ? and(eq(tasks.userId, userId), isNull(tasks.parentId)) : eq(tasks.userId, userId),
     )
     .groupBy(tasks.status);
-  const by = (...statuses: string[]) =>
-    rows.filter((r) => statuses.includes(r.status)).reduce((s, r) => s + r.n, 0);
-  return {
-    total: by(...rows.map((r) => r.status)),
-    completed: by("completed"),
-    in_progress: by("in_progress", "processing"),
-    pending: by("pending", "submitted"),
-    rejected: by("rejected"),
-    failed: by("failed", "error"),
-  };
+  const stats: TaskStats = { total: 0, completed: 0, in_progress: 0, pending: 0, rejected: 0, failed: 0 };
+  for (const r of rows) {
+    stats.total += r.n;
+    const group = statsGroupOf(r.status);
+    if (group) stats[group] += r.n;
+  }
+  return stats;
 }
 
 function firstOfNextMonth(now = new Date()): Date {
