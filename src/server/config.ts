@@ -43,6 +43,19 @@ export const configSchema = z
     LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
     LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+    OPENAI_API_KEY: z.string().optional(),
+    OPENAI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    LLM_MODEL: z.string().min(1).default("gpt-4o-mini"),
+    LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+    LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+    LLM_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    LLM_STRUCTURED_OUTPUT: z.enum(["jsonSchema", "functionCalling"]).default("jsonSchema"),
+    /** How long a claimed job stays claimed without a heartbeat from its worker. */
+    JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+    JOBS_ENABLED: bool.default(true),
+    /** 32 random bytes, base64: encrypts stored third-party credentials. Generated into DATA_DIR when unset. */
+    CREDENTIALS_KEY: z.string().optional(),
+    GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
   })
   .superRefine((c, ctx) => {
     if (Boolean(c.GOOGLE_CLIENT_ID) !== Boolean(c.GOOGLE_CLIENT_SECRET)) {
@@ -64,6 +77,8 @@ export const configSchema = z
 
 export type Config = z.infer<typeof configSchema> & {
   googleEnabled: boolean;
+  /** A language model is configured (a key, or a base URL for a local server such as Ollama). */
+  llmEnabled: boolean;
   cookieSecure: boolean;
   publicOrigin: string;
 };
@@ -91,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...c,
     googleEnabled: Boolean(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET),
+    llmEnabled: Boolean(c.OPENAI_API_KEY || c.OPENAI_BASE_URL),
     cookieSecure: publicUrl.protocol === "https:",
     publicOrigin: publicUrl.origin,
   };

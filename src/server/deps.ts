@@ -1,6 +1,10 @@
 import type { Config } from "./config";
 import type { Database } from "./db/client";
+import type { Planner } from "./decomposition/planner";
+import type { Vault } from "./integrations/vault";
+import type { JobQueue } from "./jobs/queue";
 import type { Logger } from "./lib/logger";
+import type { EventBus } from "./realtime/event-bus";
 
 /** What every service function receives: no HTTP, no globals. */
 export type Deps = {
@@ -8,4 +12,8 @@ export type Deps = {
   database: Database;
   db: Database["db"];
   log: Logger;
+  events: EventBus;
+  jobs: JobQueue;
+  planner: Planner;
+  vault: Vault;
 };

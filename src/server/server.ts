@@ -3,10 +3,18 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./app";
 import type { Config } from "./config";
 import { openDatabase } from "./db/client";
+import { createLangChainPlanner } from "./decomposition/langchain-planner";
+import { createOfflinePlanner } from "./decomposition/offline-planner";
+import { failDecomposition, registerDecomposition } from "./decomposition/pipeline";
 import type { Deps } from "./deps";
+import { createVault, loadVaultKey } from "./integrations/vault";
+import { JobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./lib/logger";
+import { createEventBus } from "./realtime/event-bus";
 import { createWebSockets } from "./realtime/websocket";
 import { purgeExpiredSessions } from "./services/auth/sessions";
+
+const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
 export type RunningServer = {
   url: string;
@@ -27,7 +35,25 @@ export async function startServer(
     poolSize: config.DATABASE_POOL_SIZE,
     inMemory: opts.inMemoryDatabase,
   });
-  const deps: Deps = { config, database, db: database.db, log };
+  const events = await createEventBus(database, log);
+  let deps: Deps;
+  const jobs = new JobQueue(database, log.child({ component: "jobs" }), {
+    concurrency: config.LLM_CONCURRENCY,
+    leaseMs: config.JOB_LEASE_MS,
+    onFailed: (job, error) => failDecomposition(deps, job, error),
+  });
+  deps = {
+    config,
+    database,
+    db: database.db,
+    log,
+    events,
+    jobs,
+    planner: config.llmEnabled ? createLangChainPlanner(config, log) : createOfflinePlanner(),
+    vault: createVault(loadVaultKey({ keyBase64: config.CREDENTIALS_KEY, dataDir: config.DATA_DIR })),
+  };
+  registerDecomposition(deps);
+  if (config.JOBS_ENABLED) await jobs.start();
   const app = createApp(deps, { clientDir: opts.clientDir });
   const sockets = createWebSockets(deps);
 
@@ -41,6 +67,9 @@ export async function startServer(
 
   const housekeeping = setInterval(() => {
     purgeExpiredSessions(deps).catch((err) => log.warn("session purge failed", { err }));
+    events
+      .purgeOlderThan(new Date(Date.now() - EVENT_RETENTION_MS))
+      .catch((err) => log.warn("event purge failed", { err }));
   }, 60 * 60_000);
   housekeeping.unref();
 
@@ -50,12 +79,15 @@ export async function startServer(
       clearInterval(housekeeping);
       const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       if ("closeIdleConnections" in server) server.closeIdleConnections();
+      // Running decompositions are handed back to the queue so another process (or the next start) resumes them.
+      await jobs.stop();
       await sockets.close();
       const timer = setTimeout(() => {
         if ("closeAllConnections" in server) server.closeAllConnections();
       }, config.SHUTDOWN_TIMEOUT_MS);
       await httpClosed;
       clearTimeout(timer);
+      await events.close();
       await database.close();
     })();
     return closing;

@@ -6,7 +6,8 @@ import { startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: "tasks.admin@example.com" });
+  // No job worker: these tests pin the task service itself; the pipeline has its own suites.
+  server = await startTestServer({ ADMIN_EMAILS: "tasks.admin@example.com", JOBS_ENABLED: "false" });
 });
 afterAll(() => server?.stop());
 

@@ -7,7 +7,7 @@ import { trpcHttp } from "../support/trpc-client";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ JOBS_ENABLED: "false" });
 });
 afterAll(() => server?.stop());
 

@@ -4,7 +4,6 @@
  */
 import { ConfigError, loadConfig } from "../config";
 import { openDatabase } from "../db/client";
-import { createLogger } from "../lib/logger";
 import { setRole } from "../services/auth/accounts";
 
 const args = process.argv.slice(2);
@@ -17,11 +16,7 @@ try {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
-    const user = await setRole(
-      { config, database, db: database.db, log: createLogger("warn") },
-      email,
-      args.includes("--revoke") ? "user" : "admin",
-    );
+    const user = await setRole({ db: database.db }, email, args.includes("--revoke") ? "user" : "admin");
     process.stdout.write(`${user.email} is now ${user.role}\n`);
   } finally {
     await database.close();

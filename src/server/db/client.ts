@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +20,12 @@ export type Database = {
   /** Runs raw SQL and returns its rows whatever the driver (PGlite returns {rows}, postgres.js an array). */
   rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
   ping(): Promise<boolean>;
+  /**
+   * Cross-process signals: PostgreSQL LISTEN/NOTIFY with DATABASE_URL; in-process delivery with PGlite
+   * (one process owns a PGlite data folder, so there is nobody else to tell).
+   */
+  notify(channel: string, payload: string): Promise<void>;
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
 
@@ -40,11 +47,21 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     });
     const db = drizzlePostgres(client, { schema, casing: "snake_case" });
     await migratePostgres(db, { migrationsFolder });
+    const signals: Signals = {
+      notify: async (channel, payload) => {
+        await client.notify(channel, payload);
+      },
+      listen: async (channel, onMessage) => {
+        const { unlisten } = await client.listen(channel, onMessage);
+        return unlisten;
+      },
+    };
     return wrap(
       db,
       "postgres",
       async (q) => (await db.execute(q)) as unknown as Record<string, unknown>[],
       () => client.end({ timeout: 5 }),
+      signals,
     );
   }
   let dataDir: string | undefined;
@@ -61,7 +78,27 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     "pglite",
     async (q) => ((await db.execute(q)) as { rows: Record<string, unknown>[] }).rows,
     () => client.close(),
+    inProcessSignals(),
   );
+}
+
+type Signals = Pick<Database, "notify" | "listen">;
+
+function inProcessSignals(): Signals {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    notify: async (channel, payload) => {
+      // Delivered asynchronously, like a real NOTIFY after commit.
+      queueMicrotask(() => emitter.emit(channel, payload));
+    },
+    listen: async (channel, onMessage) => {
+      emitter.on(channel, onMessage);
+      return async () => {
+        emitter.off(channel, onMessage);
+      };
+    },
+  };
 }
 
 function wrap(
@@ -69,11 +106,13 @@ function wrap(
   driver: Database["driver"],
   run: (q: SQL) => Promise<Record<string, unknown>[]>,
   close: () => Promise<void>,
+  signals: Signals,
 ): Database {
   let closed = false;
   return {
     db,
     driver,
+    ...signals,
     rows: run as Database["rows"],
     async ping() {
       if (closed) return false;

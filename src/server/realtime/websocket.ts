@@ -5,6 +5,7 @@ import { WebSocketServer } from "ws";
 import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { appRouter } from "../trpc/router";
+import { createRealtimeChannels } from "./channels";
 
 const connectionParamsToken = (params: Record<string, string | undefined> | null | undefined) =>
   typeof params?.token === "string" ? params.token : null;
@@ -36,6 +37,8 @@ export function createWebSockets(deps: Deps) {
     },
   });
 
+  const channels = createRealtimeChannels(deps);
+
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     const url = new URL(req.url ?? "/", "http://localhost");
     const reject = (status: number, text: string) => {
@@ -56,6 +59,10 @@ export function createWebSockets(deps: Deps) {
       trpcWss.handleUpgrade(req, socket, head, (ws) => trpcWss.emit("connection", ws, req));
       return;
     }
+    if (channels.matches(url.pathname)) {
+      channels.handleUpgrade(req, socket, head);
+      return;
+    }
     reject(404, "Not Found");
   }
 
@@ -63,6 +70,7 @@ export function createWebSockets(deps: Deps) {
     handleUpgrade,
     /** Tells subscribed clients to reconnect elsewhere, then closes every socket. */
     async close() {
+      await channels.close();
       trpcHandler.broadcastReconnectNotification();
       for (const client of trpcWss.clients) client.close(1012, "Server restarting");
       await new Promise<void>((resolve) => trpcWss.close(() => resolve()));

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import * as review from "../services/tasks/review";
 import * as service from "../services/tasks/tasks";
 import { type AppEnv, jsonBody, requireUser } from "./http";
 
@@ -51,6 +52,29 @@ export const taskRoutes = new Hono<AppEnv>()
     const body = await jsonBody(c, anyObject);
     return c.json({ metadata: await service.updateEventModel(c.var.deps, user.id, c.req.param("id"), body) });
   })
+  .post("/tasks/:id/approve", async (c) =>
+    c.json(await review.approveTask(c.var.deps, requireUser(c).user, c.req.param("id"))),
+  )
+  .post("/tasks/:id/reject", async (c) =>
+    c.json(
+      await review.rejectTask(
+        c.var.deps,
+        requireUser(c).user,
+        c.req.param("id"),
+        await jsonBody(c, anyObject),
+      ),
+    ),
+  )
+  .post("/tasks/:id/resubmit", async (c) =>
+    c.json(
+      await review.resubmitTask(
+        c.var.deps,
+        requireUser(c).user,
+        c.req.param("id"),
+        await jsonBody(c, anyObject),
+      ),
+    ),
+  )
   .post("/tasks/:id/add-task", async (c) => {
     const user = requireUser(c).user;
     const task = await service.addTask(c.var.deps, user.id, c.req.param("id"), await jsonBody(c, anyObject));

@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from "@trpc/server";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import { AppError } from "../errors";
@@ -17,6 +18,20 @@ const t = initTRPC.context<Context>().create({
         : cause instanceof AppError
           ? cause.fieldErrors
           : undefined;
+    // Subscriptions can fail outside the middleware chain: an AppError still keeps its own code.
+    if (cause instanceof AppError) {
+      return {
+        ...shape,
+        code: TRPC_ERROR_CODES_BY_KEY[cause.code],
+        message: cause.message,
+        data: {
+          code: cause.code,
+          httpStatus: cause.status,
+          detail: cause.message,
+          errors: cause.fieldErrors,
+        },
+      };
+    }
     const detail =
       error.code === "INTERNAL_SERVER_ERROR"
         ? "Server error. Please try again later."

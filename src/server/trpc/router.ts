@@ -1,12 +1,14 @@
 import { router } from "./init";
 import { adminRouter } from "./routers/admin";
 import { authRouter } from "./routers/auth";
+import { realtimeRouter } from "./routers/realtime";
 import { systemRouter } from "./routers/system";
 import { tasksRouter } from "./routers/tasks";
 
 export const appRouter = router({
   admin: adminRouter,
   auth: authRouter,
+  realtime: realtimeRouter,
   system: systemRouter,
   tasks: tasksRouter,
 });

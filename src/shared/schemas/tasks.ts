@@ -207,6 +207,7 @@ export type Task = {
   complexity_score: number | null;
   complexity: number | null;
   rejection_reason: string | null;
+  failure_reason: string | null;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
@@ -268,3 +269,22 @@ export function statsGroupOf(status: string): Exclude<keyof TaskStats, "total"> 
 }
 
 export type TaskUsage = { used: number; limit: number | null; period: string; resets_at: string };
+
+export const rejectTaskInput = z.strictObject({
+  reason: z
+    .string({ error: "Please give a reason for rejecting the plan" })
+    .trim()
+    .min(1, "Please give a reason for rejecting the plan")
+    .max(2000, "The reason is too long (at most 2,000 characters)"),
+});
+
+export const resubmitTaskInput = z.strictObject({
+  description: z
+    .string({ error: "Please enter a task description" })
+    .trim()
+    .min(1, "Please enter a task description")
+    .max(
+      DESCRIPTION_MAX,
+      `The description is too long (at most ${DESCRIPTION_MAX.toLocaleString("en")} characters)`,
+    ),
+});

@@ -1,4 +1,5 @@
 export * from "./blog";
+export * from "./events";
 export * from "./integrations";
 export * from "./jobs";
 export * from "./tasks";

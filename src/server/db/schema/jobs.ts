@@ -18,11 +18,14 @@ export const jobs = pgTable(
     lockedUntil: timestamp({ withTimezone: true }),
     lastError: text(),
     dedupeKey: text(),
+    /** Jobs that belong together (one decomposition: the root task id), so the last one can finish the group. */
+    groupKey: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("jobs_ready_idx").on(t.status, t.runAt),
+    index("jobs_group_idx").on(t.groupKey, t.status),
     uniqueIndex("jobs_dedupe_idx").on(t.dedupeKey).where(sql`${t.status} in ('queued', 'running')`),
   ],
 );

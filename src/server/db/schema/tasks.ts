@@ -33,6 +33,8 @@ export const tasks = pgTable(
     implementationDetails: text(),
     isAtomic: boolean().notNull().default(false),
     rejectionReason: text(),
+    /** Why a decomposition failed, in words the user can act on. */
+    failureReason: text(),
     context: jsonb().$type<Record<string, unknown>>(),
     additionalContext: jsonb().$type<Record<string, unknown>>(),
     predictions: jsonb().$type<Record<string, unknown>>(),

@@ -49,7 +49,7 @@ function roleFor(deps: Deps, email: string): "user" | "admin" {
   return deps.config.ADMIN_EMAILS.includes(email.toLowerCase()) ? "admin" : "user";
 }
 
-export async function findUserByEmail(deps: Deps, email: string): Promise<UserRow | undefined> {
+export async function findUserByEmail(deps: Pick<Deps, "db">, email: string): Promise<UserRow | undefined> {
   const [u] = await deps.db
     .select()
     .from(users)
@@ -122,7 +122,11 @@ export async function syncAdminRole(deps: Deps, user: UserRow): Promise<UserRow>
   return updated ?? user;
 }
 
-export async function setRole(deps: Deps, email: string, role: "user" | "admin"): Promise<UserRow> {
+export async function setRole(
+  deps: Pick<Deps, "db">,
+  email: string,
+  role: "user" | "admin",
+): Promise<UserRow> {
   const user = await findUserByEmail(deps, email);
   if (!user) throw new AppError("NOT_FOUND", `No account with e-mail ${email}`);
   const [updated] = await deps.db

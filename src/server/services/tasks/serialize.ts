@@ -74,6 +74,7 @@ export function toTask(
     complexity_score: row.complexityScore,
     complexity: row.complexityScore,
     rejection_reason: row.rejectionReason,
+    failure_reason: row.failureReason,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     completed_at: row.completedAt ? row.completedAt.toISOString() : null,

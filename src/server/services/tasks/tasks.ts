@@ -20,6 +20,7 @@ import {
 } from "../../../shared/schemas/tasks";
 import { resultRows } from "../../db/client";
 import { epics, eventModels, tasks, userStories, users } from "../../db/schema/index";
+import { enqueueDecomposition, enqueueNodeDecomposition } from "../../decomposition/pipeline";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { currentUsagePeriod } from "../auth/accounts";
@@ -262,9 +263,17 @@ export async function createTask(deps: Deps, userId: string, raw: CreateTaskInpu
         context: techStack ? { tech_stack: techStack, best_practices: [] } : null,
       })
       .returning();
+    await enqueueDecomposition(deps.jobs, inserted!.id, tx);
     return inserted!;
   });
   deps.log.info("task created", { taskId: row.id, userId });
+  await deps.events.publish({
+    type: "task.created",
+    userId,
+    taskId: row.id,
+    rootTaskId: row.id,
+    status: row.status,
+  });
   return toTask(row, { children: 0, descendants: 0 }, { epics: [], stories: [], eventModel: null });
 }
 
@@ -275,7 +284,7 @@ export async function updateTask(
   raw: UpdateTaskInput | unknown,
 ): Promise<Task> {
   const input = parseInput(updateTaskInput, raw);
-  await getOwnedRow(deps, userId, id);
+  const before = await getOwnedRow(deps, userId, id);
   const set: Partial<TaskRow> = { updatedAt: new Date() };
   if (input.description !== undefined) set.description = input.description;
   if (input.is_atomic !== undefined) set.isAtomic = input.is_atomic;
@@ -300,8 +309,10 @@ export function completeTask(deps: Deps, userId: string, id: string): Promise<Ta
 
 /** Deletes a task and its whole subtree (and a root's epics, stories and event model) in one transaction. */
 export async function deleteTask(deps: Deps, userId: string, id: string): Promise<{ deleted: number }> {
-  await getOwnedRow(deps, userId, id);
-  return deps.db.transaction(async (tx) => {
+  const row = await getOwnedRow(deps, userId, id);
+  const result = await deps.db.transaction(async (tx) => {
+    // Deleting a project stops its decomposition in every process.
+    if (!row.parentId) await deps.jobs.cancelGroup(row.id, tx);
     // Foreign keys cascade parent -> children, so one statement removes the subtree atomically.
     const [counted] = resultRows<{ n: number }>(
       await tx.execute(sql`with recursive sub(id) as (
@@ -312,6 +323,14 @@ export async function deleteTask(deps: Deps, userId: string, id: string): Promis
     await tx.delete(tasks).where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
     return { deleted: counted?.n ?? 0 };
   });
+  await deps.events.publish({
+    type: "task.deleted",
+    userId,
+    taskId: id,
+    rootTaskId: row.rootTaskId ?? row.id,
+    data: { parent_id: row.parentId, deleted: result.deleted },
+  });
+  return result;
 }
 
 export async function deleteSubtask(deps: Deps, userId: string, id: string): Promise<{ deleted: number }> {
@@ -325,35 +344,57 @@ export async function deleteSubtask(deps: Deps, userId: string, id: string): Pro
   return deleteTask(deps, userId, id);
 }
 
-/** Drops what a decomposition produced below a task and puts it back to pending. */
+/**
+ * Drops what a decomposition produced below a task and runs it again (stopping any run in progress).
+ * On a subtask, only its own subtree is redone.
+ */
 export async function restartDecomposition(deps: Deps, userId: string, id: string): Promise<Task> {
   const row = await getOwnedRow(deps, userId, id);
-  if (row.status === "processing") {
-    throw new AppError(
-      "CONFLICT",
-      "This task is being decomposed right now. Wait for it to finish, then restart.",
-    );
-  }
+  const rootId = row.rootTaskId ?? row.id;
   await deps.db.transaction(async (tx) => {
     await tx.delete(tasks).where(and(eq(tasks.parentId, id), eq(tasks.userId, userId)));
     if (!row.parentId) {
+      await deps.jobs.cancelGroup(id, tx);
       await tx.delete(epics).where(eq(epics.rootTaskId, id));
       await tx.delete(userStories).where(eq(userStories.rootTaskId, id));
       await tx.delete(eventModels).where(eq(eventModels.rootTaskId, id));
+      const { approved_at: _dropped, ...options } = (row.options ?? {}) as Record<string, unknown>;
+      await tx
+        .update(tasks)
+        .set({
+          status: "pending",
+          rejectionReason: null,
+          failureReason: null,
+          isAtomic: false,
+          completedAt: null,
+          complexityScore: null,
+          storyPoints: null,
+          implementationDetails: null,
+          predictions: null,
+          warnings: [],
+          options,
+          updatedAt: new Date(),
+        })
+        .where(eq(tasks.id, id));
+      await enqueueDecomposition(deps.jobs, id, tx);
+    } else {
+      await tx
+        .update(tasks)
+        .set({ isAtomic: false, completedAt: null, updatedAt: new Date() })
+        .where(eq(tasks.id, id));
+      await enqueueNodeDecomposition(deps.jobs, rootId, id, tx);
     }
-    await tx
-      .update(tasks)
-      .set({
-        status: "pending",
-        rejectionReason: null,
-        isAtomic: false,
-        completedAt: null,
-        warnings: [],
-        updatedAt: new Date(),
-      })
-      .where(eq(tasks.id, id));
   });
-  return getTask(deps, userId, id);
+  const task = await getTask(deps, userId, id);
+  await deps.events.publish({
+    type: "task.updated",
+    userId,
+    taskId: id,
+    rootTaskId: rootId,
+    status: task.status,
+    message: "Decomposition restarted",
+  });
+  return task;
 }
 
 export async function updateEventModel(deps: Deps, userId: string, id: string, raw: unknown) {
@@ -428,7 +469,16 @@ export async function addTask(
       })
       .returning();
     await tx.update(tasks).set({ isAtomic: false, updatedAt: new Date() }).where(eq(tasks.id, parentId));
+    if (input.auto_decompose) await enqueueNodeDecomposition(deps.jobs, rootId, inserted!.id, tx);
     return inserted!;
+  });
+  await deps.events.publish({
+    type: "task.created",
+    userId,
+    taskId: row.id,
+    rootTaskId: rootId,
+    status: row.status,
+    data: { parent_id: parentId },
   });
   return toTask(row, { children: 0, descendants: 0 });
 }

@@ -3,11 +3,14 @@ import {
   addTaskInput,
   createTaskInput,
   listTasksInput,
+  rejectTaskInput,
+  resubmitTaskInput,
   statsInput,
   taskId,
   updateEventModelInput,
   updateTaskInput,
 } from "../../../shared/schemas/tasks";
+import * as review from "../../services/tasks/review";
 import * as service from "../../services/tasks/tasks";
 import { protectedProcedure, router } from "../init";
 
@@ -51,6 +54,17 @@ export const tasksRouter = router({
       service.updateEventModel(ctx.deps, ctx.user.id, input.id, {
         event_model_markdown: input.event_model_markdown,
       }),
+    ),
+  approve: protectedProcedure
+    .input(byId)
+    .mutation(({ ctx, input }) => review.approveTask(ctx.deps, ctx.user, input.id)),
+  reject: protectedProcedure
+    .input(rejectTaskInput.extend({ id: taskId }))
+    .mutation(({ ctx, input }) => review.rejectTask(ctx.deps, ctx.user, input.id, { reason: input.reason })),
+  resubmit: protectedProcedure
+    .input(resubmitTaskInput.extend({ id: taskId }))
+    .mutation(({ ctx, input }) =>
+      review.resubmitTask(ctx.deps, ctx.user, input.id, { description: input.description }),
     ),
   addTask: protectedProcedure
     .input(z.strictObject({ id: taskId, task: addTaskInput }))

@@ -1,0 +1,25 @@
+import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { users } from "./users";
+
+/**
+ * Realtime events, persisted so late joiners get an event history and subscribers can resume from the
+ * last id they saw. Not tied to tasks by a foreign key: a task.deleted event outlives its task.
+ */
+export const taskEvents = pgTable(
+  "task_events",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rootTaskId: uuid(),
+    taskId: uuid(),
+    type: text().notNull(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("task_events_root_idx").on(t.rootTaskId, t.id),
+    index("task_events_user_idx").on(t.userId, t.id),
+  ],
+);

@@ -1,0 +1,544 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { PlannedSubtask } from "../../shared/schemas/plan";
+import { STAGES, type StageId, type StageStatus } from "../../shared/schemas/realtime";
+import { resultRows } from "../db/client";
+import { epics, eventModels, jobs, tasks, userStories } from "../db/schema/index";
+import type { Deps } from "../deps";
+import { type DbOrTx, type JobContext, type JobQueue, type JobRow, PermanentJobError } from "../jobs/queue";
+import type { TaskRow } from "../services/tasks/serialize";
+import { isAtomic } from "./atomicity";
+import { briefOf, optionsOf } from "./brief";
+import { fetchRepositoryContext } from "./grounding";
+import type { Usage } from "./planner";
+import { PlannerError } from "./planner-error";
+
+export const JOB_ROOT = "decompose.root";
+export const JOB_NODE = "decompose.node";
+export const JOB_COMPOSE = "decompose.compose";
+const SPLIT_KINDS = [JOB_ROOT, JOB_NODE];
+
+type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
+
+/** Hooks the task service uses to start and stop decompositions (inside its own transactions). */
+export async function enqueueDecomposition(jobsQueue: JobQueue, rootId: string, tx: DbOrTx): Promise<void> {
+  await jobsQueue.enqueue(
+    { kind: JOB_ROOT, payload: { rootId }, groupKey: rootId, dedupeKey: `root:${rootId}` },
+    tx,
+  );
+}
+
+export async function enqueueNodeDecomposition(
+  jobsQueue: JobQueue,
+  rootId: string,
+  nodeId: string,
+  tx: DbOrTx,
+) {
+  await jobsQueue.enqueue(
+    { kind: JOB_NODE, payload: { rootId, nodeId }, groupKey: rootId, dedupeKey: `node:${nodeId}` },
+    tx,
+  );
+}
+
+async function loadTask(deps: Deps, id: string, tx: DbOrTx = deps.db): Promise<TaskRow | undefined> {
+  const [row] = await tx.select().from(tasks).where(eq(tasks.id, id)).limit(1);
+  return row;
+}
+
+function stageInfo(stage: StageId) {
+  return STAGES.find((s) => s.id === stage)!;
+}
+
+async function reportStage(deps: Deps, root: TaskRow, stage: StageId, status: StageStatus, message: string) {
+  const info = stageInfo(stage);
+  await deps.events.publish({
+    type: "service.status",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    operatorId: stage,
+    status,
+    message,
+    data: {
+      stage,
+      stage_name: info.name,
+      progress: status === "completed" ? info.progress + 10 : info.progress,
+    },
+  });
+}
+
+async function setRootStatus(deps: Deps, root: TaskRow, status: string, extra: Partial<TaskRow> = {}) {
+  await deps.db
+    .update(tasks)
+    .set({ status, updatedAt: new Date(), ...extra })
+    .where(eq(tasks.id, root.id));
+  await deps.events.publish({
+    type: "task.status_changed",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    status,
+    isAtomic: root.isAtomic,
+  });
+}
+
+/** Adds a call's token usage to the root's running totals (shown as "predictions" on the task). */
+async function recordUsage(deps: Deps, rootId: string, usage: Usage) {
+  await deps.db.execute(sql`update ${tasks} set predictions = coalesce(predictions, '{}'::jsonb) || jsonb_build_object(
+      'llm_calls', coalesce((predictions->>'llm_calls')::int, 0) + ${usage.calls},
+      'prompt_tokens', coalesce((predictions->>'prompt_tokens')::int, 0) + ${usage.promptTokens},
+      'completion_tokens', coalesce((predictions->>'completion_tokens')::int, 0) + ${usage.completionTokens})
+    where id = ${rootId}`);
+}
+
+/** Inserts a node's children and queues the split of every non-atomic one, in one transaction. */
+async function insertChildren(
+  deps: Deps,
+  tx: Tx,
+  parent: TaskRow,
+  rootId: string,
+  planned: PlannedSubtask[],
+  opts: { maxDepth: number; threshold: number },
+  queueSplits: boolean,
+) {
+  const depth = parent.depth + 1;
+  const values = planned.map((p, i) => ({
+    userId: parent.userId,
+    parentId: parent.id,
+    rootTaskId: rootId,
+    depth,
+    position: i + 1,
+    description: p.description,
+    status: "pending",
+    complexityScore: p.complexity_score,
+    storyPoints: p.story_points,
+    implementationDetails: p.implementation_details,
+    isAtomic: isAtomic({ depth, complexityScore: p.complexity_score }, opts),
+  }));
+  const inserted = values.length ? await tx.insert(tasks).values(values).returning() : [];
+  if (queueSplits) {
+    for (const child of inserted)
+      if (!child.isAtomic) await enqueueNodeDecomposition(deps.jobs, rootId, child.id, tx);
+  }
+  return inserted;
+}
+
+async function hasChildren(tx: DbOrTx, id: string) {
+  const rows = await tx.select({ id: tasks.id }).from(tasks).where(eq(tasks.parentId, id)).limit(1);
+  return rows.length > 0;
+}
+
+/** When the last split of a decomposition finishes, the composer runs. Serialised on the root row. */
+async function finishGroupIfIdle(deps: Deps, tx: Tx, rootId: string) {
+  const [root] = resultRows<{ status: string }>(
+    await tx.execute(sql`select status from ${tasks} where id = ${rootId} for update`),
+  );
+  if (!root || root.status !== "processing") return;
+  const active = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.groupKey, rootId),
+        inArray(jobs.kind, SPLIT_KINDS),
+        inArray(jobs.status, ["queued", "running"]),
+      ),
+    );
+  if ((active[0]?.n ?? 0) === 0) {
+    await deps.jobs.enqueue(
+      { kind: JOB_COMPOSE, payload: { rootId }, groupKey: rootId, dedupeKey: `compose:${rootId}` },
+      tx,
+    );
+  }
+}
+
+async function githubToken(deps: Deps, userId: string): Promise<string | null> {
+  const { githubTokenFor } = await import("../integrations/github-token");
+  return githubTokenFor(deps, userId);
+}
+
+// ---- stage 1-4 (and the start of 5): the root ------------------------------------------------------
+async function runRoot(deps: Deps, job: JobRow, ctx: JobContext) {
+  const rootId = String(job.payload.rootId);
+  let root = await loadTask(deps, rootId);
+  if (!root || !["pending", "processing"].includes(root.status)) return;
+  const opts = optionsOf(root);
+  if (root.status === "pending") {
+    await setRootStatus(deps, root, "processing", {
+      planner: deps.planner.name,
+      model: deps.planner.model,
+      failureReason: null,
+    });
+    await deps.events.publish({
+      type: "decomposition.started",
+      userId: root.userId,
+      taskId: root.id,
+      rootTaskId: root.id,
+      message: "Decomposition started",
+    });
+    root = (await loadTask(deps, rootId))!;
+  }
+
+  await reportStage(deps, root, "source", "started", "Reading your description");
+  await reportStage(deps, root, "source", "completed", "Description and preferences read");
+
+  await reportStage(
+    deps,
+    root,
+    "context_fetch",
+    "started",
+    opts.githubRepo ? "Reading the linked repository" : "Gathering context",
+  );
+  let summary: string | null = null;
+  if (opts.githubRepo) {
+    const context = await fetchRepositoryContext(
+      deps,
+      opts.githubRepo,
+      await githubToken(deps, root.userId),
+      ctx.signal,
+    );
+    summary = context.summary;
+    if (context.warning && !root.warnings.includes(context.warning)) {
+      await deps.db
+        .update(tasks)
+        .set({ warnings: [...root.warnings, context.warning] })
+        .where(eq(tasks.id, rootId));
+    }
+  }
+  await reportStage(
+    deps,
+    root,
+    "context_fetch",
+    "completed",
+    summary ? "Repository context gathered" : "Context gathered",
+  );
+  const brief = briefOf(root, summary);
+
+  await reportStage(deps, root, "complexity_scorer", "started", "Assessing complexity");
+  if (root.complexityScore === null) {
+    const assessed = await deps.planner.assessComplexity(brief, ctx.signal);
+    await recordUsage(deps, rootId, assessed.usage);
+    await deps.db
+      .update(tasks)
+      .set({
+        complexityScore: assessed.value.complexity_score,
+        storyPoints: assessed.value.story_points,
+        implementationDetails: assessed.value.rationale,
+      })
+      .where(eq(tasks.id, rootId));
+    root = (await loadTask(deps, rootId))!;
+  }
+  await reportStage(deps, root, "complexity_scorer", "completed", `Complexity ${root.complexityScore}/10`);
+
+  await reportStage(deps, root, "root_processor", "started", "Planning the first level");
+  if (!(await hasChildren(deps.db, rootId))) {
+    const planned = await deps.planner.splitTask(
+      {
+        brief,
+        task: {
+          description: root.description,
+          complexity_score: root.complexityScore,
+          implementation_details: null,
+        },
+        ancestors: [],
+        depth: 0,
+        maxDepth: opts.maxDepth,
+        maxSubtasks: opts.maxSubtasks,
+      },
+      ctx.signal,
+    );
+    await recordUsage(deps, rootId, planned.usage);
+    await deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from ${tasks} where id = ${rootId} for update`);
+      if (await hasChildren(tx, rootId)) return;
+      await insertChildren(
+        deps,
+        tx,
+        root!,
+        rootId,
+        planned.value.slice(0, opts.maxSubtasks),
+        opts,
+        !opts.requiresApproval,
+      );
+    });
+  }
+  const first = await deps.db.select().from(tasks).where(eq(tasks.parentId, rootId));
+  await reportStage(
+    deps,
+    root,
+    "root_processor",
+    "completed",
+    `${first.length} first-level subtasks planned`,
+  );
+
+  if (opts.requiresApproval && !isApproved(root)) {
+    await setRootStatus(deps, root, "submitted");
+    await reportStage(
+      deps,
+      root,
+      "decomposer",
+      "processing",
+      "Waiting for your review of the first-level plan",
+    );
+    return;
+  }
+  await reportStage(deps, root, "decomposer", "started", "Decomposing subtasks");
+  ctx.onComplete((tx) => finishGroupIfIdle(deps, tx, rootId));
+}
+
+function isApproved(root: TaskRow) {
+  return Boolean((root.options as Record<string, unknown> | null)?.approved_at);
+}
+
+// ---- stage 5: one node -----------------------------------------------------------------------------
+async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
+  const rootId = String(job.payload.rootId);
+  const nodeId = String(job.payload.nodeId);
+  const [node, root] = await Promise.all([loadTask(deps, nodeId), loadTask(deps, rootId)]);
+  if (!node || !root || ["rejected", "submitted", "failed", "pending"].includes(root.status)) return;
+  ctx.onComplete((tx) => finishGroupIfIdle(deps, tx, rootId));
+  if (await hasChildren(deps.db, nodeId)) return;
+  const opts = optionsOf(root);
+  if (node.depth >= opts.maxDepth) return;
+  const ancestors = resultRows<{ description: string }>(
+    await deps.db.execute(sql`with recursive up(id, parent_id, description, depth) as (
+        select id, parent_id, description, depth from ${tasks} where id = ${node.parentId}
+        union all select t.id, t.parent_id, t.description, t.depth from ${tasks} t join up on t.id = up.parent_id)
+      select description from up order by depth`),
+  ).map((r) => r.description);
+  const planned = await deps.planner.splitTask(
+    {
+      brief: briefOf(root, null),
+      task: {
+        description: node.description,
+        complexity_score: node.complexityScore,
+        implementation_details: node.implementationDetails,
+      },
+      ancestors,
+      depth: node.depth,
+      maxDepth: opts.maxDepth,
+      maxSubtasks: opts.maxSubtasks,
+    },
+    ctx.signal,
+  );
+  await recordUsage(deps, rootId, planned.usage);
+  const inserted = await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select id from ${tasks} where id = ${nodeId} for update`);
+    if (await hasChildren(tx, nodeId)) return [];
+    // A parent is never less complex than its children: cap scores at the parent's.
+    const capped = planned.value
+      .slice(0, opts.maxSubtasks)
+      .map((p) => ({ ...p, complexity_score: Math.min(p.complexity_score, node.complexityScore ?? 10) }));
+    return insertChildren(deps, tx, node, rootId, capped, opts, true);
+  });
+  if (inserted.length) {
+    await deps.events.publish({
+      type: "service.status",
+      userId: root.userId,
+      taskId: root.id,
+      rootTaskId: root.id,
+      operatorId: "decomposer",
+      status: "processing",
+      message: `Split "${node.description.slice(0, 60)}" into ${inserted.length} subtasks`,
+      data: {
+        stage: "decomposer",
+        stage_name: stageInfo("decomposer").name,
+        progress: stageInfo("decomposer").progress,
+        node_id: nodeId,
+      },
+    });
+  }
+}
+
+// ---- stage 6: composer -----------------------------------------------------------------------------
+async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
+  const rootId = String(job.payload.rootId);
+  const root = await loadTask(deps, rootId);
+  if (!root || root.status !== "processing") return;
+  await reportStage(deps, root, "decomposer", "completed", "All subtasks decomposed");
+  await deps.events.publish({
+    type: "task.decomposed",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    data: { progress: 85 },
+  });
+  await reportStage(deps, root, "composer", "started", "Writing epics, user stories and the event model");
+
+  const nodes = await deps.db
+    .select()
+    .from(tasks)
+    .where(eq(tasks.rootTaskId, rootId))
+    .orderBy(asc(tasks.depth), asc(tasks.position));
+  const flat = depthFirst(root, nodes).map((t) => ({
+    description: t.description,
+    depth: t.depth,
+    complexity_score: t.complexityScore,
+    story_points: t.storyPoints,
+    is_atomic: t.isAtomic,
+  }));
+  const request = { brief: briefOf(root, null), tasks: flat };
+  await deps.events.publish({
+    type: "event_modeling.started",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    data: { progress: 85 },
+  });
+  const [context, model] = await Promise.all([
+    deps.planner.composeContext(request, ctx.signal),
+    deps.planner.composeEventModel(request, ctx.signal),
+  ]);
+  await recordUsage(deps, rootId, context.usage);
+  await recordUsage(deps, rootId, model.usage);
+  const c = context.value;
+  const m = model.value;
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(epics).where(eq(epics.rootTaskId, rootId));
+    await tx.delete(userStories).where(eq(userStories.rootTaskId, rootId));
+    const epicIds = new Set(c.epics.map((e) => e.id));
+    if (c.epics.length) {
+      await tx.insert(epics).values(
+        c.epics.map((e, i) => ({
+          rootTaskId: rootId,
+          key: e.id,
+          title: e.title,
+          description: e.description,
+          priority: e.priority,
+          position: i,
+        })),
+      );
+    }
+    if (c.user_stories.length) {
+      await tx.insert(userStories).values(
+        c.user_stories.map((s, i) => ({
+          rootTaskId: rootId,
+          key: s.id,
+          epicKey: s.epic_id && epicIds.has(s.epic_id) ? s.epic_id : null,
+          actor: s.actor,
+          action: s.action,
+          benefit: s.benefit,
+          acceptanceCriteria: s.acceptance_criteria,
+          storyPoints: s.story_points,
+          priority: s.priority,
+          position: i,
+        })),
+      );
+    }
+    const eventModel = {
+      markdown: m.event_model_markdown,
+      events: m.events,
+      commands: m.commands,
+      readModels: m.read_models,
+      userInteractions: m.user_interactions,
+      automations: m.automations,
+      swimlanes: m.swimlanes,
+      chapters: m.chapters,
+      updatedAt: new Date(),
+    };
+    await tx
+      .insert(eventModels)
+      .values({ rootTaskId: rootId, ...eventModel })
+      .onConflictDoUpdate({ target: eventModels.rootTaskId, set: eventModel });
+    await tx
+      .update(tasks)
+      .set({
+        context: {
+          tech_stack: { ...c.tech_stack, ...techStackExtras(root) },
+          best_practices: c.best_practices,
+        },
+        status: "completed",
+        completedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(tasks.id, rootId), eq(tasks.status, "processing")));
+  });
+  await deps.events.publish({
+    type: "event_modeling.completed",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    data: { events: m.events.length, commands: m.commands.length, read_models: m.read_models.length },
+  });
+  await reportStage(deps, root, "composer", "completed", "Plan complete");
+  await deps.events.publish({
+    type: "decomposition.completed",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    message: `Decomposed into ${nodes.length} subtasks`,
+    data: { progress: 100, total_subtasks: nodes.length },
+  });
+  await deps.events.publish({
+    type: "task.status_changed",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    status: "completed",
+    isAtomic: false,
+  });
+}
+
+function techStackExtras(root: TaskRow) {
+  const stored = (root.context as { tech_stack?: Record<string, unknown> } | null)?.tech_stack ?? {};
+  return stored.application_type ? { application_type: stored.application_type } : {};
+}
+
+function depthFirst(root: TaskRow, nodes: TaskRow[]): TaskRow[] {
+  const byParent = new Map<string, TaskRow[]>();
+  for (const n of nodes) {
+    const list = byParent.get(n.parentId!) ?? [];
+    list.push(n);
+    byParent.set(n.parentId!, list);
+  }
+  const out: TaskRow[] = [];
+  const visit = (id: string) => {
+    for (const child of byParent.get(id) ?? []) {
+      out.push(child);
+      visit(child.id);
+    }
+  };
+  visit(root.id);
+  return out;
+}
+
+/** A job that gave up: the decomposition fails with a reason the user can read. */
+export async function failDecomposition(deps: Deps, job: JobRow, error: Error) {
+  const rootId = job.groupKey;
+  if (!rootId) return;
+  const root = await loadTask(deps, rootId);
+  if (!root || !["processing", "pending"].includes(root.status)) return;
+  const reason =
+    error instanceof PlannerError
+      ? error.message
+      : `Decomposition failed: ${error.message.slice(0, 300)}. Use Restart to try again.`;
+  await deps.jobs.cancelGroup(rootId);
+  await setRootStatus(deps, root, "failed", { failureReason: reason });
+  const stage: StageId =
+    job.kind === JOB_COMPOSE ? "composer" : job.kind === JOB_NODE ? "decomposer" : "root_processor";
+  await reportStage(deps, root, stage, "error", reason);
+  await deps.events.publish({
+    type: "decomposition.error",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    message: reason,
+  });
+}
+
+export function registerDecomposition(deps: Deps) {
+  // Planner output that stays invalid after the planner's own retries cannot be fixed by retrying the job.
+  const wrap =
+    (fn: (deps: Deps, job: JobRow, ctx: JobContext) => Promise<void>) =>
+    async (job: JobRow, ctx: JobContext) => {
+      try {
+        await fn(deps, job, ctx);
+      } catch (err) {
+        if (err instanceof PlannerError && err.permanent)
+          throw new PermanentJobError(err.message, { cause: err });
+        throw err;
+      }
+    };
+  deps.jobs.register(JOB_ROOT, wrap(runRoot));
+  deps.jobs.register(JOB_NODE, wrap(runNode));
+  deps.jobs.register(JOB_COMPOSE, wrap(runCompose));
+}

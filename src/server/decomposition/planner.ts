@@ -1,0 +1,65 @@
+import type {
+  ComplexityAssessment,
+  EventModelPlan,
+  PlannedSubtask,
+  ProjectContext,
+} from "../../shared/schemas/plan";
+
+/** What every stage knows about the project being planned. */
+export type ProjectBrief = {
+  description: string;
+  applicationType: { id: string; label: string; description: string } | null;
+  stack: {
+    id: string;
+    name: string;
+    description: string;
+    frontend_framework: string;
+    backend_language: string;
+    database: string;
+  } | null;
+  additionalRequirements: string | null;
+  /** A bounded summary of the linked GitHub repository (README excerpt, file tree), if any. */
+  repositorySummary: string | null;
+};
+
+/** One node to split: its own text plus the path from the root, so a planner keeps context. */
+export type SplitRequest = {
+  brief: ProjectBrief;
+  task: { description: string; complexity_score: number | null; implementation_details: string | null };
+  /** Descriptions from the root down to this node's parent. */
+  ancestors: string[];
+  depth: number;
+  maxDepth: number;
+  maxSubtasks: number;
+};
+
+export type ComposeRequest = {
+  brief: ProjectBrief;
+  /** The finished tree, flattened in depth-first order. */
+  tasks: {
+    description: string;
+    depth: number;
+    complexity_score: number | null;
+    story_points: number | null;
+    is_atomic: boolean;
+  }[];
+};
+
+/** Token usage of one call; the offline planner reports zeros. */
+export type Usage = { calls: number; promptTokens: number; completionTokens: number };
+export type Planned<T> = { value: T; usage: Usage };
+
+/**
+ * A planner produces every stage's content. Two implementations: the deterministic offline planner
+ * (no model) and the LangChain planner (any OpenAI-compatible endpoint). Both return values that satisfy
+ * the zod schemas of src/shared/schemas/plan.ts.
+ */
+export interface Planner {
+  readonly name: "offline" | "langchain";
+  readonly model: string | null;
+  assessComplexity(brief: ProjectBrief, signal?: AbortSignal): Promise<Planned<ComplexityAssessment>>;
+  /** Splits one task into at most `maxSubtasks` subtasks (root_processor for the root, decomposer below). */
+  splitTask(request: SplitRequest, signal?: AbortSignal): Promise<Planned<PlannedSubtask[]>>;
+  composeContext(request: ComposeRequest, signal?: AbortSignal): Promise<Planned<ProjectContext>>;
+  composeEventModel(request: ComposeRequest, signal?: AbortSignal): Promise<Planned<EventModelPlan>>;
+}

@@ -1,0 +1,81 @@
+import type { ComposeRequest, ProjectBrief, SplitRequest } from "./planner";
+
+/** Prompts per stage. Plain text, no provider-specific syntax, so any OpenAI-compatible model follows them. */
+
+export const SYSTEM_PROMPT = `You are Atomize, a senior software architect and delivery lead. You break software projects into
+concrete, independently testable engineering tasks for a developer team. Be specific to the project's stack,
+never vague ("implement features"), never repeat a parent task verbatim, and never invent requirements that
+contradict the user's description. Complexity scores run from 1 (trivial, under an hour) to 10 (a large
+multi-week effort); story points must be one of 1, 2, 3, 5, 8, 13 and track complexity. Answer only with data
+that matches the requested JSON schema.`;
+
+function briefText(brief: ProjectBrief): string {
+  const lines = [`Project description:\n${brief.description}`];
+  if (brief.applicationType)
+    lines.push(`Application type: ${brief.applicationType.label} (${brief.applicationType.description})`);
+  if (brief.stack) {
+    lines.push(
+      `Tech stack: ${brief.stack.name}: frontend ${brief.stack.frontend_framework}, backend ${brief.stack.backend_language}, database ${brief.stack.database}. ${brief.stack.description}`,
+    );
+  }
+  if (brief.additionalRequirements) lines.push(`Additional requirements: ${brief.additionalRequirements}`);
+  if (brief.repositorySummary)
+    lines.push(`Existing repository (ground the plan in it):\n${brief.repositorySummary}`);
+  return lines.join("\n\n");
+}
+
+export function complexityPrompt(brief: ProjectBrief): string {
+  return `${briefText(brief)}
+
+Assess the complexity of the whole project: give complexity_score (1-10), story_points, and a one or two
+sentence rationale naming what drives the effort.`;
+}
+
+export function splitPrompt(r: SplitRequest): string {
+  const path = r.ancestors.length
+    ? `Path from the project down to this task:\n${r.ancestors.map((a, i) => `${"  ".repeat(i)}- ${a}`).join("\n")}\n\n`
+    : "";
+  const what =
+    r.depth === 0
+      ? "Plan the first level of the project: the main workstreams a team would run (setup, each major feature, quality, delivery)."
+      : "Split this task into the concrete steps needed to complete it.";
+  return `${briefText(r.brief)}
+
+${path}Task to split:\n${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}
+${r.task.complexity_score !== null ? `Its complexity: ${r.task.complexity_score}/10.\n` : ""}
+Depth: ${r.depth} of at most ${r.maxDepth}.
+${what} Return at most ${r.maxSubtasks} subtasks (fewer is fine when fewer make sense), each with a specific
+imperative description, complexity_score (never above the task being split), story_points and
+implementation_details (1-3 sentences of concrete guidance: files, endpoints, tables, libraries).`;
+}
+
+function treeText(r: ComposeRequest): string {
+  return r.tasks
+    .slice(0, 400)
+    .map((t) => `${"  ".repeat(Math.max(0, t.depth - 1))}- ${t.description}${t.is_atomic ? "" : " (group)"}`)
+    .join("\n");
+}
+
+export function contextPrompt(r: ComposeRequest): string {
+  return `${briefText(r.brief)}
+
+The decomposed plan:
+${treeText(r)}
+
+Write the project context: tech_stack (frontend, backend, database, deployment, description), 5-10
+best_practices for this stack, epics (ids "E1", "E2", ... one per major workstream, priority 1 = highest),
+and user_stories (ids "US1", ...; epic_id referencing an epic; actor, action, benefit; 2-5 testable
+acceptance criteria; story_points; priority must_have / should_have / could_have / wont_have).`;
+}
+
+export function eventModelPrompt(r: ComposeRequest): string {
+  return `${briefText(r.brief)}
+
+The decomposed plan:
+${treeText(r)}
+
+Write an event model of the system: domain events (past tense, PascalCase), commands, read models,
+user interactions, automations, swimlanes (one per main area, listing its events, commands and read
+models by name), chapters with sub_chapters and slices (command -> event -> read model flows), and
+event_model_markdown: a readable markdown document describing the model.`;
+}

@@ -1,0 +1,139 @@
+import type { IncomingMessage } from "node:http";
+import { type WebSocket, WebSocketServer } from "ws";
+import { clientChannelMessage, REALTIME_CLOSE, type RealtimeEvent } from "../../shared/schemas/realtime";
+import { authenticate } from "../auth/http-session";
+import type { Deps } from "../deps";
+import { getOwnedRow } from "../services/tasks/tasks";
+import type { BusEvent } from "./event-bus";
+
+const HISTORY_LIMIT = 100;
+const PING_MS = 30_000;
+const TASK_PATH = /^\/ws\/tasks\/([^/]+)$/;
+
+/** The client-facing shape: the owner id stays on the server. */
+function toClient(e: BusEvent): RealtimeEvent {
+  const { user_id: _owner, ...event } = e;
+  return event;
+}
+
+/**
+ * The raw channels of spec section 7: `/ws/global` (every event of the caller's tasks) and
+ * `/ws/tasks/{taskId}` (one task tree). Authentication: `?token=` (API clients) or the session cookie
+ * (the SPA). A bad token or another user's task closes the socket with a 44xx code and a reason.
+ */
+export function createRealtimeChannels(deps: Deps) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
+  const sockets = new Set<WebSocket>();
+
+  const unsubscribe = deps.events.subscribe((event) => {
+    for (const ws of sockets) {
+      const sub = (ws as WebSocket & { sub?: { userId: string; rootTaskId: string | null } }).sub;
+      if (!sub || sub.userId !== event.user_id) continue;
+      if (sub.rootTaskId && event.root_task_id !== sub.rootTaskId && event.task_id !== sub.rootTaskId)
+        continue;
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(toClient(event)));
+    }
+  });
+
+  wss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
+    void accept(ws, req).catch((err) => {
+      deps.log.warn("realtime connection failed", { err: (err as Error).message });
+      ws.close(1011, "Internal error");
+    });
+  });
+
+  async function accept(ws: WebSocket, req: IncomingMessage) {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const auth = await authenticate(deps, null, req.headers.cookie, url.searchParams.get("token"));
+    if (!auth.session) {
+      ws.close(REALTIME_CLOSE.unauthorized.code, REALTIME_CLOSE.unauthorized.reason);
+      return;
+    }
+    const userId = auth.session.user.id;
+    let rootTaskId: string | null = null;
+    let channel = "global";
+    const m = url.pathname.match(TASK_PATH);
+    if (m) {
+      try {
+        const row = await getOwnedRow(deps, userId, decodeURIComponent(m[1]!));
+        rootTaskId = row.rootTaskId ?? row.id;
+        channel = `tasks/${row.id}`;
+      } catch {
+        ws.close(REALTIME_CLOSE.notFound.code, REALTIME_CLOSE.notFound.reason);
+        return;
+      }
+    }
+    // Buffer live events until history is out, so nothing is lost or reordered in between.
+    const pending: string[] = [];
+    let ready = false;
+    const originalSend = ws.send.bind(ws);
+    (ws as WebSocket & { sub?: unknown }).sub = { userId, rootTaskId };
+    ws.send = ((data: string) => (ready ? originalSend(data) : pending.push(data))) as typeof ws.send;
+    sockets.add(ws);
+    originalSend(
+      JSON.stringify({
+        type: "connection_established",
+        channel,
+        task_id: rootTaskId,
+        timestamp: new Date().toISOString(),
+      }),
+    );
+    const history = await deps.events.history({
+      userId,
+      rootTaskId: rootTaskId ?? undefined,
+      limit: HISTORY_LIMIT,
+    });
+    originalSend(
+      JSON.stringify({
+        type: "event_history",
+        events: history.map((e) => ({ channel, data: toClient(e), timestamp: e.timestamp })),
+      }),
+    );
+    const lastId = history.at(-1)?.id ?? 0;
+    for (const data of pending.splice(0)) {
+      if ((JSON.parse(data) as { id?: number }).id! > lastId) originalSend(data);
+    }
+    ready = true;
+
+    let alive = true;
+    const ping = setInterval(() => {
+      if (!alive) return ws.terminate();
+      alive = false;
+      ws.ping();
+    }, PING_MS);
+    ws.on("pong", () => {
+      alive = true;
+    });
+    ws.on("message", (raw) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw.toString());
+      } catch {
+        parsed = null;
+      }
+      const msg = clientChannelMessage.safeParse(parsed);
+      if (!msg.success) {
+        originalSend(
+          JSON.stringify({ type: "error", message: 'Unknown message: send {"type":"heartbeat"}' }),
+        );
+        return;
+      }
+      originalSend(JSON.stringify({ type: msg.data.type, timestamp: new Date().toISOString() }));
+    });
+    ws.on("close", () => {
+      clearInterval(ping);
+      sockets.delete(ws);
+    });
+  }
+
+  return {
+    matches: (pathname: string) => pathname === "/ws/global" || TASK_PATH.test(pathname),
+    handleUpgrade: (req: IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) =>
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req)),
+    async close() {
+      unsubscribe();
+      for (const ws of sockets) ws.close(REALTIME_CLOSE.restarting.code, REALTIME_CLOSE.restarting.reason);
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import { and, asc, desc, eq, gt, lt, or, type SQL } from "drizzle-orm";
+import type { RealtimeEvent, TaskEventType } from "../../shared/schemas/realtime";
+import type { Database } from "../db/client";
+import { taskEvents } from "../db/schema/index";
+import type { Logger } from "../lib/logger";
+
+const CHANNEL = "atomize_events";
+/** NOTIFY payloads must stay under 8000 bytes; larger events travel by id and are read back. */
+const MAX_INLINE_PAYLOAD = 7000;
+
+export type PublishInput = {
+  type: TaskEventType;
+  userId: string;
+  taskId: string | null;
+  rootTaskId: string | null;
+  status?: string;
+  isAtomic?: boolean;
+  operatorId?: string;
+  message?: string;
+  data?: Record<string, unknown>;
+};
+
+/** A delivered event with its owner, so subscribers can filter by user. */
+export type BusEvent = RealtimeEvent & { user_id: string };
+
+export type EventBus = {
+  /** Persists the event (for history and resume), then fans it out to every process. */
+  publish(input: PublishInput): Promise<BusEvent>;
+  subscribe(listener: (event: BusEvent) => void): () => void;
+  /** Stored events, oldest first: of one root task, or of all a user's tasks. */
+  history(filter: {
+    userId: string;
+    rootTaskId?: string;
+    afterId?: number;
+    limit?: number;
+  }): Promise<BusEvent[]>;
+  purgeOlderThan(date: Date): Promise<void>;
+  close(): Promise<void>;
+};
+
+type Row = typeof taskEvents.$inferSelect;
+
+function toEvent(row: Row): BusEvent {
+  const d = row.data as Record<string, unknown> & {
+    status?: string;
+    is_atomic?: boolean;
+    operator_id?: string;
+    message?: string;
+  };
+  const { status, is_atomic, operator_id, message, ...data } = d;
+  return {
+    id: row.id,
+    type: row.type as TaskEventType,
+    user_id: row.userId,
+    task_id: row.taskId,
+    root_task_id: row.rootTaskId,
+    ...(status !== undefined ? { status } : {}),
+    ...(is_atomic !== undefined ? { is_atomic } : {}),
+    ...(operator_id !== undefined ? { operator_id } : {}),
+    ...(message !== undefined ? { message } : {}),
+    timestamp: row.createdAt.toISOString(),
+    data,
+  };
+}
+
+export async function createEventBus(database: Database, log: Logger): Promise<EventBus> {
+  const listeners = new Set<(e: BusEvent) => void>();
+  const deliver = (e: BusEvent) => {
+    for (const l of listeners) {
+      try {
+        l(e);
+      } catch (err) {
+        log.error("event listener failed", { err, type: e.type });
+      }
+    }
+  };
+
+  const unlisten = await database.listen(CHANNEL, (payload) => {
+    void (async () => {
+      try {
+        const parsed = JSON.parse(payload) as BusEvent | { ref: number };
+        if ("ref" in parsed) {
+          const [row] = await database.db
+            .select()
+            .from(taskEvents)
+            .where(eq(taskEvents.id, parsed.ref))
+            .limit(1);
+          if (row) deliver(toEvent(row));
+        } else {
+          deliver(parsed);
+        }
+      } catch (err) {
+        log.warn("dropped a malformed event notification", { err });
+      }
+    })();
+  });
+
+  return {
+    async publish(input) {
+      const data: Record<string, unknown> = { ...(input.data ?? {}) };
+      if (input.status !== undefined) data.status = input.status;
+      if (input.isAtomic !== undefined) data.is_atomic = input.isAtomic;
+      if (input.operatorId !== undefined) data.operator_id = input.operatorId;
+      if (input.message !== undefined) data.message = input.message;
+      const [row] = await database.db
+        .insert(taskEvents)
+        .values({
+          userId: input.userId,
+          taskId: input.taskId,
+          rootTaskId: input.rootTaskId,
+          type: input.type,
+          data,
+        })
+        .returning();
+      const event = toEvent(row!);
+      const inline = JSON.stringify(event);
+      await database.notify(
+        CHANNEL,
+        inline.length <= MAX_INLINE_PAYLOAD ? inline : JSON.stringify({ ref: event.id }),
+      );
+      return event;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async history({ userId, rootTaskId, afterId, limit = 200 }) {
+      const conditions: SQL[] = [eq(taskEvents.userId, userId)];
+      if (rootTaskId)
+        conditions.push(or(eq(taskEvents.rootTaskId, rootTaskId), eq(taskEvents.taskId, rootTaskId))!);
+      if (afterId !== undefined) {
+        conditions.push(gt(taskEvents.id, afterId));
+        const rows = await database.db
+          .select()
+          .from(taskEvents)
+          .where(and(...conditions))
+          .orderBy(asc(taskEvents.id))
+          .limit(limit);
+        return rows.map(toEvent);
+      }
+      // Without a resume point: the latest `limit` events, returned oldest first.
+      const rows = await database.db
+        .select()
+        .from(taskEvents)
+        .where(and(...conditions))
+        .orderBy(desc(taskEvents.id))
+        .limit(limit);
+      return rows.reverse().map(toEvent);
+    },
+    async purgeOlderThan(date) {
+      await database.db.delete(taskEvents).where(lt(taskEvents.createdAt, date));
+    },
+    async close() {
+      listeners.clear();
+      await unlisten();
+    },
+  };
+}

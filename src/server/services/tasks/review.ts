@@ -1,0 +1,125 @@
+import { and, eq } from "drizzle-orm";
+import { rejectTaskInput, resubmitTaskInput, type Task } from "../../../shared/schemas/tasks";
+import { tasks } from "../../db/schema/index";
+import { enqueueDecomposition, enqueueNodeDecomposition, JOB_COMPOSE } from "../../decomposition/pipeline";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import type { UserRow } from "../auth/sessions";
+import { parseInput } from "../validation";
+import { getOwnedRow, getTask } from "./tasks";
+
+/**
+ * Review before commit (requires_approval): the pipeline stops after the first-level plan with status
+ * `submitted`; the owner approves (decomposition continues), rejects with a reason, or resubmits a
+ * rejected task with an edited description.
+ */
+export async function approveTask(deps: Deps, user: UserRow, id: string): Promise<Task> {
+  const row = await getOwnedRow(deps, user.id, id);
+  if (row.parentId || row.status !== "submitted") {
+    throw new AppError("CONFLICT", "Only a plan waiting for review can be approved.");
+  }
+  await deps.db.transaction(async (tx) => {
+    const updated = await tx
+      .update(tasks)
+      .set({
+        status: "processing",
+        options: { ...(row.options ?? {}), approved_at: new Date().toISOString(), approved_by: user.id },
+        updatedAt: new Date(),
+      })
+      .where(and(eq(tasks.id, id), eq(tasks.status, "submitted")))
+      .returning({ id: tasks.id });
+    if (updated.length === 0)
+      throw new AppError("CONFLICT", "Only a plan waiting for review can be approved.");
+    const first = await tx.select().from(tasks).where(eq(tasks.parentId, id));
+    const toSplit = first.filter((t) => !t.isAtomic);
+    for (const child of toSplit) await enqueueNodeDecomposition(deps.jobs, id, child.id, tx);
+    if (toSplit.length === 0) {
+      await deps.jobs.enqueue(
+        { kind: JOB_COMPOSE, payload: { rootId: id }, groupKey: id, dedupeKey: `compose:${id}` },
+        tx,
+      );
+    }
+  });
+  const who = user.fullName || user.email;
+  await deps.events.publish({
+    type: "task.approved",
+    userId: user.id,
+    taskId: id,
+    rootTaskId: id,
+    status: "processing",
+    message: `Task approved: ${id} by ${who}`,
+    data: { approved_by: who },
+  });
+  await deps.events.publish({
+    type: "task.status_changed",
+    userId: user.id,
+    taskId: id,
+    rootTaskId: id,
+    status: "processing",
+  });
+  return getTask(deps, user.id, id);
+}
+
+export async function rejectTask(deps: Deps, user: UserRow, id: string, raw: unknown): Promise<Task> {
+  const input = parseInput(rejectTaskInput, raw);
+  const row = await getOwnedRow(deps, user.id, id);
+  if (row.parentId || !["submitted", "processing", "pending"].includes(row.status)) {
+    throw new AppError(
+      "CONFLICT",
+      "Only a plan waiting for review or still being decomposed can be rejected.",
+    );
+  }
+  await deps.db.transaction(async (tx) => {
+    await deps.jobs.cancelGroup(id, tx);
+    await tx
+      .update(tasks)
+      .set({ status: "rejected", rejectionReason: input.reason, updatedAt: new Date() })
+      .where(eq(tasks.id, id));
+  });
+  await deps.events.publish({
+    type: "task.rejected",
+    userId: user.id,
+    taskId: id,
+    rootTaskId: id,
+    status: "rejected",
+    message: `Task rejected: ${input.reason}`,
+    data: { reason: input.reason },
+  });
+  return getTask(deps, user.id, id);
+}
+
+export async function resubmitTask(deps: Deps, user: UserRow, id: string, raw: unknown): Promise<Task> {
+  const input = parseInput(resubmitTaskInput, raw);
+  const row = await getOwnedRow(deps, user.id, id);
+  if (row.parentId || row.status !== "rejected")
+    throw new AppError("CONFLICT", "Only a rejected task can be resubmitted.");
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(tasks).where(eq(tasks.parentId, id));
+    const { approved_at: _a, approved_by: _b, ...options } = (row.options ?? {}) as Record<string, unknown>;
+    await tx
+      .update(tasks)
+      .set({
+        description: input.description,
+        status: "pending",
+        rejectionReason: null,
+        failureReason: null,
+        complexityScore: null,
+        storyPoints: null,
+        implementationDetails: null,
+        options,
+        updatedAt: new Date(),
+      })
+      .where(eq(tasks.id, id));
+    await enqueueDecomposition(deps.jobs, id, tx);
+  });
+  await deps.events.publish({
+    type: "task.rejected",
+    userId: user.id,
+    taskId: id,
+    rootTaskId: id,
+    status: "pending",
+    message: "Task rejected and resubmitted",
+    data: { reason: row.rejectionReason, new_description: input.description },
+  });
+  return getTask(deps, user.id, id);
+}

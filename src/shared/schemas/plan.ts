@@ -1,0 +1,111 @@
+import { z } from "zod";
+
+/**
+ * What a planner (the offline planner or a language model through LangChain) must return at each stage.
+ * The same schemas validate model output (structured output) and the offline planner's results.
+ */
+
+export const storyPoints = z.union([
+  z.literal(1),
+  z.literal(2),
+  z.literal(3),
+  z.literal(5),
+  z.literal(8),
+  z.literal(13),
+]);
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** complexity_scorer: how hard the whole task is. */
+export const complexityAssessment = z.object({
+  complexity_score: z.number().int().min(1).max(10),
+  story_points: storyPoints,
+  rationale: text(2000),
+});
+export type ComplexityAssessment = z.infer<typeof complexityAssessment>;
+
+/** One proposed subtask (root_processor and decomposer). */
+export const plannedSubtask = z.object({
+  description: text(2000),
+  complexity_score: z.number().int().min(1).max(10),
+  story_points: storyPoints,
+  implementation_details: text(4000),
+});
+export type PlannedSubtask = z.infer<typeof plannedSubtask>;
+
+/** A split of one task into subtasks; the caller caps the count at max_subtasks. */
+export const subtaskPlan = z.object({ subtasks: z.array(plannedSubtask).min(1).max(10) });
+export type SubtaskPlan = z.infer<typeof subtaskPlan>;
+
+/** composer, part 1: project context. */
+export const projectContext = z.object({
+  tech_stack: z.object({
+    frontend: z.string().max(300),
+    backend: z.string().max(300),
+    database: z.string().max(300),
+    deployment: z.string().max(300),
+    description: z.string().max(2000),
+  }),
+  best_practices: z.array(text(500)).min(1).max(20),
+  epics: z
+    .array(
+      z.object({
+        id: text(50),
+        title: text(200),
+        description: z.string().max(2000),
+        priority: z.number().int().min(1).max(5),
+      }),
+    )
+    .min(1)
+    .max(20),
+  user_stories: z
+    .array(
+      z.object({
+        id: text(50),
+        epic_id: z.string().max(50).nullable(),
+        actor: text(200),
+        action: text(1000),
+        benefit: z.string().max(1000),
+        acceptance_criteria: z.array(text(500)).min(1).max(12),
+        story_points: storyPoints,
+        priority: z.enum(["must_have", "should_have", "could_have", "wont_have"]),
+      }),
+    )
+    .min(1)
+    .max(60),
+});
+export type ProjectContext = z.infer<typeof projectContext>;
+
+const named = z.object({ name: text(200), description: z.string().max(1000) });
+
+/** composer, part 2: the event model (spec section 3 "metadata"). */
+export const eventModelPlan = z.object({
+  events: z.array(named).min(1).max(80),
+  commands: z.array(named).min(1).max(80),
+  read_models: z.array(named).max(80),
+  user_interactions: z.array(named).max(80),
+  automations: z.array(named).max(80),
+  swimlanes: z
+    .array(
+      z.object({
+        name: text(200),
+        description: z.string().max(1000),
+        events: z.array(text(200)).max(80),
+        commands: z.array(text(200)).max(80),
+        read_models: z.array(text(200)).max(80),
+      }),
+    )
+    .min(1)
+    .max(20),
+  chapters: z
+    .array(
+      z.object({
+        name: text(200),
+        description: z.string().max(1000),
+        sub_chapters: z.array(z.object({ name: text(200), slices: z.array(text(300)).max(40) })).max(20),
+      }),
+    )
+    .min(1)
+    .max(20),
+  event_model_markdown: text(100_000),
+});
+export type EventModelPlan = z.infer<typeof eventModelPlan>;

@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/** Event types of spec section 4 (global channel and task screens). */
+export const TASK_EVENT_TYPES = [
+  "task.created",
+  "task.updated",
+  "task.status_changed",
+  "task.approved",
+  "task.rejected",
+  "task.completed",
+  "task.deleted",
+  "task.decomposed",
+  "decomposition.started",
+  "decomposition.completed",
+  "decomposition.error",
+  "service.status",
+  "event_modeling.started",
+  "event_modeling.completed",
+] as const;
+export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
+
+/** The six pipeline stages and their progress values (spec section 4 / 9). */
+export const STAGES = [
+  { id: "source", name: "Source Processing", progress: 10 },
+  { id: "context_fetch", name: "Context Analysis", progress: 25 },
+  { id: "complexity_scorer", name: "Complexity Analysis", progress: 40 },
+  { id: "root_processor", name: "Technical Planning", progress: 55 },
+  { id: "decomposer", name: "Task Decomposition", progress: 75 },
+  { id: "composer", name: "Final Composition", progress: 90 },
+] as const;
+export type StageId = (typeof STAGES)[number]["id"];
+export type StageStatus = "started" | "processing" | "completed" | "error";
+
+/**
+ * One realtime event as clients receive it (spec section 3 "Realtime event"): `operator_id` is the
+ * pipeline stage for service.status events; `data` carries the type-specific payload.
+ */
+export type RealtimeEvent = {
+  id: number;
+  type: TaskEventType;
+  task_id: string | null;
+  root_task_id: string | null;
+  status?: string;
+  is_atomic?: boolean;
+  operator_id?: string;
+  message?: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+};
+
+/** What a client may send on a raw channel. Anything else is answered with an error message. */
+export const clientChannelMessage = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("heartbeat") }),
+  z.object({ type: z.literal("ping") }),
+]);
+
+export const REALTIME_CLOSE = {
+  unauthorized: { code: 4401, reason: "Unauthorized: sign in again" },
+  notFound: { code: 4404, reason: "Task not found" },
+  badRequest: { code: 4400, reason: "Bad request" },
+  restarting: { code: 1012, reason: "Server restarting" },
+} as const;

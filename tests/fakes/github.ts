@@ -1,0 +1,1275 @@
+/**
+ * A local, in-process fake of the GitHub REST API (api.github.com) on plain node:http, for
+ * integration tests. Point GITHUB_API_URL at `fake.url`.
+ *
+ * It covers what Atomize uses (token check via `GET /user`, repository metadata, README,
+ * git trees, issue/label export, sub-issues) and mimics GitHub's observable behaviour where
+ * our code could depend on it:
+ * - `Authorization: Bearer <t>` or `token <t>`; an unknown token is 401 "Bad credentials" on
+ *   every endpoint, even for public data.
+ * - Classic tokens get `X-OAuth-Scopes` (+ `X-Accepted-OAuth-Scopes`); fine-grained tokens
+ *   (`github_pat_…` or `fineGrained: true`) get neither.
+ * - Private repositories are 404 (never 403) to anyone who cannot read them; reading one with a
+ *   classic token also needs the `repo` scope. Owner and repo names are case-insensitive.
+ * - README `content` is base64 wrapped every 60 characters with a trailing newline (Ruby's
+ *   `Base64.encode64`, as GitHub sends it); `sha`s are real git blob/tree hashes.
+ * - Trees: `recursive` present with any value (even "0" or "false") recurses; entries come in
+ *   git order, pre-order; more entries than `treeLimit` -> first `treeLimit` + `truncated: true`.
+ *   An empty repository answers 409 "Git Repository is empty.".
+ * - Primary rate limit per user (authenticated) or per client IP (anonymous, and requests with
+ *   bad credentials); `x-ratelimit-*` headers on every response; exhausted -> 403 with
+ *   `x-ratelimit-remaining: 0`. `GET /rate_limit` does not count, like GitHub.
+ * - Issues: anyone who can read a repo may open issues, but labels are silently dropped unless
+ *   the caller has push access (here: the token's login owns the repo), and unknown labels are
+ *   created on the fly; new repositories start with GitHub's nine default labels.
+ *   Creating labels / adding sub-issues needs push access (else 403).
+ * - Writes with a classic token need `public_repo`/`repo` (`repo` for private repos), else 404;
+ *   a fine-grained token writing to a repo it was not granted gets 403
+ *   "Resource not accessible by personal access token".
+ * - List endpoints paginate (`per_page` default 30, max 100) with a `Link` header whose URLs use
+ *   the `/repositories/{id}/…` form, as GitHub's do; those URLs are served too.
+ * - Requests without a User-Agent are refused (403), as GitHub does (Node's fetch sends one).
+ *
+ * Deliberate simplifications: every account is a "User"; push access = owning the repository
+ * (`canSee` grants read access only); only the default branch exists; files listed without
+ * content get the synthetic content `${path}\n`; web URLs (`html_url`, `download_url`) point
+ * at github.com / raw.githubusercontent.com while API URLs point at this fake.
+ *
+ * `setMode` modes apply before anything else (auth, rate limit) and stay until changed, or for
+ * the next `times` requests only.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type FakeGitHubRepo = {
+  owner: string;
+  name: string;
+  private?: boolean;
+  /** Defaults to "main". */
+  defaultBranch?: string;
+  description?: string;
+  /**
+   * README content. A string adds `README.md` at the root unless `files` already has a README
+   * (root, `.github/` or `docs/`, GitHub's search order). `null`: the repo has no README (404).
+   */
+  readme?: string | null;
+  /** File paths; directories are implied. No files and no README: an empty repository. */
+  files?: string[];
+  /** Defaults to true; false makes issue endpoints answer 410. */
+  hasIssues?: boolean;
+  /** Initial labels; defaults to GitHub's default set (bug, documentation, …). */
+  labels?: string[];
+};
+
+export type FakeGitHubToken = {
+  token: string;
+  login: string;
+  name?: string;
+  /** Classic token scopes, e.g. ["repo", "read:user"]; defaults to none. */
+  scopes?: string[];
+  /** Defaults to true for tokens starting with "github_pat_". */
+  fineGrained?: boolean;
+  /** Defaults to the number of public repos added with this owner. */
+  publicRepos?: number;
+  /** "owner/name" of private repos (owned by others) this token can read. */
+  canSee?: string[];
+};
+
+export type FakeGitHubMode = "ok" | "server_error" | "secondary_rate_limit" | "slow";
+
+export type FakeGitHub = {
+  /** Base URL without trailing slash, e.g. http://127.0.0.1:PORT (our GITHUB_API_URL). */
+  url: string;
+  /** Adds (or replaces, issues and labels included) a repository. */
+  addRepo(repo: FakeGitHubRepo): void;
+  addToken(token: FakeGitHubToken): void;
+  /** Sets the hourly budgets (defaults 5000 / 60) and resets all counters. */
+  setRateLimit(opts: { authenticated?: number; unauthenticated?: number }): void;
+  /**
+   * "server_error": 502 for every request; "secondary_rate_limit": 429 with `retry-after`
+   * (`retryAfter` seconds, default 60); "slow": answers after `delayMs` (default 10 s).
+   * With `times`, only the next `times` requests are affected, then the mode reverts to "ok".
+   */
+  setMode(mode: FakeGitHubMode, opts?: { times?: number; retryAfter?: number; delayMs?: number }): void;
+  /** Issues in creation order; subIssues are issue numbers. */
+  issues(
+    owner: string,
+    repo: string,
+  ): Array<{ number: number; title: string; body: string; labels: string[]; subIssues: number[] }>;
+  labels(owner: string, repo: string): string[];
+  /** Every request received; `path` includes the query string, `auth` is the raw Authorization header. */
+  requests: Array<{ method: string; path: string; auth: string | null }>;
+  /** Destroys open sockets and pending "slow" timers. */
+  close(): Promise<void>;
+};
+
+const DEFAULT_AUTH_LIMIT = 5000;
+const DEFAULT_ANON_LIMIT = 60;
+const RATE_WINDOW_S = 3600;
+const DEFAULT_TREE_LIMIT = 100_000; // GitHub: 100,000 entries (or 7 MB) per recursive tree
+const DEFAULT_SLOW_MS = 10_000;
+const DEFAULT_RETRY_AFTER_S = 60;
+const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_TITLE = 256;
+const MAX_ISSUE_BODY = 65_536;
+const MAX_SUB_ISSUES = 100;
+const CREATED_AT = "2024-01-15T09:30:00Z";
+
+const DOCS = {
+  root: "https://docs.github.com/rest",
+  user: "https://docs.github.com/rest/users/users#get-the-authenticated-user",
+  repo: "https://docs.github.com/rest/repos/repos#get-a-repository",
+  readme: "https://docs.github.com/rest/repos/contents#get-a-repository-readme",
+  tree: "https://docs.github.com/rest/git/trees#get-a-tree",
+  blob: "https://docs.github.com/rest/git/blobs#get-a-blob",
+  createIssue: "https://docs.github.com/rest/issues/issues#create-an-issue",
+  listIssues: "https://docs.github.com/rest/issues/issues#list-repository-issues",
+  getIssue: "https://docs.github.com/rest/issues/issues#get-an-issue",
+  issuesDisabled: "https://docs.github.com/v3/issues/",
+  createLabel: "https://docs.github.com/rest/issues/labels#create-a-label",
+  listLabels: "https://docs.github.com/rest/issues/labels#list-labels-for-a-repository",
+  addSubIssue: "https://docs.github.com/rest/issues/sub-issues#add-sub-issue",
+  listSubIssues: "https://docs.github.com/rest/issues/sub-issues#list-sub-issues",
+  rateLimitAuth: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+  rateLimitAnon: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting",
+  secondary:
+    "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+} as const;
+
+const GITHUB_DEFAULT_LABELS: Array<{ name: string; color: string; description: string }> = [
+  { name: "bug", color: "d73a4a", description: "Something isn't working" },
+  { name: "documentation", color: "0075ca", description: "Improvements or additions to documentation" },
+  { name: "duplicate", color: "cfd3d7", description: "This issue or pull request already exists" },
+  { name: "enhancement", color: "a2eeef", description: "New feature or request" },
+  { name: "good first issue", color: "7057ff", description: "Good for newcomers" },
+  { name: "help wanted", color: "008672", description: "Extra attention is needed" },
+  { name: "invalid", color: "e4e669", description: "This doesn't seem right" },
+  { name: "question", color: "d876e3", description: "Further information is requested" },
+  { name: "wontfix", color: "ffffff", description: "This will not be worked on" },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Git objects
+
+type TreeEntry = { name: string; type: "blob" | "tree"; sha: string; size?: number; node?: TreeNode };
+type TreeNode = { sha: string; entries: TreeEntry[] };
+type Blob = { sha: string; content: Buffer };
+
+const sha1 = (...parts: Buffer[]) => createHash("sha1").update(Buffer.concat(parts)).digest("hex");
+const gitBlobSha = (content: Buffer) => sha1(Buffer.from(`blob ${content.length}\0`), content);
+
+/** Git's tree order: byte-wise by name, directories compared as if their name ended in "/". */
+const gitOrder = (a: TreeEntry, b: TreeEntry) =>
+  Buffer.compare(
+    Buffer.from(a.type === "tree" ? `${a.name}/` : a.name),
+    Buffer.from(b.type === "tree" ? `${b.name}/` : b.name),
+  );
+
+type DirBuilder = Map<string, DirBuilder | Buffer>;
+
+function buildTree(dir: DirBuilder, blobs: Map<string, Blob>, trees: Map<string, TreeNode>): TreeNode {
+  const entries: TreeEntry[] = [];
+  for (const [name, child] of dir) {
+    if (child instanceof Map) {
+      const node = buildTree(child, blobs, trees);
+      entries.push({ name, type: "tree", sha: node.sha, node });
+    } else {
+      const sha = gitBlobSha(child);
+      blobs.set(sha, { sha, content: child });
+      entries.push({ name, type: "blob", sha, size: child.length });
+    }
+  }
+  entries.sort(gitOrder);
+  const body = Buffer.concat(
+    entries.flatMap((e) => [
+      Buffer.from(`${e.type === "tree" ? "40000" : "100644"} ${e.name}\0`),
+      Buffer.from(e.sha, "hex"),
+    ]),
+  );
+  const node: TreeNode = { sha: sha1(Buffer.from(`tree ${body.length}\0`), body), entries };
+  trees.set(node.sha, node);
+  return node;
+}
+
+/** Ruby's Base64.encode64, which GitHub uses for `content`: lines of 60 chars, each ending in "\n". */
+function githubBase64(content: Buffer): string {
+  const b64 = content.toString("base64");
+  let out = "";
+  for (let i = 0; i < b64.length; i += 60) out += `${b64.slice(i, i + 60)}\n`;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+type User = { id: number; login: string; name: string | null };
+type Label = { id: number; name: string; color: string; description: string | null; isDefault: boolean };
+type Issue = {
+  id: number;
+  number: number;
+  title: string;
+  body: string | null;
+  labels: Label[];
+  author: User;
+  createdAt: string;
+  parentId: number | null;
+  subIssueIds: number[];
+};
+type Repo = {
+  id: number;
+  owner: User;
+  name: string;
+  private: boolean;
+  defaultBranch: string;
+  description: string | null;
+  hasIssues: boolean;
+  root: TreeNode | null;
+  trees: Map<string, TreeNode>;
+  blobs: Map<string, Blob>;
+  readme: { path: string; sha: string; content: Buffer } | null;
+  labels: Label[];
+  issues: Issue[];
+  nextNumber: number;
+};
+type Token = {
+  user: User;
+  fineGrained: boolean;
+  scopes: string[];
+  publicRepos: number | undefined;
+  canSee: Set<string>;
+};
+type Bucket = { used: number; resetAt: number };
+type Mode = { mode: FakeGitHubMode; remaining: number; retryAfter: number; delayMs: number };
+
+type Ctx = {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  method: string;
+  token: Token | null;
+  headers: Record<string, string>;
+};
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly docs: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+const notFound = (docs: string, message = "Not Found") => new HttpError(404, message, docs);
+const validationFailed = (docs: string, ...errors: Array<Record<string, unknown>>) =>
+  new HttpError(422, "Validation Failed", docs, { errors });
+
+const key = (owner: string, name: string) => `${owner}/${name}`.toLowerCase();
+const nowS = () => Math.floor(Date.now() / 1000);
+const isoNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+const nodeId = (prefix: string, id: number) =>
+  `${prefix}_kwDO${Buffer.from(`fake:${id}`).toString("base64url")}`;
+const README_RE = /^readme(\.[^/]*)?$/i;
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) {
+  if (res.headersSent || res.destroyed) return;
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(payload)),
+    ...headers,
+  });
+  res.end(payload);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError(413, "Request body too large", DOCS.root));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+async function readJsonObject(req: IncomingMessage, docs: string): Promise<Record<string, unknown>> {
+  const text = await readBody(req);
+  let data: unknown;
+  try {
+    data = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "Problems parsing JSON", docs);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data))
+    throw new HttpError(400, "Problems parsing JSON", docs);
+  return data as Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function startFakeGitHub(
+  opts: {
+    host?: string;
+    port?: number /** entries per tree response before truncation */;
+    treeLimit?: number;
+  } = {},
+): Promise<FakeGitHub> {
+  const host = opts.host ?? "127.0.0.1";
+  const treeLimit = opts.treeLimit ?? DEFAULT_TREE_LIMIT;
+  let base = ""; // known once listening
+
+  const users = new Map<string, User>();
+  const tokens = new Map<string, Token>();
+  const repos = new Map<string, Repo>();
+  const reposById = new Map<number, Repo>();
+  const issuesById = new Map<number, { repo: Repo; issue: Issue }>();
+  const buckets = new Map<string, Bucket>();
+  const limits = { authenticated: DEFAULT_AUTH_LIMIT, unauthenticated: DEFAULT_ANON_LIMIT };
+  let mode: Mode = { mode: "ok", remaining: Number.POSITIVE_INFINITY, retryAfter: 0, delayMs: 0 };
+  const requests: FakeGitHub["requests"] = [];
+  const sockets = new Set<Socket>();
+  const pendingDelays = new Set<() => void>();
+  let nextUserId = 583_231;
+  let nextRepoId = 712_345_001;
+  let nextIssueId = 2_845_000_001;
+  let nextLabelId = 6_100_000_001;
+
+  const userFor = (login: string, name?: string): User => {
+    const existing = users.get(login.toLowerCase());
+    if (existing) {
+      if (name !== undefined) existing.name = name;
+      return existing;
+    }
+    const user: User = { id: nextUserId++, login, name: name ?? null };
+    users.set(login.toLowerCase(), user);
+    return user;
+  };
+
+  const makeLabel = (
+    name: string,
+    color = "ededed",
+    description: string | null = null,
+    isDefault = false,
+  ) => ({
+    id: nextLabelId++,
+    name,
+    color,
+    description,
+    isDefault,
+  });
+
+  // ----- JSON shapes ---------------------------------------------------------------------------
+
+  const userJson = (u: User) => ({
+    login: u.login,
+    id: u.id,
+    node_id: nodeId("U", u.id),
+    avatar_url: `https://avatars.githubusercontent.com/u/${u.id}?v=4`,
+    gravatar_id: "",
+    url: `${base}/users/${u.login}`,
+    html_url: `https://github.com/${u.login}`,
+    type: "User",
+    user_view_type: "public",
+    site_admin: false,
+  });
+
+  const repoApi = (r: Repo) => `${base}/repos/${r.owner.login}/${r.name}`;
+
+  const isOwner = (r: Repo, t: Token | null) => t !== null && t.user.id === r.owner.id;
+
+  const repoJson = (r: Repo, t: Token | null) => {
+    const api = repoApi(r);
+    const push = isOwner(r, t);
+    return {
+      id: r.id,
+      node_id: nodeId("R", r.id),
+      name: r.name,
+      full_name: `${r.owner.login}/${r.name}`,
+      private: r.private,
+      owner: userJson(r.owner),
+      html_url: `https://github.com/${r.owner.login}/${r.name}`,
+      description: r.description,
+      fork: false,
+      url: api,
+      issues_url: `${api}/issues{/number}`,
+      labels_url: `${api}/labels{/name}`,
+      trees_url: `${api}/git/trees{/sha}`,
+      contents_url: `${api}/contents/{+path}`,
+      created_at: CREATED_AT,
+      updated_at: CREATED_AT,
+      pushed_at: CREATED_AT,
+      git_url: `git://github.com/${r.owner.login}/${r.name}.git`,
+      clone_url: `https://github.com/${r.owner.login}/${r.name}.git`,
+      homepage: null,
+      size: [...r.blobs.values()].reduce((n, b) => n + b.content.length, 0) >> 10,
+      stargazers_count: 0,
+      watchers_count: 0,
+      language: null,
+      has_issues: r.hasIssues,
+      has_projects: true,
+      has_wiki: true,
+      archived: false,
+      disabled: false,
+      open_issues_count: r.issues.length,
+      license: null,
+      topics: [],
+      visibility: r.private ? "private" : "public",
+      forks: 0,
+      open_issues: r.issues.length,
+      watchers: 0,
+      default_branch: r.defaultBranch,
+      ...(t ? { permissions: { admin: push, maintain: push, push, triage: push, pull: true } } : {}),
+      network_count: 0,
+      subscribers_count: 0,
+    };
+  };
+
+  const labelJson = (r: Repo, l: Label) => ({
+    id: l.id,
+    node_id: nodeId("LA", l.id),
+    url: `${repoApi(r)}/labels/${encodeURIComponent(l.name)}`,
+    name: l.name,
+    color: l.color,
+    default: l.isDefault,
+    description: l.description,
+  });
+
+  const issueJson = (r: Repo, i: Issue) => {
+    const api = `${repoApi(r)}/issues/${i.number}`;
+    return {
+      url: api,
+      repository_url: repoApi(r),
+      labels_url: `${api}/labels{/name}`,
+      comments_url: `${api}/comments`,
+      events_url: `${api}/events`,
+      html_url: `https://github.com/${r.owner.login}/${r.name}/issues/${i.number}`,
+      id: i.id,
+      node_id: nodeId("I", i.id),
+      number: i.number,
+      title: i.title,
+      user: userJson(i.author),
+      labels: i.labels.map((l) => labelJson(r, l)),
+      state: "open",
+      locked: false,
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      comments: 0,
+      created_at: i.createdAt,
+      updated_at: i.createdAt,
+      closed_at: null,
+      author_association: i.author.id === r.owner.id ? "OWNER" : "NONE",
+      type: null,
+      active_lock_reason: null,
+      sub_issues_summary: { total: i.subIssueIds.length, completed: 0, percent_completed: 0 },
+      body: i.body,
+      closed_by: null,
+      timeline_url: `${api}/timeline`,
+      performed_via_github_app: null,
+      state_reason: null,
+    };
+  };
+
+  // ----- Access control ------------------------------------------------------------------------
+
+  const hasScope = (t: Token, scope: "repo" | "public_repo") =>
+    t.scopes.includes("repo") || (scope === "public_repo" && t.scopes.includes("public_repo"));
+
+  const grantedExplicitly = (r: Repo, t: Token) => isOwner(r, t) || t.canSee.has(key(r.owner.login, r.name));
+
+  const canRead = (r: Repo, t: Token | null) => {
+    if (!r.private) return true;
+    if (!t || !grantedExplicitly(r, t)) return false;
+    return t.fineGrained || hasScope(t, "repo");
+  };
+
+  /** Look up a visible repository; hidden ones are indistinguishable from missing ones. */
+  const findRepo = (ctx: Ctx, ref: { owner: string; name: string } | { id: number }, docs: string): Repo => {
+    const repo = "id" in ref ? reposById.get(ref.id) : repos.get(key(ref.owner, ref.name));
+    if (!repo || !canRead(repo, ctx.token)) throw notFound(docs);
+    if (ctx.token && !ctx.token.fineGrained) ctx.headers["X-Accepted-OAuth-Scopes"] = "repo";
+    return repo;
+  };
+
+  /** Gate for writes: the caller must be signed in and hold a token allowed to write here. */
+  const requireWriter = (ctx: Ctx, r: Repo, docs: string, needPush: boolean): Token => {
+    const t = ctx.token;
+    if (!t) throw new HttpError(401, "Requires authentication", docs);
+    if (t.fineGrained) {
+      if (!grantedExplicitly(r, t))
+        throw new HttpError(403, "Resource not accessible by personal access token", docs);
+    } else if (!hasScope(t, r.private ? "repo" : "public_repo")) {
+      throw notFound(docs);
+    }
+    if (needPush && !isOwner(r, t)) throw new HttpError(403, "Must have admin rights to Repository.", docs);
+    return t;
+  };
+
+  const ensureIssuesEnabled = (r: Repo) => {
+    if (!r.hasIssues) throw new HttpError(410, "Issues are disabled for this repo", DOCS.issuesDisabled);
+  };
+
+  // ----- Rate limiting -------------------------------------------------------------------------
+
+  const clientIp = (req: IncomingMessage) =>
+    (req.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
+
+  const bucketFor = (ctx: Ctx) => {
+    const id = ctx.token ? `user:${ctx.token.user.id}` : `ip:${clientIp(ctx.req)}`;
+    const limit = ctx.token ? limits.authenticated : limits.unauthenticated;
+    let bucket = buckets.get(id);
+    if (!bucket || bucket.resetAt <= nowS()) {
+      bucket = { used: 0, resetAt: nowS() + RATE_WINDOW_S };
+      buckets.set(id, bucket);
+    }
+    return { bucket, limit };
+  };
+
+  const setRateHeaders = (ctx: Ctx, bucket: Bucket, limit: number) => {
+    ctx.headers["x-ratelimit-limit"] = String(limit);
+    ctx.headers["x-ratelimit-remaining"] = String(Math.max(0, limit - bucket.used));
+    ctx.headers["x-ratelimit-reset"] = String(bucket.resetAt);
+    ctx.headers["x-ratelimit-used"] = String(Math.min(bucket.used, limit));
+    ctx.headers["x-ratelimit-resource"] = "core";
+  };
+
+  /** Spend one request from the caller's budget, or throw the primary rate-limit error. */
+  const spend = (ctx: Ctx) => {
+    const { bucket, limit } = bucketFor(ctx);
+    if (bucket.used >= limit) {
+      setRateHeaders(ctx, bucket, limit);
+      const message = ctx.token
+        ? `API rate limit exceeded for user ID ${ctx.token.user.id}.`
+        : `API rate limit exceeded for ${clientIp(ctx.req)}. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)`;
+      throw new HttpError(403, message, ctx.token ? DOCS.rateLimitAuth : DOCS.rateLimitAnon);
+    }
+    bucket.used++;
+    setRateHeaders(ctx, bucket, limit);
+  };
+
+  // ----- Handlers ------------------------------------------------------------------------------
+
+  function paginate<T>(ctx: Ctx, items: T[], linkBase: string): T[] {
+    const q = ctx.url.searchParams;
+    const perPageRaw = Number.parseInt(q.get("per_page") ?? "", 10);
+    const perPage = Number.isFinite(perPageRaw) && perPageRaw > 0 ? Math.min(perPageRaw, 100) : 30;
+    const pageRaw = Number.parseInt(q.get("page") ?? "", 10);
+    const page = Number.isFinite(pageRaw) && pageRaw > 0 ? pageRaw : 1;
+    const last = Math.max(1, Math.ceil(items.length / perPage));
+    const link = (p: number, rel: string) => {
+      const params = new URLSearchParams(q);
+      params.set("page", String(p));
+      return `<${linkBase}?${params.toString()}>; rel="${rel}"`;
+    };
+    const links: string[] = [];
+    if (page > 1) links.push(link(Math.min(page - 1, last), "prev"));
+    if (page < last) links.push(link(page + 1, "next"), link(last, "last"));
+    if (page > 1) links.push(link(1, "first"));
+    if (links.length > 0) ctx.headers.Link = links.join(", ");
+    return items.slice((page - 1) * perPage, page * perPage);
+  }
+
+  function handleUser(ctx: Ctx) {
+    if (!ctx.token) throw new HttpError(401, "Requires authentication", DOCS.user);
+    const u = ctx.token.user;
+    const publicRepos =
+      ctx.token.publicRepos ?? [...repos.values()].filter((r) => r.owner.id === u.id && !r.private).length;
+    sendJson(
+      ctx.res,
+      200,
+      {
+        ...userJson(u),
+        name: u.name,
+        company: null,
+        blog: "",
+        location: null,
+        email: null,
+        hireable: null,
+        bio: null,
+        twitter_username: null,
+        notification_email: null,
+        public_repos: publicRepos,
+        public_gists: 0,
+        followers: 0,
+        following: 0,
+        created_at: CREATED_AT,
+        updated_at: CREATED_AT,
+      },
+      ctx.headers,
+    );
+  }
+
+  function handleRateLimit(ctx: Ctx) {
+    const { bucket, limit } = bucketFor(ctx);
+    setRateHeaders(ctx, bucket, limit);
+    const core = {
+      limit,
+      used: Math.min(bucket.used, limit),
+      remaining: Math.max(0, limit - bucket.used),
+      reset: bucket.resetAt,
+    };
+    sendJson(ctx.res, 200, { resources: { core }, rate: core }, ctx.headers);
+  }
+
+  function handleReadme(ctx: Ctx, r: Repo) {
+    const ref = ctx.url.searchParams.get("ref");
+    if (ref !== null && ref !== r.defaultBranch && ref !== "HEAD" && ref !== `refs/heads/${r.defaultBranch}`)
+      throw notFound(DOCS.readme, `No commit found for the ref ${ref}`);
+    if (!r.readme) throw notFound(DOCS.readme);
+    const { path, sha, content } = r.readme;
+    const accept = ctx.req.headers.accept ?? "";
+    if (/application\/vnd\.github(\.v3)?\.raw/i.test(accept)) {
+      ctx.res.writeHead(200, {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Length": String(content.length),
+        ...ctx.headers,
+        "x-github-media-type": "github.v3; param=raw",
+      });
+      ctx.res.end(content);
+      return;
+    }
+    const api = `${repoApi(r)}/contents/${path}?ref=${r.defaultBranch}`;
+    const html = `https://github.com/${r.owner.login}/${r.name}/blob/${r.defaultBranch}/${path}`;
+    const gitUrl = `${repoApi(r)}/git/blobs/${sha}`;
+    sendJson(
+      ctx.res,
+      200,
+      {
+        name: path.split("/").pop(),
+        path,
+        sha,
+        size: content.length,
+        url: api,
+        html_url: html,
+        git_url: gitUrl,
+        download_url: `https://raw.githubusercontent.com/${r.owner.login}/${r.name}/${r.defaultBranch}/${path}`,
+        type: "file",
+        content: githubBase64(content),
+        encoding: "base64",
+        _links: { self: api, git: gitUrl, html },
+      },
+      ctx.headers,
+    );
+  }
+
+  function handleTree(ctx: Ctx, r: Repo, treeish: string) {
+    if (!r.root) throw new HttpError(409, "Git Repository is empty.", DOCS.tree);
+    const isBranch =
+      treeish === r.defaultBranch || treeish === "HEAD" || treeish === `refs/heads/${r.defaultBranch}`;
+    const node = isBranch ? r.root : r.trees.get(treeish.toLowerCase());
+    if (!node) throw notFound(DOCS.tree);
+    const recursive = ctx.url.searchParams.has("recursive");
+    const out: Array<Record<string, unknown>> = [];
+    let truncated = false;
+    const walk = (n: TreeNode, prefix: string): boolean => {
+      for (const e of n.entries) {
+        if (out.length >= treeLimit) {
+          truncated = true;
+          return false;
+        }
+        const path = `${prefix}${e.name}`;
+        out.push(
+          e.type === "tree"
+            ? { path, mode: "040000", type: "tree", sha: e.sha, url: `${repoApi(r)}/git/trees/${e.sha}` }
+            : {
+                path,
+                mode: "100644",
+                type: "blob",
+                sha: e.sha,
+                size: e.size,
+                url: `${repoApi(r)}/git/blobs/${e.sha}`,
+              },
+        );
+        if (recursive && e.node && !walk(e.node, `${path}/`)) return false;
+      }
+      return true;
+    };
+    walk(node, "");
+    sendJson(
+      ctx.res,
+      200,
+      { sha: node.sha, url: `${repoApi(r)}/git/trees/${node.sha}`, tree: out, truncated },
+      ctx.headers,
+    );
+  }
+
+  function handleBlob(ctx: Ctx, r: Repo, sha: string) {
+    const blob = r.blobs.get(sha.toLowerCase());
+    if (!blob) throw notFound(DOCS.blob);
+    sendJson(
+      ctx.res,
+      200,
+      {
+        sha: blob.sha,
+        node_id: nodeId("B", r.id),
+        size: blob.content.length,
+        url: `${repoApi(r)}/git/blobs/${blob.sha}`,
+        content: githubBase64(blob.content),
+        encoding: "base64",
+      },
+      ctx.headers,
+    );
+  }
+
+  /** Existing labels by name (case-insensitive); missing ones are created, as GitHub does. */
+  function labelsFor(r: Repo, raw: unknown): Label[] {
+    if (raw === undefined || raw === null) return [];
+    if (!Array.isArray(raw))
+      throw new HttpError(
+        422,
+        `Invalid request.\n\nFor 'properties/labels', ${JSON.stringify(raw)} is not an array.`,
+        DOCS.createIssue,
+      );
+    const names = raw.map((x: unknown) =>
+      typeof x === "string"
+        ? x
+        : typeof x === "object" && x !== null && typeof (x as { name?: unknown }).name === "string"
+          ? (x as { name: string }).name
+          : undefined,
+    );
+    if (names.some((n) => n === undefined))
+      throw new HttpError(
+        400,
+        `Invalid Labels: ${JSON.stringify(raw)}.  Must be an Array of strings: ['bug', 'ui']`,
+        "https://docs.github.com/v3/issues/labels/",
+      );
+    if (names.some((n) => !n?.trim()))
+      throw validationFailed(DOCS.createIssue, { resource: "Label", code: "missing_field", field: "name" });
+    const result: Label[] = [];
+    for (const name of names as string[]) {
+      let label = r.labels.find((l) => l.name.toLowerCase() === name.toLowerCase());
+      if (!label) {
+        label = makeLabel(name);
+        r.labels.push(label);
+      }
+      if (!result.includes(label)) result.push(label);
+    }
+    return result;
+  }
+
+  async function handleCreateIssue(ctx: Ctx, r: Repo) {
+    const t = requireWriter(ctx, r, DOCS.createIssue, false);
+    ensureIssuesEnabled(r);
+    const data = await readJsonObject(ctx.req, DOCS.createIssue);
+    const rawTitle = data.title;
+    if (rawTitle === undefined || rawTitle === null)
+      throw new HttpError(422, 'Invalid request.\n\n"title" wasn\'t supplied.', DOCS.createIssue);
+    if (typeof rawTitle !== "string" && typeof rawTitle !== "number")
+      throw new HttpError(
+        422,
+        `Invalid request.\n\nFor 'properties/title', ${JSON.stringify(rawTitle)} is not a string or integer.`,
+        DOCS.createIssue,
+      );
+    const title = String(rawTitle);
+    if (data.body !== undefined && data.body !== null && typeof data.body !== "string")
+      throw new HttpError(
+        422,
+        `Invalid request.\n\nFor 'properties/body', ${JSON.stringify(data.body)} is not a string or null.`,
+        DOCS.createIssue,
+      );
+    const body = (data.body as string | null | undefined) ?? null;
+    if (title.trim() === "")
+      throw validationFailed(DOCS.createIssue, {
+        value: title,
+        resource: "Issue",
+        field: "title",
+        code: "missing_field",
+      });
+    if (title.length > MAX_TITLE)
+      throw validationFailed(DOCS.createIssue, {
+        resource: "Issue",
+        code: "custom",
+        field: "title",
+        message: `title is too long (maximum is ${MAX_TITLE} characters)`,
+      });
+    if (body !== null && body.length > MAX_ISSUE_BODY)
+      throw validationFailed(DOCS.createIssue, {
+        resource: "Issue",
+        code: "custom",
+        field: "body",
+        message: `body is too long (maximum is ${MAX_ISSUE_BODY} characters)`,
+      });
+    // Labels (like assignees and milestones) are silently ignored for non-collaborators.
+    const labels = isOwner(r, t) ? labelsFor(r, data.labels) : [];
+    const issue: Issue = {
+      id: nextIssueId++,
+      number: r.nextNumber++,
+      title,
+      body,
+      labels,
+      author: t.user,
+      createdAt: isoNow(),
+      parentId: null,
+      subIssueIds: [],
+    };
+    r.issues.push(issue);
+    issuesById.set(issue.id, { repo: r, issue });
+    sendJson(ctx.res, 201, issueJson(r, issue), {
+      ...ctx.headers,
+      Location: `${repoApi(r)}/issues/${issue.number}`,
+    });
+  }
+
+  function handleListIssues(ctx: Ctx, r: Repo) {
+    const q = ctx.url.searchParams;
+    const state = q.get("state") ?? "open";
+    // Every issue here is open. With issues disabled GitHub lists pull requests only: none here.
+    let items = r.hasIssues && state !== "closed" ? [...r.issues] : [];
+    const wanted = (q.get("labels") ?? "")
+      .split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean);
+    if (wanted.length > 0)
+      items = items.filter((i) => wanted.every((w) => i.labels.some((l) => l.name.toLowerCase() === w)));
+    items.sort((a, b) => (q.get("direction") === "asc" ? a.number - b.number : b.number - a.number));
+    const page = paginate(ctx, items, `${base}/repositories/${r.id}/issues`);
+    sendJson(
+      ctx.res,
+      200,
+      page.map((i) => issueJson(r, i)),
+      ctx.headers,
+    );
+  }
+
+  const issueByNumber = (r: Repo, raw: string, docs: string) => {
+    const issue = /^\d+$/.test(raw) ? r.issues.find((i) => i.number === Number(raw)) : undefined;
+    if (!issue) throw notFound(docs);
+    return issue;
+  };
+
+  async function handleAddSubIssue(ctx: Ctx, r: Repo, numberRaw: string) {
+    requireWriter(ctx, r, DOCS.addSubIssue, true);
+    ensureIssuesEnabled(r);
+    const parent = issueByNumber(r, numberRaw, DOCS.addSubIssue);
+    const data = await readJsonObject(ctx.req, DOCS.addSubIssue);
+    const subId = data.sub_issue_id;
+    if (subId === undefined)
+      throw new HttpError(422, 'Invalid request.\n\n"sub_issue_id" wasn\'t supplied.', DOCS.addSubIssue);
+    if (typeof subId !== "number" || !Number.isInteger(subId))
+      throw new HttpError(
+        422,
+        `Invalid request.\n\nFor 'properties/sub_issue_id', ${JSON.stringify(subId)} is not an integer.`,
+        DOCS.addSubIssue,
+      );
+    const found = issuesById.get(subId);
+    if (!found || !canRead(found.repo, ctx.token))
+      throw notFound(DOCS.addSubIssue, "The provided sub-issue does not exist");
+    const child = found.issue;
+    const fail = (why: string) =>
+      new HttpError(
+        422,
+        `An error occurred while adding the sub-issue to the parent issue. ${why}`,
+        DOCS.addSubIssue,
+      );
+    if (found.repo.owner.id !== r.owner.id)
+      throw fail("Sub issue must belong to the same repository owner as the parent issue");
+    if (child.id === parent.id) throw fail("Sub issue cannot be its own parent");
+    for (let a: Issue | undefined = parent; a; a = a.parentId ? issuesById.get(a.parentId)?.issue : undefined)
+      if (a.id === child.id) throw fail("Sub issue cannot be an ancestor of its parent");
+    if (parent.subIssueIds.includes(child.id)) throw fail("Sub issue has already been taken");
+    if (child.parentId !== null && data.replace_parent !== true)
+      throw fail("Sub issue may only have one parent");
+    if (parent.subIssueIds.length >= MAX_SUB_ISSUES)
+      throw fail(`Parent issue cannot have more than ${MAX_SUB_ISSUES} sub-issues`);
+    if (child.parentId !== null) {
+      const old = issuesById.get(child.parentId)?.issue;
+      if (old) old.subIssueIds = old.subIssueIds.filter((id) => id !== child.id);
+    }
+    child.parentId = parent.id;
+    parent.subIssueIds.push(child.id);
+    sendJson(ctx.res, 201, issueJson(r, parent), ctx.headers);
+  }
+
+  function handleListSubIssues(ctx: Ctx, r: Repo, numberRaw: string) {
+    ensureIssuesEnabled(r);
+    const parent = issueByNumber(r, numberRaw, DOCS.listSubIssues);
+    const children = parent.subIssueIds.flatMap((id) => {
+      const f = issuesById.get(id);
+      return f && canRead(f.repo, ctx.token) ? [issueJson(f.repo, f.issue)] : [];
+    });
+    const page = paginate(ctx, children, `${base}/repositories/${r.id}/issues/${parent.number}/sub_issues`);
+    sendJson(ctx.res, 200, page, ctx.headers);
+  }
+
+  async function handleCreateLabel(ctx: Ctx, r: Repo) {
+    requireWriter(ctx, r, DOCS.createLabel, true);
+    const data = await readJsonObject(ctx.req, DOCS.createLabel);
+    const name = data.name;
+    if (name === undefined)
+      throw new HttpError(422, 'Invalid request.\n\n"name" wasn\'t supplied.', DOCS.createLabel);
+    if (typeof name !== "string" || name.trim() === "")
+      throw validationFailed(DOCS.createLabel, { resource: "Label", code: "missing_field", field: "name" });
+    const color = data.color ?? "ededed";
+    if (typeof color !== "string" || !/^[0-9a-f]{6}$/i.test(color))
+      throw validationFailed(DOCS.createLabel, {
+        resource: "Label",
+        code: "invalid",
+        field: "color",
+        ...(typeof color === "string" ? { value: color } : {}),
+      });
+    const description = data.description ?? null;
+    if (description !== null && typeof description !== "string")
+      throw new HttpError(
+        422,
+        `Invalid request.\n\nFor 'properties/description', ${JSON.stringify(description)} is not a string or null.`,
+        DOCS.createLabel,
+      );
+    if (r.labels.some((l) => l.name.toLowerCase() === name.toLowerCase()))
+      throw validationFailed(DOCS.createLabel, { resource: "Label", code: "already_exists", field: "name" });
+    const label = makeLabel(name, color.toLowerCase(), description);
+    r.labels.push(label);
+    sendJson(ctx.res, 201, labelJson(r, label), {
+      ...ctx.headers,
+      Location: `${repoApi(r)}/labels/${encodeURIComponent(name)}`,
+    });
+  }
+
+  async function handleRepoRoute(
+    ctx: Ctx,
+    repoRef: { owner: string; name: string } | { id: number },
+    rest: string[],
+  ) {
+    const { method } = ctx;
+    const [a, b, c, ...more] = rest;
+    const is = (m: string) => method === m;
+
+    if (rest.length === 0 && is("GET")) {
+      const r = findRepo(ctx, repoRef, DOCS.repo);
+      return sendJson(ctx.res, 200, repoJson(r, ctx.token), ctx.headers);
+    }
+    if (a === "readme" && rest.length === 1 && is("GET"))
+      return handleReadme(ctx, findRepo(ctx, repoRef, DOCS.readme));
+    if (a === "git" && b === "trees" && c && is("GET"))
+      return handleTree(ctx, findRepo(ctx, repoRef, DOCS.tree), [c, ...more].join("/"));
+    if (a === "git" && b === "blobs" && c && more.length === 0 && is("GET"))
+      return handleBlob(ctx, findRepo(ctx, repoRef, DOCS.blob), c);
+    if (a === "issues" && rest.length === 1) {
+      if (is("GET")) return handleListIssues(ctx, findRepo(ctx, repoRef, DOCS.listIssues));
+      if (is("POST")) return handleCreateIssue(ctx, findRepo(ctx, repoRef, DOCS.createIssue));
+    }
+    if (a === "issues" && b && rest.length === 2 && is("GET")) {
+      const r = findRepo(ctx, repoRef, DOCS.getIssue);
+      ensureIssuesEnabled(r);
+      return sendJson(ctx.res, 200, issueJson(r, issueByNumber(r, b, DOCS.getIssue)), ctx.headers);
+    }
+    if (a === "issues" && b && c === "sub_issues" && rest.length === 3) {
+      if (is("POST")) return handleAddSubIssue(ctx, findRepo(ctx, repoRef, DOCS.addSubIssue), b);
+      if (is("GET")) return handleListSubIssues(ctx, findRepo(ctx, repoRef, DOCS.listSubIssues), b);
+    }
+    if (a === "labels" && rest.length === 1) {
+      if (is("GET")) {
+        const r = findRepo(ctx, repoRef, DOCS.listLabels);
+        const page = paginate(ctx, r.labels, `${base}/repositories/${r.id}/labels`);
+        return sendJson(
+          ctx.res,
+          200,
+          page.map((l) => labelJson(r, l)),
+          ctx.headers,
+        );
+      }
+      if (is("POST")) return handleCreateLabel(ctx, findRepo(ctx, repoRef, DOCS.createLabel));
+    }
+    throw notFound(DOCS.root);
+  }
+
+  // ----- Dispatch ------------------------------------------------------------------------------
+
+  const consumeMode = (): Mode => {
+    const current = mode;
+    if (current.mode === "ok") return current;
+    current.remaining--;
+    if (current.remaining <= 0)
+      mode = { mode: "ok", remaining: Number.POSITIVE_INFINITY, retryAfter: 0, delayMs: 0 };
+    return current;
+  };
+
+  const delay = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const cancel = () => {
+        clearTimeout(timer);
+        pendingDelays.delete(cancel);
+        resolve();
+      };
+      const timer = setTimeout(cancel, ms);
+      pendingDelays.add(cancel);
+    });
+
+  async function route(ctx: Ctx): Promise<void> {
+    const { req } = ctx;
+    const active = consumeMode();
+    if (active.mode === "server_error") throw new HttpError(502, "Server Error", DOCS.root);
+    if (active.mode === "secondary_rate_limit") {
+      ctx.headers["retry-after"] = String(active.retryAfter);
+      const requestId = ctx.headers["x-github-request-id"];
+      throw new HttpError(
+        429,
+        `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${requestId}.`,
+        DOCS.secondary,
+      );
+    }
+    if (active.mode === "slow") {
+      await delay(active.delayMs);
+      // close() or the client may have torn the socket down meanwhile.
+      if (ctx.res.destroyed || !ctx.res.socket || ctx.res.socket.destroyed) return;
+    }
+
+    if (!req.headers["user-agent"]) {
+      const text =
+        "Request forbidden by administrative rules. Please make sure your request has a User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api#user-agent-required). Check https://developer.github.com for other possible causes.\n";
+      const { bucket, limit } = bucketFor(ctx);
+      setRateHeaders(ctx, bucket, limit);
+      ctx.res.writeHead(403, { "Content-Type": "text/plain; charset=utf-8", ...ctx.headers });
+      ctx.res.end(text);
+      return;
+    }
+
+    const authHeader = req.headers.authorization;
+    if (authHeader !== undefined) {
+      const value = authHeader.match(/^(?:bearer|token)\s+(\S+)\s*$/i)?.[1];
+      const token = value ? tokens.get(value) : undefined;
+      if (!token) {
+        spendQuietly(ctx); // counted against the anonymous (per-IP) budget
+        throw new HttpError(401, "Bad credentials", DOCS.root);
+      }
+      ctx.token = token;
+      if (!token.fineGrained) {
+        ctx.headers["X-OAuth-Scopes"] = token.scopes.join(", ");
+        ctx.headers["X-Accepted-OAuth-Scopes"] = "";
+      }
+    }
+
+    const segments = ctx.url.pathname
+      .split("/")
+      .slice(1)
+      .map((s) => {
+        try {
+          return decodeURIComponent(s);
+        } catch {
+          return s;
+        }
+      });
+
+    if (ctx.url.pathname === "/rate_limit" && ctx.method === "GET") return handleRateLimit(ctx);
+    spend(ctx);
+
+    if (ctx.url.pathname === "/user" && ctx.method === "GET") return handleUser(ctx);
+    const [first, second, third, ...rest] = segments;
+    if (first === "repos" && second && third)
+      return handleRepoRoute(ctx, { owner: second, name: third }, rest);
+    if (first === "repositories" && second && /^\d+$/.test(second))
+      return handleRepoRoute(ctx, { id: Number(second) }, third === undefined ? [] : [third, ...rest]);
+    throw notFound(DOCS.root);
+  }
+
+  /** Spend from the budget but never fail (the caller answers with its own error). */
+  const spendQuietly = (ctx: Ctx) => {
+    const { bucket, limit } = bucketFor(ctx);
+    if (bucket.used < limit) bucket.used++;
+    setRateHeaders(ctx, bucket, limit);
+  };
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", base);
+    const method = req.method ?? "GET";
+    requests.push({ method, path: `${url.pathname}${url.search}`, auth: req.headers.authorization ?? null });
+    const ctx: Ctx = {
+      req,
+      res,
+      url,
+      method,
+      token: null,
+      headers: {
+        "x-github-api-version-selected": "2022-11-28",
+        "x-github-media-type": "github.v3; format=json",
+        "x-github-request-id": `${randomBytes(2).toString("hex").toUpperCase()}:${randomBytes(4).toString("hex").toUpperCase()}`,
+      },
+    };
+    route(ctx).catch((err: unknown) => {
+      if (res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      // Every response carries the rate-limit headers, errors included.
+      if (!ctx.headers["x-ratelimit-limit"]) {
+        const { bucket, limit } = bucketFor(ctx);
+        setRateHeaders(ctx, bucket, limit);
+      }
+      if (err instanceof HttpError) {
+        const body =
+          err.status === 502
+            ? { message: err.message }
+            : {
+                message: err.message,
+                ...err.extra,
+                documentation_url: err.docs,
+                status: String(err.status),
+              };
+        sendJson(res, err.status, body, ctx.headers);
+      } else {
+        sendJson(res, 500, { message: "Server Error", detail: String(err) }, ctx.headers);
+      }
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  base = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: base,
+    addRepo(input) {
+      const owner = userFor(input.owner);
+      const k = key(input.owner, input.name);
+      const previous = repos.get(k);
+      if (previous) {
+        reposById.delete(previous.id);
+        for (const i of previous.issues) issuesById.delete(i.id);
+      }
+
+      // Normalise paths, then build the directory structure.
+      const paths = [
+        ...new Set(
+          (input.files ?? [])
+            .map((p) => p.replace(/^(\.\/|\/)+/, "").replace(/\/+$/, ""))
+            .filter((p) => p !== ""),
+        ),
+      ];
+      const readmeCandidates = ["", ".github/", "docs/"].flatMap((dir) =>
+        paths.filter((p) => p.startsWith(dir) && README_RE.test(p.slice(dir.length))).sort(),
+      );
+      let readmePath = readmeCandidates[0] ?? null;
+      if (typeof input.readme === "string" && readmePath === null) {
+        readmePath = "README.md";
+        paths.push(readmePath);
+      }
+      const root: DirBuilder = new Map();
+      for (const path of paths) {
+        const parts = path.split("/");
+        let dir = root;
+        parts.forEach((part, index) => {
+          const existing = dir.get(part);
+          if (index === parts.length - 1) {
+            if (existing instanceof Map)
+              throw new Error(`fake GitHub: "${path}" is both a file and a directory`);
+            const content =
+              path === readmePath && typeof input.readme === "string" ? input.readme : `${path}\n`;
+            dir.set(part, Buffer.from(content, "utf8"));
+          } else {
+            if (existing !== undefined && !(existing instanceof Map))
+              throw new Error(
+                `fake GitHub: "${parts.slice(0, index + 1).join("/")}" is both a file and a directory`,
+              );
+            const next: DirBuilder = existing ?? new Map();
+            dir.set(part, next);
+            dir = next;
+          }
+        });
+      }
+      const trees = new Map<string, TreeNode>();
+      const blobs = new Map<string, Blob>();
+      const rootNode = paths.length > 0 ? buildTree(root, blobs, trees) : null;
+      let readme: Repo["readme"] = null;
+      if (readmePath !== null && input.readme !== null) {
+        const content = Buffer.from(
+          typeof input.readme === "string" ? input.readme : `${readmePath}\n`,
+          "utf8",
+        );
+        readme = { path: readmePath, sha: gitBlobSha(content), content };
+      }
+
+      const repo: Repo = {
+        id: previous?.id ?? nextRepoId++,
+        owner,
+        name: input.name,
+        private: input.private ?? false,
+        defaultBranch: input.defaultBranch ?? "main",
+        description: input.description ?? null,
+        hasIssues: input.hasIssues ?? true,
+        root: rootNode,
+        trees,
+        blobs,
+        readme,
+        labels:
+          input.labels === undefined
+            ? GITHUB_DEFAULT_LABELS.map((l) => makeLabel(l.name, l.color, l.description, true))
+            : input.labels.map((name) => makeLabel(name)),
+        issues: [],
+        nextNumber: 1,
+      };
+      repos.set(k, repo);
+      reposById.set(repo.id, repo);
+    },
+    addToken(input) {
+      tokens.set(input.token, {
+        user: userFor(input.login, input.name),
+        fineGrained: input.fineGrained ?? input.token.startsWith("github_pat_"),
+        scopes: [...(input.scopes ?? [])],
+        publicRepos: input.publicRepos,
+        canSee: new Set((input.canSee ?? []).map((s) => s.toLowerCase())),
+      });
+    },
+    setRateLimit(next) {
+      if (next.authenticated !== undefined) limits.authenticated = next.authenticated;
+      if (next.unauthenticated !== undefined) limits.unauthenticated = next.unauthenticated;
+      buckets.clear();
+    },
+    setMode(next, modeOpts = {}) {
+      mode = {
+        mode: next,
+        remaining: next === "ok" ? Number.POSITIVE_INFINITY : (modeOpts.times ?? Number.POSITIVE_INFINITY),
+        retryAfter: modeOpts.retryAfter ?? DEFAULT_RETRY_AFTER_S,
+        delayMs: modeOpts.delayMs ?? DEFAULT_SLOW_MS,
+      };
+      if (mode.remaining <= 0) mode = { ...mode, mode: "ok", remaining: Number.POSITIVE_INFINITY };
+    },
+    issues(owner, name) {
+      const r = repos.get(key(owner, name));
+      if (!r) throw new Error(`fake GitHub: no repository ${owner}/${name}`);
+      return r.issues.map((i) => ({
+        number: i.number,
+        title: i.title,
+        body: i.body ?? "",
+        labels: i.labels.map((l) => l.name),
+        subIssues: i.subIssueIds.map((id) => issuesById.get(id)?.issue.number ?? -1),
+      }));
+    },
+    labels(owner, name) {
+      const r = repos.get(key(owner, name));
+      if (!r) throw new Error(`fake GitHub: no repository ${owner}/${name}`);
+      return r.labels.map((l) => l.name);
+    },
+    requests,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+        // Pending "slow" delays would otherwise keep the event loop alive for 10 s.
+        for (const cancel of [...pendingDelays]) cancel();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,937 @@
+/**
+ * A local, in-process fake of an OpenAI-compatible Chat Completions server (node:http only).
+ *
+ * It speaks the wire format the `openai` SDK (and therefore `@langchain/openai`'s `ChatOpenAI`)
+ * expects: `POST /v1/chat/completions` (non-streaming) and `GET /v1/models`, Bearer auth, OpenAI's
+ * error bodies / status codes / rate-limit headers, and `usage` on every completion.
+ *
+ * Answers are synthesised from the JSON schema the client sends, so they validate against it:
+ * - `response_format: { type: "json_schema", json_schema: { name, schema } }` (LangChain
+ *   `withStructuredOutput(..., { method: "jsonSchema" })`): the JSON goes in `message.content`;
+ * - `tools` + `tool_choice` (`method: "functionCalling"`): the JSON goes in
+ *   `message.tool_calls[0].function.arguments`, `finish_reason: "tool_calls"`;
+ * - anything else ("plain", including `response_format: { type: "json_object" }`): a short text
+ *   (or a small JSON object for json_object).
+ *
+ * Subtask plans (an array property named `subtasks`) follow `setPlanShape()`, the
+ * "at most N subtasks" phrase and the `Depth: d of at most m` line of the last user message.
+ *
+ * Failure modes (`setMode`) apply to chat completions only; `times` limits them to the next N
+ * chat requests. Not emulated: streaming (400), `n > 1`, logprobs, and OpenAI's server-side
+ * validation of strict schemas (`pattern` is ignored by the generator too).
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type FakeOpenAIMode =
+  | "ok"
+  | "rate_limit" // 429 + Retry-After: 1 + OpenAI error body
+  | "server_error" // 500
+  | "timeout" // never answers until close (or until the client gives up)
+  | "malformed_json" // content (or tool arguments) is not JSON
+  | "truncated" // JSON cut in half, finish_reason "length"
+  | "schema_violation" // valid JSON that violates the schema (first required field missing)
+  | "unauthorized"; // 401 invalid_api_key whatever the key
+
+export type FakeChatRequest = {
+  model: string;
+  /** Content parts are flattened to their text; a null content (assistant tool call) becomes "". */
+  messages: { role: string; content: string }[];
+  /** `json_schema.name` or the called function's name. */
+  schemaName: string | null;
+  /** `json_schema.schema` or the called function's `parameters`; null for "plain". */
+  schema: unknown;
+  method: "json_schema" | "tools" | "plain";
+  /** `Date.now()` when the request arrived. */
+  receivedAt: number;
+};
+
+export type FakePlanShape = {
+  subtasks?: number | ((depth: number) => number);
+  /** `index` is 0-based. */
+  complexity?: (depth: number, index: number) => number;
+};
+
+export type FakeOpenAI = {
+  /** e.g. `http://127.0.0.1:PORT/v1` (the baseURL to configure). */
+  url: string;
+  /** The only accepted key (Bearer); others -> 401 like OpenAI. */
+  apiKey: string;
+  /** Added before every answer, errors included (default 0, or `latencyMs`). */
+  setLatency(ms: number): void;
+  /** `times`: apply to the next N chat requests only, then back to "ok" (default: until changed). */
+  setMode(mode: FakeOpenAIMode, opts?: { times?: number }): void;
+  /** Custom JSON value for a request; `undefined` = use the generator. Failure modes still apply to it. */
+  setResponder(fn: ((req: FakeChatRequest) => unknown | undefined) | null): void;
+  /** Knobs of the default generator for subtask plans (merged into the current shape). */
+  setPlanShape(shape: FakePlanShape): void;
+  /** Every chat request received (valid JSON with `messages`), in order, whatever its outcome. */
+  requests: FakeChatRequest[];
+  /** Totals over the completions answered with 200 (the `usage` OpenAI would bill). */
+  usage: { requests: number; promptTokens: number; completionTokens: number };
+  /** Chat requests currently received and not yet answered. */
+  inFlight(): number;
+  /** The highest `inFlight()` observed since start / the last reset(). */
+  maxInFlight: number;
+  /** Back to the initial state: mode ok, initial latency, no responder, default plan shape, empty logs. */
+  reset(): void;
+  /** Destroys open sockets (including held "timeout" requests) and timers. */
+  close(): Promise<void>;
+};
+
+const DEFAULT_API_KEY = "sk-fake-atomize-0123456789abcdef";
+const FALLBACK_MODEL = "fake-gpt";
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const RATE_LIMIT_RPM = 500;
+const DEFAULT_SUBTASKS = 3;
+const DEFAULT_ARRAY_ITEMS = 2;
+const MAX_REF_HOPS = 12;
+
+const defaultComplexity = (depth: number, index: number): number => Math.max(1, 9 - 2 * depth - (index % 2));
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------------
+
+type Schema = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const randomId = (chars: number): string =>
+  randomBytes(chars).toString("base64url").replace(/[-_]/g, "x").slice(0, chars);
+const tokens = (chars: number): number => Math.ceil(chars / 4);
+
+function humanize(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_\-.]+/g, " ")
+    .trim()
+    .toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : "Value";
+}
+
+const slugify = (name: string): string =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .replace(/[^a-zA-Z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .toLowerCase() || "item";
+
+function singular(name: string): string {
+  if (/ies$/i.test(name)) return `${name.slice(0, -3)}y`;
+  if (/(ss|us)$/i.test(name)) return name;
+  if (/s$/i.test(name)) return name.slice(0, -1);
+  return name;
+}
+
+/** Flattens OpenAI message content (string | parts[] | null) to text. */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content))
+    return content
+      .map((part) => (isRecord(part) ? (str(part.text) ?? str(part.refusal) ?? "") : ""))
+      .join("");
+  return "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The schema-driven generator
+// ---------------------------------------------------------------------------------------------
+
+type GenContext = {
+  root: unknown;
+  depth: number;
+  maxSubtasksPhrase: number | null;
+  subtasks: number | ((depth: number) => number);
+  complexity: (depth: number, index: number) => number;
+  /** First 40 chars of the task the prompt is about. */
+  task: string;
+  counters: Map<string, number>;
+  /** How many items were named per label ("Event" -> 2), so later string lists can reference them. */
+  named: Map<string, number>;
+};
+
+/** Where a value is being generated: its property name, the array it belongs to, its index there. */
+type Site = {
+  prop: string | null;
+  arrayProp: string | null;
+  index: number | null;
+  /** Inside an item of an array property named `subtasks`. */
+  subtaskIndex: number | null;
+  /** Already-generated sibling properties (for story_points that follow complexity_score). */
+  siblings: Record<string, unknown> | null;
+};
+
+const ROOT_SITE: Site = { prop: null, arrayProp: null, index: null, subtaskIndex: null, siblings: null };
+
+function promptFacts(messages: FakeChatRequest["messages"]): {
+  depth: number;
+  maxSubtasksPhrase: number | null;
+  task: string;
+} {
+  const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const depthMatch = /Depth:\s*(\d+)\s+of\s+at\s+most\s+(\d+)/i.exec(lastUser);
+  const phrase = /at\s+most\s+(\d+)\s+subtasks?\b/i.exec(lastUser);
+  const labelled = /^\s*(?:task(?:\s+description)?|description|project)\s*:\s*(.+)$/im.exec(lastUser)?.[1];
+  const firstLine = lastUser
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => l.length > 0 && !/^Depth:/i.test(l));
+  const task = (labelled ?? firstLine ?? "the request").trim().slice(0, 40).trim() || "the request";
+  return {
+    depth: depthMatch ? Number(depthMatch[1]) : 0,
+    maxSubtasksPhrase: phrase ? Number(phrase[1]) : null,
+    task,
+  };
+}
+
+function resolveRef(ref: string, root: unknown): Schema | undefined {
+  if (ref === "#") return isRecord(root) ? root : undefined;
+  if (!ref.startsWith("#/")) return undefined;
+  let cur: unknown = root;
+  for (const raw of ref.slice(2).split("/")) {
+    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (!isRecord(cur)) return undefined;
+    cur = cur[key];
+  }
+  return isRecord(cur) ? cur : undefined;
+}
+
+/** Follows `$ref`s (sibling keywords win) and merges `allOf`. */
+function normalize(schema: unknown, root: unknown, hops = 0): Schema {
+  if (!isRecord(schema)) return {};
+  let s: Schema = schema;
+  const ref = str(s.$ref);
+  if (ref !== undefined && hops < MAX_REF_HOPS) {
+    const { $ref: _ignored, ...rest } = s;
+    s = { ...normalize(resolveRef(ref, root), root, hops + 1), ...rest };
+  }
+  if (Array.isArray(s.allOf)) {
+    const { allOf, ...rest } = s;
+    let merged: Schema = { ...rest };
+    for (const part of allOf) {
+      const p = normalize(part, root, hops + 1);
+      merged = {
+        ...p,
+        ...merged,
+        properties: {
+          ...(isRecord(p.properties) ? p.properties : {}),
+          ...(isRecord(merged.properties) ? merged.properties : {}),
+        },
+        required: [
+          ...(Array.isArray(p.required) ? p.required : []),
+          ...(Array.isArray(merged.required) ? merged.required : []),
+        ],
+      };
+    }
+    s = merged;
+  }
+  return s;
+}
+
+const isNullSchema = (s: Schema): boolean => s.type === "null" || (s.const === null && s.type === undefined);
+
+function schemaType(s: Schema): string {
+  const t = s.type;
+  if (typeof t === "string") return t;
+  if (Array.isArray(t)) return (t.find((x) => x !== "null") as string | undefined) ?? "null";
+  if (isRecord(s.properties) || isRecord(s.additionalProperties)) return "object";
+  if (s.items !== undefined || Array.isArray(s.prefixItems)) return "array";
+  return "string";
+}
+
+/** Among scalar options, the one nearest the sibling complexity score (story points), else the first. */
+function pickOption(options: unknown[], site: Site): unknown {
+  const complexity = num(site.siblings?.complexity_score);
+  if (
+    complexity !== undefined &&
+    site.prop !== null &&
+    /point|estimate/i.test(site.prop) &&
+    options.every((o) => typeof o === "number")
+  ) {
+    const target = complexity;
+    return (options as number[]).reduce((best, o) =>
+      Math.abs(o - target) < Math.abs(best - target) ? o : best,
+    );
+  }
+  return options[0];
+}
+
+function generate(schemaIn: unknown, ctx: GenContext, site: Site, hops = 0): unknown {
+  if (schemaIn === true || schemaIn === undefined) return makeString({}, ctx, site);
+  const s = normalize(schemaIn, ctx.root);
+  if ("const" in s) return s.const;
+  if (Array.isArray(s.enum) && s.enum.length > 0) {
+    const nonNull = s.enum.filter((v) => v !== null);
+    return pickOption(nonNull.length > 0 ? nonNull : s.enum, site);
+  }
+  const alternatives = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : null;
+  if (alternatives) {
+    const { anyOf: _a, oneOf: _o, ...rest } = s;
+    const options = alternatives.map((a) => normalize(a, ctx.root));
+    const nonNull = options.filter((o) => !isNullSchema(o));
+    if (nonNull.length === 0) return null;
+    // A union of literals (e.g. story points 1|2|3|5|8|13) is an enum.
+    if (nonNull.every((o) => "const" in o))
+      return pickOption(
+        nonNull.map((o) => o.const),
+        site,
+      );
+    return generate({ ...rest, ...nonNull[0] }, ctx, site, hops + 1);
+  }
+  switch (schemaType(s)) {
+    case "object":
+      return makeObject(s, ctx, site, hops);
+    case "array":
+      return makeArray(s, ctx, site, hops);
+    case "integer":
+    case "number":
+      return makeNumber(s, ctx, site);
+    case "boolean":
+      return true;
+    case "null":
+      return null;
+    default:
+      return makeString(s, ctx, site);
+  }
+}
+
+function makeObject(s: Schema, ctx: GenContext, site: Site, hops: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const props = isRecord(s.properties) ? s.properties : {};
+  for (const [key, sub] of Object.entries(props)) {
+    out[key] = generate(
+      sub,
+      ctx,
+      {
+        prop: key,
+        arrayProp: site.arrayProp,
+        index: site.index,
+        subtaskIndex: site.subtaskIndex,
+        siblings: out,
+      },
+      hops + 1,
+    );
+  }
+  for (const key of Array.isArray(s.required) ? s.required : []) {
+    if (typeof key === "string" && !(key in out))
+      out[key] = generate(
+        isRecord(s.additionalProperties) ? s.additionalProperties : {},
+        ctx,
+        { ...site, prop: key, siblings: out },
+        hops + 1,
+      );
+  }
+  return out;
+}
+
+function makeArray(s: Schema, ctx: GenContext, site: Site, hops: number): unknown[] {
+  const minItems = num(s.minItems) ?? 0;
+  const maxItems = num(s.maxItems) ?? Number.POSITIVE_INFINITY;
+  const isPlan = site.prop === "subtasks";
+  let want: number;
+  if (isPlan) {
+    want = typeof ctx.subtasks === "function" ? ctx.subtasks(ctx.depth) : ctx.subtasks;
+    if (ctx.maxSubtasksPhrase !== null) want = Math.min(want, ctx.maxSubtasksPhrase);
+  } else {
+    // Deep recursion through $refs: the smallest valid array.
+    want = hops > MAX_REF_HOPS * 2 ? 0 : DEFAULT_ARRAY_ITEMS;
+  }
+  const count = Math.max(minItems, Math.min(maxItems, Math.max(0, Math.floor(want))));
+  const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
+  const items: unknown[] = [];
+  for (let i = 0; i < count; i++) {
+    const itemSchema = i < prefix.length ? prefix[i] : s.items;
+    items.push(
+      generate(
+        itemSchema,
+        ctx,
+        {
+          prop: site.prop,
+          arrayProp: site.prop,
+          index: i,
+          subtaskIndex: isPlan ? i : site.subtaskIndex,
+          siblings: null,
+        },
+        hops + 1,
+      ),
+    );
+  }
+  return items;
+}
+
+function makeNumber(s: Schema, ctx: GenContext, site: Site): number {
+  const integer = schemaType(s) === "integer";
+  const step = integer ? 1 : 0.5;
+  let min = num(s.minimum) ?? Number.NEGATIVE_INFINITY;
+  let max = num(s.maximum) ?? Number.POSITIVE_INFINITY;
+  const exMin = num(s.exclusiveMinimum);
+  const exMax = num(s.exclusiveMaximum);
+  if (exMin !== undefined) min = Math.max(min, exMin + step);
+  if (exMax !== undefined) max = Math.min(max, exMax - step);
+  let value: number;
+  if (site.prop !== null && /complexity/i.test(site.prop))
+    value = ctx.complexity(ctx.depth, site.subtaskIndex ?? 0);
+  else value = 1 + (site.index ?? 0);
+  if (integer) value = Math.round(value);
+  const multipleOf = num(s.multipleOf);
+  if (multipleOf !== undefined && multipleOf > 0) value = Math.ceil(value / multipleOf) * multipleOf;
+  value = Math.min(max, Math.max(min, value));
+  if (integer) value = Number.isFinite(min) && value < min ? Math.ceil(min) : Math.floor(value);
+  return value;
+}
+
+function nextCount(ctx: GenContext, key: string): number {
+  const n = (ctx.counters.get(key) ?? 0) + 1;
+  ctx.counters.set(key, n);
+  return n;
+}
+
+const LONG_TEXT = /description|details|rationale|markdown|summary|explanation|benefit|action|content|text/i;
+
+function makeString(s: Schema, ctx: GenContext, site: Site): string {
+  const prop = site.prop ?? "value";
+  const format = str(s.format);
+  let text: string;
+  if (format === "date-time") text = "2024-01-01T00:00:00.000Z";
+  else if (format === "date") text = "2024-01-01";
+  else if (format === "time") text = "12:00:00";
+  else if (format === "email") text = `${prop.replace(/\W/g, "")}${nextCount(ctx, `@${prop}`)}@example.com`;
+  else if (format === "uri" || format === "url")
+    text = `https://example.com/${encodeURIComponent(prop)}/${nextCount(ctx, `/${prop}`)}`;
+  else if (format === "uuid")
+    text = `00000000-0000-4000-8000-${String(nextCount(ctx, `#${prop}`)).padStart(12, "0")}`;
+  else if (site.subtaskIndex !== null && prop === "description")
+    text = `Subtask ${site.subtaskIndex + 1} at depth ${ctx.depth} of: ${ctx.task}`;
+  else if (site.subtaskIndex !== null && prop === "implementation_details")
+    text = `Implement step ${site.subtaskIndex + 1} of "${ctx.task}" (depth ${ctx.depth}): write the code, then cover it with tests.`;
+  else if (/^id$/i.test(prop)) {
+    // `id` of an item: "epic-1", "user-story-2".
+    const slug = slugify(site.arrayProp !== null ? singular(site.arrayProp) : "item");
+    text = `${slug}-${nextCount(ctx, `id:${slug}`)}`;
+  } else if (/_id$/i.test(prop)) {
+    // A foreign key (`epic_id`) points at the first generated item of that kind.
+    text = `${slugify(prop.replace(/_id$/i, ""))}-1`;
+  } else {
+    // "name"/"title" items take their label from the array they are in ("events" -> "Event 3").
+    const naming = site.arrayProp !== null && /^(name|title|label)$/i.test(prop);
+    const bareItem = site.arrayProp !== null && site.prop === site.arrayProp;
+    const label = humanize(naming || bareItem ? singular(site.arrayProp!) : prop);
+    const named = ctx.named.get(label) ?? 0;
+    if (bareItem && named > 0 && site.index !== null) {
+      // A list of plain strings named like earlier named items (swimlane.events): reference them.
+      text = `${label} ${(site.index % named) + 1}`;
+    } else {
+      const n = nextCount(ctx, label);
+      if (naming) ctx.named.set(label, n);
+      text = `${label} ${n}`;
+      if (LONG_TEXT.test(prop)) text += ` for: ${ctx.task}`;
+    }
+  }
+  const minLength = num(s.minLength) ?? 0;
+  const maxLength = num(s.maxLength) ?? Number.POSITIVE_INFINITY;
+  if (text.length > maxLength)
+    text = text.slice(0, maxLength).trimEnd() || "x".repeat(Math.min(1, maxLength));
+  if (text.length < minLength) text = text.padEnd(minLength, ".");
+  return text;
+}
+
+/** A value that is valid JSON but breaks the schema: drops the first required field (or mistypes one). */
+function violate(value: unknown, schema: unknown): unknown {
+  const s = normalize(schema, schema);
+  if (isRecord(value)) {
+    const required = Array.isArray(s.required)
+      ? s.required.filter((r): r is string => typeof r === "string")
+      : [];
+    const copy = { ...value };
+    const victim = required.find((r) => r in copy);
+    if (victim !== undefined) {
+      delete copy[victim];
+      return copy;
+    }
+    const first = Object.keys(copy)[0];
+    if (first !== undefined) {
+      copy[first] = typeof copy[first] === "number" ? "not a number" : 12345;
+      return copy;
+    }
+    return "not an object";
+  }
+  if (typeof value === "number") return "not a number";
+  return 12345;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server
+// ---------------------------------------------------------------------------------------------
+
+type OpenAIErrorBody = {
+  error: { message: string; type: string; param: string | null; code: string | null };
+};
+
+const apiError = (
+  message: string,
+  type: string,
+  code: string | null = null,
+  param: string | null = null,
+) => ({
+  error: { message, type, param, code },
+});
+
+function maskKey(key: string): string {
+  if (key.length <= 8) return "*".repeat(key.length);
+  return `${key.slice(0, 3)}${"*".repeat(Math.min(20, key.length - 7))}${key.slice(-4)}`;
+}
+
+export async function startFakeOpenAI(
+  opts: { apiKey?: string; host?: string; port?: number; latencyMs?: number } = {},
+): Promise<FakeOpenAI> {
+  const apiKey = opts.apiKey ?? DEFAULT_API_KEY;
+  const host = opts.host ?? "127.0.0.1";
+  const initialLatency = Math.max(0, opts.latencyMs ?? 0);
+
+  let latency = initialLatency;
+  let mode: FakeOpenAIMode = "ok";
+  let modeRemaining: number | null = null;
+  let responder: ((req: FakeChatRequest) => unknown | undefined) | null = null;
+  let planShape: Required<FakePlanShape> = { subtasks: DEFAULT_SUBTASKS, complexity: defaultComplexity };
+  const requests: FakeChatRequest[] = [];
+  const usage = { requests: 0, promptTokens: 0, completionTokens: 0 };
+  const models = new Set<string>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let closed = false;
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      if (ms <= 0) return resolve();
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  const takeMode = (): FakeOpenAIMode => {
+    const current = mode;
+    if (modeRemaining !== null) {
+      modeRemaining--;
+      if (modeRemaining <= 0) {
+        mode = "ok";
+        modeRemaining = null;
+      }
+    }
+    return current;
+  };
+
+  function rateLimitHeaders(exhausted: boolean): Record<string, string> {
+    return {
+      "x-ratelimit-limit-requests": String(RATE_LIMIT_RPM),
+      "x-ratelimit-limit-tokens": "30000000",
+      "x-ratelimit-remaining-requests": exhausted ? "0" : String(RATE_LIMIT_RPM - 1),
+      "x-ratelimit-remaining-tokens": exhausted ? "0" : "29999000",
+      "x-ratelimit-reset-requests": exhausted ? "1s" : "120ms",
+      "x-ratelimit-reset-tokens": exhausted ? "1s" : "2ms",
+    };
+  }
+
+  function send(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    startedAt: number,
+    headers: Record<string, string> = {},
+  ): void {
+    if (res.writableEnded || res.destroyed) return;
+    const payload = JSON.stringify(body);
+    res.writeHead(status, {
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(payload)),
+      "x-request-id": `req_${randomBytes(16).toString("hex")}`,
+      "openai-version": "2020-10-01",
+      "openai-organization": "org-fake",
+      "openai-processing-ms": String(Date.now() - startedAt),
+      ...headers,
+    });
+    res.end(payload);
+  }
+
+  /** Reads the body; null when it is larger than MAX_BODY_BYTES. */
+  function readBody(req: IncomingMessage): Promise<string | null> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let tooBig = false;
+      req.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) tooBig = true;
+        else chunks.push(chunk);
+      });
+      req.on("end", () => resolve(tooBig ? null : Buffer.concat(chunks).toString("utf8")));
+      req.on("error", reject);
+    });
+  }
+
+  function authError(req: IncomingMessage): OpenAIErrorBody | null {
+    const header = req.headers.authorization ?? "";
+    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+    if (!match)
+      return apiError(
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
+        "invalid_request_error",
+      );
+    const given = match[1]!.trim();
+    if (given !== apiKey) return invalidKey(given);
+    return null;
+  }
+
+  const invalidKey = (given: string): OpenAIErrorBody =>
+    apiError(
+      `Incorrect API key provided: ${maskKey(given)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      "invalid_request_error",
+      "invalid_api_key",
+    );
+
+  /** Reads what we need from a chat body; null when it has no `messages` array. */
+  function toRecord(body: unknown): FakeChatRequest | null {
+    if (!isRecord(body) || !Array.isArray(body.messages)) return null;
+    const messages = body.messages.map((m) => ({
+      role: isRecord(m) ? (str(m.role) ?? "") : "",
+      content: isRecord(m) ? contentText(m.content) : "",
+    }));
+    const tools = Array.isArray(body.tools) ? body.tools.filter(isRecord) : [];
+    const toolChoice = body.tool_choice;
+    const rf = isRecord(body.response_format) ? body.response_format : null;
+    let method: FakeChatRequest["method"] = "plain";
+    let schemaName: string | null = null;
+    let schema: unknown = null;
+    const functionTools = tools
+      .map((t) => (isRecord(t.function) ? t.function : null))
+      .filter((f): f is Record<string, unknown> => f !== null);
+    if (functionTools.length > 0 && toolChoice !== "none") {
+      const wanted =
+        isRecord(toolChoice) && isRecord(toolChoice.function) ? str(toolChoice.function.name) : undefined;
+      const fn = functionTools.find((f) => f.name === wanted) ?? functionTools[0]!;
+      method = "tools";
+      schemaName = str(fn.name) ?? null;
+      schema = fn.parameters ?? { type: "object", properties: {} };
+    } else if (rf?.type === "json_schema" && isRecord(rf.json_schema)) {
+      method = "json_schema";
+      schemaName = str(rf.json_schema.name) ?? null;
+      schema = rf.json_schema.schema ?? {};
+    }
+    return {
+      model: str(body.model) ?? "",
+      messages,
+      schemaName,
+      schema,
+      method,
+      receivedAt: Date.now(),
+    };
+  }
+
+  function generatedValue(record: FakeChatRequest): unknown {
+    const facts = promptFacts(record.messages);
+    const ctx: GenContext = {
+      root: record.schema,
+      depth: facts.depth,
+      maxSubtasksPhrase: facts.maxSubtasksPhrase,
+      subtasks: planShape.subtasks,
+      complexity: planShape.complexity,
+      task: facts.task,
+      counters: new Map(),
+      named: new Map(),
+    };
+    return generate(record.schema, ctx, ROOT_SITE);
+  }
+
+  function completionBody(
+    record: FakeChatRequest,
+    body: Record<string, unknown>,
+    answerMode: FakeOpenAIMode,
+  ): Record<string, unknown> {
+    const custom = responder ? responder(record) : undefined;
+    let text: string;
+    if (record.method === "plain") {
+      const facts = promptFacts(record.messages);
+      const jsonObject = isRecord(body.response_format) && body.response_format.type === "json_object";
+      if (custom !== undefined) text = typeof custom === "string" ? custom : JSON.stringify(custom);
+      else if (jsonObject) text = JSON.stringify({ answer: `Fake answer to: ${facts.task}` });
+      else text = `Fake answer to: ${facts.task}`;
+    } else {
+      let value = custom !== undefined ? custom : generatedValue(record);
+      if (answerMode === "schema_violation") value = violate(value, record.schema);
+      text = JSON.stringify(value);
+    }
+    let finishReason = record.method === "tools" ? "tool_calls" : "stop";
+    if (answerMode === "malformed_json")
+      text = `Sure! Here is the ${record.schemaName ?? "answer"} you asked for: {${record.schemaName ?? "result"}: [oops`;
+    if (answerMode === "truncated") {
+      text = text.slice(0, Math.floor(text.length / 2));
+      finishReason = "length";
+    }
+
+    const message: Record<string, unknown> =
+      record.method === "tools"
+        ? {
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              {
+                id: `call_${randomId(24)}`,
+                type: "function",
+                function: { name: record.schemaName ?? "extract", arguments: text },
+              },
+            ],
+            refusal: null,
+            annotations: [],
+          }
+        : { role: "assistant", content: text, refusal: null, annotations: [] };
+
+    const promptTokens = tokens(record.messages.reduce((n, m) => n + m.content.length, 0));
+    const completionTokens = tokens(text.length);
+    usage.requests++;
+    usage.promptTokens += promptTokens;
+    usage.completionTokens += completionTokens;
+    return {
+      id: `chatcmpl-${randomId(29)}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: record.model,
+      choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+        prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
+      },
+      service_tier: "default",
+      system_fingerprint: "fp_fake0openai",
+    };
+  }
+
+  async function handleChat(req: IncomingMessage, res: ServerResponse, startedAt: number): Promise<void> {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once("close", () => {
+      inFlight--;
+    });
+
+    const raw = await readBody(req);
+    let body: unknown;
+    let parsed = raw !== null;
+    if (raw !== null) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        parsed = false;
+      }
+    }
+    const record = parsed ? toRecord(body) : null;
+    if (record) {
+      requests.push(record);
+      if (record.model) models.add(record.model);
+    }
+
+    const answer = async (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      await sleep(latency);
+      send(res, status, payload, startedAt, { ...rateLimitHeaders(false), ...headers });
+    };
+
+    const auth = authError(req);
+    if (auth) return answer(401, auth);
+    if (raw === null)
+      return answer(
+        413,
+        apiError(`Request body too large. Max size: ${MAX_BODY_BYTES} bytes.`, "invalid_request_error"),
+      );
+    if (!parsed || !isRecord(body))
+      return answer(
+        400,
+        apiError(
+          "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
+          "invalid_request_error",
+        ),
+      );
+    if (typeof body.model !== "string" || body.model === "")
+      return answer(400, apiError("you must provide a model parameter", "invalid_request_error"));
+    if (!record)
+      return answer(
+        400,
+        apiError(
+          "Missing required parameter: 'messages'.",
+          "invalid_request_error",
+          "missing_required_parameter",
+          "messages",
+        ),
+      );
+    if (body.stream === true)
+      return answer(
+        400,
+        apiError("streaming not supported by the fake", "invalid_request_error", null, "stream"),
+      );
+
+    const answerMode = takeMode();
+    switch (answerMode) {
+      case "unauthorized":
+        return answer(401, invalidKey(apiKey));
+      case "rate_limit":
+        return answer(
+          429,
+          apiError(
+            `Rate limit reached for ${record.model} in organization org-fake on requests per min (RPM): Limit ${RATE_LIMIT_RPM}, Used ${RATE_LIMIT_RPM}, Requested 1. Please try again in 1s. Visit https://platform.openai.com/account/rate-limits to learn more.`,
+            "requests",
+            "rate_limit_exceeded",
+          ),
+          { ...rateLimitHeaders(true), "retry-after": "1" },
+        );
+      case "server_error":
+        return answer(
+          500,
+          apiError(
+            "The server had an error while processing your request. Sorry about that! You can retry your request, or contact us through our help center at help.openai.com if the error persists.",
+            "server_error",
+          ),
+        );
+      case "timeout":
+        // Hold the socket: nothing is sent until the client gives up or close() destroys it.
+        return;
+      default: {
+        let payload: Record<string, unknown>;
+        try {
+          payload = completionBody(record, body, answerMode);
+        } catch (e) {
+          return answer(
+            500,
+            apiError(
+              `The fake's responder threw: ${e instanceof Error ? e.message : String(e)}`,
+              "server_error",
+            ),
+          );
+        }
+        return answer(200, payload);
+      }
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const startedAt = Date.now();
+    const path = new URL(req.url ?? "/", "http://fake").pathname.replace(/\/+$/, "");
+    if (req.method === "POST" && path === "/v1/chat/completions") return handleChat(req, res, startedAt);
+    req.resume();
+    if (req.method === "GET" && path === "/v1/models") {
+      const auth = authError(req);
+      if (auth) return send(res, 401, auth, startedAt);
+      const created = Math.floor(Date.now() / 1000);
+      const ids = [...new Set([...models, FALLBACK_MODEL])];
+      return send(
+        res,
+        200,
+        { object: "list", data: ids.map((id) => ({ id, object: "model", created, owned_by: "system" })) },
+        startedAt,
+      );
+    }
+    return send(
+      res,
+      404,
+      apiError(`Invalid URL (${req.method ?? "GET"} ${path || "/"})`, "invalid_request_error"),
+      startedAt,
+    );
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      send(
+        res,
+        500,
+        apiError(`Fake OpenAI failure: ${e instanceof Error ? e.message : String(e)}`, "server_error"),
+        Date.now(),
+      );
+    });
+  });
+  server.on("connection", (socket) => {
+    if (closed) {
+      socket.destroy();
+      return;
+    }
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+
+  const fake: FakeOpenAI = {
+    url: `http://${urlHost}:${port}/v1`,
+    apiKey,
+    setLatency(ms) {
+      latency = Math.max(0, ms);
+    },
+    setMode(next, modeOpts) {
+      mode = next;
+      const times = modeOpts?.times;
+      modeRemaining = times === undefined ? null : Math.max(0, Math.floor(times));
+      if (modeRemaining === 0) {
+        mode = "ok";
+        modeRemaining = null;
+      }
+    },
+    setResponder(fn) {
+      responder = fn;
+    },
+    setPlanShape(shape) {
+      planShape = {
+        subtasks: shape.subtasks ?? planShape.subtasks,
+        complexity: shape.complexity ?? planShape.complexity,
+      };
+    },
+    requests,
+    get usage() {
+      return usage;
+    },
+    inFlight: () => inFlight,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    reset() {
+      latency = initialLatency;
+      mode = "ok";
+      modeRemaining = null;
+      responder = null;
+      planShape = { subtasks: DEFAULT_SUBTASKS, complexity: defaultComplexity };
+      requests.length = 0;
+      usage.requests = 0;
+      usage.promptTokens = 0;
+      usage.completionTokens = 0;
+      models.clear();
+      maxInFlight = inFlight;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return fake;
+}

@@ -1,0 +1,252 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isAtomic } from "../../src/server/decomposition/atomicity";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
+import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
+import { registerUser, TestClient } from "../support/http-client";
+import { startTestServer, type TestServer } from "../support/server";
+
+let llm: FakeOpenAI;
+let server: TestServer;
+
+beforeAll(async () => {
+  llm = await startFakeOpenAI();
+  server = await startTestServer({
+    OPENAI_API_KEY: llm.apiKey,
+    OPENAI_BASE_URL: llm.url,
+    LLM_MODEL: "fake-gpt",
+    LLM_MAX_RETRIES: "2",
+    LLM_TIMEOUT_MS: "5000",
+    LLM_CONCURRENCY: "4",
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await llm?.close();
+});
+beforeEach(() => llm.reset());
+
+async function signedIn() {
+  const client = new TestClient(server.url);
+  await registerUser(client);
+  return client;
+}
+
+async function decompose(client: TestClient, body: Record<string, unknown>, until = ["completed", "failed"]) {
+  const created = await client.post("/api/tasks", body);
+  expect(created.status).toBe(201);
+  const done = await waitForStatus(client, created.json.id, until);
+  const tree = (await client.get(`/api/tasks/${created.json.id}/tree`)).json as TreeNode;
+  return { task: done, tree, nodes: flatten(tree) };
+}
+
+describe("decomposition through LangChain against an OpenAI-compatible server", () => {
+  it("runs every stage and produces a complete plan: tree, context, epics, stories, event model", async () => {
+    // complexity(depth) scores the children of a node at `depth`: level 1 gets 9 or 8 (split), level 2 gets 4 (atomic).
+    llm.setPlanShape({ subtasks: 3, complexity: (depth, i) => (depth === 0 ? 9 - (i % 2) : 4) });
+    const client = await signedIn();
+    const { task, tree, nodes } = await decompose(client, {
+      description: "An online bookshop with search, reviews and checkout",
+      max_depth: 3,
+      max_subtasks: 3,
+      tech_preferences: { application_type: "ecommerce", tech_stack_id: "shopify-liquid" },
+    });
+    expect(task).toMatchObject({
+      status: "completed",
+      planner: "langchain",
+      model: "fake-gpt",
+      failure_reason: null,
+    });
+    expect(task.complexity_score).toEqual(expect.any(Number));
+    expect(tree.children).toHaveLength(3);
+    for (const n of nodes.slice(1)) {
+      expect(n.complexity_score).toBeGreaterThanOrEqual(1);
+      expect([1, 2, 3, 5, 8, 13]).toContain(n.story_points);
+      expect(n.implementation_details).toBeTruthy();
+      expect(n.is_atomic).toBe(
+        isAtomic({ depth: n.depth, complexityScore: n.complexity_score! }, { maxDepth: 3, threshold: 0.7 }),
+      );
+      if (n.is_atomic) expect(n.children).toHaveLength(0);
+      else expect(n.children.length).toBeGreaterThan(0);
+    }
+    // Level 1 (scored 8-9, above 7) is split; level 2 (scored 4) is atomic.
+    expect(nodes.filter((n) => n.depth === 2)).toHaveLength(9);
+    expect(nodes.some((n) => n.depth === 3)).toBe(false);
+    expect(task.context.epics.length).toBeGreaterThan(0);
+    expect(task.context.user_stories.length).toBeGreaterThan(0);
+    expect(task.context.tech_stack.application_type).toBe("ecommerce");
+    expect(task.metadata.event_model_markdown).toBeTruthy();
+    expect(task.metadata.swimlanes.length).toBeGreaterThan(0);
+    // 1 complexity + 1 root split + 3 node splits + 2 compose calls.
+    expect(llm.usage.requests).toBe(7);
+    expect(task.predictions).toEqual({
+      llm_calls: 7,
+      prompt_tokens: llm.usage.promptTokens,
+      completion_tokens: llm.usage.completionTokens,
+    });
+    expect(llm.requests.map((r) => r.schemaName)).toEqual(
+      expect.arrayContaining(["complexity_assessment", "subtask_plan", "project_context", "event_model"]),
+    );
+    expect(llm.requests.find((r) => r.schemaName === "subtask_plan")!.messages.at(-1)!.content).toContain(
+      "An online bookshop with search, reviews and checkout",
+    );
+  });
+
+  it("honours max_subtasks even when the model proposes more, and max_depth", async () => {
+    llm.setResponder((req) =>
+      req.schemaName === "subtask_plan"
+        ? {
+            subtasks: Array.from({ length: 8 }, (_, i) => ({
+              description: `Proposed step ${i + 1} for ${req.messages.at(-1)!.content.match(/Depth: (\d+)/)?.[1]}`,
+              complexity_score: 9,
+              story_points: 13,
+              implementation_details: "Details.",
+            })),
+          }
+        : undefined,
+    );
+    const client = await signedIn();
+    const { nodes } = await decompose(client, { description: "Capped plan", max_depth: 2, max_subtasks: 2 });
+    for (const n of nodes) expect(n.children.length).toBeLessThanOrEqual(2);
+    expect(Math.max(...nodes.map((n) => n.depth))).toBe(2);
+    expect(nodes).toHaveLength(1 + 2 + 4);
+    for (const n of nodes.filter((x) => x.depth === 2)) expect(n.is_atomic).toBe(true);
+  });
+
+  it("decides atomicity with complexity_threshold: scores above threshold x 10 are split", async () => {
+    llm.setPlanShape({ subtasks: 2, complexity: (depth) => (depth === 0 ? 6 : 3) });
+    const client = await signedIn();
+    const strict = await decompose(client, {
+      description: "Threshold 0.5",
+      max_depth: 3,
+      max_subtasks: 2,
+      complexity_threshold: 0.5,
+    });
+    expect(strict.nodes.filter((n) => n.depth === 1).every((n) => !n.is_atomic)).toBe(true); // 6 > 5
+    expect(strict.nodes.filter((n) => n.depth === 2)).toHaveLength(4);
+    const loose = await decompose(client, {
+      description: "Threshold 0.7",
+      max_depth: 3,
+      max_subtasks: 2,
+      complexity_threshold: 0.7,
+    });
+    expect(loose.nodes.filter((n) => n.depth === 1).every((n) => n.is_atomic)).toBe(true); // 6 <= 7
+    expect(loose.nodes).toHaveLength(3);
+  });
+
+  it("retries invalid model output and still completes", async () => {
+    llm.setMode("schema_violation", { times: 2 });
+    const client = await signedIn();
+    const { task } = await decompose(client, { description: "Flaky model", max_depth: 1, max_subtasks: 2 });
+    expect(task.status).toBe("completed");
+  });
+
+  it("fails the task with a readable reason when the output stays invalid", async () => {
+    llm.setMode("malformed_json");
+    const client = await signedIn();
+    const { task } = await decompose(client, { description: "Broken model", max_depth: 1, max_subtasks: 2 });
+    expect(task.status).toBe("failed");
+    expect(task.failure_reason).toMatch(/invalid output for complexity analysis/);
+    llm.setMode("ok");
+  });
+
+  it("rides out a rate limit (429 with Retry-After) and a 500", async () => {
+    llm.setMode("rate_limit", { times: 1 });
+    const client = await signedIn();
+    const { task } = await decompose(client, { description: "Busy provider", max_depth: 1, max_subtasks: 2 });
+    expect(task.status).toBe("completed");
+    llm.setMode("server_error", { times: 1 });
+    const second = await decompose(client, {
+      description: "Erratic provider",
+      max_depth: 1,
+      max_subtasks: 2,
+    });
+    expect(second.task.status).toBe("completed");
+  });
+
+  it("fails at once, with advice, when the provider refuses the key", async () => {
+    llm.setMode("unauthorized");
+    const client = await signedIn();
+    const { task } = await decompose(client, { description: "Wrong key", max_depth: 1 });
+    expect(task.status).toBe("failed");
+    expect(task.failure_reason).toMatch(/refused our credentials \(401\).*OPENAI_API_KEY/);
+    expect(llm.requests).toHaveLength(1);
+    llm.setMode("ok");
+  });
+
+  it("deleting a task mid-decomposition stops its work", async () => {
+    llm.setLatency(300);
+    llm.setPlanShape({ subtasks: 3, complexity: () => 9 });
+    const client = await signedIn();
+    const created = await client.post("/api/tasks", { description: "Doomed", max_depth: 4, max_subtasks: 3 });
+    await waitForStatus(client, created.json.id, ["processing"]);
+    await new Promise((r) => setTimeout(r, 700));
+    expect((await client.request("DELETE", `/api/tasks/${created.json.id}`)).status).toBe(200);
+    const callsAtDelete = llm.requests.length;
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(llm.requests.length - callsAtDelete).toBeLessThanOrEqual(4); // only calls already in flight
+    const left = await server.deps.database.rows<{ n: number }>(
+      sql`select count(*)::int as n from tasks where id = ${created.json.id} or root_task_id = ${created.json.id}`,
+    );
+    expect(left[0]!.n).toBe(0);
+    const active = await server.deps.database.rows<{ n: number }>(
+      sql`select count(*)::int as n from jobs where group_key = ${created.json.id} and status in ('queued', 'running')`,
+    );
+    expect(active[0]!.n).toBe(0);
+    llm.setLatency(0);
+  });
+});
+
+describe("review before commit (requires_approval)", () => {
+  it("pauses after the first level, then continues on approval", async () => {
+    llm.setPlanShape({ subtasks: 2, complexity: (depth) => (depth <= 1 ? 9 : 3) });
+    const client = await signedIn();
+    const created = await client.post("/api/tasks", {
+      description: "Needs review",
+      max_depth: 2,
+      max_subtasks: 2,
+      requires_approval: true,
+    });
+    const submitted = await waitForStatus(client, created.json.id, ["submitted"]);
+    expect(submitted.children_count).toBe(2);
+    expect(submitted.total_subtasks).toBe(2); // nothing below the first level yet
+    const approved = await client.post(`/api/tasks/${created.json.id}/approve`);
+    expect(approved.status).toBe(200);
+    const done = await waitForStatus(client, created.json.id, ["completed"]);
+    expect(done.total_subtasks).toBe(6);
+    expect((await client.post(`/api/tasks/${created.json.id}/approve`)).status).toBe(409);
+  });
+
+  it("rejects with a reason, and a resubmitted description is decomposed again", async () => {
+    llm.setPlanShape({ subtasks: 2, complexity: () => 3 });
+    const client = await signedIn();
+    const created = await client.post("/api/tasks", {
+      description: "First idea",
+      max_depth: 2,
+      requires_approval: true,
+    });
+    await waitForStatus(client, created.json.id, ["submitted"]);
+    expect((await client.post(`/api/tasks/${created.json.id}/reject`, { reason: "  " })).json.detail).toBe(
+      "Please give a reason for rejecting the plan",
+    );
+    const rejected = await client.post(`/api/tasks/${created.json.id}/reject`, { reason: "Too vague" });
+    expect(rejected.json).toMatchObject({ status: "rejected", rejection_reason: "Too vague" });
+    const list = await client.get("/api/tasks");
+    expect(list.json.tasks[0].rejection_reason).toBe("Too vague");
+    const resubmitted = await client.post(`/api/tasks/${created.json.id}/resubmit`, {
+      description: "Second, sharper idea",
+    });
+    expect(resubmitted.json).toMatchObject({
+      status: "pending",
+      rejection_reason: null,
+      description: "Second, sharper idea",
+    });
+    await waitForStatus(client, created.json.id, ["submitted"]);
+    const events = await server.deps.events.history({
+      userId: resubmitted.json.id ? (await client.get("/api/auth/me")).json.id : "",
+      rootTaskId: created.json.id,
+    });
+    const rejections = events.filter((e) => e.type === "task.rejected");
+    expect(rejections.map((e) => e.data.new_description ?? null)).toEqual([null, "Second, sharper idea"]);
+  });
+});

@@ -1,0 +1,36 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { TestClient } from "./http-client";
+
+type TreeNode = {
+  id: string;
+  depth: number;
+  status: string;
+  is_atomic: boolean;
+  complexity_score: number | null;
+  story_points: number | null;
+  implementation_details: string | null;
+  position: number;
+  parent_id: string | null;
+  children: TreeNode[];
+};
+
+/** Polls a task until its status is one of `statuses` (the realtime tests watch events instead). */
+export async function waitForStatus(client: TestClient, id: string, statuses: string[], timeoutMs = 30_000) {
+  const start = Date.now();
+  let last: Record<string, any> | null = null;
+  while (Date.now() - start < timeoutMs) {
+    const res = await client.get(`/api/tasks/${id}`);
+    last = res.json;
+    if (statuses.includes(String(res.json?.status))) return res.json;
+    await sleep(100);
+  }
+  throw new Error(
+    `task ${id} did not reach ${statuses.join("/")} in ${timeoutMs} ms; last: ${JSON.stringify(last)?.slice(0, 400)}`,
+  );
+}
+
+export function flatten(node: TreeNode): TreeNode[] {
+  return [node, ...node.children.flatMap(flatten)];
+}
+
+export type { TreeNode };
