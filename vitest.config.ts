@@ -13,7 +13,9 @@ export default defineConfig({
       {
         test: {
           name: "integration",
+          // Suites that need several processes on one PostgreSQL (*.pg.test.ts) join the PostgreSQL pass.
           include: ["tests/integration/**/*.test.ts", "tests/fakes/**/*.test.ts"],
+          exclude: process.env.TEST_DATABASE_URL ? [] : ["tests/integration/**/*.pg.test.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -186,12 +186,10 @@ export function composeEventModelPlan(a: BriefAnalysis, request: ComposeRequest)
 
   const eventList = [...events].slice(0, 80).map(([name, description]) => ({ name, description }));
   const commandList = [...commands].slice(0, 80).map(([name, description]) => ({ name, description }));
-  const readModelList = [...readModels]
-    .slice(0, 80)
-    .map(([name, sources]) => ({
-      name,
-      description: `${humanize(name)} view built from ${listJoin(sources)}.`,
-    }));
+  const readModelList = [...readModels].slice(0, 80).map(([name, sources]) => ({
+    name,
+    description: `${humanize(name)} view built from ${listJoin(sources)}.`,
+  }));
   const swimlanes = lanes.slice(0, 20).map((l) => ({
     name: l.name,
     description: l.description,

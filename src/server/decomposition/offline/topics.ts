@@ -351,7 +351,7 @@ export const TOPICS: readonly Topic[] = [
   {
     id: "tenancy",
     match:
-      /\b(multi[- ]?tenan\w*|tenants?|organi[sz]ations? (accounts?|workspaces?)|workspaces?|team (accounts?|workspaces?|management)|roles? and permissions|user roles|permissions?|rbac|invite (team|colleagues))\b/i,
+      /\b(multi[- ]?tenan\w*|tenants?|organi[sz]ations? (accounts?|workspaces?)|workspaces?|team (accounts?|workspaces?|management)|roles? and permissions|user roles|permissions?|rbac|invit\w* (team\w*|colleagues|members|co-?workers|staff))\b/i,
     label: "Teams and permissions",
     entity: "Workspace",
     strong: true,
