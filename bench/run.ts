@@ -1,4 +1,5 @@
 /** `npm run bench`: the figures issue notes report (never asserted in tests). */
+import { benchDecomposition } from "./decomposition";
 import { benchStartup } from "./startup";
 import { benchTasks } from "./tasks";
 
@@ -16,3 +17,13 @@ try {
   console.warn(`PostgreSQL run skipped (${(err as Error).message}); set BENCH_DATABASE_URL`);
 }
 console.table(rows);
+
+console.info("\n# decomposition: fake model at 200 ms per call, depth 3, 5 children per node");
+const decompositions = [await benchDecomposition(null, 4)];
+try {
+  decompositions.push(await benchDecomposition(pgUrl, 4));
+  decompositions.push(await benchDecomposition(pgUrl, 8));
+} catch (err) {
+  console.warn(`PostgreSQL run skipped (${(err as Error).message})`);
+}
+console.table(decompositions);

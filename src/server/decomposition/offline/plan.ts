@@ -11,8 +11,8 @@ import { detectTopic } from "./topics";
 import { objFromText } from "./wording";
 
 export { planItems } from "./items";
-export { storyPointsFor } from "./spec";
 export type { Spec } from "./spec";
+export { storyPointsFor } from "./spec";
 
 // ---------------------------------------------------------------------------------------------------------
 // Scoring

@@ -1,7 +1,7 @@
 import type { BriefAnalysis } from "./brief";
 import type { BoilerKind, Category, StepDef } from "./spec";
 import type { Family } from "./tech";
-import { dbName, entityList, frontendName, testTools, theLib } from "./wording";
+import { dbName, entityList, frontendName, theLib } from "./wording";
 
 /** Level 2: the steps of setup, data, authentication, app shell, tests and deployment items, per family. */
 
