@@ -197,6 +197,73 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
   });
 });
 
+describe("restart and add-task", () => {
+  it("restart-decomposition drops the plan and runs the pipeline again from the start", async () => {
+    llm.setPlanShape({ subtasks: 2, complexity: (depth) => (depth === 0 ? 9 : 3) });
+    const client = await signedIn();
+    const first = await decompose(client, { description: "Do it twice", max_depth: 2, max_subtasks: 2 });
+    expect(first.nodes).toHaveLength(7);
+    const before = new Set(first.nodes.map((n) => n.id));
+    const restarted = await client.post(`/api/tasks/${first.task.id}/restart-decomposition`);
+    expect(restarted.status).toBe(200);
+    const done = await waitForStatus(client, first.task.id, ["completed"]);
+    const tree = (await client.get(`/api/tasks/${first.task.id}/tree`)).json as TreeNode;
+    const nodes = flatten(tree);
+    expect(nodes).toHaveLength(7);
+    expect(nodes.slice(1).some((n) => before.has(n.id))).toBe(false);
+    expect(done.predictions.llm_calls).toBe(1 + 1 + 2 + 2);
+  });
+
+  it("add-task with auto_decompose splits the new task; without it the task stays a leaf", async () => {
+    llm.setPlanShape({ subtasks: 2, complexity: (depth) => (depth === 0 ? 9 : 3) });
+    const client = await signedIn();
+    const { task } = await decompose(client, { description: "Grow later", max_depth: 3, max_subtasks: 2 });
+    const added = await client.post(`/api/tasks/${task.id}/add-task`, {
+      description: "A new area",
+      position: "child",
+      auto_decompose: true,
+    });
+    const start = Date.now();
+    let node = (await client.get(`/api/tasks/${added.json.id}`)).json;
+    while (node.children_count === 0 && Date.now() - start < 10_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      node = (await client.get(`/api/tasks/${added.json.id}`)).json;
+    }
+    expect(node.children_count).toBe(2);
+    const plain = await client.post(`/api/tasks/${task.id}/add-task`, {
+      description: "Just a note",
+      position: "child",
+      auto_decompose: false,
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await client.get(`/api/tasks/${plain.json.id}`)).json.children_count).toBe(0);
+  });
+});
+
+describe("a model that never answers", () => {
+  it("times out, retries, then fails the task with a readable reason", async () => {
+    const slow = await startTestServer({
+      OPENAI_API_KEY: llm.apiKey,
+      OPENAI_BASE_URL: llm.url,
+      LLM_MODEL: "fake-gpt",
+      LLM_MAX_RETRIES: "0",
+      LLM_TIMEOUT_MS: "1000",
+    });
+    try {
+      llm.setMode("timeout");
+      const client = new TestClient(slow.url);
+      await registerUser(client);
+      const created = await client.post("/api/tasks", { description: "Silent model", max_depth: 1 });
+      const done = await waitForStatus(client, created.json.id, ["failed"], 20_000);
+      expect(done.failure_reason).toMatch(/did not answer in time during complexity analysis/);
+      expect(llm.requests.length).toBe(3); // one call per job attempt
+    } finally {
+      llm.setMode("ok");
+      await slow.stop();
+    }
+  });
+});
+
 describe("review before commit (requires_approval)", () => {
   it("pauses after the first level, then continues on approval", async () => {
     llm.setPlanShape({ subtasks: 2, complexity: (depth) => (depth <= 1 ? 9 : 3) });

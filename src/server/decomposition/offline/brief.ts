@@ -75,6 +75,14 @@ const NOUN_HEADS = new Set(
   ),
 );
 
+/** Verbs that double as noun modifiers: only these form compounds with NOUN_HEADS ("order history"). */
+const MODIFIER_VERBS = new Set(
+  `order search chat water map plan log report view list support track test review book post comment message share control
+   display stream scan match sort filter alert text email schedule sync record store show play vote label tag mark pay ship
+   shop trade train design draft print export import upload download save backup reply sign set push monitor rate rent
+   sample help book check time`.split(/\s+/),
+);
+
 /** "push notifications", "push alerts": a verb used as a noun modifier. */
 const MODIFIER_COMPOUND = /^push\s+(notifications?|alerts?|messages?)\b/i;
 
@@ -163,7 +171,7 @@ function leadingVerb(ws: string[]): VerbInfo {
   const rest = ws.slice(1).join(" ");
   const base = isVerbWord(first);
   if (base) {
-    if (NOUN_HEADS.has(next)) return null;
+    if (NOUN_HEADS.has(next) && MODIFIER_VERBS.has(base)) return null;
     return { base, rest };
   }
   const s = thirdPersonBase(first);
@@ -439,6 +447,8 @@ function parseDescription(text: string, withTitle: boolean): Parsed {
   let title: string | null = null;
   const raws: RawFeature[] = [];
   sentences.forEach((sentenceRaw, index) => {
+    // Only 12 features are kept; parsing far beyond that only costs time on very long descriptions.
+    if (raws.length >= 30) return;
     let sentence = sentenceRaw.replace(/[.!?]+$/, "");
     if (withTitle && index === 0) {
       const split = TITLE_SPLIT.exec(sentence);
@@ -709,7 +719,17 @@ export function analyseBrief(brief: ProjectBrief): BriefAnalysis {
   return result;
 }
 
-function computeAnalysis(brief: ProjectBrief): BriefAnalysis {
+/** Pathological tokens (a 5,000-character "word") would overflow every length limit downstream. */
+function tameText(text: string): string {
+  return text.slice(0, 20_000).replace(/\S{41,}/g, (w) => w.slice(0, 40));
+}
+
+function computeAnalysis(input: ProjectBrief): BriefAnalysis {
+  const brief: ProjectBrief = {
+    ...input,
+    description: tameText(input.description),
+    additionalRequirements: input.additionalRequirements ? tameText(input.additionalRequirements) : null,
+  };
   const tech0 = resolveTech(brief);
   const text = `${brief.description}\n${brief.additionalRequirements ?? ""}`;
   const tech: Tech = /\bpaypal\b/i.test(text)

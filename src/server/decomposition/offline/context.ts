@@ -99,7 +99,7 @@ function criteriaFor(topic: Topic | null, feature: Feature, action: string, a: B
   const specific = topic ? [...topic.criteria].slice(0, 4) : [];
   const generic = genericCriteria(feature, action, a);
   const all = specific.length >= 2 ? specific : [...specific, ...generic];
-  return all.slice(0, 5).map((c) => clipWords(c, 60));
+  return all.slice(0, 5).map((c) => clipWords(c, 60).slice(0, 500));
 }
 
 function priorityFor(index: number): Story["priority"] {

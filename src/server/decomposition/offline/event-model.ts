@@ -129,7 +129,11 @@ export function composeEventModelPlan(a: BriefAnalysis, request: ComposeRequest)
       if (f.by === "system")
         automations.push({
           name: clipWords(`${humanize(f.command)} when ${f.trigger ?? "triggered"}`, 20).slice(0, 200),
-          description: `Listens for ${f.trigger ?? "its trigger"} and issues ${f.command}, which records ${f.event} and updates ${f.readModel}.`,
+          description:
+            `Listens for ${f.trigger ?? "its trigger"} and issues ${f.command}, which records ${f.event} and updates ${f.readModel}.`.slice(
+              0,
+              1000,
+            ),
         });
     }
     const userFlows = lane.flows.filter((f) => f.by === "user");

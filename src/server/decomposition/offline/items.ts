@@ -398,8 +398,23 @@ function mergedSpec(
  * The first-level plan. Features come first: when the plan is too long the boilerplate items merge
  * (setup+schema+auth, tests+deploy, then all of them), and only then do trailing features share one item.
  */
+const planCache = new WeakMap<BriefAnalysis, Map<number, Spec[]>>();
+
 export function planItems(a: BriefAnalysis, maxSubtasks: number): Spec[] {
   const slots = Math.max(1, Math.min(10, maxSubtasks));
+  let byCount = planCache.get(a);
+  if (!byCount) {
+    byCount = new Map();
+    planCache.set(a, byCount);
+  }
+  const cached = byCount.get(slots);
+  if (cached) return cached;
+  const plan = buildPlan(a, slots);
+  byCount.set(slots, plan);
+  return plan;
+}
+
+function buildPlan(a: BriefAnalysis, slots: number): Spec[] {
   const features = a.features;
   const head: BoilerKind[] = a.needsAuth ? ["setup", "data", "auth"] : ["setup", "data"];
   if (features.length <= 2) head.push("shell");

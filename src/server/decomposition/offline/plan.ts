@@ -142,7 +142,11 @@ function classifyCategory(text: string): Category {
 }
 
 /** A node whose text the planner did not write (edited, added by hand, or from another planner). */
-function classify(text: string, depth: number, a: BriefAnalysis): Spec {
+function classify(rawText: string, depth: number, a: BriefAnalysis): Spec {
+  const text = clampText(
+    rawText.replace(/\S{41,}/g, (w) => w.slice(0, 40)),
+    300,
+  );
   const base = { description: text, details: "", priority: 0, obj: objFromText(text) };
   if (depth <= 1) {
     const kinds = ITEM_KIND_PATTERNS.filter(([, p]) => p.test(text)).map(([k]) => k);
@@ -224,6 +228,14 @@ export function findItem(a: BriefAnalysis, description: string): Spec {
   return classify(description, 1, a);
 }
 
+/** Cuts at a word boundary so that user text of any length fits the schema limits. */
+function clampText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
+
 export function splitNode(a: BriefAnalysis, request: SplitRequest): PlannedSubtask[] {
   const spec = resolveSpec(a, request);
   const parentScore = Math.max(
@@ -245,10 +257,10 @@ export function splitNode(a: BriefAnalysis, request: SplitRequest): PlannedSubta
     seen.add(key);
     const score = childScore(parentScore, child.weight);
     out.push({
-      description: child.description,
+      description: clampText(child.description, 400),
       complexity_score: score,
       story_points: storyPointsFor(score),
-      implementation_details: child.details.trim() || categoryHint(child.category, a.tech),
+      implementation_details: clampText(child.details.trim() || categoryHint(child.category, a.tech), 4000),
     });
   }
   return out;
