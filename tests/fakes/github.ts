@@ -40,7 +40,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 export type FakeGitHubRepo = {
   owner: string;
@@ -1120,20 +1121,8 @@ export async function startFakeGitHub(
       }
     });
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  base = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const { origin } = await listenOnLoopback(server, { host, port: opts.port, sockets });
+  base = origin;
 
   let closing: Promise<void> | undefined;
 

@@ -22,7 +22,8 @@ import {
   timingSafeEqual,
 } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 export type FakeGoogleUser = {
   sub: string;
@@ -503,20 +504,8 @@ export async function startFakeGoogle(opts: {
       }
     });
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  issuer = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const { origin } = await listenOnLoopback(server, { host, port: opts.port, sockets });
+  issuer = origin;
 
   let closing: Promise<void> | undefined;
 

@@ -22,7 +22,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 export type FakeOpenAIMode =
   | "ok"
@@ -859,27 +860,10 @@ export async function startFakeOpenAI(
       );
     });
   });
-  server.on("connection", (socket) => {
-    if (closed) {
-      socket.destroy();
-      return;
-    }
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(":") ? `[${host}]` : host;
+  const { origin } = await listenOnLoopback(server, { host, port: opts.port, sockets, refuse: () => closed });
 
   const fake: FakeOpenAI = {
-    url: `http://${urlHost}:${port}/v1`,
+    url: `${origin}/v1`,
     apiKey,
     setLatency(ms) {
       latency = Math.max(0, ms);

@@ -1,41 +1,84 @@
 import { skipToken } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
+import {
+  type ConnectionState,
+  connectionStateOf,
+  requestReconnect,
+  useReconnectable,
+  useRealtimeGaveUp,
+} from "../lib/realtime-connection";
 import { useTRPC } from "../lib/trpc";
 
 export type ConnectionIndicatorProps = {
-  /** Subscribe only while true (the heartbeat needs a signed-in user). Default true. */
+  /**
+   * The state of the screen's own live-update subscription. When given, the indicator shows it; when
+   * absent, it runs its own `system.heartbeat` subscription as a fallback.
+   */
+  state?: ConnectionState;
+  /** Subscribe to the heartbeat only while true (it needs a signed-in user). Default true. */
   enabled?: boolean;
   /** Heartbeat interval asked of the server (1000-60000 ms); the server's default otherwise. */
   intervalMs?: number;
   className?: string;
 };
 
-/** Spec 2 task detail: a live connection indicator, 'Connected' / 'Disconnected', fed by system.heartbeat. */
+const LABEL: Record<ConnectionState, string> = {
+  connected: "Connected",
+  connecting: "Connecting...",
+  disconnected: "Disconnected",
+};
+
+const TITLE: Record<ConnectionState, string> = {
+  connected: "Live updates are connected",
+  connecting: "Connecting to live updates",
+  disconnected: "Live updates are not connected",
+};
+
+/**
+ * Spec 2 task detail: a live connection indicator (spec 4 states disconnected, connecting, connected).
+ * When disconnected it offers 'Reconnect', which restarts every live-update subscription.
+ */
 export function ConnectionIndicator({
+  state,
   enabled = true,
   intervalMs,
   className = "",
 }: ConnectionIndicatorProps) {
   const trpc = useTRPC();
-  const subscription = useSubscription(
+  const gaveUp = useRealtimeGaveUp();
+  const heartbeat = useSubscription(
     trpc.system.heartbeat.subscriptionOptions(
-      enabled ? (intervalMs ? { intervalMs } : undefined) : skipToken,
+      enabled && state === undefined ? (intervalMs ? { intervalMs } : undefined) : skipToken,
     ),
   );
-  // "pending" is tRPC's state for a running subscription; connecting, idle and error count as down.
-  const connected = subscription.status === "pending";
+  const heartbeatState = connectionStateOf(heartbeat.status, gaveUp);
+  useReconnectable(heartbeat.reset, state === undefined ? heartbeatState : "connected");
+  const shown: ConnectionState = state ?? (enabled ? heartbeatState : "disconnected");
+
   return (
-    <span
-      role="status"
-      aria-live="polite"
-      className={`badge gap-2 ${connected ? "badge-success" : "badge-ghost"} ${className}`}
-      title={connected ? "Live updates are connected" : "Live updates are not connected"}
-    >
+    <span className={`inline-flex items-center gap-1 ${className}`}>
       <span
-        aria-hidden="true"
-        className={`inline-block size-2 rounded-full ${connected ? "bg-success-content" : "bg-error"}`}
-      />
-      {connected ? "Connected" : "Disconnected"}
+        role="status"
+        aria-live="polite"
+        data-state={shown}
+        className={`badge gap-2 ${shown === "connected" ? "badge-success" : shown === "connecting" ? "badge-warning" : "badge-ghost"}`}
+        title={TITLE[shown]}
+      >
+        {shown === "connecting" ? (
+          <span aria-hidden="true" className="loading loading-ring loading-xs" />
+        ) : (
+          <span
+            aria-hidden="true"
+            className={`inline-block size-2 rounded-full ${shown === "connected" ? "bg-success-content" : "bg-error"}`}
+          />
+        )}
+        {LABEL[shown]}
+      </span>
+      {shown === "disconnected" && enabled && (
+        <button type="button" className="btn btn-ghost btn-xs" onClick={requestReconnect}>
+          Reconnect
+        </button>
+      )}
     </span>
   );
 }

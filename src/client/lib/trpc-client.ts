@@ -9,12 +9,15 @@ import {
 } from "@trpc/client";
 import superjson from "superjson";
 import { authRefreshLink } from "./auth-refresh-link";
+import { RECONNECT_ATTEMPTS, reconnectDelayMs, setRealtimeGaveUp } from "./realtime-connection";
 import type { AppRouter } from "./trpc";
 
-/** Spec 9: API time-out 30 s, refresh time-out 10 s. */
+/** Spec 9: API time-out 30 s, refresh time-out 10 s; per-task realtime heartbeat every 30 s. */
 export const API_TIMEOUT_MS = 30_000;
 export const REFRESH_TIMEOUT_MS = 10_000;
 const TRPC_URL = "/trpc";
+const HEARTBEAT_MS = 30_000;
+const PONG_TIMEOUT_MS = 5_000;
 
 /** fetch with the session cookies and a time-out, still honouring React Query's own abort signal. */
 function fetchWithCredentials(timeoutMs: number) {
@@ -68,7 +71,23 @@ export function resetRealtimeConnection(): void {
 /** The app's client: 401 refresh-retry, then subscriptions over WebSocket and everything else batched. */
 export function createAppTRPCClient(opts: { onSessionExpired: () => void }): AppTRPCClient {
   // One socket per page, however many clients are built (StrictMode runs state initialisers twice).
-  realtime ??= createWSClient({ url: wsUrl, lazy: { enabled: true, closeMs: 10_000 } });
+  realtime ??= createWSClient({
+    url: wsUrl,
+    lazy: { enabled: true, closeMs: 10_000 },
+    // A PING every 30 s; a socket that does not answer within 5 s counts as dropped and reconnects.
+    keepAlive: { enabled: true, intervalMs: HEARTBEAT_MS, pongTimeoutMs: PONG_TIMEOUT_MS },
+    // Spec 9: up to 5 attempts, 1 s doubling (capped at 30 s). Then the socket closes until something
+    // asks again (the indicator's Reconnect, the browser coming back online, or a new subscription).
+    retryDelayMs: (attemptIndex) => {
+      if (attemptIndex >= RECONNECT_ATTEMPTS) {
+        setRealtimeGaveUp(true);
+        void realtime?.close();
+        return 0;
+      }
+      return reconnectDelayMs(attemptIndex);
+    },
+    onOpen: () => setRealtimeGaveUp(false),
+  });
   return createTRPCClient<AppRouter>({
     links: [
       authRefreshLink<AppRouter>({ refresh: refreshSession, onRefreshFailed: opts.onSessionExpired }),

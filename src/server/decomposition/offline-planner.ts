@@ -22,10 +22,15 @@ function planned<T>(value: T): Planned<T> {
 }
 
 /**
- * A deterministic planner for installs without a language model: it reads the description, application
- * type and stack, and produces a plan from curated vocabularies (docs: src/server/decomposition/offline/).
- * Same input, same output: no randomness, no clock. Results are parsed with the same zod schemas as
- * model output, so a template mistake fails loudly instead of storing bad data.
+ * A deterministic planner for installs without a language model. It reads the description, application
+ * type and stack, and builds every stage from curated vocabularies:
+ * - offline/brief.ts: feature phrases, title, entities and the complexity assessment;
+ * - offline/tech.ts and offline/topics.ts: concrete tools per stack and well-known feature themes;
+ * - offline/items.ts, steps*.ts, small-steps.ts, plan.ts: the first-level plan and deeper splits (a node's
+ *   children are derived again from its ancestors' texts, so no state is kept between calls);
+ * - offline/context.ts and offline/event-model.ts: epics, user stories and the event model.
+ * Same input, same output: no randomness, no clock. Results are parsed with the same zod schemas as model
+ * output, so a template mistake fails loudly instead of storing bad data.
  */
 export function createOfflinePlanner(): Planner {
   return {

@@ -3,7 +3,7 @@ import type { ComposeRequest } from "../planner";
 import type { BriefAnalysis, Feature } from "./brief";
 import { featuresOf, firstLevelItems, includesAuth, storyActor } from "./context";
 import type { Family } from "./tech";
-import { capitalise, clipWords, humanize, listJoin, pascal, pastTense, plural, words } from "./text";
+import { capitalise, clipWords, humanize, listJoin, pascal, pastTense, plural } from "./text";
 import { AUTH_TOPIC, type Flow } from "./topics";
 
 type Lane = { name: string; description: string; actor: string; flows: Flow[]; admin: boolean };
@@ -244,9 +244,4 @@ export function composeEventModelPlan(a: BriefAnalysis, request: ComposeRequest)
     chapters: chapters.slice(0, 20),
     event_model_markdown: md.join("\n").slice(0, 100_000),
   };
-}
-
-/** Exposed for tests: the words of an event name, e.g. to check past tense. */
-export function eventWords(name: string): string[] {
-  return words(humanize(name));
 }

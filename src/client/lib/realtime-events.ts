@@ -1,0 +1,82 @@
+import type { RealtimeEvent } from "../../shared/schemas/realtime";
+import type { ToastType } from "../components/toast";
+
+/**
+ * A subscription first replays stored history, then streams live events, with no marker in between.
+ * An event counts as live when it arrives after the opening burst has gone quiet, or when its timestamp
+ * is no older than the subscription's start (with a little tolerance for clock skew). Replayed history
+ * must not toast again or overwrite fresher cached data.
+ */
+export const REPLAY_QUIET_MS = 400;
+export const REPLAY_SKEW_MS = 2_000;
+
+export type ReplayGate = {
+  /** The subscription (re)started: a replay burst may follow. */
+  start: (now?: number) => void;
+  /** Whether this event is live (call once per event, in arrival order). */
+  isLive: (event: Pick<RealtimeEvent, "timestamp">, now?: number) => boolean;
+};
+
+export function createReplayGate(quietMs = REPLAY_QUIET_MS, skewMs = REPLAY_SKEW_MS): ReplayGate {
+  let startedAt = Date.now();
+  let lastArrival = startedAt;
+  let inBurst = true;
+  return {
+    start(now = Date.now()) {
+      startedAt = now;
+      lastArrival = now;
+      inBurst = true;
+    },
+    isLive(event, now = Date.now()) {
+      if (inBurst && now - lastArrival > quietMs) inBurst = false;
+      lastArrival = now;
+      if (!inBurst) return true;
+      const at = Date.parse(event.timestamp);
+      return Number.isFinite(at) && at >= startedAt - skewMs;
+    },
+  };
+}
+
+export type EventToast = { type: ToastType; message: string; id: string };
+
+/**
+ * Spec 4 "Real-time events" toasts. Ids are per task, so the same outcome reported twice (the event and
+ * the mutation's answer, or a StrictMode double subscription) shows once.
+ */
+export function toastForEvent(event: RealtimeEvent): EventToast | null {
+  const task = event.task_id ?? event.root_task_id ?? "unknown";
+  switch (event.type) {
+    case "task.approved":
+      return {
+        type: "success",
+        id: `review-${task}`,
+        message: event.message ?? `Task approved: ${task}`,
+      };
+    case "task.rejected": {
+      if (typeof event.data?.new_description === "string") {
+        return { type: "info", id: `review-${task}`, message: "Task rejected and resubmitted" };
+      }
+      const reason = typeof event.data?.reason === "string" ? event.data.reason : null;
+      return {
+        type: "error",
+        id: `review-${task}`,
+        message: event.message ?? (reason ? `Task rejected: ${reason}` : "Task rejected"),
+      };
+    }
+    case "decomposition.completed":
+      return { type: "success", id: `decomposition-${task}`, message: "Decomposition complete" };
+    case "decomposition.error":
+      return {
+        type: "error",
+        id: `decomposition-${task}`,
+        message: event.message ?? "Decomposition failed",
+      };
+    default:
+      return null;
+  }
+}
+
+/** Events that change what the dashboard shows (its list and stats). */
+export function changesTaskList(event: Pick<RealtimeEvent, "type">): boolean {
+  return event.type.startsWith("task.") || event.type.startsWith("decomposition.");
+}
