@@ -187,3 +187,30 @@ describe("tRPC realtime subscriptions", () => {
     ws2.close();
   });
 });
+
+describe("task changes are published", () => {
+  it("an edit and a completion reach the global channel as task.updated, task.status_changed and task.completed", async () => {
+    const client = new TestClient(server.url);
+    const { access_token } = await registerUser(client);
+    const created = await client.post("/api/tasks", { description: "Watch my edits", max_depth: 1 });
+    await waitForStatus(client, created.json.id, ["completed"]);
+    const subtask = (await client.get(`/api/tasks/${created.json.id}/tree`)).json.children[0];
+    const ch = openChannel(`/ws/global?token=${access_token}`);
+    await ch.waitFor((m) => m.type === "connection_established");
+    await client.request("PATCH", `/api/tasks/${subtask.id}`, { status: "in_progress" });
+    await client.post(`/api/tasks/${subtask.id}/complete`);
+    const completed = await ch.waitFor((m) => m.type === "task.completed" && m.task_id === subtask.id);
+    expect(completed).toMatchObject({ root_task_id: created.json.id, status: "completed" });
+    const mine = ch.messages.filter((m) => m.task_id === subtask.id).map((m) => `${m.type}:${m.status}`);
+    expect(mine).toEqual([
+      "task.updated:in_progress",
+      "task.status_changed:in_progress",
+      "task.updated:completed",
+      "task.status_changed:completed",
+      "task.completed:completed",
+    ]);
+    await client.request("DELETE", `/api/tasks/${subtask.id}/subtask`);
+    await ch.waitFor((m) => m.type === "task.deleted" && m.task_id === subtask.id);
+    ch.ws.close();
+  });
+});

@@ -300,7 +300,28 @@ export async function updateTask(
     .update(tasks)
     .set(set)
     .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
-  return getTask(deps, userId, id);
+  const task = await getTask(deps, userId, id);
+  await publishTaskChange(deps, userId, task, before.status);
+  return task;
+}
+
+async function publishTaskChange(deps: Deps, userId: string, task: Task, previousStatus: string) {
+  const base = {
+    userId,
+    taskId: task.id,
+    rootTaskId: task.root_task_id ?? task.id,
+    status: task.status,
+    isAtomic: task.is_atomic,
+  };
+  await deps.events.publish({ type: "task.updated", ...base });
+  if (task.status !== previousStatus) {
+    await deps.events.publish({
+      type: "task.status_changed",
+      ...base,
+      data: { previous_status: previousStatus },
+    });
+    if (task.status === "completed") await deps.events.publish({ type: "task.completed", ...base });
+  }
 }
 
 export function completeTask(deps: Deps, userId: string, id: string): Promise<Task> {
