@@ -132,7 +132,7 @@ async function finishGroupIfIdle(deps: Deps, tx: Tx, rootId: string) {
   const [root] = resultRows<{ status: string }>(
     await tx.execute(sql`select status from ${tasks} where id = ${rootId} for update`),
   );
-  if (!root || root.status !== "processing") return;
+  if (root?.status !== "processing") return;
   const active = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(jobs)
@@ -353,7 +353,7 @@ async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
 async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
   const rootId = String(job.payload.rootId);
   const root = await loadTask(deps, rootId);
-  if (!root || root.status !== "processing") return;
+  if (root?.status !== "processing") return;
   await reportStage(deps, root, "decomposer", "completed", "All subtasks decomposed");
   await deps.events.publish({
     type: "task.decomposed",

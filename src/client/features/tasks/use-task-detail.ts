@@ -4,23 +4,23 @@ import type { Task } from "../../../shared/schemas/tasks";
 import { useTaskCache } from "../../lib/task-cache";
 import { useTRPC } from "../../lib/trpc";
 
-/** While the pipeline works on a task, look again every few seconds (live events come later). */
+/** While the pipeline works on a task and live updates are down, look again every few seconds. */
 const PROCESSING_REFETCH_MS = 5_000;
 
-export function useTaskDetail(id: string) {
+/** Only a root task is decomposed (subtasks stay `pending` until someone works on them). */
+const poll =
+  (live: boolean) =>
+  (q: { state: { data?: { status: string; parent_id: string | null } | undefined } }): number | false => {
+    const data = q.state.data;
+    const decomposing = !!data && !data.parent_id && (data.status === "pending" || data.status === "processing");
+    return !live && decomposing ? PROCESSING_REFETCH_MS : false;
+  };
+
+/** The task and its tree. `live`: the realtime subscription is connected, so no polling is needed. */
+export function useTaskDetail(id: string, { live = false }: { live?: boolean } = {}) {
   const trpc = useTRPC();
-  const task = useQuery(
-    trpc.tasks.get.queryOptions(
-      { id },
-      { refetchInterval: (q) => (q.state.data?.status === "processing" ? PROCESSING_REFETCH_MS : false) },
-    ),
-  );
-  const tree = useQuery(
-    trpc.tasks.tree.queryOptions(
-      { id },
-      { refetchInterval: (q) => (q.state.data?.status === "processing" ? PROCESSING_REFETCH_MS : false) },
-    ),
-  );
+  const task = useQuery(trpc.tasks.get.queryOptions({ id }, { refetchInterval: poll(live) }));
+  const tree = useQuery(trpc.tasks.tree.queryOptions({ id }, { refetchInterval: poll(live) }));
   return { task, tree };
 }
 
