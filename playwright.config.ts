@@ -5,11 +5,14 @@ import { defineConfig, devices } from "@playwright/test";
 
 const appPort = Number(process.env.E2E_PORT ?? 8181);
 const googlePort = appPort + 1;
-// A fresh embedded database for each run; the app starts on it as a newcomer's would.
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "atomize-e2e-"));
+// A fresh embedded database for each run; the app starts on it as a newcomer's would. Set once in the
+// main process (workers inherit it) and removed by the global teardown.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "atomize-e2e-"));
+const dataDir = process.env.E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: "tests/e2e",
+  globalTeardown: "./tests/e2e/global-teardown.ts",
   timeout: 30_000,
   expect: { timeout: 7_000 },
   fullyParallel: false,
