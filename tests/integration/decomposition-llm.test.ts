@@ -147,6 +147,10 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     const { task } = await decompose(client, { description: "Broken model", max_depth: 1, max_subtasks: 2 });
     expect(task.status).toBe("failed");
     expect(task.failure_reason).toMatch(/invalid output for complexity analysis/);
+    const me = (await client.get("/api/auth/me")).json;
+    const events = await server.deps.events.history({ userId: me.id, rootTaskId: task.id });
+    const failed = events.find((e) => e.type === "service.status" && e.status === "error");
+    expect(failed?.operator_id).toBe("complexity_scorer");
     llm.setMode("ok");
   });
 

@@ -4,8 +4,8 @@ import {
   type ConnectionState,
   connectionStateOf,
   requestReconnect,
-  useReconnectable,
   useRealtimeGaveUp,
+  useReconnectable,
 } from "../lib/realtime-connection";
 import { useTRPC } from "../lib/trpc";
 

@@ -19,8 +19,14 @@ export function TaskStatusBadge({
   className?: string;
 }) {
   const { label, tone } = statusBadge(status, screen);
+  // The pipeline is working on it: an animated badge.
+  const working = status === "processing";
   return (
-    <span className={`badge badge-sm shrink-0 whitespace-nowrap ${TONE_CLASS[tone]} ${className}`}>
+    <span
+      className={`badge badge-sm shrink-0 whitespace-nowrap ${TONE_CLASS[tone]} ${working ? "gap-1" : ""} ${className}`}
+      data-status={status}
+    >
+      {working && <span aria-hidden="true" className="loading loading-spinner loading-xs" />}
       {label}
     </span>
   );

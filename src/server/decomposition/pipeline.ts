@@ -48,6 +48,9 @@ function stageInfo(stage: StageId) {
   return STAGES.find((s) => s.id === stage)!;
 }
 
+/** The stage a failing job was in, so the failure is reported against the right step. */
+const failedStage = new WeakMap<object, StageId>();
+
 async function reportStage(deps: Deps, root: TaskRow, stage: StageId, status: StageStatus, message: string) {
   const info = stageInfo(stage);
   await deps.events.publish({
@@ -81,8 +84,9 @@ async function setRootStatus(deps: Deps, root: TaskRow, status: string, extra: P
   });
 }
 
-/** Adds a call's token usage to the root's running totals (shown as "predictions" on the task). */
+/** Adds a model call's token usage to the root's running totals (shown as "predictions" on the task). */
 async function recordUsage(deps: Deps, rootId: string, usage: Usage) {
+  if (deps.planner.name === "offline") return; // no model, nothing to account for
   await deps.db.execute(sql`update ${tasks} set predictions = coalesce(predictions, '{}'::jsonb) || jsonb_build_object(
       'llm_calls', coalesce((predictions->>'llm_calls')::int, 0) + ${usage.calls},
       'prompt_tokens', coalesce((predictions->>'prompt_tokens')::int, 0) + ${usage.promptTokens},
@@ -158,6 +162,19 @@ async function githubToken(deps: Deps, userId: string): Promise<string | null> {
 
 // ---- stage 1-4 (and the start of 5): the root ------------------------------------------------------
 async function runRoot(deps: Deps, job: JobRow, ctx: JobContext) {
+  let stage: StageId = "source";
+  const enter = (next: StageId) => {
+    stage = next;
+  };
+  try {
+    await runRootStages(deps, job, ctx, enter);
+  } catch (err) {
+    if (err && typeof err === "object") failedStage.set(err, stage);
+    throw err;
+  }
+}
+
+async function runRootStages(deps: Deps, job: JobRow, ctx: JobContext, enter: (stage: StageId) => void) {
   const rootId = String(job.payload.rootId);
   let root = await loadTask(deps, rootId);
   if (!root || !["pending", "processing"].includes(root.status)) return;
@@ -181,6 +198,7 @@ async function runRoot(deps: Deps, job: JobRow, ctx: JobContext) {
   await reportStage(deps, root, "source", "started", "Reading your description");
   await reportStage(deps, root, "source", "completed", "Description and preferences read");
 
+  enter("context_fetch");
   await reportStage(
     deps,
     root,
@@ -213,6 +231,7 @@ async function runRoot(deps: Deps, job: JobRow, ctx: JobContext) {
   );
   const brief = briefOf(root, summary);
 
+  enter("complexity_scorer");
   await reportStage(deps, root, "complexity_scorer", "started", "Assessing complexity");
   if (root.complexityScore === null) {
     const assessed = await deps.planner.assessComplexity(brief, ctx.signal);
@@ -229,6 +248,7 @@ async function runRoot(deps: Deps, job: JobRow, ctx: JobContext) {
   }
   await reportStage(deps, root, "complexity_scorer", "completed", `Complexity ${root.complexityScore}/10`);
 
+  enter("root_processor");
   await reportStage(deps, root, "root_processor", "started", "Planning the first level");
   if (!(await hasChildren(deps.db, rootId))) {
     const planned = await deps.planner.splitTask(
@@ -507,14 +527,18 @@ export async function failDecomposition(deps: Deps, job: JobRow, error: Error) {
   if (!rootId) return;
   const root = await loadTask(deps, rootId);
   if (!root || !["processing", "pending"].includes(root.status)) return;
-  const reason =
-    error instanceof PlannerError
-      ? error.message
-      : `Decomposition failed: ${error.message.slice(0, 300)}. Use Restart to try again.`;
+  // The queue wraps permanent planner errors; the planner's own message is the one meant for people.
+  const cause = error.cause instanceof Error ? error.cause : null;
+  const plannerError = error instanceof PlannerError ? error : cause instanceof PlannerError ? cause : null;
+  const reason = plannerError
+    ? plannerError.message
+    : `Decomposition failed: ${error.message.slice(0, 300)}. Use Restart to try again.`;
   await deps.jobs.cancelGroup(rootId);
   await setRootStatus(deps, root, "failed", { failureReason: reason });
   const stage: StageId =
-    job.kind === JOB_COMPOSE ? "composer" : job.kind === JOB_NODE ? "decomposer" : "root_processor";
+    failedStage.get(error) ??
+    (cause ? failedStage.get(cause) : undefined) ??
+    (job.kind === JOB_COMPOSE ? "composer" : job.kind === JOB_NODE ? "decomposer" : "root_processor");
   await reportStage(deps, root, stage, "error", reason);
   await deps.events.publish({
     type: "decomposition.error",

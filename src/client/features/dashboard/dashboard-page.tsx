@@ -12,6 +12,7 @@ import { Pagination } from "./pagination";
 import { StatsPanel } from "./stats-panel";
 import { TaskCard, TaskCardSkeleton } from "./task-card";
 import { useCompleteTask, useDashboardQueries, useDeleteTaskOptimistic } from "./use-dashboard";
+import { useDashboardEvents } from "./use-dashboard-events";
 
 function parsePage(raw: string | null): number {
   const n = Number(raw);
@@ -25,6 +26,7 @@ export default function DashboardPage() {
   const [params, setParams] = useSearchParams();
   const page = parsePage(params.get("page"));
   const { list, stats, usage } = useDashboardQueries(page);
+  useDashboardEvents();
   const deleteTask = useDeleteTaskOptimistic();
   const completeTask = useCompleteTask();
   const [toDelete, setToDelete] = useState<Task | null>(null);

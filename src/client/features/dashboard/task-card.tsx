@@ -64,6 +64,15 @@ export function TaskCard({ task, onOpen, onComplete, onDelete, completing, delet
           </div>
         )}
 
+        {(task.status === "failed" || task.status === "error") && task.failure_reason && (
+          <div className="rounded-box border border-error/40 bg-error/10 px-3 py-2 text-sm" role="note">
+            <p className="line-clamp-1 break-all" title={task.failure_reason}>
+              <span className="font-semibold text-error">Failure reason: </span>
+              {task.failure_reason}
+            </p>
+          </div>
+        )}
+
         <div className="mt-auto flex flex-wrap gap-x-4 gap-y-1 text-xs text-base-content/60">
           <time dateTime={task.created_at} title={formatDateTime(task.created_at)}>
             Created {formatRelativeTime(task.created_at)}

@@ -5,8 +5,11 @@ export type CreateTaskValues = {
   applicationType: string;
   techStackId: string;
   githubRepo: string;
+  /** Review before commit: stop after the first-level plan and wait for approval. */
+  requiresApproval: boolean;
 };
-export type CreateTaskField = keyof CreateTaskValues;
+/** The text fields (the ones that can have an error). */
+export type CreateTaskField = Exclude<keyof CreateTaskValues, "requiresApproval">;
 export type CreateTaskErrors = Partial<Record<CreateTaskField, string>>;
 
 export const EMPTY_CREATE_TASK: CreateTaskValues = {
@@ -14,6 +17,7 @@ export const EMPTY_CREATE_TASK: CreateTaskValues = {
   applicationType: "",
   techStackId: "",
   githubRepo: "",
+  requiresApproval: TASK_DEFAULTS.requires_approval,
 };
 
 export const DESCRIPTION_REQUIRED = "Please enter a task description";
@@ -34,6 +38,7 @@ export function createTaskPayload(values: CreateTaskValues): CreateTaskInput {
   return {
     description: values.description.trim(),
     ...TASK_DEFAULTS,
+    requires_approval: values.requiresApproval,
     tech_preferences: {
       application_type: values.applicationType || null,
       tech_stack_id: (values.applicationType && values.techStackId) || null,

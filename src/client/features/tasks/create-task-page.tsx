@@ -280,6 +280,25 @@ export default function CreateTaskPage() {
             <FieldMessage id="github-repo-error" message={errors.githubRepo} />
           </div>
 
+          <div className="rounded-box border border-base-300 bg-base-100 p-3">
+            <label htmlFor="requires-approval" className="flex cursor-pointer items-start gap-3">
+              <input
+                id="requires-approval"
+                type="checkbox"
+                className="checkbox checkbox-primary checkbox-sm mt-0.5"
+                checked={values.requiresApproval}
+                onChange={(e) => setValues((v) => ({ ...v, requiresApproval: e.target.checked }))}
+                disabled={creating}
+                aria-describedby="requires-approval-hint"
+              />
+              <span className="text-sm font-medium">Review the plan before it is decomposed</span>
+            </label>
+            <p id="requires-approval-hint" className="mt-1 pl-8 text-xs text-base-content/60">
+              The AI plans the first level, then waits for you to approve or reject it before breaking each
+              part down further.
+            </p>
+          </div>
+
           <aside aria-label="How decomposition works" className="alert alert-info alert-soft items-start">
             <div className="text-sm">
               <p className="font-semibold">How the AI decomposes your task</p>

@@ -81,7 +81,10 @@ describe("progressReducer", () => {
     const fresh = run([event("decomposition.started"), event("event_modeling.started")]);
     expect(fresh.progress).toBe(85);
 
-    state = progressReducer(state, event("decomposition.completed", { message: "Decomposed into 12 subtasks" }));
+    state = progressReducer(
+      state,
+      event("decomposition.completed", { message: "Decomposed into 12 subtasks" }),
+    );
     expect(state.progress).toBe(COMPLETE_PROGRESS);
     expect(state.phase).toBe("complete");
     expect(state.steps.every((s) => s.status === "completed")).toBe(true);
@@ -133,6 +136,19 @@ describe("progressReducer", () => {
     const view = progressView(state, { status: "failed", failure_reason: "ignored" });
     expect(view.phase).toBe("failed");
     expect(view.error).toBe("The model returned an invalid plan");
+  });
+
+  it("blames the stage still running when a later stage reports the error", () => {
+    const state = run([
+      event("decomposition.started"),
+      stage("source", "completed"),
+      stage("context_fetch", "completed"),
+      stage("complexity_scorer", "started"),
+      stage("root_processor", "error", "The AI provider failed (500) during complexity analysis."),
+    ]);
+    expect(stepStatus(state, "complexity_scorer")).toBe("error");
+    expect(stepStatus(state, "root_processor")).toBe("waiting");
+    expect(state.phase).toBe("failed");
   });
 
   it("fails the running step on decomposition.error without a stage error", () => {

@@ -130,14 +130,22 @@ function applyStage(state: ProgressState, event: RealtimeEvent, stage: StageId):
         progress: raise(base.progress, value + STAGE_DONE_BONUS),
         steps: withStep(base.steps, index, "completed", message),
       };
-    case "error":
+    case "error": {
+      // The server names the job's stage; when an earlier stage is still running, that is where it broke.
+      const running = base.steps.findIndex((s, i) => i < index && s.status === "in_progress");
       return {
         ...base,
         ...common,
         phase: "failed",
         error: message ?? base.error,
-        steps: withStep(base.steps, index, "error", message),
+        steps:
+          running >= 0
+            ? base.steps.map((s, i) =>
+                i === running ? { ...s, status: "error", message: message ?? s.message } : s,
+              )
+            : withStep(base.steps, index, "error", message),
       };
+    }
     default:
       return base;
   }

@@ -7,13 +7,19 @@ import { Spinner } from "../../components/spinner";
 import { TabList, tabPanelProps } from "../../components/tabs";
 import { usePageMeta } from "../../components/use-page-meta";
 import { lazyPage } from "../../lib/lazy-page";
+import type { ConnectionState } from "../../lib/realtime-connection";
 import { taskTitle } from "../../lib/task-text";
+import type { ProgressAction, ProgressState } from "./decomposition-progress";
+import { DecompositionProgressPanel, useProgressPanelVisible } from "./decomposition-progress-panel";
 import { OverviewTab } from "./overview-tab";
+import { PlanReviewCard, RejectedPlanCard } from "./plan-review";
 import { SubtasksTab } from "./subtasks-tab";
 import { classifyTaskError } from "./task-error";
 import { TaskSummaryCard } from "./task-summary-card";
 import { summarizeTree } from "./task-tree";
+import { useDecompositionProgress } from "./use-decomposition-progress";
 import { useTaskDetail } from "./use-task-detail";
+import { useTaskRealtime } from "./use-task-realtime";
 import { UserStoriesTab } from "./user-stories-tab";
 
 // Markdown rendering (marked + DOMPurify) loads only when the Event Model tab is first opened.
@@ -25,7 +31,15 @@ const TAB_IDS = ["overview", "subtasks", "stories", "event-model"] as const;
 type TabId = (typeof TAB_IDS)[number];
 const isTabId = (v: string | null): v is TabId => (TAB_IDS as readonly (string | null)[]).includes(v);
 
-function PageHeader({ onRefresh, refreshing }: { onRefresh: () => void; refreshing: boolean }) {
+function PageHeader({
+  onRefresh,
+  refreshing,
+  connection,
+}: {
+  onRefresh: () => void;
+  refreshing: boolean;
+  connection: ConnectionState;
+}) {
   const [, navigate] = useLocation();
   return (
     <div className="flex flex-wrap items-center justify-between gap-2">
@@ -33,7 +47,7 @@ function PageHeader({ onRefresh, refreshing }: { onRefresh: () => void; refreshi
         <span aria-hidden="true">←</span> Back to Dashboard
       </button>
       <div className="ml-auto flex items-center gap-2">
-        <ConnectionIndicator />
+        <ConnectionIndicator state={connection} />
         <button type="button" className="btn btn-sm" onClick={onRefresh} disabled={refreshing}>
           {refreshing ? (
             <span className="loading loading-spinner loading-xs" aria-hidden="true" />
@@ -98,7 +112,9 @@ function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) 
 /** Spec 2 "Task detail". */
 export default function TaskDetailPage() {
   const { taskId = "" } = useParams<{ taskId: string }>();
-  const { task, tree } = useTaskDetail(taskId);
+  const progress = useDecompositionProgress(taskId);
+  const realtime = useTaskRealtime(taskId, progress.dispatch);
+  const { task, tree } = useTaskDetail(taskId, { live: realtime.connection === "connected" });
   const [params, setParams] = useSearchParams();
   const requested = params.get("tab");
   const tab: TabId = isTabId(requested) ? requested : "overview";
@@ -136,15 +152,23 @@ export default function TaskDetailPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-5 px-4 py-6">
-      <PageHeader onRefresh={refresh} refreshing={task.isFetching || tree.isFetching} />
+      <PageHeader
+        onRefresh={refresh}
+        refreshing={task.isFetching || tree.isFetching}
+        connection={realtime.connection}
+      />
       {task.data ? (
         <TaskDetail
+          // Per-task state (the progress panel's linger timer) starts afresh on another task.
+          key={task.data.id}
           task={task.data}
           treeQuery={tree}
           summary={summary}
           tab={tab}
           visited={visited}
           onTab={selectTab}
+          progress={progress.state}
+          dispatchProgress={progress.dispatch}
         />
       ) : task.isError ? (
         <LoadError error={task.error} onRetry={refresh} />
@@ -162,6 +186,8 @@ function TaskDetail({
   tab,
   visited,
   onTab,
+  progress,
+  dispatchProgress,
 }: {
   task: Task;
   treeQuery: ReturnType<typeof useTaskDetail>["tree"];
@@ -169,6 +195,8 @@ function TaskDetail({
   tab: TabId;
   visited: Set<TabId>;
   onTab: (id: TabId) => void;
+  progress: ProgressState;
+  dispatchProgress: (action: ProgressAction) => void;
 }) {
   const subtaskCount = summary ? summary.total - 1 : task.total_subtasks;
   const storyCount = task.context?.user_stories.length ?? 0;
@@ -194,10 +222,19 @@ function TaskDetail({
     { id: "event-model" as const, label: "Event Model" },
   ];
   const tree = treeQuery.data;
+  const showProgress = useProgressPanelVisible(task);
+  const isRoot = !task.parent_id;
 
   return (
     <>
       <TaskSummaryCard task={task} summary={summary} />
+      {showProgress && (
+        <DecompositionProgressPanel task={task} state={progress} dispatch={dispatchProgress} />
+      )}
+      {isRoot && task.status === "submitted" && (
+        <PlanReviewCard task={task} tree={tree} treeLoading={treeQuery.isPending || treeQuery.isFetching} />
+      )}
+      {isRoot && task.status === "rejected" && <RejectedPlanCard task={task} />}
       <div className="flex flex-col gap-4">
         <TabList tabs={tabs} selected={tab} onSelect={onTab} idPrefix="task" label="Task sections" />
 

@@ -10,6 +10,7 @@ import { deleteTaskConfirmation, firstLine } from "../../lib/task-text";
 import { formatDateTime } from "../../lib/time-format";
 import { useTRPC } from "../../lib/trpc";
 import { EditTaskModal } from "./edit-task-modal";
+import { plannedByText, usageText } from "./planner-text";
 import { progressPercent, type TreeSummary } from "./task-tree";
 import { useRefreshTask } from "./use-task-detail";
 
@@ -64,7 +65,8 @@ export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSu
   const subtasks = task.total_subtasks;
   const showProgress = summary !== null && summary.total > 1;
   const percent = summary ? progressPercent(summary.completed, summary.total) : 0;
-  const plannedBy = [task.planner, task.model].filter(Boolean);
+  const plannedBy = plannedByText(task);
+  const usage = usageText(task);
 
   return (
     <section aria-labelledby="task-title" className="card border border-base-300 bg-base-200">
@@ -90,7 +92,8 @@ export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSu
               <span>
                 {subtasks} {subtasks === 1 ? "subtask" : "subtasks"}
               </span>
-              {plannedBy.length > 0 && <span>Planned by {plannedBy.join(" · ")}</span>}
+              {plannedBy && <span data-testid="planned-by">{plannedBy}</span>}
+              {usage && <span data-testid="planner-usage">{usage}</span>}
             </div>
           </div>
 

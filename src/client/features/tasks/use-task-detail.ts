@@ -12,7 +12,8 @@ const poll =
   (live: boolean) =>
   (q: { state: { data?: { status: string; parent_id: string | null } | undefined } }): number | false => {
     const data = q.state.data;
-    const decomposing = !!data && !data.parent_id && (data.status === "pending" || data.status === "processing");
+    const decomposing =
+      !!data && !data.parent_id && (data.status === "pending" || data.status === "processing");
     return !live && decomposing ? PROCESSING_REFETCH_MS : false;
   };
 

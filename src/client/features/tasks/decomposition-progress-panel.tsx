@@ -1,0 +1,224 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import type { Task } from "../../../shared/schemas/tasks";
+import { useToast } from "../../components/toast";
+import { errorDetailOf } from "../../lib/api-error";
+import { useTaskCache } from "../../lib/task-cache";
+import { useTRPC } from "../../lib/trpc";
+import {
+  PHASE_LABEL,
+  type ProgressAction,
+  type ProgressState,
+  type ProgressStep,
+  progressView,
+} from "./decomposition-progress";
+import { useStartHint } from "./use-decomposition-progress";
+
+/** How long the panel stays up after the decomposition finished while it was watched. */
+export const PANEL_LINGER_MS = 6_000;
+
+/** Spec 2: the panel shows for a root task being decomposed, and for a failed one (to restart it). */
+function isActive(task: Task): boolean {
+  if (task.parent_id) return false;
+  return ["pending", "processing", "failed", "error"].includes(task.status);
+}
+
+/**
+ * Whether the panel is up: while active, and for a few seconds after the task completed while watched
+ * (so the final Complete state is seen before the panel makes room for the result).
+ */
+export function useProgressPanelVisible(task: Task): boolean {
+  const active = isActive(task);
+  const finished = task.status === "completed";
+  const [lingering, setLingering] = useState(false);
+  const wasActive = useRef(active);
+  useEffect(() => {
+    const before = wasActive.current;
+    wasActive.current = active;
+    if (active || !before || !finished) {
+      setLingering(false);
+      return;
+    }
+    setLingering(true);
+    const timer = setTimeout(() => setLingering(false), PANEL_LINGER_MS);
+    return () => clearTimeout(timer);
+  }, [active, finished]);
+  return active || lingering;
+}
+
+const STEP_LABEL: Record<ProgressStep["status"], string> = {
+  waiting: "Waiting",
+  in_progress: "In progress",
+  completed: "Completed",
+  error: "Failed",
+};
+
+function StepIcon({ status }: { status: ProgressStep["status"] }) {
+  switch (status) {
+    case "in_progress":
+      return <span aria-hidden="true" className="loading loading-spinner loading-xs text-info" />;
+    case "completed":
+      return (
+        <span aria-hidden="true" className="font-bold text-success">
+          ✓
+        </span>
+      );
+    case "error":
+      return (
+        <span aria-hidden="true" className="font-bold text-error">
+          ✕
+        </span>
+      );
+    default:
+      return (
+        <span
+          aria-hidden="true"
+          className="inline-block size-2.5 rounded-full border border-current opacity-40"
+        />
+      );
+  }
+}
+
+const PHASE_BADGE = { running: "badge-info", complete: "badge-success", failed: "badge-error" } as const;
+const PHASE_BAR = {
+  running: "progress-info",
+  complete: "progress-success",
+  failed: "progress-error",
+} as const;
+
+/** Spec 4 "Decomposition progress": the six stages, an overall bar, the live message and Running/Complete/Failed. */
+export function DecompositionProgressPanel({
+  task,
+  state,
+  dispatch,
+}: {
+  task: Task;
+  state: ProgressState;
+  dispatch: (action: ProgressAction) => void;
+}) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const cache = useTaskCache();
+  const view = progressView(state, task);
+  useStartHint(state, dispatch, view.phase === "running");
+  // The failure has its own alert below.
+  const liveText =
+    view.phase === "failed"
+      ? ""
+      : (view.message ?? (view.phase === "running" ? "Waiting for the planner to start..." : ""));
+
+  const restart = useMutation(
+    trpc.tasks.restartDecomposition.mutationOptions({
+      retry: false,
+      onSuccess: (saved) => {
+        queryClient.setQueryData(trpc.tasks.get.queryKey({ id: saved.id }), saved);
+        toast.success("Decomposition restarted");
+        void cache.invalidateTasks();
+        void cache.invalidateLists();
+      },
+      onError: (err) => {
+        toast.error(errorDetailOf(err) ?? "Failed to restart the decomposition");
+      },
+    }),
+  );
+
+  return (
+    <section
+      aria-labelledby="decomposition-heading"
+      className="card border border-base-300 bg-base-200"
+      data-testid="decomposition-progress"
+    >
+      <div className="card-body gap-4 p-4 sm:p-6">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id="decomposition-heading" className="card-title text-lg">
+            Decomposition progress
+          </h2>
+          <span className={`badge ${PHASE_BADGE[view.phase]} gap-1.5`} data-phase={view.phase}>
+            {view.phase === "running" && (
+              <span aria-hidden="true" className="loading loading-spinner loading-xs" />
+            )}
+            {PHASE_LABEL[view.phase]}
+          </span>
+        </div>
+
+        <div>
+          <div className="mb-1 flex justify-between text-sm">
+            <span id="decomposition-progress-label">Overall progress</span>
+            <span className="tabular-nums text-base-content/70">{view.progress}%</span>
+          </div>
+          <progress
+            className={`progress ${PHASE_BAR[view.phase]} w-full`}
+            value={view.progress}
+            max={100}
+            aria-labelledby="decomposition-progress-label"
+          />
+        </div>
+
+        {/* Always rendered, so screen readers follow it; visually hidden while it has nothing to say. */}
+        <p
+          role="status"
+          aria-live="polite"
+          className={liveText ? "break-words text-sm text-base-content/80" : "sr-only"}
+        >
+          {liveText}
+        </p>
+
+        {view.phase === "failed" && (
+          <div
+            role="alert"
+            className="alert alert-error alert-soft flex flex-wrap items-start justify-between"
+          >
+            <div className="min-w-0 text-sm">
+              <p className="font-semibold">Decomposition failed</p>
+              <p className="mt-1 break-words">{view.error}</p>
+            </div>
+            <button
+              type="button"
+              className="btn btn-sm btn-error"
+              disabled={restart.isPending}
+              onClick={() => restart.mutate({ id: task.id })}
+            >
+              {restart.isPending && (
+                <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+              )}
+              Restart
+            </button>
+          </div>
+        )}
+
+        <ol className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3" aria-label="Decomposition stages">
+          {view.steps.map((step, i) => (
+            <li
+              key={step.id}
+              data-status={step.status}
+              className={`flex items-start gap-3 rounded-box border px-3 py-2 ${
+                step.status === "error"
+                  ? "border-error/50 bg-error/10"
+                  : step.status === "in_progress"
+                    ? "border-info/50 bg-info/10"
+                    : "border-base-300 bg-base-100"
+              }`}
+            >
+              <span className="mt-0.5 flex size-4 shrink-0 items-center justify-center">
+                <StepIcon status={step.status} />
+              </span>
+              <div className="min-w-0 flex-1">
+                <p className="text-sm font-medium">
+                  <span className="sr-only">Stage {i + 1}: </span>
+                  {step.name}
+                </p>
+                <p className={`text-xs ${step.status === "error" ? "text-error" : "text-base-content/60"}`}>
+                  {STEP_LABEL[step.status]}
+                  {step.message && step.status !== "waiting" && (
+                    <span className="break-words"> · {step.message}</span>
+                  )}
+                </p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}

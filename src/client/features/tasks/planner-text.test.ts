@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { plannedByText, usageText } from "./planner-text";
+
+describe("planner text", () => {
+  it("names the planner", () => {
+    expect(plannedByText({ planner: "offline", model: null })).toBe("Planned by the offline planner");
+    expect(plannedByText({ planner: "langchain", model: "gpt-4o-mini" })).toBe(
+      "Planned by gpt-4o-mini via an OpenAI-compatible API",
+    );
+    expect(plannedByText({ planner: null, model: null })).toBeNull();
+  });
+
+  it("sums tokens only when a model was called", () => {
+    const llm = { planner: "langchain" };
+    expect(
+      usageText({ ...llm, predictions: { llm_calls: 7, prompt_tokens: 10_000, completion_tokens: 2_345 } }),
+    ).toBe("7 model calls · 12,345 tokens");
+    expect(usageText({ ...llm, predictions: { llm_calls: 1, prompt_tokens: 5, completion_tokens: 0 } })).toBe(
+      "1 model call · 5 tokens",
+    );
+    expect(usageText({ ...llm, predictions: { llm_calls: 0 } })).toBeNull();
+    expect(usageText({ ...llm, predictions: null })).toBeNull();
+    // The offline planner counts stages as calls with no tokens: not model calls.
+    expect(usageText({ planner: "offline", predictions: { llm_calls: 4 } })).toBeNull();
+  });
+});

@@ -1,0 +1,130 @@
+import { skipToken, useQueryClient } from "@tanstack/react-query";
+import { useSubscription } from "@trpc/tanstack-react-query";
+import { useEffect, useMemo, useRef } from "react";
+import type { RealtimeEvent } from "../../../shared/schemas/realtime";
+import type { Task, TaskTreeNode } from "../../../shared/schemas/tasks";
+import { connectionStateOf, useRealtimeGaveUp, useReconnectable } from "../../lib/realtime-connection";
+import { createReplayGate } from "../../lib/realtime-events";
+import { useTaskCache } from "../../lib/task-cache";
+import { createDebounce, createThrottle } from "../../lib/timing";
+import { useTRPC } from "../../lib/trpc";
+import { useEventToasts } from "../../lib/use-event-toasts";
+import { patchOf, patchTask, patchTree, refreshesDetail } from "./task-event-cache";
+
+/** Spec 9 per-task realtime: refresh 100 ms after a task event. */
+export const TASK_EVENT_REFRESH_MS = 100;
+/** The tree grows while the decomposer works: refetch it at most once a second. */
+export const PROGRESS_REFRESH_MS = 1_000;
+/** Spec 9: refresh 2 s after the decomposition completes. */
+export const COMPLETION_REFRESH_MS = 2_000;
+
+/** Spec 4: the per-task connection is made only for a task id of UUID shape. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The task screen's live updates: one `realtime.taskEvents` subscription (history first, then live;
+ * tRPC resumes after the last event id when the socket reconnects). Every event goes to `onEvent` (the
+ * progress reducer). Live ones also patch the cached task and tree, toast (spec 4) and schedule refetches:
+ * task.* after 100 ms (task, tree and lists), stage reports throttled to 1 s (task and tree, so the tree
+ * grows live), and everything 2 s after the decomposition completes.
+ */
+export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) => void) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const cache = useTaskCache();
+  const toastEvent = useEventToasts();
+  const gaveUp = useRealtimeGaveUp();
+  const gate = useMemo(() => createReplayGate(), []);
+  const started = useRef(0);
+  const onEventRef = useRef(onEvent);
+  onEventRef.current = onEvent;
+
+  const refresh = useMemo(() => {
+    const changed = new Set<string>();
+    const invalidateTask = (id: string) =>
+      queryClient.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ id }) });
+    const invalidateTrees = () => queryClient.invalidateQueries({ queryKey: trpc.tasks.tree.pathKey() });
+    const afterTaskEvent = createDebounce(() => {
+      const ids = [taskId, ...changed];
+      changed.clear();
+      for (const id of new Set(ids)) void invalidateTask(id);
+      void invalidateTrees();
+      void cache.invalidateLists();
+    }, TASK_EVENT_REFRESH_MS);
+    const detail = createThrottle(() => {
+      void invalidateTask(taskId);
+      void invalidateTrees();
+    }, PROGRESS_REFRESH_MS);
+    let completion: ReturnType<typeof setTimeout> | null = null;
+    return {
+      taskChanged(id: string | null) {
+        if (id) changed.add(id);
+        afterTaskEvent();
+      },
+      detail,
+      afterCompletion() {
+        if (completion) clearTimeout(completion);
+        completion = setTimeout(() => {
+          completion = null;
+          void cache.invalidateTasks();
+          void cache.invalidateLists();
+        }, COMPLETION_REFRESH_MS);
+      },
+      all() {
+        void cache.invalidateTasks();
+        void cache.invalidateLists();
+      },
+      cancel() {
+        afterTaskEvent.cancel();
+        detail.cancel();
+        if (completion) clearTimeout(completion);
+      },
+    };
+  }, [taskId, trpc, queryClient, cache]);
+  useEffect(() => () => refresh.cancel(), [refresh]);
+
+  const handleLive = (event: RealtimeEvent) => {
+    toastEvent(event);
+    if (event.type.startsWith("task.")) {
+      const patch = event.task_id ? patchOf(event) : null;
+      if (patch && event.task_id) {
+        const id = event.task_id;
+        queryClient.setQueryData<Task>(trpc.tasks.get.queryKey({ id }), (old) => patchTask(old, id, patch));
+        queryClient.setQueriesData<TaskTreeNode>({ queryKey: trpc.tasks.tree.pathKey() }, (old) =>
+          patchTree(old, id, patch),
+        );
+      }
+      refresh.taskChanged(event.task_id);
+    }
+    if (refreshesDetail(event)) refresh.detail();
+    if (event.type === "decomposition.completed") refresh.afterCompletion();
+    if (event.type === "decomposition.error") refresh.taskChanged(event.task_id);
+  };
+  const handleLiveRef = useRef(handleLive);
+  handleLiveRef.current = handleLive;
+
+  const enabled = UUID.test(taskId);
+  const subscription = useSubscription(
+    trpc.realtime.taskEvents.subscriptionOptions(enabled ? { taskId } : skipToken, {
+      onStarted: () => {
+        gate.start();
+        // A restart after a dropped connection: what was missed may not all come back as events.
+        if (started.current++ > 0) refresh.all();
+      },
+      onData: (tracked) => {
+        const event = tracked.data;
+        onEventRef.current(event);
+        if (gate.isLive(event)) handleLiveRef.current(event);
+      },
+    }),
+  );
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new task starts a new subscription
+  useEffect(() => {
+    started.current = 0;
+  }, [taskId]);
+
+  const connection = enabled ? connectionStateOf(subscription.status, gaveUp) : "disconnected";
+  useReconnectable(subscription.reset, connection);
+  return { connection, reconnect: subscription.reset };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import type { RealtimeEvent } from "../../shared/schemas/realtime";
+import { connectionStateOf, reconnectDelayMs } from "./realtime-connection";
+import { createReplayGate, toastForEvent } from "./realtime-events";
+
+const at = (ms: number) => new Date(ms).toISOString();
+const event = (type: RealtimeEvent["type"], extra: Partial<RealtimeEvent> = {}): RealtimeEvent => ({
+  id: 1,
+  type,
+  task_id: "t1",
+  root_task_id: "t1",
+  timestamp: at(0),
+  data: {},
+  ...extra,
+});
+
+describe("replay gate", () => {
+  it("treats old events of the opening burst as history, everything after it as live", () => {
+    const gate = createReplayGate(400, 2_000);
+    gate.start(100_000);
+    expect(gate.isLive({ timestamp: at(50_000) }, 100_010)).toBe(false);
+    expect(gate.isLive({ timestamp: at(99_000) }, 100_020)).toBe(true);
+    expect(gate.isLive({ timestamp: at(60_000) }, 100_030)).toBe(false);
+    // quiet for more than 400 ms: the burst is over
+    expect(gate.isLive({ timestamp: at(60_000) }, 101_000)).toBe(true);
+  });
+});
+
+describe("toastForEvent", () => {
+  it("follows spec 4", () => {
+    expect(toastForEvent(event("task.approved", { message: "Task approved: t1 by Ann" }))).toEqual({
+      type: "success",
+      id: "review-t1",
+      message: "Task approved: t1 by Ann",
+    });
+    expect(toastForEvent(event("task.rejected", { message: "Task rejected: too big" }))?.type).toBe("error");
+    expect(
+      toastForEvent(event("task.rejected", { data: { reason: "x", new_description: "y" } }))?.message,
+    ).toBe("Task rejected and resubmitted");
+    expect(toastForEvent(event("decomposition.completed"))?.message).toBe("Decomposition complete");
+    expect(toastForEvent(event("decomposition.error", { message: "boom" }))).toMatchObject({
+      type: "error",
+      message: "boom",
+    });
+    expect(toastForEvent(event("service.status"))).toBeNull();
+  });
+});
+
+describe("reconnect", () => {
+  it("doubles from 1 s and caps at 30 s", () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map(reconnectDelayMs)).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000,
+    ]);
+  });
+
+  it("maps subscription status to spec 4 connection states", () => {
+    expect(connectionStateOf("pending")).toBe("connected");
+    expect(connectionStateOf("connecting")).toBe("connecting");
+    expect(connectionStateOf("connecting", true)).toBe("disconnected");
+    expect(connectionStateOf("error")).toBe("disconnected");
+    expect(connectionStateOf("idle")).toBe("disconnected");
+  });
+});

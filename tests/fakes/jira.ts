@@ -1,0 +1,1983 @@
+/**
+ * A local, in-process fake of JIRA Cloud REST v3 + Confluence Cloud REST v2 on one origin (what
+ * `https://your-site.atlassian.net` serves), on plain node:http, for integration tests.
+ *
+ * It covers what an exporter needs and mimics Atlassian's observable behaviour where a client
+ * could depend on it:
+ * - Basic auth `base64(email:api_token)` (email case-insensitive). JIRA answers a missing or wrong
+ *   credential with 401 `{"errorMessages":["Client must be authenticated to access this resource."],"errors":{}}`
+ *   (+ `X-Seraph-LoginReason: AUTHENTICATED_FAILED` when credentials were sent); Confluence answers a
+ *   wrong credential with a text/plain 401 ("Basic authentication with passwords is deprecated…", as
+ *   Atlassian does since it cannot tell a bad token from a password) and a missing one with a JSON 401.
+ * - Writes must be `Content-Type: application/json`: a "simple" type (text/plain — what fetch sends for a
+ *   string body without headers —, form, multipart) is 403 "XSRF check failed" unless
+ *   `X-Atlassian-Token: no-check`; any other type is 415.
+ * - Projects: key rules (uppercase letter then ≥ 1 uppercase alphanumerics, ≤ 10 chars), duplicate
+ *   key/name, lead must be a known account. Create answers `{ id: <number>, key, self }` (a number, as
+ *   JIRA's ProjectIdentifiers does); GET answers `id` as a string. Creating a project also creates a
+ *   Confluence space with the same key and name (the fake's convenience, not JIRA's).
+ * - Issue types Epic (hierarchyLevel 1), Story/Task/Bug (0), Subtask (-1), with ids that do not follow
+ *   the hierarchy; names are translatable (`setIssueTypeNames`), `issuetype: { name }` matches the
+ *   current names only, so clients should pick types by `hierarchyLevel`/`subtask`.
+ * - Fields: "Story point estimate" (`com.pyxis.greenhopper.jira:jsw-story-points`, id configurable) and,
+ *   as on many real sites, a classic "Story Points" float field that is NOT on the create/edit screens
+ *   (setting it: "Field '…' cannot be set. It is not on the appropriate screen, or unknown."). Story
+ *   points cannot be set on subtasks either.
+ * - Bulk create: ≤ 50 issueUpdates; each issue is validated against the state *before* the request
+ *   (a parent created in the same bulk call is not visible yet); 201 `{ issues, errors }` when any
+ *   succeeded, 400 `{ issues: [], errors }` when all failed. Descriptions must be ADF (a plain string
+ *   is "Operation value must be an Atlassian Document…", malformed ADF — unknown node/mark types, empty
+ *   text nodes, bad heading levels — is "INVALID_INPUT"). Summary required, ≤ 255, single line.
+ *   Labels without spaces. Hierarchy: Epic has no parent, Story/Task/Bug parent must be an Epic,
+ *   Subtask needs a Story/Task/Bug parent in the same project.
+ * - Search (`/rest/api/3/search/jql`, GET or POST) is the enhanced search: without `fields` each issue
+ *   is only `{ id }`; pages via `nextPageToken` (absent on the last page) + `isLast`; an empty (unbounded)
+ *   JQL is 400. JQL subset: project, key/issuekey/id, labels, summary/text (`~` only, word match),
+ *   issuetype/type, parent, status; `= != ~ !~ in, not in, is [not] EMPTY`, AND/OR/NOT, parentheses,
+ *   ORDER BY key|id|created|summary; default order is newest first. Unknown fields/values are JIRA's
+ *   400s. Unlike JIRA, results are immediately consistent.
+ * - Confluence v2: spaces (with a homepage titled "<name> Home"), pages with storage-format bodies
+ *   checked for XML well-formedness ("Error parsing xhtml: …"), unique titles per space
+ *   (case-insensitive, current pages only), versioned updates (409 unless `version.number` is current
+ *   + 1), cursor pagination via `_links.next`. Pages created without `parentId` go under the homepage.
+ *
+ * `setMode` modes apply before auth and routing, to every request or only those whose pathname starts
+ * with `path`, and stay until changed or for the next `times` matching requests. Error messages marked
+ * "(fake)" in the source are ours; the others are Atlassian's.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { listenOnLoopback } from "./loopback";
+
+export type FakeJiraMode = "ok" | "rate_limit" | "unavailable" | "server_error" | "slow";
+export type FakeJiraIssueType = "epic" | "story" | "task" | "bug" | "subtask";
+
+export type FakeJira = {
+  /** The site origin without trailing slash, e.g. http://127.0.0.1:PORT (JIRA at /rest, Confluence at /wiki). */
+  url: string;
+  /** Account ids look like "5b10ac8d82e05b22cc7d4ef5" (24 hex) or "712020:<uuid>"; anything else throws. */
+  addUser(u: { email: string; apiToken: string; accountId: string; displayName?: string }): void;
+  /** The id of the "Story point estimate" field (default customfield_10016). */
+  setStoryPointsField(id: string): void;
+  /** Renames issue types (e.g. `{ epic: "Épica" }`); ids and hierarchy levels do not change. */
+  setIssueTypeNames(names: Partial<Record<"epic" | "story" | "task" | "bug" | "subtask", string>>): void;
+  /**
+   * "rate_limit": 429 + `Retry-After` (`retryAfter` s, default 1); "unavailable": 503 + `Retry-After`;
+   * "server_error": 500; "slow": answers normally after `delayMs` (default 10 s). `path`: only requests
+   * whose pathname starts with it are affected (and counted); `times`: only the next N of them.
+   */
+  setMode(
+    mode: FakeJiraMode,
+    opts?: { times?: number; path?: string; delayMs?: number; retryAfter?: number },
+  ): void;
+  /** Creates a Confluence space (a JIRA project creates one too). Throws if the key exists. */
+  addSpace(space: { key: string; name?: string }): { id: string; homepageId: string };
+  projects(): Array<{ key: string; name: string; leadAccountId: string }>;
+  /** Issues in creation order. Throws for an unknown project. */
+  issues(projectKey: string): Array<{
+    key: string;
+    type: FakeJiraIssueType;
+    summary: string;
+    parentKey: string | null;
+    labels: string[];
+    storyPoints: number | null;
+    description: unknown;
+  }>;
+  /** Current pages of a space in creation order, without the homepage; body = storage value. Throws for an unknown space. */
+  pages(spaceKey: string): Array<{ id: string; title: string; body: string; parentId: string | null }>;
+  /** Every request; `path` includes the query string, `status` is 0 until answered (or if never answered). */
+  requests: Array<{ method: string; path: string; status: number; at: number }>;
+  /** The highest number of requests being handled at once since start. */
+  maxInFlight: number;
+  /** Destroys open sockets and pending "slow" timers. */
+  close(): Promise<void>;
+};
+
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const MAX_BULK = 50;
+const MAX_SUMMARY = 255;
+const MAX_TITLE = 255;
+const DEFAULT_SLOW_MS = 10_000;
+const DEFAULT_RETRY_AFTER_S = 1;
+const DEFAULT_SP_FIELD = "customfield_10016";
+const ACCOUNT_ID_RE = /^([0-9a-f]{24}|\d+:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const PROJECT_KEY_RE = /^[A-Z][A-Z0-9]+$/;
+const SOFTWARE_TEMPLATES = new Set([
+  "com.pyxis.greenhopper.jira:gh-simplified-agility-kanban",
+  "com.pyxis.greenhopper.jira:gh-simplified-agility-scrum",
+  "com.pyxis.greenhopper.jira:gh-simplified-basic",
+  "com.pyxis.greenhopper.jira:gh-simplified-kanban-classic",
+  "com.pyxis.greenhopper.jira:gh-simplified-scrum-classic",
+]);
+const PROJECT_TYPES = new Set(["software", "business", "service_desk", "product_discovery"]);
+
+const MSG = {
+  unauthenticated: "Client must be authenticated to access this resource.",
+  confluenceBasic:
+    "Basic authentication with passwords is deprecated.  For more information, see: https://developer.atlassian.com/cloud/confluence/deprecation-notice-basic-auth/\n",
+  badKey:
+    "Project keys must start with an uppercase letter, followed by one or more uppercase alphanumeric characters.",
+  keyTooLong: "The project key must not exceed 10 characters in length.",
+  keyExists: "A project with that project key already exists.",
+  nameExists: "A project with that name already exists.",
+  nameMissing: "You must specify a valid project name.",
+  nameTooLong: "The project name must not exceed 80 characters in length.",
+  badLead: "You must specify a valid project lead.",
+  noProject: (k: string) => `No project could be found with key '${k}'.`,
+  noProjectId: (id: string) => `No project could be found with id '${id}'.`,
+  noIssue: "Issue does not exist or you do not have permission to see it.",
+  summaryMissing: "You must specify a summary of the issue.",
+  summaryTooLong: "Summary must be less than 255 characters.",
+  summaryNewline: "The summary is invalid because it contains newline characters.",
+  labelSpaces: (l: string) => `The label '${l}' contains spaces which is invalid.`,
+  notAdf: "Operation value must be an Atlassian Document (see the Atlassian Document Format)",
+  invalidInput: "INVALID_INPUT",
+  projectInvalid: "Specify a valid project ID or key",
+  issueTypeMissing: "Specify an issue type",
+  issueTypeInvalid: "Specify a valid issue type",
+  cannotSet: (f: string) => `Field '${f}' cannot be set. It is not on the appropriate screen, or unknown.`,
+  parentNotFound: "Could not find issue by id or key.",
+  parentHierarchy: "Given parent work item does not belong to appropriate hierarchy.",
+  subtaskNoParent: "Issue type is a sub-task but parent issue key or id not specified.",
+  notANumber: "Operation value must be a number.", // (fake) wording
+  labelsNotArray: "Operation value must be an array of strings.", // (fake) wording
+  tooMany: (n: number) => `The number of issues to create (${n}) exceeds the maximum of ${MAX_BULK}.`, // (fake)
+  unbounded: "Unbounded JQL queries are not allowed here. Please add a search restriction to your query.",
+  jqlNoField: (f: string) => `Field '${f}' does not exist or you do not have permission to view it.`,
+  jqlNoValue: (v: string, f: string) => `The value '${v}' does not exist for the field '${f}'.`,
+  jqlNoIssue: (v: string, f: string) => `An issue with key '${v}' does not exist for field '${f}'.`,
+  jqlOperator: (op: string, f: string) => `The operator '${op}' is not supported by the '${f}' field.`,
+  pageExists:
+    "A page with this title already exists: A page already exists with the same TITLE in this space",
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+type User = { email: string; apiToken: string; accountId: string; displayName: string };
+type TypeDef = { kind: FakeJiraIssueType; id: string; level: number; description: string; name: string };
+type Project = {
+  id: string;
+  key: string;
+  name: string;
+  description: string;
+  lead: User;
+  projectTypeKey: string;
+  templateKey: string | null;
+  nextNumber: number;
+};
+type Issue = {
+  id: string;
+  key: string;
+  project: Project;
+  kind: FakeJiraIssueType;
+  summary: string;
+  description: unknown;
+  labels: string[];
+  parent: Issue | null;
+  storyPoints: number | null;
+  reporter: User;
+  created: string;
+  updated: string;
+  seq: number;
+};
+type Space = { id: string; key: string; name: string; homepageId: string; createdAt: string };
+type Page = {
+  id: string;
+  space: Space;
+  title: string;
+  status: "current" | "draft";
+  parentId: string | null;
+  representation: string;
+  body: string;
+  version: number;
+  authorId: string;
+  createdAt: string;
+  seq: number;
+};
+type Mode = {
+  mode: FakeJiraMode;
+  remaining: number;
+  path: string | null;
+  delayMs: number;
+  retryAfter: number;
+};
+
+type Ctx = {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  method: string;
+  wiki: boolean;
+  user: User;
+};
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+    readonly text?: string,
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
+const jiraError = (status: number, messages: string[], errors: Record<string, string> = {}) =>
+  new ApiError(status, { errorMessages: messages, errors });
+const wikiError = (status: number, code: string, title: string) =>
+  new ApiError(status, { errors: [{ status, code, title, detail: null }] });
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const nowJira = () => new Date().toISOString().replace("Z", "+0000");
+
+// ---------------------------------------------------------------------------------------------
+// Atlassian Document Format (a structural check, not the full JSON schema)
+
+const ADF_NODES = new Set([
+  "paragraph",
+  "heading",
+  "bulletList",
+  "orderedList",
+  "listItem",
+  "codeBlock",
+  "blockquote",
+  "rule",
+  "panel",
+  "table",
+  "tableRow",
+  "tableHeader",
+  "tableCell",
+  "mediaSingle",
+  "mediaGroup",
+  "media",
+  "expand",
+  "nestedExpand",
+  "taskList",
+  "taskItem",
+  "decisionList",
+  "decisionItem",
+  "blockCard",
+  "embedCard",
+  "layoutSection",
+  "layoutColumn",
+  "text",
+  "hardBreak",
+  "mention",
+  "emoji",
+  "inlineCard",
+  "date",
+  "status",
+  "mediaInline",
+]);
+const ADF_MARKS = new Set([
+  "strong",
+  "em",
+  "code",
+  "link",
+  "strike",
+  "underline",
+  "subsup",
+  "textColor",
+  "backgroundColor",
+  "alignment",
+  "indentation",
+  "border",
+  "annotation",
+  "breakout",
+]);
+
+function validAdfNode(node: unknown, depth: number): boolean {
+  if (!isRecord(node) || typeof node.type !== "string" || depth > 50) return false;
+  if (!ADF_NODES.has(node.type)) return false;
+  if (node.type === "text") {
+    if (typeof node.text !== "string" || node.text.length === 0) return false;
+    if (node.marks !== undefined) {
+      if (!Array.isArray(node.marks)) return false;
+      for (const m of node.marks) {
+        if (!isRecord(m) || typeof m.type !== "string" || !ADF_MARKS.has(m.type)) return false;
+        if (m.type === "link" && !(isRecord(m.attrs) && typeof m.attrs.href === "string")) return false;
+      }
+    }
+  }
+  if (node.type === "heading") {
+    const level = isRecord(node.attrs) ? node.attrs.level : undefined;
+    if (typeof level !== "number" || !Number.isInteger(level) || level < 1 || level > 6) return false;
+  }
+  if (node.content !== undefined) {
+    if (!Array.isArray(node.content)) return false;
+    if (node.type === "text") return false;
+    for (const child of node.content) if (!validAdfNode(child, depth + 1)) return false;
+  }
+  return true;
+}
+
+/** null when fine, else JIRA's per-field message. */
+function adfProblem(value: unknown): string | null {
+  if (value === null) return null;
+  if (!isRecord(value)) return MSG.notAdf;
+  if (value.type !== "doc" || value.version !== 1 || !Array.isArray(value.content)) return MSG.invalidInput;
+  for (const child of value.content) if (!validAdfNode(child, 1)) return MSG.invalidInput;
+  return null;
+}
+
+function adfText(value: unknown): string {
+  if (!isRecord(value)) return "";
+  const own = typeof value.text === "string" ? value.text : "";
+  const children = Array.isArray(value.content) ? value.content.map(adfText).join(" ") : "";
+  return `${own} ${children}`.trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Confluence storage format: an XML well-formedness check (Confluence parses it with a StAX parser)
+
+const NAME_RE = /^[A-Za-z_][\w.:-]*/;
+
+function xhtmlProblem(src: string): string | null {
+  const stack: string[] = [];
+  let i = 0;
+  const entity = (at: number): number | string => {
+    const m = /^&(#\d+|#x[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);/.exec(src.slice(at, at + 40));
+    if (m) return at + m[0].length;
+    const next = src[at + 1] ?? "EOF";
+    return `Unexpected character '${next}' (code ${next === "EOF" ? -1 : next.charCodeAt(0)}); expected a semi-colon after the reference for entity`;
+  };
+  while (i < src.length) {
+    const c = src[i];
+    if (c === "&") {
+      const r = entity(i);
+      if (typeof r === "string") return r;
+      i = r;
+      continue;
+    }
+    if (c !== "<") {
+      i++;
+      continue;
+    }
+    if (src.startsWith("<!--", i)) {
+      const end = src.indexOf("-->", i + 4);
+      if (end < 0) return "Unexpected EOF in comment";
+      i = end + 3;
+      continue;
+    }
+    if (src.startsWith("<![CDATA[", i)) {
+      const end = src.indexOf("]]>", i + 9);
+      if (end < 0) return "Unexpected EOF in CDATA section";
+      i = end + 3;
+      continue;
+    }
+    if (src[i + 1] === "/") {
+      const name = NAME_RE.exec(src.slice(i + 2))?.[0];
+      if (!name) return `Unexpected character '${src[i + 2] ?? "EOF"}' after '</'`;
+      const close = src.indexOf(">", i);
+      if (close < 0 || src.slice(i + 2 + name.length, close).trim() !== "")
+        return `Unexpected character in close tag </${name}>`;
+      const open = stack.pop();
+      if (open === undefined) return `Unexpected close tag </${name}>; no open element`;
+      if (open !== name) return `Unexpected close tag </${name}>; expecting </${open}>.`;
+      i = close + 1;
+      continue;
+    }
+    const name = NAME_RE.exec(src.slice(i + 1))?.[0];
+    if (!name) {
+      const next = src[i + 1] ?? "EOF";
+      return `Unexpected character '${next}' (code ${next === "EOF" ? -1 : next.charCodeAt(0)}) in content after '<' (malformed start element?).`;
+    }
+    i += 1 + name.length;
+    // attributes
+    for (;;) {
+      while (/\s/.test(src[i] ?? "")) i++;
+      if (src.startsWith("/>", i)) {
+        i += 2;
+        break;
+      }
+      if (src[i] === ">") {
+        stack.push(name);
+        i++;
+        break;
+      }
+      const attr = NAME_RE.exec(src.slice(i))?.[0];
+      if (!attr) return `Unexpected character '${src[i] ?? "EOF"}' in start tag <${name}>`;
+      i += attr.length;
+      while (/\s/.test(src[i] ?? "")) i++;
+      if (src[i] !== "=")
+        return `Unexpected character '${src[i] ?? "EOF"}': expected '=' after attribute '${attr}'`;
+      i++;
+      while (/\s/.test(src[i] ?? "")) i++;
+      const quote = src[i];
+      if (quote !== '"' && quote !== "'") return `Unexpected character '${quote ?? "EOF"}': expected a quote`;
+      i++;
+      while (i < src.length && src[i] !== quote) {
+        if (src[i] === "<") return `Unexpected '<' in attribute value of '${attr}'`;
+        if (src[i] === "&") {
+          const r = entity(i);
+          if (typeof r === "string") return r;
+          i = r;
+        } else i++;
+      }
+      if (i >= src.length) return "Unexpected EOF in attribute value";
+      i++;
+    }
+  }
+  if (stack.length > 0) return `Unexpected EOF; was expecting a close tag for element <${stack.at(-1)}>`;
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JQL (a subset)
+
+type Tok =
+  | { t: "word"; v: string }
+  | { t: "str"; v: string }
+  | { t: "op"; v: string }
+  | { t: "lp" }
+  | { t: "rp" }
+  | { t: "comma" };
+type Value = { v: string; kind: "word" | "str" };
+type Cond =
+  | { k: "and"; a: Cond; b: Cond }
+  | { k: "or"; a: Cond; b: Cond }
+  | { k: "not"; a: Cond }
+  | { k: "clause"; field: string; op: string; values: Value[] | "EMPTY" };
+
+function tokenizeJql(src: string): Tok[] {
+  const out: Tok[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i]!;
+    if (/\s/.test(c)) {
+      i++;
+    } else if (c === "(") {
+      out.push({ t: "lp" });
+      i++;
+    } else if (c === ")") {
+      out.push({ t: "rp" });
+      i++;
+    } else if (c === ",") {
+      out.push({ t: "comma" });
+      i++;
+    } else if (c === '"' || c === "'") {
+      let v = "";
+      i++;
+      while (i < src.length && src[i] !== c) {
+        if (src[i] === "\\" && i + 1 < src.length) i++;
+        v += src[i];
+        i++;
+      }
+      if (i >= src.length)
+        throw jqlError(`Error in the JQL Query: The quoted string '${v}' has not been completed.`);
+      i++;
+      out.push({ t: "str", v });
+    } else if (/[=!~<>]/.test(c)) {
+      const m = /^(!=|!~|>=|<=|=|~|>|<)/.exec(src.slice(i));
+      if (!m) throw jqlError(`Error in the JQL Query: The character '${c}' is a reserved JQL character.`);
+      out.push({ t: "op", v: m[0] });
+      i += m[0].length;
+    } else {
+      const m = /^[^\s()=!~<>,"']+/.exec(src.slice(i));
+      out.push({ t: "word", v: m![0] });
+      i += m![0].length;
+    }
+  }
+  return out;
+}
+
+const jqlError = (message: string) => jiraError(400, [message]);
+
+function parseJql(src: string): { where: Cond | null; order: Array<{ field: string; desc: boolean }> } {
+  const toks = tokenizeJql(src);
+  let p = 0;
+  const peekWord = (w: string) => {
+    const t = toks[p];
+    return t?.t === "word" && t.v.toUpperCase() === w;
+  };
+  const fail = (): never => {
+    const t = toks[p];
+    const near = t === undefined ? "the end of the query" : "t" in t && "v" in t ? `'${t.v}'` : "a symbol";
+    throw jqlError(`Error in the JQL Query: Expecting a field name, operator or value near ${near}.`);
+  };
+  const value = (): Value => {
+    const t = toks[p];
+    if (t?.t === "word" || t?.t === "str") {
+      p++;
+      return { v: t.v, kind: t.t };
+    }
+    return fail();
+  };
+  const clause = (): Cond => {
+    const f = toks[p];
+    if (f?.t !== "word" && f?.t !== "str") return fail();
+    p++;
+    const field = f.v;
+    let op: string;
+    const t = toks[p];
+    if (t?.t === "op") {
+      op = t.v;
+      p++;
+    } else if (peekWord("IN")) {
+      op = "in";
+      p++;
+    } else if (
+      peekWord("NOT") &&
+      toks[p + 1]?.t === "word" &&
+      (toks[p + 1] as { v: string }).v.toUpperCase() === "IN"
+    ) {
+      op = "not in";
+      p += 2;
+    } else if (peekWord("IS")) {
+      p++;
+      if (peekWord("NOT")) {
+        p++;
+        op = "is not";
+      } else op = "is";
+      if (!peekWord("EMPTY") && !peekWord("NULL")) return fail();
+      p++;
+      return { k: "clause", field, op, values: "EMPTY" };
+    } else return fail();
+    if (op === "in" || op === "not in") {
+      if (toks[p]?.t !== "lp") return fail();
+      p++;
+      const values = [value()];
+      while (toks[p]?.t === "comma") {
+        p++;
+        values.push(value());
+      }
+      if (toks[p]?.t !== "rp") return fail();
+      p++;
+      return { k: "clause", field, op, values };
+    }
+    if ((op === "=" || op === "!=") && (peekWord("EMPTY") || peekWord("NULL"))) {
+      p++;
+      return { k: "clause", field, op: op === "=" ? "is" : "is not", values: "EMPTY" };
+    }
+    return { k: "clause", field, op, values: [value()] };
+  };
+  const unary = (): Cond => {
+    if (peekWord("NOT")) {
+      p++;
+      return { k: "not", a: unary() };
+    }
+    if (toks[p]?.t === "lp") {
+      p++;
+      const inner = orExpr();
+      if (toks[p]?.t !== "rp") return fail();
+      p++;
+      return inner;
+    }
+    return clause();
+  };
+  const andExpr = (): Cond => {
+    let a = unary();
+    while (peekWord("AND")) {
+      p++;
+      a = { k: "and", a, b: unary() };
+    }
+    return a;
+  };
+  const orExpr = (): Cond => {
+    let a = andExpr();
+    while (peekWord("OR")) {
+      p++;
+      a = { k: "or", a, b: andExpr() };
+    }
+    return a;
+  };
+  let where: Cond | null = null;
+  if (p < toks.length && !peekWord("ORDER")) where = orExpr();
+  const order: Array<{ field: string; desc: boolean }> = [];
+  if (peekWord("ORDER")) {
+    p++;
+    if (!peekWord("BY")) return fail();
+    p++;
+    do {
+      if (toks[p]?.t === "comma") p++;
+      const f = toks[p];
+      if (f?.t !== "word" && f?.t !== "str") return fail();
+      p++;
+      let desc = false;
+      if (peekWord("ASC")) p++;
+      else if (peekWord("DESC")) {
+        desc = true;
+        p++;
+      }
+      order.push({ field: f.v, desc });
+    } while (toks[p]?.t === "comma");
+  }
+  if (p < toks.length) fail();
+  return { where, order };
+}
+
+const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+// ---------------------------------------------------------------------------------------------
+
+export async function startFakeJira(opts: { host?: string; port?: number } = {}): Promise<FakeJira> {
+  const host = opts.host ?? "127.0.0.1";
+  const sockets = new Set<Socket>();
+  const pendingDelays = new Set<() => void>();
+  const requests: FakeJira["requests"] = [];
+
+  const users = new Map<string, User>(); // by lowercased email
+  const usersById = new Map<string, User>();
+  const projects = new Map<string, Project>(); // by key
+  const issues: Issue[] = [];
+  const issuesByKey = new Map<string, Issue>();
+  const issuesById = new Map<string, Issue>();
+  const spaces = new Map<string, Space>(); // by key
+  const spacesById = new Map<string, Space>();
+  const pages = new Map<string, Page>();
+  let storyPointsField = DEFAULT_SP_FIELD;
+  let nextProjectId = 10000;
+  let nextIssueId = 10000;
+  let nextSpaceId = 98305;
+  let nextPageId = 65537;
+  let seq = 0;
+  let inFlight = 0;
+  let base = "";
+  const okMode = (): Mode => ({
+    mode: "ok",
+    remaining: Number.POSITIVE_INFINITY,
+    path: null,
+    delayMs: 0,
+    retryAfter: 0,
+  });
+  let mode: Mode = okMode();
+
+  // Ids deliberately not in hierarchy order.
+  const types: Record<FakeJiraIssueType, TypeDef> = {
+    epic: {
+      kind: "epic",
+      id: "10000",
+      level: 1,
+      name: "Epic",
+      description: "Epics track collections of related bugs, stories, and tasks.",
+    },
+    task: {
+      kind: "task",
+      id: "10001",
+      level: 0,
+      name: "Task",
+      description: "Tasks track small, distinct pieces of work.",
+    },
+    subtask: {
+      kind: "subtask",
+      id: "10002",
+      level: -1,
+      name: "Subtask",
+      description: "Subtasks track small pieces of work that are part of a larger task.",
+    },
+    story: {
+      kind: "story",
+      id: "10004",
+      level: 0,
+      name: "Story",
+      description: "Stories track functionality or features expressed as user goals.",
+    },
+    bug: { kind: "bug", id: "10005", level: 0, name: "Bug", description: "Bugs track problems or errors." },
+  };
+  const typeList = () => [types.epic, types.task, types.subtask, types.story, types.bug];
+
+  const classicStoryPointsField = () =>
+    storyPointsField === "customfield_10026" ? "customfield_10027" : "customfield_10026";
+
+  // ----- JSON shapes -----------------------------------------------------------------------------
+
+  const avatarUrls = (kind: string, id: string) => ({
+    "48x48": `${base}/rest/api/3/universal_avatar/view/type/${kind}/avatar/${id}`,
+    "24x24": `${base}/rest/api/3/universal_avatar/view/type/${kind}/avatar/${id}?size=small`,
+    "16x16": `${base}/rest/api/3/universal_avatar/view/type/${kind}/avatar/${id}?size=xsmall`,
+    "32x32": `${base}/rest/api/3/universal_avatar/view/type/${kind}/avatar/${id}?size=medium`,
+  });
+  const userJson = (u: User) => ({
+    self: `${base}/rest/api/3/user?accountId=${u.accountId}`,
+    accountId: u.accountId,
+    accountType: "atlassian",
+    emailAddress: u.email,
+    avatarUrls: avatarUrls("user", "10122"),
+    displayName: u.displayName,
+    active: true,
+    timeZone: "Etc/UTC",
+  });
+  const typeJson = (t: TypeDef) => ({
+    self: `${base}/rest/api/3/issuetype/${t.id}`,
+    id: t.id,
+    description: t.description,
+    iconUrl: `${base}/rest/api/2/universal_avatar/view/type/issuetype/avatar/${Number(t.id) + 300}?size=medium`,
+    name: t.name,
+    untranslatedName: { epic: "Epic", story: "Story", task: "Task", bug: "Bug", subtask: "Subtask" }[t.kind],
+    subtask: t.level < 0,
+    avatarId: Number(t.id) + 300,
+    hierarchyLevel: t.level,
+  });
+  const projectRef = (p: Project) => ({
+    self: `${base}/rest/api/3/project/${p.id}`,
+    id: p.id,
+    key: p.key,
+    name: p.name,
+    projectTypeKey: p.projectTypeKey,
+    simplified: false,
+    avatarUrls: avatarUrls("project", "10400"),
+  });
+  const projectJson = (p: Project) => ({
+    expand: "description,lead,issueTypes,url,projectKeys,permissions,insight",
+    self: `${base}/rest/api/3/project/${p.id}`,
+    id: p.id,
+    key: p.key,
+    description: p.description,
+    lead: { ...userJson(p.lead), emailAddress: undefined },
+    components: [],
+    issueTypes: typeList().map(typeJson),
+    assigneeType: "UNASSIGNED",
+    versions: [],
+    name: p.name,
+    roles: {},
+    avatarUrls: avatarUrls("project", "10400"),
+    projectTypeKey: p.projectTypeKey,
+    simplified: false,
+    style: "classic",
+    isPrivate: false,
+    properties: {},
+  });
+  const statusJson = () => ({
+    self: `${base}/rest/api/3/status/10000`,
+    description: "",
+    name: "To Do",
+    id: "10000",
+    statusCategory: {
+      self: `${base}/rest/api/3/statuscategory/2`,
+      id: 2,
+      key: "new",
+      colorName: "blue-gray",
+      name: "To Do",
+    },
+  });
+  const issueRef = (i: Issue) => ({
+    id: i.id,
+    key: i.key,
+    self: `${base}/rest/api/3/issue/${i.id}`,
+    fields: { summary: i.summary, status: statusJson(), issuetype: typeJson(types[i.kind]) },
+  });
+  const allFields = (i: Issue): Record<string, unknown> => {
+    const fields: Record<string, unknown> = {
+      summary: i.summary,
+      issuetype: typeJson(types[i.kind]),
+      project: projectRef(i.project),
+      description: i.description ?? null,
+      labels: [...i.labels],
+      status: statusJson(),
+      priority: { self: `${base}/rest/api/3/priority/3`, id: "3", name: "Medium" },
+      reporter: { ...userJson(i.reporter), emailAddress: undefined },
+      creator: { ...userJson(i.reporter), emailAddress: undefined },
+      assignee: null,
+      created: i.created,
+      updated: i.updated,
+      subtasks: issues.filter((c) => c.parent === i && c.kind === "subtask").map(issueRef),
+      [storyPointsField]: i.storyPoints,
+      [classicStoryPointsField()]: null,
+    };
+    if (i.parent) fields.parent = issueRef(i.parent);
+    return fields;
+  };
+  /** `requested`: null = all fields; else JIRA's `fields` list (`*all`, `*navigable`, `-x`, ids). */
+  const issueJson = (i: Issue, requested: string[] | null) => {
+    const all = allFields(i);
+    let fields: Record<string, unknown> = all;
+    if (requested !== null) {
+      const wantAll = requested.some((f) => f === "*all" || f === "*navigable");
+      const excluded = new Set(requested.filter((f) => f.startsWith("-")).map((f) => f.slice(1)));
+      fields = {};
+      for (const [k, v] of Object.entries(all))
+        if ((wantAll || requested.includes(k)) && !excluded.has(k)) fields[k] = v;
+    }
+    return {
+      expand: "renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations",
+      id: i.id,
+      self: `${base}/rest/api/3/issue/${i.id}`,
+      key: i.key,
+      fields,
+    };
+  };
+
+  const fieldList = () => {
+    const sys = (id: string, name: string, schema: Record<string, unknown>, clause = id) => ({
+      id,
+      key: id,
+      name,
+      custom: false,
+      orderable: true,
+      navigable: true,
+      searchable: true,
+      clauseNames: [clause],
+      schema,
+    });
+    const custom = (id: string, name: string, customType: string) => {
+      const n = Number(id.replace("customfield_", ""));
+      return {
+        id,
+        key: id,
+        name,
+        untranslatedName: name,
+        custom: true,
+        orderable: true,
+        navigable: true,
+        searchable: true,
+        clauseNames: [`cf[${n}]`, name],
+        schema: { type: "number", custom: customType, customId: n },
+      };
+    };
+    return [
+      sys("summary", "Summary", { type: "string", system: "summary" }),
+      sys("description", "Description", { type: "string", system: "description" }),
+      sys("issuetype", "Issue Type", { type: "issuetype", system: "issuetype" }, "type"),
+      sys("project", "Project", { type: "project", system: "project" }),
+      sys("labels", "Labels", { type: "array", items: "string", system: "labels" }),
+      sys("parent", "Parent", { type: "issuelink", system: "parent" }),
+      sys("status", "Status", { type: "status", system: "status" }),
+      sys("reporter", "Reporter", { type: "user", system: "reporter" }),
+      sys("assignee", "Assignee", { type: "user", system: "assignee" }),
+      sys("priority", "Priority", { type: "priority", system: "priority" }),
+      custom(
+        classicStoryPointsField(),
+        "Story Points",
+        "com.atlassian.jira.plugin.system.customfieldtypes:float",
+      ),
+      custom(storyPointsField, "Story point estimate", "com.pyxis.greenhopper.jira:jsw-story-points"),
+    ];
+  };
+
+  const spaceJson = (s: Space) => ({
+    id: s.id,
+    key: s.key,
+    name: s.name,
+    type: "global",
+    status: "current",
+    authorId: usersById.values().next().value?.accountId ?? null,
+    createdAt: s.createdAt,
+    homepageId: s.homepageId,
+    description: null,
+    icon: null,
+    _links: { webui: `/spaces/${s.key}` },
+  });
+  const webTitle = (t: string) => encodeURIComponent(t).replace(/%20/g, "+");
+  const pageJson = (pg: Page, withBody: boolean) => ({
+    parentType: pg.parentId ? "page" : null,
+    parentId: pg.parentId,
+    spaceId: pg.space.id,
+    ownerId: pg.authorId,
+    lastOwnerId: null,
+    createdAt: pg.createdAt,
+    authorId: pg.authorId,
+    position: pg.seq,
+    version: {
+      createdAt: pg.createdAt,
+      message: "",
+      number: pg.version,
+      minorEdit: false,
+      authorId: pg.authorId,
+    },
+    body: withBody ? { [pg.representation]: { representation: pg.representation, value: pg.body } } : {},
+    status: pg.status,
+    title: pg.title,
+    id: pg.id,
+    _links: {
+      editui: `/pages/resumedraft.action?draftId=${pg.id}`,
+      webui: `/spaces/${pg.space.key}/pages/${pg.id}/${webTitle(pg.title)}`,
+      edituiv2: `/spaces/${pg.space.key}/pages/edit-v2/${pg.id}`,
+      tinyui: `/x/${Buffer.from(pg.id).toString("base64url")}`,
+      base: `${base}/wiki`,
+    },
+  });
+
+  // ----- helpers ---------------------------------------------------------------------------------
+
+  function readBody(req: IncomingMessage): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          reject(new ApiError(413, { errorMessages: ["Request entity too large"], errors: {} }));
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      req.on("error", reject);
+    });
+  }
+
+  async function readJson(ctx: Ctx): Promise<Record<string, unknown>> {
+    const type = (ctx.req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    const simple =
+      type === "" ||
+      type === "text/plain" ||
+      type === "application/x-www-form-urlencoded" ||
+      type === "multipart/form-data";
+    if (type !== "application/json") {
+      const noCheck = String(ctx.req.headers["x-atlassian-token"] ?? "").toLowerCase() === "no-check";
+      ctx.req.resume();
+      if (simple && type !== "" && !noCheck) throw new ApiError(403, null, {}, "XSRF check failed");
+      throw ctx.wiki
+        ? wikiError(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported Media Type")
+        : new ApiError(415, null, {}, "");
+    }
+    const text = await readBody(ctx.req);
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      const detail = e instanceof Error ? e.message : String(e);
+      throw ctx.wiki
+        ? wikiError(400, "INVALID_REQUEST_PARAMETER", `Invalid JSON: ${detail}`)
+        : jiraError(400, [`Unexpected character in request body: ${detail}`]); // (fake) wording
+    }
+    if (!isRecord(data))
+      throw ctx.wiki
+        ? wikiError(400, "INVALID_REQUEST_PARAMETER", "Request body must be a JSON object")
+        : jiraError(400, ["Can not deserialize instance of object out of the request body"]); // (fake)
+    return data;
+  }
+
+  function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+    if (res.headersSent || res.destroyed) return;
+    if (body === undefined) {
+      res.writeHead(status, headers);
+      res.end();
+      return;
+    }
+    const payload = JSON.stringify(body);
+    res.writeHead(status, {
+      "Content-Type": "application/json;charset=UTF-8",
+      "Content-Length": String(Buffer.byteLength(payload)),
+      ...headers,
+    });
+    res.end(payload);
+  }
+
+  const findProject = (ref: string): Project | undefined => {
+    if (/^\d+$/.test(ref)) return [...projects.values()].find((p) => p.id === ref);
+    return projects.get(ref.toUpperCase());
+  };
+  const projectOr404 = (ref: string) => {
+    const p = findProject(ref);
+    if (!p) throw jiraError(404, [/^\d+$/.test(ref) ? MSG.noProjectId(ref) : MSG.noProject(ref)]);
+    return p;
+  };
+  const findIssue = (ref: string): Issue | undefined =>
+    /^\d+$/.test(ref) ? issuesById.get(ref) : issuesByKey.get(ref.toUpperCase());
+  const issueOr404 = (ref: string) => {
+    const i = findIssue(ref);
+    if (!i) throw jiraError(404, [MSG.noIssue]);
+    return i;
+  };
+
+  const createSpace = (key: string, name: string): Space => {
+    if (spaces.has(key)) throw new Error(`fake JIRA: space ${key} already exists`);
+    const space: Space = {
+      id: String(nextSpaceId++),
+      key,
+      name,
+      homepageId: String(nextPageId++),
+      createdAt: new Date().toISOString(),
+    };
+    spaces.set(key, space);
+    spacesById.set(space.id, space);
+    pages.set(space.homepageId, {
+      id: space.homepageId,
+      space,
+      title: `${name} Home`,
+      status: "current",
+      parentId: null,
+      representation: "storage",
+      body: `<p>Welcome to ${name.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</p>`,
+      version: 1,
+      authorId: usersById.values().next().value?.accountId ?? "",
+      createdAt: space.createdAt,
+      seq: seq++,
+    });
+    return space;
+  };
+
+  // ----- JIRA: projects --------------------------------------------------------------------------
+
+  async function createProject(ctx: Ctx) {
+    const body = await readJson(ctx);
+    const errors: Record<string, string> = {};
+    const key = body.key;
+    const name = typeof body.name === "string" ? body.name.trim() : "";
+    if (typeof key !== "string" || !PROJECT_KEY_RE.test(key)) errors.projectKey = MSG.badKey;
+    else if (key.length > 10) errors.projectKey = MSG.keyTooLong;
+    else if (projects.has(key)) errors.projectKey = MSG.keyExists;
+    if (name === "") errors.projectName = MSG.nameMissing;
+    else if (name.length > 80) errors.projectName = MSG.nameTooLong;
+    else if ([...projects.values()].some((p) => p.name.toLowerCase() === name.toLowerCase()))
+      errors.projectName = MSG.nameExists;
+    const lead = typeof body.leadAccountId === "string" ? usersById.get(body.leadAccountId) : undefined;
+    if (!lead) errors.projectLead = MSG.badLead;
+    const typeKey = body.projectTypeKey;
+    if (typeof typeKey !== "string" || !PROJECT_TYPES.has(typeKey))
+      errors.projectTypeKey = "You must specify a valid project type."; // (fake) wording
+    else if (typeKey !== "software")
+      errors.projectTypeKey = `The fake only emulates software projects, not '${typeKey}'.`; // (fake)
+    const template = body.projectTemplateKey;
+    if (template !== undefined && (typeof template !== "string" || !SOFTWARE_TEMPLATES.has(template)))
+      errors.projectTemplateKey = "You must specify a valid project template."; // (fake) wording
+    if (body.description !== undefined && body.description !== null && typeof body.description !== "string")
+      errors.description = "The project description must be a string."; // (fake)
+    if (Object.keys(errors).length > 0) throw jiraError(400, [], errors);
+    const project: Project = {
+      id: String(nextProjectId++),
+      key: key as string,
+      name,
+      description: typeof body.description === "string" ? body.description : "",
+      lead: lead!,
+      projectTypeKey: "software",
+      templateKey: (template as string | undefined) ?? null,
+      nextNumber: 1,
+    };
+    projects.set(project.key, project);
+    if (!spaces.has(project.key)) createSpace(project.key, project.name);
+    send(ctx.res, 201, {
+      self: `${base}/rest/api/3/project/${project.id}`,
+      id: Number(project.id),
+      key: project.key,
+    });
+  }
+
+  function createmeta(ctx: Ctx, projectRef: string, typeId: string | undefined) {
+    const p = findProject(projectRef);
+    if (!p) throw jiraError(404, [MSG.noProject(projectRef)]);
+    const startAt = Math.max(0, Number(ctx.url.searchParams.get("startAt") ?? 0) || 0);
+    const maxResults = Math.min(200, Math.max(1, Number(ctx.url.searchParams.get("maxResults") ?? 50) || 50));
+    if (typeId === undefined) {
+      const all = typeList().map(typeJson);
+      return send(ctx.res, 200, {
+        maxResults,
+        startAt,
+        total: all.length,
+        issueTypes: all.slice(startAt, startAt + maxResults),
+      });
+    }
+    const t = typeList().find((x) => x.id === typeId);
+    if (!t) throw jiraError(404, [`Issue type with id '${typeId}' does not exist or is not available.`]); // (fake)
+    const all = fieldList();
+    const meta = (id: string, required: boolean, ops: string[]) => {
+      const f = all.find((x) => x.id === id)!;
+      return {
+        required,
+        schema: f.schema,
+        name: f.name,
+        key: f.key,
+        fieldId: f.id,
+        hasDefaultValue: false,
+        operations: ops,
+      };
+    };
+    const fields = [
+      meta("issuetype", true, []),
+      meta("project", true, ["set"]),
+      meta("summary", true, ["set"]),
+      meta("description", false, ["set"]),
+      meta("labels", false, ["add", "set", "remove"]),
+      meta("reporter", true, ["set"]),
+      meta("assignee", false, ["set"]),
+      meta("priority", false, ["set"]),
+      meta("parent", t.level < 0, ["set"]),
+      ...(t.level >= 0 ? [meta(storyPointsField, false, ["set"])] : []),
+    ];
+    send(ctx.res, 200, {
+      maxResults,
+      startAt,
+      total: fields.length,
+      fields: fields.slice(startAt, startAt + maxResults),
+      results: fields.slice(startAt, startAt + maxResults),
+    });
+  }
+
+  // ----- JIRA: issues ----------------------------------------------------------------------------
+
+  const settable = () =>
+    new Set([
+      "project",
+      "issuetype",
+      "summary",
+      "description",
+      "labels",
+      "parent",
+      "reporter",
+      "assignee",
+      "priority",
+      storyPointsField,
+    ]);
+
+  const resolveType = (v: unknown): TypeDef | null => {
+    if (!isRecord(v)) return null;
+    if (typeof v.id === "string" || typeof v.id === "number")
+      return typeList().find((t) => t.id === String(v.id)) ?? null;
+    if (typeof v.name === "string") return typeList().find((t) => t.name === v.name) ?? null;
+    return null;
+  };
+
+  const labelProblem = (labels: unknown): string | null => {
+    if (!Array.isArray(labels) || labels.some((l) => typeof l !== "string")) return MSG.labelsNotArray;
+    for (const l of labels as string[]) if (/\s/.test(l) || l === "") return MSG.labelSpaces(l);
+    return null;
+  };
+
+  const summaryProblem = (s: unknown): string | null => {
+    if (typeof s !== "string" || s.trim() === "") return MSG.summaryMissing;
+    if (/[\r\n]/.test(s)) return MSG.summaryNewline;
+    if (s.length > MAX_SUMMARY) return MSG.summaryTooLong;
+    return null;
+  };
+
+  const parentProblem = (kind: FakeJiraIssueType, project: Project, parent: Issue | null): string | null => {
+    const level = types[kind].level;
+    if (parent === null) return kind === "subtask" ? MSG.subtaskNoParent : null;
+    const pl = types[parent.kind].level;
+    if (level === -1) return pl === 0 && parent.project === project ? null : MSG.parentHierarchy;
+    if (level === 0) return pl === 1 ? null : MSG.parentHierarchy;
+    return MSG.parentHierarchy;
+  };
+
+  const resolveParent = (v: unknown): Issue | "missing" | "bad" => {
+    if (!isRecord(v)) return "bad";
+    const ref =
+      typeof v.key === "string"
+        ? v.key
+        : typeof v.id === "string" || typeof v.id === "number"
+          ? String(v.id)
+          : null;
+    if (ref === null) return "bad";
+    return findIssue(ref) ?? "missing";
+  };
+
+  type Draft = {
+    project: Project;
+    type: TypeDef;
+    summary: string;
+    description: unknown;
+    labels: string[];
+    parent: Issue | null;
+    storyPoints: number | null;
+  };
+
+  /** Validates one create payload; returns the draft or JIRA's per-field errors. */
+  function validateCreate(entry: unknown): Draft | { errors: Record<string, string>; messages: string[] } {
+    const errors: Record<string, string> = {};
+    if (!isRecord(entry) || !isRecord(entry.fields))
+      return { errors: {}, messages: ["Issue must contain a 'fields' object."] }; // (fake)
+    const f = entry.fields;
+    let project: Project | undefined;
+    if (isRecord(f.project)) {
+      const ref =
+        typeof f.project.key === "string"
+          ? f.project.key
+          : f.project.id !== undefined
+            ? String(f.project.id)
+            : "";
+      project = ref ? findProject(ref) : undefined;
+    }
+    if (!project) errors.project = MSG.projectInvalid;
+    let type: TypeDef | null = null;
+    if (f.issuetype === undefined) errors.issuetype = MSG.issueTypeMissing;
+    else {
+      type = resolveType(f.issuetype);
+      if (!type) errors.issuetype = MSG.issueTypeInvalid;
+    }
+    for (const k of Object.keys(f))
+      if (!settable().has(k) || (k === storyPointsField && type?.level === -1)) errors[k] = MSG.cannotSet(k);
+    const summary = summaryProblem(f.summary);
+    if (summary) errors.summary = summary;
+    if (f.description !== undefined) {
+      const d = adfProblem(f.description);
+      if (d) errors.description = d;
+    }
+    let labels: string[] = [];
+    if (f.labels !== undefined) {
+      const l = labelProblem(f.labels);
+      if (l) errors.labels = l;
+      else labels = [...new Set(f.labels as string[])];
+    }
+    const sp = f[storyPointsField];
+    if (
+      sp !== undefined &&
+      sp !== null &&
+      !errors[storyPointsField] &&
+      (typeof sp !== "number" || !Number.isFinite(sp))
+    )
+      errors[storyPointsField] = MSG.notANumber;
+    let parent: Issue | null = null;
+    if (f.parent !== undefined && f.parent !== null) {
+      const r = resolveParent(f.parent);
+      if (r === "missing" || r === "bad") errors.parent = MSG.parentNotFound;
+      else parent = r;
+    }
+    if (type && project && !errors.parent) {
+      const problem = parentProblem(type.kind, project, parent);
+      if (problem) errors[problem === MSG.subtaskNoParent ? "issuetype" : "parent"] = problem;
+    }
+    if (Object.keys(errors).length > 0) return { errors, messages: [] };
+    return {
+      project: project!,
+      type: type!,
+      summary: f.summary as string,
+      description: f.description ?? null,
+      labels,
+      parent,
+      storyPoints: typeof sp === "number" ? sp : null,
+    };
+  }
+
+  function commit(draft: Draft, reporter: User): Issue {
+    const created = nowJira();
+    const issue: Issue = {
+      id: String(nextIssueId++),
+      key: `${draft.project.key}-${draft.project.nextNumber++}`,
+      project: draft.project,
+      kind: draft.type.kind,
+      summary: draft.summary,
+      description: draft.description,
+      labels: draft.labels,
+      parent: draft.parent,
+      storyPoints: draft.storyPoints,
+      reporter,
+      created,
+      updated: created,
+      seq: seq++,
+    };
+    issues.push(issue);
+    issuesByKey.set(issue.key, issue);
+    issuesById.set(issue.id, issue);
+    return issue;
+  }
+
+  const createdJson = (i: Issue) => ({ id: i.id, key: i.key, self: `${base}/rest/api/3/issue/${i.id}` });
+
+  async function createOne(ctx: Ctx) {
+    const body = await readJson(ctx);
+    const r = validateCreate(body);
+    if ("errors" in r) throw jiraError(400, r.messages, r.errors);
+    send(ctx.res, 201, createdJson(commit(r, ctx.user)));
+  }
+
+  async function createBulk(ctx: Ctx) {
+    const body = await readJson(ctx);
+    const updates = body.issueUpdates;
+    if (!Array.isArray(updates)) throw jiraError(400, ["Field 'issueUpdates' is required."]); // (fake)
+    if (updates.length > MAX_BULK) throw jiraError(400, [MSG.tooMany(updates.length)]);
+    // Validate everything against the state before the request, then create the valid ones.
+    const results = updates.map((u) => validateCreate(u));
+    const created: Issue[] = [];
+    const errors: unknown[] = [];
+    results.forEach((r, index) => {
+      if ("errors" in r)
+        errors.push({
+          status: 400,
+          elementErrors: { errorMessages: r.messages, errors: r.errors, status: 400 },
+          failedElementNumber: index,
+        });
+      else created.push(commit(r, ctx.user));
+    });
+    const status = created.length === 0 && errors.length > 0 ? 400 : 201;
+    send(ctx.res, status, { issues: created.map(createdJson), errors });
+  }
+
+  async function editIssue(ctx: Ctx, ref: string) {
+    const issue = issueOr404(ref);
+    const body = await readJson(ctx);
+    const errors: Record<string, string> = {};
+    const f = isRecord(body.fields) ? body.fields : {};
+    const update = isRecord(body.update) ? body.update : {};
+    const editable = new Set([
+      "summary",
+      "description",
+      "labels",
+      "parent",
+      "assignee",
+      "priority",
+      storyPointsField,
+    ]);
+    for (const k of [...Object.keys(f), ...Object.keys(update)])
+      if (!editable.has(k) || (k === storyPointsField && issue.kind === "subtask"))
+        errors[k] = MSG.cannotSet(k);
+    const next = {
+      summary: issue.summary,
+      description: issue.description,
+      labels: [...issue.labels],
+      parent: issue.parent,
+      storyPoints: issue.storyPoints,
+    };
+    if ("summary" in f) {
+      const p = summaryProblem(f.summary);
+      if (p) errors.summary = p;
+      else next.summary = f.summary as string;
+    }
+    if ("description" in f) {
+      const p = adfProblem(f.description);
+      if (p) errors.description = p;
+      else next.description = f.description;
+    }
+    if ("labels" in f) {
+      const p = labelProblem(f.labels);
+      if (p) errors.labels = p;
+      else next.labels = [...new Set(f.labels as string[])];
+    }
+    if (Array.isArray(update.labels)) {
+      for (const op of update.labels) {
+        if (!isRecord(op)) continue;
+        const [verb, value] = Object.entries(op)[0] ?? [];
+        const list = verb === "set" ? value : [value];
+        const p = labelProblem(list);
+        if (p) {
+          errors.labels = p;
+          continue;
+        }
+        const vals = list as string[];
+        if (verb === "add") for (const v of vals) if (!next.labels.includes(v)) next.labels.push(v);
+        if (verb === "remove") next.labels = next.labels.filter((l) => !vals.includes(l));
+        if (verb === "set") next.labels = [...new Set(vals)];
+      }
+    }
+    if (storyPointsField in f && !errors[storyPointsField]) {
+      const sp = f[storyPointsField];
+      if (sp !== null && (typeof sp !== "number" || !Number.isFinite(sp)))
+        errors[storyPointsField] = MSG.notANumber;
+      else next.storyPoints = sp as number | null;
+    }
+    if ("parent" in f) {
+      if (f.parent === null) next.parent = null;
+      else {
+        const r = resolveParent(f.parent);
+        if (r === "missing" || r === "bad") errors.parent = MSG.parentNotFound;
+        else next.parent = r;
+      }
+      if (!errors.parent) {
+        const p = parentProblem(issue.kind, issue.project, next.parent);
+        if (p || next.parent === issue) errors.parent = p ?? MSG.parentHierarchy;
+      }
+    }
+    if (Object.keys(errors).length > 0) throw jiraError(400, [], errors);
+    Object.assign(issue, next, { updated: nowJira() });
+    if (ctx.url.searchParams.get("returnIssue") === "true") return send(ctx.res, 200, issueJson(issue, null));
+    send(ctx.res, 204, undefined);
+  }
+
+  const fieldsParam = (raw: unknown): string[] | null => {
+    if (Array.isArray(raw))
+      return raw.filter((x): x is string => typeof x === "string").flatMap((s) => s.split(","));
+    if (typeof raw === "string") return raw.split(",");
+    return null;
+  };
+
+  // ----- JIRA: search ----------------------------------------------------------------------------
+
+  function evalCond(c: Cond, i: Issue): boolean {
+    if (c.k === "and") return evalCond(c.a, i) && evalCond(c.b, i);
+    if (c.k === "or") return evalCond(c.a, i) || evalCond(c.b, i);
+    if (c.k === "not") return !evalCond(c.a, i);
+    const field = c.field.toLowerCase();
+    const values = c.values;
+    const set = (xs: string[]) => {
+      if (values === "EMPTY") return c.op === "is" ? xs.length === 0 : xs.length > 0;
+      const hit = values.some((v) => xs.includes(v.v.toLowerCase()));
+      return c.op === "=" || c.op === "in" ? hit : !hit;
+    };
+    const text = (haystack: string) => {
+      if (values === "EMPTY") return c.op === "is" ? haystack === "" : haystack !== "";
+      const hay = new Set(words(haystack));
+      const hit = words(values[0]!.v).every((w) => hay.has(w));
+      return c.op === "~" ? hit : !hit;
+    };
+    switch (field) {
+      case "project":
+        return set([i.project.key.toLowerCase(), i.project.id, i.project.name.toLowerCase()]);
+      case "key":
+      case "issuekey":
+      case "id":
+        return set([i.key.toLowerCase(), i.id]);
+      case "labels":
+        return set(i.labels.map((l) => l.toLowerCase()));
+      case "summary":
+        return text(i.summary);
+      case "text":
+        return text(`${i.summary} ${adfText(i.description)}`);
+      case "issuetype":
+      case "type":
+        return set([types[i.kind].name.toLowerCase(), types[i.kind].id]);
+      case "parent":
+        return set(i.parent ? [i.parent.key.toLowerCase(), i.parent.id] : []);
+      case "status":
+        return set(["to do", "10000"]);
+      default:
+        return false;
+    }
+  }
+
+  /** JIRA validates the query against the site before running it. */
+  function checkCond(c: Cond): void {
+    if (c.k !== "clause") {
+      checkCond(c.a);
+      if (c.k !== "not") checkCond(c.b);
+      return;
+    }
+    const field = c.field.toLowerCase();
+    const known = [
+      "project",
+      "key",
+      "issuekey",
+      "id",
+      "labels",
+      "summary",
+      "text",
+      "issuetype",
+      "type",
+      "parent",
+      "status",
+    ];
+    if (!known.includes(field)) throw jqlError(MSG.jqlNoField(c.field));
+    const isText = field === "summary" || field === "text";
+    const listOps = ["=", "!=", "in", "not in", "is", "is not"];
+    if (isText ? !["~", "!~", "is", "is not"].includes(c.op) : !listOps.includes(c.op))
+      throw jqlError(MSG.jqlOperator(c.op, field));
+    if (c.values === "EMPTY") return;
+    for (const { v } of c.values) {
+      const lower = v.toLowerCase();
+      if (
+        field === "project" &&
+        !findProject(v) &&
+        ![...projects.values()].some((p) => p.name.toLowerCase() === lower)
+      )
+        throw jqlError(MSG.jqlNoValue(v, "project"));
+      if ((field === "key" || field === "issuekey" || field === "id" || field === "parent") && !findIssue(v))
+        throw jqlError(MSG.jqlNoIssue(v, field));
+      if (
+        (field === "issuetype" || field === "type") &&
+        !typeList().some((t) => t.name.toLowerCase() === lower || t.id === v)
+      )
+        throw jqlError(MSG.jqlNoValue(v, field));
+      if (field === "status" && !["to do", "in progress", "done", "10000", "3", "10001"].includes(lower))
+        throw jqlError(MSG.jqlNoValue(v, "status"));
+    }
+  }
+
+  async function search(ctx: Ctx) {
+    let jql: string;
+    let token: string | null;
+    let maxRaw: unknown;
+    let fields: string[] | null;
+    if (ctx.method === "POST") {
+      const body = await readJson(ctx);
+      jql = typeof body.jql === "string" ? body.jql : "";
+      token = typeof body.nextPageToken === "string" ? body.nextPageToken : null;
+      maxRaw = body.maxResults;
+      fields = fieldsParam(body.fields);
+    } else {
+      const q = ctx.url.searchParams;
+      jql = q.get("jql") ?? "";
+      token = q.get("nextPageToken");
+      maxRaw = q.get("maxResults") ?? undefined;
+      fields = q.getAll("fields").length > 0 ? fieldsParam(q.getAll("fields")) : null;
+    }
+    const parsed = parseJql(jql);
+    if (parsed.where === null) throw jqlError(MSG.unbounded);
+    checkCond(parsed.where);
+    for (const o of parsed.order)
+      if (!["key", "issuekey", "id", "created", "summary"].includes(o.field.toLowerCase()))
+        throw jqlError(MSG.jqlNoField(o.field));
+    const where = parsed.where;
+    const matches = issues.filter((i) => evalCond(where, i));
+    const order = parsed.order.length > 0 ? parsed.order : [{ field: "created", desc: true }];
+    matches.sort((a, b) => {
+      for (const o of order) {
+        const f = o.field.toLowerCase();
+        let d = 0;
+        if (f === "summary") d = a.summary.localeCompare(b.summary);
+        else if (f === "key" || f === "issuekey")
+          d =
+            a.project.key.localeCompare(b.project.key) ||
+            Number(a.key.split("-")[1]) - Number(b.key.split("-")[1]);
+        else d = a.seq - b.seq;
+        if (d !== 0) return o.desc ? -d : d;
+      }
+      return 0;
+    });
+    const idOnly = fields === null || fields.every((f) => f === "id" || f === "key");
+    const cap = idOnly ? 5000 : 100;
+    const max = Math.min(cap, Math.max(1, Number(maxRaw ?? 50) || 50));
+    let offset = 0;
+    if (token) {
+      try {
+        const t = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as { o: number; q: string };
+        if (t.q !== jql || !Number.isInteger(t.o)) throw new Error("mismatch");
+        offset = t.o;
+      } catch {
+        throw jiraError(400, ["The provided next page token is invalid or expired."]); // (fake) wording
+      }
+    }
+    const page = matches.slice(offset, offset + max);
+    const more = offset + max < matches.length;
+    const out: Record<string, unknown> = {
+      issues: page.map((i) => (fields === null ? { id: i.id } : issueJson(i, fields))),
+    };
+    if (more)
+      out.nextPageToken = Buffer.from(JSON.stringify({ o: offset + max, q: jql })).toString("base64url");
+    out.isLast = !more;
+    send(ctx.res, 200, out);
+  }
+
+  // ----- Confluence ------------------------------------------------------------------------------
+
+  const limitParam = (ctx: Ctx) =>
+    Math.min(250, Math.max(1, Number(ctx.url.searchParams.get("limit") ?? 25) || 25));
+  const listParam = (ctx: Ctx, name: string) =>
+    ctx.url.searchParams
+      .getAll(name)
+      .flatMap((v) => v.split(","))
+      .map((v) => v.trim())
+      .filter(Boolean);
+
+  function paged<T>(ctx: Ctx, items: T[], toJson: (x: T) => unknown) {
+    const limit = limitParam(ctx);
+    const cursor = ctx.url.searchParams.get("cursor");
+    const start = cursor ? Number(Buffer.from(cursor, "base64url").toString("utf8")) || 0 : 0;
+    const slice = items.slice(start, start + limit);
+    const links: Record<string, string> = { base: `${base}/wiki` };
+    if (start + limit < items.length) {
+      const next = new URL(ctx.url.toString());
+      next.searchParams.set("cursor", Buffer.from(String(start + limit)).toString("base64url"));
+      links.next = `${next.pathname}${next.search}`;
+    }
+    send(ctx.res, 200, { results: slice.map(toJson), _links: links });
+  }
+
+  function listSpaces(ctx: Ctx) {
+    const keys = listParam(ctx, "keys");
+    const ids = listParam(ctx, "ids");
+    const all = [...spaces.values()].filter(
+      (s) => (keys.length === 0 || keys.includes(s.key)) && (ids.length === 0 || ids.includes(s.id)),
+    );
+    paged(ctx, all, spaceJson);
+  }
+
+  function listPages(ctx: Ctx, spaceIds: string[] | null) {
+    const q = ctx.url.searchParams;
+    const title = q.get("title");
+    const statuses = listParam(ctx, "status");
+    const wanted = statuses.length > 0 ? statuses : ["current"];
+    const withBody = q.get("body-format") === "storage";
+    const all = [...pages.values()]
+      .filter((pg) => spaceIds === null || spaceIds.includes(pg.space.id))
+      .filter((pg) => title === null || pg.title === title)
+      .filter((pg) => wanted.includes(pg.status))
+      .sort((a, b) => a.seq - b.seq);
+    paged(ctx, all, (pg) => pageJson(pg, withBody));
+  }
+
+  const titleTaken = (space: Space, title: string, except: string | null) =>
+    [...pages.values()].some(
+      (pg) =>
+        pg.space === space &&
+        pg.status === "current" &&
+        pg.id !== except &&
+        pg.title.toLowerCase() === title.toLowerCase(),
+    );
+
+  function checkBody(body: unknown): { representation: string; value: string } {
+    if (!isRecord(body)) throw wikiError(400, "INVALID_REQUEST_PARAMETER", "Body is required"); // (fake)
+    const rep = body.representation;
+    if (rep !== "storage" && rep !== "atlas_doc_format" && rep !== "wiki")
+      throw wikiError(400, "INVALID_REQUEST_PARAMETER", `Invalid body representation: ${String(rep)}`); // (fake)
+    if (typeof body.value !== "string")
+      throw wikiError(400, "INVALID_REQUEST_PARAMETER", "Body value must be a string"); // (fake)
+    if (rep === "storage") {
+      const problem = xhtmlProblem(body.value);
+      if (problem) throw wikiError(400, "INVALID_REQUEST_PARAMETER", `Error parsing xhtml: ${problem}`);
+    }
+    return { representation: rep, value: body.value };
+  }
+
+  function checkTitle(title: unknown, status: string): string {
+    if (typeof title !== "string" || (status === "current" && title.trim() === ""))
+      throw wikiError(400, "INVALID_REQUEST_PARAMETER", "Title is required for a page with status current"); // (fake)
+    if (title.length > MAX_TITLE)
+      throw wikiError(400, "INVALID_REQUEST_PARAMETER", `Title must be ${MAX_TITLE} characters or less`); // (fake)
+    return title;
+  }
+
+  async function createPage(ctx: Ctx) {
+    const body = await readJson(ctx);
+    const space =
+      typeof body.spaceId === "string" || typeof body.spaceId === "number"
+        ? spacesById.get(String(body.spaceId))
+        : undefined;
+    if (!space) throw wikiError(400, "INVALID_REQUEST_PARAMETER", "A valid spaceId is required"); // (fake)
+    const status = body.status ?? "current";
+    if (status !== "current" && status !== "draft")
+      throw wikiError(400, "INVALID_REQUEST_PARAMETER", `Invalid status: ${String(status)}`); // (fake)
+    const title = checkTitle(body.title, status);
+    const content = checkBody(body.body);
+    let parentId: string | null = space.homepageId;
+    if (ctx.url.searchParams.get("root-level") === "true") parentId = null;
+    if (body.parentId !== undefined && body.parentId !== null) {
+      const parent = pages.get(String(body.parentId));
+      if (!parent) throw wikiError(404, "NOT_FOUND", "Parent page not found"); // (fake)
+      if (parent.space !== space)
+        throw wikiError(400, "INVALID_REQUEST_PARAMETER", "The parent page is not in the given space"); // (fake)
+      parentId = parent.id;
+    }
+    if (status === "current" && titleTaken(space, title, null))
+      throw wikiError(400, "BAD_REQUEST", MSG.pageExists);
+    const page: Page = {
+      id: String(nextPageId++),
+      space,
+      title,
+      status,
+      parentId,
+      representation: content.representation,
+      body: content.value,
+      version: 1,
+      authorId: ctx.user.accountId,
+      createdAt: new Date().toISOString(),
+      seq: seq++,
+    };
+    pages.set(page.id, page);
+    send(ctx.res, 200, pageJson(page, true));
+  }
+
+  async function updatePage(ctx: Ctx, id: string) {
+    const page = pages.get(id);
+    if (!page) throw wikiError(404, "NOT_FOUND", "Not Found");
+    const body = await readJson(ctx);
+    if (body.id !== undefined && String(body.id) !== id)
+      throw wikiError(400, "INVALID_REQUEST_PARAMETER", "Page id in body does not match the path"); // (fake)
+    const status = body.status;
+    if (status !== "current" && status !== "draft")
+      throw wikiError(400, "INVALID_REQUEST_PARAMETER", "status is required"); // (fake)
+    const title = checkTitle(body.title, status);
+    const content = checkBody(body.body);
+    const number = isRecord(body.version) ? body.version.number : undefined;
+    if (typeof number !== "number" || number !== page.version + 1)
+      throw wikiError(
+        409,
+        "CONFLICT",
+        `Version must be incremented on update. Current version is: ${page.version}`,
+      );
+    if (status === "current" && titleTaken(page.space, title, page.id))
+      throw wikiError(400, "BAD_REQUEST", MSG.pageExists);
+    Object.assign(page, {
+      title,
+      status,
+      representation: content.representation,
+      body: content.value,
+      version: number,
+    });
+    send(ctx.res, 200, pageJson(page, true));
+  }
+
+  // ----- Dispatch --------------------------------------------------------------------------------
+
+  const delay = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const cancel = () => {
+        clearTimeout(timer);
+        pendingDelays.delete(cancel);
+        resolve();
+      };
+      const timer = setTimeout(cancel, ms);
+      pendingDelays.add(cancel);
+    });
+
+  /** The mode for this request (consuming one of its `times` when it applies). */
+  const takeMode = (pathname: string): Mode | null => {
+    const m = mode;
+    if (m.mode === "ok") return null;
+    if (m.path !== null && !pathname.startsWith(m.path)) return null;
+    m.remaining--;
+    if (m.remaining <= 0) mode = okMode();
+    return m;
+  };
+
+  function authenticate(ctx: Ctx): User {
+    const header = ctx.req.headers.authorization;
+    const match = header ? /^Basic\s+(\S+)\s*$/i.exec(header) : null;
+    let user: User | undefined;
+    if (match) {
+      const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+      const sep = decoded.indexOf(":");
+      if (sep > 0) {
+        const candidate = users.get(decoded.slice(0, sep).toLowerCase());
+        if (candidate && candidate.apiToken === decoded.slice(sep + 1)) user = candidate;
+      }
+    }
+    if (user) return user;
+    if (ctx.wiki) {
+      if (header) throw new ApiError(401, null, { "Content-Type": "text/plain" }, MSG.confluenceBasic);
+      throw wikiError(401, "UNAUTHORIZED", "Unauthorized");
+    }
+    throw new ApiError(
+      401,
+      { errorMessages: [MSG.unauthenticated], errors: {} },
+      header ? { "X-Seraph-LoginReason": "AUTHENTICATED_FAILED" } : {},
+    );
+  }
+
+  async function route(ctx: Ctx): Promise<void> {
+    const pathname = ctx.url.pathname.replace(/\/+$/, "") || "/";
+    const active = takeMode(pathname);
+    if (active?.mode === "slow") {
+      await delay(active.delayMs);
+      if (ctx.res.destroyed || !ctx.res.socket || ctx.res.socket.destroyed) return;
+    } else if (active?.mode === "rate_limit") {
+      const headers = {
+        "Retry-After": String(active.retryAfter),
+        "X-RateLimit-Limit": "350",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": new Date(Date.now() + active.retryAfter * 1000).toISOString(),
+        "RateLimit-Reason": "jira-quota-global-based",
+      };
+      throw ctx.wiki
+        ? new ApiError(
+            429,
+            {
+              errors: [
+                { status: 429, code: "TOO_MANY_REQUESTS", title: "Rate limit exceeded", detail: null },
+              ],
+            },
+            headers,
+          )
+        : new ApiError(429, { errorMessages: ["Rate limit exceeded."], errors: {} }, headers);
+    } else if (active?.mode === "unavailable") {
+      const headers = { "Retry-After": String(active.retryAfter) };
+      throw ctx.wiki
+        ? new ApiError(
+            503,
+            {
+              errors: [
+                { status: 503, code: "SERVICE_UNAVAILABLE", title: "Service Unavailable", detail: null },
+              ],
+            },
+            headers,
+          )
+        : new ApiError(503, { errorMessages: ["Service Unavailable"], errors: {} }, headers);
+    } else if (active?.mode === "server_error") {
+      throw ctx.wiki
+        ? wikiError(500, "INTERNAL_SERVER_ERROR", "Internal Server Error")
+        : jiraError(500, ["Internal server error"]);
+    }
+
+    const jira = pathname.startsWith("/rest/api/3/");
+    if (!jira && !ctx.wiki) {
+      ctx.req.resume();
+      throw jiraError(404, [`null for uri: ${base}${ctx.url.pathname}`]);
+    }
+    ctx.user = authenticate(ctx);
+    const m = ctx.method;
+    const seg = pathname
+      .split("/")
+      .slice(4)
+      .map((s) => {
+        try {
+          return decodeURIComponent(s);
+        } catch {
+          return s;
+        }
+      });
+
+    if (ctx.wiki) {
+      const [a, b, c] = seg;
+      if (a === "spaces" && seg.length === 1 && m === "GET") return listSpaces(ctx);
+      if (a === "spaces" && b && seg.length === 2 && m === "GET") {
+        const s = spacesById.get(b);
+        if (!s) throw wikiError(404, "NOT_FOUND", "Not Found");
+        return send(ctx.res, 200, spaceJson(s));
+      }
+      if (a === "spaces" && b && c === "pages" && seg.length === 3 && m === "GET") {
+        if (!spacesById.has(b)) throw wikiError(404, "NOT_FOUND", "Not Found");
+        return listPages(ctx, [b]);
+      }
+      if (a === "pages" && seg.length === 1 && m === "GET") {
+        const ids = listParam(ctx, "space-id");
+        return listPages(ctx, ids.length > 0 ? ids : null);
+      }
+      if (a === "pages" && seg.length === 1 && m === "POST") return createPage(ctx);
+      if (a === "pages" && b && seg.length === 2 && m === "GET") {
+        const pg = pages.get(b);
+        if (!pg) throw wikiError(404, "NOT_FOUND", "Not Found");
+        return send(ctx.res, 200, pageJson(pg, ctx.url.searchParams.get("body-format") === "storage"));
+      }
+      if (a === "pages" && b && seg.length === 2 && m === "PUT") return updatePage(ctx, b);
+      ctx.req.resume();
+      throw wikiError(404, "NOT_FOUND", "Not Found");
+    }
+
+    const [a, b, c, d, e] = seg;
+    if (a === "myself" && seg.length === 1 && m === "GET") return send(ctx.res, 200, userJson(ctx.user));
+    if (a === "serverInfo" && seg.length === 1 && m === "GET")
+      return send(ctx.res, 200, {
+        baseUrl: base,
+        version: "1001.0.0-SNAPSHOT",
+        versionNumbers: [1001, 0, 0],
+        deploymentType: "Cloud",
+        buildNumber: 100263,
+        serverTitle: "Jira",
+      });
+    if (a === "field" && seg.length === 1 && m === "GET") return send(ctx.res, 200, fieldList());
+    if (a === "project" && seg.length === 1) {
+      if (m === "POST") return createProject(ctx);
+      if (m === "GET") return send(ctx.res, 200, [...projects.values()].map(projectJson));
+    }
+    if (a === "project" && b && seg.length === 2 && m === "GET")
+      return send(ctx.res, 200, projectJson(projectOr404(b)));
+    if (a === "issue" && b === "createmeta" && c && d === "issuetypes" && seg.length <= 5 && m === "GET")
+      return createmeta(ctx, c, e);
+    if (a === "issue" && b === "bulk" && seg.length === 2 && m === "POST") return createBulk(ctx);
+    if (a === "issue" && seg.length === 1 && m === "POST") return createOne(ctx);
+    if (a === "issue" && b && seg.length === 2) {
+      if (m === "GET")
+        return send(
+          ctx.res,
+          200,
+          issueJson(issueOr404(b), fieldsParam(ctx.url.searchParams.getAll("fields").join(",") || undefined)),
+        );
+      if (m === "PUT") return editIssue(ctx, b);
+    }
+    if (a === "search" && b === "jql" && seg.length === 2 && (m === "GET" || m === "POST"))
+      return search(ctx);
+    ctx.req.resume();
+    throw jiraError(404, [`null for uri: ${base}${ctx.url.pathname}`]);
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", base || "http://fake");
+    const method = req.method ?? "GET";
+    const entry = { method, path: `${url.pathname}${url.search}`, status: 0, at: Date.now() };
+    requests.push(entry);
+    inFlight++;
+    fake.maxInFlight = Math.max(fake.maxInFlight, inFlight);
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      inFlight--;
+    };
+    res.on("finish", () => {
+      entry.status = res.statusCode;
+      finish();
+    });
+    res.on("close", finish);
+    const ctx: Ctx = {
+      req,
+      res,
+      url,
+      method,
+      wiki: url.pathname.startsWith("/wiki/api/v2/"),
+      user: undefined as unknown as User,
+    };
+    res.setHeader("X-Arequestid", randomBytes(8).toString("hex"));
+    route(ctx).catch((err: unknown) => {
+      if (res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      if (err instanceof ApiError) {
+        if (err.text !== undefined) {
+          res.writeHead(err.status, { "Content-Type": "text/plain;charset=UTF-8", ...err.headers });
+          res.end(err.text);
+        } else send(res, err.status, err.body, err.headers);
+      } else {
+        send(res, 500, { errorMessages: [`fake JIRA crashed: ${String(err)}`], errors: {} });
+      }
+    });
+  });
+
+  const { origin } = await listenOnLoopback(server, { host, port: opts.port, sockets });
+  base = origin;
+  let closing: Promise<void> | undefined;
+
+  const fake: FakeJira = {
+    url: base,
+    addUser(u) {
+      if (!ACCOUNT_ID_RE.test(u.accountId))
+        throw new Error(
+          `fake JIRA: "${u.accountId}" does not look like an Atlassian account id (24 hex chars)`,
+        );
+      const user: User = {
+        email: u.email,
+        apiToken: u.apiToken,
+        accountId: u.accountId,
+        displayName: u.displayName ?? u.email.split("@")[0]!,
+      };
+      users.set(u.email.toLowerCase(), user);
+      usersById.set(u.accountId, user);
+    },
+    setStoryPointsField(id) {
+      if (!/^customfield_\d+$/.test(id)) throw new Error(`fake JIRA: "${id}" is not a custom field id`);
+      storyPointsField = id;
+    },
+    setIssueTypeNames(names) {
+      for (const [kind, name] of Object.entries(names) as Array<[FakeJiraIssueType, string | undefined]>)
+        if (name !== undefined && types[kind]) types[kind].name = name;
+    },
+    setMode(next, modeOpts = {}) {
+      mode = {
+        mode: next,
+        remaining: next === "ok" ? Number.POSITIVE_INFINITY : (modeOpts.times ?? Number.POSITIVE_INFINITY),
+        path: modeOpts.path ?? null,
+        delayMs: modeOpts.delayMs ?? DEFAULT_SLOW_MS,
+        retryAfter: modeOpts.retryAfter ?? DEFAULT_RETRY_AFTER_S,
+      };
+      if (mode.remaining <= 0) mode = okMode();
+    },
+    addSpace(s) {
+      const space = createSpace(s.key, s.name ?? s.key);
+      return { id: space.id, homepageId: space.homepageId };
+    },
+    projects() {
+      return [...projects.values()].map((p) => ({
+        key: p.key,
+        name: p.name,
+        leadAccountId: p.lead.accountId,
+      }));
+    },
+    issues(projectKey) {
+      const p = projects.get(projectKey);
+      if (!p) throw new Error(`fake JIRA: no project ${projectKey}`);
+      return issues
+        .filter((i) => i.project === p)
+        .map((i) => ({
+          key: i.key,
+          type: i.kind,
+          summary: i.summary,
+          parentKey: i.parent?.key ?? null,
+          labels: [...i.labels],
+          storyPoints: i.storyPoints,
+          description: i.description,
+        }));
+    },
+    pages(spaceKey) {
+      const s = spaces.get(spaceKey);
+      if (!s) throw new Error(`fake JIRA: no space ${spaceKey}`);
+      return [...pages.values()]
+        .filter((pg) => pg.space === s && pg.id !== s.homepageId && pg.status === "current")
+        .sort((a, b) => a.seq - b.seq)
+        .map((pg) => ({ id: pg.id, title: pg.title, body: pg.body, parentId: pg.parentId }));
+    },
+    requests,
+    maxInFlight: 0,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+        for (const cancel of [...pendingDelays]) cancel();
+      });
+      return closing;
+    },
+  };
+  return fake;
+}

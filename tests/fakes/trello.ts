@@ -1,0 +1,967 @@
+/**
+ * A local, in-process fake of the Trello REST API (api.trello.com, paths under `/1`) on plain
+ * node:http, for integration tests. Clients call `${fake.url}/1/...`.
+ *
+ * It covers what Atomize's Trello export uses (token check via `GET /1/members/me`, boards,
+ * lists, labels, cards, checklists, check items) and mimics Trello's observable behaviour where
+ * our code could depend on it:
+ * - Credentials: `key` + `token` as query parameters (or in a form/JSON body, which Trello also
+ *   reads), or `Authorization: OAuth oauth_consumer_key="KEY", oauth_token="TOKEN"`. A missing or
+ *   unknown key is 401 `invalid key`; a missing token, or one not issued for that key, is 401
+ *   `invalid token`. Trello's error bodies are plain text (`text/plain; charset=utf-8`), not JSON,
+ *   except for rate-limit errors.
+ * - Parameters may come as query string, `application/json` or `application/x-www-form-urlencoded`
+ *   body (the body wins over the query). `fields=a,b` trims GET responses to `id` + those fields.
+ * - Ids are 24-hex object ids; boards and cards can also be addressed by their 8-character
+ *   shortLink. A malformed id in a path is 400 `invalid id`; an unknown one is 404
+ *   `The requested resource was not found.`; an unknown id in a parameter is 400
+ *   `invalid value for idList` (idBoard, idCard, idLabels…). A board of another member is 401
+ *   `unauthorized permission requested`.
+ * - `POST /1/boards` creates Trello's default lists (To Do, Doing, Done) and six unnamed default
+ *   labels (green, yellow, orange, red, purple, blue) unless `defaultLists=false` /
+ *   `defaultLabels=false`. Names and descriptions are limited to 16384 characters.
+ * - `pos` is `top`, `bottom` (the default) or a positive number; new items at the bottom get the
+ *   largest sibling position + 16384, as Trello does.
+ * - Label colours: green, yellow, orange, red, purple, blue, sky, lime, pink, black, their
+ *   `_dark` / `_light` variants (Trello's 2023 palette), or null (`"null"` in a query/form).
+ * - Rate limits as Trello documents them: 300 requests per 10 s per API key and 100 per 10 s per
+ *   token (fixed windows starting at a bucket's first request). Every authenticated response
+ *   carries `x-rate-limit-api-{key,token}-{interval-ms,max,remaining}`. Over the limit: 429 with
+ *   JSON `{"error":"API_TOKEN_LIMIT_EXCEEDED","message":"Rate limit exceeded"}` (or
+ *   `API_KEY_LIMIT_EXCEEDED`) and no `Retry-After`. Refused requests do not spend budget, but
+ *   after more than 200 refusals in one window the key is refused for the rest of that window.
+ *
+ * Deliberate simplifications: no workspaces/organizations, no board-count limits, no special
+ * `/1/members` route limit (100 per 900 s), no multipart bodies, no updates except
+ * `DELETE /1/boards/{id}`. Every authenticated request spends budget, validation errors included;
+ * 401s never do.
+ *
+ * `setMode` modes apply before anything else (auth, rate limits) and stay until changed, or for
+ * the next `times` matching requests only; with `path`, only requests whose path starts with it.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { listenOnLoopback } from "./loopback";
+
+export type FakeTrelloMode = "ok" | "server_error" | "unavailable" | "slow" | "rate_limit";
+
+export type FakeTrelloBoard = {
+  id: string;
+  name: string;
+  url: string;
+  lists: Array<{ id: string; name: string }>;
+  labels: Array<{ id: string; name: string; color: string | null }>;
+  cards: Array<{
+    id: string;
+    name: string;
+    desc: string;
+    idList: string;
+    idLabels: string[];
+    checklists: Array<{ name: string; items: string[] }>;
+  }>;
+};
+
+export type FakeTrello = {
+  /** Base URL without trailing slash, e.g. http://127.0.0.1:PORT; clients call `${url}/1/...`. */
+  url: string;
+  /**
+   * Registers a valid key/token pair for a member (created on first use; `memberId` defaults to
+   * a fresh id, or the member already known by `username`).
+   */
+  addCredentials(c: {
+    key: string;
+    token: string;
+    memberId?: string;
+    username?: string;
+    fullName?: string;
+  }): void;
+  /** Defaults 300 / 100 / 10000 ms, as Trello documents. Resets all counters. */
+  setRateLimits(l: { perKey?: number; perToken?: number; windowMs?: number }): void;
+  /**
+   * "server_error": 500; "unavailable": 503; "rate_limit": 429 with Trello's JSON body
+   * (`limit: "key"` for API_KEY_LIMIT_EXCEEDED) and no Retry-After; "slow": answers normally
+   * after `delayMs` (default 10 s). With `times`, only the next `times` matching requests are
+   * affected; with `path`, only requests whose path starts with it (e.g. "/1/cards").
+   */
+  setMode(
+    mode: FakeTrelloMode,
+    opts?: { times?: number; path?: string; delayMs?: number; limit?: "token" | "key" },
+  ): void;
+  /** Every open board, lists/cards in display order (cards by list, then position). */
+  boards(): FakeTrelloBoard[];
+  /** Every request received; `path` is the path without the query (which holds credentials). */
+  requests: Array<{
+    method: string;
+    path: string;
+    status: number;
+    at: number;
+    auth: "query" | "header" | "none";
+  }>;
+  /** Highest number of requests handled at the same time so far. */
+  readonly maxInFlight: number;
+  /** Destroys open sockets and pending "slow" timers. */
+  close(): Promise<void>;
+};
+
+const DEFAULT_PER_KEY = 300;
+const DEFAULT_PER_TOKEN = 100;
+const DEFAULT_WINDOW_MS = 10_000;
+/** "If the amount of 429 errors per API key exceeds 200, Trello will return 429 for the remainder ... of the 10s window." */
+const KEY_REFUSALS_BEFORE_LOCKOUT = 200;
+const DEFAULT_SLOW_MS = 10_000;
+const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_TEXT = 16_384;
+const POS_STEP = 16_384;
+
+const BASE_COLORS = ["green", "yellow", "orange", "red", "purple", "blue", "sky", "lime", "pink", "black"];
+const LABEL_COLORS = new Set(BASE_COLORS.flatMap((c) => [c, `${c}_dark`, `${c}_light`]));
+const DEFAULT_LABEL_COLORS = ["green", "yellow", "orange", "red", "purple", "blue"];
+const DEFAULT_LIST_NAMES = ["To Do", "Doing", "Done"];
+
+const OBJECT_ID = /^[0-9a-f]{24}$/;
+const SHORT_LINK = /^[0-9A-Za-z]{8}$/;
+const ALPHANUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Sent as JSON instead of the plain-text message. */
+    readonly json?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+const invalidValue = (field: string) => new HttpError(400, `invalid value for ${field}`);
+const notFound = () => new HttpError(404, "The requested resource was not found.");
+
+let idCounter = randomBytes(3).readUIntBE(0, 3);
+/** Mongo-style object id: 4-byte timestamp, 5 random bytes, 3-byte counter (as Trello's are). */
+function objectId(): string {
+  idCounter = (idCounter + 1) % 0x1000000;
+  const ts = Math.floor(Date.now() / 1000)
+    .toString(16)
+    .padStart(8, "0");
+  return `${ts}${randomBytes(5).toString("hex")}${idCounter.toString(16).padStart(6, "0")}`;
+}
+
+function shortLink(): string {
+  const bytes = randomBytes(8);
+  let out = "";
+  for (const b of bytes) out += ALPHANUM[b % ALPHANUM.length];
+  return out;
+}
+
+/** Trello's URL slug: lower case, runs of anything but letters/digits become "-". */
+const slugify = (name: string) =>
+  name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 128);
+
+function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>) {
+  res.writeHead(status, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
+  res.end(text);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) {
+  res.writeHead(status, { ...headers, "Content-Type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify(body));
+}
+
+/** Parameters from the query string and body; form/query repeats arrive as string arrays. */
+type Params = Map<string, unknown>;
+
+function fromSearchParams(params: Params, search: URLSearchParams) {
+  for (const name of new Set(search.keys())) {
+    const values = search.getAll(name);
+    params.set(name, values.length === 1 ? values[0] : values);
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, "request entity too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A scalar parameter as Trello reads it: undefined (absent), null (JSON null) or a string. */
+function scalar(params: Params, name: string): string | null | undefined {
+  const v = params.get(name);
+  if (v === undefined || v === null) return v as undefined | null;
+  if (Array.isArray(v)) return v.map((x) => String(x)).join(",");
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+function bool(params: Params, name: string, fallback: boolean): boolean {
+  const v = params.get(name);
+  if (v === undefined) return fallback;
+  if (v === true || v === "true") return true;
+  if (v === false || v === "false") return false;
+  throw invalidValue(name);
+}
+
+/** Optional text: absent -> fallback; longer than 16384 (or not a string) -> 400. */
+function text(
+  params: Params,
+  name: string,
+  opts: { required: boolean; fallback?: string; min?: number },
+): string {
+  const v = scalar(params, name);
+  if (v === undefined || v === null) {
+    if (opts.required) throw invalidValue(name);
+    return opts.fallback ?? "";
+  }
+  if (v.length < (opts.min ?? 0) || v.length > MAX_TEXT) throw invalidValue(name);
+  return v;
+}
+
+function resolvePos(params: Params, siblings: Array<{ pos: number }>): number {
+  const raw = scalar(params, "pos");
+  const positions = siblings.map((s) => s.pos);
+  if (raw === undefined || raw === null || raw === "bottom")
+    return positions.length === 0 ? POS_STEP : Math.max(...positions) + POS_STEP;
+  if (raw === "top") return positions.length === 0 ? POS_STEP : Math.min(...positions) / 2;
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n <= 0) throw invalidValue("pos");
+  return n;
+}
+
+/** `fields=a,b`: Trello answers with `id` plus the requested fields (`all` or absent: everything). */
+function pickFields(params: Params, body: Record<string, unknown>): Record<string, unknown> {
+  const fields = scalar(params, "fields");
+  if (fields === undefined || fields === null || fields === "all") return body;
+  const wanted = new Set(
+    fields
+      .split(",")
+      .map((f) => f.trim())
+      .filter(Boolean),
+  );
+  const out: Record<string, unknown> = { id: body.id };
+  for (const [k, v] of Object.entries(body)) if (wanted.has(k)) out[k] = v;
+  return out;
+}
+
+/** `OAuth oauth_consumer_key="KEY", oauth_token="TOKEN"` (values percent-encoded per RFC 5849). */
+function parseOAuthHeader(header: string | undefined): { key?: string; token?: string } | null {
+  if (!header) return null;
+  const m = header.match(/^\s*OAuth\s+(.*)$/i);
+  if (!m?.[1]) return null;
+  const out: { key?: string; token?: string } = {};
+  for (const part of m[1].matchAll(/([A-Za-z_]+)\s*=\s*"([^"]*)"/g)) {
+    const [, name, raw = ""] = part;
+    let value = raw;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {}
+    if (name === "oauth_consumer_key") out.key = value;
+    if (name === "oauth_token") out.token = value;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+type Member = { id: string; username: string; fullName: string };
+type List = { id: string; name: string; idBoard: string; pos: number; closed: boolean };
+type Label = { id: string; name: string; color: string | null; idBoard: string };
+type CheckItem = {
+  id: string;
+  name: string;
+  state: "complete" | "incomplete";
+  pos: number;
+  idChecklist: string;
+};
+type Checklist = {
+  id: string;
+  name: string;
+  idCard: string;
+  idBoard: string;
+  pos: number;
+  items: CheckItem[];
+};
+type Card = {
+  id: string;
+  shortLink: string;
+  idShort: number;
+  name: string;
+  desc: string;
+  idList: string;
+  idBoard: string;
+  idLabels: string[];
+  pos: number;
+  checklists: Checklist[];
+};
+type Board = {
+  id: string;
+  shortLink: string;
+  name: string;
+  desc: string;
+  idMember: string;
+  lists: List[];
+  labels: Label[];
+  cards: Card[];
+  nextIdShort: number;
+};
+type Bucket = { start: number; used: number; refused: number; locked: boolean };
+type Mode = {
+  mode: FakeTrelloMode;
+  remaining: number;
+  path: string | null;
+  delayMs: number;
+  limit: "token" | "key";
+};
+type Ctx = {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  method: string;
+  params: Params;
+  headers: Record<string, string>;
+  member: Member;
+};
+
+const OK_MODE: Mode = {
+  mode: "ok",
+  remaining: Number.POSITIVE_INFINITY,
+  path: null,
+  delayMs: 0,
+  limit: "token",
+};
+
+export async function startFakeTrello(opts: { host?: string; port?: number } = {}): Promise<FakeTrello> {
+  const host = opts.host ?? "127.0.0.1";
+  const sockets = new Set<Socket>();
+  const pendingDelays = new Set<() => void>();
+  const requests: FakeTrello["requests"] = [];
+
+  const members = new Map<string, Member>();
+  /** token -> { key, member id } */
+  const tokens = new Map<string, { key: string; memberId: string }>();
+  const keys = new Set<string>();
+  const boards = new Map<string, Board>();
+  const lists = new Map<string, List>();
+  const labels = new Map<string, Label>();
+  const cards = new Map<string, Card>();
+  const checklists = new Map<string, Checklist>();
+
+  const limits = { perKey: DEFAULT_PER_KEY, perToken: DEFAULT_PER_TOKEN, windowMs: DEFAULT_WINDOW_MS };
+  const keyBuckets = new Map<string, Bucket>();
+  const tokenBuckets = new Map<string, Bucket>();
+  let mode: Mode = OK_MODE;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let memberCounter = 0;
+
+  // ----- JSON shapes ---------------------------------------------------------------------------
+
+  const boardUrls = (b: Board) => ({
+    url: `https://trello.com/b/${b.shortLink}/${slugify(b.name)}`,
+    shortUrl: `https://trello.com/b/${b.shortLink}`,
+  });
+  const cardUrls = (c: Card) => ({
+    url: `https://trello.com/c/${c.shortLink}/${c.idShort}-${slugify(c.name)}`,
+    shortUrl: `https://trello.com/c/${c.shortLink}`,
+  });
+
+  const memberJson = (m: Member) => ({
+    id: m.id,
+    username: m.username,
+    fullName: m.fullName,
+    initials: m.fullName
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => w[0]?.toUpperCase())
+      .join("")
+      .slice(0, 4),
+    url: `https://trello.com/${m.username}`,
+    idBoards: [...boards.values()].filter((b) => b.idMember === m.id).map((b) => b.id),
+  });
+
+  const boardJson = (b: Board) => ({
+    id: b.id,
+    name: b.name,
+    desc: b.desc,
+    descData: null,
+    closed: false,
+    idOrganization: null,
+    idEnterprise: null,
+    pinned: false,
+    ...boardUrls(b),
+    shortLink: b.shortLink,
+    labelNames: Object.fromEntries(
+      BASE_COLORS.map((c) => [c, b.labels.find((l) => l.color === c)?.name ?? ""]),
+    ),
+    prefs: { permissionLevel: "private", background: "blue" },
+  });
+
+  const listJson = (l: List) => ({
+    id: l.id,
+    name: l.name,
+    closed: l.closed,
+    color: null,
+    idBoard: l.idBoard,
+    pos: l.pos,
+    subscribed: false,
+    softLimit: null,
+  });
+
+  const labelJson = (l: Label) => ({ id: l.id, idBoard: l.idBoard, name: l.name, color: l.color, uses: 0 });
+
+  const checkItemJson = (i: CheckItem) => ({
+    id: i.id,
+    name: i.name,
+    nameData: null,
+    pos: i.pos,
+    state: i.state,
+    due: null,
+    dueReminder: null,
+    idMember: null,
+    idChecklist: i.idChecklist,
+  });
+
+  const checklistJson = (c: Checklist) => ({
+    id: c.id,
+    name: c.name,
+    idBoard: c.idBoard,
+    idCard: c.idCard,
+    pos: c.pos,
+    checkItems: c.items.map(checkItemJson),
+  });
+
+  const cardJson = (c: Card) => ({
+    id: c.id,
+    closed: false,
+    desc: c.desc,
+    descData: { emoji: {} },
+    due: null,
+    dueComplete: false,
+    start: null,
+    idBoard: c.idBoard,
+    idChecklists: c.checklists.map((cl) => cl.id),
+    idLabels: [...c.idLabels],
+    idList: c.idList,
+    idMembers: [],
+    idShort: c.idShort,
+    labels: c.idLabels.flatMap((id) => {
+      const l = labels.get(id);
+      return l ? [labelJson(l)] : [];
+    }),
+    name: c.name,
+    pos: c.pos,
+    shortLink: c.shortLink,
+    ...cardUrls(c),
+    badges: {
+      checkItems: c.checklists.reduce((n, cl) => n + cl.items.length, 0),
+      checkItemsChecked: c.checklists.reduce(
+        (n, cl) => n + cl.items.filter((i) => i.state === "complete").length,
+        0,
+      ),
+      description: c.desc !== "",
+      comments: 0,
+      attachments: 0,
+    },
+  });
+
+  const byPos = <T extends { pos: number }>(items: T[]) => [...items].sort((a, b) => a.pos - b.pos);
+  const openLists = (b: Board) => byPos(b.lists.filter((l) => !l.closed));
+  const cardsInDisplayOrder = (b: Board) => {
+    const order = new Map(byPos(b.lists).map((l, i) => [l.id, i]));
+    return [...b.cards].sort(
+      (x, y) => (order.get(x.idList) ?? 0) - (order.get(y.idList) ?? 0) || x.pos - y.pos,
+    );
+  };
+
+  // ----- Lookups and access --------------------------------------------------------------------
+
+  const canAccess = (ctx: Ctx, b: Board) => {
+    if (b.idMember !== ctx.member.id) throw new HttpError(401, "unauthorized permission requested");
+    return b;
+  };
+
+  /** A board by id or shortLink in the URL path. */
+  const boardFromPath = (ctx: Ctx, ref: string): Board => {
+    let board: Board | undefined;
+    if (OBJECT_ID.test(ref)) board = boards.get(ref);
+    else if (SHORT_LINK.test(ref)) board = [...boards.values()].find((b) => b.shortLink === ref);
+    else throw new HttpError(400, "invalid id");
+    if (!board) throw notFound();
+    return canAccess(ctx, board);
+  };
+
+  const cardFromPath = (ctx: Ctx, ref: string): Card => {
+    let card: Card | undefined;
+    if (OBJECT_ID.test(ref)) card = cards.get(ref);
+    else if (SHORT_LINK.test(ref)) card = [...cards.values()].find((c) => c.shortLink === ref);
+    else throw new HttpError(400, "invalid id");
+    const board = card && boards.get(card.idBoard);
+    if (!card || !board) throw notFound();
+    canAccess(ctx, board);
+    return card;
+  };
+
+  /** An object referenced by a parameter (`idBoard`, `idList`, `idCard`): 400 when unknown. */
+  const fromParam = <T>(ctx: Ctx, name: string, map: Map<string, T>, boardOf: (t: T) => string): T => {
+    const id = scalar(ctx.params, name);
+    const found = id && OBJECT_ID.test(id) ? map.get(id) : undefined;
+    const board = found && boards.get(boardOf(found));
+    if (!found || !board) throw invalidValue(name);
+    canAccess(ctx, board);
+    return found;
+  };
+
+  // ----- Handlers ------------------------------------------------------------------------------
+
+  function createBoard(ctx: Ctx) {
+    const { params } = ctx;
+    const name = text(params, "name", { required: true, min: 1 });
+    const desc = text(params, "desc", { required: false });
+    const withLists = bool(params, "defaultLists", true);
+    const withLabels = bool(params, "defaultLabels", true);
+    const board: Board = {
+      id: objectId(),
+      shortLink: shortLink(),
+      name,
+      desc,
+      idMember: ctx.member.id,
+      lists: [],
+      labels: [],
+      cards: [],
+      nextIdShort: 1,
+    };
+    boards.set(board.id, board);
+    if (withLists)
+      DEFAULT_LIST_NAMES.forEach((listName, i) => {
+        const list: List = {
+          id: objectId(),
+          name: listName,
+          idBoard: board.id,
+          pos: POS_STEP * (i + 1),
+          closed: false,
+        };
+        board.lists.push(list);
+        lists.set(list.id, list);
+      });
+    if (withLabels)
+      for (const color of DEFAULT_LABEL_COLORS) {
+        const label: Label = { id: objectId(), name: "", color, idBoard: board.id };
+        board.labels.push(label);
+        labels.set(label.id, label);
+      }
+    sendJson(ctx.res, 200, boardJson(board), ctx.headers);
+  }
+
+  function createList(ctx: Ctx) {
+    const { params } = ctx;
+    const name = text(params, "name", { required: true, min: 1 });
+    const board = fromParam(ctx, "idBoard", boards, (b) => b.id);
+    const list: List = {
+      id: objectId(),
+      name,
+      idBoard: board.id,
+      pos: resolvePos(params, board.lists),
+      closed: false,
+    };
+    board.lists.push(list);
+    lists.set(list.id, list);
+    sendJson(ctx.res, 200, listJson(list), ctx.headers);
+  }
+
+  function createLabel(ctx: Ctx) {
+    const { params } = ctx;
+    const name = text(params, "name", { required: true });
+    const rawColor = scalar(params, "color");
+    if (rawColor === undefined) throw invalidValue("color");
+    const color = rawColor === null || rawColor === "null" ? null : rawColor;
+    if (color !== null && !LABEL_COLORS.has(color)) throw invalidValue("color");
+    const board = fromParam(ctx, "idBoard", boards, (b) => b.id);
+    const label: Label = { id: objectId(), name, color, idBoard: board.id };
+    board.labels.push(label);
+    labels.set(label.id, label);
+    sendJson(ctx.res, 200, labelJson(label), ctx.headers);
+  }
+
+  function createCard(ctx: Ctx) {
+    const { params } = ctx;
+    const list = fromParam(ctx, "idList", lists, (l) => l.idBoard);
+    const board = boards.get(list.idBoard)!;
+    const name = text(params, "name", { required: false });
+    const desc = text(params, "desc", { required: false });
+    const rawLabels = params.get("idLabels");
+    const idLabels: string[] = [];
+    if (rawLabels !== undefined && rawLabels !== null) {
+      const items = Array.isArray(rawLabels) ? rawLabels.map(String) : String(rawLabels).split(",");
+      for (const item of items.map((s) => s.trim()).filter(Boolean)) {
+        const label = labels.get(item);
+        if (!label || label.idBoard !== board.id) throw invalidValue("idLabels");
+        if (!idLabels.includes(item)) idLabels.push(item);
+      }
+    }
+    const card: Card = {
+      id: objectId(),
+      shortLink: shortLink(),
+      idShort: board.nextIdShort++,
+      name,
+      desc,
+      idList: list.id,
+      idBoard: board.id,
+      idLabels,
+      pos: resolvePos(
+        params,
+        board.cards.filter((c) => c.idList === list.id),
+      ),
+      checklists: [],
+    };
+    board.cards.push(card);
+    cards.set(card.id, card);
+    sendJson(ctx.res, 200, cardJson(card), ctx.headers);
+  }
+
+  function createChecklist(ctx: Ctx) {
+    const { params } = ctx;
+    const card = fromParam(ctx, "idCard", cards, (c) => c.idBoard);
+    const name = text(params, "name", { required: false, fallback: "Checklist" });
+    const checklist: Checklist = {
+      id: objectId(),
+      name,
+      idCard: card.id,
+      idBoard: card.idBoard,
+      pos: resolvePos(params, card.checklists),
+      items: [],
+    };
+    card.checklists.push(checklist);
+    checklists.set(checklist.id, checklist);
+    sendJson(ctx.res, 200, checklistJson(checklist), ctx.headers);
+  }
+
+  function createCheckItem(ctx: Ctx, ref: string) {
+    const { params } = ctx;
+    if (!OBJECT_ID.test(ref)) throw new HttpError(400, "invalid id");
+    const checklist = checklists.get(ref);
+    const board = checklist && boards.get(checklist.idBoard);
+    if (!checklist || !board) throw notFound();
+    canAccess(ctx, board);
+    const name = text(params, "name", { required: true, min: 1 });
+    const checked = bool(params, "checked", false);
+    const item: CheckItem = {
+      id: objectId(),
+      name,
+      state: checked ? "complete" : "incomplete",
+      pos: resolvePos(params, checklist.items),
+      idChecklist: checklist.id,
+    };
+    checklist.items.push(item);
+    sendJson(ctx.res, 200, checkItemJson(item), ctx.headers);
+  }
+
+  const sendPicked = (ctx: Ctx, body: Record<string, unknown> | Array<Record<string, unknown>>) =>
+    sendJson(
+      ctx.res,
+      200,
+      Array.isArray(body) ? body.map((b) => pickFields(ctx.params, b)) : pickFields(ctx.params, body),
+      ctx.headers,
+    );
+
+  function route(ctx: Ctx) {
+    const { method } = ctx;
+    const segments = ctx.url.pathname.split("/").slice(1);
+    if (segments[segments.length - 1] === "") segments.pop(); // Trello tolerates a trailing slash
+    const [version, resource, id, sub, ...rest] = segments;
+    if (version !== "1" || rest.length > 0) throw notFound();
+
+    if (resource === "members" && id && !sub && method === "GET") {
+      const m = ctx.member;
+      if (id !== "me" && id !== m.id && id.toLowerCase() !== m.username.toLowerCase()) throw notFound();
+      return sendPicked(ctx, memberJson(m));
+    }
+    if (resource === "boards") {
+      if (!id && method === "POST") return createBoard(ctx);
+      if (id && !sub && method === "GET") return sendPicked(ctx, boardJson(boardFromPath(ctx, id)));
+      if (id && !sub && method === "DELETE") {
+        const board = boardFromPath(ctx, id);
+        boards.delete(board.id);
+        for (const l of board.lists) lists.delete(l.id);
+        for (const l of board.labels) labels.delete(l.id);
+        for (const c of board.cards) {
+          cards.delete(c.id);
+          for (const cl of c.checklists) checklists.delete(cl.id);
+        }
+        return sendJson(ctx.res, 200, { _value: null }, ctx.headers);
+      }
+      if (id && sub && method === "GET") {
+        const board = boardFromPath(ctx, id);
+        if (sub === "lists") return sendPicked(ctx, openLists(board).map(listJson));
+        if (sub === "labels") return sendPicked(ctx, board.labels.map(labelJson));
+        if (sub === "cards") return sendPicked(ctx, cardsInDisplayOrder(board).map(cardJson));
+        if (sub === "checklists")
+          return sendPicked(
+            ctx,
+            cardsInDisplayOrder(board).flatMap((c) => byPos(c.checklists).map(checklistJson)),
+          );
+      }
+    }
+    if (resource === "lists" && !id && method === "POST") return createList(ctx);
+    if (resource === "labels" && !id && method === "POST") return createLabel(ctx);
+    if (resource === "cards") {
+      if (!id && method === "POST") return createCard(ctx);
+      if (id && !sub && method === "GET") return sendPicked(ctx, cardJson(cardFromPath(ctx, id)));
+      if (id && sub === "checklists" && method === "GET")
+        return sendPicked(ctx, byPos(cardFromPath(ctx, id).checklists).map(checklistJson));
+    }
+    if (resource === "checklists") {
+      if (!id && method === "POST") return createChecklist(ctx);
+      if (id && sub === "checkItems" && method === "POST") return createCheckItem(ctx, id);
+    }
+    throw notFound();
+  }
+
+  // ----- Rate limiting -------------------------------------------------------------------------
+
+  const bucketFor = (map: Map<string, Bucket>, id: string, now: number): Bucket => {
+    let bucket = map.get(id);
+    if (!bucket || now - bucket.start >= limits.windowMs) {
+      bucket = { start: now, used: 0, refused: 0, locked: false };
+      map.set(id, bucket);
+    }
+    return bucket;
+  };
+
+  /** Spend one request from the key's and the token's budgets, or throw Trello's 429. */
+  const spend = (headers: Record<string, string>, key: string, token: string) => {
+    const now = Date.now();
+    const kb = bucketFor(keyBuckets, key, now);
+    const tb = bucketFor(tokenBuckets, token, now);
+    let error: string | null = null;
+    if (kb.locked || kb.used >= limits.perKey) error = "API_KEY_LIMIT_EXCEEDED";
+    else if (tb.used >= limits.perToken) error = "API_TOKEN_LIMIT_EXCEEDED";
+    if (error === null) {
+      kb.used++;
+      tb.used++;
+    }
+    headers["x-rate-limit-api-token-interval-ms"] = String(limits.windowMs);
+    headers["x-rate-limit-api-token-max"] = String(limits.perToken);
+    headers["x-rate-limit-api-token-remaining"] = String(Math.max(0, limits.perToken - tb.used));
+    headers["x-rate-limit-api-key-interval-ms"] = String(limits.windowMs);
+    headers["x-rate-limit-api-key-max"] = String(limits.perKey);
+    headers["x-rate-limit-api-key-remaining"] = String(kb.locked ? 0 : Math.max(0, limits.perKey - kb.used));
+    if (error !== null) {
+      kb.refused++;
+      if (kb.refused > KEY_REFUSALS_BEFORE_LOCKOUT) {
+        kb.locked = true;
+        headers["x-rate-limit-api-key-remaining"] = "0";
+      }
+      throw new HttpError(429, "Rate limit exceeded", { error, message: "Rate limit exceeded" });
+    }
+  };
+
+  // ----- Dispatch ------------------------------------------------------------------------------
+
+  const consumeMode = (pathname: string): Mode | null => {
+    const current = mode;
+    if (current.mode === "ok") return null;
+    if (current.path !== null && !pathname.startsWith(current.path)) return null;
+    current.remaining--;
+    if (current.remaining <= 0) mode = OK_MODE;
+    return current;
+  };
+
+  const delay = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const cancel = () => {
+        clearTimeout(timer);
+        pendingDelays.delete(cancel);
+        resolve();
+      };
+      const timer = setTimeout(cancel, ms);
+      pendingDelays.add(cancel);
+    });
+
+  async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    entry: FakeTrello["requests"][number],
+  ) {
+    const headers: Record<string, string> = {
+      "x-trello-version": "1.0",
+      "Cache-Control": "max-age=0, must-revalidate, no-cache, no-store",
+    };
+    const active = consumeMode(url.pathname);
+    if (active?.mode === "server_error") return sendText(res, 500, "Internal Server Error", headers);
+    if (active?.mode === "unavailable") return sendText(res, 503, "Service Unavailable", headers);
+    if (active?.mode === "rate_limit")
+      return sendJson(
+        res,
+        429,
+        {
+          error: active.limit === "key" ? "API_KEY_LIMIT_EXCEEDED" : "API_TOKEN_LIMIT_EXCEEDED",
+          message: "Rate limit exceeded",
+        },
+        headers,
+      );
+    if (active?.mode === "slow") {
+      await delay(active.delayMs);
+      // close() or the client may have torn the socket down meanwhile.
+      if (res.destroyed || !res.socket || res.socket.destroyed) return;
+    }
+
+    try {
+      // Parameters: query string, then the body (JSON or form), which wins.
+      const params: Params = new Map();
+      fromSearchParams(params, url.searchParams);
+      const body = await readBody(req);
+      const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+      if (body.length > 0 && type === "application/json") {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body.toString("utf8"));
+        } catch {
+          throw new HttpError(400, "invalid json");
+        }
+        if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+          for (const [k, v] of Object.entries(parsed)) params.set(k, v);
+      } else if (body.length > 0 && type === "application/x-www-form-urlencoded") {
+        fromSearchParams(params, new URLSearchParams(body.toString("utf8")));
+      }
+
+      // Credentials: parameters first, then the OAuth header.
+      const oauth = parseOAuthHeader(req.headers.authorization);
+      const paramKey = scalar(params, "key");
+      const paramToken = scalar(params, "token");
+      const key = paramKey || oauth?.key;
+      const token = paramToken || oauth?.token;
+      entry.auth = paramKey || paramToken ? "query" : oauth ? "header" : "none";
+      if (!key || !keys.has(key)) throw new HttpError(401, "invalid key");
+      const issued = token ? tokens.get(token) : undefined;
+      if (!token || !issued || issued.key !== key) throw new HttpError(401, "invalid token");
+      const member = members.get(issued.memberId)!;
+
+      spend(headers, key, token);
+      route({ req, res, url, method: req.method ?? "GET", params, headers, member });
+    } catch (err) {
+      if (res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      if (err instanceof HttpError) {
+        if (err.json !== undefined) sendJson(res, err.status, err.json, headers);
+        else sendText(res, err.status, err.message, headers);
+      } else {
+        sendText(res, 500, `Internal Server Error: ${String(err)}`, headers);
+      }
+    }
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const logged: FakeTrello["requests"][number] = {
+      method: req.method ?? "GET",
+      path: url.pathname,
+      status: 0,
+      at: Date.now(),
+      auth: "none",
+    };
+    requests.push(logged);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once("finish", () => {
+      logged.status = res.statusCode;
+    });
+    res.once("close", () => {
+      inFlight--;
+    });
+    void handle(req, res, url, logged);
+  });
+  const { origin } = await listenOnLoopback(server, { host, port: opts.port, sockets });
+
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: origin,
+    addCredentials(c) {
+      let member = c.memberId ? members.get(c.memberId) : undefined;
+      if (!member && c.username)
+        member = [...members.values()].find((m) => m.username.toLowerCase() === c.username?.toLowerCase());
+      if (!member) {
+        memberCounter++;
+        const username = c.username ?? `member${memberCounter}`;
+        member = { id: c.memberId ?? objectId(), username, fullName: c.fullName ?? username };
+        members.set(member.id, member);
+      } else {
+        if (c.username) member.username = c.username;
+        if (c.fullName) member.fullName = c.fullName;
+      }
+      keys.add(c.key);
+      tokens.set(c.token, { key: c.key, memberId: member.id });
+    },
+    setRateLimits(l) {
+      if (l.perKey !== undefined) limits.perKey = l.perKey;
+      if (l.perToken !== undefined) limits.perToken = l.perToken;
+      if (l.windowMs !== undefined) limits.windowMs = l.windowMs;
+      keyBuckets.clear();
+      tokenBuckets.clear();
+    },
+    setMode(next, modeOpts = {}) {
+      mode =
+        next === "ok"
+          ? OK_MODE
+          : {
+              mode: next,
+              remaining: modeOpts.times ?? Number.POSITIVE_INFINITY,
+              path: modeOpts.path ?? null,
+              delayMs: modeOpts.delayMs ?? DEFAULT_SLOW_MS,
+              limit: modeOpts.limit ?? "token",
+            };
+      if (mode.remaining <= 0) mode = OK_MODE;
+    },
+    boards() {
+      return [...boards.values()].map((b) => ({
+        id: b.id,
+        name: b.name,
+        url: boardUrls(b).url,
+        lists: openLists(b).map((l) => ({ id: l.id, name: l.name })),
+        labels: b.labels.map((l) => ({ id: l.id, name: l.name, color: l.color })),
+        cards: cardsInDisplayOrder(b).map((c) => ({
+          id: c.id,
+          name: c.name,
+          desc: c.desc,
+          idList: c.idList,
+          idLabels: [...c.idLabels],
+          checklists: byPos(c.checklists).map((cl) => ({
+            name: cl.name,
+            items: byPos(cl.items).map((i) => i.name),
+          })),
+        })),
+      }));
+    },
+    requests,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+        // Pending "slow" delays would otherwise keep the event loop alive.
+        for (const cancel of [...pendingDelays]) cancel();
+      });
+      return closing;
+    },
+  };
+}
