@@ -5,6 +5,7 @@ import { defineConfig, devices } from "@playwright/test";
 
 const appPort = Number(process.env.E2E_PORT ?? 8181);
 const googlePort = appPort + 1;
+const githubPort = appPort + 2;
 // A fresh embedded database for each run; the app starts on it as a newcomer's would. Set once in the
 // main process (workers inherit it) and removed by the global teardown.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "atomize-e2e-"));
@@ -51,6 +52,13 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: "node --import tsx tests/fakes/run-github.ts",
+      url: `http://127.0.0.1:${githubPort}/rate_limit`,
+      env: { FAKE_GITHUB_PORT: String(githubPort) },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: "node --import tsx src/server/main.ts",
       url: `http://127.0.0.1:${appPort}/readyz`,
       env: {
@@ -64,6 +72,7 @@ export default defineConfig({
         GOOGLE_CLIENT_ID: "e2e-client",
         GOOGLE_CLIENT_SECRET: "e2e-secret",
         GOOGLE_ISSUER_URL: `http://127.0.0.1:${googlePort}`,
+        GITHUB_API_URL: `http://127.0.0.1:${githubPort}`,
       },
       reuseExistingServer: false,
       timeout: 60_000,

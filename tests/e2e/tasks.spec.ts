@@ -8,7 +8,7 @@ async function apiCreateTask(page: Page, description: string) {
   return (await res.json()) as { id: string };
 }
 
-test("create a task, find it on the dashboard, walk its tabs, grow and prune the tree, complete and delete it", async ({
+test("create a task, find it on the dashboard, walk its tabs, watch it decompose, grow and prune the tree, and delete it", async ({
   page,
   insertNewUser,
 }) => {
@@ -41,45 +41,56 @@ test("create a task, find it on the dashboard, walk its tabs, grow and prune the
   await card.getByRole("button", { name: "View" }).click();
   await expect(page).toHaveURL(taskUrl);
 
+  // The decomposition runs live (offline planner): the panel reaches Complete and the plan appears.
+  const progress = page.getByTestId("decomposition-progress");
+  await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("planned-by")).toContainText("offline planner");
   const tabs = page.getByRole("tablist", { name: "Task sections" });
   await tabs.getByRole("tab", { name: "User Stories" }).click();
-  await expect(page.getByText("No User Stories")).toBeVisible();
+  await expect(page.getByText(/As a .+, I want to/).first()).toBeVisible();
   await tabs.getByRole("tab", { name: "Event Model" }).click();
-  await expect(page.getByText("Generating Event Model")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Edit Event Model" })).toBeVisible();
   await tabs.getByRole("tab", { name: /Subtasks/ }).click();
-  await expect(page.getByText("No Subtasks")).toBeVisible();
+  const planTree = page.getByRole("tree", { name: "Task hierarchy" });
+  await expect(planTree.getByRole("treeitem").nth(1)).toBeVisible();
+  const before = await planTree.getByRole("treeitem").count();
+  expect(before).toBeGreaterThan(1);
 
-  // Grow the tree: a child of the root, then a sibling before it.
+  // Grow the tree: a child of the root (not decomposed), then a sibling before it.
+  await page.getByRole("button", { name: "Collapse All" }).click();
   await page.getByRole("button", { name: "Add Task to Tree" }).click();
   const add = page.getByRole("dialog", { name: "Add Task to Tree" });
   await expect(add.getByRole("button", { name: "Add to Tree" })).toBeDisabled();
   await add.getByLabel("Task Description").fill("Class schedule and booking calendar");
   await add.getByRole("radio", { name: "As child" }).check();
+  await add.getByRole("checkbox", { name: "Auto-decompose" }).uncheck();
   await add.getByRole("button", { name: "Add to Tree" }).click();
   await expect(add).toBeHidden();
   const tree = page.getByRole("tree", { name: "Task hierarchy" });
-  await expect(tree.getByRole("treeitem", { name: /Class schedule and booking calendar/ })).toBeVisible();
+  const added = tree.getByRole("treeitem", { name: /Class schedule and booking calendar/ });
+  await expect(added).toBeVisible();
 
-  await tree.getByRole("treeitem", { name: /Class schedule and booking calendar/ }).click();
+  await added.click();
   await page.getByRole("button", { name: "Add Task Here" }).click();
   await add.getByLabel("Task Description").fill("Stripe payments for class packs");
   await add.getByRole("radio", { name: "Before" }).check();
+  await add.getByRole("checkbox", { name: "Auto-decompose" }).uncheck();
   await add.getByRole("button", { name: "Add to Tree" }).click();
-  await expect(tree.getByRole("treeitem")).toHaveCount(3);
-  await expect(tree.getByRole("treeitem").nth(1)).toHaveAccessibleName(/Stripe payments for class packs/);
-  await expect(tabs.getByRole("tab", { name: /Subtasks 2/ })).toBeVisible();
+  const stripe = tree.getByRole("treeitem", { name: /Stripe payments for class packs/ });
+  await expect(stripe).toBeVisible();
 
   // Prune it: delete one subtask after confirming.
-  await tree.getByRole("treeitem", { name: /Stripe payments/ }).click();
+  await stripe.click();
   await page.getByRole("button", { name: "Delete Subtask" }).click();
   const confirm = page.getByRole("dialog", { name: "Delete Subtask" });
   await expect(confirm).toContainText('Are you sure you want to delete "Stripe payments for class packs');
   await confirm.getByRole("button", { name: "Delete" }).click();
-  await expect(tree.getByRole("treeitem")).toHaveCount(2);
+  await expect(stripe).toHaveCount(0);
+  await expect(added).toBeVisible();
 
   // The event model editor: save, then Cancel restores the saved text; scripts never run.
   await tabs.getByRole("tab", { name: "Event Model" }).click();
-  await page.getByRole("button", { name: "Write Event Model" }).click();
+  await page.getByRole("button", { name: "Edit Event Model" }).click();
   await page
     .getByLabel("Event model markdown")
     .fill('## Booking\n\n- ClassBooked\n\n<img src=x onerror="window.__pwned=1">');
@@ -94,16 +105,13 @@ test("create a task, find it on the dashboard, walk its tabs, grow and prune the
 
   await tabs.getByRole("tab", { name: "Overview" }).click();
   await expect(page.getByText("Technology Stack")).toBeVisible();
-  await page.getByRole("button", { name: "Mark Complete" }).click();
-  await expect(page.getByText("Task updated successfully")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Mark Complete" })).toBeHidden();
 
   await page.getByRole("button", { name: "Delete", exact: true }).click();
   const del = page.getByRole("dialog", { name: "Delete Task" });
   await expect(del).toContainText("This will also delete all subtasks.");
   await del.getByRole("button", { name: "Delete" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByText("Task deleted successfully")).toBeVisible();
+  await expect(page.getByText("Task deleted successfully", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Create Your First Task" })).toBeVisible();
 });
 
@@ -121,7 +129,7 @@ test("the dashboard pages 9 at a time and steps back when a page empties", async
   await pager.getByRole("button", { name: "Next" }).click();
   await expect(page.getByText("Showing 1 of 10 tasks")).toBeVisible();
   const last = page.getByRole("article", { name: /Paged task 01/ });
-  await last.getByRole("button", { name: "Complete" }).click();
+  // Decomposed by the planner, so it is completed and offers no Complete button.
   await expect(last.getByRole("button", { name: "Complete" })).toBeHidden();
   await last.getByRole("button", { name: "Delete" }).click();
   const del = page.getByRole("dialog", { name: "Delete Task" });
@@ -155,7 +163,7 @@ test("the Subtasks tab virtualises a large tree: few rows in the page, every nod
   const add = (target: string, description: string) =>
     page.request
       .post(`/api/tasks/${target}/add-task`, {
-        data: { description, position: "child" },
+        data: { description, position: "child", auto_decompose: false },
         headers: { origin },
       })
       .then(async (r) => ((await r.json()) as { id: string }).id);
@@ -188,4 +196,45 @@ test("the Subtasks tab virtualises a large tree: few rows in the page, every nod
   await expect(tree.getByRole("treeitem", { name: /Item 20\.20/ })).toBeVisible();
   await page.getByRole("button", { name: "Collapse All" }).click();
   await expect(tree.getByRole("treeitem", { name: /Item 20\.20/ })).toHaveCount(0);
+});
+
+test("review before commit: the plan waits for approval, then decomposes", async ({
+  page,
+  insertNewUser,
+}) => {
+  await page.goto("/login");
+  await insertNewUser();
+  await page.goto("/tasks/create");
+  await page.getByLabel("Task Description").fill("A mobile app for dog walkers with schedules and payments");
+  await page.getByRole("checkbox", { name: "Review the plan before it is decomposed" }).check();
+  await page.getByRole("button", { name: "Create Task" }).click();
+  const review = page.getByTestId("plan-review");
+  await expect(review.getByRole("heading", { name: "Review the proposed plan" })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(
+    review.getByRole("list", { name: "Proposed subtasks" }).getByRole("listitem").first(),
+  ).toBeVisible();
+
+  await review.getByRole("button", { name: "Reject" }).click();
+  const reject = page.getByRole("dialog", { name: "Reject the proposed plan" });
+  await reject.getByLabel("Reason").fill("Missing the walker onboarding flow");
+  await reject.getByRole("button", { name: "Reject Plan" }).click();
+  const rejected = page.getByTestId("plan-rejected");
+  await expect(rejected).toContainText("Missing the walker onboarding flow");
+  await rejected.getByRole("button", { name: "Resubmit" }).click();
+  const resubmit = page.getByRole("dialog", { name: "Edit and resubmit" });
+  await resubmit
+    .getByLabel("Description")
+    .fill("A mobile app for dog walkers with onboarding, schedules and payments");
+  await resubmit.getByRole("button", { name: "Resubmit Task" }).click();
+
+  await expect(review.getByRole("button", { name: "Approve Plan" })).toBeVisible({ timeout: 20_000 });
+  await review.getByRole("button", { name: "Approve Plan" }).click();
+  await expect(page.getByText(/^Task approved: .+ by /)).toBeVisible();
+  await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
+    {
+      timeout: 20_000,
+    },
+  );
 });

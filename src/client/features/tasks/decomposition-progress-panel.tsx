@@ -23,26 +23,36 @@ function isActive(task: Task): boolean {
   return ["pending", "processing", "failed", "error"].includes(task.status);
 }
 
+/** A decomposition that finished this recently is still shown when the screen opens (a fast planner can finish first). */
+export const RECENTLY_FINISHED_MS = 30_000;
+
+function finishedRecently(task: Task): boolean {
+  if (task.parent_id || task.status !== "completed" || !task.completed_at) return false;
+  return Date.now() - new Date(task.completed_at).getTime() < RECENTLY_FINISHED_MS;
+}
+
 /**
- * Whether the panel is up: while active, and for a few seconds after the task completed while watched
- * (so the final Complete state is seen before the panel makes room for the result).
+ * Whether the panel is up: while active; for a few seconds after the task completed while watched (so
+ * the final Complete state is seen before the panel makes room for the result); and when the screen
+ * opens on a decomposition that finished moments ago.
  */
 export function useProgressPanelVisible(task: Task): boolean {
   const active = isActive(task);
   const finished = task.status === "completed";
-  const [lingering, setLingering] = useState(false);
+  const [lingering, setLingering] = useState(() => finishedRecently(task));
   const wasActive = useRef(active);
   useEffect(() => {
     const before = wasActive.current;
     wasActive.current = active;
-    if (active || !before || !finished) {
+    if (active || !finished) {
       setLingering(false);
       return;
     }
+    if (!before && !finishedRecently(task)) return;
     setLingering(true);
     const timer = setTimeout(() => setLingering(false), PANEL_LINGER_MS);
     return () => clearTimeout(timer);
-  }, [active, finished]);
+  }, [active, finished, task]);
   return active || lingering;
 }
 
