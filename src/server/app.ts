@@ -15,6 +15,7 @@ import type { Deps } from "./deps";
 import { AppError } from "./errors";
 import { authRoutes } from "./rest/auth";
 import type { AppEnv } from "./rest/http";
+import { integrationRoutes } from "./rest/integrations";
 import { taskRoutes } from "./rest/tasks";
 import { appRouter } from "./trpc/router";
 
@@ -146,6 +147,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   const api = new Hono<AppEnv>();
   api.route("/", authRoutes);
   api.route("/", taskRoutes);
+  api.route("/", integrationRoutes);
   api.all("*", (c) => c.json({ detail: "The requested resource was not found." }, 404));
   app.route("/api", api);
 

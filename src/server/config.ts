@@ -55,6 +55,23 @@ export const configSchema = z
     JOBS_ENABLED: bool.default(true),
     /** 32 random bytes, base64: encrypts stored third-party credentials. Generated into DATA_DIR when unset. */
     CREDENTIALS_KEY: z.string().optional(),
+    /**
+     * Origins a JIRA site URL may have, comma-separated, `*` as a leading subdomain wildcard and an
+     * optional port wildcard. Only these are ever called, so a typed URL cannot reach our network.
+     */
+    JIRA_ALLOWED_ORIGINS: z
+      .string()
+      .default("https://*.atlassian.net")
+      .transform((v) =>
+        v
+          .split(",")
+          .map((e) => e.trim())
+          .filter(Boolean),
+      ),
+    TRELLO_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.trello.com"),
+    /** Trello allows 100 requests per 10 s per token; exports pace themselves to this. */
+    TRELLO_REQUESTS_PER_10S: z.coerce.number().int().min(1).max(1000).default(100),
+    EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(6),
     GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
   })
   .superRefine((c, ctx) => {

@@ -6,6 +6,9 @@ import { openDatabase } from "./db/client";
 import { createLangChainPlanner } from "./decomposition/langchain-planner";
 import { createOfflinePlanner } from "./decomposition/offline-planner";
 import { failDecomposition, registerDecomposition } from "./decomposition/pipeline";
+import "./integrations/jira/exporter";
+import "./integrations/trello/exporter";
+import "./integrations/github/exporter";
 import type { Deps } from "./deps";
 import { createVault, loadVaultKey } from "./integrations/vault";
 import { JobQueue } from "./jobs/queue";
@@ -13,6 +16,7 @@ import { createLogger, type Logger } from "./lib/logger";
 import { createEventBus } from "./realtime/event-bus";
 import { createWebSockets } from "./realtime/websocket";
 import { purgeExpiredSessions } from "./services/auth/sessions";
+import { registerExports } from "./services/exports/runner";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
@@ -40,7 +44,8 @@ export async function startServer(
   const jobs = new JobQueue(database, log.child({ component: "jobs" }), {
     concurrency: config.LLM_CONCURRENCY,
     leaseMs: config.JOB_LEASE_MS,
-    onFailed: (job, error) => failDecomposition(deps, job, error),
+    onFailed: (job, error) =>
+      job.kind.startsWith("decompose.") ? failDecomposition(deps, job, error) : Promise.resolve(),
   });
   deps = {
     config,
@@ -53,6 +58,7 @@ export async function startServer(
     vault: createVault(loadVaultKey({ keyBase64: config.CREDENTIALS_KEY, dataDir: config.DATA_DIR })),
   };
   registerDecomposition(deps);
+  registerExports(deps);
   if (config.JOBS_ENABLED) await jobs.start();
   const app = createApp(deps, { clientDir: opts.clientDir });
   const sockets = createWebSockets(deps);

@@ -6,6 +6,7 @@ import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "
 import type { Deps } from "../deps";
 import { appRouter } from "../trpc/router";
 import { createRealtimeChannels } from "./channels";
+import { createExportChannels } from "./export-channel";
 
 const connectionParamsToken = (params: Record<string, string | undefined> | null | undefined) =>
   typeof params?.token === "string" ? params.token : null;
@@ -38,6 +39,7 @@ export function createWebSockets(deps: Deps) {
   });
 
   const channels = createRealtimeChannels(deps);
+  const exportChannels = createExportChannels(deps);
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -59,6 +61,10 @@ export function createWebSockets(deps: Deps) {
       trpcWss.handleUpgrade(req, socket, head, (ws) => trpcWss.emit("connection", ws, req));
       return;
     }
+    if (exportChannels.matches(url.pathname)) {
+      exportChannels.handleUpgrade(req, socket, head);
+      return;
+    }
     if (channels.matches(url.pathname)) {
       channels.handleUpgrade(req, socket, head);
       return;
@@ -71,6 +77,7 @@ export function createWebSockets(deps: Deps) {
     /** Tells subscribed clients to reconnect elsewhere, then closes every socket. */
     async close() {
       await channels.close();
+      await exportChannels.close();
       trpcHandler.broadcastReconnectNotification();
       for (const client of trpcWss.clients) client.close(1012, "Server restarting");
       await new Promise<void>((resolve) => trpcWss.close(() => resolve()));

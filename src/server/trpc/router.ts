@@ -1,6 +1,7 @@
 import { router } from "./init";
 import { adminRouter } from "./routers/admin";
 import { authRouter } from "./routers/auth";
+import { exportsRouter, githubRouter, integrationsRouter, settingsRouter } from "./routers/integrations";
 import { realtimeRouter } from "./routers/realtime";
 import { systemRouter } from "./routers/system";
 import { tasksRouter } from "./routers/tasks";
@@ -8,7 +9,11 @@ import { tasksRouter } from "./routers/tasks";
 export const appRouter = router({
   admin: adminRouter,
   auth: authRouter,
+  exports: exportsRouter,
+  github: githubRouter,
+  integrations: integrationsRouter,
   realtime: realtimeRouter,
+  settings: settingsRouter,
   system: systemRouter,
   tasks: tasksRouter,
 });

@@ -16,6 +16,9 @@ export const TASK_EVENT_TYPES = [
   "service.status",
   "event_modeling.started",
   "event_modeling.completed",
+  "export.progress",
+  "export.success",
+  "export.error",
 ] as const;
 export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
 

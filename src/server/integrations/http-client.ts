@@ -1,0 +1,148 @@
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** A third-party answer that retrying will not fix (4xx other than 429), with the service's own words. */
+export class IntegrationError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly body: unknown = null,
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = "IntegrationError";
+  }
+}
+
+export type HttpResponse<T = unknown> = { status: number; body: T; headers: Headers };
+
+export type HttpClientOptions = {
+  baseUrl: string;
+  headers?: Record<string, string>;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** At most `limit` requests in any `windowMs` (a sliding window, so a fixed-window server never sees more). */
+  rateLimit?: { limit: number; windowMs: number };
+  retries?: number;
+  timeoutMs?: number;
+  /** Back-off when a 429 carries no Retry-After (Trello sends none). */
+  defaultRetryAfterMs?: number;
+  signal?: AbortSignal;
+  describe: (status: number, body: unknown) => string;
+};
+
+/**
+ * One HTTP client for JIRA, Confluence, Trello and GitHub: bounded concurrency, a client-side rate
+ * limit, Retry-After honoured on 429/503, exponential back-off on 5xx, timeouts and network errors.
+ */
+export function createHttpClient(opts: HttpClientOptions) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const sent: number[] = [];
+  let requests = 0;
+
+  async function acquire() {
+    if (active >= opts.concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    active += 1;
+    if (opts.rateLimit) {
+      const { limit, windowMs } = opts.rateLimit;
+      for (;;) {
+        const now = Date.now();
+        while (sent.length && sent[0]! <= now - windowMs) sent.shift();
+        if (sent.length < limit) break;
+        await sleep(sent[0]! + windowMs - now + 1, undefined, { signal: opts.signal });
+      }
+      sent.push(Date.now());
+    }
+  }
+  function release() {
+    active -= 1;
+    waiting.shift()?.();
+  }
+
+  async function request<T = unknown>(
+    method: string,
+    path: string,
+    init: {
+      json?: unknown;
+      query?: Record<string, string | number | boolean | undefined>;
+      expect?: number[];
+    } = {},
+  ): Promise<HttpResponse<T>> {
+    const url = new URL(path.startsWith("http") ? path : `${opts.baseUrl.replace(/\/$/, "")}${path}`);
+    for (const [k, v] of Object.entries(init.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    const retries = opts.retries ?? 5;
+    for (let attempt = 0; ; attempt++) {
+      opts.signal?.throwIfAborted();
+      await acquire();
+      let res: Response;
+      try {
+        requests += 1;
+        res = await fetch(url, {
+          method,
+          headers: {
+            accept: "application/json",
+            ...(init.json !== undefined ? { "content-type": "application/json" } : {}),
+            ...opts.headers,
+          },
+          body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
+          signal: AbortSignal.any([
+            AbortSignal.timeout(opts.timeoutMs ?? 20_000),
+            ...(opts.signal ? [opts.signal] : []),
+          ]),
+          redirect: "error",
+        });
+      } catch (err) {
+        release();
+        opts.signal?.throwIfAborted();
+        if (attempt >= retries) {
+          const timedOut = (err as Error).name === "TimeoutError";
+          throw new IntegrationError(
+            timedOut ? "The service did not answer in time." : "The service could not be reached.",
+            null,
+            null,
+            true,
+          );
+        }
+        await sleep(backoff(attempt), undefined, { signal: opts.signal });
+        continue;
+      }
+      const text = await res.text().catch(() => "");
+      release();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        // plain-text bodies (Trello) stay strings
+      }
+      if (res.ok || init.expect?.includes(res.status))
+        return { status: res.status, body: body as T, headers: res.headers };
+      const retryable = res.status === 429 || res.status >= 500;
+      if (retryable && attempt < retries) {
+        const wait =
+          retryAfterMs(res.headers) ??
+          (res.status === 429 ? (opts.defaultRetryAfterMs ?? 1000) * 2 ** attempt : backoff(attempt));
+        await sleep(Math.min(wait, 60_000), undefined, { signal: opts.signal });
+        continue;
+      }
+      throw new IntegrationError(opts.describe(res.status, body), res.status, body, retryable);
+    }
+  }
+
+  return { request, requestCount: () => requests };
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>;
+
+function backoff(attempt: number) {
+  return Math.min(8000, 250 * 2 ** attempt) + Math.floor(Math.random() * 100);
+}
+
+function retryAfterMs(headers: Headers): number | null {
+  const v = headers.get("retry-after");
+  if (!v) return null;
+  const seconds = Number(v);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(v);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : null;
+}

@@ -1,0 +1,365 @@
+import type { TaskTreeNode } from "../../../shared/schemas/tasks";
+import {
+  complexityBand,
+  type ExportContext,
+  registerExporter,
+  subtasksOf,
+  titleOf,
+} from "../../services/exports/runner";
+import { createHttpClient, IntegrationError } from "../http-client";
+
+const BULK_MAX = 50;
+const ATOMIZE_LABEL = "atomize";
+
+type IssueType = { id: string; name: string; hierarchyLevel: number; subtask?: boolean };
+type Planned = { task: TaskTreeNode; kind: "epic" | "story" | "subtask"; parentTaskId: string | null };
+type JiraState = {
+  project_key?: string;
+  issues?: Record<string, string>;
+  pending?: string[];
+  labelled?: string[];
+  pages?: Record<string, string>;
+};
+
+function describeJira(status: number, body: unknown): string {
+  const b = body as { errorMessages?: string[]; errors?: Record<string, string> } | string | null;
+  const detail =
+    typeof b === "string"
+      ? b.slice(0, 200)
+      : [...(b?.errorMessages ?? []), ...Object.values(b?.errors ?? {})].filter(Boolean).join("; ");
+  if (status === 401) return "JIRA rejected the email or API token (401). Check them in Settings.";
+  if (status === 403)
+    return `JIRA refused the request (403)${detail ? `: ${detail}` : ". Your account may lack permission to create projects."}`;
+  return `JIRA answered ${status}${detail ? `: ${detail}` : ""}`;
+}
+
+/** Atlassian Document Format: one paragraph per non-empty block (empty text nodes are invalid). */
+export function adf(blocks: string[]) {
+  const content = blocks
+    .map((b) => b.trim())
+    .filter(Boolean)
+    .map((text) => ({ type: "paragraph", content: [{ type: "text", text: text.slice(0, 30_000) }] }));
+  return {
+    type: "doc",
+    version: 1,
+    content: content.length ? content : [{ type: "paragraph", content: [] }],
+  };
+}
+
+function xhtml(text: string) {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** Epics for non-atomic first-level subtasks, stories for atomic ones and below epics, sub-tasks deeper. */
+export function planIssues(tree: TaskTreeNode): Planned[] {
+  const out: Planned[] = [];
+  for (const first of tree.children) {
+    if (first.is_atomic || first.children.length === 0) {
+      out.push({ task: first, kind: "story", parentTaskId: null });
+      continue;
+    }
+    out.push({ task: first, kind: "epic", parentTaskId: null });
+    for (const second of first.children) {
+      out.push({ task: second, kind: "story", parentTaskId: first.id });
+      for (const deeper of subtasksOf(second))
+        out.push({ task: deeper, kind: "subtask", parentTaskId: second.id });
+    }
+  }
+  return out;
+}
+
+async function exportToJira(ctx: ExportContext) {
+  const { config, secret, deps } = ctx;
+  const state = ctx.state as JiraState;
+  state.issues ??= {};
+  state.pages ??= {};
+  const site = String(config.jira_url);
+  const key = String(config.project_key);
+  const http = createHttpClient({
+    baseUrl: site,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${secret.user_email}:${secret.api_token}`).toString("base64")}`,
+    },
+    concurrency: deps.config.EXPORT_CONCURRENCY,
+    signal: ctx.signal,
+    describe: describeJira,
+  });
+
+  // -- project_creation ------------------------------------------------------------------------------
+  await ctx.progress("project_creation", 2, `Creating the JIRA project ${key}`);
+  if (!state.project_key) {
+    const created = await http.request<{ errors?: Record<string, string> }>("POST", "/rest/api/3/project", {
+      json: {
+        key,
+        name: String(config.project_name),
+        projectTypeKey: "software",
+        projectTemplateKey: "com.pyxis.greenhopper.jira:gh-simplified-scrum-classic",
+        leadAccountId: String(config.account_id),
+        description: titleOf(ctx.tree.description, 255),
+      },
+      expect: [400],
+    });
+    if (created.status === 400) {
+      const errors = created.body.errors ?? {};
+      if (errors.projectKey?.includes("already exists")) {
+        throw new IntegrationError(
+          `A JIRA project with the key ${key} already exists. Choose another project key.`,
+          400,
+        );
+      }
+      throw new IntegrationError(describeJira(400, created.body), 400);
+    }
+    state.project_key = key;
+    await ctx.saveState();
+  }
+  const [meta, fields] = await Promise.all([
+    http.request<{ issueTypes: IssueType[] }>("GET", `/rest/api/3/issue/createmeta/${key}/issuetypes`),
+    http.request<Array<{ id: string; name: string; schema?: { custom?: string } }>>(
+      "GET",
+      "/rest/api/3/field",
+    ),
+  ]);
+  // Issue types by hierarchy level, not by (translatable) name.
+  const types = meta.body.issueTypes;
+  const epicType = types.find((t) => t.hierarchyLevel === 1);
+  const level0 = types.filter((t) => t.hierarchyLevel === 0 && !t.subtask);
+  const storyType = level0.find((t) => /story|histoire|historia/i.test(t.name)) ?? level0[0];
+  const subtaskType = types.find((t) => t.hierarchyLevel === -1 || t.subtask);
+  if (!epicType || !storyType || !subtaskType) {
+    throw new IntegrationError(
+      "The JIRA project has no epic, story or sub-task issue types; use a software project template.",
+      400,
+    );
+  }
+  const storyPoints = fields.body.find(
+    (f) => f.schema?.custom === "com.pyxis.greenhopper.jira:jsw-story-points",
+  )?.id;
+  await ctx.progress("project_creation", 10, `Project ${key} is ready`);
+
+  // -- issue_creation --------------------------------------------------------------------------------
+  const planned = planIssues(ctx.tree);
+  const typeOf = { epic: epicType, story: storyType, subtask: subtaskType };
+  if (state.pending?.length) await reconcile(http, key, planned, state);
+  const levels: Planned[][] = [
+    planned.filter((p) => p.kind === "epic"),
+    planned.filter((p) => p.kind === "story"),
+    planned.filter((p) => p.kind === "subtask"),
+  ];
+  let done = Object.keys(state.issues).length;
+  for (const level of levels) {
+    const todo = level.filter((p) => !state.issues![p.task.id]);
+    for (let i = 0; i < todo.length; i += BULK_MAX) {
+      const chunk = todo.slice(i, i + BULK_MAX);
+      state.pending = chunk.map((p) => p.task.id);
+      await ctx.saveState();
+      const res = await http.request<{
+        issues: Array<{ key: string }>;
+        errors: Array<{
+          failedElementNumber: number;
+          elementErrors?: { errorMessages?: string[]; errors?: Record<string, string> };
+        }>;
+      }>("POST", "/rest/api/3/issue/bulk", {
+        json: {
+          issueUpdates: chunk.map((p) => ({
+            fields: issueFields(p, key, typeOf[p.kind].id, storyPoints, state),
+          })),
+        },
+        expect: [400],
+      });
+      const failed = new Set((res.body.errors ?? []).map((e) => e.failedElementNumber));
+      let k = 0;
+      chunk.forEach((p, index) => {
+        if (failed.has(index)) return;
+        const created = res.body.issues?.[k++];
+        if (created) state.issues![p.task.id] = created.key;
+      });
+      state.pending = [];
+      await ctx.saveState();
+      if (failed.size) {
+        const first = res.body.errors[0]?.elementErrors;
+        const why = [...(first?.errorMessages ?? []), ...Object.values(first?.errors ?? {})].join("; ");
+        throw new IntegrationError(
+          `JIRA refused ${failed.size} issue(s): ${why || "validation failed"}`,
+          400,
+        );
+      }
+      done = Object.keys(state.issues).length;
+      await ctx.progress(
+        "issue_creation",
+        10 + (70 * done) / planned.length,
+        `Created ${done} of ${planned.length} issues`,
+      );
+    }
+  }
+
+  // -- label_update: each epic carries the highest complexity band found below it --------------------
+  state.labelled ??= [];
+  const epics = levels[0]!.filter((p) => !state.labelled!.includes(p.task.id));
+  let labelled = 0;
+  await Promise.all(
+    epics.map(async (p) => {
+      const band = complexityBand(
+        Math.max(p.task.complexity_score ?? 0, ...subtasksOf(p.task).map((t) => t.complexity_score ?? 0)),
+      );
+      await http.request("PUT", `/rest/api/3/issue/${state.issues![p.task.id]}`, {
+        json: { update: { labels: [{ add: `epic-complexity-${band}` }] } },
+      });
+      state.labelled!.push(p.task.id);
+      labelled += 1;
+      await ctx.progress(
+        "label_update",
+        80 + (8 * labelled) / Math.max(1, epics.length),
+        `Labelled ${labelled} of ${epics.length} epics`,
+      );
+    }),
+  );
+  await ctx.saveState();
+
+  // -- Confluence pages: tech stack, best practices, standards ---------------------------------------
+  const pages = await writeConfluencePages(ctx, http, key, String(config.project_name));
+  return {
+    issues_created: Object.keys(state.issues).length,
+    project_key: key,
+    project_url: `${site}/browse/${key}`,
+    confluence_pages: pages,
+  };
+}
+
+function issueFields(
+  p: Planned,
+  projectKey: string,
+  typeId: string,
+  storyPointsField: string | undefined,
+  state: JiraState,
+) {
+  const t = p.task;
+  const labels = [ATOMIZE_LABEL, `complexity-${complexityBand(t.complexity_score)}`];
+  if (t.story_points) labels.push(`story-points-${t.story_points}`);
+  const fields: Record<string, unknown> = {
+    project: { key: projectKey },
+    summary: titleOf(t.description, 250),
+    issuetype: { id: typeId },
+    labels,
+    description: adf([
+      t.description,
+      t.implementation_details ? `Implementation: ${t.implementation_details}` : "",
+      `Complexity ${t.complexity_score ?? "?"}/10 · Story points ${t.story_points ?? "?"} · Planned by Atomize`,
+    ]),
+  };
+  if (p.parentTaskId) fields.parent = { key: state.issues![p.parentTaskId] };
+  if (storyPointsField && p.kind !== "subtask" && t.story_points) fields[storyPointsField] = t.story_points;
+  return fields;
+}
+
+/** After an interrupted bulk call: find what JIRA did create (by label, summary and parent) before sending again. */
+async function reconcile(
+  http: ReturnType<typeof createHttpClient>,
+  key: string,
+  planned: Planned[],
+  state: JiraState,
+) {
+  const found: Array<{ key: string; fields: { summary: string; parent?: { key: string } } }> = [];
+  let nextPageToken: string | undefined;
+  do {
+    const res = await http.request<{ issues: typeof found; nextPageToken?: string }>(
+      "GET",
+      "/rest/api/3/search/jql",
+      {
+        query: {
+          jql: `project = ${key} AND labels = ${ATOMIZE_LABEL}`,
+          fields: "summary,parent",
+          maxResults: 100,
+          nextPageToken,
+        },
+      },
+    );
+    found.push(...res.body.issues);
+    nextPageToken = res.body.nextPageToken;
+  } while (nextPageToken);
+  const known = new Set(Object.values(state.issues ?? {}));
+  for (const id of state.pending ?? []) {
+    const p = planned.find((x) => x.task.id === id);
+    if (!p) continue;
+    const parentKey = p.parentTaskId ? state.issues![p.parentTaskId] : undefined;
+    const match = found.find(
+      (i) =>
+        !known.has(i.key) &&
+        i.fields.summary === titleOf(p.task.description, 250) &&
+        i.fields.parent?.key === parentKey,
+    );
+    if (match) {
+      state.issues![id] = match.key;
+      known.add(match.key);
+    }
+  }
+  state.pending = [];
+}
+
+async function writeConfluencePages(
+  ctx: ExportContext,
+  http: ReturnType<typeof createHttpClient>,
+  key: string,
+  projectName: string,
+) {
+  const state = ctx.state as JiraState;
+  const spaces = await http.request<{ results: Array<{ id: string }> }>("GET", "/wiki/api/v2/spaces", {
+    query: { keys: key },
+  });
+  const space = spaces.body.results[0];
+  if (!space) return 0;
+  const context = ctx.tree.context;
+  const stack = context?.tech_stack;
+  const list = (items: string[]) => `<ul>${items.map((i) => `<li>${xhtml(i)}</li>`).join("")}</ul>`;
+  const documents: Array<[string, string]> = [
+    [
+      `${projectName}: Tech Stack`,
+      `<p>${xhtml(stack?.description ?? "Technology choices for this project.")}</p>${list(
+        [
+          stack?.frontend && `Frontend: ${stack.frontend}`,
+          stack?.backend && `Backend: ${stack.backend}`,
+          stack?.database && `Database: ${stack.database}`,
+          stack?.deployment && `Deployment: ${stack.deployment}`,
+        ].filter((x): x is string => Boolean(x)),
+      )}`,
+    ],
+    [
+      `${projectName}: Best Practices`,
+      list(
+        context?.best_practices?.length
+          ? context.best_practices
+          : ["Review AI-generated plans before committing to them."],
+      ),
+    ],
+    [
+      `${projectName}: Standards`,
+      `<p>Every issue carries the label <code>atomize</code>, a complexity label (<code>complexity-low</code>, <code>complexity-medium</code>, <code>complexity-high</code>: scores below 5, 5-7, 8 and above) and its story points. Epics carry the highest complexity found below them.</p>${list(
+        (context?.epics ?? []).map((e) => `${e.title} (priority ${e.priority})`),
+      )}`,
+    ],
+  ];
+  let written = 0;
+  for (const [title, value] of documents) {
+    if (state.pages![title]) {
+      written += 1;
+      continue;
+    }
+    const res = await http.request<{ id?: string }>("POST", "/wiki/api/v2/pages", {
+      json: { spaceId: space.id, status: "current", title, body: { representation: "storage", value } },
+      expect: [400],
+    });
+    if (res.status === 400 && !JSON.stringify(res.body).includes("already exists")) {
+      throw new IntegrationError(describeJira(400, res.body), 400);
+    }
+    state.pages![title] = res.body.id ?? "existing";
+    written += 1;
+    await ctx.saveState();
+    await ctx.progress(
+      "label_update",
+      88 + (10 * written) / documents.length,
+      `Wrote Confluence page ${written} of ${documents.length}`,
+    );
+  }
+  return written;
+}
+
+registerExporter("jira", exportToJira);

@@ -1,0 +1,180 @@
+import { and, eq } from "drizzle-orm";
+import {
+  type ExportKind,
+  type ExportView,
+  startGithubExportInput,
+  startJiraExportInput,
+  startTrelloExportInput,
+} from "../../../shared/schemas/integrations";
+import { exports } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import { jiraSiteOrigin } from "../../integrations/allowed-origin";
+import type { UserRow } from "../auth/sessions";
+import { readCredential } from "../integrations/credentials";
+import { getOwnedRow } from "../tasks/tasks";
+import { parseInput } from "../validation";
+
+export const JOB_EXPORT = "export.run";
+export type ExportRow = typeof exports.$inferSelect;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function toExportView(row: ExportRow): ExportView {
+  return {
+    export_id: row.id,
+    kind: row.kind as ExportKind,
+    task_id: row.taskId,
+    status: row.status as ExportView["status"],
+    step: row.step,
+    progress: row.progress,
+    message: row.message,
+    result: row.result ?? null,
+    error: row.error,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+function taskIdOf(input: {
+  task_id?: string | undefined;
+  task_tree?: { task_id?: string; id?: string } | undefined;
+}) {
+  const id = input.task_id ?? input.task_tree?.task_id ?? input.task_tree?.id;
+  if (!id) {
+    throw new AppError("UNPROCESSABLE_CONTENT", "Say which task to export (task_id)", {
+      fieldErrors: [{ field: "task_id", message: "Say which task to export (task_id)" }],
+    });
+  }
+  return id;
+}
+
+/**
+ * Starts an export of one of the caller's task trees. Credentials come from the request or, when
+ * left out, from the stored (encrypted) ones; they travel to the job sealed, never in plain text.
+ */
+export async function startExport(
+  deps: Deps,
+  user: UserRow,
+  kind: ExportKind,
+  raw: unknown,
+): Promise<{ export_id: string; status: string }> {
+  let secret: Record<string, string>;
+  let config: Record<string, unknown>;
+  let taskId: string;
+  if (kind === "jira") {
+    const input = parseInput(startJiraExportInput, raw);
+    taskId = taskIdOf(input);
+    const stored = await readCredential<{ user_email: string; api_token: string }>(deps, user.id, "jira");
+    const c = input.config;
+    const jiraUrl = c.jira_url || (stored?.publicData.jira_url as string | undefined);
+    const email = c.user_email || stored?.secret.user_email;
+    const token = c.api_token || stored?.secret.api_token;
+    const accountId = c.account_id || (stored?.publicData.account_id as string | undefined);
+    const missing = !jiraUrl
+      ? "JIRA URL is required"
+      : !email
+        ? "Your email is required"
+        : !token
+          ? "API token is required"
+          : !accountId
+            ? "Account ID is required"
+            : null;
+    if (missing) throw new AppError("UNPROCESSABLE_CONTENT", missing);
+    const site = jiraSiteOrigin(jiraUrl!, deps.config.JIRA_ALLOWED_ORIGINS);
+    secret = { user_email: email!, api_token: token! };
+    config = {
+      jira_url: site,
+      account_id: accountId,
+      project_name: c.project_name,
+      project_key: c.project_key,
+      user_email: email,
+    };
+  } else if (kind === "trello") {
+    const input = parseInput(startTrelloExportInput, raw);
+    taskId = taskIdOf(input);
+    const stored = await readCredential<{ api_key: string; token: string }>(deps, user.id, "trello");
+    const key = input.config.trello_api_key || stored?.secret.api_key;
+    const token = input.config.trello_token || stored?.secret.token;
+    if (!key || !token) {
+      throw new AppError(
+        "UNPROCESSABLE_CONTENT",
+        "Please add your Trello API key and token in the Settings page first.",
+      );
+    }
+    secret = { api_key: key, token };
+    config = { board_name: input.config.board_name };
+  } else {
+    const input = parseInput(startGithubExportInput, raw);
+    taskId = input.task_id;
+    const stored = await readCredential<{ token: string }>(deps, user.id, "github");
+    if (!stored)
+      throw new AppError("UNPROCESSABLE_CONTENT", "Connect your GitHub account in Settings first.");
+    secret = { token: stored.secret.token };
+    config = { repository: input.config.repository };
+  }
+  const task = await getOwnedRow(deps, user.id, taskId);
+  if (task.parentId)
+    throw new AppError(
+      "BAD_REQUEST",
+      "Export the whole task tree: open its root task and export from there.",
+    );
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(exports)
+      .values({
+        userId: user.id,
+        taskId: task.id,
+        kind,
+        status: "queued",
+        progress: 0,
+        message: "Waiting to start",
+        config,
+        state: { sealed: deps.vault.encrypt(JSON.stringify(secret)) },
+      })
+      .returning();
+    await deps.jobs.enqueue(
+      {
+        kind: JOB_EXPORT,
+        payload: { exportId: created!.id },
+        groupKey: `export:${created!.id}`,
+        maxAttempts: 3,
+      },
+      tx,
+    );
+    return created!;
+  });
+  deps.log.info("export started", { exportId: row.id, kind, taskId: task.id });
+  return { export_id: row.id, status: row.status };
+}
+
+export async function getOwnedExport(deps: Pick<Deps, "db">, userId: string, id: string): Promise<ExportRow> {
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND", "Export not found");
+  const [row] = await deps.db
+    .select()
+    .from(exports)
+    .where(and(eq(exports.id, id), eq(exports.userId, userId)))
+    .limit(1);
+  if (!row) throw new AppError("NOT_FOUND", "Export not found");
+  return row;
+}
+
+export async function getExport(deps: Deps, userId: string, id: string): Promise<ExportView> {
+  return toExportView(await getOwnedExport(deps, userId, id));
+}
+
+/** Runs a failed export again; what it created before is found and not created twice. */
+export async function retryExport(deps: Deps, userId: string, id: string): Promise<ExportView> {
+  const row = await getOwnedExport(deps, userId, id);
+  if (row.status !== "failed") throw new AppError("CONFLICT", "Only a failed export can be retried.");
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(exports)
+      .set({ status: "queued", error: null, message: "Retrying", updatedAt: new Date() })
+      .where(eq(exports.id, id));
+    await deps.jobs.enqueue(
+      { kind: JOB_EXPORT, payload: { exportId: id }, groupKey: `export:${id}`, maxAttempts: 3 },
+      tx,
+    );
+  });
+  return getExport(deps, userId, id);
+}

@@ -1,0 +1,159 @@
+import { eq } from "drizzle-orm";
+import type { ExportKind } from "../../../shared/schemas/integrations";
+import type { TaskTreeNode } from "../../../shared/schemas/tasks";
+import { exports } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { IntegrationError } from "../../integrations/http-client";
+import { type JobContext, type JobRow, PermanentJobError } from "../../jobs/queue";
+import { getTaskTree } from "../tasks/tasks";
+import { type ExportRow, JOB_EXPORT } from "./exports";
+
+export type ExportContext = {
+  deps: Deps;
+  row: ExportRow;
+  tree: TaskTreeNode;
+  config: Record<string, unknown>;
+  secret: Record<string, string>;
+  signal: AbortSignal;
+  /** What this export created so far (ids, keys): saved after every step so a retry resumes. */
+  state: Record<string, unknown>;
+  saveState(): Promise<void>;
+  /** Reports a step; progress never goes backwards. */
+  progress(step: string, percent: number, message: string): Promise<void>;
+};
+
+export type Exporter = (ctx: ExportContext) => Promise<Record<string, unknown>>;
+
+const exporters = new Map<ExportKind, Exporter>();
+export function registerExporter(kind: ExportKind, exporter: Exporter) {
+  exporters.set(kind, exporter);
+}
+
+async function publish(
+  deps: Deps,
+  row: ExportRow,
+  type: "export.progress" | "export.success" | "export.error",
+  data: Record<string, unknown>,
+) {
+  await deps.events.publish({
+    type,
+    userId: row.userId,
+    taskId: row.taskId,
+    rootTaskId: row.taskId,
+    data: { export_id: row.id, kind: row.kind, ...data },
+  });
+}
+
+async function runExport(deps: Deps, job: JobRow, jobCtx: JobContext) {
+  const exportId = String(job.payload.exportId);
+  const [row] = await deps.db.select().from(exports).where(eq(exports.id, exportId)).limit(1);
+  if (!row || row.status === "completed") return;
+  const exporter = exporters.get(row.kind as ExportKind);
+  if (!exporter) throw new PermanentJobError(`No exporter for ${row.kind}`);
+  if (!row.taskId) throw new PermanentJobError("The exported task was deleted.");
+  const tree = await getTaskTree(deps, row.userId, row.taskId).catch(() => null);
+  if (!tree) throw new PermanentJobError("The exported task was deleted.");
+  const { sealed, ...state } = row.state as { sealed?: string } & Record<string, unknown>;
+  if (!sealed) throw new PermanentJobError("The export's credentials are gone; start a new export.");
+  const secret = JSON.parse(deps.vault.decrypt(sealed)) as Record<string, string>;
+  let percent = row.progress;
+  await deps.db
+    .update(exports)
+    .set({ status: "running", updatedAt: new Date() })
+    .where(eq(exports.id, exportId));
+
+  const ctx: ExportContext = {
+    deps,
+    row,
+    tree,
+    config: row.config,
+    secret,
+    signal: jobCtx.signal,
+    state,
+    async saveState() {
+      await deps.db
+        .update(exports)
+        .set({ state: { ...ctx.state, sealed }, updatedAt: new Date() })
+        .where(eq(exports.id, exportId));
+    },
+    async progress(step, p, message) {
+      percent = Math.max(percent, Math.min(100, Math.round(p)));
+      await deps.db
+        .update(exports)
+        .set({ step, progress: percent, message, updatedAt: new Date() })
+        .where(eq(exports.id, exportId));
+      await publish(deps, row, "export.progress", { step, progress: percent, message });
+    },
+  };
+  try {
+    const result = await exporter(ctx);
+    await deps.db
+      .update(exports)
+      // The sealed credentials are dropped once the export is done.
+      .set({
+        status: "completed",
+        step: "completion",
+        progress: 100,
+        message: "Export complete",
+        result,
+        state: ctx.state,
+        updatedAt: new Date(),
+      })
+      .where(eq(exports.id, exportId));
+    await publish(deps, row, "export.progress", {
+      step: "completion",
+      progress: 100,
+      message: "Export complete",
+    });
+    await publish(deps, row, "export.success", result);
+  } catch (err) {
+    await ctx.saveState().catch(() => {});
+    if (jobCtx.signal.aborted) throw err;
+    const retryable = err instanceof IntegrationError ? err.retryable : !(err instanceof PermanentJobError);
+    const last = !retryable || job.attempts >= job.maxAttempts;
+    if (last) {
+      const message = (err as Error).message;
+      await deps.db
+        .update(exports)
+        .set({ status: "failed", error: message, message, updatedAt: new Date() })
+        .where(eq(exports.id, exportId));
+      await publish(deps, row, "export.error", { message });
+      throw new PermanentJobError(message, { cause: err });
+    }
+    await ctx.progress(
+      row.step ?? "retry",
+      percent,
+      `Temporary problem (${(err as Error).message}); retrying`,
+    );
+    throw err;
+  }
+}
+
+export function registerExports(deps: Deps) {
+  deps.jobs.register(JOB_EXPORT, (job, ctx) => runExport(deps, job, ctx));
+}
+
+/** Depth-first walk of a tree (the root excluded). */
+export function subtasksOf(tree: TaskTreeNode): TaskTreeNode[] {
+  const out: TaskTreeNode[] = [];
+  const visit = (n: TaskTreeNode) => {
+    for (const c of n.children) {
+      out.push(c);
+      visit(c);
+    }
+  };
+  visit(tree);
+  return out;
+}
+
+export function complexityBand(score: number | null): "high" | "medium" | "low" {
+  if (score !== null && score >= 8) return "high";
+  if (score !== null && score >= 5) return "medium";
+  return "low";
+}
+
+/** First line, trimmed and capped: a title for an issue or a card. */
+export function titleOf(description: string, max = 200): string {
+  const line = description.split("\n")[0]!.trim().replace(/\s+/g, " ");
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

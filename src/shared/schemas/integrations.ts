@@ -1,0 +1,158 @@
+import { z } from "zod";
+
+/** Spec section 9: JIRA project key 2-10 uppercase alphanumerics; Trello board names at most 30 characters. */
+export const JIRA_KEY_PATTERN = /^[A-Z][A-Z0-9]{1,9}$/;
+export const TRELLO_BOARD_NAME_MAX = 30;
+export const GITHUB_TOKEN_SCOPES = ["repo", "read:user"] as const;
+
+const required = (message: string, max = 500) => z.string({ error: message }).trim().min(1, message).max(max);
+
+export const generalSettingsInput = z.strictObject({
+  darkMode: z.boolean().optional(),
+  notifications: z.boolean().optional(),
+});
+export type GeneralSettings = { darkMode: boolean; notifications: boolean };
+
+export const trelloCredentialsInput = z.strictObject({
+  api_key: required("Trello API key is required", 200),
+  token: required("Trello token is required", 500),
+});
+
+export const jiraCredentialsInput = z.strictObject({
+  jira_url: required("JIRA URL is required", 300),
+  user_email: required("Your email is required", 254).pipe(z.email("Invalid email format")),
+  api_token: required("API token is required", 500),
+  account_id: required("Account ID is required", 128),
+});
+
+export const githubConnectInput = z.strictObject({
+  access_token: required("Please enter your GitHub access token", 300),
+});
+
+/** What the browser may see of stored credentials: never a secret. */
+export type IntegrationStatus = {
+  trello: {
+    connected: boolean;
+    api_key_hint: string | null;
+    username: string | null;
+    updated_at: string | null;
+  };
+  jira: {
+    connected: boolean;
+    jira_url: string | null;
+    user_email: string | null;
+    account_id: string | null;
+    updated_at: string | null;
+  };
+  github: {
+    connected: boolean;
+    login: string | null;
+    public_repos: number | null;
+    scopes: string[] | null;
+    updated_at: string | null;
+  };
+};
+
+export type GithubStatus = {
+  connected: boolean;
+  user: { login: string; username: string; public_repos: number } | null;
+  missing_scopes: string[];
+};
+
+// ---- exports -------------------------------------------------------------------------------------
+
+export const EXPORT_KINDS = ["jira", "trello", "github"] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+/** Spec section 7: JIRA export config (credentials may be omitted to use the stored ones). */
+export const jiraExportConfig = z.strictObject({
+  jira_url: z.string().trim().max(300).optional(),
+  user_email: z.string().trim().max(254).optional(),
+  api_token: z.string().trim().max(500).optional(),
+  account_id: z.string().trim().max(128).optional(),
+  project_name: required("Project name is required", 80),
+  project_key: z
+    .string({ error: "Project key is required" })
+    .trim()
+    .min(1, "Project key is required")
+    .regex(
+      JIRA_KEY_PATTERN,
+      "Project key must be 2-10 uppercase alphanumeric characters (e.g., PROJ, TEST123)",
+    ),
+  users: z
+    .array(z.object({ username: z.string().max(200), email: z.string().max(254) }))
+    .max(50)
+    .optional(),
+});
+export type JiraExportConfig = z.infer<typeof jiraExportConfig>;
+
+export const trelloExportConfig = z.strictObject({
+  trello_api_key: z.string().trim().max(200).optional(),
+  trello_token: z.string().trim().max(500).optional(),
+  board_name: z
+    .string({ error: "Board name is required" })
+    .trim()
+    .min(1, "Board name is required")
+    .max(TRELLO_BOARD_NAME_MAX, `Board name must be at most ${TRELLO_BOARD_NAME_MAX} characters`),
+});
+export type TrelloExportConfig = z.infer<typeof trelloExportConfig>;
+
+export const githubExportConfig = z.strictObject({
+  repository: z
+    .string({ error: "Repository is required" })
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, "Repository must look like owner/name"),
+});
+export type GithubExportConfig = z.infer<typeof githubExportConfig>;
+
+/**
+ * The task tree is read on the server from the task id (never trusted from the browser); a
+ * `task_tree` sent by spec-following clients is accepted only to say which task it is.
+ */
+const taskRef = z.object({ task_id: z.string().optional(), id: z.string().optional() }).passthrough();
+
+export const startJiraExportInput = z.strictObject({
+  task_id: z.string().trim().min(1).max(100).optional(),
+  config: jiraExportConfig,
+  task_tree: taskRef.optional(),
+});
+export const startTrelloExportInput = z.strictObject({
+  task_id: z.string().trim().min(1).max(100).optional(),
+  config: trelloExportConfig,
+  task_tree: taskRef.optional(),
+});
+export const startGithubExportInput = z.strictObject({
+  task_id: z.string().trim().min(1).max(100),
+  config: githubExportConfig,
+});
+
+export const JIRA_STEPS = ["project_creation", "issue_creation", "label_update", "completion"] as const;
+export const TRELLO_STEPS = [
+  "board_creation",
+  "list_creation",
+  "card_creation",
+  "label_creation",
+  "completion",
+] as const;
+export const GITHUB_STEPS = ["label_creation", "issue_creation", "completion"] as const;
+
+export type ExportView = {
+  export_id: string;
+  kind: ExportKind;
+  task_id: string | null;
+  status: "queued" | "running" | "completed" | "failed";
+  step: string | null;
+  progress: number;
+  message: string | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** Messages on /ws/{jira,trello}-export/{id} and the tRPC export subscription (spec section 7). */
+export type ExportMessage =
+  | { type: "connection_established"; export_id: string }
+  | { type: `${ExportKind}.export.progress`; step: string; progress: number; message: string }
+  | { type: `${ExportKind}.export.success`; [key: string]: unknown }
+  | { type: `${ExportKind}.export.error`; message: string };
