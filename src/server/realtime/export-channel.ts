@@ -17,7 +17,7 @@ function toMessage(kind: ExportKind, e: BusEvent): ExportMessage | null {
       type: `${kind}.export.progress`,
       step: String(d.step),
       progress: Number(d.progress),
-      message: String(d.message ?? ""),
+      message: e.message ?? "",
     };
   }
   if (e.type === "export.success") {
@@ -25,7 +25,7 @@ function toMessage(kind: ExportKind, e: BusEvent): ExportMessage | null {
     return { type: `${kind}.export.success`, ...result };
   }
   if (e.type === "export.error")
-    return { type: `${kind}.export.error`, message: String(d.message ?? "Export failed") };
+    return { type: `${kind}.export.error`, message: e.message ?? "Export failed" };
   return null;
 }
 

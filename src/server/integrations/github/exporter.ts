@@ -63,6 +63,7 @@ async function exportToGithub(ctx: ExportContext) {
     },
     concurrency: Math.min(4, ctx.deps.config.EXPORT_CONCURRENCY),
     signal: ctx.signal,
+    retries: ctx.deps.config.EXPORT_HTTP_RETRIES,
     describe: describeGithub,
   });
   await ctx.progress("label_creation", 2, `Preparing labels in ${repo}`);

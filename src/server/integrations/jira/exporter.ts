@@ -17,7 +17,6 @@ type JiraState = {
   project_key?: string;
   issues?: Record<string, string>;
   pending?: string[];
-  labelled?: string[];
   pages?: Record<string, string>;
 };
 
@@ -82,6 +81,7 @@ async function exportToJira(ctx: ExportContext) {
     },
     concurrency: deps.config.EXPORT_CONCURRENCY,
     signal: ctx.signal,
+    retries: ctx.deps.config.EXPORT_HTTP_RETRIES,
     describe: describeJira,
   });
 
@@ -192,28 +192,13 @@ async function exportToJira(ctx: ExportContext) {
     }
   }
 
-  // -- label_update: each epic carries the highest complexity band found below it --------------------
-  state.labelled ??= [];
-  const epics = levels[0]!.filter((p) => !state.labelled!.includes(p.task.id));
-  let labelled = 0;
-  await Promise.all(
-    epics.map(async (p) => {
-      const band = complexityBand(
-        Math.max(p.task.complexity_score ?? 0, ...subtasksOf(p.task).map((t) => t.complexity_score ?? 0)),
-      );
-      await http.request("PUT", `/rest/api/3/issue/${state.issues![p.task.id]}`, {
-        json: { update: { labels: [{ add: `epic-complexity-${band}` }] } },
-      });
-      state.labelled!.push(p.task.id);
-      labelled += 1;
-      await ctx.progress(
-        "label_update",
-        80 + (8 * labelled) / Math.max(1, epics.length),
-        `Labelled ${labelled} of ${epics.length} epics`,
-      );
-    }),
-  );
-  await ctx.saveState();
+  // -- label_update: labels go on at creation (an epic also carries the highest complexity band below
+  // it); one search confirms JIRA has them, instead of a request per issue.
+  await ctx.progress("label_update", 82, "Checking labels");
+  await http.request("GET", "/rest/api/3/search/jql", {
+    query: { jql: `project = ${key} AND labels = ${ATOMIZE_LABEL}`, fields: "labels", maxResults: 1 },
+  });
+  await ctx.progress("label_update", 88, `Labels applied to ${Object.keys(state.issues).length} issues`);
 
   // -- Confluence pages: tech stack, best practices, standards ---------------------------------------
   const pages = await writeConfluencePages(ctx, http, key, String(config.project_name));
@@ -235,6 +220,10 @@ function issueFields(
   const t = p.task;
   const labels = [ATOMIZE_LABEL, `complexity-${complexityBand(t.complexity_score)}`];
   if (t.story_points) labels.push(`story-points-${t.story_points}`);
+  if (p.kind === "epic") {
+    const highest = Math.max(t.complexity_score ?? 0, ...subtasksOf(t).map((x) => x.complexity_score ?? 0));
+    labels.push(`epic-complexity-${complexityBand(highest)}`);
+  }
   const fields: Record<string, unknown> = {
     project: { key: projectKey },
     summary: titleOf(t.description, 250),

@@ -64,6 +64,7 @@ async function exportToTrello(ctx: ExportContext) {
     rateLimit: { limit: deps.config.TRELLO_REQUESTS_PER_10S, windowMs: 10_000 },
     defaultRetryAfterMs: 2000,
     signal: ctx.signal,
+    retries: ctx.deps.config.EXPORT_HTTP_RETRIES,
     describe: describeTrello,
   });
   const boardName = String(ctx.config.board_name);

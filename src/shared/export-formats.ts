@@ -1,0 +1,256 @@
+import type { Epic, TaskTreeNode, UserStory } from "./schemas/tasks";
+
+/**
+ * Browser-side exports of a task tree (spec 4 "Exports": JSON happens in the browser), plus Markdown
+ * and CSV. Pure functions: no DOM, no clock, so the same tree always gives the same file.
+ */
+
+/** Spec 9: how many characters of the description's first line name a file, a project or a board. */
+export const EXPORT_NAME_CHARS = 30;
+export const EXPORT_PRODUCT_NAME = "Atomize";
+
+export type ExportFormat = "json" | "md" | "csv";
+
+export const EXPORT_MIME: Record<ExportFormat, string> = {
+  json: "application/json;charset=utf-8",
+  md: "text/markdown;charset=utf-8",
+  csv: "text/csv;charset=utf-8",
+};
+
+/** The first non-blank line of a description, trimmed. */
+export function descriptionFirstLine(description: string): string {
+  const line = description
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .find((l) => l !== "");
+  return line ?? "";
+}
+
+/** The first `n` characters (code points, so an emoji is never cut in half). */
+function firstChars(text: string, n: number): string {
+  return Array.from(text).slice(0, n).join("");
+}
+
+/** Spec 9 "Default project or board name": 'Atomize ' + the first 30 characters of the first line. */
+export function defaultExportName(description: string): string {
+  return `${EXPORT_PRODUCT_NAME} ${firstChars(descriptionFirstLine(description), EXPORT_NAME_CHARS)}`.trimEnd();
+}
+
+// Characters no common file system accepts (Windows is the strictest), and control characters.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
+const UNSAFE_FILE_CHARS = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+
+/**
+ * Spec 4: the first 30 characters of the first line of the description + '-task-tree.{ext}', made safe
+ * for file systems (reserved characters become '_', whitespace runs one space, no leading/trailing dots).
+ */
+export function exportFileName(description: string, ext: ExportFormat | string): string {
+  const base = firstChars(descriptionFirstLine(description), EXPORT_NAME_CHARS)
+    .replace(/\s+/g, " ")
+    .replace(UNSAFE_FILE_CHARS, "_")
+    .trim()
+    .replace(/^[.\s]+|[.\s]+$/g, "");
+  const safe = base === "" ? "task" : WINDOWS_RESERVED.test(base) ? `_${base}` : base;
+  return `${safe}-task-tree.${ext.replace(/^\.+/, "")}`;
+}
+
+// ---- JSON -----------------------------------------------------------------------------------------
+
+/** The whole tree as pretty-printed JSON, as the API returns it. */
+export function treeToJson(tree: TaskTreeNode): string {
+  return `${JSON.stringify(tree, null, 2)}\n`;
+}
+
+// ---- walking ----------------------------------------------------------------------------------------
+
+type Visit = { node: TaskTreeNode; parent: TaskTreeNode | null; depth: number; path: string };
+
+/** Depth-first, parents before children, without recursion (deep trees cannot overflow the stack). */
+function walk(root: TaskTreeNode): Visit[] {
+  const out: Visit[] = [];
+  const stack: Visit[] = [{ node: root, parent: null, depth: 0, path: "1" }];
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    out.push(visit);
+    const children = visit.node.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) {
+      stack.push({
+        node: children[i]!,
+        parent: visit.node,
+        depth: visit.depth + 1,
+        path: `${visit.path}.${i + 1}`,
+      });
+    }
+  }
+  return out;
+}
+
+function titleOf(node: TaskTreeNode): string {
+  return descriptionFirstLine(node.description) || "Untitled task";
+}
+
+function scoreOf(node: TaskTreeNode): number | null {
+  const score = node.complexity_score ?? node.complexity;
+  return typeof score === "number" && Number.isFinite(score) ? score : null;
+}
+
+function formatScore(score: number): string {
+  return `${Math.round(score * 10) / 10}/10`;
+}
+
+// ---- Markdown ---------------------------------------------------------------------------------------
+
+/** Keeps a line of user text from turning into markup it did not mean (headings, lists, links, HTML). */
+function inline(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/([\\`*_[\]<>|])/g, "\\$1");
+}
+
+function details(node: TaskTreeNode): string {
+  const parts: string[] = [];
+  const score = scoreOf(node);
+  if (score !== null) parts.push(`complexity ${formatScore(score)}`);
+  if (node.story_points !== null && node.story_points !== undefined)
+    parts.push(`${node.story_points} ${node.story_points === 1 ? "story point" : "story points"}`);
+  if (node.is_atomic) parts.push("atomic");
+  if (node.status && node.status !== "completed") parts.push(node.status.replace(/_/g, " "));
+  return parts.length ? ` _(${parts.join(", ")})_` : "";
+}
+
+/** The rest of a description after its first line, as indented plain lines. */
+function bodyLines(node: TaskTreeNode): string[] {
+  const first = descriptionFirstLine(node.description);
+  const text = node.description.trim();
+  const rest = text.slice(text.indexOf(first) + first.length).trim();
+  if (!rest) return [];
+  return rest
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .map((l) => inline(l).replace(/^(#|>|-|\+|\d+[.)])/, "\\$1"));
+}
+
+function storyLine(story: UserStory): string {
+  const meta: string[] = [];
+  if (story.story_points !== null && story.story_points !== undefined) meta.push(`${story.story_points} SP`);
+  if (story.priority) meta.push(story.priority.replace(/_/g, " "));
+  const sentence = `As a ${inline(story.actor)}, I want ${inline(story.action)}${
+    story.benefit ? ` so that ${inline(story.benefit)}` : ""
+  }`;
+  return `- ${sentence}${meta.length ? ` _(${meta.join(", ")})_` : ""}`;
+}
+
+function storyBlock(story: UserStory): string[] {
+  const lines = [storyLine(story)];
+  for (const c of story.acceptance_criteria ?? []) lines.push(`  - [ ] ${inline(c)}`);
+  return lines;
+}
+
+/**
+ * The tree as Markdown: a heading and summary for the root, the hierarchy as nested checklists
+ * (checked when completed) with complexity and story points, then epics with their user stories,
+ * then the event model's own Markdown.
+ */
+export function treeToMarkdown(tree: TaskTreeNode): string {
+  const out: string[] = [];
+  const visits = walk(tree);
+  out.push(`# ${inline(titleOf(tree))}`, "");
+  const rootBody = bodyLines(tree);
+  if (rootBody.length) out.push(...rootBody, "");
+
+  const leaves = visits.filter((v) => (v.node.children ?? []).length === 0 && v.depth > 0);
+  const points = leaves.reduce((sum, v) => sum + (v.node.story_points ?? 0), 0);
+  const rootScore = scoreOf(tree);
+  out.push(`- **Status:** ${tree.status.replace(/_/g, " ")}`);
+  if (rootScore !== null) out.push(`- **Complexity:** ${formatScore(rootScore)}`);
+  out.push(`- **Subtasks:** ${visits.length - 1}`);
+  if (points > 0) out.push(`- **Story points (work items):** ${points}`);
+  out.push("");
+
+  out.push("## Task Tree", "");
+  for (const { node, depth } of visits) {
+    const indent = "  ".repeat(depth);
+    const box = node.status === "completed" ? "[x]" : "[ ]";
+    out.push(`${indent}- ${box} **${inline(titleOf(node))}**${details(node)}`);
+    for (const line of bodyLines(node)) out.push(`${indent}  ${line}`);
+  }
+  out.push("");
+
+  const epics: Epic[] = tree.context?.epics ?? [];
+  const stories: UserStory[] = tree.context?.user_stories ?? [];
+  if (epics.length || stories.length) {
+    out.push("## Epics and User Stories", "");
+    const known = new Set(epics.map((e) => e.id));
+    for (const epic of epics) {
+      out.push(`### ${inline(epic.title)} _(priority ${epic.priority})_`, "");
+      if (epic.description?.trim()) out.push(inline(epic.description), "");
+      const own = stories.filter((s) => s.epic_id === epic.id);
+      if (own.length) out.push(...own.flatMap(storyBlock), "");
+    }
+    const loose = stories.filter((s) => !s.epic_id || !known.has(s.epic_id));
+    if (loose.length) out.push("### Unassigned stories", "", ...loose.flatMap(storyBlock), "");
+  }
+
+  const eventModel = tree.metadata?.event_model_markdown?.trim();
+  if (eventModel) out.push("## Event Model", "", eventModel, "");
+
+  return `${out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
+}
+
+// ---- CSV ----------------------------------------------------------------------------------------
+
+export const CSV_COLUMNS = [
+  "id",
+  "parent_id",
+  "depth",
+  "path",
+  "title",
+  "description",
+  "status",
+  "complexity_score",
+  "story_points",
+  "is_atomic",
+] as const;
+
+/** RFC 4180: a field with a comma, a double quote or a line break is quoted, its quotes doubled. */
+export function csvField(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Spreadsheets run a cell starting with = + - @ as a formula: such user text is prefixed with '. */
+function neutralise(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** One row per task, parents before children, CRLF line ends (RFC 4180), a header row first. */
+export function treeToCsv(tree: TaskTreeNode): string {
+  const rows: string[] = [CSV_COLUMNS.join(",")];
+  for (const { node, parent, depth, path } of walk(tree)) {
+    const score = scoreOf(node);
+    rows.push(
+      [
+        node.id,
+        parent ? parent.id : "",
+        depth,
+        path,
+        neutralise(titleOf(node)),
+        neutralise(node.description.trim()),
+        node.status,
+        score === null ? "" : score,
+        node.story_points ?? "",
+        node.is_atomic ? "true" : "false",
+      ]
+        .map(csvField)
+        .join(","),
+    );
+  }
+  return `${rows.join("\r\n")}\r\n`;
+}
