@@ -70,7 +70,7 @@ export const configSchema = z
       ),
     TRELLO_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.trello.com"),
     /** Trello allows 100 requests per 10 s per token; exports pace themselves to this. */
-    TRELLO_REQUESTS_PER_10S: z.coerce.number().int().min(1).max(1000).default(100),
+    TRELLO_REQUESTS_PER_10S: z.coerce.number().int().min(1).max(10_000).default(100),
     EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(6),
     /** Retries of one request on 429/5xx/timeouts before the export job itself is retried. */
     EXPORT_HTTP_RETRIES: z.coerce.number().int().min(0).max(10).default(5),

@@ -1,6 +1,13 @@
 import type { ReactNode } from "react";
+import { useUserSettingsSync } from "../lib/user-settings";
 import { SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
+
+/** Keeps the signed-in user's settings fresh (a component of its own: route changes re-render only it). */
+function UserSettingsSync() {
+  useUserSettingsSync();
+  return null;
+}
 
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
@@ -11,6 +18,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       >
         Skip to content
       </a>
+      <UserSettingsSync />
       <SiteHeader />
       <main id="main-content" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
         {children}

@@ -1,11 +1,20 @@
+import { useSyncExternalStore } from "react";
 import { readStorage, writeStorage } from "./storage";
 
 /** daisyUI themes; dark is the default (spec 9), the choice is kept in localStorage "theme". */
 export type Theme = "dark" | "light";
 const THEME_KEY = "theme";
 
+const listeners = new Set<() => void>();
+
 export function getStoredTheme(): Theme {
   return readStorage("local", THEME_KEY) === "light" ? "light" : "dark";
+}
+
+/** The theme the page shows now (what `applyTheme` set last). */
+export function currentTheme(): Theme {
+  if (typeof document === "undefined") return getStoredTheme();
+  return document.documentElement.dataset.theme === "light" ? "light" : "dark";
 }
 
 export function applyTheme(theme: Theme): void {
@@ -13,6 +22,7 @@ export function applyTheme(theme: Theme): void {
   document
     .querySelector('meta[name="theme-color"]')
     ?.setAttribute("content", theme === "dark" ? "#1d232a" : "#ffffff");
+  for (const l of listeners) l();
 }
 
 export function setTheme(theme: Theme): void {
@@ -22,4 +32,16 @@ export function setTheme(theme: Theme): void {
 
 export function applyStoredTheme(): void {
   applyTheme(getStoredTheme());
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+/** The current theme, re-rendering when it changes. */
+export function useTheme(): Theme {
+  return useSyncExternalStore(subscribe, currentTheme, () => "dark" as Theme);
 }

@@ -1,5 +1,164 @@
-import { PlaceholderPage } from "../../components/placeholder-page";
+import { useState } from "react";
+import { useSearchParams } from "wouter";
+import { ToggleRow } from "../../components/form-controls";
+import { Modal } from "../../components/modal";
+import { TabList, tabPanelProps } from "../../components/tabs";
+import { useLogout } from "../../components/use-logout";
+import { usePageMeta } from "../../components/use-page-meta";
+import { useAuth } from "../../lib/auth";
+import { IntegrationsTab } from "./integrations-tab";
+import { type SettingsApi, useSettings } from "./use-settings";
 
+const TABS = [
+  { id: "general", label: "General" },
+  { id: "integrations", label: "Integrations" },
+  { id: "account", label: "Account" },
+] as const;
+type TabId = (typeof TABS)[number]["id"];
+const isTabId = (v: string | null): v is TabId => TABS.some((t) => t.id === v);
+
+function GeneralTab({ api }: { api: SettingsApi }) {
+  return (
+    <section aria-labelledby="general-title" className="card border border-base-300 bg-base-200">
+      <div className="card-body gap-5 p-4 sm:p-6">
+        <h2 id="general-title" className="card-title text-lg">
+          Preferences
+        </h2>
+        <ToggleRow
+          id="setting-dark-mode"
+          label="Dark mode"
+          description="Use the dark theme. Applies at once."
+          checked={api.darkMode}
+          onChange={api.setDarkMode}
+        />
+        <ToggleRow
+          id="setting-notifications"
+          label="Email notifications"
+          description="Receive e-mails about your tasks and decompositions."
+          checked={api.notifications}
+          onChange={api.setNotifications}
+        />
+      </div>
+    </section>
+  );
+}
+
+function AccountTab() {
+  const { user } = useAuth();
+  const logout = useLogout();
+  const [confirming, setConfirming] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+
+  const signOut = async () => {
+    setSigningOut(true);
+    try {
+      await logout();
+    } finally {
+      setSigningOut(false);
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="account-title" className="card border border-base-300 bg-base-200">
+      <div className="card-body gap-4 p-4 sm:p-6">
+        <h2 id="account-title" className="card-title text-lg">
+          Account
+        </h2>
+        <dl className="grid gap-3 sm:grid-cols-[10rem_1fr]">
+          <dt className="text-sm text-base-content/60">Name</dt>
+          <dd className="break-words font-medium" data-testid="account-name">
+            {user?.full_name.trim() || "Not set"}
+          </dd>
+          <dt className="text-sm text-base-content/60">Email</dt>
+          <dd className="break-all font-medium" data-testid="account-email">
+            {user?.email}
+          </dd>
+        </dl>
+        <div>
+          <button type="button" className="btn btn-outline btn-error" onClick={() => setConfirming(true)}>
+            Sign Out
+          </button>
+        </div>
+      </div>
+      <Modal
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title="Sign Out"
+        size="sm"
+        dismissible={!signingOut}
+        actions={
+          <>
+            <button
+              type="button"
+              className="btn btn-ghost"
+              onClick={() => setConfirming(false)}
+              disabled={signingOut}
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="btn btn-error"
+              onClick={() => void signOut()}
+              disabled={signingOut}
+            >
+              {signingOut && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+              Sign Out
+            </button>
+          </>
+        }
+      >
+        <p>Are you sure you want to sign out?</p>
+      </Modal>
+    </section>
+  );
+}
+
+/** Spec 2 "Settings": General, Integrations and Account tabs with Save Settings at the bottom. */
 export default function SettingsPage() {
-  return <PlaceholderPage title="Settings" path="/settings" />;
+  usePageMeta({ title: "Settings", path: "/settings", noIndex: true });
+  const api = useSettings();
+  const [params, setParams] = useSearchParams();
+  const requested = params.get("tab");
+  const tab: TabId = isTabId(requested) ? requested : "general";
+  const select = (id: TabId) =>
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        if (id === "general") p.delete("tab");
+        else p.set("tab", id);
+        return p;
+      },
+      { replace: true },
+    );
+
+  return (
+    <div className="mx-auto flex w-full max-w-4xl flex-col gap-5 px-4 py-6">
+      <h1 className="text-2xl font-bold sm:text-3xl">Settings</h1>
+      <TabList tabs={TABS} selected={tab} onSelect={select} idPrefix="settings" label="Settings sections" />
+
+      <div {...tabPanelProps("settings", "general", tab)} className="focus:outline-none">
+        {tab === "general" && <GeneralTab api={api} />}
+      </div>
+      <div {...tabPanelProps("settings", "integrations", tab)} className="focus:outline-none">
+        {tab === "integrations" && <IntegrationsTab api={api} />}
+      </div>
+      <div {...tabPanelProps("settings", "account", tab)} className="focus:outline-none">
+        {tab === "account" && <AccountTab />}
+      </div>
+
+      <div className="flex justify-end border-t border-base-300 pt-4">
+        <button
+          type="button"
+          className="btn btn-primary w-full sm:w-auto"
+          onClick={() => void api.save()}
+          disabled={api.saving || api.form === null}
+        >
+          {api.saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+          {api.saving ? "Saving..." : "Save Settings"}
+        </button>
+      </div>
+    </div>
+  );
 }

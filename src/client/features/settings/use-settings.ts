@@ -1,0 +1,162 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useState } from "react";
+import type { GeneralSettings, IntegrationStatus } from "../../../shared/schemas/integrations";
+import { useToast } from "../../components/toast";
+import { errorDetailOf } from "../../lib/api-error";
+import { useAuth } from "../../lib/auth";
+import { setTheme, useTheme } from "../../lib/theme";
+import { useTRPC } from "../../lib/trpc";
+import {
+  integrationEnabled,
+  readLocalSettings,
+  useGeneralSettings,
+  writeLocalSettings,
+} from "../../lib/user-settings";
+import { credentialsToSend, type IntegrationsForm } from "./settings-form";
+
+/** Spec 8 "Settings". */
+export const SETTINGS_SAVED = "Settings saved successfully!";
+export const SETTINGS_SAVE_FAILED = "Failed to save settings. Please try again.";
+
+function initialForm(local: ReturnType<typeof readLocalSettings>, status: IntegrationStatus | undefined) {
+  return {
+    trello: {
+      enabled: integrationEnabled(local.trelloIntegration, Boolean(status?.trello.connected)),
+      apiKey: "",
+      token: "",
+    },
+    jira: {
+      enabled: integrationEnabled(local.jiraIntegration, Boolean(status?.jira.connected)),
+      // Not secrets: shown so a changed token can be saved without retyping them.
+      jiraUrl: status?.jira.jira_url ?? "",
+      userEmail: status?.jira.user_email ?? "",
+      apiToken: "",
+      accountId: status?.jira.account_id ?? "",
+    },
+  } satisfies IntegrationsForm;
+}
+
+/** Toasts a failed save: the fixed sentence, plus the server's detail when it gave one. */
+function toastSaveFailure(toast: ReturnType<typeof useToast>, err: unknown) {
+  const detail = errorDetailOf(err);
+  if (detail) toast.error(detail, { title: SETTINGS_SAVE_FAILED });
+  else toast.error(SETTINGS_SAVE_FAILED);
+}
+
+/** Spec 2/4 "Settings": general toggles that apply at once, integration fields that apply on Save. */
+export function useSettings() {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  const userId = user?.id ?? "";
+  const theme = useTheme();
+  const { settings } = useGeneralSettings();
+  const status = useQuery(trpc.integrations.status.queryOptions());
+  const statusKey = trpc.integrations.status.queryKey();
+  const settingsKey = trpc.settings.get.queryKey();
+
+  const [form, setForm] = useState<IntegrationsForm | null>(null);
+  const statusSettled = status.isSuccess || status.isError;
+  // Once the stored connections are known (a failed status check counts as none).
+  useEffect(() => {
+    if (form === null && statusSettled) setForm(initialForm(readLocalSettings(userId), status.data));
+  }, [form, statusSettled, status.data, userId]);
+
+  const update = useMutation(trpc.settings.update.mutationOptions({ retry: false }));
+  const saveTrello = useMutation(trpc.integrations.saveTrello.mutationOptions({ retry: false }));
+  const saveJira = useMutation(trpc.integrations.saveJira.mutationOptions({ retry: false }));
+  const remove = useMutation(trpc.integrations.remove.mutationOptions({ retry: false }));
+  const [saving, setSaving] = useState(false);
+
+  const applyGeneral = useCallback(
+    (patch: Partial<GeneralSettings>) => {
+      queryClient.setQueryData<GeneralSettings>(settingsKey, (old) => ({ ...(old ?? settings), ...patch }));
+      if (userId) writeLocalSettings(userId, patch);
+      update.mutate(patch, {
+        onSuccess: (saved) => queryClient.setQueryData(settingsKey, saved),
+        onError: (err) => toastSaveFailure(toast, err),
+      });
+    },
+    [queryClient, settingsKey, settings, userId, update, toast],
+  );
+
+  /** Spec 4: applies at once, with its toast. */
+  const setDarkMode = (on: boolean) => {
+    setTheme(on ? "dark" : "light");
+    toast.success(on ? "Dark mode enabled" : "Light mode enabled");
+    applyGeneral({ darkMode: on });
+  };
+  const setNotifications = (on: boolean) => {
+    toast.success(on ? "Email notifications enabled" : "Email notifications disabled");
+    applyGeneral({ notifications: on });
+  };
+
+  const save = async () => {
+    if (!form || saving) return;
+    setSaving(true);
+    const plan = credentialsToSend(form);
+    try {
+      if (plan.trello) {
+        const trello = await saveTrello.mutateAsync(plan.trello);
+        queryClient.setQueryData<IntegrationStatus>(statusKey, (old) => (old ? { ...old, trello } : old));
+      }
+      if (plan.jira) {
+        const jira = await saveJira.mutateAsync(plan.jira);
+        queryClient.setQueryData<IntegrationStatus>(statusKey, (old) => (old ? { ...old, jira } : old));
+      }
+      if (userId) {
+        writeLocalSettings(userId, {
+          trelloIntegration: { enabled: form.trello.enabled },
+          jiraIntegration: { enabled: form.jira.enabled },
+        });
+      }
+      const general = { darkMode: theme === "dark", notifications: settings.notifications };
+      const saved = await update.mutateAsync(general);
+      queryClient.setQueryData(settingsKey, saved);
+      if (userId) writeLocalSettings(userId, saved);
+      // Typed secrets are not kept around once the server has them.
+      setForm((f) =>
+        f
+          ? {
+              trello: { ...f.trello, apiKey: "", token: "" },
+              jira: { ...f.jira, apiToken: plan.jira ? "" : f.jira.apiToken },
+            }
+          : f,
+      );
+      toast.success(SETTINGS_SAVED);
+    } catch (err) {
+      toastSaveFailure(toast, err);
+    } finally {
+      setSaving(false);
+      void queryClient.invalidateQueries({ queryKey: statusKey });
+    }
+  };
+
+  const removeCredentials = async (provider: "trello" | "jira") => {
+    const label = provider === "trello" ? "Trello" : "JIRA";
+    try {
+      const next = await remove.mutateAsync({ provider });
+      queryClient.setQueryData(statusKey, next);
+      toast.success(`Stored ${label} credentials removed`);
+    } catch (err) {
+      toast.error(errorDetailOf(err) ?? `Failed to remove the stored ${label} credentials`);
+    }
+  };
+
+  return {
+    form,
+    setForm,
+    status,
+    darkMode: theme === "dark",
+    notifications: settings.notifications,
+    setDarkMode,
+    setNotifications,
+    save,
+    saving,
+    removeCredentials,
+    removing: remove.isPending ? (remove.variables?.provider ?? null) : null,
+  };
+}
+
+export type SettingsApi = ReturnType<typeof useSettings>;
