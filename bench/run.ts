@@ -1,5 +1,6 @@
 /** `npm run bench`: the figures issue notes report (never asserted in tests). */
 import { benchDecomposition } from "./decomposition";
+import { benchExports } from "./exports";
 import { benchStartup } from "./startup";
 import { benchTasks } from "./tasks";
 
@@ -27,3 +28,6 @@ try {
   console.warn(`PostgreSQL run skipped (${(err as Error).message})`);
 }
 console.table(decompositions);
+
+console.info("\n# exports: 156-node tree, fakes at 50 ms per request, Trello at its real rate limit");
+console.table(await benchExports());

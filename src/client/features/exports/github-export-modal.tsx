@@ -1,0 +1,103 @@
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import type { Task } from "../../../shared/schemas/tasks";
+import { TextField } from "../../components/form-controls";
+import { Modal } from "../../components/modal";
+import { useToast } from "../../components/toast";
+import { errorDetailOf, getErrorMessage } from "../../lib/api-error";
+import { useTRPC } from "../../lib/trpc";
+import { failureToast } from "./export-state";
+import { repositoryFromUrl, validateRepository } from "./export-validation";
+
+function defaultRepository(task: Task): string {
+  const repo = task.tech_preferences?.github_repo;
+  return repositoryFromUrl(typeof repo === "string" ? repo : null);
+}
+
+/** Export to GitHub Issues: the repository (owner/name), by default the task's own repository. */
+export function GithubExportModal({
+  open,
+  onClose,
+  task,
+  onStarted,
+}: {
+  open: boolean;
+  onClose: () => void;
+  task: Task;
+  onStarted: (exportId: string) => void;
+}) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const start = useMutation(trpc.exports.startGithub.mutationOptions({ retry: false }));
+  const [repository, setRepository] = useState(() => defaultRepository(task));
+  const [error, setError] = useState<string | null>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh form each time it opens
+  useEffect(() => {
+    if (!open) return;
+    setRepository(defaultRepository(task));
+    setError(null);
+  }, [open]);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (start.isPending) return;
+    // A pasted URL is read as owner/name.
+    const value = repositoryFromUrl(repository) || repository.trim();
+    const problem = validateRepository(value);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setError(null);
+    try {
+      const { export_id } = await start.mutateAsync({ task_id: task.id, config: { repository: value } });
+      onStarted(export_id);
+    } catch (err) {
+      const message = errorDetailOf(err) ?? getErrorMessage(err);
+      setError(message);
+      toast.error(failureToast("github", message));
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      title="Export to GitHub Issues"
+      dismissible={!start.isPending}
+      actions={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={start.isPending}>
+            Cancel
+          </button>
+          <button type="submit" form="github-export-form" className="btn btn-primary" disabled={start.isPending}>
+            {start.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            {start.isPending ? "Starting..." : "Export to GitHub"}
+          </button>
+        </>
+      }
+    >
+      <form id="github-export-form" className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
+        <p className="text-sm text-base-content/70">
+          Creates an issue per task in the repository, labelled and linked to its parent issue.
+        </p>
+        <TextField
+          id="github-export-repository"
+          label="Repository"
+          value={repository}
+          autoFocus
+          spellCheck={false}
+          autoComplete="off"
+          placeholder="owner/name"
+          error={error}
+          hint="The repository as owner/name, e.g. acme/website. Your GitHub token needs access to it."
+          onChange={(e) => {
+            setRepository(e.target.value);
+            if (error) setError(null);
+          }}
+        />
+      </form>
+    </Modal>
+  );
+}
