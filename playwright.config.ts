@@ -6,6 +6,7 @@ import { defineConfig, devices } from "@playwright/test";
 const appPort = Number(process.env.E2E_PORT ?? 8181);
 const googlePort = appPort + 1;
 const githubPort = appPort + 2;
+const trelloPort = appPort + 3;
 // A fresh embedded database for each run; the app starts on it as a newcomer's would. Set once in the
 // main process (workers inherit it) and removed by the global teardown.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "atomize-e2e-"));
@@ -59,6 +60,13 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: "node --import tsx tests/fakes/run-trello.ts",
+      url: `http://127.0.0.1:${trelloPort}/1/members/me?key=e2e-trello-key&token=e2e-trello-token`,
+      env: { FAKE_TRELLO_PORT: String(trelloPort) },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: "node --import tsx src/server/main.ts",
       url: `http://127.0.0.1:${appPort}/readyz`,
       env: {
@@ -73,6 +81,7 @@ export default defineConfig({
         GOOGLE_CLIENT_SECRET: "e2e-secret",
         GOOGLE_ISSUER_URL: `http://127.0.0.1:${googlePort}`,
         GITHUB_API_URL: `http://127.0.0.1:${githubPort}`,
+        TRELLO_API_URL: `http://127.0.0.1:${trelloPort}`,
       },
       reuseExistingServer: false,
       timeout: 60_000,
