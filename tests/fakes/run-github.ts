@@ -9,6 +9,7 @@ fake.addRepo({
   readme: "# Yoga studio\n\nClass bookings with a React front end and a Node.js API on PostgreSQL.",
   files: ["package.json", "src/app.tsx", "server/index.ts", "server/db/schema.sql"],
 });
+fake.addRepo({ owner: "e2e-dev", name: "planner", readme: "# Planner", files: ["README.md"] });
 fake.addToken({
   token: "ghp_e2e_connected",
   login: "e2e-dev",

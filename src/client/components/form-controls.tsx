@@ -34,6 +34,7 @@ export function ToggleRow({
         role="switch"
         className="toggle toggle-primary mt-0.5 shrink-0"
         checked={checked}
+        aria-checked={checked}
         disabled={disabled}
         aria-describedby={description ? `${id}-hint` : undefined}
         onChange={(e) => onChange(e.target.checked)}
@@ -49,12 +50,15 @@ export function TextField({
   hint,
   error,
   className = "",
+  inputClassName = "",
   ...input
 }: {
   id: string;
   label: string;
   hint?: ReactNode;
   error?: string | null;
+  /** Extra classes for the input itself (className goes on the wrapper). */
+  inputClassName?: string;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, "id">) {
   const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ");
   return (
@@ -64,7 +68,7 @@ export function TextField({
       </label>
       <input
         id={id}
-        className={`input w-full ${error ? "input-error" : ""}`}
+        className={`input w-full ${error ? "input-error" : ""} ${inputClassName}`}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}
         {...input}

@@ -142,7 +142,6 @@ export function ExportMenu({ items, busy = false }: { items: ExportMenuItem[]; b
         </span>
       </button>
       {open && (
-        // biome-ignore lint/a11y/useSemanticElements: an ARIA menu, not a list of links
         <div
           id={menuId}
           role="menu"
@@ -155,7 +154,11 @@ export function ExportMenu({ items, busy = false }: { items: ExportMenuItem[]; b
             const reasonId = `${id}-${item.id}-reason`;
             const disabled = Boolean(item.disabledReason);
             return (
-              <div key={item.id} role="none" className={item.separated ? "mt-1 border-t border-base-300 pt-1" : ""}>
+              <div
+                key={item.id}
+                role="none"
+                className={item.separated ? "mt-1 border-t border-base-300 pt-1" : ""}
+              >
                 <button
                   ref={(el) => {
                     itemRefs.current[index] = el;
@@ -163,6 +166,7 @@ export function ExportMenu({ items, busy = false }: { items: ExportMenuItem[]; b
                   type="button"
                   role="menuitem"
                   tabIndex={-1}
+                  aria-label={item.label}
                   aria-disabled={disabled || undefined}
                   aria-describedby={disabled ? reasonId : undefined}
                   title={item.disabledReason ?? undefined}

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { ExportKind } from "../../../shared/schemas/integrations";
 import { Modal } from "../../components/modal";
 import {
@@ -39,7 +39,12 @@ function ResultSummary({ kind, api }: { kind: ExportKind; api: ExportProgressApi
         )}
       </p>
       {r.url && (
-        <a className="btn btn-primary btn-sm self-start" href={r.url} target="_blank" rel="noopener noreferrer">
+        <a
+          className="btn btn-primary btn-sm self-start"
+          href={r.url}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
           {RESULT_LINK_LABEL[kind]}
           <span aria-hidden="true">↗</span>
           <span className="sr-only"> (opens in a new tab)</span>
@@ -163,23 +168,33 @@ export function ExportWatcher({
   onNotified: (notified: boolean) => void;
   onForget: () => void;
 }) {
-  const api = useExportProgress({ id, kind, notified, onNotified });
+  const api = useExportProgress({ id, kind, notified, onNotified, onGone: onForget });
   const phase = api.state.phase;
   const pill = phase === "success" ? "success" : phase === "error" ? "error" : "running";
+  // Closed once it succeeded: done with it, but the success callback (1 s later) still runs first.
+  const [closedDone, setClosedDone] = useState(false);
+  const onForgetRef = useRef(onForget);
+  onForgetRef.current = onForget;
+  useEffect(() => {
+    if (closedDone && api.showResult) onForgetRef.current();
+  }, [closedDone, api.showResult]);
   const close = () => {
     onOpenChange(false);
-    // Done with it: a finished export needs no pill.
-    if (phase === "success") onForget();
+    if (phase === "success") setClosedDone(true);
   };
 
   return (
     <>
-      {!open && (
+      {!open && !closedDone && (
         <span className="join" data-testid="export-pill">
           <button
             type="button"
             className={`btn btn-xs join-item ${
-              pill === "error" ? "btn-error btn-outline" : pill === "success" ? "btn-success btn-outline" : "btn-info btn-soft"
+              pill === "error"
+                ? "btn-error btn-outline"
+                : pill === "success"
+                  ? "btn-success btn-outline"
+                  : "btn-info btn-soft"
             }`}
             onClick={() => onOpenChange(true)}
           >

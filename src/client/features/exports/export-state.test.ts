@@ -68,7 +68,12 @@ describe("exportReducer", () => {
 
   it("reads Trello and GitHub results", () => {
     const t = run("trello", [
-      { type: "trello.export.success", cards_created: 7, board_name: "B", board_url: "https://trello.com/b/1" },
+      {
+        type: "trello.export.success",
+        cards_created: 7,
+        board_name: "B",
+        board_url: "https://trello.com/b/1",
+      },
     ]);
     expect(successToast("trello", t.result!)).toBe("Successfully created Trello board with 7 cards");
     expect(t.result?.url).toBe("https://trello.com/b/1");
@@ -98,13 +103,17 @@ describe("exportReducer", () => {
       { type: "jira.export.progress", step: "issue_creation", progress: 40, message: "x" },
       { type: "jira.export.error", message: "boom" },
     ]);
-    expect(run("jira", [{ type: "jira.export.progress", step: "a", progress: 40, message: "" }], failed).phase).toBe(
-      "error",
-    );
+    expect(
+      run("jira", [{ type: "jira.export.progress", step: "a", progress: 40, message: "" }], failed).phase,
+    ).toBe("error");
     const retrying = exportReducer(failed, { type: "retrying" });
     expect(retrying.phase).toBe("running");
     expect(retrying.progress).toBe(40);
-    const again = run("jira", [{ type: "jira.export.progress", step: "issue_creation", progress: 50, message: "" }], retrying);
+    const again = run(
+      "jira",
+      [{ type: "jira.export.progress", step: "issue_creation", progress: 50, message: "" }],
+      retrying,
+    );
     expect(again.phase).toBe("running");
     expect(again.progress).toBe(50);
   });
@@ -123,6 +132,8 @@ describe("exportReducer", () => {
   it("ignores links that are not http(s)", () => {
     expect(safeUrl("javascript:alert(1)")).toBeNull();
     expect(safeUrl("https://x.test/a")).toBe("https://x.test/a");
-    expect(run("trello", [{ type: "trello.export.success", board_url: "javascript:alert(1)" }]).result?.url).toBeNull();
+    expect(
+      run("trello", [{ type: "trello.export.success", board_url: "javascript:alert(1)" }]).result?.url,
+    ).toBeNull();
   });
 });

@@ -46,7 +46,14 @@ describe("validateJiraExport (spec 5, in order)", () => {
   });
 
   it("reports each check with its own message, the first failing one winning", () => {
-    const empty = { projectName: "", projectKey: "", jiraUrl: "", userEmail: "", apiToken: "", accountId: "" };
+    const empty = {
+      projectName: "",
+      projectKey: "",
+      jiraUrl: "",
+      userEmail: "",
+      apiToken: "",
+      accountId: "",
+    };
     expect(first(empty)).toBe(JIRA_MESSAGES.projectName);
     expect(first({ ...empty, projectName: "P" })).toBe(JIRA_MESSAGES.projectKey);
     expect(first({ ...empty, projectName: "P", projectKey: "A" })).toBe(JIRA_MESSAGES.projectKeyFormat);
@@ -59,7 +66,14 @@ describe("validateJiraExport (spec 5, in order)", () => {
       JIRA_MESSAGES.apiToken,
     );
     expect(
-      first({ ...empty, projectName: "P", projectKey: "AB", jiraUrl: "x", userEmail: "a@b.co", apiToken: "t" }),
+      first({
+        ...empty,
+        projectName: "P",
+        projectKey: "AB",
+        jiraUrl: "x",
+        userEmail: "a@b.co",
+        apiToken: "t",
+      }),
     ).toBe(JIRA_MESSAGES.accountId);
     // The URL's format is checked last.
     expect(first({ jiraUrl: "not a url" })).toBe(JIRA_MESSAGES.jiraUrlFormat);

@@ -119,7 +119,9 @@ const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/;
 export function repositoryFromUrl(value: string | null | undefined): string {
   if (!value) return "";
   const text = value.trim();
-  const m = text.match(/^(?:https?:\/\/(?:www\.)?github\.com\/)?([A-Za-z0-9-]{1,39})\/([A-Za-z0-9._-]{1,100})/);
+  const m = text.match(
+    /^(?:https?:\/\/(?:www\.)?github\.com\/)?([A-Za-z0-9-]{1,39})\/([A-Za-z0-9._-]{1,100})/,
+  );
   if (!m) return "";
   const name = m[2]!.replace(/\.git$/, "");
   return name ? `${m[1]}/${name}` : "";

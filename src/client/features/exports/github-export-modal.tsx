@@ -71,7 +71,12 @@ export function GithubExportModal({
           <button type="button" className="btn btn-ghost" onClick={onClose} disabled={start.isPending}>
             Cancel
           </button>
-          <button type="submit" form="github-export-form" className="btn btn-primary" disabled={start.isPending}>
+          <button
+            type="submit"
+            form="github-export-form"
+            className="btn btn-primary"
+            disabled={start.isPending}
+          >
             {start.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
             {start.isPending ? "Starting..." : "Export to GitHub"}
           </button>

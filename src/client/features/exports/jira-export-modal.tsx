@@ -11,7 +11,6 @@ import { useTRPC } from "../../lib/trpc";
 import { failureToast } from "./export-state";
 import {
   DEFAULT_JIRA_KEY,
-  JIRA_KEY_MAX,
   type JiraExportForm,
   type JiraField,
   projectKeyHint,
@@ -133,7 +132,12 @@ export function JiraExportModal({
           <button type="button" className="btn btn-ghost" onClick={onClose} disabled={start.isPending}>
             Cancel
           </button>
-          <button type="submit" form="jira-export-form" className="btn btn-primary" disabled={start.isPending}>
+          <button
+            type="submit"
+            form="jira-export-form"
+            className="btn btn-primary"
+            disabled={start.isPending}
+          >
             {start.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
             {start.isPending ? "Starting..." : "Export to JIRA"}
           </button>
@@ -165,10 +169,9 @@ export function JiraExportModal({
             id={FIELD_IDS.projectKey}
             label="Project Key"
             value={form.projectKey}
-            maxLength={JIRA_KEY_MAX}
             autoComplete="off"
             spellCheck={false}
-            className="font-mono"
+            inputClassName="font-mono"
             error={errorFor("projectKey")}
             hint={
               keyHint ? (

@@ -75,7 +75,12 @@ export function TrelloExportModal({
           <button type="button" className="btn btn-ghost" onClick={onClose} disabled={start.isPending}>
             Cancel
           </button>
-          <button type="submit" form="trello-export-form" className="btn btn-primary" disabled={start.isPending}>
+          <button
+            type="submit"
+            form="trello-export-form"
+            className="btn btn-primary"
+            disabled={start.isPending}
+          >
             {start.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
             {start.isPending ? "Starting..." : "Export to Trello"}
           </button>

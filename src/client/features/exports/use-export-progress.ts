@@ -3,7 +3,7 @@ import { useSubscription } from "@trpc/tanstack-react-query";
 import { useEffect, useReducer, useRef, useState } from "react";
 import type { ExportKind, ExportMessage } from "../../../shared/schemas/integrations";
 import { useToast } from "../../components/toast";
-import { errorDetailOf } from "../../lib/api-error";
+import { apiErrorData, errorDetailOf } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
 import {
   EXPORT_CONNECTION_ERROR,
@@ -25,23 +25,31 @@ export function useExportProgress({
   kind,
   notified,
   onNotified,
+  onGone,
 }: {
   id: string;
   kind: ExportKind;
   notified: boolean;
   onNotified: (notified: boolean) => void;
+  /** The server does not know the export (deleted with its task, or another account's): forget it. */
+  onGone: () => void;
 }) {
   const trpc = useTRPC();
   const toast = useToast();
   const [state, dispatch] = useReducer(exportReducer, initialExportState);
   const [showResult, setShowResult] = useState(false);
+  const onGoneRef = useRef(onGone);
+  onGoneRef.current = onGone;
 
   const subscription = useSubscription(
     trpc.exports.events.subscriptionOptions(
       { id },
       {
         onData: (tracked) => dispatch({ type: "message", kind, message: tracked.data as ExportMessage }),
-        onError: () => dispatch({ type: "connection_error" }),
+        onError: (err) => {
+          if (apiErrorData(err)?.code === "NOT_FOUND") onGoneRef.current();
+          else dispatch({ type: "connection_error" });
+        },
       },
     ),
   );
@@ -61,6 +69,7 @@ export function useExportProgress({
     const timer = setTimeout(() => {
       setShowResult(true);
       if (!notifiedRef.current) {
+        notifiedRef.current = true;
         toast.success(successToast(kind, result));
         onNotifiedRef.current(true);
       }
@@ -72,6 +81,7 @@ export function useExportProgress({
   useEffect(() => {
     if (state.phase !== "error" || !state.error || state.error === EXPORT_CONNECTION_ERROR) return;
     if (notifiedRef.current) return;
+    notifiedRef.current = true;
     toast.error(failureToast(kind, state.error));
     onNotifiedRef.current(true);
   }, [state.phase, state.error, kind, toast]);

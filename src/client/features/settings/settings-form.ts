@@ -39,7 +39,9 @@ export function missingCredentialsHint(
   if (kind === "trello") {
     const f = form.trello;
     if (!f.enabled || connected) return null;
-    return f.apiKey.trim() && f.token.trim() ? null : "Enter both the API key and the token to connect Trello.";
+    return f.apiKey.trim() && f.token.trim()
+      ? null
+      : "Enter both the API key and the token to connect Trello.";
   }
   const f = form.jira;
   // Connected: the stored connection stays until all four are entered again (the token is never shown).

@@ -9,6 +9,7 @@ import { useTaskCache } from "../../lib/task-cache";
 import { deleteTaskConfirmation, firstLine } from "../../lib/task-text";
 import { formatDateTime } from "../../lib/time-format";
 import { useTRPC } from "../../lib/trpc";
+import { TaskExports } from "../exports/task-exports";
 import { EditTaskModal } from "./edit-task-modal";
 import { plannedByText, usageText } from "./planner-text";
 import { progressPercent, type TreeSummary } from "./task-tree";
@@ -98,7 +99,7 @@ export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSu
           </div>
 
           <div className="flex flex-wrap gap-2 lg:justify-end">
-            {/* Export menu slot: the export feature (JSON, JIRA, Trello) mounts its menu here. */}
+            <TaskExports task={task} />
             {task.status !== "completed" && (
               <button
                 type="button"

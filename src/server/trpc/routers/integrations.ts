@@ -61,11 +61,15 @@ export const exportsRouter = router({
     .input(exportId)
     .mutation(({ ctx, input }) => exportsService.retryExport(ctx.deps, ctx.user.id, input.id)),
   /** The export's messages (spec section 7 shapes): its current state first, then live progress. */
-  events: protectedProcedure.input(exportId).subscription(async ({ ctx, input, signal }) => {
-    const row = await exportsService.getOwnedExport(ctx.deps, ctx.user.id, input.id);
-    return (async function* () {
-      let n = 0;
-      for await (const message of exportMessages(ctx.deps, row, signal)) yield tracked(String(n++), message);
-    })();
-  }),
+  // lastEventId: the client's wsLink adds it on reconnect; the stream restarts from the current state anyway.
+  events: protectedProcedure
+    .input(exportId.extend({ lastEventId: z.string().max(50).nullish() }))
+    .subscription(async ({ ctx, input, signal }) => {
+      const row = await exportsService.getOwnedExport(ctx.deps, ctx.user.id, input.id);
+      return (async function* () {
+        let n = 0;
+        for await (const message of exportMessages(ctx.deps, row, signal))
+          yield tracked(String(n++), message);
+      })();
+    }),
 });
