@@ -1,0 +1,57 @@
+import { expect, test } from "./fixtures";
+
+test("enable Trello in Settings, export a task, and watch the progress dialog to the result", async ({
+  page,
+  insertNewUser,
+}) => {
+  await page.goto("/login");
+  await insertNewUser();
+  const origin = new URL(page.url()).origin;
+  const created = await page.request.post("/api/tasks", {
+    data: { description: "A recipe sharing site with search and favourites" },
+    headers: { origin },
+  });
+  const { id } = (await created.json()) as { id: string };
+
+  // Before setup the Trello export is offered but disabled, with the way to enable it.
+  await page.goto(`/tasks/${id}`);
+  await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
+    { timeout: 20_000 },
+  );
+  await page.getByRole("button", { name: "Export" }).click();
+  const menu = page.getByRole("menu", { name: "Export" });
+  const trelloItem = menu.getByRole("menuitem", { name: "Export to Trello" });
+  await expect(trelloItem).toHaveAttribute("aria-disabled", "true");
+  await expect(trelloItem).toHaveAttribute("title", "Enable Trello in Settings to export");
+  const download = page.waitForEvent("download");
+  await menu.getByRole("menuitem", { name: "Export as JSON" }).click();
+  expect((await download).suggestedFilename()).toBe("A recipe sharing site with sea-task-tree.json");
+
+  await page.goto("/settings");
+  await page.getByRole("tab", { name: "Integrations" }).click();
+  await page.getByRole("switch", { name: "Enable Trello integration" }).click();
+  await page.getByLabel("API Key").fill("e2e-trello-key");
+  await page.getByLabel("Token").fill("e2e-trello-token");
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  await expect(page.getByText("Settings saved successfully!")).toBeVisible();
+
+  await page.goto(`/tasks/${id}`);
+  await page.getByRole("button", { name: "Export" }).click();
+  await page
+    .getByRole("menu", { name: "Export" })
+    .getByRole("menuitem", { name: "Export to Trello" })
+    .click();
+  const dialog = page.getByRole("dialog", { name: "Export to Trello" });
+  await expect(dialog.getByLabel("Board name")).toHaveValue(/^Atomize A recipe sharing site/);
+  await dialog.getByLabel("Board name").fill("Recipes plan");
+  await dialog.getByRole("button", { name: "Export to Trello" }).click();
+
+  const progress = page.getByRole("dialog", { name: /Exporting to Trello|Export Complete/ });
+  await expect(progress).toBeVisible();
+  await expect(page.getByText(/^Successfully created Trello board with \d+ cards$/)).toBeVisible({
+    timeout: 20_000,
+  });
+  const link = page.getByRole("link", { name: "Open board in Trello" });
+  await expect(link).toHaveAttribute("target", "_blank");
+  await expect(link).toHaveAttribute("href", /^https:\/\/trello\.com\/b\//);
+});
