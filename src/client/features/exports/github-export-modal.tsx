@@ -2,10 +2,10 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import type { Task } from "../../../shared/schemas/tasks";
 import { TextField } from "../../components/form-controls";
-import { Modal } from "../../components/modal";
 import { useToast } from "../../components/toast";
 import { errorDetailOf, getErrorMessage } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
+import { ExportFormModal } from "./export-form-modal";
 import { failureToast } from "./export-state";
 import { repositoryFromUrl, validateRepository } from "./export-validation";
 
@@ -61,48 +61,33 @@ export function GithubExportModal({
   };
 
   return (
-    <Modal
+    <ExportFormModal
       open={open}
       onClose={onClose}
       title="Export to GitHub Issues"
-      dismissible={!start.isPending}
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={start.isPending}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="github-export-form"
-            className="btn btn-primary"
-            disabled={start.isPending}
-          >
-            {start.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {start.isPending ? "Starting..." : "Export to GitHub"}
-          </button>
-        </>
-      }
+      formId="github-export-form"
+      submitLabel="Export to GitHub"
+      pending={start.isPending}
+      onSubmit={onSubmit}
     >
-      <form id="github-export-form" className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
-        <p className="text-sm text-base-content/70">
-          Creates an issue per task in the repository, labelled and linked to its parent issue.
-        </p>
-        <TextField
-          id="github-export-repository"
-          label="Repository"
-          value={repository}
-          autoFocus
-          spellCheck={false}
-          autoComplete="off"
-          placeholder="owner/name"
-          error={error}
-          hint="The repository as owner/name, e.g. acme/website. Your GitHub token needs access to it."
-          onChange={(e) => {
-            setRepository(e.target.value);
-            if (error) setError(null);
-          }}
-        />
-      </form>
-    </Modal>
+      <p className="text-sm text-base-content/70">
+        Creates an issue per task in the repository, labelled and linked to its parent issue.
+      </p>
+      <TextField
+        id="github-export-repository"
+        label="Repository"
+        value={repository}
+        autoFocus
+        spellCheck={false}
+        autoComplete="off"
+        placeholder="owner/name"
+        error={error}
+        hint="The repository as owner/name, e.g. acme/website. Your GitHub token needs access to it."
+        onChange={(e) => {
+          setRepository(e.target.value);
+          if (error) setError(null);
+        }}
+      />
+    </ExportFormModal>
   );
 }

@@ -4,10 +4,10 @@ import { defaultExportName } from "../../../shared/export-formats";
 import type { IntegrationStatus } from "../../../shared/schemas/integrations";
 import type { Task } from "../../../shared/schemas/tasks";
 import { TextField } from "../../components/form-controls";
-import { Modal } from "../../components/modal";
 import { useToast } from "../../components/toast";
 import { errorDetailOf, fieldErrorsOf, getErrorMessage } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
+import { ExportFormModal } from "./export-form-modal";
 import { failureToast } from "./export-state";
 import {
   DEFAULT_JIRA_KEY,
@@ -121,123 +121,103 @@ export function JiraExportModal({
   const errorFor = (field: JiraField) => (error?.field === field ? error.message : null);
 
   return (
-    <Modal
+    <ExportFormModal
       open={open}
       onClose={onClose}
       title="Configure JIRA Export"
+      formId="jira-export-form"
+      submitLabel="Export to JIRA"
+      pending={start.isPending}
+      onSubmit={onSubmit}
       size="lg"
-      dismissible={!start.isPending}
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={start.isPending}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="jira-export-form"
-            className="btn btn-primary"
-            disabled={start.isPending}
-          >
-            {start.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {start.isPending ? "Starting..." : "Export to JIRA"}
-          </button>
-        </>
-      }
+      formRef={formRef}
     >
-      <form
-        id="jira-export-form"
-        ref={formRef}
-        className="flex flex-col gap-4"
-        onSubmit={onSubmit}
-        noValidate
-      >
-        <p className="text-sm text-base-content/70">
-          Creates a JIRA project with epics, stories and sub-tasks from this task tree, plus Confluence pages
-          for the tech stack, best practices and standards.
-        </p>
+      <p className="text-sm text-base-content/70">
+        Creates a JIRA project with epics, stories and sub-tasks from this task tree, plus Confluence pages
+        for the tech stack, best practices and standards.
+      </p>
+      <div className="grid gap-3 md:grid-cols-2">
+        <TextField
+          id={FIELD_IDS.projectName}
+          label="Project Name"
+          value={form.projectName}
+          maxLength={80}
+          autoFocus
+          error={errorFor("projectName")}
+          onChange={(e) => set("projectName", e.target.value)}
+        />
+        <TextField
+          id={FIELD_IDS.projectKey}
+          label="Project Key"
+          value={form.projectKey}
+          autoComplete="off"
+          spellCheck={false}
+          inputClassName="font-mono"
+          error={errorFor("projectKey")}
+          hint={
+            keyHint ? (
+              <span className="text-warning">{keyHint}</span>
+            ) : (
+              "2-10 uppercase letters and numbers, e.g. PROJ or TEST123."
+            )
+          }
+          onChange={(e) => set("projectKey", sanitizeProjectKey(e.target.value))}
+        />
+      </div>
+
+      <fieldset className="flex flex-col gap-3 rounded-box border border-base-300 p-3">
+        <legend className="px-1 text-sm font-medium">JIRA connection</legend>
+        {tokenStored && (
+          <p className="text-xs text-base-content/60">
+            Prefilled from your stored connection. Leave the API token empty to use the stored one.
+          </p>
+        )}
         <div className="grid gap-3 md:grid-cols-2">
           <TextField
-            id={FIELD_IDS.projectName}
-            label="Project Name"
-            value={form.projectName}
-            maxLength={80}
-            autoFocus
-            error={errorFor("projectName")}
-            onChange={(e) => set("projectName", e.target.value)}
+            id={FIELD_IDS.jiraUrl}
+            label="JIRA URL"
+            type="url"
+            inputMode="url"
+            spellCheck={false}
+            placeholder="https://your-team.atlassian.net"
+            value={form.jiraUrl}
+            error={errorFor("jiraUrl")}
+            onChange={(e) => set("jiraUrl", e.target.value)}
           />
           <TextField
-            id={FIELD_IDS.projectKey}
-            label="Project Key"
-            value={form.projectKey}
+            id={FIELD_IDS.userEmail}
+            label="Email"
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            value={form.userEmail}
+            error={errorFor("userEmail")}
+            onChange={(e) => set("userEmail", e.target.value)}
+          />
+          <TextField
+            id={FIELD_IDS.apiToken}
+            label="API Token"
+            type="password"
             autoComplete="off"
             spellCheck={false}
-            inputClassName="font-mono"
-            error={errorFor("projectKey")}
-            hint={
-              keyHint ? (
-                <span className="text-warning">{keyHint}</span>
-              ) : (
-                "2-10 uppercase letters and numbers, e.g. PROJ or TEST123."
-              )
-            }
-            onChange={(e) => set("projectKey", sanitizeProjectKey(e.target.value))}
+            placeholder={tokenStored ? "•••••••• (stored)" : "Your Atlassian API token"}
+            value={form.apiToken}
+            error={errorFor("apiToken")}
+            onChange={(e) => set("apiToken", e.target.value)}
+          />
+          <TextField
+            id={FIELD_IDS.accountId}
+            label="Account ID"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="5b10ac8d82e05b22cc7d4ef5"
+            value={form.accountId}
+            error={errorFor("accountId")}
+            hint="Usually starts with 5 and is 24 characters long."
+            onChange={(e) => set("accountId", e.target.value)}
           />
         </div>
-
-        <fieldset className="flex flex-col gap-3 rounded-box border border-base-300 p-3">
-          <legend className="px-1 text-sm font-medium">JIRA connection</legend>
-          {tokenStored && (
-            <p className="text-xs text-base-content/60">
-              Prefilled from your stored connection. Leave the API token empty to use the stored one.
-            </p>
-          )}
-          <div className="grid gap-3 md:grid-cols-2">
-            <TextField
-              id={FIELD_IDS.jiraUrl}
-              label="JIRA URL"
-              type="url"
-              inputMode="url"
-              spellCheck={false}
-              placeholder="https://your-team.atlassian.net"
-              value={form.jiraUrl}
-              error={errorFor("jiraUrl")}
-              onChange={(e) => set("jiraUrl", e.target.value)}
-            />
-            <TextField
-              id={FIELD_IDS.userEmail}
-              label="Email"
-              type="email"
-              autoComplete="email"
-              placeholder="you@example.com"
-              value={form.userEmail}
-              error={errorFor("userEmail")}
-              onChange={(e) => set("userEmail", e.target.value)}
-            />
-            <TextField
-              id={FIELD_IDS.apiToken}
-              label="API Token"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder={tokenStored ? "•••••••• (stored)" : "Your Atlassian API token"}
-              value={form.apiToken}
-              error={errorFor("apiToken")}
-              onChange={(e) => set("apiToken", e.target.value)}
-            />
-            <TextField
-              id={FIELD_IDS.accountId}
-              label="Account ID"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="5b10ac8d82e05b22cc7d4ef5"
-              value={form.accountId}
-              error={errorFor("accountId")}
-              hint="Usually starts with 5 and is 24 characters long."
-              onChange={(e) => set("accountId", e.target.value)}
-            />
-          </div>
-        </fieldset>
-      </form>
-    </Modal>
+      </fieldset>
+    </ExportFormModal>
   );
 }

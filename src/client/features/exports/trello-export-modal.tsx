@@ -5,10 +5,10 @@ import { defaultExportName } from "../../../shared/export-formats";
 import { TRELLO_BOARD_NAME_MAX } from "../../../shared/schemas/integrations";
 import type { Task } from "../../../shared/schemas/tasks";
 import { TextField } from "../../components/form-controls";
-import { Modal } from "../../components/modal";
 import { useToast } from "../../components/toast";
 import { errorDetailOf, getErrorMessage } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
+import { ExportFormModal } from "./export-form-modal";
 import { failureToast } from "./export-state";
 import { fitBoardName, TRELLO_MESSAGES, validateTrelloExport } from "./export-validation";
 
@@ -65,55 +65,40 @@ export function TrelloExportModal({
   const credentialsMissing = error === TRELLO_MESSAGES.credentials;
 
   return (
-    <Modal
+    <ExportFormModal
       open={open}
       onClose={onClose}
       title="Export to Trello"
-      dismissible={!start.isPending}
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={start.isPending}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="trello-export-form"
-            className="btn btn-primary"
-            disabled={start.isPending}
-          >
-            {start.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {start.isPending ? "Starting..." : "Export to Trello"}
-          </button>
-        </>
-      }
+      formId="trello-export-form"
+      submitLabel="Export to Trello"
+      pending={start.isPending}
+      onSubmit={onSubmit}
     >
-      <form id="trello-export-form" className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
-        <p className="text-sm text-base-content/70">
-          Creates a Trello board with the lists To Do, In Progress and Done, a card per task, labels and
-          checklists.
-        </p>
-        {credentialsMissing ? (
-          <div role="alert" className="alert alert-warning alert-soft flex flex-wrap text-sm">
-            <span>{TRELLO_MESSAGES.credentials}</span>
-            <Link href="/settings?tab=integrations" className="link">
-              Open Settings
-            </Link>
-          </div>
-        ) : null}
-        <TextField
-          id="trello-export-board-name"
-          label="Board name"
-          value={boardName}
-          maxLength={TRELLO_BOARD_NAME_MAX}
-          autoFocus
-          error={credentialsMissing ? null : error}
-          hint={`At most ${TRELLO_BOARD_NAME_MAX} characters (${Array.from(boardName).length}/${TRELLO_BOARD_NAME_MAX}).`}
-          onChange={(e) => {
-            setBoardName(e.target.value);
-            if (error && !credentialsMissing) setError(null);
-          }}
-        />
-      </form>
-    </Modal>
+      <p className="text-sm text-base-content/70">
+        Creates a Trello board with the lists To Do, In Progress and Done, a card per task, labels and
+        checklists.
+      </p>
+      {credentialsMissing ? (
+        <div role="alert" className="alert alert-warning alert-soft flex flex-wrap text-sm">
+          <span>{TRELLO_MESSAGES.credentials}</span>
+          <Link href="/settings?tab=integrations" className="link">
+            Open Settings
+          </Link>
+        </div>
+      ) : null}
+      <TextField
+        id="trello-export-board-name"
+        label="Board name"
+        value={boardName}
+        maxLength={TRELLO_BOARD_NAME_MAX}
+        autoFocus
+        error={credentialsMissing ? null : error}
+        hint={`At most ${TRELLO_BOARD_NAME_MAX} characters (${Array.from(boardName).length}/${TRELLO_BOARD_NAME_MAX}).`}
+        onChange={(e) => {
+          setBoardName(e.target.value);
+          if (error && !credentialsMissing) setError(null);
+        }}
+      />
+    </ExportFormModal>
   );
 }
