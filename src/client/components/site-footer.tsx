@@ -1,5 +1,6 @@
 import { Link } from "wouter";
-import { PRODUCT_DESCRIPTION, PRODUCT_NAME, SOCIAL_LINKS, SUPPORT_EMAIL } from "../lib/site";
+import { usePublicConfig } from "../lib/public-config";
+import { PRODUCT_DESCRIPTION, PRODUCT_NAME } from "../lib/site";
 
 const PRODUCT_LINKS = [
   { to: "/", label: "Home" },
@@ -14,20 +15,26 @@ const LEGAL_LINKS = [
   { to: "/terms", label: "Terms of Service" },
 ];
 
-/** Spec 1: product and support links, social links, the description and a copyright line. */
+/**
+ * Spec 1: product and support links, social links, the description and a copyright line. The support
+ * address and social links are the installation's (`system.publicConfig`), with build-time defaults while
+ * they load.
+ */
 export function SiteFooter() {
+  const { supportEmail, socialLinks } = usePublicConfig();
   const year = new Date().getFullYear();
   return (
     <footer className="mt-auto border-t border-base-300 bg-base-200 text-base-content">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:grid-cols-2 lg:grid-cols-4">
-        <div className="lg:col-span-2">
+        <div className="sm:col-span-2">
           <p className="text-lg font-bold text-primary">{PRODUCT_NAME}</p>
-          <p className="mt-2 max-w-md text-sm text-base-content/80">{PRODUCT_DESCRIPTION}</p>
-          <ul aria-label="Social links" className="mt-4 flex flex-wrap gap-4 text-sm">
-            {SOCIAL_LINKS.map((s) => (
+          <p className="mt-2 max-w-md text-sm text-base-content/80">{PRODUCT_DESCRIPTION}.</p>
+          <ul aria-label="Social links" className="mt-4 flex flex-wrap gap-x-5 gap-y-2 text-sm">
+            {socialLinks.map((s) => (
               <li key={s.label}>
                 <a className="link link-hover" href={s.href} target="_blank" rel="noopener noreferrer">
                   {s.label}
+                  <span className="sr-only"> (opens in a new tab)</span>
                 </a>
               </li>
             ))}
@@ -58,8 +65,8 @@ export function SiteFooter() {
               </Link>
             </li>
             <li>
-              <a href={`mailto:${SUPPORT_EMAIL}`} className="link link-hover">
-                {SUPPORT_EMAIL}
+              <a href={`mailto:${supportEmail}`} className="link link-hover break-all">
+                {supportEmail}
               </a>
             </li>
             {LEGAL_LINKS.map((l) => (
@@ -74,7 +81,7 @@ export function SiteFooter() {
       </div>
       <div className="border-t border-base-300">
         <p className="mx-auto max-w-7xl px-4 py-4 text-center text-sm text-base-content/70">
-          © {year} {PRODUCT_NAME}
+          © {year} {PRODUCT_NAME}. All rights reserved.
         </p>
       </div>
     </footer>
