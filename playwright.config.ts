@@ -82,6 +82,7 @@ export default defineConfig({
         GOOGLE_ISSUER_URL: `http://127.0.0.1:${googlePort}`,
         GITHUB_API_URL: `http://127.0.0.1:${githubPort}`,
         TRELLO_API_URL: `http://127.0.0.1:${trelloPort}`,
+        ADMIN_EMAILS: "e2e.admin@example.com",
       },
       reuseExistingServer: false,
       timeout: 60_000,
