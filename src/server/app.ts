@@ -14,6 +14,13 @@ import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "
 import type { Deps } from "./deps";
 import { AppError } from "./errors";
 import { authRoutes } from "./rest/auth";
+import {
+  BLOG_IMAGE_UPLOAD_PATH,
+  blogRoutes,
+  blogSiteRoutes,
+  UPLOAD_BODY_BYTES,
+  uploadResponseHeaders,
+} from "./rest/blog";
 import type { AppEnv } from "./rest/http";
 import { integrationRoutes } from "./rest/integrations";
 import { taskRoutes } from "./rest/tasks";
@@ -54,6 +61,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
     // Server time for benchmarks and browser devtools (no internals beyond the duration).
     c.header("Server-Timing", `app;dur=${(performance.now() - started).toFixed(2)}`);
   });
+  // Blog uploads: their own strict headers, set after (so over) the app-wide ones below.
+  app.use("/uploads/*", uploadResponseHeaders);
   app.use(
     "*",
     secureHeaders({
@@ -81,16 +90,22 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   );
 
   // Body size, authentication and CSRF apply to both API surfaces.
+  // The blog image upload alone may send up to UPLOAD_BODY_BYTES (about 6 MB).
+  app.use(
+    BLOG_IMAGE_UPLOAD_PATH,
+    bodyLimit({
+      maxSize: UPLOAD_BODY_BYTES,
+      onError: (c) => c.json({ detail: "Image size must be less than 5MB" }, 413, { Connection: "close" }),
+    }),
+  );
+  const apiBodyLimit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    // The unread body stays on the socket, so this connection must not be reused.
+    onError: (c) =>
+      c.json({ detail: "Request body is too large (limit 1 MB)" }, 413, { Connection: "close" }),
+  });
   for (const prefix of ["/api/*", "/trpc/*"]) {
-    app.use(
-      prefix,
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        // The unread body stays on the socket, so this connection must not be reused.
-        onError: (c) =>
-          c.json({ detail: "Request body is too large (limit 1 MB)" }, 413, { Connection: "close" }),
-      }),
-    );
+    app.use(prefix, (c, next) => (c.req.path === BLOG_IMAGE_UPLOAD_PATH ? next() : apiBodyLimit(c, next)));
     app.use(prefix, async (c, next) => {
       const auth = await authenticate(deps, c.req.header("authorization"), c.req.header("cookie"));
       c.set("auth", auth);
@@ -148,12 +163,15 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   api.route("/", authRoutes);
   api.route("/", taskRoutes);
   api.route("/", integrationRoutes);
+  api.route("/", blogRoutes);
   api.all("*", (c) => c.json({ detail: "The requested resource was not found." }, 404));
   app.route("/api", api);
 
   // The built SPA: hashed assets cached for a year, every other path falls back to index.html.
   const clientDir = opts.clientDir ?? path.resolve("dist/client");
   const indexFile = path.join(clientDir, "index.html");
+  // Blog: uploads, sitemap.xml, robots.txt, the RSS feed and post pages with metadata, before the SPA.
+  app.route("/", blogSiteRoutes(indexFile));
   if (existsSync(indexFile)) {
     const root = path.relative(process.cwd(), clientDir) || ".";
     app.use(

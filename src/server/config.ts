@@ -75,6 +75,12 @@ export const configSchema = z
     /** Retries of one request on 429/5xx/timeouts before the export job itself is retried. */
     EXPORT_HTTP_RETRIES: z.coerce.number().int().min(0).max(10).default(5),
     GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
+    // Blog e-mail (issue 6). SMTP server for outgoing mail (smtp:// or smtps://, credentials in the URL);
+    // unset, mail is kept in the mail_outbox table instead (readable at GET /api/admin/outbox).
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    MAIL_FROM: z.string().min(3).default("Atomize <no-reply@atomize.local>"),
+    /** Signs blog unsubscribe links; defaults to a key derived from the credentials key. */
+    BLOG_UNSUBSCRIBE_SECRET: z.string().min(16).optional(),
   })
   .superRefine((c, ctx) => {
     if (Boolean(c.GOOGLE_CLIENT_ID) !== Boolean(c.GOOGLE_CLIENT_SECRET)) {
@@ -117,7 +123,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const name = String(issue.path[0] ?? "environment");
     const value = cleaned[name];
     const shown =
-      value === undefined || /SECRET|PASSWORD|KEY|TOKEN|DATABASE_URL/.test(name) ? "" : ` (got "${value}")`;
+      value === undefined || /SECRET|PASSWORD|KEY|TOKEN|DATABASE_URL|SMTP_URL/.test(name)
+        ? ""
+        : ` (got "${value}")`;
     throw new ConfigError(`Invalid configuration: ${name}: ${issue.message}${shown}`);
   }
   const c = parsed.data;

@@ -1,6 +1,7 @@
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import type { Planner } from "./decomposition/planner";
+import type { Mailer } from "./integrations/mail/mailer";
 import type { Vault } from "./integrations/vault";
 import type { JobQueue } from "./jobs/queue";
 import type { Logger } from "./lib/logger";
@@ -16,4 +17,7 @@ export type Deps = {
   jobs: JobQueue;
   planner: Planner;
   vault: Vault;
+  // Blog (issue 6): outgoing e-mail, and the key that signs unsubscribe links.
+  mailer: Mailer;
+  unsubscribeKey: Buffer;
 };

@@ -10,12 +10,15 @@ import "./integrations/jira/exporter";
 import "./integrations/trello/exporter";
 import "./integrations/github/exporter";
 import type { Deps } from "./deps";
+import { createMailer } from "./integrations/mail/mailer";
 import { createVault, loadVaultKey } from "./integrations/vault";
 import { JobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./lib/logger";
 import { createEventBus } from "./realtime/event-bus";
 import { createWebSockets } from "./realtime/websocket";
 import { purgeExpiredSessions } from "./services/auth/sessions";
+import { registerBlog } from "./services/blog/notify";
+import { deriveUnsubscribeKey } from "./services/blog/unsubscribe-token";
 import { registerExports } from "./services/exports/runner";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
@@ -47,6 +50,7 @@ export async function startServer(
     onFailed: (job, error) =>
       job.kind.startsWith("decompose.") ? failDecomposition(deps, job, error) : Promise.resolve(),
   });
+  const vaultKey = loadVaultKey({ keyBase64: config.CREDENTIALS_KEY, dataDir: config.DATA_DIR });
   deps = {
     config,
     database,
@@ -55,10 +59,14 @@ export async function startServer(
     events,
     jobs,
     planner: config.llmEnabled ? createLangChainPlanner(config, log) : createOfflinePlanner(),
-    vault: createVault(loadVaultKey({ keyBase64: config.CREDENTIALS_KEY, dataDir: config.DATA_DIR })),
+    vault: createVault(vaultKey),
+    // Blog (issue 6): e-mail through SMTP_URL or the mail_outbox table; signed unsubscribe links.
+    mailer: createMailer(config, database, log.child({ component: "mail" })),
+    unsubscribeKey: deriveUnsubscribeKey(config.BLOG_UNSUBSCRIBE_SECRET, vaultKey),
   };
   registerDecomposition(deps);
   registerExports(deps);
+  registerBlog(deps); // blog: the "new post" e-mail job
   if (config.JOBS_ENABLED) await jobs.start();
   const app = createApp(deps, { clientDir: opts.clientDir });
   const sockets = createWebSockets(deps);
@@ -94,6 +102,7 @@ export async function startServer(
       await httpClosed;
       clearTimeout(timer);
       await events.close();
+      deps.mailer.close();
       await database.close();
     })();
     return closing;

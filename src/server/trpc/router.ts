@@ -1,6 +1,7 @@
 import { router } from "./init";
 import { adminRouter } from "./routers/admin";
 import { authRouter } from "./routers/auth";
+import { blogRouter } from "./routers/blog";
 import { exportsRouter, githubRouter, integrationsRouter, settingsRouter } from "./routers/integrations";
 import { realtimeRouter } from "./routers/realtime";
 import { systemRouter } from "./routers/system";
@@ -9,6 +10,7 @@ import { tasksRouter } from "./routers/tasks";
 export const appRouter = router({
   admin: adminRouter,
   auth: authRouter,
+  blog: blogRouter, // blog (issue 6)
   exports: exportsRouter,
   github: githubRouter,
   integrations: integrationsRouter,

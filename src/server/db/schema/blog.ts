@@ -56,3 +56,20 @@ export const blogSubscriptions = pgTable(
     index("blog_subscriptions_user_idx").on(t.userId),
   ],
 );
+
+/**
+ * Mail the app sent while no SMTP server is configured (SMTP_URL unset): the embedded default keeps
+ * each message here so a developer can read it (GET /api/admin/outbox) instead of losing it.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    to: text().notNull(),
+    subject: text().notNull(),
+    text: text().notNull(),
+    html: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("mail_outbox_created_idx").on(t.createdAt.desc())],
+);

@@ -1,0 +1,165 @@
+import { count, desc, eq, or, sql } from "drizzle-orm";
+import {
+  adminListSubscriptionsInput,
+  BLOG_MESSAGES,
+  type BlogSubscription,
+  type BlogSubscriptionList,
+  type SubscribeInput,
+  type SubscribeResult,
+  subscribeInput,
+  unsubscribeTokenInput,
+} from "../../../shared/schemas/blog";
+import { blogSubscriptions } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import type { UserRow } from "../auth/sessions";
+import { parseInput } from "../validation";
+import { signUnsubscribeToken, verifyUnsubscribeToken } from "./unsubscribe-token";
+
+export type SubscriptionRow = typeof blogSubscriptions.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function toSubscription(row: SubscriptionRow): BlogSubscription {
+  return {
+    id: row.id,
+    email: row.email,
+    status: row.status,
+    frequency: row.frequency,
+    categories: row.categories,
+    created_at: row.createdAt.toISOString(),
+    last_notified_at: row.lastNotifiedAt ? row.lastNotifiedAt.toISOString() : null,
+  };
+}
+
+const byEmail = (email: string) => sql`lower(${blogSubscriptions.email}) = ${email.toLowerCase()}`;
+
+/** A signed-in user's subscription: linked to the account, or made with the account's e-mail. */
+const ofUser = (user: UserRow) => or(eq(blogSubscriptions.userId, user.id), byEmail(user.email));
+
+/**
+ * POST /blog/subscribe. A signed-in user subscribes with the account's e-mail (a different e-mail in
+ * the body is ignored); a visitor with the e-mail given. Subscribing an address that already has a
+ * subscription returns it (200), never an error and never a second row.
+ */
+export async function subscribe(
+  deps: Deps,
+  user: UserRow | null,
+  raw: SubscribeInput | unknown,
+): Promise<SubscribeResult & { created: boolean }> {
+  const input = parseInput(subscribeInput, raw ?? {});
+  const email = user ? user.email.toLowerCase() : input.email;
+  if (!email) {
+    throw new AppError("UNPROCESSABLE_CONTENT", "Please enter your email address", {
+      fieldErrors: [{ field: "email", message: "Please enter your email address" }],
+    });
+  }
+  const [inserted] = await deps.db
+    .insert(blogSubscriptions)
+    .values({
+      email,
+      userId: user?.id ?? null,
+      status: "active",
+      frequency: input.frequency,
+      categories: input.categories,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) {
+    deps.log.info("blog subscription created", { subscriptionId: inserted.id, signedIn: Boolean(user) });
+    return {
+      subscription: toSubscription(inserted),
+      detail: BLOG_MESSAGES.subscribed,
+      already_subscribed: false,
+      created: true,
+    };
+  }
+  const [existing] = await deps.db.select().from(blogSubscriptions).where(byEmail(email)).limit(1);
+  if (!existing) throw new AppError("CONFLICT", "Please try subscribing again.");
+  let row = existing;
+  // The account now owns a subscription made earlier with its address, and an inactive one is renewed.
+  if ((user && !existing.userId) || existing.status !== "active") {
+    [row = existing] = await deps.db
+      .update(blogSubscriptions)
+      .set({ userId: existing.userId ?? user?.id ?? null, status: "active" })
+      .where(eq(blogSubscriptions.id, existing.id))
+      .returning();
+  }
+  const wasActive = existing.status === "active";
+  return {
+    subscription: toSubscription(row),
+    detail: wasActive ? BLOG_MESSAGES.alreadySubscribed : BLOG_MESSAGES.subscribed,
+    already_subscribed: wasActive,
+    created: false,
+  };
+}
+
+/** GET /blog/my-subscription: null when the user has none. */
+export async function getMySubscription(deps: Deps, user: UserRow): Promise<BlogSubscription | null> {
+  const [row] = await deps.db
+    .select()
+    .from(blogSubscriptions)
+    .where(ofUser(user))
+    .orderBy(desc(blogSubscriptions.createdAt))
+    .limit(1);
+  return row ? toSubscription(row) : null;
+}
+
+/** DELETE /blog/my-subscription: the subscription is removed (spec section 4). */
+export async function cancelMySubscription(deps: Deps, user: UserRow): Promise<{ detail: string }> {
+  const deleted = await deps.db
+    .delete(blogSubscriptions)
+    .where(ofUser(user))
+    .returning({ id: blogSubscriptions.id });
+  if (deleted.length === 0) throw new AppError("NOT_FOUND", BLOG_MESSAGES.notSubscribed);
+  return { detail: BLOG_MESSAGES.unsubscribed };
+}
+
+/**
+ * The one-click link in every e-mail. A forged or malformed token is a 400; a valid one removes the
+ * subscription (again: a second click finds it gone and reports the same success).
+ */
+export async function unsubscribeWithToken(deps: Deps, raw: unknown): Promise<{ detail: string }> {
+  const { token } = parseInput(unsubscribeTokenInput, raw);
+  const id = verifyUnsubscribeToken(deps.unsubscribeKey, token);
+  if (!id) throw new AppError("BAD_REQUEST", "This unsubscribe link is invalid.");
+  await deps.db.delete(blogSubscriptions).where(eq(blogSubscriptions.id, id));
+  deps.log.info("blog subscription removed by link", { subscriptionId: id });
+  return { detail: BLOG_MESSAGES.unsubscribed };
+}
+
+export function unsubscribeUrl(deps: Deps, subscriptionId: string): string {
+  const token = signUnsubscribeToken(deps.unsubscribeKey, subscriptionId);
+  return `${deps.config.PUBLIC_URL.replace(/\/+$/, "")}/api/blog/unsubscribe?token=${encodeURIComponent(token)}`;
+}
+
+// -- admin ---------------------------------------------------------------------------------------------
+export async function adminListSubscriptions(deps: Deps, raw: unknown): Promise<BlogSubscriptionList> {
+  const input = parseInput(adminListSubscriptionsInput, raw ?? {});
+  const [rows, [counted]] = await Promise.all([
+    deps.db
+      .select()
+      .from(blogSubscriptions)
+      .orderBy(desc(blogSubscriptions.createdAt), desc(blogSubscriptions.id))
+      .limit(input.page_size)
+      .offset((input.page - 1) * input.page_size),
+    deps.db.select({ n: count() }).from(blogSubscriptions),
+  ]);
+  return {
+    subscriptions: rows.map(toSubscription),
+    total: counted?.n ?? 0,
+    page: input.page,
+    page_size: input.page_size,
+  };
+}
+
+export async function adminDeleteSubscription(deps: Deps, id: string): Promise<{ detail: string }> {
+  const notFound = new AppError("NOT_FOUND", BLOG_MESSAGES.subscriptionNotFound);
+  if (!UUID.test(id)) throw notFound;
+  const deleted = await deps.db
+    .delete(blogSubscriptions)
+    .where(eq(blogSubscriptions.id, id))
+    .returning({ id: blogSubscriptions.id });
+  if (deleted.length === 0) throw notFound;
+  return { detail: "Subscription deleted successfully" };
+}

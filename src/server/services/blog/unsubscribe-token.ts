@@ -1,0 +1,30 @@
+import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The key that signs unsubscribe links: from BLOG_UNSUBSCRIBE_SECRET when set, else derived (HKDF) from
+ * the credentials key, so no extra secret is needed and processes sharing CREDENTIALS_KEY agree.
+ */
+export function deriveUnsubscribeKey(secret: string | undefined, vaultKey: Buffer): Buffer {
+  const material = secret ? Buffer.from(secret, "utf8") : vaultKey;
+  return Buffer.from(hkdfSync("sha256", material, Buffer.alloc(0), "atomize blog unsubscribe v1", 32));
+}
+
+function mac(key: Buffer, subscriptionId: string): Buffer {
+  return createHmac("sha256", key).update(`unsubscribe:${subscriptionId}`).digest();
+}
+
+/** `<subscription id>.<HMAC-SHA256, base64url>`: one per subscription, with no expiry (links in old mail keep working). */
+export function signUnsubscribeToken(key: Buffer, subscriptionId: string): string {
+  return `${subscriptionId}.${mac(key, subscriptionId).toString("base64url")}`;
+}
+
+/** The subscription id a token was signed for, or null when it is malformed or forged. */
+export function verifyUnsubscribeToken(key: Buffer, token: string): string | null {
+  const [id, sig, ...rest] = token.trim().split(".");
+  if (!id || !sig || rest.length > 0 || !UUID.test(id) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return null;
+  const given = Buffer.from(sig, "base64url");
+  const expected = mac(key, id);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
+}

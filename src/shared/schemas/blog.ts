@@ -1,0 +1,251 @@
+import { z } from "zod";
+
+/** Spec section 4 "Blog post status". */
+export const BLOG_POST_STATUSES = ["draft", "published", "archived"] as const;
+export type BlogPostStatus = (typeof BLOG_POST_STATUSES)[number];
+
+export const SUBSCRIPTION_FREQUENCIES = ["daily", "weekly", "monthly"] as const;
+
+/** DECISIONS.md: blog list page size. Spec section 9: excerpt fallback, page description, image size. */
+export const BLOG_PAGE_SIZE = 12;
+export const BLOG_PAGE_SIZE_MAX = 50;
+export const BLOG_EXCERPT_FALLBACK = 150;
+export const BLOG_DESCRIPTION_LENGTH = 160;
+export const BLOG_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const BLOG_TAGS_MAX = 20;
+export const BLOG_TAG_LENGTH_MAX = 40;
+export const BLOG_TITLE_MAX = 200;
+export const BLOG_SLUG_MAX = 100;
+export const BLOG_CONTENT_MAX = 500_000;
+
+export const BLOG_MESSAGES = {
+  invalidImage: "Please upload a valid image file (JPEG, PNG, GIF, or WebP)",
+  imageTooLarge: "Image size must be less than 5MB",
+  subscribed: "Successfully subscribed! You'll receive weekly updates.",
+  alreadySubscribed: "You're already subscribed to blog updates.",
+  unsubscribed: "Successfully unsubscribed",
+  postNotFound: "Blog post not found",
+  subscriptionNotFound: "Subscription not found",
+  notSubscribed: "You are not subscribed to blog updates.",
+  slugTaken: "A post with this slug already exists",
+} as const;
+
+/** Lowercase kebab-case from any text: accents folded, anything else becomes a single dash. */
+export function slugify(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, BLOG_SLUG_MAX)
+    .replace(/-+$/, "");
+}
+
+/** A featured image is an https URL or an uploaded file's /uploads/ path. */
+export function isAllowedImageUrl(v: string): boolean {
+  if (/^\/uploads\/[A-Za-z0-9._-]+$/.test(v) && !v.includes("..")) return true;
+  if (!/^https:\/\//i.test(v)) return false;
+  try {
+    return new URL(v).protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** Optional text: blank means "none" (null). */
+const optionalText = (max: number, name: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${name} is too long (at most ${max.toLocaleString("en")} characters)`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+const tagList = (name: string) =>
+  z
+    .array(
+      z
+        .string({ error: `Each ${name} must be text` })
+        .trim()
+        .max(BLOG_TAG_LENGTH_MAX, `Each ${name} must be at most ${BLOG_TAG_LENGTH_MAX} characters`),
+      { error: `${name}s must be a list of text` },
+    )
+    .transform((tags) => {
+      const seen = new Set<string>();
+      return tags.filter((t) => {
+        const key = t.toLowerCase();
+        if (!t || seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    })
+    .pipe(z.array(z.string()).max(BLOG_TAGS_MAX, `At most ${BLOG_TAGS_MAX} ${name}s are allowed`));
+
+const postFields = {
+  title: z
+    .string({ error: "Title is required" })
+    .trim()
+    .min(1, "Title is required")
+    .max(BLOG_TITLE_MAX, `Title is too long (at most ${BLOG_TITLE_MAX} characters)`),
+  slug: z
+    .string()
+    .trim()
+    .max(BLOG_SLUG_MAX, `Slug is too long (at most ${BLOG_SLUG_MAX} characters)`)
+    .nullish()
+    .transform((v) => (v ? slugify(v) || null : null)),
+  content: z
+    .string({ error: "Content is required" })
+    .trim()
+    .min(1, "Content is required")
+    .max(
+      BLOG_CONTENT_MAX,
+      `Content is too long (at most ${BLOG_CONTENT_MAX.toLocaleString("en")} characters)`,
+    ),
+  excerpt: optionalText(1000, "Excerpt"),
+  featured_image: z
+    .string()
+    .trim()
+    .max(2000, "Featured image URL is too long")
+    .refine(
+      (v) => v === "" || isAllowedImageUrl(v),
+      "Featured image must be an https URL or an uploaded image",
+    )
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  tags: tagList("tag").default([]),
+  status: z
+    .enum(BLOG_POST_STATUSES, { error: `Status must be one of ${BLOG_POST_STATUSES.join(", ")}` })
+    .optional(),
+  meta_description: optionalText(320, "Meta description"),
+  meta_keywords: optionalText(500, "Meta keywords"),
+};
+
+/** POST /admin/blog/posts. */
+export const createPostInput = z.strictObject({ ...postFields, status: postFields.status.default("draft") });
+export type CreatePostInput = z.input<typeof createPostInput>;
+
+/** PATCH /admin/blog/posts/{id}: any subset of the create fields. */
+export const updatePostInput = z
+  .strictObject({
+    title: postFields.title.optional(),
+    slug: postFields.slug.optional(),
+    content: postFields.content.optional(),
+    excerpt: postFields.excerpt.optional(),
+    featured_image: postFields.featured_image.optional(),
+    tags: tagList("tag").optional(),
+    status: postFields.status,
+    meta_description: postFields.meta_description.optional(),
+    meta_keywords: postFields.meta_keywords.optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: "Nothing to update", path: ["body"] });
+export type UpdatePostInput = z.input<typeof updatePostInput>;
+
+const page = z.coerce.number().int().min(1, "page must be 1 or more").max(100_000).default(1);
+const pageSize = (def: number, max: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1, `page_size must be between 1 and ${max}`)
+    .max(max, `page_size must be between 1 and ${max}`)
+    .default(def);
+const search = z
+  .string()
+  .trim()
+  .max(200, "Search is too long (at most 200 characters)")
+  .optional()
+  .transform((v) => v || undefined);
+
+/** GET /blog/posts. */
+export const listPostsInput = z.object({
+  page,
+  page_size: pageSize(BLOG_PAGE_SIZE, BLOG_PAGE_SIZE_MAX),
+  search,
+});
+export type ListPostsInput = z.input<typeof listPostsInput>;
+
+/** GET /admin/blog/posts: every status by default. */
+export const adminListPostsInput = z.object({
+  page,
+  page_size: pageSize(50, 200),
+  search,
+  status: z.enum(BLOG_POST_STATUSES).optional(),
+});
+export type AdminListPostsInput = z.input<typeof adminListPostsInput>;
+
+export const adminListSubscriptionsInput = z.object({ page, page_size: pageSize(50, 200) });
+
+/** POST /blog/subscribe. A signed-in user always subscribes with the account's e-mail. */
+export const subscribeInput = z.strictObject({
+  email: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? null : v),
+    z
+      .string({ error: "Please enter a valid email address" })
+      .trim()
+      .max(254, "The e-mail address is too long")
+      .transform((v) => v.toLowerCase())
+      .pipe(z.email("Please enter a valid email address"))
+      .nullish()
+      .transform((v) => v ?? null),
+  ),
+  frequency: z
+    .enum(SUBSCRIPTION_FREQUENCIES, {
+      error: `Frequency must be one of ${SUBSCRIPTION_FREQUENCIES.join(", ")}`,
+    })
+    .default("weekly"),
+  categories: tagList("category").default([]),
+});
+export type SubscribeInput = z.input<typeof subscribeInput>;
+
+export const unsubscribeTokenInput = z.strictObject({
+  token: z.string({ error: "token is required" }).trim().min(1, "token is required").max(500),
+});
+
+// -- responses -----------------------------------------------------------------------------------------
+export type BlogPost = {
+  id: string;
+  title: string;
+  slug: string;
+  content: string;
+  excerpt: string | null;
+  featured_image: string | null;
+  tags: string[];
+  status: BlogPostStatus;
+  meta_description: string | null;
+  meta_keywords: string | null;
+  author_name: string;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
+  view_count: number;
+};
+
+/** Admin views add when subscribers were e-mailed about the post. */
+export type AdminBlogPost = BlogPost & { notified_at: string | null };
+
+export type BlogPostList<P = BlogPost> = { posts: P[]; total: number; page: number; page_size: number };
+
+export type BlogSubscription = {
+  id: string;
+  email: string;
+  status: string;
+  frequency: string;
+  categories: string[];
+  created_at: string;
+  last_notified_at: string | null;
+};
+
+export type SubscribeResult = {
+  subscription: BlogSubscription;
+  detail: string;
+  already_subscribed: boolean;
+};
+
+export type BlogSubscriptionList = {
+  subscriptions: BlogSubscription[];
+  total: number;
+  page: number;
+  page_size: number;
+};
+
+export type UploadedImage = { url: string };
