@@ -1,0 +1,71 @@
+import { useId, useState } from "react";
+import { ConfirmModal } from "../../components/confirm-modal";
+import { useToast } from "../../components/toast";
+import { useAuth } from "../../lib/auth";
+import {
+  type BlogSubscriptionState,
+  SIGN_IN_TO_SUBSCRIBE,
+  UNSUBSCRIBE_CONFIRMATION,
+} from "./use-blog-subscription";
+
+/**
+ * Spec 2 and 6, blog list: 'Subscribe' or 'Subscribed'. A visitor is asked to sign in; a signed-in user
+ * subscribes with the account's e-mail, or, when subscribed, may unsubscribe after a confirmation.
+ */
+export function SubscribeButton({ subscription: sub }: { subscription: BlogSubscriptionState }) {
+  const toast = useToast();
+  const { status } = useAuth();
+  const hintId = useId();
+  const [confirming, setConfirming] = useState(false);
+  const subscribed = sub.isSignedIn && sub.isSubscribed;
+  const busy = status === "loading" || sub.isChecking || sub.subscribing;
+
+  const onClick = () => {
+    if (!sub.isSignedIn) {
+      toast.info(SIGN_IN_TO_SUBSCRIBE);
+      return;
+    }
+    if (subscribed) setConfirming(true);
+    else void sub.subscribe();
+  };
+
+  const confirmUnsubscribe = async () => {
+    await sub.unsubscribe();
+    setConfirming(false);
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className={`btn ${subscribed ? "btn-success btn-outline" : "btn-primary"}`}
+        onClick={onClick}
+        disabled={busy}
+        aria-busy={busy || undefined}
+        aria-describedby={hintId}
+      >
+        {sub.subscribing ? (
+          <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+        ) : (
+          <span aria-hidden="true">{subscribed ? "✓" : "✉"}</span>
+        )}
+        {subscribed ? "Subscribed" : "Subscribe"}
+      </button>
+      <span id={hintId} className="sr-only">
+        {subscribed
+          ? "You're subscribed to blog updates. Press to unsubscribe."
+          : "Get notified of new blog posts by e-mail."}
+      </span>
+      <ConfirmModal
+        open={confirming}
+        title="Unsubscribe"
+        message={UNSUBSCRIBE_CONFIRMATION}
+        confirmLabel="Unsubscribe"
+        pendingLabel="Unsubscribing..."
+        pending={sub.unsubscribing}
+        onConfirm={() => void confirmUnsubscribe()}
+        onClose={() => setConfirming(false)}
+      />
+    </>
+  );
+}
