@@ -87,9 +87,13 @@ export async function listPublishedPosts(deps: Deps, raw: ListPostsInput | unkno
  * GET /blog/posts/{slug}. The public sees published posts, and each read counts one view. An admin
  * also sees drafts and archived posts (a preview), and their reads are not counted.
  */
+/** Slugs are always lowercase kebab-case (see slugify); anything else cannot name a post. */
+const SLUG_SHAPE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 export async function getPostBySlug(deps: Deps, viewer: UserRow | null, rawSlug: string): Promise<BlogPost> {
   const slug = rawSlug.trim().toLowerCase();
-  if (!slug || slug.length > 200) throw notFound();
+  // Checked before the query: a NUL byte or other junk would otherwise reach PostgreSQL as an error.
+  if (slug.length > 200 || !SLUG_SHAPE.test(slug)) throw notFound();
   if (viewer?.role === "admin") {
     const [row] = await deps.db.select(postColumns).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
     if (!row) throw notFound();
@@ -106,6 +110,7 @@ export async function getPostBySlug(deps: Deps, viewer: UserRow | null, rawSlug:
 
 /** A published post for server-rendered pages (crawler metadata): no view is counted. */
 export async function findPublishedPost(deps: Deps, slug: string): Promise<BlogPost | null> {
+  if (slug.length > 200 || !SLUG_SHAPE.test(slug.toLowerCase())) return null;
   const [row] = await deps.db
     .select(postColumns)
     .from(blogPosts)

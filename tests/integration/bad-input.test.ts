@@ -1,0 +1,134 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerUser, TestClient } from "../support/http-client";
+import { startTestServer, type TestServer } from "../support/server";
+
+// Every /api route, with a placeholder for ids. Garbage must get a 4xx with a detail, never a 500.
+const ROUTES: Array<[string, string]> = [
+  ["POST", "/api/auth/register"],
+  ["POST", "/api/auth/login"],
+  ["POST", "/api/auth/refresh-token"],
+  ["POST", "/api/auth/google/exchange"],
+  ["POST", "/api/exchange-auth-code"],
+  ["GET", "/api/auth/google/authorize?redirect_uri=%00"],
+  ["GET", "/api/tasks?page=-1&page_size=abc&top_level_only=x"],
+  ["GET", "/api/tasks/stats?top_level_only=%zz"],
+  ["POST", "/api/tasks"],
+  ["GET", "/api/tasks/:id"],
+  ["GET", "/api/tasks/:id/tree"],
+  ["PATCH", "/api/tasks/:id"],
+  ["DELETE", "/api/tasks/:id"],
+  ["DELETE", "/api/tasks/:id/subtask"],
+  ["POST", "/api/tasks/:id/restart-decomposition"],
+  ["POST", "/api/tasks/:id/complete"],
+  ["PATCH", "/api/tasks/:id/event-model"],
+  ["POST", "/api/tasks/:id/add-task"],
+  ["POST", "/api/tasks/:id/approve"],
+  ["POST", "/api/tasks/:id/reject"],
+  ["POST", "/api/tasks/:id/resubmit"],
+  ["PATCH", "/api/settings"],
+  ["POST", "/api/trello/credentials"],
+  ["POST", "/api/jira/credentials"],
+  ["POST", "/api/github/connect"],
+  ["POST", "/api/jira/start-export"],
+  ["POST", "/api/trello/start-export"],
+  ["POST", "/api/github/start-export"],
+  ["GET", "/api/exports/:id"],
+  ["POST", "/api/exports/:id/retry"],
+  ["GET", "/api/blog/posts?page=0&page_size=9999&search=%27%22%3B--"],
+  ["GET", "/api/blog/posts/:id"],
+  ["POST", "/api/blog/subscribe"],
+  ["GET", "/api/blog/unsubscribe?token=:id"],
+  ["POST", "/api/admin/blog/posts"],
+  ["GET", "/api/admin/blog/posts/:id"],
+  ["PATCH", "/api/admin/blog/posts/:id"],
+  ["DELETE", "/api/admin/blog/posts/:id"],
+  ["DELETE", "/api/admin/blog/subscriptions/:id"],
+  ["POST", "/api/uploads/blog-image"],
+  // Outside /api, paths that carry user input.
+  ["GET", "/blog/:id"],
+  ["GET", "/uploads/:id"],
+  ["GET", "/blog/rss.xml?page=:id"],
+];
+
+const IDS = [
+  "not-a-uuid",
+  "00000000-0000-0000-0000-000000000000",
+  "%00",
+  "..%2F..%2Fetc%2Fpasswd",
+  "x".repeat(300),
+];
+const BODIES = [
+  "{not json",
+  "[1,2,3]",
+  "null",
+  '"a string"',
+  JSON.stringify({
+    description: ["x"],
+    email: 5,
+    password: {},
+    config: "nope",
+    updates: [],
+    task: 1,
+    title: null,
+  }),
+  JSON.stringify({ unexpected: true, __proto__: { polluted: 1 }, constructor: { prototype: { x: 1 } } }),
+  JSON.stringify({
+    description: "\u0000\ud800",
+    email: "a@b.co",
+    password: "x".repeat(5000),
+    reason: "",
+    content: "<script>",
+  }),
+];
+
+let server: TestServer;
+let admin: TestClient;
+let anon: TestClient;
+beforeAll(async () => {
+  // A built SPA to fall back to, so /blog/{slug} goes through the crawler-metadata path.
+  const clientDir = mkdtempSync(path.join(tmpdir(), "atomize-fuzz-client-"));
+  writeFileSync(
+    path.join(clientDir, "index.html"),
+    "<!doctype html><html><head><title>Atomize</title></head><body></body></html>",
+  );
+  server = await startTestServer(
+    { ADMIN_EMAILS: "fuzz.admin@example.com", JOBS_ENABLED: "false" },
+    { clientDir },
+  );
+  admin = new TestClient(server.url);
+  await registerUser(admin, { email: "fuzz.admin@example.com" });
+  anon = new TestClient(server.url);
+});
+afterAll(() => server?.stop());
+
+describe("bad input never produces a 500", () => {
+  it("answers every route's garbage with a 4xx and a detail, signed in as an admin or not at all", async () => {
+    const failures: string[] = [];
+    for (const client of [admin, anon]) {
+      for (const [method, template] of ROUTES) {
+        for (const id of IDS) {
+          const path = template.replaceAll(":id", id);
+          const bodies = method === "GET" || method === "DELETE" ? [undefined] : BODIES;
+          for (const body of bodies) {
+            const res = await client.request(method, path, body);
+            const explained =
+              typeof res.json?.detail === "string" ||
+              /^\s*</.test(res.text) ||
+              (!path.startsWith("/api") && res.status < 500);
+            if (res.status >= 500 || !explained) {
+              failures.push(
+                `${client === admin ? "admin" : "anon"} ${method} ${path} ${String(body).slice(0, 40)} -> ${res.status} ${res.text.slice(0, 120)}`,
+              );
+            }
+          }
+          if (!template.includes(":id")) break;
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(Object.prototype).not.toHaveProperty("polluted");
+  }, 120_000);
+});
