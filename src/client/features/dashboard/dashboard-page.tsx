@@ -3,12 +3,12 @@ import { useLocation, useSearchParams } from "wouter";
 import { DASHBOARD_PAGE_SIZE, type Task } from "../../../shared/schemas/tasks";
 import { DeleteTaskModal } from "../../components/delete-task-modal";
 import { EmptyState } from "../../components/empty-state";
+import { PagePagination } from "../../components/page-pagination";
 import { TaskUsageSummary } from "../../components/task-usage";
 import { usePageMeta } from "../../components/use-page-meta";
 import { getErrorMessage } from "../../lib/api-error";
 import { deleteTaskConfirmation } from "../../lib/task-text";
 import { pageAfterEmptying, pageCount } from "./page-window";
-import { Pagination } from "./pagination";
 import { StatsPanel } from "./stats-panel";
 import { TaskCard, TaskCardSkeleton } from "./task-card";
 import { useCompleteTask, useDashboardQueries, useDeleteTaskOptimistic } from "./use-dashboard";
@@ -161,7 +161,7 @@ export default function DashboardPage() {
                     </li>
                   ))}
                 </ul>
-                <Pagination page={page} pages={pages} onPage={(n) => setPage(n)} />
+                <PagePagination page={page} pages={pages} onPage={(n) => setPage(n)} />
               </>
             )}
           </section>
