@@ -41,7 +41,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { listenOnLoopback } from "./loopback";
+import { cancellableDelays, listenOnLoopback } from "./loopback";
 
 export type FakeGitHubRepo = {
   owner: string;
@@ -339,7 +339,7 @@ export async function startFakeGitHub(
   let mode: Mode = { mode: "ok", remaining: Number.POSITIVE_INFINITY, retryAfter: 0, delayMs: 0 };
   const requests: FakeGitHub["requests"] = [];
   const sockets = new Set<Socket>();
-  const pendingDelays = new Set<() => void>();
+  const { delay, cancelAll: cancelDelays } = cancellableDelays();
   let nextUserId = 583_231;
   let nextRepoId = 712_345_001;
   let nextIssueId = 2_845_000_001;
@@ -994,17 +994,6 @@ export async function startFakeGitHub(
     return current;
   };
 
-  const delay = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const cancel = () => {
-        clearTimeout(timer);
-        pendingDelays.delete(cancel);
-        resolve();
-      };
-      const timer = setTimeout(cancel, ms);
-      pendingDelays.add(cancel);
-    });
-
   async function route(ctx: Ctx): Promise<void> {
     const { req } = ctx;
     const active = consumeMode();
@@ -1256,7 +1245,7 @@ export async function startFakeGitHub(
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
         // Pending "slow" delays would otherwise keep the event loop alive for 10 s.
-        for (const cancel of [...pendingDelays]) cancel();
+        cancelDelays();
       });
       return closing;
     },

@@ -48,7 +48,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { listenOnLoopback } from "./loopback";
+import { cancellableDelays, listenOnLoopback } from "./loopback";
 
 export type FakeJiraMode = "ok" | "rate_limit" | "unavailable" | "server_error" | "slow";
 export type FakeJiraIssueType = "epic" | "story" | "task" | "bug" | "subtask";
@@ -616,7 +616,7 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 export async function startFakeJira(opts: { host?: string; port?: number } = {}): Promise<FakeJira> {
   const host = opts.host ?? "127.0.0.1";
   const sockets = new Set<Socket>();
-  const pendingDelays = new Set<() => void>();
+  const { delay, cancelAll: cancelDelays } = cancellableDelays();
   const requests: FakeJira["requests"] = [];
 
   const users = new Map<string, User>(); // by lowercased email
@@ -1681,17 +1681,6 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
 
   // ----- Dispatch --------------------------------------------------------------------------------
 
-  const delay = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const cancel = () => {
-        clearTimeout(timer);
-        pendingDelays.delete(cancel);
-        resolve();
-      };
-      const timer = setTimeout(cancel, ms);
-      pendingDelays.add(cancel);
-    });
-
   /** The mode for this request (consuming one of its `times` when it applies). */
   const takeMode = (pathname: string): Mode | null => {
     const m = mode;
@@ -1974,7 +1963,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
         server.close(() => resolve());
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
-        for (const cancel of [...pendingDelays]) cancel();
+        cancelDelays();
       });
       return closing;
     },

@@ -29,3 +29,23 @@ export async function listenOnLoopback(
   const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
   return { origin: `http://${host}:${port}`, sockets };
 }
+
+/** Delays a fake can cut short on close(), so a "slow" mode never keeps the test process alive. */
+export function cancellableDelays() {
+  const pending = new Set<() => void>();
+  return {
+    delay: (ms: number) =>
+      new Promise<void>((resolve) => {
+        const cancel = () => {
+          clearTimeout(timer);
+          pending.delete(cancel);
+          resolve();
+        };
+        const timer = setTimeout(cancel, ms);
+        pending.add(cancel);
+      }),
+    cancelAll() {
+      for (const cancel of [...pending]) cancel();
+    },
+  };
+}

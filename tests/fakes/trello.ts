@@ -42,7 +42,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { listenOnLoopback } from "./loopback";
+import { cancellableDelays, listenOnLoopback } from "./loopback";
 
 export type FakeTrelloMode = "ok" | "server_error" | "unavailable" | "slow" | "rate_limit";
 
@@ -347,7 +347,7 @@ const OK_MODE: Mode = {
 export async function startFakeTrello(opts: { host?: string; port?: number } = {}): Promise<FakeTrello> {
   const host = opts.host ?? "127.0.0.1";
   const sockets = new Set<Socket>();
-  const pendingDelays = new Set<() => void>();
+  const { delay, cancelAll: cancelDelays } = cancellableDelays();
   const requests: FakeTrello["requests"] = [];
 
   const members = new Map<string, Member>();
@@ -780,17 +780,6 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     return current;
   };
 
-  const delay = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const cancel = () => {
-        clearTimeout(timer);
-        pendingDelays.delete(cancel);
-        resolve();
-      };
-      const timer = setTimeout(cancel, ms);
-      pendingDelays.add(cancel);
-    });
-
   async function handle(
     req: IncomingMessage,
     res: ServerResponse,
@@ -959,7 +948,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
         // Pending "slow" delays would otherwise keep the event loop alive.
-        for (const cancel of [...pendingDelays]) cancel();
+        cancelDelays();
       });
       return closing;
     },
