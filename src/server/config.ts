@@ -42,6 +42,30 @@ export const configSchema = z
     LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
     LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
     LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
+    /** Failures on one account from all addresses after which every further try waits (exponential, capped). */
+    LOGIN_ACCOUNT_BACKOFF_AFTER: z.coerce.number().int().min(1).default(10),
+    LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    /** Anonymous writes per client address and hour: registrations, and the rest (subscriptions, e-mails). */
+    REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(10),
+    ANONYMOUS_WRITES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(60),
+    /** A refresh token just spent may be presented again this long (two tabs refreshing at once). */
+    REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+    /** Lifetime of an e-mail verification link. */
+    EMAIL_VERIFICATION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(48),
+    // Resource limits: what one client can make the server hold.
+    /** Whole-request deadline (headers and body); slower clients get 408 and are disconnected. */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    /** Open TCP connections (HTTP and WebSocket) the process accepts; more are refused. */
+    MAX_CONNECTIONS: z.coerce.number().int().min(10).max(1_000_000).default(2_000),
+    /** Procedures in one tRPC batch (HTTP or WebSocket message). */
+    TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
+    WS_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(50),
+    /** Bytes waiting to be sent to one WebSocket client; a client that does not read is disconnected. */
+    WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(4 * 1024 * 1024),
+    /** How often open sockets re-check that their session still exists (expiry, revocation elsewhere). */
+    WS_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
     OPENAI_API_KEY: z.string().optional(),
     OPENAI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),

@@ -45,7 +45,11 @@ export const blogSubscriptions = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     email: text().notNull(),
     userId: uuid().references(() => users.id, { onDelete: "set null" }),
-    status: text().notNull().default("active"),
+    /** `pending` until the address is confirmed through the link we mail it (double opt-in), then `active`. */
+    status: text().notNull().default("pending"),
+    confirmedAt: timestamp({ withTimezone: true }),
+    /** The last confirmation e-mail, so a stranger cannot make us mail an address over and over. */
+    confirmationSentAt: timestamp({ withTimezone: true }),
     frequency: text().notNull().default("weekly"),
     categories: text().array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -104,5 +104,7 @@ export const eventModels = pgTable("event_models", {
   automations: jsonb().$type<unknown[]>().notNull().default([]),
   swimlanes: jsonb().$type<unknown[]>().notNull().default([]),
   chapters: jsonb().$type<unknown[]>().notNull().default([]),
+  /** Set when a person edits the model: a decomposition that finishes later never overwrites the edit. */
+  userEditedAt: timestamp({ withTimezone: true }),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

@@ -33,6 +33,8 @@ export const users = pgTable(
     tasksCreatedThisMonth: integer().notNull().default(0),
     /** Calendar month (YYYY-MM, UTC) that tasksCreatedThisMonth counts. */
     usagePeriod: text().notNull().default(sql`to_char(now() at time zone 'utc', 'YYYY-MM')`),
+    /** When the address was proven: a Google ID token with email_verified, or our verification link. */
+    emailVerifiedAt: timestamp({ withTimezone: true }),
     settings: jsonb().$type<UserSettings>().notNull().default({ darkMode: false, notifications: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -49,6 +51,12 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     secretHash: text().notNull(),
+    /**
+     * The secret a refresh just replaced stays valid for a short grace window, so two tabs refreshing at
+     * the same moment (and requests in flight) keep the session.
+     */
+    previousSecretHash: text(),
+    previousSecretExpiresAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
@@ -113,10 +121,20 @@ export const authCodes = pgTable("auth_codes", {
   usedAt: timestamp({ withTimezone: true }),
 });
 
-/** Failed-login counters per account and per IP (key is `acct:<email>` or `ip:<addr>`). */
+/**
+ * Atomic counters for throttling: failed logins (per account, per account+IP pair, per IP) and limits on
+ * anonymous writes (registration, subscriptions, ...). The key names the counter and its subject.
+ */
 export const authThrottle = pgTable("auth_throttle", {
   key: text().primaryKey(),
   failures: integer().notNull().default(0),
   windowStartedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   lockedUntil: timestamp({ withTimezone: true }),
+});
+
+/** Instance-wide facts, e.g. a check value that proves every process seals credentials with one key. */
+export const appMeta = pgTable("app_meta", {
+  key: text().primaryKey(),
+  value: text().notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

@@ -60,6 +60,7 @@ export async function validateAccessToken(deps: Deps, token: string): Promise<Va
   const now = Date.now();
   if (row.session.expiresAt.getTime() <= now) {
     await deps.db.delete(sessions).where(eq(sessions.id, parts.id));
+    await announceSessionsEnded(deps, [parts.id]);
     return null;
   }
   if (row.user.disabled) return null;
@@ -74,12 +75,50 @@ export async function validateAccessToken(deps: Deps, token: string): Promise<Va
   return { sessionId: row.session.id, user: row.user, expiresAt };
 }
 
+/** Every process closes the sockets of these sessions (realtime/session-sockets.ts listens). */
+export const SESSION_ENDED_CHANNEL = "atomize_session_ended";
+
+export async function announceSessionsEnded(
+  deps: Pick<Deps, "database" | "log">,
+  sessionIds: string[],
+): Promise<void> {
+  if (sessionIds.length === 0) return;
+  try {
+    // NOTIFY payloads stay under 8000 bytes: ids are ~24 characters, so send them in slices.
+    for (let i = 0; i < sessionIds.length; i += 200) {
+      await deps.database.notify(SESSION_ENDED_CHANNEL, JSON.stringify(sessionIds.slice(i, i + 200)));
+    }
+  } catch (err) {
+    // The periodic socket check still closes them within WS_SESSION_CHECK_MS.
+    deps.log.warn("could not announce ended sessions", { err: (err as Error).message });
+  }
+}
+
 export async function invalidateSession(deps: Deps, sessionId: string): Promise<void> {
   await deps.db.delete(sessions).where(eq(sessions.id, sessionId));
+  await announceSessionsEnded(deps, [sessionId]);
 }
 
 export async function invalidateUserSessions(deps: Deps, userId: string): Promise<void> {
-  await deps.db.delete(sessions).where(eq(sessions.userId, userId));
+  const ended = await deps.db
+    .delete(sessions)
+    .where(eq(sessions.userId, userId))
+    .returning({ id: sessions.id });
+  await announceSessionsEnded(
+    deps,
+    ended.map((s) => s.id),
+  );
+}
+
+/** Whether a session still exists and has not expired (sockets re-check this; cheaper than a token). */
+export async function sessionIsLive(deps: Pick<Deps, "db">, sessionId: string): Promise<boolean> {
+  const [row] = await deps.db
+    .select({ expiresAt: sessions.expiresAt, disabled: users.disabled })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sessionId))
+    .limit(1);
+  return Boolean(row && !row.disabled && row.expiresAt.getTime() > Date.now());
 }
 
 /**
@@ -138,6 +177,7 @@ export async function rotateRefreshToken(
   if (outcome.reused) {
     // Revoked outside the transaction above, which the thrown error would otherwise roll back.
     await deps.db.delete(sessions).where(eq(sessions.id, outcome.sessionId));
+    await announceSessionsEnded(deps, [outcome.sessionId]);
     deps.log.warn("refresh token reuse detected; session revoked", { userId: outcome.userId });
     throw invalid;
   }
@@ -147,6 +187,13 @@ export async function rotateRefreshToken(
 /** Housekeeping: drops expired sessions and refresh tokens. */
 export async function purgeExpiredSessions(deps: Deps): Promise<void> {
   const now = new Date();
-  await deps.db.delete(sessions).where(lt(sessions.expiresAt, now));
+  const ended = await deps.db
+    .delete(sessions)
+    .where(lt(sessions.expiresAt, now))
+    .returning({ id: sessions.id });
+  await announceSessionsEnded(
+    deps,
+    ended.map((s) => s.id),
+  );
   await deps.db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now));
 }
