@@ -13,6 +13,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./auth/http-session";
 import type { Deps } from "./deps";
 import { AppError } from "./errors";
+import { containsNul, NUL_MESSAGE } from "./lib/forbidden-text";
 import { authRoutes } from "./rest/auth";
 import {
   BLOG_IMAGE_UPLOAD_PATH,
@@ -33,8 +34,9 @@ export type AppOptions = { clientDir?: string };
 
 export function clientIp(deps: Deps, c: Parameters<typeof getConnInfo>[0]): string | null {
   if (deps.config.TRUST_PROXY) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
+    // The right-most entry is the one our proxy added; entries to its left are whatever the client sent.
+    const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
+    if (forwarded) return forwarded.slice(0, 100);
   }
   try {
     return getConnInfo(c).remote.address ?? null;
@@ -43,8 +45,52 @@ export function clientIp(deps: Deps, c: Parameters<typeof getConnInfo>[0]): stri
   }
 }
 
+/** `/a%00b` decodes to a NUL; a malformed escape stays as it is (the router answers it). */
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Where a request carries a NUL character, if anywhere: its path, query or JSON/text body. */
+async function nulIn(c: import("hono").Context<AppEnv>): Promise<string | null> {
+  if (decodedPath(c.req.path).includes("\u0000")) return "path";
+  if (containsNul(c.req.queries())) return "query";
+  if (!MUTATING.has(c.req.method) || c.req.path === BLOG_IMAGE_UPLOAD_PATH) return null;
+  const text = await c.req.raw.clone().text();
+  if (text.includes("\u0000")) return "body";
+  try {
+    return containsNul(JSON.parse(text)) ? "body" : null;
+  } catch {
+    return null; // not JSON: the route's own parsing answers it
+  }
+}
+
 function errorBody(err: AppError) {
   return err.fieldErrors ? { detail: err.message, errors: err.fieldErrors } : { detail: err.message };
+}
+
+function requestOrigin(deps: Deps, c: import("hono").Context<AppEnv>) {
+  const protocol = new URL(c.req.url).protocol.slice(0, -1);
+  return {
+    origin: c.req.header("origin"),
+    secFetchSite: c.req.header("sec-fetch-site"),
+    host: deps.config.TRUST_PROXY
+      ? (c.req.header("x-forwarded-host") ?? c.req.header("host"))
+      : c.req.header("host"),
+    proto: deps.config.TRUST_PROXY ? (c.req.header("x-forwarded-proto") ?? protocol) : protocol,
+  };
+}
+
+/** A browser says where a request comes from; a request that says nothing (curl, SDKs) is not cross-site. */
+function isCrossSite(deps: Deps, c: import("hono").Context<AppEnv>): boolean {
+  const site = c.req.header("sec-fetch-site");
+  const origin = c.req.header("origin");
+  if (!site && !origin) return false;
+  if (site === "none" && !origin) return false;
+  return !isSameOriginRequest(deps, requestOrigin(deps, c));
 }
 
 export function createApp(deps: Deps, opts: AppOptions = {}) {
@@ -106,6 +152,23 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   });
   for (const prefix of ["/api/*", "/trpc/*"]) {
     app.use(prefix, (c, next) => (c.req.path === BLOG_IMAGE_UPLOAD_PATH ? next() : apiBodyLimit(c, next)));
+    // Answers about an account must never be kept by a browser or proxy cache.
+    app.use(prefix, async (c, next) => {
+      await next();
+      if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+    });
+    app.use(prefix, async (c, next) => {
+      // A browser's cross-site write is refused whoever sends it: this is also the login CSRF defence
+      // (a forged form cannot sign a victim into the attacker's account). API clients send no Origin.
+      if (MUTATING.has(c.req.method) && isCrossSite(deps, c)) {
+        return c.json({ detail: "Cross-site request blocked" }, 403);
+      }
+      const where = await nulIn(c);
+      if (where) {
+        return c.json({ detail: NUL_MESSAGE, errors: [{ field: where, message: NUL_MESSAGE }] }, 422);
+      }
+      await next();
+    });
     app.use(prefix, async (c, next) => {
       const auth = await authenticate(deps, c.req.header("authorization"), c.req.header("cookie"));
       c.set("auth", auth);
@@ -113,29 +176,25 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
       const cookies = readCookies(c.req.header("cookie"));
       const usesCookies = auth.via === "cookie" || (!auth.via && Boolean(cookies[REFRESH_COOKIE]));
       if (MUTATING.has(c.req.method) && usesCookies) {
-        const url = new URL(c.req.url);
-        const sameOrigin = isSameOriginRequest(deps, {
-          origin: c.req.header("origin"),
-          secFetchSite: c.req.header("sec-fetch-site"),
-          host: deps.config.TRUST_PROXY
-            ? (c.req.header("x-forwarded-host") ?? c.req.header("host"))
-            : c.req.header("host"),
-          proto: deps.config.TRUST_PROXY
-            ? (c.req.header("x-forwarded-proto") ?? url.protocol.slice(0, -1))
-            : url.protocol.slice(0, -1),
-        });
-        if (!sameOrigin) return c.json({ detail: "Cross-site request blocked" }, 403);
+        if (!isSameOriginRequest(deps, requestOrigin(deps, c))) {
+          return c.json({ detail: "Cross-site request blocked" }, 403);
+        }
       }
       await next();
     });
   }
 
-  app.all("/trpc/*", (c) =>
-    fetchRequestHandler({
+  app.all("/trpc/*", async (c) => {
+    const maxBatch = deps.config.TRPC_MAX_BATCH_SIZE;
+    if (c.req.path.slice("/trpc/".length).split(",").length > maxBatch) {
+      return c.json({ detail: `Too many procedures in one batch (at most ${maxBatch}).` }, 400);
+    }
+    return fetchRequestHandler({
       endpoint: "/trpc",
       req: c.req.raw,
       router: appRouter,
       allowMethodOverride: false,
+      maxBatchSize: maxBatch,
       createContext: ({ resHeaders }) => {
         const auth = c.get("auth");
         return {
@@ -156,8 +215,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
           deps.log.error("trpc error", { path, requestId: c.get("requestId"), err: error.cause ?? error });
         }
       },
-    }),
-  );
+    });
+  });
 
   const api = new Hono<AppEnv>();
   api.route("/", authRoutes);

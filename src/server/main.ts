@@ -16,6 +16,18 @@ try {
 }
 
 const log = createLogger(config.LOG_LEVEL);
+
+// Last resort: a bug that escapes every handler is logged loudly and the process keeps serving the
+// other users, instead of ending for everyone. Each socket and request has its own handler first.
+process.on("uncaughtException", (err, origin) => {
+  log.error("uncaught exception (still serving)", { origin, err });
+});
+process.on("unhandledRejection", (reason) => {
+  log.error("unhandled promise rejection (still serving)", {
+    err: reason instanceof Error ? reason : new Error(String(reason)),
+  });
+});
+
 const server = await startServer(config, { log });
 log.info("atomize listening", {
   url: `http://localhost:${server.port}`,

@@ -69,11 +69,34 @@ export async function startServer(
   registerBlog(deps); // blog: the "new post" e-mail job
   if (config.JOBS_ENABLED) await jobs.start();
   const app = createApp(deps, { clientDir: opts.clientDir });
-  const sockets = createWebSockets(deps);
+  const sockets = await createWebSockets(deps);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port: config.PORT,
+        hostname: config.HOST,
+        // How often Node enforces the request and header deadlines below (its default is 30 s).
+        serverOptions: {
+          connectionsCheckingInterval: Math.min(1000, config.HTTP_HEADERS_TIMEOUT_MS),
+          requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+          headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+          keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+        },
+      },
+      () => resolve(s),
+    );
     s.once("error", reject);
+  });
+  // Limits on what strangers can make the process hold (decision 007): open connections, and a client
+  // that trickles its request is answered 408 and disconnected after HTTP_REQUEST_TIMEOUT_MS.
+  server.maxConnections = config.MAX_CONNECTIONS;
+  server.on("clientError", (err: Error & { code?: string }, socket) => {
+    log.debug("client connection error", { code: err.code });
+    if (!socket.writable) return socket.destroy();
+    const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : "400 Bad Request";
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
   server.on("upgrade", sockets.handleUpgrade);
   const port = (server.address() as AddressInfo).port;

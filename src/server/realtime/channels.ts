@@ -5,10 +5,21 @@ import { authenticate } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { getOwnedRow } from "../services/tasks/tasks";
 import type { BusEvent } from "./event-bus";
+import type { SessionSockets } from "./session-sockets";
+import { guardSocket, type SocketLimits } from "./socket-guard";
 
 const HISTORY_LIMIT = 100;
 const PING_MS = 30_000;
 const TASK_PATH = /^\/ws\/tasks\/([^/]+)$/;
+
+/** A malformed escape (`%E0%A4%A`) is an id that matches nothing, not an exception. */
+export function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 /** The client-facing shape: the owner id stays on the server. */
 function toClient(e: BusEvent): RealtimeEvent {
@@ -21,7 +32,10 @@ function toClient(e: BusEvent): RealtimeEvent {
  * `/ws/tasks/{taskId}` (one task tree). Authentication: `?token=` (API clients) or the session cookie
  * (the SPA). A bad token or another user's task closes the socket with a 44xx code and a reason.
  */
-export function createRealtimeChannels(deps: Deps) {
+export function createRealtimeChannels(
+  deps: Deps,
+  opts: { limits: SocketLimits; sessionSockets: SessionSockets },
+) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
   const sockets = new Set<WebSocket>();
 
@@ -35,27 +49,28 @@ export function createRealtimeChannels(deps: Deps) {
     }
   });
 
-  wss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
-    void accept(ws, req).catch((err) => {
+  wss.on("connection", (ws: WebSocket, req: IncomingMessage, url: URL) => {
+    guardSocket(ws, opts.limits, deps.log, "realtime");
+    void accept(ws, req, url).catch((err) => {
       deps.log.warn("realtime connection failed", { err: (err as Error).message });
       ws.close(1011, "Internal error");
     });
   });
 
-  async function accept(ws: WebSocket, req: IncomingMessage) {
-    const url = new URL(req.url ?? "/", "http://localhost");
+  async function accept(ws: WebSocket, req: IncomingMessage, url: URL) {
     const auth = await authenticate(deps, null, req.headers.cookie, url.searchParams.get("token"));
     if (!auth.session) {
       ws.close(REALTIME_CLOSE.unauthorized.code, REALTIME_CLOSE.unauthorized.reason);
       return;
     }
     const userId = auth.session.user.id;
+    opts.sessionSockets.track(auth.session.sessionId, ws);
     let rootTaskId: string | null = null;
     let channel = "global";
     const m = url.pathname.match(TASK_PATH);
     if (m) {
       try {
-        const row = await getOwnedRow(deps, userId, decodeURIComponent(m[1]!));
+        const row = await getOwnedRow(deps, userId, safeDecode(m[1]!));
         rootTaskId = row.rootTaskId ?? row.id;
         channel = `tasks/${row.id}`;
       } catch {
@@ -63,6 +78,7 @@ export function createRealtimeChannels(deps: Deps) {
         return;
       }
     }
+    if (ws.readyState !== ws.OPEN) return; // closed while we were authenticating
     // Buffer live events until history is out, so nothing is lost or reordered in between.
     const pending: string[] = [];
     let ready = false;
@@ -128,8 +144,8 @@ export function createRealtimeChannels(deps: Deps) {
 
   return {
     matches: (pathname: string) => pathname === "/ws/global" || TASK_PATH.test(pathname),
-    handleUpgrade: (req: IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) =>
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req)),
+    handleUpgrade: (req: IncomingMessage, socket: import("node:stream").Duplex, head: Buffer, url: URL) =>
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req, url)),
     async close() {
       unsubscribe();
       for (const ws of sockets) ws.close(REALTIME_CLOSE.restarting.code, REALTIME_CLOSE.restarting.reason);

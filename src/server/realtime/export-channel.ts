@@ -6,7 +6,10 @@ import { REALTIME_CLOSE } from "../../shared/schemas/realtime";
 import { authenticate } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { type ExportRow, getOwnedExport, toExportView } from "../services/exports/exports";
+import { safeDecode } from "./channels";
 import type { BusEvent } from "./event-bus";
+import type { SessionSockets } from "./session-sockets";
+import { guardSocket, type SocketLimits } from "./socket-guard";
 
 const PATH = /^\/ws\/(jira|trello|github)-export\/([^/]+)$/;
 
@@ -90,23 +93,28 @@ export async function* exportMessages(
 }
 
 /** `/ws/jira-export/{id}` and `/ws/trello-export/{id}` (and github): the owner only; others get 4404. */
-export function createExportChannels(deps: Deps) {
+export function createExportChannels(
+  deps: Deps,
+  opts: { limits: SocketLimits; sessionSockets: SessionSockets },
+) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const open = new Set<WebSocket>();
-  wss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
+  wss.on("connection", (ws: WebSocket, req: IncomingMessage, url: URL) => {
+    guardSocket(ws, opts.limits, deps.log, "export");
     void (async () => {
-      const url = new URL(req.url ?? "/", "http://localhost");
       const m = url.pathname.match(PATH)!;
       const auth = await authenticate(deps, null, req.headers.cookie, url.searchParams.get("token"));
       if (!auth.session)
         return ws.close(REALTIME_CLOSE.unauthorized.code, REALTIME_CLOSE.unauthorized.reason);
+      opts.sessionSockets.track(auth.session.sessionId, ws);
       let row: ExportRow;
       try {
-        row = await getOwnedExport(deps, auth.session.user.id, decodeURIComponent(m[2]!));
+        row = await getOwnedExport(deps, auth.session.user.id, safeDecode(m[2]!));
       } catch {
         return ws.close(REALTIME_CLOSE.notFound.code, "Export not found");
       }
       if (row.kind !== m[1]) return ws.close(REALTIME_CLOSE.notFound.code, "Export not found");
+      if (ws.readyState !== ws.OPEN) return;
       open.add(ws);
       const abort = new AbortController();
       ws.on("close", () => {
@@ -125,8 +133,8 @@ export function createExportChannels(deps: Deps) {
   });
   return {
     matches: (pathname: string) => PATH.test(pathname),
-    handleUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) =>
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req)),
+    handleUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) =>
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req, url)),
     async close() {
       for (const ws of open) ws.close(REALTIME_CLOSE.restarting.code, REALTIME_CLOSE.restarting.reason);
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -1,30 +1,47 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { applyWSSHandler } from "@trpc/server/adapters/ws";
-import { WebSocketServer } from "ws";
+import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../auth/http-session";
 import type { Deps } from "../deps";
+import type { Context } from "../trpc/context";
 import { appRouter } from "../trpc/router";
 import { createRealtimeChannels } from "./channels";
 import { createExportChannels } from "./export-channel";
+import { createSessionSockets } from "./session-sockets";
+import { guardSocket } from "./socket-guard";
 
 const connectionParamsToken = (params: Record<string, string | undefined> | null | undefined) =>
   typeof params?.token === "string" ? params.token : null;
 
+/** Parses an upgrade target; anything unparsable (`//[`, `http://a:99999/`) is null, never a throw. */
+export function parseTarget(target: string | undefined): URL | null {
+  if (!target?.startsWith("/") || target.startsWith("//")) return null;
+  try {
+    return new URL(target, "http://localhost");
+  } catch {
+    return null;
+  }
+}
+
 /**
- * One upgrade handler for the shared HTTP port: `/trpc` carries tRPC subscriptions; later issues add
- * the raw `/ws/...` channels here. Browsers authenticate with the session cookie (same-origin checked,
- * against cross-site WebSocket hijacking); API clients pass `connectionParams: { token }`.
+ * One upgrade handler for the shared HTTP port: `/trpc` carries tRPC subscriptions, `/ws/...` the raw
+ * channels. Browsers authenticate with the session cookie (same-origin checked, against cross-site
+ * WebSocket hijacking); API clients pass `connectionParams: { token }` or `?token=`.
+ * Every socket is guarded from its first byte (socket-guard.ts) and closed when its session ends.
  */
-export function createWebSockets(deps: Deps) {
+export async function createWebSockets(deps: Deps) {
+  const limits = { maxBufferedBytes: deps.config.WS_MAX_BUFFERED_BYTES };
+  const sessionSockets = await createSessionSockets(deps);
   const trpcWss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
-  const trpcHandler = applyWSSHandler({
-    wss: trpcWss,
+  const onTrpcConnection = getWSConnectionHandler({
+    wss: trpcWss, // required by the type; the connection listener below is ours, not tRPC's
     router: appRouter,
     keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
-    createContext: async ({ req, info }) => {
+    createContext: async ({ req, res, info }): Promise<Context> => {
       const token = connectionParamsToken(info.connectionParams);
       const auth = await authenticate(deps, token ? `Bearer ${token}` : null, req.headers.cookie);
+      if (auth.session) sessionSockets.track(auth.session.sessionId, res as WebSocket);
       return {
         deps,
         user: auth.session?.user ?? null,
@@ -34,19 +51,30 @@ export function createWebSockets(deps: Deps) {
         refreshCookie: null,
         setCookies: null,
         requestId: `ws-${Date.now().toString(36)}`,
+        connection: { subscriptions: 0 },
       };
     },
   });
+  trpcWss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
+    guardSocket(ws, limits, deps.log, "trpc");
+    onTrpcConnection(ws, req);
+  });
 
-  const channels = createRealtimeChannels(deps);
-  const exportChannels = createExportChannels(deps);
+  const channels = createRealtimeChannels(deps, { limits, sessionSockets });
+  const exportChannels = createExportChannels(deps, { limits, sessionSockets });
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
-    const url = new URL(req.url ?? "/", "http://localhost");
+    // A reset or garbage on the raw socket before the handshake completes must not end the process.
+    socket.on("error", (err) => deps.log.debug("upgrade socket error", { reason: err.message }));
     const reject = (status: number, text: string) => {
-      socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      if (socket.writable) {
+        socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      }
       socket.destroy();
     };
+    const url = parseTarget(req.url);
+    if (!url) return reject(400, "Bad Request");
+    if ((req.headers.upgrade ?? "").toLowerCase() !== "websocket") return reject(400, "Bad Request");
     const cookies = readCookies(req.headers.cookie);
     if (cookies[REFRESH_COOKIE] || Object.keys(cookies).some((k) => k.startsWith("atomize_"))) {
       const ok = isSameOriginRequest(deps, {
@@ -61,14 +89,8 @@ export function createWebSockets(deps: Deps) {
       trpcWss.handleUpgrade(req, socket, head, (ws) => trpcWss.emit("connection", ws, req));
       return;
     }
-    if (exportChannels.matches(url.pathname)) {
-      exportChannels.handleUpgrade(req, socket, head);
-      return;
-    }
-    if (channels.matches(url.pathname)) {
-      channels.handleUpgrade(req, socket, head);
-      return;
-    }
+    if (exportChannels.matches(url.pathname)) return exportChannels.handleUpgrade(req, socket, head, url);
+    if (channels.matches(url.pathname)) return channels.handleUpgrade(req, socket, head, url);
     reject(404, "Not Found");
   }
 
@@ -76,9 +98,12 @@ export function createWebSockets(deps: Deps) {
     handleUpgrade,
     /** Tells subscribed clients to reconnect elsewhere, then closes every socket. */
     async close() {
+      await sessionSockets.close();
       await channels.close();
       await exportChannels.close();
-      trpcHandler.broadcastReconnectNotification();
+      // tRPC's reconnect notification (what applyWSSHandler's broadcastReconnectNotification sends).
+      const reconnect = JSON.stringify({ id: null, method: "reconnect" });
+      for (const client of trpcWss.clients) if (client.readyState === client.OPEN) client.send(reconnect);
       for (const client of trpcWss.clients) client.close(1012, "Server restarting");
       await new Promise<void>((resolve) => trpcWss.close(() => resolve()));
       for (const client of trpcWss.clients) client.terminate();

@@ -13,6 +13,8 @@ export type Context = {
   /** Adds Set-Cookie headers to the HTTP response; null over WebSocket, where no response exists. */
   setCookies: ((cookies: string[]) => void) | null;
   requestId: string;
+  /** Over WebSocket only: state of that one connection (its open subscriptions). */
+  connection?: { subscriptions: number };
 };
 
 /** A context without a request, for tests and server-side callers. */

@@ -3,6 +3,8 @@ import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import { AppError } from "../errors";
+import { containsNul, NUL_MESSAGE } from "../lib/forbidden-text";
+import { sessionIsLive } from "../services/auth/sessions";
 import { zodFieldErrors } from "../services/validation";
 import type { Context } from "./context";
 
@@ -65,11 +67,62 @@ const appErrors = t.middleware(async ({ next, ctx, path }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(appErrors);
+/**
+ * Limits every call, over HTTP and WebSocket alike: the batch size (a WebSocket message can be a batch
+ * too), NUL characters anywhere in the input (PostgreSQL text refuses them), and the number of open
+ * subscriptions on one socket.
+ */
+const edgeLimits = t.middleware(async ({ ctx, next, type, batchIndex, getRawInput, signal }) => {
+  const maxBatch = ctx.deps.config.TRPC_MAX_BATCH_SIZE;
+  if (batchIndex >= maxBatch) {
+    throw new AppError("BAD_REQUEST", `Too many procedures in one batch (at most ${maxBatch}).`);
+  }
+  if (containsNul(await getRawInput())) {
+    throw new AppError("UNPROCESSABLE_CONTENT", NUL_MESSAGE, {
+      fieldErrors: [{ field: "input", message: NUL_MESSAGE }],
+    });
+  }
+  const connection = ctx.connection;
+  if (type !== "subscription" || !connection) return next();
+  const max = ctx.deps.config.WS_MAX_SUBSCRIPTIONS_PER_SOCKET;
+  if (connection.subscriptions >= max) {
+    throw new AppError("TOO_MANY_REQUESTS", `Too many subscriptions on one connection (at most ${max}).`);
+  }
+  connection.subscriptions++;
+  let released = false;
+  const release = () => {
+    if (!released) connection.subscriptions--;
+    released = true;
+  };
+  // A subscription ends by a stop or a closed socket (the signal), by finishing, or by failing.
+  signal?.addEventListener("abort", release, { once: true });
+  const result = await next();
+  if (!result.ok) {
+    release();
+    return result;
+  }
+  const iterable = result.data as AsyncIterable<unknown>;
+  if (typeof iterable?.[Symbol.asyncIterator] !== "function") return result;
+  async function* counted() {
+    try {
+      yield* iterable;
+    } finally {
+      release();
+    }
+  }
+  return { ...result, data: counted() };
+});
 
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+export const publicProcedure = t.procedure.use(appErrors).use(edgeLimits);
+
+export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.user || !ctx.sessionId)
     throw new TRPCError({ code: "UNAUTHORIZED", message: "Not authenticated" });
+  // A WebSocket keeps the context of its handshake: every call over it re-checks that the session
+  // still exists, so nothing runs after a logout, a revocation or the session's expiry.
+  if (ctx.connection && !(await sessionIsLive(ctx.deps, ctx.sessionId))) {
+    throw new TRPCError({ code: "UNAUTHORIZED", message: "Your session has ended. Please sign in again." });
+  }
   return next({ ctx: { ...ctx, user: ctx.user, sessionId: ctx.sessionId } });
 });
 

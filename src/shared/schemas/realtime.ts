@@ -59,6 +59,7 @@ export const clientChannelMessage = z.discriminatedUnion("type", [
 
 export const REALTIME_CLOSE = {
   unauthorized: { code: 4401, reason: "Unauthorized: sign in again" },
+  sessionEnded: { code: 4401, reason: "Session ended: sign in again" },
   notFound: { code: 4404, reason: "Task not found" },
   badRequest: { code: 4400, reason: "Bad request" },
   restarting: { code: 1012, reason: "Server restarting" },
