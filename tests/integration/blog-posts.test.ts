@@ -15,12 +15,23 @@ let anon: TestClient;
 beforeAll(async () => {
   server = await startTestServer({ ADMIN_EMAILS: ADMIN });
   admin = new TestClient(server.url);
-  await registerUser(admin, { email: ADMIN, full_name: "Ada Admin" });
+  await registerAdmin(server, admin);
   user = new TestClient(server.url);
   await registerUser(user);
   anon = new TestClient(server.url);
 });
 afterAll(() => server?.stop());
+
+/**
+ * Registers an admin: the role (and a verified e-mail) is set in the database, so the test does not
+ * depend on how ADMIN_EMAILS is applied at registration or sign-in.
+ */
+async function registerAdmin(s: TestServer, client: TestClient, fullName = "Ada Admin") {
+  await registerUser(client, { email: ADMIN, full_name: fullName });
+  await s.deps.database.rows(
+    sql`update users set role = 'admin', email_verified_at = now() where lower(email) = ${ADMIN}`,
+  );
+}
 
 let counter = 0;
 async function createPost(body: Record<string, unknown> = {}) {
@@ -199,7 +210,7 @@ describe("public blog", () => {
     const fresh = await startTestServer({ ADMIN_EMAILS: ADMIN });
     try {
       const a = new TestClient(fresh.url);
-      await registerUser(a, { email: ADMIN });
+      await registerAdmin(fresh, a);
       const made: string[] = [];
       for (let i = 0; i < 14; i++) {
         const res = await a.post("/api/admin/blog/posts", {
@@ -309,6 +320,11 @@ describe("sanitising post HTML on save", () => {
         content: `<p>before</p>${payload}<p>after</p>`,
         status: "published",
       });
+      if (payload.includes("\u0000")) {
+        // The API refuses any text with a NUL character before it reaches the sanitiser.
+        expect(created.status, payload).toBe(422);
+        continue;
+      }
       expect(created.status, payload).toBe(201);
       const read = await anon.get(`/api/blog/posts/${created.json.slug}`);
       for (const html of [created.json.content as string, read.json.content as string]) {
@@ -423,8 +439,26 @@ describe("blog over tRPC", () => {
     const { email } = await registerUser(tab, { email: uniqueEmail("trpc.sub") });
     const t = trpcHttp(tab);
     expect(await t.blog.mySubscription.query()).toBeNull();
-    const sub = await t.blog.subscribe.mutate({ email: "someone.else@example.com" });
-    expect(sub.subscription.email).toBe(email.toLowerCase());
+    // Unverified e-mail: a pending subscription to confirm by e-mail, nothing disclosed in the answer.
+    const pending = await t.blog.subscribe.mutate({ email: "someone.else@example.com" });
+    expect(pending).toEqual({
+      detail: "Check your inbox: we sent a link to confirm your subscription.",
+      confirmation_required: true,
+    });
+    expect(await t.blog.mySubscription.query()).toMatchObject({
+      email: email.toLowerCase(),
+      status: "pending",
+    });
+    // Verified: active at once, and the answer shows it.
+    await server.deps.database.rows(
+      sql`update users set email_verified_at = now() where lower(email) = ${email.toLowerCase()}`,
+    );
+    const sub = await t.blog.subscribe.mutate({});
+    if (sub.confirmation_required) throw new Error("a verified account needs no confirmation");
+    expect(sub).toMatchObject({
+      detail: "Successfully subscribed! You'll receive weekly updates.",
+      subscription: { email: email.toLowerCase(), status: "active" },
+    });
     expect((await t.blog.mySubscription.query())?.id).toBe(sub.subscription.id);
     expect(await t.blog.unsubscribe.mutate()).toEqual({ detail: "Successfully unsubscribed" });
     expect(await t.blog.mySubscription.query()).toBeNull();

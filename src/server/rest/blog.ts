@@ -5,6 +5,7 @@ import { z } from "zod";
 import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES } from "../../shared/schemas/blog";
 import { AppError } from "../errors";
 import { listOutbox } from "../integrations/mail/mailer";
+import { confirmWithToken } from "../services/blog/confirmation";
 import * as posts from "../services/blog/posts";
 import { injectPostMeta, robotsTxt, rssXml, sitemapXml } from "../services/blog/seo";
 import * as subs from "../services/blog/subscriptions";
@@ -35,8 +36,13 @@ export const blogRoutes = new Hono<AppEnv>()
   )
   .post("/blog/subscribe", async (c) => {
     const user = c.get("auth").session?.user ?? null;
-    const { created, ...result } = await subs.subscribe(c.var.deps, user, await jsonBody(c, anyObject));
-    return c.json(result, created ? 201 : 200);
+    const { httpStatus, ...result } = await subs.subscribe(
+      c.var.deps,
+      user,
+      await jsonBody(c, anyObject),
+      c.var.meta,
+    );
+    return c.json(result, httpStatus);
   })
   .get("/blog/my-subscription", async (c) => {
     const sub = await subs.getMySubscription(c.var.deps, requireUser(c).user);
@@ -65,6 +71,17 @@ export const blogRoutes = new Hono<AppEnv>()
     return c.html(
       page("You have been unsubscribed", "You will no longer receive Atomize blog updates by e-mail."),
     );
+  })
+  // The link in the confirmation e-mail (double opt-in), answered like the unsubscribe link.
+  .get("/blog/confirm", async (c) => {
+    c.header("Cache-Control", "no-store");
+    try {
+      await confirmWithToken(c.var.deps, { token: c.req.query("token") ?? "" });
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      return c.html(page("Invalid link", BLOG_MESSAGES.invalidConfirmation), 400);
+    }
+    return c.html(page("Subscription confirmed", BLOG_MESSAGES.confirmed));
   })
   .get("/admin/blog/posts", async (c) => {
     requireAdmin(c);

@@ -28,7 +28,15 @@ export const BLOG_MESSAGES = {
   subscriptionNotFound: "Subscription not found",
   notSubscribed: "You are not subscribed to blog updates.",
   slugTaken: "A post with this slug already exists",
+  /** Double opt-in: the one answer to every subscription that still has to be confirmed by e-mail. */
+  checkInbox: "Check your inbox: we sent a link to confirm your subscription.",
+  confirmed: "Your subscription is confirmed. You'll receive weekly updates.",
+  invalidConfirmation: "This confirmation link is invalid or has expired. Please subscribe again.",
+  tooManySubscribes: "Too many subscription requests from your network. Please try again later.",
 } as const;
+
+/** `pending` until the address confirms through the mailed link (double opt-in), then `active`. */
+export const SUBSCRIPTION_STATUSES = ["pending", "active"] as const;
 
 /** Lowercase kebab-case from any text: accents folded, anything else becomes a single dash. */
 export function slugify(text: string): string {
@@ -201,6 +209,9 @@ export const unsubscribeTokenInput = z.strictObject({
   token: z.string({ error: "token is required" }).trim().min(1, "token is required").max(500),
 });
 
+/** GET /blog/confirm: the token of the link in the confirmation e-mail. */
+export const confirmSubscriptionInput = unsubscribeTokenInput;
+
 // -- responses -----------------------------------------------------------------------------------------
 export type BlogPost = {
   id: string;
@@ -228,18 +239,29 @@ export type BlogPostList<P = BlogPost> = { posts: P[]; total: number; page: numb
 export type BlogSubscription = {
   id: string;
   email: string;
+  /** One of SUBSCRIPTION_STATUSES. */
   status: string;
   frequency: string;
   categories: string[];
   created_at: string;
+  confirmed_at: string | null;
   last_notified_at: string | null;
 };
 
-export type SubscribeResult = {
-  subscription: BlogSubscription;
-  detail: string;
-  already_subscribed: boolean;
-};
+/**
+ * POST /blog/subscribe. Whoever has not proven they own the address (a visitor, or an account whose
+ * e-mail is not verified) always gets the same `confirmation_required` answer, whatever the state of
+ * that address, so the endpoint reveals nothing about who is subscribed. An account with a verified
+ * e-mail is subscribed at once and sees its own subscription.
+ */
+export type SubscribeResult =
+  | { detail: string; confirmation_required: true }
+  | {
+      detail: string;
+      confirmation_required: false;
+      already_subscribed: boolean;
+      subscription: BlogSubscription;
+    };
 
 export type BlogSubscriptionList = {
   subscriptions: BlogSubscription[];

@@ -17,7 +17,12 @@ export function PostStatusBadge({ status }: { status: BlogPostStatus }) {
 export function SubscriptionStatusBadge({ status }: { status: string }) {
   return (
     <span
-      className={`badge badge-sm whitespace-nowrap ${status === "active" ? "badge-success" : "badge-ghost"}`}
+      className={`badge badge-sm whitespace-nowrap ${
+        status === "active" ? "badge-success" : status === "pending" ? "badge-warning" : "badge-ghost"
+      }`}
+      title={
+        status === "pending" ? "Waiting for the address to confirm through the e-mailed link" : undefined
+      }
     >
       {status}
     </span>

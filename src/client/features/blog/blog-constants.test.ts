@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as shared from "../../../shared/schemas/blog";
 import * as client from "../../lib/blog-constants";
+import { CHECK_INBOX } from "./use-blog-subscription";
 
 describe("client blog constants", () => {
   it("match the shared schema module", () => {
@@ -12,5 +13,6 @@ describe("client blog constants", () => {
     for (const [key, text] of Object.entries(client.BLOG_MESSAGES)) {
       expect(shared.BLOG_MESSAGES[key as keyof typeof shared.BLOG_MESSAGES]).toBe(text);
     }
+    expect(CHECK_INBOX).toBe(shared.BLOG_MESSAGES.checkInbox);
   });
 });

@@ -9,8 +9,9 @@ import {
 } from "./use-blog-subscription";
 
 /**
- * Spec 2 and 6, blog list: 'Subscribe' or 'Subscribed'. A visitor is asked to sign in; a signed-in user
- * subscribes with the account's e-mail, or, when subscribed, may unsubscribe after a confirmation.
+ * Spec 2 and 6, blog list: 'Subscribe', 'Pending confirmation' or 'Subscribed'. A visitor is asked to
+ * sign in; a signed-in user subscribes with the account's e-mail (confirmed through a mailed link unless
+ * the account's e-mail is verified), or, when subscribed, may unsubscribe after a confirmation.
  */
 export function SubscribeButton({ subscription: sub }: { subscription: BlogSubscriptionState }) {
   const toast = useToast();
@@ -18,6 +19,7 @@ export function SubscribeButton({ subscription: sub }: { subscription: BlogSubsc
   const hintId = useId();
   const [confirming, setConfirming] = useState(false);
   const subscribed = sub.isSignedIn && sub.isSubscribed;
+  const pending = sub.isSignedIn && !subscribed && sub.isPending;
   const busy = status === "loading" || sub.isChecking || sub.subscribing;
 
   const onClick = () => {
@@ -26,7 +28,7 @@ export function SubscribeButton({ subscription: sub }: { subscription: BlogSubsc
       return;
     }
     if (subscribed) setConfirming(true);
-    else void sub.subscribe();
+    else void sub.subscribe(); // pending: asks for the link again (the server sends it at most every few hours)
   };
 
   const confirmUnsubscribe = async () => {
@@ -49,12 +51,14 @@ export function SubscribeButton({ subscription: sub }: { subscription: BlogSubsc
         ) : (
           <span aria-hidden="true">{subscribed ? "✓" : "✉"}</span>
         )}
-        {subscribed ? "Subscribed" : "Subscribe"}
+        {subscribed ? "Subscribed" : pending ? "Pending confirmation" : "Subscribe"}
       </button>
       <span id={hintId} className="sr-only">
         {subscribed
           ? "You're subscribed to blog updates. Press to unsubscribe."
-          : "Get notified of new blog posts by e-mail."}
+          : pending
+            ? "We sent you a link to confirm your subscription. Press to ask for it again."
+            : "Get notified of new blog posts by e-mail."}
       </span>
       <ConfirmModal
         open={confirming}

@@ -4,6 +4,7 @@ import { type BlogSubscriptionState, UNSUBSCRIBE_CONFIRMATION } from "./use-blog
 
 export const SUBSCRIBED_TEXT = "You're subscribed to blog updates";
 export const NOT_SUBSCRIBED_TEXT = "Get notified of new blog posts";
+export const PENDING_TEXT = "Check your inbox to confirm your subscription";
 
 type PromptProps = {
   subscription: BlogSubscriptionState;
@@ -15,6 +16,7 @@ type PromptProps = {
 /**
  * Spec 2 "Blog post", inline variant: 'Enjoyed this article?' with 'Subscribe Now'. A signed-in user
  * subscribes at once; a visitor gets an e-mail field (required, type email) with Subscribe and Cancel.
+ * Until the address is confirmed through the mailed link, the prompt says to check the inbox.
  */
 export function SubscribePrompt({ subscription: sub, formOpen, onFormOpenChange }: PromptProps) {
   const titleId = useId();
@@ -110,6 +112,24 @@ export function SubscribePrompt({ subscription: sub, formOpen, onFormOpenChange 
             </button>
           </div>
         </form>
+      ) : sub.isPending ? (
+        <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
+          <p className="text-base-content/80" role="status">
+            <span aria-hidden="true" className="mr-1">
+              ✉
+            </span>
+            {PENDING_TEXT}: we sent you a link. Once you follow it, we'll let you know when new posts are
+            published.
+          </p>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={subscribeNow}
+            disabled={sub.subscribing || sub.isChecking}
+          >
+            {sub.isSignedIn ? "Send the link again" : "Use another address"}
+          </button>
+        </div>
       ) : (
         <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
           <p className="text-base-content/80">
@@ -141,8 +161,9 @@ export function SubscribePrompt({ subscription: sub, formOpen, onFormOpenChange 
 }
 
 /**
- * Spec 2, compact one-line variant: 'Get notified of new blog posts' with a Subscribe button, or
- * "You're subscribed to blog updates". A visitor's Subscribe opens the inline prompt's e-mail form.
+ * Spec 2, compact one-line variant: 'Get notified of new blog posts' with a Subscribe button,
+ * "You're subscribed to blog updates", or, until confirmed, "Check your inbox to confirm your
+ * subscription". A visitor's Subscribe opens the inline prompt's e-mail form.
  */
 export function SubscribeCompact({
   subscription: sub,
@@ -152,6 +173,14 @@ export function SubscribeCompact({
   onRequestEmail: () => void;
 }) {
   const textId = useId();
+  if (sub.isPending && !sub.isSubscribed) {
+    return (
+      <p className="flex items-center gap-2 rounded-box border border-base-300 bg-base-200/60 px-3 py-2 text-sm">
+        <span aria-hidden="true">✉</span>
+        {PENDING_TEXT}
+      </p>
+    );
+  }
   if (sub.isSubscribed) {
     return (
       <p className="flex items-center gap-2 rounded-box border border-success/30 bg-success/5 px-3 py-2 text-sm">

@@ -14,13 +14,23 @@ export const SIGN_IN_TO_SUBSCRIBE = "Please sign in to subscribe";
 export const SUBSCRIBE_FAILED = "Failed to subscribe";
 export const UNSUBSCRIBE_FAILED = "Failed to unsubscribe";
 export const UNSUBSCRIBE_CONFIRMATION = "Are you sure you want to unsubscribe from blog notifications?";
+/** The server's answer while a subscription waits for its e-mail confirmation (shared BLOG_MESSAGES.checkInbox). */
+export const CHECK_INBOX = "Check your inbox: we sent a link to confirm your subscription.";
 
-/** A visitor has no account to look the subscription up by; this tab remembers the address they used. */
-const VISITOR_KEY = "atomize.blog.subscribed";
+/**
+ * A visitor has no account to look the subscription up by (and the server never says whether an
+ * address is subscribed); this tab remembers that it asked for a confirmation e-mail.
+ */
+const VISITOR_KEY = "atomize.blog.confirmation-requested";
 
 export type BlogSubscriptionState = {
-  /** Signed in with an active subscription, or a visitor who subscribed in this tab. */
+  /** Signed in with an active subscription. */
   isSubscribed: boolean;
+  /**
+   * Waiting for the e-mail confirmation (double opt-in): the signed-in user's subscription is pending,
+   * or this tab asked for a confirmation e-mail.
+   */
+  isPending: boolean;
   /** True until the signed-in user's subscription is known. */
   isChecking: boolean;
   subscription: BlogSubscription | null;
@@ -37,7 +47,8 @@ export type BlogSubscriptionState = {
 };
 
 /**
- * Spec 2-4 "Blog subscription": none -> active by subscribing, removed by the user's own unsubscribe.
+ * Spec 2-4 "Blog subscription": none -> pending by subscribing -> active through the link mailed to
+ * the address (at once for an account with a verified e-mail), removed by the user's own unsubscribe.
  * The signed-in user's subscription comes from blog.mySubscription (null, a 404 or any failure means
  * not subscribed).
  */
@@ -48,6 +59,7 @@ export function useBlogSubscription(): BlogSubscriptionState {
   const { user, status } = useAuth();
   const isSignedIn = status === "authenticated" && user !== null;
   const [visitorEmail, setVisitorEmail] = useState(() => readStorage("session", VISITOR_KEY));
+  const [confirmationRequested, setConfirmationRequested] = useState(false);
 
   const mine = useQuery(
     trpc.blog.mySubscription.queryOptions(undefined, { enabled: isSignedIn, retry: false }),
@@ -64,12 +76,19 @@ export function useBlogSubscription(): BlogSubscriptionState {
           frequency: SUBSCRIPTION_FREQUENCY,
           categories: [],
         });
-        if (isSignedIn) {
-          queryClient.setQueryData(trpc.blog.mySubscription.queryKey(), res.subscription);
-        } else {
-          writeStorage("session", VISITOR_KEY, res.subscription.email);
-          setVisitorEmail(res.subscription.email);
+        if (res.confirmation_required) {
+          if (isSignedIn) {
+            setConfirmationRequested(true);
+            void queryClient.invalidateQueries({ queryKey: trpc.blog.mySubscription.queryKey() });
+          } else {
+            const address = email?.trim().toLowerCase() ?? "";
+            writeStorage("session", VISITOR_KEY, address);
+            setVisitorEmail(address);
+          }
+          toast.info(res.detail || CHECK_INBOX);
+          return true;
         }
+        queryClient.setQueryData(trpc.blog.mySubscription.queryKey(), res.subscription);
         if (res.already_subscribed) toast.info(res.detail || BLOG_MESSAGES.alreadySubscribed);
         else toast.success(BLOG_MESSAGES.subscribed);
         return true;
@@ -85,6 +104,7 @@ export function useBlogSubscription(): BlogSubscriptionState {
     try {
       await unsubscribeMutation.mutateAsync();
       queryClient.setQueryData(trpc.blog.mySubscription.queryKey(), null);
+      setConfirmationRequested(false);
       toast.success(BLOG_MESSAGES.unsubscribed);
       return true;
     } catch (err) {
@@ -96,8 +116,12 @@ export function useBlogSubscription(): BlogSubscriptionState {
   }, [unsubscribeMutation.mutateAsync, queryClient, trpc, toast]);
 
   const subscription = isSignedIn ? (mine.data ?? null) : null;
+  const isSubscribed = subscription?.status === "active";
   return {
-    isSubscribed: isSignedIn ? subscription !== null : visitorEmail !== null,
+    isSubscribed,
+    isPending: isSignedIn
+      ? !isSubscribed && (subscription?.status === "pending" || confirmationRequested)
+      : visitorEmail !== null,
     isChecking: isSignedIn && mine.isPending,
     subscription,
     isSignedIn,

@@ -1,7 +1,9 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
 import { blogPosts, blogSubscriptions, jobs } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import type { DbOrTx, JobContext, JobRow } from "../../jobs/queue";
+import { JOB_BLOG_CONFIRM, sendConfirmation } from "./confirmation";
+import { escapeHtml } from "./mail-html";
 import { htmlToText, truncateText } from "./sanitize";
 import { unsubscribeUrl } from "./subscriptions";
 
@@ -21,15 +23,7 @@ export async function enqueueNotification(deps: Deps, tx: DbOrTx, postId: string
 
 export function registerBlog(deps: Deps): void {
   deps.jobs.register(JOB_BLOG_NOTIFY, (job, ctx) => notifySubscribers(deps, job, ctx));
-}
-
-function escapeHtml(s: string): string {
-  return s
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  deps.jobs.register(JOB_BLOG_CONFIRM, (job) => sendConfirmation(deps, job));
 }
 
 export function postEmail(opts: {
@@ -61,7 +55,8 @@ export function postEmail(opts: {
 }
 
 /**
- * E-mails every active subscriber about a newly published post. The job remembers the last subscriber
+ * E-mails every active, confirmed subscriber about a newly published post (a pending address has not
+ * said it wants our mail). The job remembers the last subscriber
  * served (ordered by id) in its payload, so a retry after a failure or a restart goes on from there
  * instead of mailing anyone twice.
  */
@@ -78,7 +73,13 @@ async function notifySubscribers(deps: Deps, job: JobRow, ctx: JobContext): Prom
     const batch = await deps.db
       .select()
       .from(blogSubscriptions)
-      .where(and(eq(blogSubscriptions.status, "active"), after ? gt(blogSubscriptions.id, after) : undefined))
+      .where(
+        and(
+          eq(blogSubscriptions.status, "active"),
+          isNotNull(blogSubscriptions.confirmedAt),
+          after ? gt(blogSubscriptions.id, after) : undefined,
+        ),
+      )
       .orderBy(asc(blogSubscriptions.id))
       .limit(BATCH);
     for (const sub of batch) {

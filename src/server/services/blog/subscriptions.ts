@@ -12,12 +12,15 @@ import {
 import { blogSubscriptions } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import type { UserRow } from "../auth/sessions";
+import { consumeRateLimit, perAddress } from "../auth/rate-limit";
+import type { SessionMeta, UserRow } from "../auth/sessions";
 import { parseInput } from "../validation";
+import { requestConfirmation } from "./confirmation";
 import { signUnsubscribeToken, verifyUnsubscribeToken } from "./unsubscribe-token";
 
 export type SubscriptionRow = typeof blogSubscriptions.$inferSelect;
 
+const HOUR = 3_600_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function toSubscription(row: SubscriptionRow): BlogSubscription {
@@ -28,73 +31,120 @@ export function toSubscription(row: SubscriptionRow): BlogSubscription {
     frequency: row.frequency,
     categories: row.categories,
     created_at: row.createdAt.toISOString(),
+    confirmed_at: row.confirmedAt ? row.confirmedAt.toISOString() : null,
     last_notified_at: row.lastNotifiedAt ? row.lastNotifiedAt.toISOString() : null,
   };
 }
 
 const byEmail = (email: string) => sql`lower(${blogSubscriptions.email}) = ${email.toLowerCase()}`;
 
-/** A signed-in user's subscription: linked to the account, or made with the account's e-mail. */
-const ofUser = (user: UserRow) => or(eq(blogSubscriptions.userId, user.id), byEmail(user.email));
+/**
+ * A signed-in user's subscription: linked to the account, or, once the account has proven it owns its
+ * e-mail, made with that address. An unverified account never reaches a stranger's subscription.
+ */
+const ofUser = (user: UserRow) =>
+  user.emailVerifiedAt
+    ? or(eq(blogSubscriptions.userId, user.id), byEmail(user.email))
+    : eq(blogSubscriptions.userId, user.id);
+
+export type SubscribeOutcome = SubscribeResult & {
+  /** For the REST status: 201 a new active subscription, 202 a confirmation to come, else 200. */
+  httpStatus: 200 | 201 | 202;
+};
 
 /**
- * POST /blog/subscribe. A signed-in user subscribes with the account's e-mail (a different e-mail in
- * the body is ignored); a visitor with the e-mail given. Subscribing an address that already has a
- * subscription returns it (200), never an error and never a second row.
+ * POST /blog/subscribe, with double opt-in (docs/decisions/009-usage-and-subscriptions.md).
+ *
+ * - A signed-in user with a verified e-mail subscribes that address (a different e-mail in the body is
+ *   ignored) and is active at once; the answer shows their own subscription.
+ * - Anyone else (a visitor, or an account whose e-mail is unverified) gets a pending subscription and
+ *   a confirmation e-mail, and always the same answer, whatever the state of the address: the endpoint
+ *   is no oracle of who is subscribed and cannot subscribe a third party. Limited per client address.
  */
 export async function subscribe(
   deps: Deps,
   user: UserRow | null,
   raw: SubscribeInput | unknown,
-): Promise<SubscribeResult & { created: boolean }> {
+  meta: SessionMeta = {},
+): Promise<SubscribeOutcome> {
   const input = parseInput(subscribeInput, raw ?? {});
+  if (user?.emailVerifiedAt) return subscribeVerified(deps, user, input);
   const email = user ? user.email.toLowerCase() : input.email;
   if (!email) {
     throw new AppError("UNPROCESSABLE_CONTENT", "Please enter your email address", {
       fieldErrors: [{ field: "email", message: "Please enter your email address" }],
     });
   }
+  await consumeRateLimit(
+    deps,
+    {
+      key: perAddress("blog-subscribe", meta.ip),
+      max: deps.config.ANONYMOUS_WRITES_PER_IP_PER_HOUR,
+      windowMs: HOUR,
+    },
+    BLOG_MESSAGES.tooManySubscribes,
+  );
+  await requestConfirmation(deps, {
+    email,
+    userId: user?.id ?? null,
+    frequency: input.frequency,
+    categories: input.categories,
+  });
+  deps.log.info("blog subscription requested", { signedIn: Boolean(user) });
+  return { detail: BLOG_MESSAGES.checkInbox, confirmation_required: true, httpStatus: 202 };
+}
+
+async function subscribeVerified(
+  deps: Deps,
+  user: UserRow,
+  input: ReturnType<typeof subscribeInput.parse>,
+): Promise<SubscribeOutcome> {
+  const email = user.email.toLowerCase();
   const [inserted] = await deps.db
     .insert(blogSubscriptions)
     .values({
       email,
-      userId: user?.id ?? null,
+      userId: user.id,
       status: "active",
+      confirmedAt: new Date(),
       frequency: input.frequency,
       categories: input.categories,
     })
     .onConflictDoNothing()
     .returning();
   if (inserted) {
-    deps.log.info("blog subscription created", { subscriptionId: inserted.id, signedIn: Boolean(user) });
+    deps.log.info("blog subscription created", { subscriptionId: inserted.id, signedIn: true });
     return {
       subscription: toSubscription(inserted),
       detail: BLOG_MESSAGES.subscribed,
+      confirmation_required: false,
       already_subscribed: false,
-      created: true,
+      httpStatus: 201,
     };
   }
   const [existing] = await deps.db.select().from(blogSubscriptions).where(byEmail(email)).limit(1);
   if (!existing) throw new AppError("CONFLICT", "Please try subscribing again.");
-  let row = existing;
-  // The account now owns a subscription made earlier with its address, and an inactive one is renewed.
-  if ((user && !existing.userId) || existing.status !== "active") {
-    [row = existing] = await deps.db
-      .update(blogSubscriptions)
-      .set({ userId: existing.userId ?? user?.id ?? null, status: "active" })
-      .where(eq(blogSubscriptions.id, existing.id))
-      .returning();
-  }
+  // The verified owner of the address takes over a subscription made with it, and confirms it.
+  const [row = existing] = await deps.db
+    .update(blogSubscriptions)
+    .set({
+      userId: user.id,
+      status: "active",
+      confirmedAt: sql`coalesce(${blogSubscriptions.confirmedAt}, now())`,
+    })
+    .where(eq(blogSubscriptions.id, existing.id))
+    .returning();
   const wasActive = existing.status === "active";
   return {
     subscription: toSubscription(row),
     detail: wasActive ? BLOG_MESSAGES.alreadySubscribed : BLOG_MESSAGES.subscribed,
+    confirmation_required: false,
     already_subscribed: wasActive,
-    created: false,
+    httpStatus: 200,
   };
 }
 
-/** GET /blog/my-subscription: null when the user has none. */
+/** GET /blog/my-subscription: null when the user has none (a pending one is shown, with its status). */
 export async function getMySubscription(deps: Deps, user: UserRow): Promise<BlogSubscription | null> {
   const [row] = await deps.db
     .select()

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   adminListPostsInput,
   adminListSubscriptionsInput,
+  confirmSubscriptionInput,
   createPostInput,
   listPostsInput,
   subscribeInput,
@@ -9,6 +10,7 @@ import {
   updatePostInput,
 } from "../../../shared/schemas/blog";
 import { listOutbox } from "../../integrations/mail/mailer";
+import { confirmWithToken } from "../../services/blog/confirmation";
 import * as posts from "../../services/blog/posts";
 import * as subs from "../../services/blog/subscriptions";
 import { adminProcedure, protectedProcedure, publicProcedure, router } from "../init";
@@ -62,7 +64,12 @@ export const blogRouter = router({
     .input(z.strictObject({ slug: z.string().trim().min(1).max(200) }))
     .query(({ ctx, input }) => posts.getPostBySlug(ctx.deps, ctx.user, input.slug)),
   subscribe: publicProcedure.input(subscribeInput.optional()).mutation(async ({ ctx, input }) => {
-    const { created: _created, ...result } = await subs.subscribe(ctx.deps, ctx.user, input ?? {});
+    const { httpStatus: _status, ...result } = await subs.subscribe(
+      ctx.deps,
+      ctx.user,
+      input ?? {},
+      ctx.meta,
+    );
     return result;
   }),
   /** The signed-in user's subscription, or null. */
@@ -73,5 +80,9 @@ export const blogRouter = router({
   unsubscribeWithToken: publicProcedure
     .input(unsubscribeTokenInput)
     .mutation(({ ctx, input }) => subs.unsubscribeWithToken(ctx.deps, input)),
+  /** The confirmation link's token (double opt-in), for a client page that handles it. */
+  confirmSubscription: publicProcedure
+    .input(confirmSubscriptionInput)
+    .mutation(({ ctx, input }) => confirmWithToken(ctx.deps, input)),
   admin: adminRouter,
 });
