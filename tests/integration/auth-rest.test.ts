@@ -2,10 +2,18 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerUser, TestClient, uniqueEmail } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
+import { verifyEmailThroughOutbox } from "../support/verify-email";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: "boss@example.com", LOGIN_MAX_FAILURES_PER_IP: "1000" });
+  server = await startTestServer({
+    ADMIN_EMAILS: "boss@example.com",
+    LOGIN_MAX_FAILURES_PER_IP: "1000",
+    // This file registers many accounts from one address; auth-limits.test.ts covers the limit.
+    REGISTRATIONS_PER_IP_PER_HOUR: "1000",
+    // Strict rotation, as without the grace window (auth-refresh-grace.test.ts covers the window).
+    REFRESH_GRACE_SECONDS: "0",
+  });
 });
 afterAll(() => server?.stop());
 
@@ -41,6 +49,7 @@ describe("registration", () => {
       subscription_status: "active",
       monthly_task_limit: 10,
       tasks_created_this_month: 0,
+      email_verified: false,
     });
     const setCookie = res.headers.getSetCookie().find((c) => c.startsWith("atomize_session="))!;
     expect(setCookie).toMatch(/HttpOnly/i);
@@ -98,9 +107,14 @@ describe("registration", () => {
     }
   });
 
-  it("makes accounts listed in ADMIN_EMAILS admins", async () => {
-    const { user } = await registerUser(newClient(), { email: "boss@example.com" });
-    expect(user.role).toBe("admin");
+  it("makes an account listed in ADMIN_EMAILS an admin only once its address is verified", async () => {
+    const client = newClient();
+    const { user, password } = await registerUser(client, { email: "boss@example.com" });
+    expect(user).toMatchObject({ role: "user", email_verified: false });
+    const again = await newClient().post("/api/auth/login", { email: "boss@example.com", password });
+    expect(again.json.user.role).toBe("user");
+    await verifyEmailThroughOutbox(server, "boss@example.com");
+    expect((await client.get("/api/auth/me")).json).toMatchObject({ role: "admin", email_verified: true });
   });
 });
 

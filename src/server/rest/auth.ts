@@ -7,13 +7,14 @@ import {
   oauthProvider,
   refreshInput,
   registerInput,
+  verifyEmailInput,
 } from "../../shared/schemas/auth";
 import { clearedSessionCookies, REFRESH_COOKIE, readCookies } from "../auth/http-session";
 import { signedIn } from "../auth/sign-in-response";
 import { AppError } from "../errors";
 import * as accounts from "../services/auth/accounts";
 import * as google from "../services/auth/google";
-import { invalidateSession, rotateRefreshToken } from "../services/auth/sessions";
+import { invalidateSession } from "../services/auth/sessions";
 import { parseInput } from "../services/validation";
 import { type AppEnv, appendCookies, jsonBody, queryInput, requireUser } from "./http";
 
@@ -46,14 +47,23 @@ export const authRoutes = new Hono<AppEnv>()
     const token = input.refresh_token ?? readCookies(c.req.header("cookie"))[REFRESH_COOKIE];
     if (!token) throw new AppError("UNAUTHORIZED", "No refresh token");
     try {
-      const r = await rotateRefreshToken(c.var.deps, token);
+      const r = await accounts.refreshSession(c.var.deps, token, c.var.meta);
       return c.json(signedIn(c.var.deps, { user: r.user, tokens: r }, appendCookies(c)));
     } catch (err) {
-      appendCookies(c)(clearedSessionCookies(c.var.deps));
+      // A refused token ends the browser's session; a rate limit (429) leaves it for a later try.
+      if (err instanceof AppError && err.status === 401) appendCookies(c)(clearedSessionCookies(c.var.deps));
       throw err;
     }
   })
   .get("/auth/me", (c) => c.json(accounts.toPublicUser(requireUser(c).user)))
+  .post("/auth/verify-email", async (c) => {
+    const input = await jsonBody(c, verifyEmailInput);
+    const { detail } = await accounts.verifyEmail(c.var.deps, input);
+    return c.json({ detail });
+  })
+  .post("/auth/verify-email/resend", async (c) =>
+    c.json(await accounts.resendVerification(c.var.deps, requireUser(c).user)),
+  )
   .post("/auth/dev-bypass", async (c) => {
     const result = await accounts.devBypass(c.var.deps, c.var.meta);
     return c.json(signedIn(c.var.deps, result, appendCookies(c)));
@@ -61,7 +71,7 @@ export const authRoutes = new Hono<AppEnv>()
   .get("/auth/:provider/authorize", async (c) => {
     parseInput(oauthProvider, c.req.param("provider"));
     const input = queryInput(c, authorizeInput);
-    return c.json(await google.authorizeGoogle(c.var.deps, input));
+    return c.json(await google.authorizeGoogle(c.var.deps, input, c.var.meta));
   })
   // Server-side callback: Google returns here, we redeem the code and hand the SPA a one-time code.
   .get("/auth/google/callback", async (c) => {

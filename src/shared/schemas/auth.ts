@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../common-passwords";
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -11,24 +12,33 @@ const email = z
   .pipe(z.email("Please enter a valid email address"))
   .transform((v) => v.toLowerCase());
 
-/** Spec section 3 "Registration payload"; fixed fields are accepted only with the values a new account gets. */
-export const registerInput = z.strictObject({
-  email,
-  username: z.string().trim().max(254).optional(),
-  password: z
-    .string({ error: "Password is required" })
-    .min(1, "Password is required")
-    .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
-    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
-  full_name: z.string().trim().max(200, "Full name is too long").optional().default(""),
-  provider: z.literal("local").optional(),
-  disabled: z.literal(false).optional(),
-  role: z.literal("user").optional(),
-  subscription_tier: z.literal("free").optional(),
-  subscription_status: z.literal("active").optional(),
-  monthly_task_limit: z.literal(10).optional(),
-  tasks_created_this_month: z.literal(0).optional(),
-});
+/**
+ * Spec section 3 "Registration payload"; fixed fields are accepted only with the values a new account gets.
+ * A password from the common-password list (or built from the e-mail) is refused on the form and the server.
+ */
+export const registerInput = z
+  .strictObject({
+    email,
+    username: z.string().trim().max(254).optional(),
+    password: z
+      .string({ error: "Password is required" })
+      .min(1, "Password is required")
+      .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+      .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+    full_name: z.string().trim().max(200, "Full name is too long").optional().default(""),
+    provider: z.literal("local").optional(),
+    disabled: z.literal(false).optional(),
+    role: z.literal("user").optional(),
+    subscription_tier: z.literal("free").optional(),
+    subscription_status: z.literal("active").optional(),
+    monthly_task_limit: z.literal(10).optional(),
+    tasks_created_this_month: z.literal(0).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (isCommonPassword(v.password, v.email)) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: COMMON_PASSWORD_MESSAGE });
+    }
+  });
 export type RegisterInput = z.input<typeof registerInput>;
 
 export const loginInput = z.strictObject({
@@ -55,6 +65,15 @@ export const exchangeAuthCodeInput = z.strictObject({
   code: z.string().trim().min(1, "Invalid authorization code").max(512),
 });
 
+export const verifyEmailInput = z.strictObject({
+  token: z
+    .string({ error: "Verification token is required" })
+    .trim()
+    .min(1, "Verification token is required")
+    .max(512, "Verification token is too long"),
+});
+export type VerifyEmailInput = z.input<typeof verifyEmailInput>;
+
 export const userRole = z.enum(["user", "admin"]);
 
 /** The User entity of spec section 3, as every auth response returns it. */
@@ -69,6 +88,8 @@ export const publicUser = z.object({
   subscription_status: z.string(),
   monthly_task_limit: z.number(),
   tasks_created_this_month: z.number(),
+  /** The address was proven (Google, or the link mailed after registration); ADMIN_EMAILS needs it. */
+  email_verified: z.boolean(),
   created_at: z.string(),
 });
 export type PublicUser = z.infer<typeof publicUser>;

@@ -1,13 +1,29 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { AuthResponse, LoginInput, PublicUser, RegisterInput } from "../../../shared/schemas/auth";
-import { loginInput, registerInput } from "../../../shared/schemas/auth";
+import { loginInput, registerInput, verifyEmailInput } from "../../../shared/schemas/auth";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../../auth/password";
 import { users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { parseInput } from "../validation";
-import { createSession, type IssuedTokens, type SessionMeta, type UserRow } from "./sessions";
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from "./throttle";
+import {
+  checkVerificationToken,
+  EMAIL_ALREADY_VERIFIED,
+  EMAIL_VERIFIED,
+  sendVerificationEmail,
+  VERIFICATION_INVALID,
+  VERIFICATION_SENT,
+  verificationTokenUserId,
+} from "./email-verification";
+import { consumeRateLimit, perAddress } from "./rate-limit";
+import {
+  createSession,
+  type IssuedTokens,
+  rotateRefreshToken,
+  type SessionMeta,
+  type UserRow,
+} from "./sessions";
+import { reserveLoginAttempt } from "./throttle";
 
 export const INVALID_CREDENTIALS = "Incorrect email or password";
 
@@ -29,6 +45,7 @@ export function toPublicUser(u: UserRow): PublicUser {
     subscription_status: u.subscriptionStatus,
     monthly_task_limit: u.monthlyTaskLimit,
     tasks_created_this_month: used,
+    email_verified: u.emailVerifiedAt !== null,
     created_at: u.createdAt.toISOString(),
   };
 }
@@ -45,8 +62,11 @@ export function authResponse(
   };
 }
 
-function roleFor(deps: Deps, email: string): "user" | "admin" {
-  return deps.config.ADMIN_EMAILS.includes(email.toLowerCase()) ? "admin" : "user";
+const HOUR_MS = 60 * 60_000;
+
+/** ADMIN_EMAILS names addresses, so it applies only to an account that has proven it owns its address. */
+function listedAdmin(deps: Deps, user: Pick<UserRow, "email" | "emailVerifiedAt">): boolean {
+  return user.emailVerifiedAt !== null && deps.config.ADMIN_EMAILS.includes(user.email.toLowerCase());
 }
 
 export async function findUserByEmail(deps: Pick<Deps, "db">, email: string): Promise<UserRow | undefined> {
@@ -58,12 +78,26 @@ export async function findUserByEmail(deps: Pick<Deps, "db">, email: string): Pr
   return u;
 }
 
+/**
+ * Creates a local account and signs it in (spec: registration logs the user in), then mails a verification
+ * link. Limited per address before the password is hashed, so a flood of registrations cannot take the
+ * CPU from sign-ins; the limit also makes probing which addresses have accounts (the 409) slow.
+ */
 export async function register(
   deps: Deps,
   raw: RegisterInput | unknown,
   meta: SessionMeta = {},
 ): Promise<{ user: UserRow; tokens: IssuedTokens }> {
   const input = parseInput(registerInput, raw);
+  await consumeRateLimit(
+    deps,
+    {
+      key: perAddress("register", meta.ip),
+      max: deps.config.REGISTRATIONS_PER_IP_PER_HOUR,
+      windowMs: HOUR_MS,
+    },
+    "Too many accounts were created from your network. Please try again later.",
+  );
   if (await findUserByEmail(deps, input.email)) throw new AppError("CONFLICT", "Email already registered");
   const passwordHash = await hashPassword(input.password);
   const inserted = await deps.db
@@ -74,7 +108,8 @@ export async function register(
       fullName: input.full_name ?? "",
       passwordHash,
       provider: "local",
-      role: roleFor(deps, input.email),
+      // Even an address in ADMIN_EMAILS starts as a user: the role follows the verification link.
+      role: "user",
     })
     .onConflictDoNothing()
     .returning();
@@ -82,6 +117,7 @@ export async function register(
   // A concurrent registration of the same address loses the unique index race here.
   if (!user) throw new AppError("CONFLICT", "Email already registered");
   const tokens = await createSession(deps, user.id, meta);
+  await sendVerificationEmail(deps, user);
   deps.log.info("user registered", { userId: user.id });
   return { user, tokens };
 }
@@ -92,34 +128,92 @@ export async function login(
   meta: SessionMeta = {},
 ): Promise<{ user: UserRow; tokens: IssuedTokens }> {
   const input = parseInput(loginInput, raw);
-  const ip = meta.ip ?? null;
-  await assertLoginAllowed(deps, input.email, ip);
-  const user = await findUserByEmail(deps, input.email);
-  if (!user?.passwordHash) {
-    await burnPasswordCheck(input.password);
-    await recordLoginFailure(deps, input.email, ip);
+  // Reserved before the password is evaluated: parallel guesses cannot outrun the limits (throttle.ts).
+  const attempt = await reserveLoginAttempt(deps, input.email, meta.ip ?? null);
+  let user: UserRow | undefined;
+  try {
+    user = await findUserByEmail(deps, input.email);
+    const ok = user?.passwordHash
+      ? await verifyPassword(user.passwordHash, input.password)
+      : await burnPasswordCheck(input.password).then(() => false);
+    if (!ok) user = undefined;
+  } catch (err) {
+    await attempt.abandoned();
+    throw err;
+  }
+  if (!user) {
+    await attempt.failed();
     throw new AppError("UNAUTHORIZED", INVALID_CREDENTIALS);
   }
-  if (!(await verifyPassword(user.passwordHash, input.password))) {
-    await recordLoginFailure(deps, input.email, ip);
-    throw new AppError("UNAUTHORIZED", INVALID_CREDENTIALS);
-  }
+  await attempt.succeeded();
   if (user.disabled) throw new AppError("FORBIDDEN", "This account is disabled");
-  await clearLoginFailures(deps, input.email);
   const promoted = await syncAdminRole(deps, user);
   const tokens = await createSession(deps, promoted.id, meta);
   return { user: promoted, tokens };
 }
 
-/** Accounts listed in ADMIN_EMAILS become admins when they next sign in. */
+/** Accounts listed in ADMIN_EMAILS become admins once their address is verified (at verification or sign-in). */
 export async function syncAdminRole(deps: Deps, user: UserRow): Promise<UserRow> {
-  if (user.role === "admin" || roleFor(deps, user.email) !== "admin") return user;
+  if (user.role === "admin" || !listedAdmin(deps, user)) return user;
   const [updated] = await deps.db
     .update(users)
     .set({ role: "admin", updatedAt: new Date() })
     .where(eq(users.id, user.id))
     .returning();
   return updated ?? user;
+}
+
+/** Follows a verification link: marks the address verified and applies ADMIN_EMAILS at once. */
+export async function verifyEmail(deps: Deps, raw: unknown): Promise<{ user: UserRow; detail: string }> {
+  const { token } = parseInput(verifyEmailInput, raw);
+  const userId = verificationTokenUserId(token);
+  if (!userId) throw new AppError("BAD_REQUEST", VERIFICATION_INVALID);
+  const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  checkVerificationToken(deps.unsubscribeKey, token, user);
+  // The address is matched again in the update: a change of e-mail in between voids the link.
+  const [verified] = await deps.db
+    .update(users)
+    .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: new Date() })
+    .where(and(eq(users.id, user.id), sql`lower(${users.email}) = ${user.email.toLowerCase()}`))
+    .returning();
+  if (!verified) throw new AppError("BAD_REQUEST", VERIFICATION_INVALID);
+  if (!user.emailVerifiedAt) deps.log.info("e-mail verified", { userId: verified.id });
+  return { user: await syncAdminRole(deps, verified), detail: EMAIL_VERIFIED };
+}
+
+export const RESENDS_PER_HOUR = 5;
+
+/** Mails a signed-in user a new verification link (a few an hour, so the button cannot flood an inbox). */
+export async function resendVerification(deps: Deps, user: UserRow): Promise<{ detail: string }> {
+  if (user.emailVerifiedAt) return { detail: EMAIL_ALREADY_VERIFIED };
+  await consumeRateLimit(
+    deps,
+    { key: `verify-email-resend:user:${user.id}`, max: RESENDS_PER_HOUR, windowMs: HOUR_MS },
+    "Too many verification e-mails were requested. Please try again later.",
+  );
+  if (!(await sendVerificationEmail(deps, user))) {
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      "The verification e-mail could not be sent. Please try again later.",
+    );
+  }
+  return { detail: VERIFICATION_SENT };
+}
+
+/**
+ * Refresh-token rotation behind a per-address limit: a refresh needs no password, but each one writes a
+ * session secret and a token, so one address gets REFRESH_PER_IP_FACTOR times the anonymous-write budget
+ * (many users can share an office's address; a browser refreshes only after a 401).
+ */
+export const REFRESH_PER_IP_FACTOR = 10;
+
+export async function refreshSession(deps: Deps, token: string, meta: SessionMeta = {}) {
+  await consumeRateLimit(deps, {
+    key: perAddress("refresh", meta.ip),
+    max: deps.config.ANONYMOUS_WRITES_PER_IP_PER_HOUR * REFRESH_PER_IP_FACTOR,
+    windowMs: HOUR_MS,
+  });
+  return rotateRefreshToken(deps, token);
 }
 
 export async function setRole(

@@ -6,10 +6,18 @@ import { authCodes, oauthAccounts, oauthFlows, users } from "../../db/schema/ind
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { syncAdminRole } from "./accounts";
-import { createSession, type IssuedTokens, type SessionMeta, type UserRow } from "./sessions";
+import { consumeRateLimit, perAddress } from "./rate-limit";
+import {
+  createSession,
+  type IssuedTokens,
+  invalidateUserSessions,
+  type SessionMeta,
+  type UserRow,
+} from "./sessions";
 
 const FLOW_TTL_MS = 10 * 60_000;
 const AUTH_CODE_TTL_MS = 60_000;
+const HOUR_MS = 60 * 60_000;
 export const NOT_CONFIGURED = "Google sign-in is not configured on this server";
 
 /** Callback routes an authorization may return to: the SPA screen or the server route that hands out a one-time code. */
@@ -53,15 +61,26 @@ async function googleConfig(deps: Deps): Promise<oidc.Configuration> {
   }
 }
 
+/** Each authorization stores a flow row, so anonymous callers get a per-address budget of them. */
 export async function authorizeGoogle(
   deps: Deps,
   input: { redirect_uri?: string | undefined },
+  meta: SessionMeta = {},
 ): Promise<{ state: string; redirect_uri: string; authorization_url: string }> {
   const allowed = allowedRedirects(deps);
   const redirectUri = input.redirect_uri || allowed.spa;
   if (redirectUri !== allowed.spa && redirectUri !== allowed.server) {
     throw new AppError("BAD_REQUEST", "redirect_uri is not an allowed callback URL");
   }
+  await consumeRateLimit(
+    deps,
+    {
+      key: perAddress("google-authorize", meta.ip),
+      max: deps.config.ANONYMOUS_WRITES_PER_IP_PER_HOUR,
+      windowMs: HOUR_MS,
+    },
+    "Too many sign-in attempts from your network. Please try again later.",
+  );
   const config = await googleConfig(deps);
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
@@ -156,9 +175,15 @@ function exchangeError(deps: Deps, err: unknown): AppError {
   return new AppError("UNAUTHORIZED", "OAuth authentication failed. Please try again.");
 }
 
-/** Users are keyed on Google's `sub`; an existing account is linked only through a verified e-mail. */
+/**
+ * Users are keyed on Google's `sub`; an existing account is linked only through a verified e-mail. An ID
+ * token with `email_verified` for the account's own address marks that address verified (ADMIN_EMAILS
+ * then applies); an unverified claim never does.
+ */
 async function upsertGoogleUser(deps: Deps, claims: GoogleClaims): Promise<UserRow> {
   if (!claims.sub) throw new AppError("UNAUTHORIZED", "Invalid user data received from OAuth provider");
+  const email = claims.email?.toLowerCase();
+  const verifiedEmail = claims.email_verified === true ? email : undefined;
   const [linked] = await deps.db
     .select({ user: users })
     .from(oauthAccounts)
@@ -167,37 +192,78 @@ async function upsertGoogleUser(deps: Deps, claims: GoogleClaims): Promise<UserR
     .limit(1);
   if (linked) {
     if (linked.user.disabled) throw new AppError("FORBIDDEN", "This account is disabled");
-    return syncAdminRole(deps, linked.user);
+    const user = linked.user;
+    if (!user.emailVerifiedAt && verifiedEmail && verifiedEmail === user.email.toLowerCase()) {
+      const [verified] = await deps.db
+        .update(users)
+        .set({ emailVerifiedAt: new Date(), updatedAt: new Date() })
+        .where(eq(users.id, user.id))
+        .returning();
+      return syncAdminRole(deps, verified ?? user);
+    }
+    return syncAdminRole(deps, user);
   }
-  const email = claims.email?.toLowerCase();
-  if (!email || claims.email_verified !== true) {
+  if (!verifiedEmail) {
     throw new AppError(
       "FORBIDDEN",
       "Your Google account has no verified e-mail address, so it cannot be used to sign in.",
     );
   }
-  const user = await deps.db.transaction(async (tx) => {
-    const [existing] = await tx.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
-    const row =
-      existing ??
-      (
+  const { user, squatted } = await deps.db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = ${verifiedEmail}`)
+      .limit(1)
+      .for("update");
+    let row: UserRow;
+    // A password set on an address nobody proved may be an attacker's, registered ahead of the owner
+    // ("pre-account hijacking"): the owner proves the address now, so that password and its sessions go.
+    const squatted = Boolean(existing && !existing.emailVerifiedAt && existing.passwordHash);
+    if (existing) {
+      row = existing.emailVerifiedAt
+        ? existing
+        : (
+            await tx
+              .update(users)
+              .set({
+                emailVerifiedAt: new Date(),
+                updatedAt: new Date(),
+                ...(squatted ? { passwordHash: null } : {}),
+              })
+              .where(eq(users.id, existing.id))
+              .returning()
+          )[0]!;
+    } else {
+      row = (
         await tx
           .insert(users)
           .values({
-            email,
-            username: email,
+            email: verifiedEmail,
+            username: verifiedEmail,
             fullName: claims.name?.slice(0, 200) ?? "",
             provider: "google",
-            role: deps.config.ADMIN_EMAILS.includes(email) ? "admin" : "user",
+            role: "user",
+            emailVerifiedAt: new Date(),
           })
           .returning()
       )[0]!;
+    }
     await tx
       .insert(oauthAccounts)
-      .values({ provider: "google", providerUserId: claims.sub, userId: row.id, email })
+      .values({ provider: "google", providerUserId: claims.sub, userId: row.id, email: verifiedEmail })
       .onConflictDoNothing();
-    return row;
+    return { user: row, squatted };
   });
+  if (squatted) {
+    await invalidateUserSessions(deps, user.id);
+    deps.log.warn(
+      "google sign-in proved an address registered without verification; its password was removed",
+      {
+        userId: user.id,
+      },
+    );
+  }
   if (user.disabled) throw new AppError("FORBIDDEN", "This account is disabled");
   return syncAdminRole(deps, user);
 }
@@ -214,11 +280,21 @@ export async function issueAuthCode(deps: Deps, userId: string): Promise<string>
   return code;
 }
 
+/** Codes are 160-bit and single-use; the per-address budget only bounds the sessions an address can mint. */
 export async function exchangeAuthCode(
   deps: Deps,
   code: string,
   meta: SessionMeta = {},
 ): Promise<{ user: UserRow; tokens: IssuedTokens }> {
+  await consumeRateLimit(
+    deps,
+    {
+      key: perAddress("exchange-auth-code", meta.ip),
+      max: deps.config.ANONYMOUS_WRITES_PER_IP_PER_HOUR,
+      windowMs: HOUR_MS,
+    },
+    "Too many sign-in attempts from your network. Please try again later.",
+  );
   const [row] = await deps.db
     .update(authCodes)
     .set({ usedAt: new Date() })

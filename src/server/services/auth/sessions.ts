@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { hashSecret, randomToken, secretMatches, splitToken } from "../../auth/tokens";
 import { refreshTokens, sessions, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
@@ -56,8 +56,15 @@ export async function validateAccessToken(deps: Deps, token: string): Promise<Va
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, parts.id))
     .limit(1);
-  if (!row || !secretMatches(parts.secret, row.session.secretHash)) return null;
+  if (!row) return null;
   const now = Date.now();
+  // The secret a refresh just replaced keeps working for the grace window (requests in flight, other tabs).
+  const previous =
+    row.session.previousSecretHash !== null &&
+    row.session.previousSecretExpiresAt !== null &&
+    row.session.previousSecretExpiresAt.getTime() > now &&
+    secretMatches(parts.secret, row.session.previousSecretHash);
+  if (!secretMatches(parts.secret, row.session.secretHash) && !previous) return null;
   if (row.session.expiresAt.getTime() <= now) {
     await deps.db.delete(sessions).where(eq(sessions.id, parts.id));
     await announceSessionsEnded(deps, [parts.id]);
@@ -122,9 +129,10 @@ export async function sessionIsLive(deps: Pick<Deps, "db">, sessionId: string): 
 }
 
 /**
- * Rotates a refresh token: the presented token is spent, the session gets a new secret (the old access
- * token stops working) and a new refresh token. A spent token presented again means it leaked, so the
- * whole session is revoked.
+ * Rotates a refresh token: the presented token is spent, the session gets a new secret and a new refresh
+ * token. The replaced access secret stays valid for REFRESH_GRACE_SECONDS, and a token spent less than
+ * that long ago may be presented again (two tabs refreshing at once): it rotates again. A spent token
+ * presented later means it leaked, so the whole session is revoked.
  */
 export async function rotateRefreshToken(
   deps: Deps,
@@ -133,7 +141,9 @@ export async function rotateRefreshToken(
   const invalid = new AppError("UNAUTHORIZED", "Invalid or expired refresh token");
   const parts = splitToken(token);
   if (!parts) throw invalid;
+  const graceMs = deps.config.REFRESH_GRACE_SECONDS * 1000;
   const outcome = await deps.db.transaction(async (tx) => {
+    // The row lock queues concurrent presentations of one token: each sees the previous one's outcome.
     const [row] = await tx
       .select({ rt: refreshTokens, session: sessions, user: users })
       .from(refreshTokens)
@@ -143,27 +153,42 @@ export async function rotateRefreshToken(
       .limit(1)
       .for("update", { of: refreshTokens });
     if (!row || !secretMatches(parts.secret, row.rt.secretHash)) throw invalid;
-    if (row.rt.usedAt) return { reused: true as const, sessionId: row.session.id, userId: row.user.id };
-    if (row.rt.expiresAt.getTime() <= Date.now() || row.user.disabled) throw invalid;
-    const spent = await tx
-      .update(refreshTokens)
-      .set({ usedAt: new Date() })
-      .where(and(eq(refreshTokens.id, parts.id), isNull(refreshTokens.usedAt)))
-      .returning({ id: refreshTokens.id });
-    if (spent.length === 0) throw invalid;
+    const now = Date.now();
+    if (row.rt.usedAt && now - row.rt.usedAt.getTime() >= graceMs) {
+      return { reused: true as const, sessionId: row.session.id, userId: row.user.id };
+    }
+    if (row.rt.expiresAt.getTime() <= now || row.user.disabled) throw invalid;
+    if (!row.rt.usedAt) {
+      const spent = await tx
+        .update(refreshTokens)
+        .set({ usedAt: new Date(now) })
+        .where(and(eq(refreshTokens.id, parts.id), isNull(refreshTokens.usedAt)))
+        .returning({ id: refreshTokens.id });
+      if (spent.length === 0) throw invalid;
+    }
     const secret = randomToken(20);
-    const expiresAt = new Date(Date.now() + deps.config.SESSION_IDLE_DAYS * DAY);
-    await tx
+    const expiresAt = new Date(now + deps.config.SESSION_IDLE_DAYS * DAY);
+    const updated = await tx
       .update(sessions)
-      .set({ secretHash: hashSecret(secret), lastUsedAt: new Date(), expiresAt })
-      .where(eq(sessions.id, row.session.id));
+      .set({
+        secretHash: hashSecret(secret),
+        // The secret current at this update (a concurrent rotation may have replaced the one read above).
+        previousSecretHash: graceMs > 0 ? sql`${sessions.secretHash}` : null,
+        previousSecretExpiresAt: graceMs > 0 ? new Date(now + graceMs) : null,
+        lastUsedAt: new Date(now),
+        expiresAt,
+      })
+      .where(eq(sessions.id, row.session.id))
+      .returning({ id: sessions.id });
+    // The session ended (logout, revocation) while this token waited.
+    if (updated.length === 0) throw invalid;
     const newId = randomToken();
     const newSecret = randomToken(20);
     await tx.insert(refreshTokens).values({
       id: newId,
       sessionId: row.session.id,
       secretHash: hashSecret(newSecret),
-      expiresAt: new Date(Date.now() + deps.config.REFRESH_TOKEN_DAYS * DAY),
+      expiresAt: new Date(now + deps.config.REFRESH_TOKEN_DAYS * DAY),
     });
     return {
       reused: false as const,

@@ -6,12 +6,14 @@ import {
   loginInput,
   refreshInput,
   registerInput,
+  verifyEmailInput,
 } from "../../../shared/schemas/auth";
 import { clearedSessionCookies } from "../../auth/http-session";
 import { signedIn } from "../../auth/sign-in-response";
+import { AppError } from "../../errors";
 import * as accounts from "../../services/auth/accounts";
 import * as google from "../../services/auth/google";
-import { invalidateSession, rotateRefreshToken } from "../../services/auth/sessions";
+import { invalidateSession } from "../../services/auth/sessions";
 import { protectedProcedure, publicProcedure, router } from "../init";
 
 export const authRouter = router({
@@ -44,17 +46,27 @@ export const authRouter = router({
     const token = input.refresh_token ?? ctx.refreshCookie;
     if (!token) throw new TRPCError({ code: "UNAUTHORIZED", message: "No refresh token" });
     try {
-      const r = await rotateRefreshToken(ctx.deps, token);
+      const r = await accounts.refreshSession(ctx.deps, token, ctx.meta);
       return signedIn(ctx.deps, { user: r.user, tokens: r }, ctx.setCookies);
     } catch (err) {
-      ctx.setCookies?.(clearedSessionCookies(ctx.deps));
+      // A refused token ends the browser's session; a rate limit (429) leaves it for a later try.
+      if (err instanceof AppError && err.status === 401) ctx.setCookies?.(clearedSessionCookies(ctx.deps));
       throw err;
     }
   }),
 
+  verifyEmail: publicProcedure.input(verifyEmailInput).mutation(async ({ ctx, input }) => {
+    const { detail } = await accounts.verifyEmail(ctx.deps, input);
+    return { detail };
+  }),
+
+  resendVerification: protectedProcedure.mutation(({ ctx }) =>
+    accounts.resendVerification(ctx.deps, ctx.user),
+  ),
+
   googleAuthorize: publicProcedure
     .input(authorizeInput)
-    .mutation(({ ctx, input }) => google.authorizeGoogle(ctx.deps, input)),
+    .mutation(({ ctx, input }) => google.authorizeGoogle(ctx.deps, input, ctx.meta)),
 
   googleExchange: publicProcedure
     .input(googleExchangeInput)
