@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseGithubRepoUrl } from "../../shared/github-names";
 import type { Deps } from "../deps";
 
 const SUMMARY_MAX = 6000;
@@ -18,10 +19,7 @@ const treeSchema = z.object({
 
 export type RepositoryContext = { summary: string | null; warning: string | null };
 
-function parseRepoUrl(url: string): { owner: string; repo: string } | null {
-  const m = url.match(/^https:\/\/github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+?)(?:\.git)?\/?$/);
-  return m ? { owner: m[1]!, repo: m[2]! } : null;
-}
+const MAX_REDIRECTS = 3;
 
 /**
  * context_fetch: reads a repository's README and file tree through the GitHub REST API and returns a
@@ -33,7 +31,7 @@ export async function fetchRepositoryContext(
   token: string | null,
   signal?: AbortSignal,
 ): Promise<RepositoryContext> {
-  const parsed = parseRepoUrl(repoUrl);
+  const parsed = parseGithubRepoUrl(repoUrl);
   if (!parsed)
     return { summary: null, warning: `The repository URL ${repoUrl} is not a GitHub repository URL.` };
   const base = deps.config.GITHUB_API_URL.replace(/\/$/, "");
@@ -43,11 +41,25 @@ export async function fetchRepositoryContext(
     "user-agent": "Atomize",
   };
   if (token) headers.authorization = `Bearer ${token}`;
+  const apiOrigin = new URL(base).origin;
+  // Redirects are followed by hand, and only within GitHub's API origin: a renamed repository answers
+  // 301 to its new API path, but the token must never travel to a host a redirect names.
   const get = async (path: string) => {
-    const res = await fetch(`${base}${path}`, {
-      headers,
-      signal: AbortSignal.any([AbortSignal.timeout(10_000), ...(signal ? [signal] : [])]),
-    });
+    let url = `${base}${path}`;
+    let res: Response;
+    for (let hop = 0; ; hop++) {
+      res = await fetch(url, {
+        headers,
+        redirect: "manual",
+        signal: AbortSignal.any([AbortSignal.timeout(10_000), ...(signal ? [signal] : [])]),
+      });
+      const location = res.headers.get("location");
+      if (res.status < 300 || res.status >= 400 || !location || hop >= MAX_REDIRECTS) break;
+      const next = new URL(location, url);
+      if (next.origin !== apiOrigin) break;
+      await res.body?.cancel();
+      url = next.toString();
+    }
     return {
       status: res.status,
       body: res.ok ? ((await res.json()) as unknown) : null,

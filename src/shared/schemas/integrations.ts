@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseGithubRepository } from "../github-names";
 
 /** Spec section 9: JIRA project key 2-10 uppercase alphanumerics; Trello board names at most 30 characters. */
 export const JIRA_KEY_PATTERN = /^[A-Z][A-Z0-9]{1,9}$/;
@@ -101,7 +102,7 @@ export const githubExportConfig = z.strictObject({
   repository: z
     .string({ error: "Repository is required" })
     .trim()
-    .regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, "Repository must look like owner/name"),
+    .refine((v) => parseGithubRepository(v) !== null, "Repository must look like owner/name"),
 });
 export type GithubExportConfig = z.infer<typeof githubExportConfig>;
 

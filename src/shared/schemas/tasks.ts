@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseGithubRepoUrl } from "../github-names";
 
 export const TASK_STATUSES = [
   "pending",
@@ -42,9 +43,8 @@ const description = (required: string) =>
       `The description is too long (at most ${DESCRIPTION_MAX.toLocaleString("en")} characters)`,
     );
 
-/** https://github.com/{owner}/{repo}, with an optional .git or trailing slash. */
-export const GITHUB_REPO_PATTERN =
-  /^https:\/\/github\.com\/[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}?(\.git)?\/?$/;
+/** https://github.com/{owner}/{repo} under GitHub's naming rules, with an optional .git or trailing slash. */
+export const isGithubRepoUrl = (url: string) => parseGithubRepoUrl(url) !== null;
 
 export const techPreferencesInput = z.strictObject({
   application_type: z.string().trim().max(100).nullish(),
@@ -54,7 +54,7 @@ export const techPreferencesInput = z.strictObject({
     .trim()
     .max(300)
     .refine(
-      (v) => v === "" || GITHUB_REPO_PATTERN.test(v),
+      (v) => v === "" || isGithubRepoUrl(v),
       "Enter a GitHub repository URL like https://github.com/owner/repo",
     )
     .nullish(),

@@ -1,4 +1,4 @@
-import { type CreateTaskInput, GITHUB_REPO_PATTERN, TASK_DEFAULTS } from "../../../shared/schemas/tasks";
+import { type CreateTaskInput, isGithubRepoUrl, TASK_DEFAULTS } from "../../../shared/schemas/tasks";
 
 export type CreateTaskValues = {
   description: string;
@@ -29,7 +29,7 @@ export function validateCreateTask(values: CreateTaskValues): CreateTaskErrors {
   const errors: CreateTaskErrors = {};
   if (!values.description.trim()) errors.description = DESCRIPTION_REQUIRED;
   const repo = values.githubRepo.trim();
-  if (repo && !GITHUB_REPO_PATTERN.test(repo)) errors.githubRepo = GITHUB_REPO_INVALID;
+  if (repo && !isGithubRepoUrl(repo)) errors.githubRepo = GITHUB_REPO_INVALID;
   return errors;
 }
 
