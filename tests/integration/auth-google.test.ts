@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeGoogle, startFakeGoogle } from "../fakes/google-oidc";
 import { registerUser, TestClient } from "../support/http-client";
@@ -14,7 +15,8 @@ beforeAll(async () => {
     GOOGLE_CLIENT_ID: clientId,
     GOOGLE_CLIENT_SECRET: clientSecret,
     GOOGLE_ISSUER_URL: google.issuer,
-    ADMIN_EMAILS: "root@example.com",
+    ADMIN_EMAILS: "root@example.com,squire@example.com,pre.hijack@example.com",
+    REGISTRATIONS_PER_IP_PER_HOUR: "1000",
   });
 });
 afterAll(async () => {
@@ -78,6 +80,7 @@ describe("Google sign-in through openid-client against a local issuer", () => {
       full_name: "Ada Lovelace",
       provider: "google",
       role: "user",
+      email_verified: true,
     });
     expect((await client.get("/api/auth/me")).json.email).toBe(gUser.email);
 
@@ -105,6 +108,69 @@ describe("Google sign-in through openid-client against a local issuer", () => {
     expect(refused.status).toBe(403);
     expect(refused.json.detail).toMatch(/no verified e-mail/);
     expect(c2.cookies.has("atomize_session")).toBe(false);
+  });
+
+  it("verifies a linked account's address only through email_verified, and only then applies ADMIN_EMAILS", async () => {
+    // An account linked before e-mail verification existed: a password account with its Google identity.
+    const local = await registerUser(new TestClient(server.url), { email: "squire@example.com" });
+    expect(local.user).toMatchObject({ role: "user", email_verified: false });
+    const sub = `google-sub-linked-${Date.now()}`;
+    await server.deps.database.rows(
+      sql`insert into oauth_accounts (provider, provider_user_id, user_id, email)
+          values ('google', ${sub}, ${local.user.id}, 'squire@example.com')`,
+    );
+    const signIn = async () => {
+      const client = new TestClient(server.url);
+      const { code, state } = await consent(client);
+      return client.post("/api/auth/google/exchange", { code, state });
+    };
+    google.setUser({ sub, email: "squire@example.com", email_verified: false, name: "Squire" });
+    const unverified = await signIn();
+    expect(unverified.status).toBe(200);
+    expect(unverified.json.user).toMatchObject({ id: local.user.id, role: "user", email_verified: false });
+    // Google vouching for a different address does not verify this one.
+    google.setUser({ sub, email: "someone.else@example.com", email_verified: true, name: "Squire" });
+    expect((await signIn()).json.user).toMatchObject({ role: "user", email_verified: false });
+    google.setUser({ sub, email: "squire@example.com", email_verified: true, name: "Squire" });
+    const verified = await signIn();
+    expect(verified.json.user).toMatchObject({ id: local.user.id, role: "admin", email_verified: true });
+  });
+
+  it("removes a password set on an unverified address when its owner proves it through Google (pre-account hijacking)", async () => {
+    // Someone registers the owner's address first, with a password of their own, and keeps a session.
+    const squatter = new TestClient(server.url);
+    const squat = await registerUser(squatter, { email: "pre.hijack@example.com" });
+    expect(squat.user.role).toBe("user");
+    nextGoogleUser("pre.hijack@example.com");
+    const owner = new TestClient(server.url);
+    const { code, state } = await consent(owner);
+    const res = await owner.post("/api/auth/google/exchange", { code, state });
+    expect(res.status).toBe(200);
+    expect(res.json.user).toMatchObject({ id: squat.user.id, role: "admin", email_verified: true });
+    // The squatter's session and password are gone; the owner is signed in.
+    expect((await squatter.get("/api/auth/me")).status).toBe(401);
+    const login = await new TestClient(server.url).post("/api/auth/login", {
+      email: "pre.hijack@example.com",
+      password: squat.password,
+    });
+    expect(login.status).toBe(401);
+    expect((await owner.get("/api/auth/me")).status).toBe(200);
+  });
+
+  it("keeps the password of an account whose address was already verified when Google links to it", async () => {
+    const local = await registerUser(new TestClient(server.url));
+    await server.deps.database.rows(
+      sql`update users set email_verified_at = now() where id = ${local.user.id}`,
+    );
+    nextGoogleUser(local.email);
+    const client = new TestClient(server.url);
+    const { code, state } = await consent(client);
+    expect((await client.post("/api/auth/google/exchange", { code, state })).status).toBe(200);
+    const login = await new TestClient(server.url).post("/api/auth/login", {
+      email: local.email,
+      password: local.password,
+    });
+    expect(login.status).toBe(200);
   });
 
   it("uses a state only once: a replayed callback is refused", async () => {
@@ -161,7 +227,8 @@ describe("Google sign-in through openid-client against a local issuer", () => {
     const oneTime = to.searchParams.get("code")!;
     const res = await client.post(`/api/exchange-auth-code?code=${oneTime}`);
     expect(res.status).toBe(200);
-    expect(res.json.user).toMatchObject({ email: gUser.email, role: "admin" }); // ADMIN_EMAILS applies to Google too
+    // ADMIN_EMAILS applies to Google too: its ID token says the address is verified.
+    expect(res.json.user).toMatchObject({ email: gUser.email, role: "admin", email_verified: true });
     const again = await new TestClient(server.url).post(`/api/exchange-auth-code?code=${oneTime}`);
     expect(again.status).toBe(400);
     expect(again.json.detail).toBe("Authorization code expired or invalid. Please try logging in again.");
