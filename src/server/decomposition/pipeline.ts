@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { PlannedSubtask } from "../../shared/schemas/plan";
 import { STAGES, type StageId, type StageStatus } from "../../shared/schemas/realtime";
 import { resultRows } from "../db/client";
@@ -370,6 +370,10 @@ async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
 }
 
 // ---- stage 6: composer -----------------------------------------------------------------------------
+/** Shown on the task when the composer left a person's edit of the event model in place. */
+export const EVENT_MODEL_KEPT_WARNING =
+  "You edited the event model while the decomposition ran: your version was kept and the generated event model was not applied. Restart the decomposition to generate a new one.";
+
 async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
   const rootId = String(job.payload.rootId);
   const root = await loadTask(deps, rootId);
@@ -412,7 +416,7 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
   await recordUsage(deps, rootId, model.usage);
   const c = context.value;
   const m = model.value;
-  await deps.db.transaction(async (tx) => {
+  const modelApplied = await deps.db.transaction(async (tx) => {
     await tx.delete(epics).where(eq(epics.rootTaskId, rootId));
     await tx.delete(userStories).where(eq(userStories.rootTaskId, rootId));
     const epicIds = new Set(c.epics.map((e) => e.id));
@@ -455,10 +459,20 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
       chapters: m.chapters,
       updatedAt: new Date(),
     };
-    await tx
+    // A model someone edited (during this run, or while the plan waited for review) is never replaced:
+    // the upsert's condition is checked on the locked row, so an edit committed first always wins.
+    const applied = await tx
       .insert(eventModels)
       .values({ rootTaskId: rootId, ...eventModel })
-      .onConflictDoUpdate({ target: eventModels.rootTaskId, set: eventModel });
+      .onConflictDoUpdate({
+        target: eventModels.rootTaskId,
+        set: eventModel,
+        setWhere: isNull(eventModels.userEditedAt),
+      })
+      .returning({ rootTaskId: eventModels.rootTaskId });
+    const kept = applied.length === 0;
+    const [current] = await tx.select({ warnings: tasks.warnings }).from(tasks).where(eq(tasks.id, rootId));
+    const warnings = current?.warnings ?? [];
     await tx
       .update(tasks)
       .set({
@@ -466,18 +480,28 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
           tech_stack: { ...c.tech_stack, ...techStackExtras(root) },
           best_practices: c.best_practices,
         },
+        ...(kept && !warnings.includes(EVENT_MODEL_KEPT_WARNING)
+          ? { warnings: [...warnings, EVENT_MODEL_KEPT_WARNING] }
+          : {}),
         status: "completed",
         completedAt: new Date(),
         updatedAt: new Date(),
       })
       .where(and(eq(tasks.id, rootId), eq(tasks.status, "processing")));
+    return !kept;
   });
   await deps.events.publish({
     type: "event_modeling.completed",
     userId: root.userId,
     taskId: root.id,
     rootTaskId: root.id,
-    data: { events: m.events.length, commands: m.commands.length, read_models: m.read_models.length },
+    ...(modelApplied ? {} : { message: EVENT_MODEL_KEPT_WARNING }),
+    data: {
+      events: m.events.length,
+      commands: m.commands.length,
+      read_models: m.read_models.length,
+      applied: modelApplied,
+    },
   });
   await reportStage(deps, root, "composer", "completed", "Plan complete");
   await deps.events.publish({
