@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { ConfigError, loadConfig } from "./config";
+import { VaultError } from "./integrations/vault";
 import { createLogger } from "./lib/logger";
 import { startServer } from "./server";
 
@@ -28,7 +29,17 @@ process.on("unhandledRejection", (reason) => {
   });
 });
 
-const server = await startServer(config, { log });
+let server: Awaited<ReturnType<typeof startServer>>;
+try {
+  server = await startServer(config, { log });
+} catch (err) {
+  // A problem the operator must fix (a damaged or mismatched key): one readable line, then stop.
+  if (err instanceof VaultError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
+}
 log.info("atomize listening", {
   url: `http://localhost:${server.port}`,
   database: server.deps.database.driver,

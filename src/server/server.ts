@@ -11,7 +11,7 @@ import "./integrations/trello/exporter";
 import "./integrations/github/exporter";
 import type { Deps } from "./deps";
 import { createMailer } from "./integrations/mail/mailer";
-import { createVault, loadVaultKey } from "./integrations/vault";
+import { checkVaultKey, createVault, loadVaultKey } from "./integrations/vault";
 import { JobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./lib/logger";
 import { createEventBus } from "./realtime/event-bus";
@@ -50,7 +50,19 @@ export async function startServer(
     onFailed: (job, error) =>
       job.kind.startsWith("decompose.") ? failDecomposition(deps, job, error) : Promise.resolve(),
   });
-  const vaultKey = loadVaultKey({ keyBase64: config.CREDENTIALS_KEY, dataDir: config.DATA_DIR });
+  let vaultKey: Buffer;
+  try {
+    vaultKey = loadVaultKey({ keyBase64: config.CREDENTIALS_KEY, dataDir: config.DATA_DIR });
+    await checkVaultKey(
+      database.db,
+      createVault(vaultKey),
+      config.CREDENTIALS_KEY ? "CREDENTIALS_KEY" : "the data folder's credentials.key",
+    );
+  } catch (err) {
+    await events.close();
+    await database.close();
+    throw err;
+  }
   deps = {
     config,
     database,

@@ -1,6 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { appMeta } from "../db/schema/index";
 
 /** Encrypts third-party secrets at rest with AES-256-GCM. Values read `v1.<iv>.<tag>.<ciphertext>` (base64url). */
 export type Vault = { encrypt(plaintext: string): string; decrypt(sealed: string): string };
@@ -18,7 +21,17 @@ export function loadVaultKey(opts: { keyBase64?: string | undefined; dataDir: st
     return key;
   }
   const file = path.resolve(opts.dataDir, "credentials.key");
-  if (existsSync(file)) return Buffer.from(readFileSync(file, "utf8").trim(), "base64");
+  if (existsSync(file)) {
+    const text = readFileSync(file, "utf8").trim();
+    const key = Buffer.from(text, "base64");
+    // A truncated or edited file would otherwise seal new credentials with a different (weaker) key.
+    if (key.length !== 32 || key.toString("base64") !== text) {
+      throw new VaultError(
+        `${file} is damaged: it must hold 32 bytes as base64. Restore it from a backup (stored credentials need it), or remove it to start with a new key and enter the credentials again.`,
+      );
+    }
+    return key;
+  }
   mkdirSync(path.dirname(file), { recursive: true });
   const key = randomBytes(32);
   writeFileSync(file, key.toString("base64"), { mode: 0o600, flag: "wx" });
@@ -50,4 +63,35 @@ export function createVault(key: Buffer): Vault {
       }
     },
   };
+}
+
+const KEY_CHECK = "credentials_key_check";
+const KEY_CHECK_TEXT = "atomize credentials key check v1";
+
+/**
+ * Proves that this process seals credentials with the same key as every other process of the database:
+ * the first start stores a value sealed with its key; a later start whose key cannot open it stops with
+ * an explanation, instead of silently writing credentials nobody else can read.
+ */
+export async function checkVaultKey(
+  db: Db,
+  vault: Vault,
+  source: "CREDENTIALS_KEY" | "the data folder's credentials.key",
+): Promise<void> {
+  await db
+    .insert(appMeta)
+    .values({ key: KEY_CHECK, value: vault.encrypt(KEY_CHECK_TEXT) })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(appMeta).where(eq(appMeta.key, KEY_CHECK)).limit(1);
+  let opened: string | null = null;
+  try {
+    opened = row ? vault.decrypt(row.value) : null;
+  } catch {
+    opened = null;
+  }
+  if (opened !== KEY_CHECK_TEXT) {
+    throw new VaultError(
+      `The credentials key (${source}) is not the key this database's stored credentials were sealed with. Every process that shares the database must use the same CREDENTIALS_KEY.`,
+    );
+  }
 }

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { spawnApp, waitForReady } from "../support/process";
+import { freePort } from "../support/server";
+
+/** The key that seals stored credentials is checked at start: damaged, or not the database's key. */
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(path.join(tmpdir(), "atomize-key-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const keyA = Buffer.alloc(32, 1).toString("base64");
+const keyB = Buffer.alloc(32, 2).toString("base64");
+
+describe("the credentials key at start", () => {
+  it("refuses a truncated key file with one line that says what to do", async () => {
+    const dataDir = tempDir();
+    writeFileSync(path.join(dataDir, "credentials.key"), keyA.slice(0, 20));
+    const app = spawnApp({ PORT: String(await freePort()), DATA_DIR: dataDir });
+    expect(await app.exited).toBe(1);
+    const lines = app.output().trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/credentials\.key is damaged: it must hold 32 bytes as base64/);
+  });
+
+  it("refuses a CREDENTIALS_KEY that differs from the one the database was started with", async () => {
+    const dataDir = tempDir();
+    const port = String(await freePort());
+    const first = spawnApp({ PORT: port, DATA_DIR: dataDir, CREDENTIALS_KEY: keyA });
+    await waitForReady(first, 60_000);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    const other = spawnApp({ PORT: port, DATA_DIR: dataDir, CREDENTIALS_KEY: keyB });
+    expect(await other.exited).toBe(1);
+    expect(other.output()).toMatch(
+      /The credentials key \(CREDENTIALS_KEY\) is not the key this database's stored credentials were sealed with/,
+    );
+
+    const again = spawnApp({ PORT: port, DATA_DIR: dataDir, CREDENTIALS_KEY: keyA });
+    await waitForReady(again, 60_000);
+    again.child.kill("SIGTERM");
+    expect(await again.exited).toBe(0);
+  });
+});
