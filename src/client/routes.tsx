@@ -18,6 +18,7 @@ const LoginPage = lazyPage(() => import("./features/auth/login-page"));
 const RegisterPage = lazyPage(() => import("./features/auth/register-page"));
 const SecureOAuthCallbackPage = lazyPage(() => import("./features/auth/secure-oauth-callback-page"));
 const OAuthCallbackPage = lazyPage(() => import("./features/auth/oauth-callback-page"));
+const VerifyEmailPage = lazyPage(() => import("./features/auth/verify-email-page"));
 const NotFoundPage = lazyPage(() => import("./features/not-found/not-found-page"));
 const DashboardPage = lazyPage(() => import("./features/dashboard/dashboard-page"));
 const CreateTaskPage = lazyPage(() => import("./features/tasks/create-task-page"));
@@ -51,6 +52,7 @@ export function AppRoutes() {
           <Route path="/register" component={RegisterPage} />
           <Route path="/oauth-callback" component={SecureOAuthCallbackPage} />
           <Route path="/oauth/:provider/callback" component={OAuthCallbackPage} />
+          <Route path="/verify-email" component={VerifyEmailPage} />
           <Route path="/404" component={NotFoundPage} />
           <Route path="/dashboard">
             <RequireAuth>

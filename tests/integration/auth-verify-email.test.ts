@@ -182,7 +182,7 @@ describe("sending the link again", () => {
       .auth.resendVerification.mutate()
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TRPCClientError);
-    expect((err as TRPCClientError<never>).data?.code).toBe("UNAUTHORIZED");
+    expect((err as { data?: { code?: string } }).data?.code).toBe("UNAUTHORIZED");
     const client = new TestClient(server.url);
     await registerUser(client);
     expect(await trpcHttp(client).auth.resendVerification.mutate()).toEqual({

@@ -11,7 +11,7 @@ import {
 } from "react";
 import { navigate } from "wouter/use-browser-location";
 import type { AuthResponse, LoginInput, PublicUser, RegisterInput } from "../../shared/schemas/auth";
-import { isClientError, isUnauthorized } from "./api-error";
+import { httpStatusOf, isClientError, isUnauthorized } from "./api-error";
 import { currentPath, rememberReturnTo } from "./return-to";
 import {
   type AuthStatus,
@@ -80,8 +80,9 @@ async function loadSession(client: AppTRPCClient): Promise<PublicUser | null> {
     markSignedIn();
     return user;
   } catch (err) {
-    // Any 4xx from the refresh means the refresh cookie is gone or invalid; 5xx/network stay errors.
-    if (!isClientError(err)) throw err;
+    // Any 4xx from the refresh means the refresh cookie is gone or invalid; 5xx/network stay errors, and
+    // so does a rate limit (429), which leaves the cookies in place for a later try.
+    if (!isClientError(err) || httpStatusOf(err) === 429) throw err;
     clearSessionMarker();
     setSessionExpiredMessage(SESSION_EXPIRED_MESSAGE);
     return null;

@@ -6,6 +6,7 @@ import { TabList, tabPanelProps } from "../../components/tabs";
 import { useLogout } from "../../components/use-logout";
 import { usePageMeta } from "../../components/use-page-meta";
 import { useAuth } from "../../lib/auth";
+import { EmailVerificationNotice } from "../auth/email-verification-notice";
 import { IntegrationsTab } from "./integrations-tab";
 import { type SettingsApi, useSettings } from "./use-settings";
 
@@ -75,6 +76,7 @@ function AccountTab() {
             {user?.email}
           </dd>
         </dl>
+        <EmailVerificationNotice />
         <div>
           <button type="button" className="btn btn-outline btn-error" onClick={() => setConfirming(true)}>
             Sign Out
