@@ -7,7 +7,7 @@ import { trpcHttp } from "../support/trpc-client";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ JOBS_ENABLED: "false" });
+  server = await startTestServer({ JOBS_ENABLED: "false", REGISTRATIONS_PER_IP_PER_HOUR: "1000" });
 });
 afterAll(() => server?.stop());
 

@@ -6,7 +6,7 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import type { UserRow } from "../auth/sessions";
 import { parseInput } from "../validation";
-import { getOwnedRow, getTask } from "./tasks";
+import { countMonthlyUse, getOwnedRow, getTask } from "./tasks";
 
 /**
  * Review before commit (requires_approval): the pipeline stops after the first-level plan with status
@@ -94,6 +94,8 @@ export async function resubmitTask(deps: Deps, user: UserRow, id: string, raw: u
   if (row.parentId || row.status !== "rejected")
     throw new AppError("CONFLICT", "Only a rejected task can be resubmitted.");
   await deps.db.transaction(async (tx) => {
+    // A resubmitted plan is decomposed again from scratch: one more use of the monthly allowance.
+    await countMonthlyUse(tx, user.id);
     await tx.delete(tasks).where(eq(tasks.parentId, id));
     const { approved_at: _a, approved_by: _b, ...options } = (row.options ?? {}) as Record<string, unknown>;
     await tx

@@ -188,6 +188,33 @@ function monthName(d: Date) {
   return d.toLocaleString("en", { month: "long", day: "numeric", timeZone: "UTC" });
 }
 
+type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
+
+/**
+ * Counts one use of the monthly task limit, or refuses it (429) when the limit is reached; admins have
+ * none. Every request that starts a decomposition uses one: creating a task, restarting a task's
+ * decomposition, resubmitting a rejected plan and adding a task with auto_decompose (each costs model
+ * calls; docs/decisions/009-usage-and-subscriptions.md). Call it first in the transaction that queues
+ * the work: it locks the user's row, so concurrent requests cannot overrun the limit, and a refusal
+ * rolls everything back.
+ */
+export async function countMonthlyUse(tx: Tx, userId: string, hint = ""): Promise<void> {
+  const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+  if (!user) throw new AppError("UNAUTHORIZED", "Not authenticated");
+  const period = currentUsagePeriod();
+  const used = user.usagePeriod === period ? user.tasksCreatedThisMonth : 0;
+  if (user.role !== "admin" && used >= user.monthlyTaskLimit) {
+    throw new AppError(
+      "TOO_MANY_REQUESTS",
+      `You have reached your monthly limit of ${user.monthlyTaskLimit} tasks. It resets on ${monthName(firstOfNextMonth())}.${hint}`,
+    );
+  }
+  await tx
+    .update(users)
+    .set({ tasksCreatedThisMonth: used + 1, usagePeriod: period })
+    .where(eq(users.id, userId));
+}
+
 /** Creates a top-level task, counting it against the monthly limit in the same transaction. */
 export async function createTask(deps: Deps, userId: string, raw: CreateTaskInput | unknown): Promise<Task> {
   const input = parseInput(createTaskInput, raw);
@@ -232,20 +259,7 @@ export async function createTask(deps: Deps, userId: string, raw: CreateTaskInpu
     : null;
 
   const row = await deps.db.transaction(async (tx) => {
-    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
-    if (!user) throw new AppError("UNAUTHORIZED", "Not authenticated");
-    const period = currentUsagePeriod();
-    const used = user.usagePeriod === period ? user.tasksCreatedThisMonth : 0;
-    if (user.role !== "admin" && used >= user.monthlyTaskLimit) {
-      throw new AppError(
-        "TOO_MANY_REQUESTS",
-        `You have reached your monthly limit of ${user.monthlyTaskLimit} tasks. It resets on ${monthName(firstOfNextMonth())}.`,
-      );
-    }
-    await tx
-      .update(users)
-      .set({ tasksCreatedThisMonth: used + 1, usagePeriod: period })
-      .where(eq(users.id, userId));
+    await countMonthlyUse(tx, userId);
     const [inserted] = await tx
       .insert(tasks)
       .values({
@@ -367,12 +381,13 @@ export async function deleteSubtask(deps: Deps, userId: string, id: string): Pro
 
 /**
  * Drops what a decomposition produced below a task and runs it again (stopping any run in progress).
- * On a subtask, only its own subtree is redone.
+ * On a subtask, only its own subtree is redone. Uses one of the monthly allowance, like a new task.
  */
 export async function restartDecomposition(deps: Deps, userId: string, id: string): Promise<Task> {
   const row = await getOwnedRow(deps, userId, id);
   const rootId = row.rootTaskId ?? row.id;
   await deps.db.transaction(async (tx) => {
+    await countMonthlyUse(tx, userId);
     await tx.delete(tasks).where(and(eq(tasks.parentId, id), eq(tasks.userId, userId)));
     if (!row.parentId) {
       await deps.jobs.cancelGroup(id, tx);
@@ -435,7 +450,10 @@ export async function updateEventModel(deps: Deps, userId: string, id: string, r
   return toMetadata(saved ?? null)!;
 }
 
-/** Adds a task before or after a sibling, or as a child, keeping sibling order. */
+/**
+ * Adds a task before or after a sibling, or as a child, keeping sibling order. With auto_decompose
+ * (the default) the new task is decomposed, which uses one of the monthly allowance.
+ */
 export async function addTask(
   deps: Deps,
   userId: string,
@@ -459,6 +477,10 @@ export async function addTask(
   const rootId = target.rootTaskId ?? target.id;
 
   const row = await deps.db.transaction(async (tx) => {
+    // Decomposing the new task costs model calls: it uses one of the monthly allowance.
+    if (input.auto_decompose) {
+      await countMonthlyUse(tx, userId, " You can still add the task without automatic decomposition.");
+    }
     const siblings = await tx
       .select({ id: tasks.id, position: tasks.position })
       .from(tasks)
