@@ -1,4 +1,4 @@
-import { expect, newEmail, PASSWORD, test } from "./fixtures";
+import { expect, newEmail, PASSWORD, test, verificationPath, verifyAddress } from "./fixtures";
 
 test("a visitor registers, lands on the dashboard, survives a reload, logs out and logs back in", async ({
   page,
@@ -69,6 +69,68 @@ test("registering an e-mail twice shows the 'already registered' message", async
     page.getByText("This email is already registered. Please use a different email or sign in instead."),
   ).toBeVisible();
   await expect(page).toHaveURL(/\/register$/);
+});
+
+test("the registration form refuses a common password with a clear message", async ({ page }) => {
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(newEmail("common"));
+  await page.getByLabel("Password", { exact: true }).fill("Password123");
+  await page.getByLabel("Confirm Password").fill("Password123");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("This password is too common. Please choose another.")).toBeVisible();
+  await expect(page).toHaveURL(/\/register$/);
+});
+
+test("a new account sees its address unverified in Settings, asks for the link again and follows it", async ({
+  page,
+  insertNewUser,
+}) => {
+  await page.goto("/login");
+  await insertNewUser("Vera Verify");
+  await page.goto("/settings?tab=account");
+  const notice = page.getByTestId("email-verification");
+  await expect(notice).toContainText("E-mail not verified");
+  await notice.getByRole("button", { name: "Resend verification e-mail" }).click();
+  await expect(page.getByText("We sent you a new verification link. Please check your inbox.")).toBeVisible();
+
+  const me = (await (await page.request.get("/api/auth/me")).json()) as { id: string; email: string };
+  await page.goto(verificationPath(me));
+  await expect(page.getByText("Your e-mail address is verified.")).toBeVisible();
+  await page.getByRole("link", { name: "Go to Dashboard" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/settings?tab=account");
+  await expect(page.getByTestId("email-verification")).toHaveText("E-mail verified");
+});
+
+test("a broken verification link says so and offers the way onward", async ({ page }) => {
+  await page.goto("/verify-email?token=not-a-real-token");
+  await expect(
+    page.getByText("This verification link is invalid. Please request a new one from Settings → Account."),
+  ).toBeVisible();
+  await page.getByRole("link", { name: "Sign In" }).last().click();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("an address listed in ADMIN_EMAILS gets the admin pages only once it is verified", async ({
+  page,
+  baseURL,
+}) => {
+  // playwright.config.ts lists e2e.admin@example.com; blog.spec.ts signs the same account in.
+  const origin = new URL(baseURL!).origin;
+  const admin = { email: "e2e.admin@example.com", password: PASSWORD, full_name: "Ada Admin" };
+  const login = await page.request.post("/api/auth/login", {
+    data: { email: admin.email, password: admin.password },
+    headers: { origin },
+  });
+  if (!login.ok()) {
+    const res = await page.request.post("/api/auth/register", { data: admin, headers: { origin } });
+    expect(res.status(), await res.text()).toBe(201);
+    await page.goto("/admin/blog");
+    await expect(page).toHaveURL(/\/dashboard$/);
+  }
+  await verifyAddress(page.request, origin);
+  await page.goto("/admin/blog");
+  await expect(page).toHaveURL(/\/admin\/blog$/);
 });
 
 test("a protected route sends a signed-out visitor to /login and back after signing in", async ({

@@ -1,4 +1,7 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
+import { loadVaultKey } from "../../src/server/integrations/vault";
+import { signVerificationToken } from "../../src/server/services/auth/email-verification";
+import { deriveUnsubscribeKey } from "../../src/server/services/blog/unsubscribe-token";
 
 let n = 0;
 export function newEmail(prefix = "e2e") {
@@ -17,6 +20,32 @@ async function insertNewUser(page: Page, fullName = "Erin Example") {
   });
   expect(res.status()).toBe(201);
   return { email, password: PASSWORD, fullName };
+}
+
+/**
+ * A verification link for an account, as the one mailed at registration. The e2e server keeps mail in its
+ * outbox, which only an admin may read, so the fixture signs the link with the server's own key: the one
+ * generated into its data folder (playwright.config.ts sets neither CREDENTIALS_KEY nor
+ * BLOG_UNSUBSCRIBE_SECRET).
+ */
+export function verificationPath(user: { id: string; email: string }): string {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts sets it)");
+  const key = deriveUnsubscribeKey(undefined, loadVaultKey({ dataDir }));
+  return `/verify-email?token=${encodeURIComponent(signVerificationToken(key, user, 1))}`;
+}
+
+/**
+ * Verifies the address of the account signed in on `request` through the API. ADMIN_EMAILS grants the
+ * admin role only to a verified address, so an admin fixture registers and then calls this.
+ */
+export async function verifyAddress(request: APIRequestContext, origin: string): Promise<void> {
+  const me = await request.get("/api/auth/me");
+  expect(me.status()).toBe(200);
+  const user = (await me.json()) as { id: string; email: string };
+  const token = new URL(verificationPath(user), origin).searchParams.get("token");
+  const res = await request.post("/api/auth/verify-email", { data: { token }, headers: { origin } });
+  expect(res.status(), await res.text()).toBe(200);
 }
 
 export const test = base.extend<{
