@@ -1,8 +1,10 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, newEmail, PASSWORD, test } from "./fixtures";
+import { expect, newEmail, PASSWORD, test, verifyAddress } from "./fixtures";
 
-// playwright.config.ts starts the e2e server with ADMIN_EMAILS=e2e.admin@example.com: that account is an admin.
+// playwright.config.ts starts the e2e server with ADMIN_EMAILS=e2e.admin@example.com: that account is an
+// admin once its address is verified.
 const ADMIN_EMAIL = "e2e.admin@example.com";
+const CHECK_INBOX = "Check your inbox: we sent a link to confirm your subscription.";
 
 /** The smallest valid PNG: one transparent pixel. */
 const PNG_1X1 = Buffer.from(
@@ -19,12 +21,30 @@ async function signInAdmin(request: APIRequestContext, origin: string) {
     data: { email: ADMIN_EMAIL, password: PASSWORD },
     headers,
   });
-  if (login.ok()) return;
-  const res = await request.post("/api/auth/register", {
-    data: { email: ADMIN_EMAIL, password: PASSWORD, full_name: "Ada Admin" },
-    headers,
-  });
-  expect(res.status(), await res.text()).toBe(201);
+  if (!login.ok()) {
+    const res = await request.post("/api/auth/register", {
+      data: { email: ADMIN_EMAIL, password: PASSWORD, full_name: "Ada Admin" },
+      headers,
+    });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  const me = (await (await request.get("/api/auth/me")).json()) as { role: string };
+  if (me.role !== "admin") await verifyAddress(request, origin);
+}
+
+/** The confirmation link mailed to `address`, read from the outbox by the admin (signed in on `request`). */
+async function confirmationLink(request: APIRequestContext, address: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const res = await request.get(`/api/admin/outbox?to=${encodeURIComponent(address)}`);
+      const box = (await res.json()) as { messages: { subject: string; text: string }[] };
+      const mail = box.messages.find((m) => m.subject === "Confirm your subscription to the Atomize blog");
+      link = mail ? /Confirm your subscription: (\S+)/.exec(mail.text)?.[1] : undefined;
+      return link;
+    })
+    .toBeTruthy();
+  return link!;
 }
 
 type NewPost = { title: string; content: string; excerpt?: string; tags?: string[]; status?: string };
@@ -201,30 +221,45 @@ test("a visitor reads a post and subscribes with an e-mail address", async ({ pa
   const address = newEmail("reader");
   await email.fill(address);
   await prompt.getByRole("button", { name: "Subscribe", exact: true }).click();
-  await expect(toast(page, "Successfully subscribed! You'll receive weekly updates.")).toBeVisible();
-  await expect(page.getByText("You're subscribed to blog updates").first()).toBeVisible();
+  // Double opt-in: the visitor is told to confirm through the mailed link, whatever the address's state.
+  await expect(toast(page, CHECK_INBOX)).toBeVisible();
+  await expect(page.getByText("Check your inbox to confirm your subscription").first()).toBeVisible();
 
-  // The admin sees the new subscriber.
-  const subs = await request.get("/api/admin/blog/subscriptions");
-  expect(subs.ok()).toBe(true);
-  const list = (await subs.json()) as {
-    subscriptions: { email: string; frequency: string; status: string }[];
+  // The admin sees the new subscriber as pending until the link is followed.
+  const statusOf = async () => {
+    const subs = await request.get("/api/admin/blog/subscriptions");
+    expect(subs.ok()).toBe(true);
+    const list = (await subs.json()) as {
+      subscriptions: { email: string; frequency: string; status: string }[];
+    };
+    return list.subscriptions.find((s) => s.email === address);
   };
-  expect(list.subscriptions).toContainEqual(
-    expect.objectContaining({ email: address, frequency: "weekly", status: "active" }),
-  );
+  expect(await statusOf()).toMatchObject({ frequency: "weekly", status: "pending" });
+  await page.goto(await confirmationLink(request, address));
+  await expect(page.getByRole("heading", { name: "Subscription confirmed" })).toBeVisible();
+  await expect(page.getByText("You'll receive weekly updates.")).toBeVisible();
+  expect(await statusOf()).toMatchObject({ status: "active" });
 });
 
-test("a signed-in reader subscribes from the blog list and unsubscribes after confirming", async ({
+test("a signed-in reader confirms the subscription by e-mail, then unsubscribes after confirming", async ({
   page,
+  request,
+  baseURL,
   insertNewUser,
 }) => {
   await page.goto("/blog");
-  await insertNewUser("Sam Subscriber");
+  const { email } = await insertNewUser("Sam Subscriber");
   await page.reload();
 
+  // The account's address is not verified yet: the subscription waits for the mailed link.
   await page.getByRole("button", { name: "Subscribe", exact: true }).click();
-  await expect(toast(page, "Successfully subscribed! You'll receive weekly updates.")).toBeVisible();
+  await expect(toast(page, CHECK_INBOX)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pending confirmation" })).toBeVisible();
+  await signInAdmin(request, baseURL!);
+  await page.goto(await confirmationLink(request, email));
+  await expect(page.getByRole("heading", { name: "Subscription confirmed" })).toBeVisible();
+
+  await page.goto("/blog");
   const subscribed = page.getByRole("button", { name: "Subscribed" });
   await expect(subscribed).toBeVisible();
 
@@ -234,6 +269,16 @@ test("a signed-in reader subscribes from the blog list and unsubscribes after co
   await dialog.getByRole("button", { name: "Unsubscribe" }).click();
   await expect(toast(page, "Successfully unsubscribed")).toBeVisible();
   await expect(page.getByRole("button", { name: "Subscribe", exact: true })).toBeVisible();
+});
+
+test("a reader whose address is verified is subscribed at once", async ({ page, baseURL, insertNewUser }) => {
+  await page.goto("/blog");
+  await insertNewUser("Vera Verified");
+  await verifyAddress(page.request, baseURL!);
+  await page.reload();
+  await page.getByRole("button", { name: "Subscribe", exact: true }).click();
+  await expect(toast(page, "Successfully subscribed! You'll receive weekly updates.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Subscribed" })).toBeVisible();
 });
 
 test("a script in a post's content never runs", async ({ page, request, baseURL }) => {
