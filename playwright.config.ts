@@ -83,6 +83,9 @@ export default defineConfig({
         GITHUB_API_URL: `http://127.0.0.1:${githubPort}`,
         TRELLO_API_URL: `http://127.0.0.1:${trelloPort}`,
         ADMIN_EMAILS: "e2e.admin@example.com",
+        // Every test registers from 127.0.0.1; the per-address limits have their own integration tests.
+        REGISTRATIONS_PER_IP_PER_HOUR: "100000",
+        ANONYMOUS_WRITES_PER_IP_PER_HOUR: "100000",
       },
       reuseExistingServer: false,
       timeout: 60_000,

@@ -104,8 +104,17 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
     c.header("X-Request-Id", requestId);
     const started = performance.now();
     await next();
+    const ms = performance.now() - started;
     // Server time for benchmarks and browser devtools (no internals beyond the duration).
-    c.header("Server-Timing", `app;dur=${(performance.now() - started).toFixed(2)}`);
+    c.header("Server-Timing", `app;dur=${ms.toFixed(2)}`);
+    // The path only: query strings can carry tokens (unsubscribe and confirmation links).
+    deps.log.debug("request", {
+      requestId,
+      method: c.req.method,
+      path: c.req.path.slice(0, 200),
+      status: c.res.status,
+      ms: Math.round(ms),
+    });
   });
   // Blog uploads: their own strict headers, set after (so over) the app-wide ones below.
   app.use("/uploads/*", uploadResponseHeaders);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchRepositoryContext } from "../../src/server/decomposition/grounding";
-import { createLogger } from "../../src/server/lib/logger";
+import { testLogger } from "../support/server";
 
 /**
  * GitHub answers a renamed repository with a 301 to its new API path; grounding follows that within
@@ -60,7 +60,7 @@ afterAll(async () => {
 
 const deps = () => ({
   config: { GITHUB_API_URL: apiUrl } as never,
-  log: createLogger("silent"),
+  log: testLogger("silent"),
 });
 
 describe("GitHub grounding and redirects", () => {

@@ -39,6 +39,18 @@ const LIMITS = {
   ANONYMOUS_WRITES_PER_IP_PER_HOUR: "100000",
 };
 
+/** Retries `check` for up to 10 s: the server frees connections a moment after clients close them. */
+async function eventually(check: () => Promise<void>) {
+  for (let i = 0; ; i++) {
+    try {
+      return await check();
+    } catch (err) {
+      if (i >= 50) throw err;
+      await sleep(200);
+    }
+  }
+}
+
 async function alive() {
   expect(app.child.exitCode, app.output()).toBeNull();
   const res = await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -288,11 +300,11 @@ describe("slow clients and connection floods", () => {
       });
       sockets.push(s);
     }
-    await sleep(300);
+    // Under load the process may accept (and so drop) them a little later.
+    for (let i = 0; i < 100 && dropped < 20; i++) await sleep(100);
     expect(dropped).toBeGreaterThanOrEqual(20);
     for (const s of sockets) s.destroy();
-    await sleep(300);
-    await alive();
+    await eventually(alive);
   });
 });
 

@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export type AppProcess = {
@@ -21,7 +23,14 @@ export function spawnApp(env: Record<string, string>): AppProcess {
   child.stderr!.on("data", (d) => {
     out += d;
   });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      // The process's own log lines join the run's log capture (see tests/support/server.ts).
+      const dir = process.env.ATOMIZE_LOG_CAPTURE_DIR;
+      if (dir) appendFileSync(path.join(dir, `process-${child.pid}.log`), out);
+      resolve(code);
+    }),
+  );
   return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => out, exited };
 }
 

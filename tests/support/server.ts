@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { loadConfig } from "../../src/server/config";
-import { createLogger } from "../../src/server/lib/logger";
+import { createLogger, type Logger } from "../../src/server/lib/logger";
 import { type RunningServer, startServer } from "../../src/server/server";
 
 /** Which database the integration suite runs on: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -43,6 +43,24 @@ export async function createScratchDatabase(
   };
 }
 
+/**
+ * With ATOMIZE_LOG_CAPTURE_DIR set (scripts/test-all.sh sets it), every test server logs at debug level
+ * into that folder, and scripts/check-logs.mjs then proves no secret was logged during the whole run.
+ */
+let captureStream: WriteStream | undefined;
+export function testLogger(level: Parameters<typeof createLogger>[0]): Logger {
+  const dir = process.env.ATOMIZE_LOG_CAPTURE_DIR;
+  if (!dir) return createLogger(level);
+  captureStream ??= createWriteStream(
+    path.join(dir, `vitest-${process.pid}-${randomBytes(4).toString("hex")}.log`),
+    {
+      flags: "a",
+    },
+  );
+  const stream = captureStream;
+  return createLogger("debug", {}, (line) => stream.write(`${line}\n`));
+}
+
 export type TestServer = RunningServer & { stop(): Promise<void>; dataDir: string };
 
 /**
@@ -67,10 +85,13 @@ export async function startTestServer(
     LOG_LEVEL: "silent",
     DATABASE_URL: scratch?.url,
     SHUTDOWN_TIMEOUT_MS: "2000",
+    // Every suite registers its users from 127.0.0.1; the suites of these limits set their own values.
+    REGISTRATIONS_PER_IP_PER_HOUR: "100000",
+    ANONYMOUS_WRITES_PER_IP_PER_HOUR: "100000",
     ...env,
   });
   const server = await startServer(config, {
-    log: createLogger(config.LOG_LEVEL),
+    log: testLogger(config.LOG_LEVEL),
     clientDir: opts.clientDir ?? path.join(dataDir, "no-client"),
     inMemoryDatabase: !scratch && !opts.dataDir,
   });
