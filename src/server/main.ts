@@ -18,7 +18,17 @@ try {
 
 const log = createLogger(config.LOG_LEVEL);
 
-// Last resort: a bug that escapes every handler is logged loudly and the process keeps serving the
+let server: Awaited<ReturnType<typeof startServer>>;
+try {
+  server = await startServer(config, { log });
+} catch (err) {
+  // A problem the operator must fix (a damaged or mismatched key): one readable line, then stop.
+  if (err instanceof VaultError) process.stderr.write(`${err.message}\n`);
+  else log.error("start-up failed", { err });
+  process.exit(1);
+}
+
+// Last resort, once serving: a bug that escapes every handler is logged loudly and the process keeps serving the
 // other users, instead of ending for everyone. Each socket and request has its own handler first.
 process.on("uncaughtException", (err, origin) => {
   log.error("uncaught exception (still serving)", { origin, err });
@@ -29,17 +39,6 @@ process.on("unhandledRejection", (reason) => {
   });
 });
 
-let server: Awaited<ReturnType<typeof startServer>>;
-try {
-  server = await startServer(config, { log });
-} catch (err) {
-  // A problem the operator must fix (a damaged or mismatched key): one readable line, then stop.
-  if (err instanceof VaultError) {
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
-  }
-  throw err;
-}
 log.info("atomize listening", {
   url: `http://localhost:${server.port}`,
   database: server.deps.database.driver,

@@ -93,7 +93,8 @@ export async function startServer(
         serverOptions: {
           connectionsCheckingInterval: Math.min(1000, config.HTTP_HEADERS_TIMEOUT_MS),
           requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
-          headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+          // Node requires the header deadline to fit within the whole-request deadline.
+          headersTimeout: Math.min(config.HTTP_HEADERS_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS),
           keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
         },
       },

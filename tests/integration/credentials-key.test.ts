@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -48,5 +49,33 @@ describe("the credentials key at start", () => {
     await waitForReady(again, 60_000);
     again.child.kill("SIGTERM");
     expect(await again.exited).toBe(0);
+  });
+});
+
+describe("a start-up that fails", () => {
+  it("ends the process with code 1 and says why (it never hangs half-started)", async () => {
+    const port = await freePort();
+    const taken = createServer().listen(port, "127.0.0.1");
+    await new Promise((r) => taken.once("listening", r));
+    try {
+      const app = spawnApp({ PORT: String(port), HOST: "127.0.0.1", DATA_DIR: tempDir() });
+      expect(await app.exited).toBe(1);
+      expect(app.output()).toMatch(/"msg":"start-up failed".*EADDRINUSE/);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it("a header deadline longer than the request deadline is fitted within it", async () => {
+    const dataDir = tempDir();
+    const app = spawnApp({
+      PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      HTTP_REQUEST_TIMEOUT_MS: "5000",
+      HTTP_HEADERS_TIMEOUT_MS: "15000",
+    });
+    await waitForReady(app, 60_000);
+    app.child.kill("SIGTERM");
+    expect(await app.exited).toBe(0);
   });
 });
