@@ -107,8 +107,9 @@ async function reserveBackoff(deps: Deps, key: string): Promise<Slot> {
   const open = sql`(${t.lockedUntil} is null or ${t.lockedUntil} <= now())`;
   const stale = sql`(${t.windowStartedAt} + ${secs(windowMs)} <= now() and ${open})`;
   const count = sql`(case when ${stale} then 1 else ${t.failures} + 1 end)`;
+  // The exponent is bounded so a long window with many failures cannot overflow the double.
   const nextTry = (n: SQL) =>
-    sql`case when ${n} >= ${after} then now() + make_interval(secs => least(${cap}, power(2, ${n} - ${after}))) else null end`;
+    sql`case when ${n} >= ${after} then now() + make_interval(secs => least(${cap}, power(2, least(${n} - ${after}, 30)))) else null end`;
   const [row] = await deps.db
     .insert(t)
     .values({ key, failures: 1, windowStartedAt: sql`now()`, lockedUntil: nextTry(sql`1`) })
@@ -174,7 +175,8 @@ export async function reserveLoginAttempt(
       await lockIfFull(deps, pairSlot, perPair, windowMs);
     },
     async abandoned() {
-      for (const slot of [...reserved, accountSlot]) await giveBack(deps, slot);
+      for (const slot of reserved) await giveBack(deps, slot);
+      await giveBack(deps, accountSlot, { unlock: true });
     },
   };
 }
