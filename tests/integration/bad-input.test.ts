@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
+import { verifyEmailThroughOutbox } from "../support/verify-email";
 
 // Every /api route, with a placeholder for ids. Garbage must get a 4xx with a detail, never a 500.
 const ROUTES: Array<[string, string]> = [
@@ -100,6 +101,7 @@ beforeAll(async () => {
   );
   admin = new TestClient(server.url);
   await registerUser(admin, { email: "fuzz.admin@example.com" });
+  await verifyEmailThroughOutbox(server, "fuzz.admin@example.com"); // admin only once verified
   anon = new TestClient(server.url);
 });
 afterAll(() => server?.stop());

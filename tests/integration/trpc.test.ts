@@ -4,6 +4,7 @@ import WebSocket from "ws";
 import { registerUser, TestClient, uniqueEmail } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
 import { trpcHttp, trpcWs } from "../support/trpc-client";
+import { verifyEmailThroughOutbox } from "../support/verify-email";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -45,7 +46,7 @@ describe("tRPC over HTTP batching (superjson)", () => {
   it("maps service errors to codes with a detail and field errors, without stack traces", async () => {
     const trpc = trpcHttp(new TestClient(server.url));
     const { email } = await registerUser(new TestClient(server.url));
-    const dup = await trpcError(trpc.auth.register.mutate({ email, password: "whatever123" }));
+    const dup = await trpcError(trpc.auth.register.mutate({ email, password: "a quiet harbour 7" }));
     expect(dup.data.code).toBe("CONFLICT");
     expect(dup.message).toBe("Email already registered");
     expect(dup.data.stack).toBeUndefined();
@@ -70,6 +71,7 @@ describe("tRPC over HTTP batching (superjson)", () => {
     ).toBe("FORBIDDEN");
     const adminTab = new TestClient(server.url);
     await registerUser(adminTab, { email: "admin.trpc@example.com" });
+    await verifyEmailThroughOutbox(server, "admin.trpc@example.com"); // ADMIN_EMAILS needs a verified address
     const promoted = await trpcHttp(adminTab).admin.setUserRole.mutate({
       email: target.email,
       role: "admin",
