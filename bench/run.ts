@@ -1,6 +1,7 @@
 /** `npm run bench`: the figures issue notes report (never asserted in tests). */
 import { benchDecomposition } from "./decomposition";
 import { benchExports } from "./exports";
+import { benchHostile } from "./hostile";
 import { benchStartup } from "./startup";
 import { benchTasks } from "./tasks";
 
@@ -31,3 +32,6 @@ console.table(decompositions);
 
 console.info("\n# exports: 156-node tree, fakes at 50 ms per request, Trello at its real rate limit");
 console.table(await benchExports());
+
+console.info("\n# hostile clients against the real process (PGlite, default limits, 5 s request deadline)");
+for (const [k, v] of Object.entries(await benchHostile())) console.info(`${k.padEnd(58)} ${v}`);

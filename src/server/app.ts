@@ -267,6 +267,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
     if (err instanceof HTTPException) {
       return c.json({ detail: err.message || "Invalid request. Please check your input." }, err.status);
     }
+    if ((err as { code?: unknown }).code === "ECONNRESET") {
+      // The client went away (or was cut off by the request deadline) while we read its body.
+      deps.log.debug("request aborted by the client", { requestId: c.get("requestId"), path: c.req.path });
+      return c.json({ detail: "The request was aborted." }, 400);
+    }
     deps.log.error("unhandled error", { requestId: c.get("requestId"), path: c.req.path, err });
     return c.json({ detail: "Server error. Please try again later." }, 500);
   });

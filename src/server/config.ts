@@ -51,7 +51,12 @@ export const configSchema = z
     /** A refresh token just spent may be presented again this long (two tabs refreshing at once). */
     REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** Lifetime of an e-mail verification link. */
-    EMAIL_VERIFICATION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(48),
+    EMAIL_VERIFICATION_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(48),
     // Resource limits: what one client can make the server hold.
     /** Whole-request deadline (headers and body); slower clients get 408 and are disconnected. */
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
@@ -63,7 +68,12 @@ export const configSchema = z
     TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
     WS_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(50),
     /** Bytes waiting to be sent to one WebSocket client; a client that does not read is disconnected. */
-    WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(4 * 1024 * 1024),
+    WS_MAX_BUFFERED_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 ** 3)
+      .default(4 * 1024 * 1024),
     /** How often open sockets re-check that their session still exists (expiry, revocation elsewhere). */
     WS_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),

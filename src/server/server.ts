@@ -107,9 +107,13 @@ export async function startServer(
   server.maxConnections = config.MAX_CONNECTIONS;
   server.on("clientError", (err: Error & { code?: string }, socket) => {
     log.debug("client connection error", { code: err.code });
-    if (!socket.writable) return socket.destroy();
-    const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : "400 Bad Request";
-    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    // As Node's own default does: answer if nothing was sent yet, then drop the connection (end() would
+    // wait for a client that is, by definition here, not cooperating).
+    if (socket.writable && socket.bytesWritten === 0) {
+      const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : "400 Bad Request";
+      socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    }
+    socket.destroy();
   });
   server.on("upgrade", sockets.handleUpgrade);
   const port = (server.address() as AddressInfo).port;
