@@ -15,7 +15,10 @@ beforeAll(async () => {
   llm = await startFakeOpenAI({ latencyMs: 200 });
   scratch = await createScratchDatabase(testDatabaseUrl);
 });
+const started: Array<ReturnType<typeof spawnApp>> = [];
 afterAll(async () => {
+  // A failed assertion must not leave the processes running (and polling a dropped database).
+  for (const app of started) if (app.child.exitCode === null) app.child.kill("SIGKILL");
   await llm?.close();
   await scratch?.drop();
 });
@@ -36,6 +39,7 @@ it("two processes share one PostgreSQL: B streams A's progress, and finishes A's
   // A starts the decomposition; B joins once A is working. Both take jobs from the shared table; A is
   // then killed while holding claims, and B reclaims them when their leases run out.
   const a = spawnApp({ ...common, PORT: String(portA), DATA_DIR: "/tmp/atomize-a" });
+  started.push(a);
   await waitForReady(a);
   const onA = new TestClient(a.url);
   const { access_token } = await registerUser(onA);
@@ -47,6 +51,7 @@ it("two processes share one PostgreSQL: B streams A's progress, and finishes A's
   await waitForStatus(onA, created.json.id, ["processing"]);
 
   const b = spawnApp({ ...common, PORT: String(portB), DATA_DIR: "/tmp/atomize-b" });
+  started.push(b);
   await waitForReady(b);
   const seen: string[] = [];
   const ws = new WebSocket(`ws://127.0.0.1:${portB}/ws/tasks/${created.json.id}?token=${access_token}`);

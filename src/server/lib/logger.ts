@@ -13,10 +13,23 @@ export type Logger = {
 /** Where lines go; tests capture them to check that no secret is ever logged. */
 export type LogSink = (line: string, level: Exclude<LogLevel, "silent">) => void;
 
-const defaultSink: LogSink = (line, level) => {
-  if (level === "error" || level === "warn") process.stderr.write(`${line}\n`);
-  else process.stdout.write(`${line}\n`);
-};
+/**
+ * A closed stdout/stderr (the parent or the log collector went away) makes every write fail with EPIPE.
+ * Without a listener that error would reach the last-resort handler, which logs it, which fails again: a
+ * busy loop. The first such error stops writing to that stream instead.
+ */
+const broken = new WeakSet<NodeJS.WriteStream>();
+const guarded = new WeakSet<NodeJS.WriteStream>();
+function writeLine(stream: NodeJS.WriteStream, line: string) {
+  if (!guarded.has(stream)) {
+    guarded.add(stream);
+    stream.on("error", () => broken.add(stream));
+  }
+  if (!broken.has(stream)) stream.write(`${line}\n`);
+}
+
+const defaultSink: LogSink = (line, level) =>
+  writeLine(level === "error" || level === "warn" ? process.stderr : process.stdout, line);
 
 const SECRET_KEY = /pass(word)?|secret|token|authori[sz]ation|cookie|api[-_]?key|credential|hash|^key$/i;
 const SECRET_TEXT: Array<[RegExp, string]> = [
