@@ -1,10 +1,9 @@
-import { TRPCClientError } from "@trpc/client";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { XSS_CORPUS } from "../../src/server/services/blog/xss-corpus";
 import { registerUser, TestClient, uniqueEmail } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
-import { trpcHttp } from "../support/trpc-client";
+import { trpcError, trpcHttp } from "../support/trpc-client";
 
 const ADMIN = "blog.posts.admin@example.com";
 let server: TestServer;
@@ -391,16 +390,6 @@ describe("sanitising post HTML on save", () => {
 });
 
 describe("blog over tRPC", () => {
-  async function trpcError(p: Promise<unknown>) {
-    try {
-      await p;
-    } catch (e) {
-      if (e instanceof TRPCClientError) return e as Error & { data: Record<string, any> };
-      throw e;
-    }
-    throw new Error("expected a TRPCClientError");
-  }
-
   it("serves the public and admin procedures through the same services", async () => {
     const t = trpcHttp(admin);
     const created = await t.blog.admin.posts.create.mutate({

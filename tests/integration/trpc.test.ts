@@ -1,9 +1,9 @@
-import { TRPCClientError } from "@trpc/client";
+import type { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { registerUser, TestClient, uniqueEmail } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
-import { trpcHttp, trpcWs } from "../support/trpc-client";
+import { trpcError, trpcHttp, trpcWs } from "../support/trpc-client";
 import { verifyEmailThroughOutbox } from "../support/verify-email";
 
 let server: TestServer;
@@ -11,17 +11,6 @@ beforeAll(async () => {
   server = await startTestServer({ ADMIN_EMAILS: "admin.trpc@example.com" });
 });
 afterAll(() => server?.stop());
-
-async function trpcError(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof TRPCClientError)
-      return e as Error & { data: Record<string, any>; meta?: Record<string, unknown> };
-    throw e;
-  }
-  throw new Error("expected a TRPCClientError");
-}
 
 describe("tRPC over HTTP batching (superjson)", () => {
   it("registers, reads the session and logs out through the same services as /api", async () => {

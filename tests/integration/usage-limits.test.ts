@@ -1,10 +1,9 @@
-import { TRPCClientError } from "@trpc/client";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerUser, TestClient } from "../support/http-client";
 import { seedTree } from "../support/seed";
 import { startTestServer, type TestServer } from "../support/server";
-import { trpcHttp } from "../support/trpc-client";
+import { trpcError, trpcHttp } from "../support/trpc-client";
 
 // Every request that starts a decomposition uses one of the monthly task allowance (decision 009):
 // creating a task, restarting a decomposition, resubmitting a rejected plan, adding a task with
@@ -32,16 +31,6 @@ async function setUsed(userId: string, used: number) {
 
 async function used(client: TestClient): Promise<number> {
   return (await client.get("/api/tasks/usage")).json.used as number;
-}
-
-async function trpcError(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof TRPCClientError) return e as Error & { data: Record<string, any> };
-    throw e;
-  }
-  throw new Error("expected a TRPCClientError");
 }
 
 describe("the monthly limit counts every decomposition (REST)", () => {

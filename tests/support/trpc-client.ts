@@ -1,4 +1,4 @@
-import { createTRPCClient, createWSClient, httpBatchLink, wsLink } from "@trpc/client";
+import { createTRPCClient, createWSClient, httpBatchLink, TRPCClientError, wsLink } from "@trpc/client";
 import superjson from "superjson";
 import WebSocket from "ws";
 import type { AppRouter } from "../../src/server/trpc/router";
@@ -54,4 +54,16 @@ export function trpcWs(baseUrl: string, opts: { token?: string; headers?: Record
     links: [wsLink({ client: wsClient, transformer: superjson })],
   });
   return { client, wsClient, errors, close: () => wsClient.close() };
+}
+
+/** The TRPCClientError a call rejects with (fails the test if it resolves or throws anything else). */
+export async function trpcError(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof TRPCClientError)
+      return e as Error & { data: Record<string, any>; meta?: Record<string, unknown> };
+    throw e;
+  }
+  throw new Error("expected a TRPCClientError");
 }
