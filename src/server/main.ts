@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { ConfigError, loadConfig } from "./config";
 import { VaultError } from "./integrations/vault";
+import { installLastResortHandlers } from "./lib/last-resort";
 import { createLogger } from "./lib/logger";
 import { startServer } from "./server";
 
@@ -28,16 +29,7 @@ try {
   process.exit(1);
 }
 
-// Last resort, once serving: a bug that escapes every handler is logged loudly and the process keeps serving the
-// other users, instead of ending for everyone. Each socket and request has its own handler first.
-process.on("uncaughtException", (err, origin) => {
-  log.error("uncaught exception (still serving)", { origin, err });
-});
-process.on("unhandledRejection", (reason) => {
-  log.error("unhandled promise rejection (still serving)", {
-    err: reason instanceof Error ? reason : new Error(String(reason)),
-  });
-});
+installLastResortHandlers(log);
 
 log.info("atomize listening", {
   url: `http://localhost:${server.port}`,
