@@ -91,7 +91,9 @@ describe("tasks over tRPC (the SPA's path), same services as /api", () => {
       other.trpc.tasks.updateEventModel.mutate({ id: rootId, event_model_markdown: "x" }),
       other.trpc.tasks.addTask.mutate({ id: rootId, task: { description: "x", position: "child" } }),
     ];
-    for (const p of probes) expect(await codeOf(p)).toBe("NOT_FOUND");
+    // Every probe gets its handler at once: a later one may fail while an earlier one is still awaited.
+    const codes = await Promise.all(probes.map(codeOf));
+    expect(codes).toEqual(probes.map(() => "NOT_FOUND"));
     const anon = trpcHttp(new TestClient(server.url));
     expect(await codeOf(anon.tasks.list.query())).toBe("UNAUTHORIZED");
     expect((await owner.trpc.tasks.tree.query({ id: rootId })).total_subtasks).toBe(2);
