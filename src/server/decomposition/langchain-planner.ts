@@ -154,7 +154,7 @@ export function providerError(err: unknown, stage: { label: string }, apiKey = "
     });
   if (status === undefined)
     return new PlannerError(
-      `The AI provider could not be reached during ${stage.label}: ${String(e.message ?? "unknown error")}.`,
+      `The AI provider could not be reached during ${stage.label}: ${String(e.message ?? "unknown error").replace(/\.+$/, "")}.`,
       false,
       { cause: err },
     );
