@@ -60,7 +60,10 @@
  * Azure: dottxt-ai/outlines#844, moeru-ai/xsai#202; the Responses API reports code
  * "invalid_json_schema" and param "text.format.schema", mavam/pi-web-providers#14), and for a strict
  * function tool "Invalid schema for function '<name>': <problem>", param
- * "tools[<i>].function.parameters", code "invalid_function_parameters" (makenotion/notion-mcp-server#117).
+ * "tools[<i>].function.parameters", code "invalid_function_parameters" (makenotion/notion-mcp-server#117
+ * quotes the message and code with param "tools[8].parameters", the flat tool shape; for Chat Completions'
+ * nested `function` we name the nested path). oneOf is refused as outside the supported list (the guide
+ * names anyOf only).
  * Checked depth-first in property order, a schema's own keywords first; OpenAI reports one problem too,
  * but which one first when there are several is not documented.
  * Reasoning models (o-series, gpt-5 except gpt-5-chat) refuse `max_tokens` ("Unsupported parameter:
