@@ -6,19 +6,73 @@
  * error bodies / status codes / rate-limit headers, and `usage` on every completion.
  *
  * Answers are synthesised from the JSON schema the client sends, so they validate against it:
- * - `response_format: { type: "json_schema", json_schema: { name, schema } }` (LangChain
- *   `withStructuredOutput(..., { method: "jsonSchema" })`): the JSON goes in `message.content`;
- * - `tools` + `tool_choice` (`method: "functionCalling"`): the JSON goes in
+ * - `response_format: { type: "json_schema", json_schema: { name, schema } }`: the JSON goes in
+ *   `message.content`;
+ * - `tools` + `tool_choice` (function calling): the JSON goes in
  *   `message.tool_calls[0].function.arguments`, `finish_reason: "tool_calls"`;
  * - anything else ("plain", including `response_format: { type: "json_object" }`): a short text
  *   (or a small JSON object for json_object).
+ * The generator reads full JSON Schema (bounds, formats, $ref, allOf) and the portable subset alike
+ * (`anyOf` with `{ type: "null" }` yields the non-null branch, `enum` its first value or the story
+ * points nearest the sibling complexity score).
  *
  * Subtask plans (an array property named `subtasks`) follow `setPlanShape()`, the
  * "at most N subtasks" phrase and the `Depth: d of at most m` line of the last user message.
  *
+ * Strict schemas are judged as OpenAI judges them. A request whose `response_format.json_schema` or
+ * any function tool has `strict: true` is refused with a 400 when its schema breaks a rule of the
+ * Structured Outputs guide, "Supported schemas" (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas,
+ * now served at https://developers.openai.com/api/docs/guides/structured-outputs; read through copies
+ * of the page quoted in public repositories, 2024-2026):
+ * - the root is an object, not `anyOf` -> "schema must be a JSON Schema of 'type: "object"', got
+ *   'type: "None"'.";
+ * - every object sets `additionalProperties: false` ("additionalProperties: false must always be set in
+ *   objects") -> "In context=(...), 'additionalProperties' is required to be supplied and to be false.";
+ * - every property is listed in `required` ("all fields must be required"; an optional field is a union
+ *   with null) -> "... 'required' is required to be supplied and to be an array including every key in
+ *   properties. Missing 'x'." (or "Extra required key 'x' supplied.");
+ * - a schema without `type` (and not a union or `$ref`) -> "In context=(...), schema must have a 'type'
+ *   key." (observed for bare `enum`/`const`);
+ * - any keyword outside the supported subset -> "In context=(...), '<keyword>' is not permitted.".
+ *   Supported everywhere: type, description, properties, required, additionalProperties, items, enum,
+ *   const, anyOf, $ref/$defs/definitions (plus title and a root $schema, observed accepted). The guide
+ *   lists allOf, not, dependentRequired, dependentSchemas, if/then/else as unsupported, and "for
+ *   fine-tuned models" also minLength, maxLength, pattern, format, minimum, maximum, multipleOf,
+ *   patternProperties, minItems, maxItems; its 2024 version refused those (and unevaluatedProperties,
+ *   propertyNames, minProperties, maxProperties, unevaluatedItems, contains, minContains, maxContains,
+ *   uniqueItems) for every model. The default rules ("fine-tuned") are that strictest reading, so a
+ *   schema the fake accepts is accepted by every model; `strictSchemaRules: "base-model"` also allows
+ *   pattern, format, multipleOf, minimum/maximum/exclusive*, minItems and maxItems, which today's guide
+ *   lists as supported. minLength/maxLength are in neither list and are refused either way (reported
+ *   refused after the guide changed: jina-ai/node-DeepResearch#79, 2025; "'uniqueItems' is not
+ *   permitted": mastra-ai/mastra#23321; openai/openai-node#1988 warns that string .min()/.max() of
+ *   zod emit keywords strict mode can reject);
+ * - limits: "up to 5000 object properties total, with up to 10 levels of nesting" (earlier: 100 and 5)
+ *   -> "N levels of nesting exceeds limit of 10." / "N parameters exceeds limit of 5000." (wording
+ *   quoted from the API in public repositories); "total string length of all property names,
+ *   definition names, enum values, and const values cannot exceed 120,000 characters"; "up to 1000 enum
+ *   values across all enum properties"; a string enum of more than 250 values holds at most 15,000
+ *   characters (wording of these three not observed; ours). How OpenAI counts levels is undocumented:
+ *   we count every schema on the deepest path through properties/items, root and leaf included, which
+ *   fails closed.
+ * Error bodies: `{ error: { message: "Invalid schema for response_format '<name>': <problem>", type:
+ * "invalid_request_error", param: "response_format", code: null } }` (observed on api.openai.com and
+ * Azure: dottxt-ai/outlines#844, moeru-ai/xsai#202; the Responses API reports code
+ * "invalid_json_schema" and param "text.format.schema", mavam/pi-web-providers#14), and for a strict
+ * function tool "Invalid schema for function '<name>': <problem>", param
+ * "tools[<i>].function.parameters", code "invalid_function_parameters" (makenotion/notion-mcp-server#117
+ * quotes the message and code with param "tools[8].parameters", the flat tool shape; for Chat Completions'
+ * nested `function` we name the nested path). oneOf is refused as outside the supported list (the guide
+ * names anyOf only).
+ * Checked depth-first in property order, a schema's own keywords first; OpenAI reports one problem too,
+ * but which one first when there are several is not documented.
+ * Reasoning models (o-series, gpt-5 except gpt-5-chat) refuse `max_tokens` ("Unsupported parameter:
+ * 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.") and a
+ * temperature other than 1, as reported in public repositories.
+ *
  * Failure modes (`setMode`) apply to chat completions only; `times` limits them to the next N
- * chat requests. Not emulated: streaming (400), `n > 1`, logprobs, and OpenAI's server-side
- * validation of strict schemas (`pattern` is ignored by the generator too).
+ * chat requests. Not emulated: streaming (400), `n > 1`, logprobs, the json_schema name rule
+ * (`^[a-zA-Z0-9_-]{1,64}$`), "$ref cannot have keywords", and the generator ignores `pattern`.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -33,7 +87,15 @@ export type FakeOpenAIMode =
   | "malformed_json" // content (or tool arguments) is not JSON
   | "truncated" // JSON cut in half, finish_reason "length"
   | "schema_violation" // valid JSON that violates the schema (first required field missing)
-  | "unauthorized"; // 401 invalid_api_key whatever the key
+  | "unauthorized" // 401 invalid_api_key whatever the key
+  // The answer's JSON wrapped the way local models (Ollama, vLLM, LM Studio) often wrap it:
+  | "fenced_json" // in a ```json fence
+  | "fenced" // in a bare ``` fence
+  | "think" // after a <think>...</think> block
+  | "prose" // between sentences of prose
+  // Refusals with OpenAI's own error bodies:
+  | "context_length_exceeded" // 400 context_length_exceeded
+  | "model_not_found"; // 404 model_not_found
 
 export type FakeChatRequest = {
   model: string;
@@ -44,6 +106,12 @@ export type FakeChatRequest = {
   /** `json_schema.schema` or the called function's `parameters`; null for "plain". */
   schema: unknown;
   method: "json_schema" | "tools" | "plain";
+  /** The schema was sent with `strict: true` (`json_schema.strict` or the called function's `strict`). */
+  strict: boolean;
+  /** `max_completion_tokens` or `max_tokens`; null when the request sets no output cap. */
+  maxTokens: number | null;
+  /** The request body as received. */
+  body: Record<string, unknown>;
   /** `Date.now()` when the request arrived. */
   receivedAt: number;
 };
@@ -440,6 +508,23 @@ function makeString(s: Schema, ctx: GenContext, site: Site): string {
   return text;
 }
 
+/** The answer as a local model tends to dress it (the JSON itself is unchanged). */
+function wrapAnswer(text: string, mode: FakeOpenAIMode, record: FakeChatRequest): string {
+  const what = record.schemaName ?? "answer";
+  switch (mode) {
+    case "fenced_json":
+      return `\`\`\`json\n${text}\n\`\`\``;
+    case "fenced":
+      return `\`\`\`\n${text}\n\`\`\``;
+    case "think":
+      return `<think>\nThe user wants the ${what}. A first draft such as {"draft": true} is not it; the schema asks for more.\n</think>\n\n${text}`;
+    case "prose":
+      return `Sure! Here is the ${what} you asked for (as {JSON}):\n\n${text}\n\nLet me know if you want any {changes}.`;
+    default:
+      return text;
+  }
+}
+
 /** A value that is valid JSON but breaks the schema: drops the first required field (or mistypes one). */
 function violate(value: unknown, schema: unknown): unknown {
   const s = normalize(schema, schema);
@@ -465,6 +550,178 @@ function violate(value: unknown, schema: unknown): unknown {
 }
 
 // ---------------------------------------------------------------------------------------------
+// OpenAI's strict-mode schema rules (see the header for sources)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Which reading of the documented keyword list applies. "fine-tuned" (the default, the strictest
+ * documented one, and what every model and snapshot accepts): no string, number or array bounds, no
+ * pattern, no format. "base-model": today's guide also lets non-fine-tuned models use pattern, format,
+ * multipleOf, minimum/maximum (and exclusive), minItems and maxItems. minLength/maxLength are in neither
+ * list and are refused under both.
+ */
+export type StrictSchemaRules = "fine-tuned" | "base-model";
+
+/** Keywords a strict schema may use under every reading (`title` and `$schema` are observed accepted). */
+const STRICT_KEYWORDS = new Set([
+  "type",
+  "description",
+  "title",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "anyOf",
+  "$ref",
+  "$defs",
+  "definitions",
+  "$schema",
+]);
+const BASE_MODEL_KEYWORDS = new Set([
+  "pattern",
+  "format",
+  "multipleOf",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minItems",
+  "maxItems",
+]);
+
+/** The documented size limits of one strict schema. */
+export const STRICT_LIMITS = {
+  nestingLevels: 10,
+  objectProperties: 5000,
+  enumValues: 1000,
+  stringChars: 120_000,
+  /** A single string enum with more than this many values ... */
+  bigEnumValues: 250,
+  /** ... may hold at most this many characters in all. */
+  bigEnumChars: 15_000,
+} as const;
+
+/** OpenAI names a place in the schema as a Python tuple: `()`, `('properties', 'tags', 'items')`. */
+function pythonTuple(path: string[]): string {
+  const items = path.map((p) => `'${p}'`);
+  return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
+}
+
+const typeIncludes = (s: Record<string, unknown>, t: string): boolean =>
+  s.type === t || (Array.isArray(s.type) && s.type.includes(t));
+
+/**
+ * The reason OpenAI would refuse `schema` sent with `strict: true`, in its words (without the
+ * "Invalid schema for ...: " prefix), or null when it would accept it. Structural rules are checked
+ * depth-first in property order, a schema's own keywords before its children; the limits after that.
+ */
+export function strictSchemaProblem(schema: unknown, rules: StrictSchemaRules = "fine-tuned"): string | null {
+  if (!isRecord(schema) || schema.type !== "object") {
+    const got = isRecord(schema) && schema.type !== undefined ? JSON.stringify(schema.type) : '"None"';
+    return `schema must be a JSON Schema of 'type: "object"', got 'type: ${got}'.`;
+  }
+  const totals = { properties: 0, enumValues: 0, stringChars: 0 };
+  let bigEnum: string | null = null;
+
+  const walk = (node: unknown, path: string[]): string | null => {
+    const at = `In context=${pythonTuple(path)}, `;
+    if (!isRecord(node)) return `${at}schema must have a 'type' key.`;
+    for (const key of Object.keys(node)) {
+      if (key === "$schema" && path.length > 0) return `${at}'${key}' is not permitted.`;
+      if (!STRICT_KEYWORDS.has(key) && !(rules === "base-model" && BASE_MODEL_KEYWORDS.has(key)))
+        return `${at}'${key}' is not permitted.`;
+    }
+    if (node.type === undefined && node.anyOf === undefined && node.$ref === undefined)
+      return `${at}schema must have a 'type' key.`;
+    const values = [...(Array.isArray(node.enum) ? node.enum : []), ...("const" in node ? [node.const] : [])];
+    totals.enumValues += Array.isArray(node.enum) ? node.enum.length : 0;
+    const chars = values.reduce<number>((n, v) => n + (typeof v === "string" ? v.length : 0), 0);
+    totals.stringChars += chars;
+    if (
+      bigEnum === null &&
+      Array.isArray(node.enum) &&
+      node.enum.length > STRICT_LIMITS.bigEnumValues &&
+      chars > STRICT_LIMITS.bigEnumChars
+    )
+      bigEnum = `${at}${node.enum.length} enum values with a total string length of ${chars} exceeds limit of ${STRICT_LIMITS.bigEnumChars}.`;
+    if (typeIncludes(node, "object")) {
+      if (node.additionalProperties !== false)
+        return `${at}'additionalProperties' is required to be supplied and to be false.`;
+      const props = isRecord(node.properties) ? Object.keys(node.properties) : [];
+      const required = Array.isArray(node.required) ? node.required : null;
+      const requiredRule = `${at}'required' is required to be supplied and to be an array including every key in properties.`;
+      const missing = props.find((p) => !required?.includes(p));
+      if (missing !== undefined) return `${requiredRule} Missing '${missing}'.`;
+      if (required === null) return requiredRule;
+      const extra = required.find((r) => !props.includes(String(r)));
+      if (extra !== undefined) return `${requiredRule} Extra required key '${String(extra)}' supplied.`;
+      totals.properties += props.length;
+      for (const p of props) {
+        totals.stringChars += p.length;
+        const problem = walk((node.properties as Record<string, unknown>)[p], [...path, "properties", p]);
+        if (problem) return problem;
+      }
+    }
+    if (node.items !== undefined) {
+      const problem = walk(node.items, [...path, "items"]);
+      if (problem) return problem;
+    }
+    if (node.anyOf !== undefined) {
+      if (!Array.isArray(node.anyOf)) return `${at}'anyOf' must be an array.`;
+      for (const [i, branch] of node.anyOf.entries()) {
+        const problem = walk(branch, [...path, "anyOf", String(i)]);
+        if (problem) return problem;
+      }
+    }
+    for (const defsKey of ["$defs", "definitions"]) {
+      const defs = node[defsKey];
+      if (!isRecord(defs)) continue;
+      for (const [name, def] of Object.entries(defs)) {
+        totals.stringChars += name.length;
+        const problem = walk(def, [...path, defsKey, name]);
+        if (problem) return problem;
+      }
+    }
+    return null;
+  };
+
+  const structural = walk(schema, []);
+  if (structural) return structural;
+  const levels = nestingLevels(schema);
+  if (levels > STRICT_LIMITS.nestingLevels)
+    return `${levels} levels of nesting exceeds limit of ${STRICT_LIMITS.nestingLevels}.`;
+  if (totals.properties > STRICT_LIMITS.objectProperties)
+    return `${totals.properties} parameters exceeds limit of ${STRICT_LIMITS.objectProperties}.`;
+  if (totals.enumValues > STRICT_LIMITS.enumValues)
+    return `${totals.enumValues} enum values exceeds limit of ${STRICT_LIMITS.enumValues}.`;
+  if (totals.stringChars > STRICT_LIMITS.stringChars)
+    return `Total string length of property names, definition names, enum values and const values (${totals.stringChars}) exceeds limit of ${STRICT_LIMITS.stringChars}.`;
+  return bigEnum;
+}
+
+/**
+ * Levels of nesting, counted fail-closed (OpenAI does not document how it counts): every schema on the
+ * deepest path through `properties` and `items` is a level, the root and the leaf included; the branches
+ * of an `anyOf` are on their parent's level; `$ref`s are not followed.
+ */
+function nestingLevels(node: unknown): number {
+  if (!isRecord(node)) return 1;
+  const children = [
+    ...(isRecord(node.properties) ? Object.values(node.properties) : []),
+    ...(node.items !== undefined ? [node.items] : []),
+  ];
+  const below = Math.max(0, ...children.map(nestingLevels));
+  const branches = Array.isArray(node.anyOf) ? node.anyOf.map(nestingLevels) : [];
+  return Math.max(1 + below, ...branches);
+}
+
+/** The models that take `max_completion_tokens` and only the default temperature (o-series, gpt-5). */
+const isReasoningModel = (model: string): boolean =>
+  /^o\d/.test(model) || (model.startsWith("gpt-5") && !model.startsWith("gpt-5-chat"));
+
+// ---------------------------------------------------------------------------------------------
 // The server
 // ---------------------------------------------------------------------------------------------
 
@@ -487,8 +744,16 @@ function maskKey(key: string): string {
 }
 
 export async function startFakeOpenAI(
-  opts: { apiKey?: string; host?: string; port?: number; latencyMs?: number } = {},
+  opts: {
+    apiKey?: string;
+    host?: string;
+    port?: number;
+    latencyMs?: number;
+    /** How strict schemas are judged (default "fine-tuned", the strictest documented reading). */
+    strictSchemaRules?: StrictSchemaRules;
+  } = {},
 ): Promise<FakeOpenAI> {
+  const strictSchemaRules = opts.strictSchemaRules ?? "fine-tuned";
   const apiKey = opts.apiKey ?? DEFAULT_API_KEY;
   const host = opts.host ?? "127.0.0.1";
   const initialLatency = Math.max(0, opts.latencyMs ?? 0);
@@ -610,6 +875,7 @@ export async function startFakeOpenAI(
     let method: FakeChatRequest["method"] = "plain";
     let schemaName: string | null = null;
     let schema: unknown = null;
+    let strict = false;
     const functionTools = tools
       .map((t) => (isRecord(t.function) ? t.function : null))
       .filter((f): f is Record<string, unknown> => f !== null);
@@ -620,10 +886,12 @@ export async function startFakeOpenAI(
       method = "tools";
       schemaName = str(fn.name) ?? null;
       schema = fn.parameters ?? { type: "object", properties: {} };
+      strict = fn.strict === true;
     } else if (rf?.type === "json_schema" && isRecord(rf.json_schema)) {
       method = "json_schema";
       schemaName = str(rf.json_schema.name) ?? null;
       schema = rf.json_schema.schema ?? {};
+      strict = rf.json_schema.strict === true;
     }
     return {
       model: str(body.model) ?? "",
@@ -631,6 +899,9 @@ export async function startFakeOpenAI(
       schemaName,
       schema,
       method,
+      strict,
+      maxTokens: num(body.max_completion_tokens) ?? num(body.max_tokens) ?? null,
+      body,
       receivedAt: Date.now(),
     };
   }
@@ -675,6 +946,7 @@ export async function startFakeOpenAI(
       text = text.slice(0, Math.floor(text.length / 2));
       finishReason = "length";
     }
+    text = wrapAnswer(text, answerMode, record);
 
     const message: Record<string, unknown> =
       record.method === "tools"
@@ -719,6 +991,55 @@ export async function startFakeOpenAI(
       service_tier: "default",
       system_fingerprint: "fp_fake0openai",
     };
+  }
+
+  /**
+   * What OpenAI refuses before any generation: parameters the model does not take, and a schema sent
+   * with `strict: true` that breaks the strict-mode rules (every strict function tool, then the
+   * response format).
+   */
+  function requestRefusal(body: Record<string, unknown>, model: string): OpenAIErrorBody | null {
+    if (isReasoningModel(model)) {
+      if (body.max_tokens !== undefined)
+        return apiError(
+          "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          "invalid_request_error",
+          "unsupported_parameter",
+          "max_tokens",
+        );
+      if (body.temperature !== undefined && body.temperature !== 1)
+        return apiError(
+          `Unsupported value: 'temperature' does not support ${String(body.temperature)} with this model. Only the default (1) value is supported.`,
+          "invalid_request_error",
+          "unsupported_value",
+          "temperature",
+        );
+    }
+    const tools = Array.isArray(body.tools) ? body.tools : [];
+    for (const [i, tool] of tools.entries()) {
+      const fn = isRecord(tool) && isRecord(tool.function) ? tool.function : null;
+      if (fn?.strict !== true) continue;
+      const problem = strictSchemaProblem(fn.parameters, strictSchemaRules);
+      if (problem)
+        return apiError(
+          `Invalid schema for function '${str(fn.name) ?? ""}': ${problem}`,
+          "invalid_request_error",
+          "invalid_function_parameters",
+          `tools[${i}].function.parameters`,
+        );
+    }
+    const rf = isRecord(body.response_format) ? body.response_format : null;
+    if (rf?.type === "json_schema" && isRecord(rf.json_schema) && rf.json_schema.strict === true) {
+      const problem = strictSchemaProblem(rf.json_schema.schema, strictSchemaRules);
+      if (problem)
+        return apiError(
+          `Invalid schema for response_format '${str(rf.json_schema.name) ?? ""}': ${problem}`,
+          "invalid_request_error",
+          null,
+          "response_format",
+        );
+    }
+    return null;
   }
 
   async function handleChat(req: IncomingMessage, res: ServerResponse, startedAt: number): Promise<void> {
@@ -781,6 +1102,8 @@ export async function startFakeOpenAI(
         400,
         apiError("streaming not supported by the fake", "invalid_request_error", null, "stream"),
       );
+    const refusal = requestRefusal(body, record.model);
+    if (refusal) return answer(400, refusal);
 
     const answerMode = takeMode();
     switch (answerMode) {
@@ -807,6 +1130,25 @@ export async function startFakeOpenAI(
       case "timeout":
         // Hold the socket: nothing is sent until the client gives up or close() destroys it.
         return;
+      case "context_length_exceeded":
+        return answer(
+          400,
+          apiError(
+            "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
+            "invalid_request_error",
+            "context_length_exceeded",
+            "messages",
+          ),
+        );
+      case "model_not_found":
+        return answer(
+          404,
+          apiError(
+            `The model \`${record.model}\` does not exist or you do not have access to it.`,
+            "invalid_request_error",
+            "model_not_found",
+          ),
+        );
       default: {
         let payload: Record<string, unknown>;
         try {

@@ -173,7 +173,10 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     const client = await signedIn();
     const { task } = await decompose(client, { description: "Wrong key", max_depth: 1 });
     expect(task.status).toBe("failed");
-    expect(task.failure_reason).toMatch(/refused our credentials \(401\).*OPENAI_API_KEY/);
+    // The provider's own words (its masked echo of the key included), the status, the stage, the advice.
+    expect(task.failure_reason).toMatch(
+      /^The AI provider refused the request: Incorrect API key provided: sk-\S+\. You can find your API key at \S+ \(HTTP 401, during complexity analysis\)\. Check OPENAI_API_KEY\.$/,
+    );
     expect(llm.requests).toHaveLength(1);
     llm.setMode("ok");
   });

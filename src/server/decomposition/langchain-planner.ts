@@ -1,83 +1,238 @@
-import { ChatOpenAI } from "@langchain/openai";
+import { OpenAIClient } from "@langchain/openai";
 import type { z } from "zod";
 import { complexityAssessment, eventModelPlan, projectContext, subtaskPlan } from "../../shared/schemas/plan";
 import type { Config } from "../config";
 import type { Logger } from "../lib/logger";
 import type { Planned, Planner, Usage } from "./planner";
 import { PlannerError } from "./planner-error";
+import { type PortableFormat, portableFormat } from "./portable-schema";
 import { complexityPrompt, contextPrompt, eventModelPrompt, SYSTEM_PROMPT, splitPrompt } from "./prompts";
 
 /** Attempts for a stage whose output is invalid or truncated before the task fails. */
 const OUTPUT_ATTEMPTS = 3;
 
-type Stage = { name: string; label: string };
+/**
+ * Output cap per stage, in tokens: enough for the largest answer the prompts ask for, small enough that a
+ * model rambling (or a local model thinking aloud) stops at a bounded cost and fits small context windows.
+ */
+const OUTPUT_CAPS = {
+  complexity_assessment: 2_000,
+  subtask_plan: 4_000,
+  project_context: 6_000,
+  event_model: 6_000,
+} as const;
+/** OpenAI's reasoning models spend hidden reasoning tokens from the same cap before they answer. */
+const REASONING_HEADROOM = 8_000;
+/** How much of a provider's error message a failure reason quotes. */
+const PROVIDER_MESSAGE_CHARS = 500;
+
+type StageName = keyof typeof OUTPUT_CAPS;
+type Stage = { name: StageName; label: string };
+
+type ChatRequest = OpenAIClient.Chat.ChatCompletionCreateParamsNonStreaming;
+type ChatCompletion = OpenAIClient.Chat.ChatCompletion;
 
 /**
- * Output that could not be read as the stage's schema. With `jsonSchema` the SDK throws SyntaxError,
- * $ZodError or openai's LengthFinishReasonError (whose `.name` is plain "Error"); with
- * `functionCalling` LangChain throws an OutputParserException. All of them are worth another attempt.
+ * OpenAI's reasoning models (o-series, gpt-5 and later except the -chat ones) take `max_completion_tokens`
+ * and refuse `max_tokens` and any temperature but the default; the same test as @langchain/openai's.
  */
-function isOutputError(err: unknown): boolean {
-  const e = err as { name?: string; lc_error_code?: string; constructor?: { name?: string } };
-  const kind = e?.constructor?.name;
-  return (
-    e?.lc_error_code === "OUTPUT_PARSING_FAILURE" ||
-    ["OutputParserException", "ZodError", "$ZodError", "SyntaxError"].includes(e?.name ?? "") ||
-    [
-      "OutputParserException",
-      "LengthFinishReasonError",
-      "ContentFilterFinishReasonError",
-      "SyntaxError",
-    ].includes(kind ?? "")
-  );
+export function isReasoningModel(model: string): boolean {
+  const name = (model.split("/").pop() ?? model).toLowerCase();
+  return /^o\d/.test(name) || (/^gpt-([5-9]|\d{2})/.test(name) && !/^gpt-[\d.]+-chat/.test(name));
 }
 
-function providerError(err: unknown, stage: Stage): PlannerError {
-  const e = err as { status?: number; name?: string; message?: string };
-  if (e?.status === 401 || e?.status === 403) {
-    return new PlannerError(
-      `The AI provider refused our credentials (${e.status}) during ${stage.label}. Check OPENAI_API_KEY.`,
-      true,
-      { cause: err },
-    );
+// ---------------------------------------------------------------------------------------------
+// Reading an answer
+// ---------------------------------------------------------------------------------------------
+
+export type JsonAnswer = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The object `text` holds as JSON (tolerating JSON encoded twice), or null. */
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    let value: unknown = JSON.parse(text.trim());
+    if (typeof value === "string") value = JSON.parse(value);
+    return isRecord(value) ? value : null;
+  } catch {
+    return null;
   }
-  if (e?.status === 404) {
-    return new PlannerError(
-      `The AI provider does not know the configured model during ${stage.label}. Check LLM_MODEL.`,
-      true,
-      { cause: err },
-    );
+}
+
+/** Index of the brace closing the object that opens at `start`, strings and escapes respected; -1 if none. */
+function closingBrace(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
   }
-  if (e?.status === 429)
-    return new PlannerError(`The AI provider is rate limiting us during ${stage.label}.`, false, {
-      cause: err,
-    });
-  if ((e?.status ?? 0) >= 500)
-    return new PlannerError(`The AI provider failed (${e.status}) during ${stage.label}.`, false, {
-      cause: err,
-    });
-  if (e?.name?.includes("Timeout") || /timed? ?out/i.test(e?.message ?? "")) {
+  return -1;
+}
+
+/**
+ * The JSON object in a model's answer. Hosted models with structured output answer with the bare object;
+ * local servers (Ollama, vLLM, LM Studio) often wrap it: a `<think>` block first, a ``` fence (with or
+ * without `json`), or sentences around it. Tried in that order: the whole text, each fenced block, then
+ * the first balanced `{...}` that parses as an object.
+ */
+export function readJsonAnswer(text: string): JsonAnswer {
+  if (/^\s*<(think|thinking)>/i.test(text) && !/<\/(think|thinking)>/i.test(text))
+    return { ok: false, problem: "the answer stopped inside its <think> block" };
+  const rest = text.replace(/<(think|thinking)>[\s\S]*?<\/\1>/gi, " ").trim();
+  if (rest === "") return { ok: false, problem: "the answer was empty" };
+  const whole = parseObject(rest);
+  if (whole) return { ok: true, value: whole };
+  for (const fence of rest.matchAll(/```[^\n`]*\n?([\s\S]*?)```/g)) {
+    const fenced = parseObject(fence[1] ?? "");
+    if (fenced) return { ok: true, value: fenced };
+  }
+  for (let start = rest.indexOf("{"), tries = 0; start !== -1 && tries < 200; tries++) {
+    const end = closingBrace(rest, start);
+    if (end === -1) break;
+    const found = parseObject(rest.slice(start, end + 1));
+    if (found) return { ok: true, value: found };
+    start = rest.indexOf("{", start + 1);
+  }
+  return { ok: false, problem: "the answer contained no JSON object" };
+}
+
+/** The JSON of one completion, or why there is none worth validating. */
+function readCompletion(completion: ChatCompletion, cap: number): JsonAnswer {
+  const choice = completion.choices?.[0];
+  if (!choice) return { ok: false, problem: "the answer had no choices" };
+  if (choice.finish_reason === "length")
+    return {
+      ok: false,
+      problem: `the answer was cut off at the ${cap}-token output cap (finish_reason length)`,
+    };
+  if (choice.finish_reason === "content_filter")
+    return { ok: false, problem: "the provider's content filter stopped the answer" };
+  const message = choice.message;
+  if (message.refusal) return { ok: false, problem: `the model refused: ${message.refusal.slice(0, 200)}` };
+  // A server that ignores tool_choice answers in `content`; read whichever holds the answer.
+  const call = message.tool_calls?.find((t) => t.type === "function");
+  return readJsonAnswer(call?.function.arguments || message.content || "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Provider errors
+// ---------------------------------------------------------------------------------------------
+
+/** The provider's own words from an SDK error, trimmed, without our key should it be echoed. */
+function providerMessage(err: unknown, apiKey: string): string {
+  const e = err as { error?: unknown; message?: unknown };
+  let text: string;
+  if (typeof e.error === "string") text = e.error;
+  else if (isRecord(e.error) && typeof e.error.message === "string") text = e.error.message;
+  else text = String(e.message ?? "").replace(/^\d{3}\s+/, "");
+  if (/^status code \(no body\)$/.test(text) || text.trim() === "") text = "no error message was given";
+  text = text.replace(/\s+/g, " ").trim();
+  if (apiKey.length >= 8) text = text.split(apiKey).join("[redacted]");
+  return text.length > PROVIDER_MESSAGE_CHARS ? `${text.slice(0, PROVIDER_MESSAGE_CHARS)}...` : text;
+}
+
+/**
+ * A failed call as the user should read it. The SDK has already retried what may pass on a second try
+ * (429, 408/409, 5xx, timeouts and connection errors, up to LLM_MAX_RETRIES); those stay retryable for the
+ * job queue. Any other 4xx is the provider refusing this request, which asking again will not change: it
+ * fails the task at once, in the provider's words.
+ */
+export function providerError(err: unknown, stage: { label: string }, apiKey = ""): PlannerError {
+  const e = err as { status?: unknown; code?: unknown; message?: unknown };
+  const status = typeof e.status === "number" ? e.status : undefined;
+  if (err instanceof OpenAIClient.APIConnectionTimeoutError || status === 408)
     return new PlannerError(`The AI provider did not answer in time during ${stage.label}.`, false, {
       cause: err,
     });
-  }
+  if (status === undefined)
+    return new PlannerError(
+      `The AI provider could not be reached during ${stage.label}: ${String(e.message ?? "unknown error").replace(/\.+$/, "")}.`,
+      false,
+      { cause: err },
+    );
+  if (status === 429 && e.code !== "insufficient_quota")
+    return new PlannerError(`The AI provider is rate limiting us during ${stage.label}.`, false, {
+      cause: err,
+    });
+  if (status >= 500 || status === 409)
+    return new PlannerError(`The AI provider failed (${status}) during ${stage.label}.`, false, {
+      cause: err,
+    });
+  const hint =
+    status === 401 || status === 403
+      ? " Check OPENAI_API_KEY."
+      : status === 404
+        ? " Check LLM_MODEL and OPENAI_BASE_URL."
+        : "";
   return new PlannerError(
-    `The AI provider could not be reached during ${stage.label}: ${e?.message ?? "unknown error"}.`,
-    false,
+    `The AI provider refused the request: ${providerMessage(err, apiKey)} (HTTP ${status}, during ${stage.label}).${hint}`,
+    true,
     { cause: err },
   );
 }
 
-/** Any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, LM Studio...) through @langchain/openai. */
+// ---------------------------------------------------------------------------------------------
+// The planner
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Any OpenAI-compatible endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio...). Requests go through
+ * the official `openai` client that @langchain/openai wraps and re-exports: ChatOpenAI's structured output
+ * derives the schema from zod with every length and count in it, which OpenAI's strict mode refuses, and
+ * for json_schema it runs the SDK's parse(), which refuses fenced or wrapped JSON before we could read it.
+ * So each call sends the portable schema strictly, and the answer is read here and validated with zod.
+ */
 export function createLangChainPlanner(config: Config, log: Logger): Planner {
-  const model = new ChatOpenAI({
-    model: config.LLM_MODEL,
-    apiKey: config.OPENAI_API_KEY || "not-needed",
-    configuration: config.OPENAI_BASE_URL ? { baseURL: config.OPENAI_BASE_URL } : undefined,
+  const apiKey = config.OPENAI_API_KEY || "not-needed";
+  const client = new OpenAIClient({
+    apiKey,
+    // Explicit, so the SDK never falls back to its own reading of the environment.
+    baseURL: config.OPENAI_BASE_URL || "https://api.openai.com/v1",
     timeout: config.LLM_TIMEOUT_MS,
     maxRetries: config.LLM_MAX_RETRIES,
-    temperature: 0.2,
   });
+  const reasoning = isReasoningModel(config.LLM_MODEL);
+  // Converted once: a schema that cannot be made portable fails at start-up, not at the first task.
+  const formats = new Map<z.ZodType, PortableFormat>(
+    [complexityAssessment, subtaskPlan, projectContext, eventModelPlan].map((s) => [s, portableFormat(s)]),
+  );
+
+  function request(stage: Stage, format: PortableFormat, prompt: string): { body: ChatRequest; cap: number } {
+    const cap = OUTPUT_CAPS[stage.name] + (reasoning ? REASONING_HEADROOM : 0);
+    const body: ChatRequest = {
+      model: config.LLM_MODEL,
+      messages: [
+        { role: "system", content: SYSTEM_PROMPT },
+        { role: "user", content: prompt },
+      ],
+      ...(reasoning ? { max_completion_tokens: cap } : { max_tokens: cap, temperature: 0.2 }),
+      ...(config.LLM_STRUCTURED_OUTPUT === "functionCalling"
+        ? {
+            tools: [
+              {
+                type: "function" as const,
+                function: { name: stage.name, parameters: format.schema, strict: true },
+              },
+            ],
+            tool_choice: { type: "function" as const, function: { name: stage.name } },
+          }
+        : {
+            response_format: {
+              type: "json_schema" as const,
+              json_schema: { name: stage.name, schema: format.schema, strict: true },
+            },
+          }),
+    };
+    return { body, cap };
+  }
 
   async function call<S extends z.ZodType>(
     stage: Stage,
@@ -85,54 +240,31 @@ export function createLangChainPlanner(config: Config, log: Logger): Planner {
     prompt: string,
     signal?: AbortSignal,
   ): Promise<Planned<z.output<S>>> {
-    const structured = model.withStructuredOutput(schema, {
-      name: stage.name,
-      method: config.LLM_STRUCTURED_OUTPUT,
-      includeRaw: true,
-    });
+    const format = formats.get(schema) ?? portableFormat(schema);
+    const { body, cap } = request(stage, format, prompt);
     const usage: Usage = { calls: 0, promptTokens: 0, completionTokens: 0 };
     let lastProblem = "";
     for (let attempt = 1; attempt <= OUTPUT_ATTEMPTS; attempt++) {
       usage.calls += 1;
-      let result: {
-        raw: {
-          usage_metadata?: { input_tokens?: number; output_tokens?: number };
-          response_metadata?: { finish_reason?: string };
-        };
-        parsed: unknown;
-      };
+      let completion: ChatCompletion;
       try {
-        result = (await structured.invoke(
-          [
-            { role: "system", content: SYSTEM_PROMPT },
-            { role: "user", content: prompt },
-          ],
-          { signal },
-        )) as typeof result;
+        completion = await client.chat.completions.create(body, { signal });
       } catch (err) {
         if (signal?.aborted) throw err;
-        if (isOutputError(err)) {
-          lastProblem = (err as Error).message.slice(0, 200);
-          log.warn("model output invalid; retrying", { stage: stage.name, attempt });
-          continue;
-        }
-        throw providerError(err, stage);
+        throw providerError(err, stage, apiKey);
       }
-      usage.promptTokens += result.raw.usage_metadata?.input_tokens ?? 0;
-      usage.completionTokens += result.raw.usage_metadata?.output_tokens ?? 0;
-      if (result.raw.response_metadata?.finish_reason === "length") {
-        lastProblem = "the answer was cut off (finish_reason length)";
-        log.warn("model output truncated; retrying", { stage: stage.name, attempt });
-        continue;
-      }
-      const checked = schema.safeParse(result.parsed);
-      if (checked.success) return { value: checked.data, usage };
-      lastProblem = checked.error.issues[0]?.message ?? "schema mismatch";
-      log.warn("model output failed validation; retrying", {
-        stage: stage.name,
-        attempt,
-        problem: lastProblem,
-      });
+      usage.promptTokens += completion.usage?.prompt_tokens ?? 0;
+      usage.completionTokens += completion.usage?.completion_tokens ?? 0;
+      const answer = readCompletion(completion, cap);
+      if (answer.ok) {
+        const checked = schema.safeParse(format.toZodInput(answer.value));
+        if (checked.success) return { value: checked.data, usage };
+        const issue = checked.error.issues[0];
+        lastProblem = issue
+          ? `${issue.path.length > 0 ? `${issue.path.join(".")}: ` : ""}${issue.message}`
+          : "schema mismatch";
+      } else lastProblem = answer.problem;
+      log.warn("model output unusable; retrying", { stage: stage.name, attempt, problem: lastProblem });
     }
     throw new PlannerError(
       `The AI model returned invalid output for ${stage.label} ${OUTPUT_ATTEMPTS} times (${lastProblem}). Try again, or use a more capable model.`,

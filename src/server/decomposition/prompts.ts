@@ -6,8 +6,8 @@ export const SYSTEM_PROMPT = `You are Atomize, a senior software architect and d
 concrete, independently testable engineering tasks for a developer team. Be specific to the project's stack,
 never vague ("implement features"), never repeat a parent task verbatim, and never invent requirements that
 contradict the user's description. Complexity scores run from 1 (trivial, under an hour) to 10 (a large
-multi-week effort); story points must be one of 1, 2, 3, 5, 8, 13 and track complexity. Answer only with data
-that matches the requested JSON schema.`;
+multi-week effort); story points must be one of 1, 2, 3, 5, 8, 13 and track complexity. Answer with one JSON
+object that matches the requested JSON schema and nothing else: no prose, no code fences.`;
 
 function briefText(brief: ProjectBrief): string {
   const lines = [`Project description:\n${brief.description}`];
@@ -77,5 +77,5 @@ ${treeText(r)}
 Write an event model of the system: domain events (past tense, PascalCase), commands, read models,
 user interactions, automations, swimlanes (one per main area, listing its events, commands and read
 models by name), chapters with sub_chapters and slices (command -> event -> read model flows), and
-event_model_markdown: a readable markdown document describing the model.`;
+event_model_markdown: a readable markdown document describing the model, at most about 800 words.`;
 }
