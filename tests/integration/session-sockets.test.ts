@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import WebSocket from "ws";
 import { sessions } from "../../src/server/db/schema/index";
 import { REALTIME_CLOSE } from "../../src/shared/schemas/realtime";
@@ -121,11 +121,16 @@ describe("sockets of an ended session", () => {
   });
 
   it("refuses queries and mutations over a socket whose session is gone, before any close arrives", async () => {
-    const { user, taskId } = await signedIn();
-    const ws = trpcWs(server.url, { token: user.access_token });
+    // Its own server whose periodic check never runs during the test, so no close can arrive first.
+    const quiet = await startTestServer({ WS_SESSION_CHECK_MS: "3600000" });
+    onTestFinished(() => quiet.stop());
+    const client = new TestClient(quiet.url);
+    const user = await registerUser(client);
+    const taskId = (await client.post("/api/tasks", { description: "A notes app with sign-in." })).json.id;
+    const ws = trpcWs(quiet.url, { token: user.access_token });
     expect((await ws.client.auth.me.query()).email).toBe(user.email);
     // Removed behind the server's back: no announcement, so only the per-call check can notice.
-    await server.deps.db.delete(sessions).where(eq(sessions.id, user.access_token.split(".")[0]!));
+    await quiet.deps.db.delete(sessions).where(eq(sessions.id, user.access_token.split(".")[0]!));
     await expect(ws.client.auth.me.query()).rejects.toMatchObject({
       message: "Your session has ended. Please sign in again.",
       data: { code: "UNAUTHORIZED" },
