@@ -75,8 +75,13 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     expect(task.context.epics.length).toBeGreaterThan(0);
     expect(task.context.user_stories.length).toBeGreaterThan(0);
     expect(task.context.tech_stack.application_type).toBe("ecommerce");
-    expect(task.metadata.event_model_markdown).toBeTruthy();
     expect(task.metadata.swimlanes.length).toBeGreaterThan(0);
+    // The model is asked for the structure only; the document is rendered from it (decision 010).
+    const eventModelRequest = llm.requests.find((r) => r.schemaName === "event_model")!;
+    expect(JSON.stringify(eventModelRequest.schema)).not.toContain("event_model_markdown");
+    expect(task.metadata.event_model_markdown).toMatch(/^# Event model/);
+    for (const lane of task.metadata.swimlanes)
+      expect(task.metadata.event_model_markdown).toContain(`### ${lane.name}`);
     // 1 complexity + 1 root split + 3 node splits + 2 compose calls.
     expect(llm.usage.requests).toBe(7);
     expect(task.predictions).toEqual({

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { portableFormat } from "../../src/server/decomposition/portable-schema";
 import {
   complexityAssessment,
-  eventModelPlan,
+  eventModelStructure,
   projectContext,
   subtaskPlan,
 } from "../../src/shared/schemas/plan";
@@ -21,7 +21,7 @@ const SCHEMAS = {
   complexity_assessment: complexityAssessment,
   subtask_plan: subtaskPlan,
   project_context: projectContext,
-  event_model: eventModelPlan,
+  event_model: eventModelStructure,
 } as const;
 type StageName = keyof typeof SCHEMAS;
 /** The planner's output caps (langchain-planner.ts), plus 8,000 for OpenAI's reasoning models. */

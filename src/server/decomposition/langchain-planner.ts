@@ -1,8 +1,14 @@
 import { OpenAIClient } from "@langchain/openai";
 import type { z } from "zod";
-import { complexityAssessment, eventModelPlan, projectContext, subtaskPlan } from "../../shared/schemas/plan";
+import {
+  complexityAssessment,
+  eventModelStructure,
+  projectContext,
+  subtaskPlan,
+} from "../../shared/schemas/plan";
 import type { Config } from "../config";
 import type { Logger } from "../lib/logger";
+import { renderEventModelMarkdown } from "./event-model-markdown";
 import type { Planned, Planner, Usage } from "./planner";
 import { PlannerError } from "./planner-error";
 import { type PortableFormat, portableFormat } from "./portable-schema";
@@ -202,7 +208,10 @@ export function createLangChainPlanner(config: Config, log: Logger): Planner {
   const reasoning = isReasoningModel(config.LLM_MODEL);
   // Converted once: a schema that cannot be made portable fails at start-up, not at the first task.
   const formats = new Map<z.ZodType, PortableFormat>(
-    [complexityAssessment, subtaskPlan, projectContext, eventModelPlan].map((s) => [s, portableFormat(s)]),
+    [complexityAssessment, subtaskPlan, projectContext, eventModelStructure].map((s) => [
+      s,
+      portableFormat(s),
+    ]),
   );
 
   function request(stage: Stage, format: PortableFormat, prompt: string): { body: ChatRequest; cap: number } {
@@ -298,12 +307,19 @@ export function createLangChainPlanner(config: Config, log: Logger): Planner {
         contextPrompt(request),
         signal,
       ),
-    composeEventModel: (request, signal) =>
-      call(
+    async composeEventModel(request, signal) {
+      // The model returns the structure only; the document is rendered from it.
+      const planned = await call(
         { name: "event_model", label: "final composition (event model)" },
-        eventModelPlan,
+        eventModelStructure,
         eventModelPrompt(request),
         signal,
-      ),
+      );
+      const title = request.brief.description.split("\n")[0]?.slice(0, 80);
+      return {
+        value: { ...planned.value, event_model_markdown: renderEventModelMarkdown(planned.value, title) },
+        usage: planned.usage,
+      };
+    },
   };
 }

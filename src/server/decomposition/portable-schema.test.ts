@@ -83,6 +83,7 @@ async function samples(): Promise<Record<string, unknown[]>> {
     subtaskPlan: [],
     projectContext: [],
     eventModelPlan: [],
+    eventModelStructure: [],
   };
   for (const b of briefs) {
     out.complexityAssessment!.push((await planner.assessComplexity(b)).value);
@@ -107,7 +108,10 @@ async function samples(): Promise<Record<string, unknown[]>> {
       })),
     };
     out.projectContext!.push((await planner.composeContext(request)).value);
-    out.eventModelPlan!.push((await planner.composeEventModel(request)).value);
+    const eventModel = (await planner.composeEventModel(request)).value;
+    out.eventModelPlan!.push(eventModel);
+    const { event_model_markdown: _markdown, ...structure } = eventModel;
+    out.eventModelStructure!.push(structure);
   }
   // Edges: the longest strings and arrays zod allows, nulls where zod allows them.
   const story = {
@@ -140,7 +144,14 @@ async function samples(): Promise<Record<string, unknown[]>> {
 describe("portableFormat over every schema in plan.ts", () => {
   it("finds the stage schemas", () => {
     expect(objectSchemas.map(([name]) => name).sort()).toEqual(
-      ["complexityAssessment", "eventModelPlan", "plannedSubtask", "projectContext", "subtaskPlan"].sort(),
+      [
+        "complexityAssessment",
+        "eventModelPlan",
+        "eventModelStructure",
+        "plannedSubtask",
+        "projectContext",
+        "subtaskPlan",
+      ].sort(),
     );
   });
 

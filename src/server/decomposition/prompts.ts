@@ -76,6 +76,6 @@ ${treeText(r)}
 
 Write an event model of the system: domain events (past tense, PascalCase), commands, read models,
 user interactions, automations, swimlanes (one per main area, listing its events, commands and read
-models by name), chapters with sub_chapters and slices (command -> event -> read model flows), and
-event_model_markdown: a readable markdown document describing the model, at most about 800 words.`;
+models by name), and chapters with sub_chapters and slices (command -> event -> read model flows). Name
+only what the description and the plan state; the readable document is written from your structure.`;
 }

@@ -77,8 +77,12 @@ export type ProjectContext = z.infer<typeof projectContext>;
 
 const named = z.object({ name: text(200), description: z.string().max(1000) });
 
-/** composer, part 2: the event model (spec section 3 "metadata"). */
-export const eventModelPlan = z.object({
+/**
+ * composer, part 2: the event model's structure, which is what a model is asked for. The readable
+ * markdown is rendered from it (src/server/decomposition/event-model-markdown.ts), never requested as
+ * one long string: that cost output tokens, could contradict the structure, and had no natural cap.
+ */
+export const eventModelStructure = z.object({
   events: z.array(named).min(1).max(80),
   commands: z.array(named).min(1).max(80),
   read_models: z.array(named).max(80),
@@ -106,6 +110,9 @@ export const eventModelPlan = z.object({
     )
     .min(1)
     .max(20),
-  event_model_markdown: text(100_000),
 });
+export type EventModelStructure = z.infer<typeof eventModelStructure>;
+
+/** The composed event model (spec section 3 "metadata"): the structure plus its markdown. */
+export const eventModelPlan = eventModelStructure.extend({ event_model_markdown: text(100_000) });
 export type EventModelPlan = z.infer<typeof eventModelPlan>;
