@@ -157,6 +157,19 @@ describe("a subtask whose split gives up", () => {
     const fragile = tree.children.find((n) => n.description === "Fragile area: payments")!;
     expect(fragile.needs_attention).toBe(true);
 
+    // Still broken: the restarted split gives up again on the completed task and flags the node again.
+    await client.post(`/api/tasks/${fragile.id}/restart-decomposition`);
+    const again = Date.now();
+    let flaggedAgain = (await client.get(`/api/tasks/${fragile.id}`)).json;
+    while (!flaggedAgain.needs_attention && Date.now() - again < 10_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      flaggedAgain = (await client.get(`/api/tasks/${fragile.id}`)).json;
+    }
+    expect(flaggedAgain).toMatchObject({ needs_attention: true, children_count: 0 });
+    expect((await client.get(`/api/tasks/${task.id}`)).json.warnings).toEqual([
+      "1 subtask needs attention: it could not be split, so it was left as it is. Open it in the tree to see why, and restart its decomposition to try again.",
+    ]);
+
     broken = false;
     const restarted = await client.post(`/api/tasks/${fragile.id}/restart-decomposition`);
     expect(restarted.status).toBe(200);
