@@ -21,6 +21,8 @@ function node(id: string, description: string, over: Partial<TaskTreeNode> = {})
     complexity: null,
     rejection_reason: null,
     failure_reason: null,
+    needs_attention: false,
+    attention_reason: null,
     created_at: "2026-01-01T00:00:00.000Z",
     updated_at: "2026-01-01T00:00:00.000Z",
     completed_at: null,

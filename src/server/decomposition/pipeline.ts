@@ -471,8 +471,7 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
       })
       .returning({ rootTaskId: eventModels.rootTaskId });
     const kept = applied.length === 0;
-    const [current] = await tx.select({ warnings: tasks.warnings }).from(tasks).where(eq(tasks.id, rootId));
-    const warnings = current?.warnings ?? [];
+    const warnings = await warningsWithAttentionCount(tx, rootId);
     await tx
       .update(tasks)
       .set({
@@ -480,9 +479,10 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
           tech_stack: { ...c.tech_stack, ...techStackExtras(root) },
           best_practices: c.best_practices,
         },
-        ...(kept && !warnings.includes(EVENT_MODEL_KEPT_WARNING)
-          ? { warnings: [...warnings, EVENT_MODEL_KEPT_WARNING] }
-          : {}),
+        warnings:
+          kept && !warnings.includes(EVENT_MODEL_KEPT_WARNING)
+            ? [...warnings, EVENT_MODEL_KEPT_WARNING]
+            : warnings,
         status: "completed",
         completedAt: new Date(),
         updatedAt: new Date(),
@@ -545,15 +545,104 @@ function depthFirst(root: TaskRow, nodes: TaskRow[]): TaskRow[] {
   return out;
 }
 
-/** A job that gave up: the decomposition fails with a reason the user can read. */
+/** The root's warning while some subtasks need attention; one warning, its count kept current. */
+export function needsAttentionWarning(count: number) {
+  return count === 1
+    ? "1 subtask needs attention: it could not be split, so it was left as it is. Open it in the tree to see why, and restart its decomposition to try again."
+    : `${count} subtasks need attention: they could not be split, so they were left as they are. Open them in the tree to see why, and restart their decomposition to try again.`;
+}
+const NEEDS_ATTENTION_WARNING = /^\d+ subtasks? needs? attention: /;
+
+/** The root's warnings with the needs-attention one recounted (dropped when no subtask is flagged). */
+async function warningsWithAttentionCount(tx: DbOrTx, rootId: string): Promise<string[]> {
+  const [current] = await tx.select({ warnings: tasks.warnings }).from(tasks).where(eq(tasks.id, rootId));
+  const [flagged] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(tasks)
+    .where(and(eq(tasks.rootTaskId, rootId), eq(tasks.needsAttention, true)));
+  const others = (current?.warnings ?? []).filter((w) => !NEEDS_ATTENTION_WARNING.test(w));
+  const n = flagged?.n ?? 0;
+  return n > 0 ? [...others, needsAttentionWarning(n)] : others;
+}
+
+/** Rewrites the root's needs-attention warning after a subtask was flagged or cleared. */
+export async function refreshAttentionWarning(tx: DbOrTx, rootId: string) {
+  await tx
+    .update(tasks)
+    .set({ warnings: await warningsWithAttentionCount(tx, rootId) })
+    .where(eq(tasks.id, rootId));
+}
+
+/**
+ * A subtask whose split gave up stays a leaf flagged "needs attention" with the reason; the rest of
+ * the decomposition goes on, and the composer runs once the other splits are done.
+ */
+async function flagNodeForAttention(deps: Deps, root: TaskRow, nodeId: string, reason: string) {
+  const node = await deps.db.transaction(async (tx) => {
+    // The root row first, as every split's completion locks it: one lock order, no deadlock.
+    const [locked] = resultRows<{ status: string }>(
+      await tx.execute(sql`select status from ${tasks} where id = ${root.id} for update`),
+    );
+    if (!locked || !["processing", "completed"].includes(locked.status)) return null;
+    const [flagged] = await tx
+      .update(tasks)
+      .set({ needsAttention: true, attentionReason: reason, updatedAt: new Date() })
+      .where(and(eq(tasks.id, nodeId), eq(tasks.rootTaskId, root.id)))
+      .returning();
+    if (!flagged) return null;
+    await refreshAttentionWarning(tx, root.id);
+    await finishGroupIfIdle(deps, tx, root.id);
+    return flagged;
+  });
+  if (!node) return;
+  await deps.events.publish({
+    type: "task.updated",
+    userId: root.userId,
+    taskId: node.id,
+    rootTaskId: root.id,
+    status: node.status,
+    isAtomic: node.isAtomic,
+    message: `Needs attention: ${reason}`,
+    data: { needs_attention: true, attention_reason: reason },
+  });
+  await deps.events.publish({
+    type: "service.status",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    operatorId: "decomposer",
+    status: "processing",
+    message: `Could not split "${node.description.slice(0, 60)}": it needs attention`,
+    data: {
+      stage: "decomposer",
+      stage_name: stageInfo("decomposer").name,
+      progress: stageInfo("decomposer").progress,
+      node_id: node.id,
+      needs_attention: true,
+    },
+  });
+}
+
+/**
+ * A job that gave up. A subtask's split flags that subtask and the decomposition goes on; anything
+ * else (the root's stages, the composer) fails the decomposition with a reason the user can read.
+ */
 export async function failDecomposition(deps: Deps, job: JobRow, error: Error) {
   const rootId = job.groupKey;
   if (!rootId) return;
   const root = await loadTask(deps, rootId);
-  if (!root || !["processing", "pending"].includes(root.status)) return;
+  if (!root) return;
   // The queue wraps permanent planner errors; the planner's own message is the one meant for people.
   const cause = error.cause instanceof Error ? error.cause : null;
   const plannerError = error instanceof PlannerError ? error : cause instanceof PlannerError ? cause : null;
+  if (job.kind === JOB_NODE) {
+    const reason = plannerError
+      ? plannerError.message
+      : `Splitting this subtask failed: ${error.message.slice(0, 300)}. Restart its decomposition to try again.`;
+    await flagNodeForAttention(deps, root, String(job.payload.nodeId), reason);
+    return;
+  }
+  if (!["processing", "pending"].includes(root.status)) return;
   const reason = plannerError
     ? plannerError.message
     : `Decomposition failed: ${error.message.slice(0, 300)}. Use Restart to try again.`;

@@ -208,6 +208,9 @@ export type Task = {
   complexity: number | null;
   rejection_reason: string | null;
   failure_reason: string | null;
+  /** A subtask whose split kept failing: left as a leaf, with the reason, while the rest completed. */
+  needs_attention: boolean;
+  attention_reason: string | null;
   created_at: string;
   updated_at: string;
   completed_at: string | null;

@@ -42,6 +42,20 @@ export function SubtaskDetailPanel({
           </button>
         </div>
 
+        {node.needs_attention && (
+          <div role="status" className="alert alert-warning alert-soft text-sm">
+            <div>
+              <p className="font-semibold">
+                <span className="badge badge-sm badge-warning mr-2">Needs attention</span>
+                This subtask could not be split
+              </p>
+              <p className="mt-1 whitespace-pre-wrap break-words">
+                {node.attention_reason ?? "No reason was recorded."}
+              </p>
+            </div>
+          </div>
+        )}
+
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-base-content/60">Status</dt>
           <dd>

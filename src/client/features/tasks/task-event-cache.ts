@@ -1,14 +1,19 @@
 import type { RealtimeEvent } from "../../../shared/schemas/realtime";
 import type { Task, TaskStatus, TaskTreeNode } from "../../../shared/schemas/tasks";
 
-type Patch = Partial<Pick<Task, "status" | "is_atomic">>;
+type Patch = Partial<Pick<Task, "status" | "is_atomic" | "needs_attention" | "attention_reason">>;
 
-/** Spec 4: a task.* event carries the task's new status and is_atomic. */
+/** Spec 4: a task.* event carries the task's new status and is_atomic (and a flagged subtask its reason). */
 export function patchOf(event: RealtimeEvent): Patch | null {
   if (!event.type.startsWith("task.") || event.type === "task.deleted") return null;
   const patch: Patch = {};
   if (typeof event.status === "string") patch.status = event.status as TaskStatus;
   if (typeof event.is_atomic === "boolean") patch.is_atomic = event.is_atomic;
+  if (typeof event.data?.needs_attention === "boolean") {
+    patch.needs_attention = event.data.needs_attention;
+    patch.attention_reason =
+      typeof event.data.attention_reason === "string" ? event.data.attention_reason : null;
+  }
   return Object.keys(patch).length > 0 ? patch : null;
 }
 

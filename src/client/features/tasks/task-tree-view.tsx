@@ -186,6 +186,16 @@ export function TaskTreeView({
                   <span className="badge badge-ghost badge-sm hidden sm:inline-flex">Root</span>
                 )}
                 <TaskStatusBadge status={node.status} screen="detail" />
+                {node.needs_attention && (
+                  <span
+                    className="badge badge-sm badge-warning"
+                    title={node.attention_reason ?? "This subtask could not be split"}
+                  >
+                    <span aria-hidden="true">!</span>
+                    <span className="hidden sm:inline">Needs attention</span>
+                    <span className="sr-only sm:hidden">Needs attention</span>
+                  </span>
+                )}
                 {node.complexity_score !== null && (
                   <span
                     className={`badge badge-sm badge-soft tabular-nums ${COMPLEXITY_BADGE[complexityBand(node.complexity_score)]}`}

@@ -35,6 +35,10 @@ export const tasks = pgTable(
     rejectionReason: text(),
     /** Why a decomposition failed, in words the user can act on. */
     failureReason: text(),
+    /** A subtask whose split kept failing: kept as a leaf so the rest of the plan completes. */
+    needsAttention: boolean().notNull().default(false),
+    /** Why a flagged subtask could not be split, in words the user can act on. */
+    attentionReason: text(),
     context: jsonb().$type<Record<string, unknown>>(),
     additionalContext: jsonb().$type<Record<string, unknown>>(),
     predictions: jsonb().$type<Record<string, unknown>>(),

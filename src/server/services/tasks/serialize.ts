@@ -75,6 +75,8 @@ export function toTask(
     complexity: row.complexityScore,
     rejection_reason: row.rejectionReason,
     failure_reason: row.failureReason,
+    needs_attention: row.needsAttention,
+    attention_reason: row.attentionReason,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     completed_at: row.completedAt ? row.completedAt.toISOString() : null,

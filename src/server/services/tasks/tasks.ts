@@ -20,7 +20,11 @@ import {
 } from "../../../shared/schemas/tasks";
 import { resultRows } from "../../db/client";
 import { epics, eventModels, tasks, userStories, users } from "../../db/schema/index";
-import { enqueueDecomposition, enqueueNodeDecomposition } from "../../decomposition/pipeline";
+import {
+  enqueueDecomposition,
+  enqueueNodeDecomposition,
+  refreshAttentionWarning,
+} from "../../decomposition/pipeline";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { currentUsagePeriod } from "../auth/accounts";
@@ -416,8 +420,16 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
     } else {
       await tx
         .update(tasks)
-        .set({ isAtomic: false, completedAt: null, updatedAt: new Date() })
+        .set({
+          isAtomic: false,
+          completedAt: null,
+          needsAttention: false,
+          attentionReason: null,
+          updatedAt: new Date(),
+        })
         .where(eq(tasks.id, id));
+      // Flags in the dropped subtree went with it: the root's warning counts what is left.
+      await refreshAttentionWarning(tx, rootId);
       await enqueueNodeDecomposition(deps.jobs, rootId, id, tx);
     }
   });

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import type { RealtimeEvent } from "../../../shared/schemas/realtime";
+import { patchOf } from "./task-event-cache";
+
+const event = (extra: Partial<RealtimeEvent>): RealtimeEvent => ({
+  id: 1,
+  type: "task.updated",
+  task_id: "n1",
+  root_task_id: "r1",
+  timestamp: "2026-01-01T00:00:00.000Z",
+  data: {},
+  ...extra,
+});
+
+describe("patchOf", () => {
+  it("flags a subtask that needs attention, with the reason, from its task.updated event", () => {
+    const patch = patchOf(
+      event({
+        status: "pending",
+        is_atomic: false,
+        data: { needs_attention: true, attention_reason: "The model kept failing." },
+      }),
+    );
+    expect(patch).toEqual({
+      status: "pending",
+      is_atomic: false,
+      needs_attention: true,
+      attention_reason: "The model kept failing.",
+    });
+  });
+
+  it("leaves the flag alone when the event says nothing about it", () => {
+    expect(patchOf(event({ status: "completed" }))).toEqual({ status: "completed" });
+  });
+});
