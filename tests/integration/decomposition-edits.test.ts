@@ -1,31 +1,21 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { EVENT_MODEL_KEPT_WARNING } from "../../src/server/decomposition/pipeline";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
-import { waitForStatus } from "../support/decomposition";
+import type { FakeOpenAI } from "../fakes/openai";
+import { startModelBackedServer, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
-import { startTestServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 import { trpcHttp } from "../support/trpc-client";
 
 // A person's edit of the event model saved while the decomposition runs must survive the composer.
 let llm: FakeOpenAI;
 let server: TestServer;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  server = await startTestServer({
-    OPENAI_API_KEY: llm.apiKey,
-    OPENAI_BASE_URL: llm.url,
-    LLM_MODEL: "fake-gpt",
-    LLM_TIMEOUT_MS: "10000",
-    LLM_CONCURRENCY: "4",
-    REGISTRATIONS_PER_IP_PER_HOUR: "1000",
-  });
+  ({ llm, server, stop } = await startModelBackedServer({ LLM_TIMEOUT_MS: "10000" }));
 });
-afterAll(async () => {
-  await server?.stop();
-  await llm?.close();
-});
+afterAll(() => stop?.());
 beforeEach(() => {
   llm.reset();
   // Two levels: the root's three children are atomic, so the run is the root stages plus the composer.

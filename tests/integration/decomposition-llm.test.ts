@@ -1,29 +1,19 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isAtomic } from "../../src/server/decomposition/atomicity";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
-import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
+import type { FakeOpenAI } from "../fakes/openai";
+import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
 
 let llm: FakeOpenAI;
 let server: TestServer;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  server = await startTestServer({
-    OPENAI_API_KEY: llm.apiKey,
-    OPENAI_BASE_URL: llm.url,
-    LLM_MODEL: "fake-gpt",
-    LLM_MAX_RETRIES: "2",
-    LLM_TIMEOUT_MS: "5000",
-    LLM_CONCURRENCY: "4",
-  });
+  ({ llm, server, stop } = await startModelBackedServer({ LLM_MAX_RETRIES: "2", LLM_TIMEOUT_MS: "5000" }));
 });
-afterAll(async () => {
-  await server?.stop();
-  await llm?.close();
-});
+afterAll(() => stop?.());
 beforeEach(() => llm.reset());
 
 async function signedIn() {

@@ -78,4 +78,6 @@ it("two processes share one PostgreSQL: B streams A's progress, and finishes A's
   ws.close();
   b.child.kill("SIGTERM");
   await b.exited;
-});
+  // Two process start-ups, a lease expiry and a 40-node plan: its own waits (up to 60 s for completion)
+  // need more than the suite's 30 s default when the other worker is busy.
+}, 120_000);

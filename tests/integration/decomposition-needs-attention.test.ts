@@ -1,30 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeChatRequest, type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
-import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
+import type { FakeChatRequest, FakeOpenAI } from "../fakes/openai";
+import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
-import { startTestServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 
 // Issue 10: one subtask whose split gives up no longer fails the whole task.
 
 let llm: FakeOpenAI;
 let server: TestServer;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  server = await startTestServer({
-    OPENAI_API_KEY: llm.apiKey,
-    OPENAI_BASE_URL: llm.url,
-    LLM_MODEL: "fake-gpt",
-    // No SDK retries: a 500 goes straight to the job's own retries (3 attempts with backoff).
-    LLM_MAX_RETRIES: "0",
-    LLM_TIMEOUT_MS: "5000",
-    LLM_CONCURRENCY: "4",
-  });
+  // No SDK retries: a 500 goes straight to the job's own retries (3 attempts with backoff).
+  ({ llm, server, stop } = await startModelBackedServer({ LLM_MAX_RETRIES: "0", LLM_TIMEOUT_MS: "5000" }));
 });
-afterAll(async () => {
-  await server?.stop();
-  await llm?.close();
-});
+afterAll(() => stop?.());
 beforeEach(() => llm.reset());
 
 type Node = Omit<TreeNode, "children"> & {

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
 import type { TestClient } from "./http-client";
+import { startTestServer, type TestServer } from "./server";
 
 type TreeNode = {
   id: string;
@@ -34,3 +36,29 @@ export function flatten(node: TreeNode): TreeNode[] {
 }
 
 export type { TreeNode };
+
+/**
+ * A test server that plans with the fake OpenAI-compatible model (tests/fakes/openai.ts): the fake is
+ * started first and the server pointed at it. `env` adds or overrides settings (retries, timeouts...).
+ */
+export async function startModelBackedServer(
+  env: Record<string, string> = {},
+  fake: Parameters<typeof startFakeOpenAI>[0] = undefined,
+): Promise<{ llm: FakeOpenAI; server: TestServer; stop(): Promise<void> }> {
+  const llm = await startFakeOpenAI(fake);
+  const server = await startTestServer({
+    OPENAI_API_KEY: llm.apiKey,
+    OPENAI_BASE_URL: llm.url,
+    LLM_MODEL: "fake-gpt",
+    LLM_CONCURRENCY: "4",
+    ...env,
+  });
+  return {
+    llm,
+    server,
+    async stop() {
+      await server.stop();
+      await llm.close();
+    },
+  };
+}
