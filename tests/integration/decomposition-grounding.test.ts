@@ -67,6 +67,31 @@ describe("grounding in a linked GitHub repository (context_fetch)", () => {
     ).toBe(true);
   });
 
+  it("gives the summary to every stage: deeper splits and the composer, not only the first level", async () => {
+    llm.reset();
+    llm.setPlanShape({ subtasks: 2, complexity: (depth) => (depth <= 1 ? 9 : 3) });
+    const client = new TestClient(server.url);
+    await registerUser(client);
+    const created = await client.post("/api/tasks", {
+      description: "Add gift cards to our shop",
+      max_depth: 2,
+      tech_preferences: { github_repo: "https://github.com/acme/shop" },
+    });
+    const done = await waitForStatus(client, created.json.id, ["completed", "failed"]);
+    expect(done.status).toBe("completed");
+    const lastUser = (r: (typeof llm.requests)[number]) => r.messages.at(-1)!.content;
+    const deeper = llm.requests.filter(
+      (r) => r.schemaName === "subtask_plan" && /Depth: 1 of/.test(lastUser(r)),
+    );
+    const composer = llm.requests.filter(
+      (r) => r.schemaName === "project_context" || r.schemaName === "event_model",
+    );
+    expect(deeper.length).toBeGreaterThan(0);
+    expect(composer).toHaveLength(2);
+    for (const r of [...deeper, ...composer])
+      expect(lastUser(r)).toContain("A Django storefront using Stripe");
+  });
+
   it("treats a missing or private repository as a warning, not a failure", async () => {
     const client = new TestClient(server.url);
     await registerUser(client);

@@ -215,12 +215,16 @@ async function runRootStages(deps: Deps, job: JobRow, ctx: JobContext, enter: (s
       ctx.signal,
     );
     summary = context.summary;
-    if (context.warning && !root.warnings.includes(context.warning)) {
-      await deps.db
-        .update(tasks)
-        .set({ warnings: [...root.warnings, context.warning] })
-        .where(eq(tasks.id, rootId));
-    }
+    // Stored on the root, so node splits (any process, any time later) and the composer see it too.
+    await deps.db
+      .update(tasks)
+      .set({
+        repositorySummary: summary,
+        ...(context.warning && !root.warnings.includes(context.warning)
+          ? { warnings: [...root.warnings, context.warning] }
+          : {}),
+      })
+      .where(eq(tasks.id, rootId));
   }
   await reportStage(
     deps,
@@ -327,7 +331,7 @@ async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
   ).map((r) => r.description);
   const planned = await deps.planner.splitTask(
     {
-      brief: briefOf(root, null),
+      brief: briefOf(root, root.repositorySummary),
       task: {
         description: node.description,
         complexity_score: node.complexityScore,
@@ -400,7 +404,7 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
     story_points: t.storyPoints,
     is_atomic: t.isAtomic,
   }));
-  const request = { brief: briefOf(root, null), tasks: flat };
+  const request = { brief: briefOf(root, root.repositorySummary), tasks: flat };
   await deps.events.publish({
     type: "event_modeling.started",
     userId: root.userId,

@@ -47,6 +47,8 @@ export const tasks = pgTable(
     planner: text(),
     model: text(),
     warnings: jsonb().$type<string[]>().notNull().default([]),
+    /** On a root: the linked repository's bounded summary (context_fetch), given to every later stage. */
+    repositorySummary: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),
