@@ -87,6 +87,36 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     );
   });
 
+  it("shows each split its siblings and the rest of the outline, so shared work is not planned twice", async () => {
+    llm.setPlanShape({ subtasks: 3, complexity: (depth) => (depth <= 1 ? 9 : 3) });
+    const client = await signedIn();
+    const { tree } = await decompose(client, {
+      description: "A recipe site with accounts, search and comments",
+      max_depth: 3,
+      max_subtasks: 3,
+    });
+    const firstLevel = tree.children.map((c) => (c as TreeNode & { description: string }).description);
+    const splits = llm.requests
+      .filter((r) => r.schemaName === "subtask_plan")
+      .map((r) => r.messages.at(-1)!.content)
+      .filter((p) => /Depth: 1 of/.test(p));
+    expect(splits).toHaveLength(3);
+    for (const prompt of splits) {
+      const own = prompt.split("Task to split:\n")[1]!.split("\n")[0]!;
+      const siblings = prompt.split("Sibling tasks, planned separately (do not repeat their work):\n")[1]!;
+      const listed = siblings.split("\n\n")[0]!;
+      for (const d of firstLevel) {
+        if (d === own) expect(listed).not.toContain(`- ${d.slice(0, 100)}`);
+        else expect(listed).toContain(`- ${d.slice(0, 100)}`);
+      }
+    }
+    // A second-level split also sees what the other branches planned.
+    const deeper = llm.requests.map((r) => r.messages.at(-1)!.content).find((p) => /Depth: 2 of/.test(p));
+    expect(deeper).toContain(
+      "Already planned elsewhere in this project (titles only; do not plan this work again):",
+    );
+  });
+
   it("honours max_subtasks even when the model proposes more, and max_depth", async () => {
     llm.setResponder((req) =>
       req.schemaName === "subtask_plan"

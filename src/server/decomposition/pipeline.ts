@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { PlannedSubtask } from "../../shared/schemas/plan";
 import { STAGES, type StageId, type StageStatus } from "../../shared/schemas/realtime";
 import { resultRows } from "../db/client";
@@ -16,6 +16,8 @@ export const JOB_ROOT = "decompose.root";
 export const JOB_NODE = "decompose.node";
 export const JOB_COMPOSE = "decompose.compose";
 const SPLIT_KINDS = [JOB_ROOT, JOB_NODE];
+/** Titles of the plan so far that a split is shown (its siblings and the rest of the outline). */
+const OUTLINE_LIMIT = 80;
 
 type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
 
@@ -329,6 +331,17 @@ async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
         union all select t.id, t.parent_id, t.description, t.depth from ${tasks} t join up on t.id = up.parent_id)
       select description from up order by depth`),
   ).map((r) => r.description);
+  // What the rest of the plan already covers, so shared work is not planned again in several branches.
+  const others = await deps.db
+    .select({ id: tasks.id, parentId: tasks.parentId, description: tasks.description })
+    .from(tasks)
+    .where(and(eq(tasks.rootTaskId, rootId), ne(tasks.id, nodeId)))
+    .orderBy(asc(tasks.depth), asc(tasks.position))
+    .limit(OUTLINE_LIMIT);
+  const siblings = others.filter((t) => t.parentId === node.parentId).map((t) => t.description);
+  const elsewhere = others
+    .filter((t) => t.parentId !== node.parentId && !ancestors.includes(t.description))
+    .map((t) => t.description);
   const planned = await deps.planner.splitTask(
     {
       brief: briefOf(root, root.repositorySummary),
@@ -338,6 +351,8 @@ async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
         implementation_details: node.implementationDetails,
       },
       ancestors,
+      siblings,
+      elsewhere,
       depth: node.depth,
       maxDepth: opts.maxDepth,
       maxSubtasks: opts.maxSubtasks,

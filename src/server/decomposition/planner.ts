@@ -28,6 +28,10 @@ export type SplitRequest = {
   task: { description: string; complexity_score: number | null; implementation_details: string | null };
   /** Descriptions from the root down to this node's parent. */
   ancestors: string[];
+  /** The node's siblings, split separately: their work must not be planned again here. */
+  siblings?: string[];
+  /** Other work already in the plan (the outline so far, titles only), for the same reason. */
+  elsewhere?: string[];
   depth: number;
   maxDepth: number;
   maxSubtasks: number;

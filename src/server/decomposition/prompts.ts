@@ -35,13 +35,23 @@ export function splitPrompt(r: SplitRequest): string {
   const path = r.ancestors.length
     ? `Path from the project down to this task:\n${r.ancestors.map((a, i) => `${"  ".repeat(i)}- ${a}`).join("\n")}\n\n`
     : "";
+  const list = (items: string[] | undefined, heading: string) =>
+    items?.length
+      ? `${heading}\n${items.map((d) => `- ${d.replace(/\s+/g, " ").slice(0, 100)}`).join("\n")}\n\n`
+      : "";
+  const around =
+    list(r.siblings, "Sibling tasks, planned separately (do not repeat their work):") +
+    list(
+      r.elsewhere,
+      "Already planned elsewhere in this project (titles only; do not plan this work again):",
+    );
   const what =
     r.depth === 0
       ? "Plan the first level of the project: the main workstreams a team would run (setup, each major feature, quality, delivery)."
       : "Split this task into the concrete steps needed to complete it.";
   return `${briefText(r.brief)}
 
-${path}Task to split:\n${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}
+${path}${around}Task to split:\n${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}
 ${r.task.complexity_score !== null ? `Its complexity: ${r.task.complexity_score}/10.\n` : ""}
 Depth: ${r.depth} of at most ${r.maxDepth}.
 ${what} Return at most ${r.maxSubtasks} subtasks (fewer is fine when fewer make sense), each with a specific
