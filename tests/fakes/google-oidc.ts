@@ -9,6 +9,14 @@
  * and which claims appear for which scopes. It is deliberately *stricter* than Google in one
  * place: PKCE S256 is mandatory, so tests prove our server actually sends it.
  *
+ * Rules it follows, and where they come from: OpenID Connect Core 1.0 (authorization code flow,
+ * ID token claims and validation: iss, aud, exp, iat, nonce; sections 3.1 and 3.1.3.7), OpenID Connect
+ * Discovery 1.0 (the `/.well-known/openid-configuration` document), RFC 7636 (PKCE S256), RFC 6749
+ * section 5.2 (token error bodies such as `invalid_grant`), RFC 9207 (`iss` in the authorization
+ * response), and Google's own "OpenID Connect" guide (developers.google.com/identity/openid-connect/
+ * openid-connect: its endpoints, `prompt=select_account`, the `email`/`email_verified`/`name`/
+ * `picture` claims and keying accounts on `sub`). STACK-NOTES.md keeps the corrected summary.
+ *
  * Failure modes (`setMode`) are sticky until changed: "deny" affects the authorization
  * endpoint; all other modes affect the token endpoint / the ID token it issues.
  */

@@ -1,3 +1,11 @@
+/**
+ * A local SMTP server that receives what our mailer (nodemailer) sends, for tests.
+ *
+ * Rules it follows, and where they come from: RFC 5321 (the EHLO/HELO, MAIL FROM, RCPT TO, DATA, RSET,
+ * NOOP, QUIT dialogue, its reply codes, 502 for commands it does not implement, dot-stuffing and the
+ * "<CRLF>.<CRLF>" end of data) and RFC 5322 (the header block it parses). No TLS and no AUTH (RFC 3207,
+ * RFC 4954): the tests that use it point SMTP_URL at plain smtp:// on loopback.
+ */
 import { once } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
 
