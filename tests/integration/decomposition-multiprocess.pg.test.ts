@@ -12,7 +12,8 @@ let llm: FakeOpenAI;
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 beforeAll(async () => {
   if (!testDatabaseUrl) throw new Error("TEST_DATABASE_URL must point at PostgreSQL for this suite");
-  llm = await startFakeOpenAI({ latencyMs: 200 });
+  // Slow enough that A is still planning when B has started and subscribed (B starts cold in CI).
+  llm = await startFakeOpenAI({ latencyMs: 800 });
   scratch = await createScratchDatabase(testDatabaseUrl);
 });
 const started: Array<ReturnType<typeof spawnApp>> = [];
