@@ -49,6 +49,14 @@ export const tasks = pgTable(
     warnings: jsonb().$type<string[]>().notNull().default([]),
     /** On a root: the linked repository's bounded summary (context_fetch), given to every later stage. */
     repositorySummary: text(),
+    /** 2-5 testable acceptance criteria of this node (every leaf has them). */
+    acceptanceCriteria: jsonb().$type<string[]>().notNull().default([]),
+    /** Ids of the stated requirements (R1, R2, ... extracted from the description) this node covers. */
+    requirementIds: jsonb().$type<string[]>().notNull().default([]),
+    /** The planner's estimate in developer-hours; a leaf is meant to be at most about two days (16 h). */
+    estimatedHours: real(),
+    /** Who estimated: "rule" (the offline outline's heuristic), "model", or "person" after an edit. */
+    estimateSource: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),
