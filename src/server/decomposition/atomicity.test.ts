@@ -22,3 +22,15 @@ describe("atomicity: complexity_score <= complexity_threshold x 10, or max_depth
     expect(isAtomic({ depth: 1, complexityScore: 3 }, { maxDepth: 4, threshold: 0.3 })).toBe(true);
   });
 });
+
+describe("atomicity is defined in time: a leaf is at most about two developer-days", () => {
+  const opts = { maxDepth: 4, threshold: 0.7 };
+  it("splits a low-scored node whose estimate is over 16 hours", () => {
+    expect(isAtomic({ depth: 1, complexityScore: 3, estimatedHours: 40 }, opts)).toBe(false);
+    expect(isAtomic({ depth: 1, complexityScore: 3, estimatedHours: 16 }, opts)).toBe(true);
+    expect(isAtomic({ depth: 1, complexityScore: 3, estimatedHours: null }, opts)).toBe(true);
+  });
+  it("still stops at max_depth", () => {
+    expect(isAtomic({ depth: 4, complexityScore: 3, estimatedHours: 200 }, opts)).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
 import { findApplicationType, findStack } from "../../shared/catalogue";
 import type { TaskRow } from "../services/tasks/serialize";
 import type { ProjectBrief } from "./planner";
+import { extractScope } from "./requirements";
 
 export type DecompositionOptions = {
   maxDepth: number;
@@ -32,5 +33,6 @@ export function briefOf(root: TaskRow, repositorySummary: string | null): Projec
     stack: stack ? { ...stack } : null,
     additionalRequirements: prefs.additional_requirements ?? null,
     repositorySummary,
+    scope: extractScope(root.description, prefs.additional_requirements ?? null),
   };
 }

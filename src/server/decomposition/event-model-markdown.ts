@@ -20,6 +20,8 @@ const names = (label: string, list: string[]) =>
  * and the model spends no output tokens on prose. Sections with nothing in them are left out.
  */
 export function renderEventModelMarkdown(model: EventModelStructure, title?: string): string {
+  const stated = model.events.length + model.commands.length + model.read_models.length;
+  if (stated === 0 && model.swimlanes.length === 0 && model.chapters.length === 0) return "";
   const md: string[] = [`# Event model${title ? `: ${inline(title)}` : ""}`, ""];
   md.push(
     `${model.swimlanes.length} swimlane${model.swimlanes.length === 1 ? "" : "s"}, ${model.commands.length} command${model.commands.length === 1 ? "" : "s"}, ${model.events.length} event${model.events.length === 1 ? "" : "s"} and ${model.read_models.length} read model${model.read_models.length === 1 ? "" : "s"}. Commands express intent, events record facts in the past tense, read models are the views built from events.`,
@@ -44,7 +46,7 @@ export function renderEventModelMarkdown(model: EventModelStructure, title?: str
   section("Read models", model.read_models);
   section("User interactions", model.user_interactions);
   section("Automations", model.automations);
-  md.push("## Chapters", "");
+  if (model.chapters.length > 0) md.push("## Chapters", "");
   for (const chapter of model.chapters) {
     md.push(`### ${inline(chapter.name)}`, "");
     if (chapter.description.trim()) md.push(inline(chapter.description), "");

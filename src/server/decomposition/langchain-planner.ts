@@ -298,7 +298,13 @@ export function createLangChainPlanner(config: Config, log: Logger): Planner {
         splitPrompt(request),
         signal,
       );
-      return { value: planned.value.subtasks.slice(0, request.maxSubtasks), usage: planned.usage };
+      // Ids the model made up (or misspelled) would trace work to nothing: only stated ones are kept.
+      const stated = new Set(request.brief.scope.requirements.map((r) => r.id));
+      const subtasks = planned.value.subtasks.slice(0, request.maxSubtasks).map((s) => ({
+        ...s,
+        requirement_ids: [...new Set(s.requirement_ids.filter((id) => stated.has(id)))],
+      }));
+      return { value: subtasks, usage: planned.usage };
     },
     composeContext: (request, signal) =>
       call(

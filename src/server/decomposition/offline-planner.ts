@@ -4,15 +4,14 @@ import {
   type EventModelPlan,
   eventModelPlan,
   type PlannedSubtask,
-  type ProjectContext,
   plannedSubtask,
   projectContext,
 } from "../../shared/schemas/plan";
-import { analyseBrief } from "./offline/brief";
-import { composeProjectContext } from "./offline/context";
-import { composeEventModelPlan } from "./offline/event-model";
-import { splitNode, storyPointsFor } from "./offline/plan";
-import type { Planned, Planner, Usage } from "./planner";
+import { renderEventModelMarkdown } from "./event-model-markdown";
+import { composeOutlineContext, composeOutlineEventModel } from "./outline/compose";
+import { complexityForHours, pointsForHours } from "./outline/estimate";
+import { buildOutline, idList, type Limits, type Outline, type OutlineNode } from "./outline/outline";
+import type { Planned, Planner, ProjectBrief, Usage } from "./planner";
 
 /** The offline planner makes no model calls; each stage counts as one call with no tokens. */
 const USAGE: Usage = { calls: 1, promptTokens: 0, completionTokens: 0 };
@@ -21,16 +20,68 @@ function planned<T>(value: T): Planned<T> {
   return { value, usage: { ...USAGE } };
 }
 
+/** Limits when a caller gives none (the assessment does not depend on them). */
+const COMPOSE_LIMITS: Limits = { maxDepth: 6, maxSubtasks: 10 };
+
+/** A group's complexity: above every child's, so the splitting rule always opens it (8-10). */
+function complexityOf(node: OutlineNode): number {
+  if (node.children.length === 0) return complexityForHours(node.hours);
+  return Math.min(10, Math.max(...node.children.map(complexityOf)) < 8 ? 8 : Math.max(...node.children.map(complexityOf)) + 1);
+}
+
+function toSubtask(node: OutlineNode): PlannedSubtask {
+  return plannedSubtask.parse({
+    description: node.title,
+    complexity_score: complexityOf(node),
+    story_points: pointsForHours(node.hours),
+    implementation_details: node.details,
+    acceptance_criteria: node.criteria,
+    requirement_ids: node.requirementIds,
+    estimated_hours: node.hours,
+  });
+}
+
+/** The outline node a split asks about: found by its titles from the first level down. */
+function nodeAt(outline: Outline, path: string[]): OutlineNode | { children: OutlineNode[] } | null {
+  let level: { children: OutlineNode[] } = outline;
+  for (const title of path) {
+    const next = level.children.find((c) => c.title === title);
+    if (!next) return null;
+    level = next;
+  }
+  return level;
+}
+
+function assess(brief: ProjectBrief, outline: Outline): ComplexityAssessment {
+  const { requirements, nonGoals } = outline.scope;
+  const hours = outline.children.reduce((sum, n) => sum + n.hours, 0);
+  const score = Math.max(1, Math.min(10, Math.round(2 + Math.log2(1 + hours / 8))));
+  const kindText = {
+    greenfield: "new work",
+    change: "a change to an existing system",
+    performance: "a performance goal, planned discovery-first (measure, profile, fix, verify)",
+    vague: "a short request, planned discovery-first",
+  }[outline.kind];
+  const rationale = [
+    `Estimated by rule, not by a model: ${requirements.length} stated requirement${requirements.length === 1 ? "" : "s"} (${requirements.length ? idList(requirements) : "none"}), ${kindText}, about ${Math.round(hours)} developer-hours in the outline.`,
+    nonGoals.length ? `Out of scope as stated: ${nonGoals.join("; ")}.` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return complexityAssessment.parse({
+    complexity_score: score,
+    story_points: score >= 8 ? 13 : score >= 6 ? 8 : score >= 4 ? 5 : 3,
+    rationale: rationale.length > 2000 ? `${rationale.slice(0, 1997)}...` : rationale,
+  });
+}
+
 /**
- * A deterministic planner for installs without a language model. It reads the description, application
- * type and stack, and builds every stage from curated vocabularies:
- * - offline/brief.ts: feature phrases, title, entities and the complexity assessment;
- * - offline/tech.ts and offline/topics.ts: concrete tools per stack and well-known feature themes;
- * - offline/items.ts, steps*.ts, small-steps.ts, plan.ts: the first-level plan and deeper splits (a node's
- *   children are derived again from its ancestors' texts, so no state is kept between calls);
- * - offline/context.ts and offline/event-model.ts: epics, user stories and the event model.
- * Same input, same output: no randomness, no clock. Results are parsed with the same zod schemas as model
- * output, so a template mistake fails loudly instead of storing bad data.
+ * The planner for installs without a language model: an honest outline of the description, not a
+ * pretend AI (decision 012). It reads the stated requirements (requirements.ts), groups them into
+ * workstreams with the cross-cutting work the kind of project calls for (outline/outline.ts), estimates
+ * by an open rule (outline/estimate.ts) and composes epics, stories and the event model from what the
+ * text states (outline/compose.ts). Same input, same output; results are parsed with the same zod schemas
+ * as model output.
  */
 export function createOfflinePlanner(): Planner {
   return {
@@ -39,30 +90,32 @@ export function createOfflinePlanner(): Planner {
 
     async assessComplexity(brief, signal) {
       signal?.throwIfAborted();
-      const { score, rationale } = analyseBrief(brief).assessment;
-      const value: ComplexityAssessment = {
-        complexity_score: score,
-        story_points: storyPointsFor(score),
-        rationale,
-      };
-      return planned(complexityAssessment.parse(value));
+      return planned(assess(brief, buildOutline(brief, COMPOSE_LIMITS)));
     },
 
     async splitTask(request, signal) {
       signal?.throwIfAborted();
-      const subtasks: PlannedSubtask[] = splitNode(analyseBrief(request.brief), request);
-      return planned(subtasks.map((s) => plannedSubtask.parse(s)));
+      const outline = buildOutline(request.brief, request);
+      // ancestors[0] is the project itself; below it, each level is found by its title.
+      const path = request.depth === 0 ? [] : [...request.ancestors.slice(1), request.task.description];
+      const node = nodeAt(outline, path);
+      // A node the outline has no finer steps for (or one a person renamed) is not split further.
+      return planned(node ? node.children.map(toSubtask) : []);
     },
 
     async composeContext(request, signal) {
       signal?.throwIfAborted();
-      const value: ProjectContext = composeProjectContext(analyseBrief(request.brief), request);
-      return planned(projectContext.parse(value));
+      const outline = buildOutline(request.brief, request.limits ?? COMPOSE_LIMITS);
+      return planned(projectContext.parse(composeOutlineContext(outline, request.brief)));
     },
 
     async composeEventModel(request, signal) {
       signal?.throwIfAborted();
-      const value: EventModelPlan = composeEventModelPlan(analyseBrief(request.brief), request);
+      const structure = composeOutlineEventModel(buildOutline(request.brief, request.limits ?? COMPOSE_LIMITS));
+      const value: EventModelPlan = {
+        ...structure,
+        event_model_markdown: renderEventModelMarkdown(structure),
+      };
       return planned(eventModelPlan.parse(value));
     },
   };

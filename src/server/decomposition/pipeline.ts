@@ -7,9 +7,10 @@ import type { Deps } from "../deps";
 import { type DbOrTx, type JobContext, type JobQueue, type JobRow, PermanentJobError } from "../jobs/queue";
 import type { TaskRow } from "../services/tasks/serialize";
 import { isAtomic } from "./atomicity";
+import { findDuplicates } from "./dedupe";
 import { briefOf, optionsOf } from "./brief";
 import { fetchRepositoryContext } from "./grounding";
-import type { Usage } from "./planner";
+import type { Planner, Usage } from "./planner";
 import { PlannerError } from "./planner-error";
 
 export const JOB_ROOT = "decompose.root";
@@ -96,6 +97,11 @@ async function recordUsage(deps: Deps, rootId: string, usage: Usage) {
     where id = ${rootId}`);
 }
 
+/** "rule" for the offline outline's estimates, "model" for a language model's (shown on every node). */
+function estimateSourceOf(planner: Planner): "rule" | "model" {
+  return planner.name === "offline" ? "rule" : "model";
+}
+
 /** Inserts a node's children and queues the split of every non-atomic one, in one transaction. */
 async function insertChildren(
   deps: Deps,
@@ -105,6 +111,7 @@ async function insertChildren(
   planned: PlannedSubtask[],
   opts: { maxDepth: number; threshold: number },
   queueSplits: boolean,
+  estimateSource: "rule" | "model",
 ) {
   const depth = parent.depth + 1;
   const values = planned.map((p, i) => ({
@@ -118,7 +125,11 @@ async function insertChildren(
     complexityScore: p.complexity_score,
     storyPoints: p.story_points,
     implementationDetails: p.implementation_details,
-    isAtomic: isAtomic({ depth, complexityScore: p.complexity_score }, opts),
+    acceptanceCriteria: p.acceptance_criteria,
+    requirementIds: p.requirement_ids,
+    estimatedHours: p.estimated_hours,
+    estimateSource: estimateSource,
+    isAtomic: isAtomic({ depth, complexityScore: p.complexity_score, estimatedHours: p.estimated_hours }, opts),
   }));
   const inserted = values.length ? await tx.insert(tasks).values(values).returning() : [];
   if (queueSplits) {
@@ -248,6 +259,7 @@ async function runRootStages(deps: Deps, job: JobRow, ctx: JobContext, enter: (s
         complexityScore: assessed.value.complexity_score,
         storyPoints: assessed.value.story_points,
         implementationDetails: assessed.value.rationale,
+        estimateSource: estimateSourceOf(deps.planner),
       })
       .where(eq(tasks.id, rootId));
     root = (await loadTask(deps, rootId))!;
@@ -284,6 +296,7 @@ async function runRootStages(deps: Deps, job: JobRow, ctx: JobContext, enter: (s
         planned.value.slice(0, opts.maxSubtasks),
         opts,
         !opts.requiresApproval,
+        estimateSourceOf(deps.planner),
       );
     });
   }
@@ -367,7 +380,12 @@ async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
     const capped = planned.value
       .slice(0, opts.maxSubtasks)
       .map((p) => ({ ...p, complexity_score: Math.min(p.complexity_score, node.complexityScore ?? 10) }));
-    return insertChildren(deps, tx, node, rootId, capped, opts, true);
+    if (capped.length === 0) {
+      // The planner has nothing finer for this node (the offline outline's leaves): it is a leaf.
+      await tx.update(tasks).set({ isAtomic: true, updatedAt: new Date() }).where(eq(tasks.id, nodeId));
+      return [];
+    }
+    return insertChildren(deps, tx, node, rootId, capped, opts, true, estimateSourceOf(deps.planner));
   });
   if (inserted.length) {
     await deps.events.publish({
@@ -406,6 +424,19 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
     data: { progress: 85 },
   });
   await reportStage(deps, root, "composer", "started", "Writing epics, user stories and the event model");
+  const merged = await mergeDuplicateLeaves(deps, root);
+  if (merged > 0) {
+    await deps.events.publish({
+      type: "service.status",
+      userId: root.userId,
+      taskId: root.id,
+      rootTaskId: root.id,
+      operatorId: "composer",
+      status: "processing",
+      message: `Merged ${merged} duplicate subtask${merged === 1 ? "" : "s"} planned in more than one place`,
+      data: { stage: "composer", stage_name: stageInfo("composer").name, progress: stageInfo("composer").progress, merged },
+    });
+  }
 
   const nodes = await deps.db
     .select()
@@ -419,7 +450,12 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
     story_points: t.storyPoints,
     is_atomic: t.isAtomic,
   }));
-  const request = { brief: briefOf(root, root.repositorySummary), tasks: flat };
+  const opts = optionsOf(root);
+  const request = {
+    brief: briefOf(root, root.repositorySummary),
+    tasks: flat,
+    limits: { maxDepth: opts.maxDepth, maxSubtasks: opts.maxSubtasks },
+  };
   await deps.events.publish({
     type: "event_modeling.started",
     userId: root.userId,
@@ -538,6 +574,37 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
     rootTaskId: root.id,
     status: "completed",
     isAtomic: false,
+  });
+}
+
+/**
+ * The dedup pass (dedupe.ts): leaves planned twice (in two branches, or twice in one) are merged into the
+ * first; a parent left without children becomes a leaf. Returns how many were merged.
+ */
+async function mergeDuplicateLeaves(deps: Deps, root: TaskRow): Promise<number> {
+  return deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select id from ${tasks} where id = ${root.id} for update`);
+    const nodes = await tx
+      .select()
+      .from(tasks)
+      .where(eq(tasks.rootTaskId, root.id))
+      .orderBy(asc(tasks.depth), asc(tasks.position));
+    const merges = findDuplicates(depthFirst(root, nodes));
+    if (merges.length === 0) return 0;
+    for (const m of merges) {
+      await tx
+        .update(tasks)
+        .set({ acceptanceCriteria: m.acceptanceCriteria, requirementIds: m.requirementIds, updatedAt: new Date() })
+        .where(eq(tasks.id, m.keep));
+    }
+    const dropped = merges.map((m) => m.drop);
+    await tx.delete(tasks).where(inArray(tasks.id, dropped));
+    const parents = [...new Set(nodes.filter((n) => dropped.includes(n.id)).map((n) => n.parentId!))];
+    for (const parentId of parents) {
+      if (parentId !== root.id && !(await hasChildren(tx, parentId)))
+        await tx.update(tasks).set({ isAtomic: true }).where(eq(tasks.id, parentId));
+    }
+    return merges.length;
   });
 }
 

@@ -1,3 +1,4 @@
+import type { StatedScope } from "./requirements";
 import type {
   ComplexityAssessment,
   EventModelPlan,
@@ -20,6 +21,8 @@ export type ProjectBrief = {
   additionalRequirements: string | null;
   /** A bounded summary of the linked GitHub repository (README excerpt, file tree), if any. */
   repositorySummary: string | null;
+  /** The stated requirements (R1, R2, ...) and non-goals, read by rule from the description. */
+  scope: StatedScope;
 };
 
 /** One node to split: its own text plus the path from the root, so a planner keeps context. */
@@ -39,6 +42,8 @@ export type SplitRequest = {
 
 export type ComposeRequest = {
   brief: ProjectBrief;
+  /** The decomposition's limits, so a planner can tell how its first level was shaped. */
+  limits?: { maxDepth: number; maxSubtasks: number };
   /** The finished tree, flattened in depth-first order. */
   tasks: {
     description: string;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { findApplicationType, findStack } from "../../shared/catalogue";
 import * as plan from "../../shared/schemas/plan";
 import { createOfflinePlanner } from "./offline-planner";
+import { extractScope } from "./requirements";
 import type { ComposeRequest, ProjectBrief } from "./planner";
 import {
   PORTABLE_KEYWORDS,
@@ -63,6 +64,7 @@ function brief(description: string, typeId: string | null, stackId: string | nul
     stack: stack ?? null,
     additionalRequirements: null,
     repositorySummary: null,
+    scope: extractScope(description),
   };
 }
 

@@ -6,7 +6,10 @@ export const SYSTEM_PROMPT = `You are Atomize, a senior software architect and d
 concrete, independently testable engineering tasks for a developer team. Be specific to the project's stack,
 never vague ("implement features"), never repeat a parent task verbatim, and never invent requirements that
 contradict the user's description. Complexity scores run from 1 (trivial, under an hour) to 10 (a large
-multi-week effort); story points must be one of 1, 2, 3, 5, 8, 13 and track complexity. Answer with one JSON
+multi-week effort); story points must be one of 1, 2, 3, 5, 8, 13 and track complexity. A task is atomic
+when one developer can finish it in at most about two days (16 hours) as one pull request; estimate every
+task in developer-hours (estimated_hours), subtasks included, and split anything bigger. Use only the
+technologies the description names or the chosen stack; when none is named, stay technology-neutral. Answer with one JSON
 object that matches the requested JSON schema and nothing else: no prose, no code fences.`;
 
 function briefText(brief: ProjectBrief): string {
@@ -24,10 +27,22 @@ function briefText(brief: ProjectBrief): string {
   return lines.join("\n\n");
 }
 
+/** The stated requirements with their ids, and the non-goals: every plan is traced to them. */
+function scopeText(brief: ProjectBrief, full: boolean): string {
+  const { requirements, nonGoals } = brief.scope;
+  const shown = full ? requirements : requirements.slice(0, 60);
+  const lines = shown.map((r) => `- ${r.id}: ${r.text.replace(/\s+/g, " ").slice(0, full ? 400 : 160)}`);
+  if (shown.length < requirements.length) lines.push(`- ... and ${requirements.length - shown.length} more`);
+  const parts = requirements.length ? [`Stated requirements (cite their ids in requirement_ids):\n${lines.join("\n")}`] : [];
+  if (nonGoals.length)
+    parts.push(`Out of scope (never plan these):\n${nonGoals.map((n) => `- ${n.slice(0, 200)}`).join("\n")}`);
+  return parts.length ? `${parts.join("\n\n")}\n\n` : "";
+}
+
 export function complexityPrompt(brief: ProjectBrief): string {
   return `${briefText(brief)}
 
-Assess the complexity of the whole project: give complexity_score (1-10), story_points, and a one or two
+${scopeText(brief, false)}Assess the complexity of the whole project: give complexity_score (1-10), story_points, and a one or two
 sentence rationale naming what drives the effort.`;
 }
 
@@ -47,16 +62,19 @@ export function splitPrompt(r: SplitRequest): string {
     );
   const what =
     r.depth === 0
-      ? "Plan the first level of the project: the main workstreams a team would run (setup, each major feature, quality, delivery)."
+      ? "Plan the first level of the project: the main workstreams a team would run (setup, each major feature, quality, delivery). Together they must cover every stated requirement."
       : "Split this task into the concrete steps needed to complete it.";
   return `${briefText(r.brief)}
 
-${path}${around}Task to split:\n${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}
+${scopeText(r.brief, r.depth === 0)}${path}${around}Task to split:\n${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}
 ${r.task.complexity_score !== null ? `Its complexity: ${r.task.complexity_score}/10.\n` : ""}
 Depth: ${r.depth} of at most ${r.maxDepth}.
 ${what} Return at most ${r.maxSubtasks} subtasks (fewer is fine when fewer make sense), each with a specific
-imperative description, complexity_score (never above the task being split), story_points and
-implementation_details (1-3 sentences of concrete guidance: files, endpoints, tables, libraries).`;
+imperative description, complexity_score (never above the task being split), story_points,
+implementation_details (1-3 sentences of concrete guidance: files, endpoints, tables, libraries),
+acceptance_criteria (2-5 short, testable statements of when it is done), requirement_ids (the ids of
+the stated requirements it serves; empty for cross-cutting work) and estimated_hours (developer-hours,
+its own subtasks included; at most 16 for a task meant to be done without further splitting).`;
 }
 
 function treeText(r: ComposeRequest): string {
@@ -69,7 +87,7 @@ function treeText(r: ComposeRequest): string {
 export function contextPrompt(r: ComposeRequest): string {
   return `${briefText(r.brief)}
 
-The decomposed plan:
+${scopeText(r.brief, false)}The decomposed plan:
 ${treeText(r)}
 
 Write the project context: tech_stack (frontend, backend, database, deployment, description), 5-10
@@ -81,7 +99,7 @@ acceptance criteria; story_points; priority must_have / should_have / could_have
 export function eventModelPrompt(r: ComposeRequest): string {
   return `${briefText(r.brief)}
 
-The decomposed plan:
+${scopeText(r.brief, false)}The decomposed plan:
 ${treeText(r)}
 
 Write an event model of the system: domain events (past tense, PascalCase), commands, read models,

@@ -23,12 +23,21 @@ export const complexityAssessment = z.object({
 });
 export type ComplexityAssessment = z.infer<typeof complexityAssessment>;
 
+/** A leaf is meant to be one pull request of at most about two developer-days (decision 012). */
+export const ATOMIC_HOURS = 16;
+
 /** One proposed subtask (root_processor and decomposer). */
 export const plannedSubtask = z.object({
   description: text(2000),
   complexity_score: z.number().int().min(1).max(10),
   story_points: storyPoints,
   implementation_details: text(4000),
+  /** 2-5 testable statements that say when the subtask is done. */
+  acceptance_criteria: z.array(text(500)).min(2).max(5),
+  /** The ids (R1, R2, ...) of the stated requirements this subtask covers; empty for cross-cutting work. */
+  requirement_ids: z.array(z.string().regex(/^R\d{1,4}$/)).max(50),
+  /** Developer-hours to finish it, subtasks included; a leaf should need at most ATOMIC_HOURS. */
+  estimated_hours: z.number().min(0.5).max(10_000),
 });
 export type PlannedSubtask = z.infer<typeof plannedSubtask>;
 
@@ -70,7 +79,6 @@ export const projectContext = z.object({
         priority: z.enum(["must_have", "should_have", "could_have", "wont_have"]),
       }),
     )
-    .min(1)
     .max(60),
 });
 export type ProjectContext = z.infer<typeof projectContext>;
@@ -83,8 +91,9 @@ const named = z.object({ name: text(200), description: z.string().max(1000) });
  * one long string: that cost output tokens, could contradict the structure, and had no natural cap.
  */
 export const eventModelStructure = z.object({
-  events: z.array(named).min(1).max(80),
-  commands: z.array(named).min(1).max(80),
+  // Empty when the description states no actions or facts: an honest empty model, not an invented one.
+  events: z.array(named).max(80),
+  commands: z.array(named).max(80),
   read_models: z.array(named).max(80),
   user_interactions: z.array(named).max(80),
   automations: z.array(named).max(80),
@@ -98,7 +107,6 @@ export const eventModelStructure = z.object({
         read_models: z.array(text(200)).max(80),
       }),
     )
-    .min(1)
     .max(20),
   chapters: z
     .array(
@@ -108,11 +116,13 @@ export const eventModelStructure = z.object({
         sub_chapters: z.array(z.object({ name: text(200), slices: z.array(text(300)).max(40) })).max(20),
       }),
     )
-    .min(1)
     .max(20),
 });
 export type EventModelStructure = z.infer<typeof eventModelStructure>;
 
 /** The composed event model (spec section 3 "metadata"): the structure plus its markdown. */
-export const eventModelPlan = eventModelStructure.extend({ event_model_markdown: text(100_000) });
+export const eventModelPlan = eventModelStructure.extend({
+  /** Empty when the structure is empty: the UI then shows its empty state. */
+  event_model_markdown: z.string().max(100_000),
+});
 export type EventModelPlan = z.infer<typeof eventModelPlan>;

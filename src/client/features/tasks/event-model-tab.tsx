@@ -145,9 +145,9 @@ export function EventModelTab({ task }: { task: Task }) {
       >
         {generating
           ? task.status === "processing"
-            ? "The AI is building the event model along with the task breakdown."
+            ? "The event model is being built along with the plan."
             : "Decomposition has not run yet. The event model (events, commands, read models, swimlanes and chapters) is generated with it. You can also write one yourself in Markdown."
-          : "No event model was produced for this task. You can write one yourself in Markdown."}
+          : "No event model was made: the description states no actions or events to model. You can write one yourself in Markdown."}
       </EmptyState>
     );
   }

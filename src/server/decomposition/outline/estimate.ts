@@ -1,0 +1,64 @@
+import { ATOMIC_HOURS } from "../../../shared/schemas/plan";
+
+/**
+ * The outline's estimate of one stated requirement, by an open rule (decision 012), shown as "estimated by
+ * rule" so nobody mistakes it for a judgement: a base for the first thing asked, more for each further
+ * part of the sentence, and more for work that is known to take longer (an integration with another
+ * system, compliance, live updates, data that must be stored or migrated, screens). Capped at the size of
+ * one subtask (ATOMIC_HOURS): a requirement that needs more becomes the team's call, said in its notes.
+ */
+const FACTORS: { re: RegExp; hours: number; why: string }[] = [
+  {
+    re: /\b(api|webhooks?|integrat\w*|stripe|paypal|saml|sso|oauth|okta|e-?mails?|sms|push notifications?|slack|discord|import\w*|export\w*|sync\w*|upload\w*|s3|mqtt|third[- ]party)\b/i,
+    hours: 4,
+    why: "talks to another system",
+  },
+  {
+    re: /\b(audit|signatures?|complian\w*|hipaa|gdpr|cfr|encrypt\w*|permissions?|roles?)\b/i,
+    hours: 4,
+    why: "compliance or access rules",
+  },
+  { re: /\b(real[- ]?time|live|websockets?|offline|notifications?)\b/i, hours: 3, why: "live or offline behaviour" },
+  {
+    re: /\b(stor(e|age)|database|schema|migrat\w*|history|search\w*|reports?|analytics|statistics)\b/i,
+    hours: 2,
+    why: "stored or queried data",
+  },
+  { re: /\b(pages?|screens?|dashboards?|forms?|views?|charts?|heatmaps?|calendars?|ui)\b/i, hours: 2, why: "screens" },
+];
+
+export type RuleEstimate = { hours: number; why: string[] };
+
+/** Parts of a sentence: "create invoices, send them by email and track payments" has three. */
+function parts(text: string): number {
+  const separators = text.match(/,|;|\band\b|\bor\b|\bplus\b|\/(?=\w)/gi)?.length ?? 0;
+  return Math.min(4, 1 + separators);
+}
+
+export function estimateRequirement(text: string): RuleEstimate {
+  const n = parts(text);
+  let hours = 4 + 3 * (n - 1);
+  const why = [n === 1 ? "one part" : `${n} parts`];
+  for (const f of FACTORS) {
+    if (f.re.test(text)) {
+      hours += f.hours;
+      why.push(f.why);
+    }
+  }
+  return { hours: Math.min(ATOMIC_HOURS, hours), why };
+}
+
+/** Story points from hours: 1 (a few hours) to 8 (about two days). */
+export function pointsForHours(hours: number): 1 | 2 | 3 | 5 | 8 | 13 {
+  if (hours <= 3) return 1;
+  if (hours <= 6) return 2;
+  if (hours <= 10) return 3;
+  if (hours <= 14) return 5;
+  if (hours <= ATOMIC_HOURS) return 8;
+  return 13;
+}
+
+/** A leaf's complexity (2-7) from its hours: always at or under the default splitting threshold. */
+export function complexityForHours(hours: number): number {
+  return Math.max(2, Math.min(7, 1 + Math.round((hours / ATOMIC_HOURS) * 6)));
+}
