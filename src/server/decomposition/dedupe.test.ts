@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { findDuplicates } from "./dedupe";
 
-const node = (id: string, parentId: string, description: string, ids: string[] = [], criteria = ["a", "b"]) => ({
+const node = (
+  id: string,
+  parentId: string,
+  description: string,
+  ids: string[] = [],
+  criteria = ["a", "b"],
+) => ({
   id,
   parentId,
   description,

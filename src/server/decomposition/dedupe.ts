@@ -32,7 +32,8 @@ const normalise = (t: string) =>
 /** `nodes` in depth-first reading order, the root excluded. */
 export function findDuplicates(nodes: DedupeNode[]): Merge[] {
   const parents = new Set(nodes.map((n) => n.parentId));
-  const kept: { node: DedupeNode; words: Set<string>; norm: string; criteria: string[]; ids: string[] }[] = [];
+  const kept: { node: DedupeNode; words: Set<string>; norm: string; criteria: string[]; ids: string[] }[] =
+    [];
   const drops: { drop: string; into: (typeof kept)[number] }[] = [];
   for (const node of nodes.filter((n) => !parents.has(n.id))) {
     const norm = normalise(node.description);

@@ -11,7 +11,7 @@ import { renderEventModelMarkdown } from "./event-model-markdown";
 import { composeOutlineContext, composeOutlineEventModel } from "./outline/compose";
 import { complexityForHours, pointsForHours } from "./outline/estimate";
 import { buildOutline, idList, type Limits, type Outline, type OutlineNode } from "./outline/outline";
-import type { Planned, Planner, ProjectBrief, Usage } from "./planner";
+import type { Planned, Planner, Usage } from "./planner";
 
 /** The offline planner makes no model calls; each stage counts as one call with no tokens. */
 const USAGE: Usage = { calls: 1, promptTokens: 0, completionTokens: 0 };
@@ -26,7 +26,10 @@ const COMPOSE_LIMITS: Limits = { maxDepth: 6, maxSubtasks: 10 };
 /** A group's complexity: above every child's, so the splitting rule always opens it (8-10). */
 function complexityOf(node: OutlineNode): number {
   if (node.children.length === 0) return complexityForHours(node.hours);
-  return Math.min(10, Math.max(...node.children.map(complexityOf)) < 8 ? 8 : Math.max(...node.children.map(complexityOf)) + 1);
+  return Math.min(
+    10,
+    Math.max(...node.children.map(complexityOf)) < 8 ? 8 : Math.max(...node.children.map(complexityOf)) + 1,
+  );
 }
 
 function toSubtask(node: OutlineNode): PlannedSubtask {
@@ -52,7 +55,7 @@ function nodeAt(outline: Outline, path: string[]): OutlineNode | { children: Out
   return level;
 }
 
-function assess(brief: ProjectBrief, outline: Outline): ComplexityAssessment {
+function assess(outline: Outline): ComplexityAssessment {
   const { requirements, nonGoals } = outline.scope;
   const hours = outline.children.reduce((sum, n) => sum + n.hours, 0);
   const score = Math.max(1, Math.min(10, Math.round(2 + Math.log2(1 + hours / 8))));
@@ -90,7 +93,7 @@ export function createOfflinePlanner(): Planner {
 
     async assessComplexity(brief, signal) {
       signal?.throwIfAborted();
-      return planned(assess(brief, buildOutline(brief, COMPOSE_LIMITS)));
+      return planned(assess(buildOutline(brief, COMPOSE_LIMITS)));
     },
 
     async splitTask(request, signal) {
@@ -111,7 +114,9 @@ export function createOfflinePlanner(): Planner {
 
     async composeEventModel(request, signal) {
       signal?.throwIfAborted();
-      const structure = composeOutlineEventModel(buildOutline(request.brief, request.limits ?? COMPOSE_LIMITS));
+      const structure = composeOutlineEventModel(
+        buildOutline(request.brief, request.limits ?? COMPOSE_LIMITS),
+      );
       const value: EventModelPlan = {
         ...structure,
         event_model_markdown: renderEventModelMarkdown(structure),

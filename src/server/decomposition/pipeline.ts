@@ -7,8 +7,8 @@ import type { Deps } from "../deps";
 import { type DbOrTx, type JobContext, type JobQueue, type JobRow, PermanentJobError } from "../jobs/queue";
 import type { TaskRow } from "../services/tasks/serialize";
 import { isAtomic } from "./atomicity";
-import { findDuplicates } from "./dedupe";
 import { briefOf, optionsOf } from "./brief";
+import { findDuplicates } from "./dedupe";
 import { fetchRepositoryContext } from "./grounding";
 import type { Planner, Usage } from "./planner";
 import { PlannerError } from "./planner-error";
@@ -129,7 +129,10 @@ async function insertChildren(
     requirementIds: p.requirement_ids,
     estimatedHours: p.estimated_hours,
     estimateSource: estimateSource,
-    isAtomic: isAtomic({ depth, complexityScore: p.complexity_score, estimatedHours: p.estimated_hours }, opts),
+    isAtomic: isAtomic(
+      { depth, complexityScore: p.complexity_score, estimatedHours: p.estimated_hours },
+      opts,
+    ),
   }));
   const inserted = values.length ? await tx.insert(tasks).values(values).returning() : [];
   if (queueSplits) {
@@ -434,7 +437,12 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
       operatorId: "composer",
       status: "processing",
       message: `Merged ${merged} duplicate subtask${merged === 1 ? "" : "s"} planned in more than one place`,
-      data: { stage: "composer", stage_name: stageInfo("composer").name, progress: stageInfo("composer").progress, merged },
+      data: {
+        stage: "composer",
+        stage_name: stageInfo("composer").name,
+        progress: stageInfo("composer").progress,
+        merged,
+      },
     });
   }
 
@@ -594,7 +602,11 @@ async function mergeDuplicateLeaves(deps: Deps, root: TaskRow): Promise<number> 
     for (const m of merges) {
       await tx
         .update(tasks)
-        .set({ acceptanceCriteria: m.acceptanceCriteria, requirementIds: m.requirementIds, updatedAt: new Date() })
+        .set({
+          acceptanceCriteria: m.acceptanceCriteria,
+          requirementIds: m.requirementIds,
+          updatedAt: new Date(),
+        })
         .where(eq(tasks.id, m.keep));
     }
     const dropped = merges.map((m) => m.drop);

@@ -1,10 +1,10 @@
-import type { StatedScope } from "./requirements";
 import type {
   ComplexityAssessment,
   EventModelPlan,
   PlannedSubtask,
   ProjectContext,
 } from "../../shared/schemas/plan";
+import type { StatedScope } from "./requirements";
 
 /** What every stage knows about the project being planned. */
 export type ProjectBrief = {

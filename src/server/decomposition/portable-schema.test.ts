@@ -3,7 +3,6 @@ import { z } from "zod";
 import { findApplicationType, findStack } from "../../shared/catalogue";
 import * as plan from "../../shared/schemas/plan";
 import { createOfflinePlanner } from "./offline-planner";
-import { extractScope } from "./requirements";
 import type { ComposeRequest, ProjectBrief } from "./planner";
 import {
   PORTABLE_KEYWORDS,
@@ -11,6 +10,7 @@ import {
   PortableSchemaError,
   portableFormat,
 } from "./portable-schema";
+import { extractScope } from "./requirements";
 
 /** Every zod object schema that plan.ts exports (what a model is asked to produce). */
 const objectSchemas = Object.entries(plan as Record<string, unknown>).filter(

@@ -33,7 +33,9 @@ function scopeText(brief: ProjectBrief, full: boolean): string {
   const shown = full ? requirements : requirements.slice(0, 60);
   const lines = shown.map((r) => `- ${r.id}: ${r.text.replace(/\s+/g, " ").slice(0, full ? 400 : 160)}`);
   if (shown.length < requirements.length) lines.push(`- ... and ${requirements.length - shown.length} more`);
-  const parts = requirements.length ? [`Stated requirements (cite their ids in requirement_ids):\n${lines.join("\n")}`] : [];
+  const parts = requirements.length
+    ? [`Stated requirements (cite their ids in requirement_ids):\n${lines.join("\n")}`]
+    : [];
   if (nonGoals.length)
     parts.push(`Out of scope (never plan these):\n${nonGoals.map((n) => `- ${n.slice(0, 200)}`).join("\n")}`);
   return parts.length ? `${parts.join("\n\n")}\n\n` : "";

@@ -35,7 +35,8 @@ export type StatedScope = {
 
 const NON_GOAL_HEADING =
   /^(non[- ]?goals?|out[- ]of[- ]scope|not in (v\d+|scope|this (release|version))|won'?t (do|have)|not now|later|future( work| ideas)?|maybe later|nice[- ]to[- ]haves? later|explicitly not)\b/i;
-const CONTEXT_HEADING = /^(background|context|problem( statement)?|motivation|why|about( us)?|today|current state)\b/i;
+const CONTEXT_HEADING =
+  /^(background|context|problem( statement)?|motivation|why|about( us)?|today|current state)\b/i;
 /** An item that declares itself out of scope. */
 const NON_GOAL_ITEM =
   /\b(out[- ]of[- ]scope|non[- ]goals?|not (in|for) (v\d+|the first (release|version)|scope|now|this release|mvp)|(later|someday),? maybe|maybe later|not needed|no need (for|to)|(do not|don'?t|won'?t|will not) (need|build|support|do|include|handle|want|bother)|not (required|a goal|planned)|isn'?t needed|aren'?t needed|we skip|skip(ping)? for now|(post|after)[- ](v1|mvp|launch))\b/i;
@@ -91,7 +92,10 @@ function sentences(text: string): string[] {
     }
   }
   out.push(text.slice(start));
-  return out.flatMap((s) => s.split(/;\s+/)).map(clean).filter(Boolean);
+  return out
+    .flatMap((s) => s.split(/;\s+/))
+    .map(clean)
+    .filter(Boolean);
 }
 
 /** Drops a trailing full stop and list punctuation; keeps question and exclamation marks as they are. */
@@ -103,13 +107,19 @@ function trimItem(text: string): string {
 
 const ACTOR_NOUN =
   "users?|customers?|clients?|buyers?|sellers?|admins?|administrators?|managers?|owners?|members?|visitors?|guests?|students?|teachers?|patients?|doctors?|clinicians?|nurses?|staff|employees?|developers?|players?|drivers?|riders?|authors?|editors?|readers?|subscribers?|agents?|operators?|investigators?|coaches?|trainers?|parents?|kids|shoppers?|hosts?|tenants?|landlords?|accountants?|freelancers?|recruiters?|candidates?|moderators?|sponsors?|monitors?|reviewers?|people|anyone|everyone|the team|team members?";
-const CAN = "can|could|should be able to|must be able to|will be able to|are able to|is able to|need to|needs to|want to|wants to|may|should|must|will";
+const CAN =
+  "can|could|should be able to|must be able to|will be able to|are able to|is able to|need to|needs to|want to|wants to|may|should|must|will";
 
 function actorOf(text: string): Pick<Requirement, "actor" | "action" | "benefit"> {
   const none = { actor: null, action: null, benefit: null };
-  const story = text.match(/^as an? ([\w -]{2,40}?),? i (?:want|need|would like|can|should be able) (?:to )?(.+?)(?:,? so (?:that )?(.+))?$/i);
+  const story = text.match(
+    /^as an? ([\w -]{2,40}?),? i (?:want|need|would like|can|should be able) (?:to )?(.+?)(?:,? so (?:that )?(.+))?$/i,
+  );
   if (story) return { actor: story[1]!.trim(), action: story[2]!.trim(), benefit: story[3]?.trim() ?? null };
-  const re = new RegExp(`^(?:the |our |all |every |each |logged[- ]in |signed[- ]in |registered |new )?(${ACTOR_NOUN})\\s+(?:${CAN})\\s+(.+)$`, "i");
+  const re = new RegExp(
+    `^(?:the |our |all |every |each |logged[- ]in |signed[- ]in |registered |new )?(${ACTOR_NOUN})\\s+(?:${CAN})\\s+(.+)$`,
+    "i",
+  );
   const m = text.match(re);
   if (!m) return none;
   const [action, benefit] = m[2]!.split(/,?\s+so (?:that )?/i);
@@ -117,7 +127,9 @@ function actorOf(text: string): Pick<Requirement, "actor" | "action" | "benefit"
   return { actor: m[1]!.toLowerCase(), action: action.trim(), benefit: benefit?.trim() ?? null };
 }
 
-const STOP = new Set("a an the and or to of for in on with by at from is are be it this that we our i you".split(" "));
+const STOP = new Set(
+  "a an the and or to of for in on with by at from is are be it this that we our i you".split(" "),
+);
 export function wordSet(text: string): Set<string> {
   return new Set(
     text
@@ -177,7 +189,8 @@ export function extractScope(description: string, additional: string | null = nu
             : "requirement";
         if (heading.rest) {
           // "Non-goals: video calls, native apps" lists its items inline.
-          const parts = sectionKind === "non_goal" ? heading.rest.split(/,\s*|;\s*/) : sentences(heading.rest);
+          const parts =
+            sectionKind === "non_goal" ? heading.rest.split(/,\s*|;\s*/) : sentences(heading.rest);
           for (const p of parts) push(p, section, sectionKind);
         }
         continue;

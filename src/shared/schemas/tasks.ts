@@ -225,6 +225,16 @@ export type Task = {
   metadata: EventModelMetadata | null;
   story_points: number | null;
   implementation_details: string | null;
+  /** 2-5 testable statements of when this node is done (every planned leaf has them). */
+  acceptance_criteria: string[];
+  /** The stated requirements (R1, R2, ... read from the root's description) this node covers. */
+  requirement_ids: string[];
+  /** Developer-hours, subtasks included. */
+  estimated_hours: number | null;
+  /** "rule" (the offline outline's heuristic, shown as "estimated by rule"), "model" or "person". */
+  estimate_source: string | null;
+  /** On a root: what its description states, read by rule (requirements R1, R2, ... and non-goals). */
+  stated_scope: { requirements: { id: string; text: string }[]; non_goals: string[] } | null;
   is_atomic: boolean;
   predictions: Record<string, unknown> | null;
   tech_preferences: Record<string, unknown> | null;

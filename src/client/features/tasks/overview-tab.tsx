@@ -148,6 +148,34 @@ export function OverviewTab({
         )}
       </OverviewCard>
 
+      {task.stated_scope && task.stated_scope.requirements.length > 0 && (
+        <OverviewCard title="Stated Requirements" className="md:col-span-2">
+          <p className="text-sm text-base-content/70">
+            What the description states, read one by one. Every subtask names the requirements it covers.
+          </p>
+          <ol className="space-y-1 text-sm" data-testid="stated-requirements">
+            {task.stated_scope.requirements.map((r) => (
+              <li key={r.id} className="break-words">
+                <span className="badge badge-sm badge-outline mr-2 font-mono">{r.id}</span>
+                {r.text}
+              </li>
+            ))}
+          </ol>
+          {task.stated_scope.non_goals.length > 0 && (
+            <div className="text-sm" data-testid="stated-non-goals">
+              <p className="text-base-content/60">Out of scope (not planned)</p>
+              <ul className="mt-1 list-disc pl-5">
+                {task.stated_scope.non_goals.map((n) => (
+                  <li key={n} className="break-words">
+                    {n}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </OverviewCard>
+      )}
+
       {hasEventModeling && (
         <OverviewCard title="Event Modeling">
           <Facts

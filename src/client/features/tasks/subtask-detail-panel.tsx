@@ -3,16 +3,25 @@ import { TaskStatusBadge } from "../../components/task-status-badge";
 import { taskTitle } from "../../lib/task-text";
 import { COMPLEXITY_BADGE, complexityBand, formatComplexity } from "./task-tree";
 
+/** "6 h", "1.5 h", "3 days" (8-hour days from 24 hours). */
+function formatHours(hours: number): string {
+  if (hours >= 24) return `${Math.round((hours / 8) * 10) / 10} days`;
+  return `${Math.round(hours * 10) / 10} h`;
+}
+
 /** Spec 2 subtasks tab: the side panel for the selected node. */
 export function SubtaskDetailPanel({
   node,
   isRoot,
+  requirements,
   onClose,
   onAddTask,
   onDelete,
 }: {
   node: TaskTreeNode;
   isRoot: boolean;
+  /** The root's stated requirements, so the ids a node covers can be shown with their words. */
+  requirements: { id: string; text: string }[];
   onClose: () => void;
   onAddTask: () => void;
   onDelete: () => void;
@@ -73,6 +82,20 @@ export function SubtaskDetailPanel({
           </dd>
           <dt className="text-base-content/60">Story points</dt>
           <dd>{node.story_points ?? "Not estimated yet"}</dd>
+          <dt className="text-base-content/60">Estimate</dt>
+          <dd data-testid="node-estimate">
+            {node.estimated_hours !== null
+              ? `About ${formatHours(node.estimated_hours)}`
+              : "Not estimated yet"}
+            {node.estimate_source === "rule" && (
+              <span
+                className="badge badge-sm badge-ghost ml-2"
+                title="A rule of thumb from the description (its parts, integrations, data and screens), not a judgement: adjust it when the team knows more."
+              >
+                estimated by rule
+              </span>
+            )}
+          </dd>
           <dt className="text-base-content/60">Atomic</dt>
           <dd>{node.is_atomic ? "Yes" : "No"}</dd>
           <dt className="text-base-content/60">Subtasks</dt>
@@ -87,6 +110,38 @@ export function SubtaskDetailPanel({
           <p className="mt-1 max-h-60 overflow-y-auto whitespace-pre-wrap break-words text-sm text-base-content/85">
             {node.description}
           </p>
+        </div>
+
+        {node.requirement_ids.length > 0 && (
+          <div>
+            <h4 className="text-sm font-semibold">Requirements covered</h4>
+            <ul className="mt-1 space-y-1 text-sm text-base-content/85" data-testid="node-requirements">
+              {node.requirement_ids.map((id) => (
+                <li key={id} className="break-words">
+                  <span className="badge badge-sm badge-outline mr-2 font-mono">{id}</span>
+                  {requirements.find((r) => r.id === id)?.text ?? ""}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+
+        <div>
+          <h4 className="text-sm font-semibold">Acceptance criteria</h4>
+          {node.acceptance_criteria.length > 0 ? (
+            <ul
+              className="mt-1 list-disc space-y-1 pl-5 text-sm text-base-content/85"
+              data-testid="node-criteria"
+            >
+              {node.acceptance_criteria.map((c) => (
+                <li key={c} className="break-words">
+                  {c}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="mt-1 text-sm text-base-content/60">No acceptance criteria yet.</p>
+          )}
         </div>
 
         <div>

@@ -125,6 +125,7 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
             <SubtaskDetailPanel
               node={selected}
               isRoot={selected.id === tree.id}
+              requirements={tree.stated_scope?.requirements ?? []}
               onClose={() => setSelectedId(null)}
               onAddTask={() => setAddTargetId(selected.id)}
               onDelete={() => setToDelete(selected)}

@@ -24,7 +24,8 @@ const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 const cut = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 3)}...` : t);
 
 function priorityOf(r: Requirement): ProjectContext["user_stories"][number]["priority"] {
-  if (/\b(could|nice[- ]to[- ]have|optional(ly)?|if time (allows|permits))\b/i.test(r.text)) return "could_have";
+  if (/\b(could|nice[- ]to[- ]have|optional(ly)?|if time (allows|permits))\b/i.test(r.text))
+    return "could_have";
   if (/\bshould\b/i.test(r.text) && !/\bshould be able\b/i.test(r.text)) return "should_have";
   return "must_have";
 }
@@ -39,7 +40,10 @@ export function composeOutlineContext(outline: Outline, brief: ProjectBrief): Pr
       description: cut(
         covers.length
           ? `Covers ${idList(covers)}: ${covers.map((r) => r.text).join("; ")}`
-          : stream.nodes.flatMap(leaves).map((n) => n.title).join("; "),
+          : stream.nodes
+              .flatMap(leaves)
+              .map((n) => n.title)
+              .join("; "),
         2000,
       ),
       priority: i === 0 ? 1 : i === streams.length - 1 ? 3 : 2,
@@ -70,8 +74,12 @@ export function composeOutlineContext(outline: Outline, brief: ProjectBrief): Pr
     "Write each acceptance criterion as an automated test where it can be",
     "Trace every change back to the requirement (R1, R2, ...) it serves",
     ...(named.length === 0 && !stack ? ["Record the stack decision before building on it"] : []),
-    ...(outline.kind === "change" ? ["Change the existing system in small steps that can each be turned off"] : []),
-    ...(outline.kind === "performance" ? ["Measure before and after every change, on the same scenario"] : []),
+    ...(outline.kind === "change"
+      ? ["Change the existing system in small steps that can each be turned off"]
+      : []),
+    ...(outline.kind === "performance"
+      ? ["Measure before and after every change, on the same scenario"]
+      : []),
     ...(outline.scope.nonGoals.length
       ? [cut(`Leave out what the description puts out of scope: ${outline.scope.nonGoals.join("; ")}`, 500)]
       : []),
@@ -98,7 +106,8 @@ export function composeOutlineContext(outline: Outline, brief: ProjectBrief): Pr
 }
 
 /** "when a payment fails, ..." -> "A payment fails": a fact the text states, in its words. */
-const WHEN = /\b(?:when|whenever|once|after|if)\s+((?:an?|the|their|our|my|each|every|new)\s+[\w-]+(?:\s+[\w-]+){0,3}\s+(?:is|are|was|were|gets?|has|have|fails?|succeeds?|expires?|arrives?|changes?|ends?|starts?)\b(?:\s+[\w-]+){0,2})/gi;
+const WHEN =
+  /\b(?:when|whenever|once|after|if)\s+((?:an?|the|their|our|my|each|every|new)\s+[\w-]+(?:\s+[\w-]+){0,3}\s+(?:is|are|was|were|gets?|has|have|fails?|succeeds?|expires?|arrives?|changes?|ends?|starts?)\b(?:\s+[\w-]+){0,2})/gi;
 const READS = /^(see|view|browse|list|search|read|look at|check|track|monitor|compare|filter)\b/i;
 
 export function composeOutlineEventModel(outline: Outline): EventModelStructure {
@@ -114,7 +123,8 @@ export function composeOutlineEventModel(outline: Outline): EventModelStructure 
       for (const r of node.covers.length === 1 ? node.covers : []) {
         for (const m of r.text.matchAll(WHEN)) {
           const name = cut(capitalise(m[1]!.trim()), 200);
-          if (!events.some((e) => e.name === name)) events.push({ name, description: `${r.id}: ${cut(r.text, 900)}` });
+          if (!events.some((e) => e.name === name))
+            events.push({ name, description: `${r.id}: ${cut(r.text, 900)}` });
         }
         if (!r.actor || !r.action) continue;
         const name = cut(capitalise(r.action), 200);
@@ -127,7 +137,12 @@ export function composeOutlineEventModel(outline: Outline): EventModelStructure 
         slices.push(cut(name, 300));
       }
     }
-    if (slices.length) chapters.push({ name: cut(stream.title, 200), description: "", sub_chapters: [{ name: "Stated actions", slices: slices.slice(0, 40) }] });
+    if (slices.length)
+      chapters.push({
+        name: cut(stream.title, 200),
+        description: "",
+        sub_chapters: [{ name: "Stated actions", slices: slices.slice(0, 40) }],
+      });
   }
   return {
     events: events.slice(0, 80),

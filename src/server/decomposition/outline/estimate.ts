@@ -18,13 +18,21 @@ const FACTORS: { re: RegExp; hours: number; why: string }[] = [
     hours: 4,
     why: "compliance or access rules",
   },
-  { re: /\b(real[- ]?time|live|websockets?|offline|notifications?)\b/i, hours: 3, why: "live or offline behaviour" },
+  {
+    re: /\b(real[- ]?time|live|websockets?|offline|notifications?)\b/i,
+    hours: 3,
+    why: "live or offline behaviour",
+  },
   {
     re: /\b(stor(e|age)|database|schema|migrat\w*|history|search\w*|reports?|analytics|statistics)\b/i,
     hours: 2,
     why: "stored or queried data",
   },
-  { re: /\b(pages?|screens?|dashboards?|forms?|views?|charts?|heatmaps?|calendars?|ui)\b/i, hours: 2, why: "screens" },
+  {
+    re: /\b(pages?|screens?|dashboards?|forms?|views?|charts?|heatmaps?|calendars?|ui)\b/i,
+    hours: 2,
+    why: "screens",
+  },
 ];
 
 export type RuleEstimate = { hours: number; why: string[] };

@@ -55,7 +55,11 @@ export function titleText(text: string): string {
   if (t.length > TITLE_CHARS) {
     t = t.slice(0, TITLE_CHARS).replace(/\s+\S*$/, "");
     // An opening bracket or quote whose closing one was cut off goes, with what follows it.
-    for (const [open, close] of [["(", ")"], ["[", "]"], ['"', '"']] as const) {
+    for (const [open, close] of [
+      ["(", ")"],
+      ["[", "]"],
+      ['"', '"'],
+    ] as const) {
       const opens = t.split(open).length - 1;
       const closes = open === close ? 0 : t.split(close).length - 1;
       if (open === close ? opens % 2 === 1 : opens > closes) t = t.slice(0, t.lastIndexOf(open));
@@ -79,7 +83,8 @@ function leaf(
   return { title, details, criteria, requirementIds: covers.map((r) => r.id), hours, children: [], covers };
 }
 
-const INPUT = /\b(create|add|edit|enter|submit|upload|import|forms?|sign[- ]?up|register|book|invite|post|write|update|fill)\b/i;
+const INPUT =
+  /\b(create|add|edit|enter|submit|upload|import|forms?|sign[- ]?up|register|book|invite|post|write|update|fill)\b/i;
 
 function requirementLeaf(r: Requirement, title = `${r.id}: ${titleText(r.text)}`): OutlineNode {
   const estimate = estimateRequirement(r.text);
@@ -93,7 +98,8 @@ function requirementLeaf(r: Requirement, title = `${r.id}: ${titleText(r.text)}`
     `Shown working as ${r.id} states: "${r.text.length > 300 ? `${r.text.slice(0, 297)}...` : r.text}"`,
     "An automated test covers it and fails without it",
   ];
-  if (INPUT.test(r.text)) criteria.push("Invalid or missing input is refused with a clear message and changes nothing");
+  if (INPUT.test(r.text))
+    criteria.push("Invalid or missing input is refused with a clear message and changes nothing");
   if (checks[0]) criteria.push(`${checks[0].name}: ${checks[0].checks[0]}`);
   return leaf(title, details, criteria, estimate.hours, [r]);
 }
@@ -132,8 +138,9 @@ function group(title: string, children: OutlineNode[], intro?: string): OutlineN
 }
 
 function uniqueById(list: Requirement[]): Requirement[] {
-  const seen = new Set<string>();
-  return list.filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true)));
+  const byId = new Map<string, Requirement>();
+  for (const r of list) if (!byId.has(r.id)) byId.set(r.id, r);
+  return [...byId.values()];
 }
 
 /** "R1-R3, R5": ids in order, runs collapsed. */
@@ -143,7 +150,9 @@ export function idList(list: Requirement[]): string {
   for (let i = 0; i < nums.length; i++) {
     let j = i;
     while (j + 1 < nums.length && nums[j + 1] === nums[j]! + 1) j++;
-    runs.push(j > i + 1 ? `R${nums[i]}-R${nums[j]}` : j === i + 1 ? `R${nums[i]}, R${nums[j]}` : `R${nums[i]}`);
+    runs.push(
+      j > i + 1 ? `R${nums[i]}-R${nums[j]}` : j === i + 1 ? `R${nums[i]}, R${nums[j]}` : `R${nums[i]}`,
+    );
     i = j;
   }
   return runs.join(", ");
@@ -157,25 +166,43 @@ const CATEGORIES: { title: string; re: RegExp }[] = [
     title: "Sign-in, accounts and permissions",
     re: /\b(sign[- ]?(in|up|on|out)|log[- ]?(in|out)|login|auth\w*|accounts?|passwords?|sso|saml|oauth|oidc|2fa|mfa|roles?|permissions?|invit\w*)\b/i,
   },
-  { title: "Payments and billing", re: /\b(payments?|pay|billing|invoic\w*|subscriptions?|checkout|refunds?|stripe|paypal|pricing|plans?)\b/i },
-  { title: "Compliance and audit", re: /\b(audit\w*|complian\w*|hipaa|gdpr|cfr|part 11|e-?signatures?|retention|regulat\w*)\b/i },
+  {
+    title: "Payments and billing",
+    re: /\b(payments?|pay|billing|invoic\w*|subscriptions?|checkout|refunds?|stripe|paypal|pricing|plans?)\b/i,
+  },
+  {
+    title: "Compliance and audit",
+    re: /\b(audit\w*|complian\w*|hipaa|gdpr|cfr|part 11|e-?signatures?|retention|regulat\w*)\b/i,
+  },
   { title: "Notifications and messages", re: /\b(e-?mails?|notif\w*|push|sms|remind\w*|alerts?|digest)\b/i },
   { title: "Integrations and APIs", re: /\b(api|apis|webhooks?|integrat\w*|third[- ]party|slack|zapier)\b/i },
-  { title: "Data import, export and storage", re: /\b(import\w*|export\w*|csv|backups?|stor(e|age)|sync\w*|migrat\w*)\b/i },
-  { title: "Reports and dashboards", re: /\b(reports?|dashboards?|analytics|charts?|statistics|stats|metrics|insights)\b/i },
+  {
+    title: "Data import, export and storage",
+    re: /\b(import\w*|export\w*|csv|backups?|stor(e|age)|sync\w*|migrat\w*)\b/i,
+  },
+  {
+    title: "Reports and dashboards",
+    re: /\b(reports?|dashboards?|analytics|charts?|statistics|stats|metrics|insights)\b/i,
+  },
 ];
 const CORE = "Core functionality";
 
 /** Requirements about cross-cutting work take the place of the generic step for it. */
-const DEPLOY_REQ = /^(?:(?:it |we )?(?:must|should|needs? to|will)?\s*(?:be )?)?(deploy\w*|host(ed|ing)?|release\w*|publish\w*|ship\w*|runs? on|available on)\b/i;
-const CI_REQ = /^(?:(?:it |we )?(?:must|should|needs? to|will)?\s*(?:have |use |set up |add )?)?(ci|continuous integration|github actions|gitlab ci|automated tests?|tests? run)\b/i;
+const DEPLOY_REQ =
+  /^(?:(?:it |we )?(?:must|should|needs? to|will)?\s*(?:be )?)?(deploy\w*|host(ed|ing)?|release\w*|publish\w*|ship\w*|runs? on|available on)\b/i;
+const CI_REQ =
+  /^(?:(?:it |we )?(?:must|should|needs? to|will)?\s*(?:have |use |set up |add )?)?(ci|continuous integration|github actions|gitlab ci|automated tests?|tests? run)\b/i;
 
 function workstreams(requirements: Requirement[]): { title: string; items: Requirement[] }[] {
   const sections = [...new Set(requirements.map((r) => r.section))];
-  const bySection = sections.filter((s) => s !== null).length >= 2 || (sections.length === 1 && sections[0] !== null && requirements.length > 3);
+  const bySection =
+    sections.filter((s) => s !== null).length >= 2 ||
+    (sections.length === 1 && sections[0] !== null && requirements.length > 3);
   const groups = new Map<string, Requirement[]>();
   for (const r of requirements) {
-    const key = bySection ? (r.section ?? "Overview") : (CATEGORIES.find((c) => c.re.test(r.text))?.title ?? CORE);
+    const key = bySection
+      ? (r.section ?? "Overview")
+      : (CATEGORIES.find((c) => c.re.test(r.text))?.title ?? CORE);
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   const order = bySection ? [...groups.keys()] : [...CATEGORIES.map((c) => c.title), CORE];
@@ -240,7 +267,9 @@ function acceptanceRun(requirements: Requirement[]): OutlineNode {
 }
 
 function releaseStep(kind: Deliverable, tech: NamedTech): OutlineNode {
-  const where = tech.deployment.filter((d) => !/^(Docker|Terraform|Pulumi|Ansible|CloudFormation|GitHub Actions|GitLab CI)$/.test(d));
+  const where = tech.deployment.filter(
+    (d) => !/^(Docker|Terraform|Pulumi|Ansible|CloudFormation|GitHub Actions|GitLab CI)$/.test(d),
+  );
   const titles: Record<Deliverable, string> = {
     service: where.length ? `Deploy to ${where.join(" and ")}` : "Deploy the first release",
     library: "Publish the first release with its documentation",
@@ -313,13 +342,19 @@ const performanceSteps = (goals: Requirement[]): OutlineNode[] => {
     step(
       "Rank hypotheses by expected gain and cost",
       "For each slow part, what would make it faster, how much it could save, and what it costs.",
-      ["Each hypothesis names the part, the expected saving and the cost", "The team agrees which to try first"],
+      [
+        "Each hypothesis names the part, the expected saving and the cost",
+        "The team agrees which to try first",
+      ],
       3,
     ),
     step(
       "Fix the top hypotheses one change at a time",
       "Change one thing, measure again, keep it only if it helps.",
-      ["Each change is measured against the baseline before the next one", "Changes that did not help are reverted"],
+      [
+        "Each change is measured against the baseline before the next one",
+        "Changes that did not help are reverted",
+      ],
       16,
     ),
     step(
@@ -345,7 +380,10 @@ function discoverySteps(): OutlineNode[] {
     leaf(
       "Write down the first release's requirements and non-goals",
       "Turn what was learned into a short list of requirements, and what is explicitly left out.",
-      ["A list of requirements and non-goals exists and is agreed", "Each requirement can be checked by a test or a demo"],
+      [
+        "A list of requirements and non-goals exists and is agreed",
+        "Each requirement can be checked by a test or a demo",
+      ],
       4,
     ),
   ];
@@ -402,7 +440,15 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
       ];
       first.push(setup.length === 1 ? setup[0]! : group("Project setup", setup));
     }
-    streamsOut.push({ title: kind === "vague" ? "Discovery and setup" : kind === "change" ? "Understanding the current system" : "Project setup", nodes: [...first] });
+    streamsOut.push({
+      title:
+        kind === "vague"
+          ? "Discovery and setup"
+          : kind === "change"
+            ? "Understanding the current system"
+            : "Project setup",
+      nodes: [...first],
+    });
     if (kind === "change") middle.push(...ciReqs.map((r) => requirementLeaf(r)));
     const streams = workstreams(feature);
     if (kind === "vague" && feature.length === 1) {
@@ -414,7 +460,10 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
       streamsOut.push({ title: streams[0]?.title ?? CORE, nodes });
     } else {
       for (const s of streams) {
-        const node = group(s.title, s.items.map((r) => requirementLeaf(r)));
+        const node = group(
+          s.title,
+          s.items.map((r) => requirementLeaf(r)),
+        );
         middle.push(node);
         streamsOut.push({ title: s.title, nodes: [node] });
       }

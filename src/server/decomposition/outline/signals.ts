@@ -14,17 +14,44 @@ const PERFORMANCE =
   /\b(faster|speed(s|ing)? up|too slow|slow(ness|er)?|latency|performance|load times?|response times?|optimi[sz]e|p9[59]|time to first byte)\b/i;
 const CHANGE =
   /\b(existing|legacy|our (current|existing|app|site|system|platform|service|api|product|checkout|backend|frontend|codebase)|current (app|system|site|platform|codebase)|migrat(e|ion|ing)|port (it|our|the)|upgrade|refactor|rewrite|replace (our|the))\b/i;
-const MIGRATION = /\b(migrat(e|ion|ing)|move (from|off)|port(ing)? (from|to)|switch (from|to)|rewrite .* in)\b/i;
+const MIGRATION =
+  /\b(migrat(e|ion|ing)|move (from|off)|port(ing)? (from|to)|switch (from|to)|rewrite .* in)\b/i;
 
 /** Technologies echoed back in the user's spelling; each pattern is case-sensitive where a word is common. */
 const TECH_PATTERNS: { category: "frontend" | "backend" | "database" | "deployment"; re: RegExp }[] = [
-  { category: "frontend", re: /\b(React Native|React|Next\.js|Vue(\.js)?|Nuxt|Svelte(Kit)?|Angular(JS)?|Solid(JS)?|Remix|Astro|Tailwind( CSS)?|Expo|Flutter|SwiftUI|Jetpack Compose|htmx|jQuery)\b/g },
-  { category: "backend", re: /\b(Node\.js|NodeJS|Deno|Bun|Express|Fastify|NestJS|Hono|Django|Flask|FastAPI|Rails|Ruby on Rails|Laravel|Symfony|Spring( Boot)?|ASP\.NET|\.NET|Phoenix|Elixir|Go|Golang|Rust|Python|TypeScript|JavaScript|Java|Kotlin|Swift|C#|C\+\+|Ruby|PHP|Scala|Haskell|OCaml|Zig|discord\.js|GraphQL|gRPC|MQTT|Kafka|RabbitMQ|NATS|Celery|Airflow|dbt|Spark|pandas|PyTorch|TensorFlow|Unity|Godot|Arduino|ESP32|Raspberry Pi|LLVM|WebAssembly|Wasm)\b/g },
-  { category: "database", re: /\b(PostgreSQL|Postgres|TimescaleDB|MySQL|MariaDB|SQLite|MongoDB|Redis|DynamoDB|Firestore|Firebase|Supabase|Cassandra|ClickHouse|InfluxDB|Elasticsearch|OpenSearch|Snowflake|BigQuery|S3|Prisma|Drizzle|SQLAlchemy|TypeORM)\b/g },
-  { category: "deployment", re: /\b(fly\.io|Fly\.io|Vercel|Netlify|Heroku|Render|Railway|AWS|Amazon Web Services|GCP|Google Cloud|Azure(?! AD| Active Directory| Entra)|DigitalOcean|Cloudflare( Workers| Pages)?|Kubernetes|k8s|Docker|Terraform|Pulumi|Ansible|CloudFormation|Lambda|GitHub Actions|GitLab CI)\b/g },
+  {
+    category: "frontend",
+    re: /\b(React Native|React|Next\.js|Vue(\.js)?|Nuxt|Svelte(Kit)?|Angular(JS)?|Solid(JS)?|Remix|Astro|Tailwind( CSS)?|Expo|Flutter|SwiftUI|Jetpack Compose|htmx|jQuery)\b/g,
+  },
+  {
+    category: "backend",
+    re: /\b(Node\.js|NodeJS|Deno|Bun|Express|Fastify|NestJS|Hono|Django|Flask|FastAPI|Rails|Ruby on Rails|Laravel|Symfony|Spring( Boot)?|ASP\.NET|\.NET|Phoenix|Elixir|Go|Golang|Rust|Python|TypeScript|JavaScript|Java|Kotlin|Swift|C#|C\+\+|Ruby|PHP|Scala|Haskell|OCaml|Zig|discord\.js|GraphQL|gRPC|MQTT|Kafka|RabbitMQ|NATS|Celery|Airflow|dbt|Spark|pandas|PyTorch|TensorFlow|Unity|Godot|Arduino|ESP32|Raspberry Pi|LLVM|WebAssembly|Wasm)\b/g,
+  },
+  {
+    category: "database",
+    re: /\b(PostgreSQL|Postgres|TimescaleDB|MySQL|MariaDB|SQLite|MongoDB|Redis|DynamoDB|Firestore|Firebase|Supabase|Cassandra|ClickHouse|InfluxDB|Elasticsearch|OpenSearch|Snowflake|BigQuery|S3|Prisma|Drizzle|SQLAlchemy|TypeORM)\b/g,
+  },
+  {
+    category: "deployment",
+    re: /\b(fly\.io|Fly\.io|Vercel|Netlify|Heroku|Render|Railway|AWS|Amazon Web Services|GCP|Google Cloud|Azure(?! AD| Active Directory| Entra)|DigitalOcean|Cloudflare( Workers| Pages)?|Kubernetes|k8s|Docker|Terraform|Pulumi|Ansible|CloudFormation|Lambda|GitHub Actions|GitLab CI)\b/g,
+  },
 ];
 /** Words that are technologies only when they are clearly used as names. */
-const AMBIGUOUS = new Set(["Go", "Swift", "Rust", "Express", "Render", "Railway", "Lambda", "Bun", "Spark", "Solid", "Unity", "Java", "Ruby"]);
+const AMBIGUOUS = new Set([
+  "Go",
+  "Swift",
+  "Rust",
+  "Express",
+  "Render",
+  "Railway",
+  "Lambda",
+  "Bun",
+  "Spark",
+  "Solid",
+  "Unity",
+  "Java",
+  "Ruby",
+]);
 
 export type NamedTech = Record<"frontend" | "backend" | "database" | "deployment", string[]>;
 
@@ -47,9 +74,16 @@ export function namedTechnologies(text: string): NamedTech {
 function clearlyANameAt(text: string, at: number, name: string): boolean {
   const before = text.slice(Math.max(0, at - 25), at);
   const after = text.slice(at + name.length, at + name.length + 25);
-  if (/(\bin|\bwith|\busing|\bon|\bto|\bof)\s+$/i.test(before) && !/^\s+(to|the|a|an|back|ahead|through|over)\b/i.test(after))
+  if (
+    /(\bin|\bwith|\busing|\bon|\bto|\bof)\s+$/i.test(before) &&
+    !/^\s+(to|the|a|an|back|ahead|through|over)\b/i.test(after)
+  )
     return true;
-  if (/^[\s-]*(cli|service|program|module|binary|app|backend|server|api|library|crate|code|version|function|engine|project|toolchain|compiler|bot)\b/i.test(after))
+  if (
+    /^[\s-]*(cli|service|program|module|binary|app|backend|server|api|library|crate|code|version|function|engine|project|toolchain|compiler|bot)\b/i.test(
+      after,
+    )
+  )
     return true;
   return /^\s*[,/+)]/.test(after) || /[,(/+]\s*$/.test(before);
 }
@@ -78,7 +112,8 @@ export function deliverable(brief: ProjectBrief, inScope: string): Deliverable {
   if (/\b(browser extension|chrome extension|firefox add-?on|web extension)\b/i.test(t)) return "extension";
   if (/\b(terraform|pulumi|cloudformation|infrastructure as code|iac)\b/i.test(t)) return "infrastructure";
   if (/\b(cli|command[- ]line( tool)?|terminal (tool|app))\b/i.test(t)) return "cli";
-  if (/\b(library|sdk|crate|npm package|pypi package|python package|package for)\b/i.test(t)) return "library";
+  if (/\b(library|sdk|crate|npm package|pypi package|python package|package for)\b/i.test(t))
+    return "library";
   if (/\b(mobile|ios|android|expo|react native|flutter|iphone)\b/i.test(t)) return "mobile";
   if (/\b(web|site|saas|api|service|server|backend|dashboard|portal|bot|app|platform|system)\b/i.test(t))
     return "service";
@@ -123,7 +158,10 @@ export const DOMAIN_CHECKS: { name: string; re: RegExp; checks: string[] }[] = [
   {
     name: "OAuth / OpenID Connect",
     re: /\b(OAuth|OpenID Connect|OIDC)\b/,
-    checks: ["use the authorization code flow with PKCE and check the state parameter", "validate the ID token's issuer, audience and expiry"],
+    checks: [
+      "use the authorization code flow with PKCE and check the state parameter",
+      "validate the ID token's issuer, audience and expiry",
+    ],
   },
   {
     name: "21 CFR Part 11",
@@ -137,12 +175,19 @@ export const DOMAIN_CHECKS: { name: string; re: RegExp; checks: string[] }[] = [
   {
     name: "HIPAA",
     re: /\bHIPAA\b/,
-    checks: ["encrypt protected health information at rest and in transit", "log access to patient records", "sign business associate agreements with hosting providers"],
+    checks: [
+      "encrypt protected health information at rest and in transit",
+      "log access to patient records",
+      "sign business associate agreements with hosting providers",
+    ],
   },
   {
     name: "GDPR",
     re: /\bGDPR\b/,
-    checks: ["let people export and delete their personal data", "record the legal basis or consent for each use of personal data"],
+    checks: [
+      "let people export and delete their personal data",
+      "record the legal basis or consent for each use of personal data",
+    ],
   },
   {
     name: "PCI DSS",

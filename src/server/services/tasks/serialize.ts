@@ -10,6 +10,7 @@ import type {
   UserStory,
 } from "../../../shared/schemas/tasks";
 import type { epics, eventModels, tasks, userStories } from "../../db/schema/index";
+import { extractScope } from "../../decomposition/requirements";
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type EpicRow = typeof epics.$inferSelect;
@@ -91,6 +92,11 @@ export function toTask(
     metadata: extras?.eventModel ? toMetadata(extras.eventModel) : null,
     story_points: row.storyPoints,
     implementation_details: row.implementationDetails,
+    acceptance_criteria: row.acceptanceCriteria,
+    requirement_ids: row.requirementIds,
+    estimated_hours: row.estimatedHours,
+    estimate_source: row.estimateSource,
+    stated_scope: row.parentId === null ? statedScope(row, options) : null,
     is_atomic: row.isAtomic,
     predictions: row.predictions ?? null,
     tech_preferences: options?.tech_preferences ?? null,
@@ -98,6 +104,18 @@ export function toTask(
     planner: row.planner,
     model: row.model,
     warnings: row.warnings,
+  };
+}
+
+function statedScope(
+  row: TaskRow,
+  options: { tech_preferences?: Record<string, unknown> } | null,
+): Task["stated_scope"] {
+  const extra = options?.tech_preferences?.additional_requirements;
+  const scope = extractScope(row.description, typeof extra === "string" ? extra : null);
+  return {
+    requirements: scope.requirements.map((r) => ({ id: r.id, text: r.text })),
+    non_goals: scope.nonGoals,
   };
 }
 

@@ -309,6 +309,8 @@ export async function updateTask(
   if (input.implementation_details !== undefined) set.implementationDetails = input.implementation_details;
   if (input.complexity_score !== undefined) set.complexityScore = input.complexity_score;
   if (input.story_points !== undefined) set.storyPoints = input.story_points;
+  // A person's numbers are theirs: the "estimated by rule" mark no longer applies.
+  if (input.complexity_score !== undefined || input.story_points !== undefined) set.estimateSource = "person";
   if (input.status !== undefined) {
     set.status = input.status;
     set.completedAt = input.status === "completed" ? new Date() : null;
