@@ -302,7 +302,9 @@ export function createLangChainPlanner(config: Config, log: Logger): Planner {
       const stated = new Set(request.brief.scope.requirements.map((r) => r.id));
       const subtasks = planned.value.subtasks.slice(0, request.maxSubtasks).map((s) => ({
         ...s,
-        requirement_ids: [...new Set(s.requirement_ids.filter((id) => stated.has(id)))],
+        requirement_ids: [
+          ...new Set(s.requirement_ids.map((id) => id.trim().toUpperCase()).filter((id) => stated.has(id))),
+        ],
       }));
       return { value: subtasks, usage: planned.usage };
     },

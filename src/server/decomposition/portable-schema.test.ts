@@ -138,6 +138,9 @@ async function samples(): Promise<Record<string, unknown[]>> {
       complexity_score: 10,
       story_points: 1,
       implementation_details: "i".repeat(4000),
+      acceptance_criteria: Array.from({ length: 5 }, () => "a".repeat(500)),
+      requirement_ids: Array.from({ length: 50 }, (_, i) => `R${i + 1}`),
+      estimated_hours: 10_000,
     })),
   });
   return out;

@@ -23,7 +23,7 @@ export const complexityAssessment = z.object({
 });
 export type ComplexityAssessment = z.infer<typeof complexityAssessment>;
 
-/** A leaf is meant to be one pull request of at most about two developer-days (decision 012). */
+/** A leaf is meant to be one pull request of at most about two developer-days (decision 013). */
 export const ATOMIC_HOURS = 16;
 
 /** One proposed subtask (root_processor and decomposer). */
@@ -33,11 +33,22 @@ export const plannedSubtask = z.object({
   story_points: storyPoints,
   implementation_details: text(4000),
   /** 2-5 testable statements that say when the subtask is done. */
-  acceptance_criteria: z.array(text(500)).min(2).max(5),
+  acceptance_criteria: z
+    .array(text(500))
+    .min(2)
+    .max(5)
+    .describe("2-5 short, testable statements of when this subtask is done"),
   /** The ids (R1, R2, ...) of the stated requirements this subtask covers; empty for cross-cutting work. */
-  requirement_ids: z.array(z.string().regex(/^R\d{1,4}$/)).max(50),
+  requirement_ids: z
+    .array(z.string().trim().max(20))
+    .max(50)
+    .describe('Ids of the stated requirements this subtask covers, e.g. ["R1", "R3"]; empty for cross-cutting work'),
   /** Developer-hours to finish it, subtasks included; a leaf should need at most ATOMIC_HOURS. */
-  estimated_hours: z.number().min(0.5).max(10_000),
+  estimated_hours: z
+    .number()
+    .min(0.5)
+    .max(10_000)
+    .describe("Developer-hours, subtasks included; at most 16 for a subtask done in one pull request"),
 });
 export type PlannedSubtask = z.infer<typeof plannedSubtask>;
 
