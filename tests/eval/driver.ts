@@ -89,7 +89,9 @@ export function briefForCase(evalCase: EvalCase): ProjectBrief {
 }
 
 /** Fields a planner may add to its subtasks (acceptance criteria, requirement ids, hours), when present. */
-function extras(p: PlannedSubtask): Pick<PlanNode, "acceptance_criteria" | "requirement_ids" | "estimated_hours"> {
+function extras(
+  p: PlannedSubtask,
+): Pick<PlanNode, "acceptance_criteria" | "requirement_ids" | "estimated_hours"> {
   const raw = p as unknown as Record<string, unknown>;
   const strings = (v: unknown) =>
     Array.isArray(v) && v.every((s) => typeof s === "string") ? (v as string[]) : undefined;
@@ -183,7 +185,11 @@ export async function planCase(
     const first = await planner.splitTask(
       {
         brief,
-        task: { description: root.description, complexity_score: root.complexity_score, implementation_details: null },
+        task: {
+          description: root.description,
+          complexity_score: root.complexity_score,
+          implementation_details: null,
+        },
         ancestors: [],
         depth: 0,
         maxDepth: opts.maxDepth,
@@ -197,7 +203,11 @@ export async function planCase(
     const splitNode = async (node: PlanNode) => {
       if (node.depth >= opts.maxDepth) return;
       const ancestors: string[] = [];
-      for (let p = node.parentId ? byId.get(node.parentId) : undefined; p; p = p.parentId ? byId.get(p.parentId) : undefined)
+      for (
+        let p = node.parentId ? byId.get(node.parentId) : undefined;
+        p;
+        p = p.parentId ? byId.get(p.parentId) : undefined
+      )
         ancestors.unshift(p.description);
       const others = nodes
         .filter((n) => n.depth > 0 && n.id !== node.id)

@@ -22,7 +22,8 @@ export function modelSettingsFromEnv(env: Record<string, string | undefined> = p
  */
 export function modelPlannerFromEnv(env: Record<string, string | undefined> = process.env): Planner {
   const settings = modelSettingsFromEnv(env);
-  if (!settings) throw new Error("Set EVAL_OPENAI_BASE_URL and EVAL_MODEL (and EVAL_OPENAI_API_KEY if needed)");
+  if (!settings)
+    throw new Error("Set EVAL_OPENAI_BASE_URL and EVAL_MODEL (and EVAL_OPENAI_API_KEY if needed)");
   const config = loadConfig({
     OPENAI_BASE_URL: settings.baseUrl,
     OPENAI_API_KEY: settings.apiKey,
