@@ -328,7 +328,7 @@ const SUBJECT_FRAGMENTS =
 const TEMPLATE_WORDS =
   "for|to|of|with|about|from|by|on|in|at|into|implement|implementing|build|add|create|manage|support|handle|enable|design|develop|allow|let";
 const DANGLING = new Set(
-  "a an the of to for with and or but nor from into via than per vs at by as in on if when that because while whose which such their our your its my".split(
+  "a an the of to for with and or but nor so then from into via than per vs at by as in on if when where who that because while whose which such their our your its my".split(
     " ",
   ),
 );
