@@ -19,10 +19,21 @@ import {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+const termPatterns = new Map<string, RegExp>();
+
 /** Whole-word prefix match, case-insensitive: "export" matches "Exports"; spaces match spaces or hyphens. */
 export function containsTerm(text: string, term: string): boolean {
-  const body = term.trim().split(/\s+/).map(escapeRegExp).join("[\\s-]+");
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${body}`, "iu").test(text);
+  let pattern = termPatterns.get(term);
+  if (!pattern) {
+    const body = term
+      .trim()
+      .split(/\s+/)
+      .map(escapeRegExp)
+      .join("[\\s-]+");
+    pattern = new RegExp(`(?<![A-Za-z0-9_\\u00C0-\\u024F])${body}`, "i");
+    termPatterns.set(term, pattern);
+  }
+  return pattern.test(text);
 }
 
 export const containsAll = (text: string, terms: string[]) => terms.every((t) => containsTerm(text, t));

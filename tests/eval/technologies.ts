@@ -98,11 +98,13 @@ export const FAMILIES: readonly (readonly string[])[] = [
 ];
 
 // Boundaries: not preceded by a letter, digit, "_" or "." (so "foo.React" and "ASP.NET" are not React and
-// .NET), not followed by a letter, digit or "_". `i` = case-insensitive.
-const B = "(?<![\\p{L}\\p{N}_.])";
-const E = "(?![\\p{L}\\p{N}_])";
-const i = (...alts: string[]) => new RegExp(`${B}(?:${alts.join("|")})${E}`, "iu");
-const cs = (...alts: string[]) => new RegExp(`${B}(?:${alts.join("|")})${E}`, "u");
+// .NET), not followed by a letter, digit or "_". `i` = case-insensitive. Letters are ASCII and Latin
+// (U+00C0-U+024F) without the `u` flag: unicode-mode regexes were several times slower on a corpus run.
+const W = "A-Za-z0-9_\\u00C0-\\u024F";
+const B = `(?<![${W}.])`;
+const E = `(?![${W}])`;
+const i = (...alts: string[]) => new RegExp(`${B}(?:${alts.join("|")})${E}`, "i");
+const cs = (...alts: string[]) => new RegExp(`${B}(?:${alts.join("|")})${E}`);
 
 const JS = ["javascript", "typescript"];
 const JVM = ["java", "kotlin"];
@@ -126,8 +128,7 @@ export const TECHNOLOGIES: readonly Technology[] = [
     id: "go",
     name: "Go",
     pattern: new RegExp(
-      `${B}(?:Go(?:lang)?(?! (?:to|back|live|through|over|ahead|on|with|from|into|out|up|down|for|beyond)${E})|golang|go(?=\\s*[+/])|(?<=in )go(?=[.,;]|$))(?![\\p{L}\\p{N}_-])`,
-      "u",
+      `${B}(?:Go(?:lang)?(?! (?:to|back|live|through|over|ahead|on|with|from|into|out|up|down|for|beyond)${E})|golang|go(?=\\s*[+/])|(?<=in )go(?=[.,;]|$))(?![${W}-])`,
     ),
     category: "language",
   },
@@ -139,21 +140,20 @@ export const TECHNOLOGIES: readonly Technology[] = [
   {
     id: "csharp",
     name: "C#",
-    pattern: new RegExp(`${B}(?:C#|CSharp|C Sharp)(?![\\p{L}\\p{N}_#])`, "u"),
+    pattern: new RegExp(`${B}(?:C#|CSharp|C Sharp)(?![${W}#])`),
     category: "language",
   },
   {
     id: "cpp",
     name: "C++",
-    pattern: new RegExp(`${B}(?:C\\+\\+(?:\\d\\d)?|cpp)(?![\\p{L}\\p{N}_+])`, "iu"),
+    pattern: new RegExp(`${B}(?:C\\+\\+(?:\\d\\d)?|cpp)(?![${W}+])`, "i"),
     category: "language",
   },
   {
     id: "c",
     name: "C",
     pattern: new RegExp(
-      `${B}(?:(?:in|written in|using|with|pure|plain|ANSI|embedded) C(?![\\p{L}\\p{N}_#+&])|C(?:89|99|11|17)${E}|C (?:code|firmware|library|header|headers|compiler|API|SDK|source|program)${E})`,
-      "u",
+      `${B}(?:(?:in|written in|using|with|pure|plain|ANSI|embedded) C(?![${W}#+&])|C(?:89|99|11|17)${E}|C (?:code|firmware|library|header|headers|compiler|API|SDK|source|program)${E})`,
     ),
     category: "language",
   },
@@ -165,8 +165,7 @@ export const TECHNOLOGIES: readonly Technology[] = [
     id: "r-lang",
     name: "R",
     pattern: new RegExp(
-      `${B}(?:R (?:script|scripts|package|packages|language|Markdown)|in R(?![\\p{L}\\p{N}_&])|RStudio)${E}`,
-      "u",
+      `${B}(?:R (?:script|scripts|package|packages|language|Markdown)|in R(?![${W}&])|RStudio)${E}`,
     ),
     category: "language",
   },
@@ -196,7 +195,7 @@ export const TECHNOLOGIES: readonly Technology[] = [
   {
     id: "dotnet",
     name: ".NET",
-    pattern: new RegExp(`${B}(?:\\.NET(?: Core| \\d+)?|dotnet)${E}`, "u"),
+    pattern: new RegExp(`${B}(?:\\.NET(?: Core| \\d+)?|dotnet)${E}`),
     category: "runtime",
     languages: ["csharp"],
   },
@@ -206,7 +205,7 @@ export const TECHNOLOGIES: readonly Technology[] = [
   {
     id: "react",
     name: "React",
-    pattern: new RegExp(`${B}React(?:\\.js|JS)?${E}(?! Native)`, "u"),
+    pattern: new RegExp(`${B}React(?:\\.js|JS)?${E}(?! Native)`),
     category: "frontend",
     languages: JS,
   },
@@ -214,7 +213,7 @@ export const TECHNOLOGIES: readonly Technology[] = [
   {
     id: "angular",
     name: "Angular",
-    pattern: new RegExp(`${B}Angular(?!\\.js)${E}(?! ?1\\.)`, "u"),
+    pattern: new RegExp(`${B}Angular(?!\\.js)${E}(?! ?1\\.)`),
     category: "frontend",
     languages: JS,
   },
@@ -493,7 +492,7 @@ export const TECHNOLOGIES: readonly Technology[] = [
   {
     id: "timescaledb",
     name: "TimescaleDB",
-    pattern: new RegExp(`${B}(?:[Tt]imescale[Dd][Bb]|TIMESCALEDB|Timescale)${E}`, "u"),
+    pattern: new RegExp(`${B}(?:[Tt]imescale[Dd][Bb]|TIMESCALEDB|Timescale)${E}`),
     category: "database",
     implies: ["postgresql"],
   },
@@ -587,7 +586,7 @@ export const TECHNOLOGIES: readonly Technology[] = [
   {
     id: "azure",
     name: "Azure",
-    pattern: new RegExp(`${B}Azure${E}(?! (?:AD|Active Directory|SQL)${E})`, "u"),
+    pattern: new RegExp(`${B}Azure${E}(?! (?:AD|Active Directory|SQL)${E})`),
     category: "cloud",
   },
   {
