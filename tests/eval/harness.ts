@@ -47,7 +47,8 @@ export async function evaluate(
  */
 export async function startFakeModelPlanner(): Promise<{ llm: FakeOpenAI; planner: Planner }> {
   const llm = await startFakeOpenAI();
-  llm.setPlanShape({ subtasks: 4, complexity: (depth) => (depth <= 1 ? 8 : 4) });
+  // `depth` is the depth of the split asked for: the root's children score 8, theirs 4.
+  llm.setPlanShape({ subtasks: 4, complexity: (depth) => (depth === 0 ? 8 : 4) });
   const planner = modelPlannerFromEnv({
     EVAL_OPENAI_BASE_URL: llm.url,
     EVAL_OPENAI_API_KEY: llm.apiKey,
