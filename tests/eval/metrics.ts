@@ -25,11 +25,7 @@ const termPatterns = new Map<string, RegExp>();
 export function containsTerm(text: string, term: string): boolean {
   let pattern = termPatterns.get(term);
   if (!pattern) {
-    const body = term
-      .trim()
-      .split(/\s+/)
-      .map(escapeRegExp)
-      .join("[\\s-]+");
+    const body = term.trim().split(/\s+/).map(escapeRegExp).join("[\\s-]+");
     pattern = new RegExp(`(?<![A-Za-z0-9_\\u00C0-\\u024F])${body}`, "i");
     termPatterns.set(term, pattern);
   }
@@ -67,10 +63,20 @@ export function uncoveredRequirements(evalCase: EvalCase, plan: PlanRecord): Unc
 
 export type PlannedNonGoal = { nonGoal: string; nodeId: string; title: string };
 
+/** The term follows a negation within three words: "no server", "without a database", "instead of a native app". */
+export function negated(text: string, term: string): boolean {
+  const body = escapeRegExp(term.trim()).replace(/\s+/g, "[\\s-]+");
+  return new RegExp(
+    `(?<![A-Za-z])(?:no|not|never|without|instead of|rather than|except)\\s+(?:[^\\s,;:.()]+\\s+){0,3}${body}`,
+    "i",
+  ).test(text);
+}
+
+/** Nodes whose title plans a non-goal: it holds all the terms, none of them negated ("sync, no server"). */
 export function plannedNonGoals(evalCase: EvalCase, plan: PlanRecord): PlannedNonGoal[] {
   return evalCase.non_goals.flatMap((g) =>
     nonRoot(plan)
-      .filter((n) => containsAll(n.title, g.match))
+      .filter((n) => containsAll(n.title, g.match) && !g.match.some((t) => negated(n.title, t)))
       .map((n) => ({ nonGoal: g.text, nodeId: n.id, title: n.title })),
   );
 }
@@ -399,6 +405,14 @@ export const GARBLE_RULES: readonly GarbleRule[] = [
       ) ||
       /(?<![\p{L}])(?:implement|build|add|create|manage|support|handle|enable|design|develop|define)\s+(?:write|read|create|update|delete)(?=\s*$|\s+(?:a|an|the|it|them|this|that|my|our|your|their|to)(?![\p{L}]))/iu.test(
         title,
+      ),
+  },
+  {
+    id: "verb-negation",
+    description: 'a template verb followed by a negation ("Implement no db needed")',
+    test: (title) =>
+      /(?<![\p{L}])(?:implement|build|add|create|manage|support|handle|enable|design|develop)\s+(?:no|not|never|don't|without)(?![\p{L}'])/iu.test(
+        title.replace(/’/g, "'"),
       ),
   },
   {

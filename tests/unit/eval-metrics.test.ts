@@ -11,6 +11,7 @@ import {
   garbledTitles,
   gateFailures,
   leavesOf,
+  negated,
   plannedNonGoals,
   scorePlan,
   stackFindings,
@@ -151,6 +152,17 @@ describe("non-goals planned as work", () => {
     expect(plannedNonGoals(c, p)).toEqual([
       { nonGoal: "multi-currency", nodeId: "n1", title: "Add multi-currency prices" },
     ]);
+  });
+
+  it("ignores a title that names the non-goal only to exclude it", () => {
+    expect(negated("Sync through storage.sync, no server", "server")).toBe(true);
+    expect(negated("Responsive web app instead of a native app", "native")).toBe(true);
+    expect(negated("Build the sync server", "server")).toBe(false);
+    const p = plan([
+      [0, "Invoicing, no multi-currency"],
+      [1, "Format prices in one currency, without multi-currency support"],
+    ]);
+    expect(plannedNonGoals(c, p)).toEqual([]);
   });
 
   it("ignores the root and mentions outside titles", () => {
@@ -354,6 +366,11 @@ describe("garbled titles", () => {
         "Build read model for invoices",
         "Implement GET endpoints",
       ],
+    ],
+    [
+      "verb-negation",
+      ["Implement no db needed", "Add not in v1 items"],
+      ["Add a no-reply sender", "Build offline mode"],
     ],
     ["doubled-word", ["Render the the heatmap", "Write UI tests tests for rules"], ["Render the heatmap"]],
     [

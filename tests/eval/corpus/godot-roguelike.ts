@@ -19,5 +19,8 @@ export const godotRoguelike: EvalCase = {
     { id: "R10", text: "Released on Steam for Windows and Linux", match: ["Steam"] },
   ],
   technologies: ["godot", "gdscript"],
-  non_goals: [{ text: "art tasks", match: ["pixel art"] }],
+  non_goals: [
+    { text: "art tasks", match: ["draw"] },
+    { text: "art tasks", match: ["creat", "pixel art"] },
+  ],
 };
