@@ -1,0 +1,95 @@
+/**
+ * npm run eval [-- options]: plans the corpus (tests/eval/corpus) and prints the planning-quality scorecard.
+ *
+ *   (no option)        the offline planner
+ *   EVAL_OPENAI_BASE_URL, EVAL_MODEL (, EVAL_OPENAI_API_KEY, EVAL_LLM_TIMEOUT_MS) set:
+ *                      that OpenAI-compatible endpoint (e.g. a local Ollama: http://localhost:11434/v1)
+ *   --fake             the model path against the strict fake OpenAI server, started in-process
+ *   --case <id>        one case, with its tree
+ *   --json [file]      the scorecard as JSON, to the file or to stdout
+ *   --concurrency <n>  splits at once (default 4)
+ *   --strict           exit with status 1 when the gate fails
+ */
+import { writeFileSync } from "node:fs";
+import type { Planner } from "../../src/server/decomposition/planner";
+import type { FakeOpenAI } from "../fakes/openai";
+import { CORPUS, findCase } from "./corpus/index";
+import { evaluate, startFakeModelPlanner } from "./harness";
+import { modelPlannerFromEnv, modelSettingsFromEnv, offlinePlanner } from "./planners";
+import { caseLine, formatScorecard, formatTree } from "./scorecard";
+
+type Args = {
+  fake: boolean;
+  caseId: string | null;
+  json: string | true | null;
+  concurrency: number;
+  strict: boolean;
+};
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { fake: false, caseId: null, json: null, concurrency: 4, strict: false };
+  for (let k = 0; k < argv.length; k++) {
+    const a = argv[k]!;
+    const next = argv[k + 1];
+    if (a === "--fake") args.fake = true;
+    else if (a === "--strict") args.strict = true;
+    else if (a === "--case" && next) {
+      args.caseId = next;
+      k++;
+    } else if (a === "--concurrency" && next) {
+      args.concurrency = Math.max(1, Number(next) || 4);
+      k++;
+    } else if (a === "--json") {
+      if (next && !next.startsWith("--")) {
+        args.json = next;
+        k++;
+      } else args.json = true;
+    } else
+      throw new Error(
+        `Unknown option ${a}. Options: --fake, --case <id>, --json [file], --concurrency <n>, --strict`,
+      );
+  }
+  return args;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const cases = args.caseId ? [findCase(args.caseId)].filter((c) => c !== undefined) : CORPUS;
+  if (cases.length === 0)
+    throw new Error(`No case "${args.caseId}". Cases: ${CORPUS.map((c) => c.id).join(", ")}`);
+
+  let planner: Planner;
+  let llm: FakeOpenAI | null = null;
+  if (args.fake) ({ llm, planner } = await startFakeModelPlanner());
+  else if (modelSettingsFromEnv()) planner = modelPlannerFromEnv();
+  else planner = offlinePlanner();
+
+  // Progress to stderr, so `--json` on stdout stays parseable.
+  const live = args.json !== true && !args.caseId;
+  if (live) process.stderr.write(`Planning ${cases.length} cases with the ${planner.name} planner...\n`);
+  try {
+    const evaluation = await evaluate(planner, cases, {
+      concurrency: args.concurrency,
+      onCase: (s) => {
+        if (planner.name !== "offline") process.stderr.write(`  ${caseLine(s)}\n`);
+      },
+    });
+    if (args.json === true) process.stdout.write(`${JSON.stringify(evaluation, null, 2)}\n`);
+    else {
+      if (args.caseId) for (const r of evaluation.records) process.stdout.write(`${formatTree(r)}\n\n`);
+      process.stdout.write(`${formatScorecard(evaluation)}\n`);
+      if (typeof args.json === "string") {
+        writeFileSync(args.json, `${JSON.stringify(evaluation, null, 2)}\n`);
+        process.stdout.write(`\nScorecard written to ${args.json}\n`);
+      }
+    }
+    if (args.strict && evaluation.failures.length > 0) process.exitCode = 1;
+  } finally {
+    await llm?.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 2;
+});
