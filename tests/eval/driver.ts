@@ -14,6 +14,7 @@
 import { performance } from "node:perf_hooks";
 import { isAtomic } from "../../src/server/decomposition/atomicity";
 import { briefOf } from "../../src/server/decomposition/brief";
+import { findDuplicates } from "../../src/server/decomposition/dedupe";
 import type { ComposeRequest, Planner, ProjectBrief, Usage } from "../../src/server/decomposition/planner";
 import type { TaskRow } from "../../src/server/services/tasks/serialize";
 import type { EventModelPlan, PlannedSubtask, ProjectContext } from "../../src/shared/schemas/plan";
@@ -166,7 +167,10 @@ export async function planCase(
         implementation_details: p.implementation_details,
         complexity_score: p.complexity_score,
         story_points: p.story_points,
-        isAtomic: isAtomic({ depth, complexityScore: p.complexity_score }, opts),
+        isAtomic: isAtomic(
+          { depth, complexityScore: p.complexity_score, estimatedHours: p.estimated_hours },
+          opts,
+        ),
         ...extras(p),
       };
       nodes.push(node);
@@ -243,6 +247,11 @@ export async function planCase(
         node.needsAttention = err instanceof Error ? err.message : String(err);
         return;
       }
+      if (planned.length === 0) {
+        // The planner has nothing finer for this node: it is a leaf (as pipeline.ts does).
+        node.isAtomic = true;
+        return;
+      }
       // A parent is never less complex than its children: cap scores at the parent's.
       const capped = planned
         .slice(0, opts.maxSubtasks)
@@ -277,11 +286,32 @@ export async function planCase(
     return record(`planning failed: ${err instanceof Error ? err.message : String(err)}`, null, null);
   }
 
-  // dedup pass (src/server/decomposition/dedupe.ts) is wired here
+  // The dedup pass, as pipeline.ts runs it before the composer.
+  for (const merge of findDuplicates(
+    depthFirst(nodes)
+      .slice(1)
+      .map((n) => ({
+        id: n.id,
+        parentId: n.parentId,
+        description: n.description,
+        acceptanceCriteria: n.acceptance_criteria ?? [],
+        requirementIds: n.requirement_ids ?? [],
+      })),
+  )) {
+    const kept = byId.get(merge.keep)!;
+    kept.acceptance_criteria = merge.acceptanceCriteria;
+    kept.requirement_ids = merge.requirementIds;
+    const dropped = byId.get(merge.drop)!;
+    nodes.splice(nodes.indexOf(dropped), 1);
+    byId.delete(merge.drop);
+    const parent = dropped.parentId ? byId.get(dropped.parentId) : undefined;
+    if (parent && parent.depth > 0 && !nodes.some((n) => n.parentId === parent.id)) parent.isAtomic = true;
+  }
 
   const flat = depthFirst(nodes).slice(1);
   const request: ComposeRequest = {
     brief,
+    limits: { maxDepth: opts.maxDepth, maxSubtasks: opts.maxSubtasks },
     tasks: flat.map((n) => ({
       description: n.description,
       depth: n.depth,

@@ -47,11 +47,20 @@ export type Outline = {
 export type Limits = { maxDepth: number; maxSubtasks: number };
 
 const TITLE_CHARS = 140;
+const WISH_START = /^(?:so |and |also |basically |ideally )?(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)(?:s)?(?: to have| to)?\s+/i;
+const WISH_INSIDE = /[\s,;(]+(?:and |but |so |also )*(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)\b/i;
 const DANGLING = /\s+(a|an|the|and|or|but|to|of|for|in|on|with|by|at|from|as|into|that|which|so)$/i;
 
 /** A requirement as a title: the user's words, first letter capitalised, cut at a word if very long. */
 export function titleText(text: string): string {
-  let t = text.replace(/\s+/g, " ").trim();
+  // "We want to build X" reads as "Build X", "we need an EDC system" as "An EDC system": the subject
+  // and the wish are dropped, the user's words kept. A wish later in the sentence ends the title there.
+  let t = text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(WISH_START, "");
+  const wish = t.search(WISH_INSIDE);
+  if (wish > 15) t = `${t.slice(0, wish).replace(/[\s,;:-]+$/, "")}…`;
   if (t.length > TITLE_CHARS) {
     t = t.slice(0, TITLE_CHARS).replace(/\s+\S*$/, "");
     // An opening bracket or quote whose closing one was cut off goes, with what follows it.
@@ -460,12 +469,14 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
       streamsOut.push({ title: streams[0]?.title ?? CORE, nodes });
     } else {
       for (const s of streams) {
+        // A one-word section heading ("Goals") says more with the requirements it holds.
+        const title = /\s/.test(s.title) ? s.title : `${s.title} (${idList(s.items)})`;
         const node = group(
-          s.title,
+          title,
           s.items.map((r) => requirementLeaf(r)),
         );
         middle.push(node);
-        streamsOut.push({ title: s.title, nodes: [node] });
+        streamsOut.push({ title, nodes: [node] });
       }
     }
     const release = [
@@ -478,7 +489,7 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
           ? []
           : [releaseStep(made, tech)]),
     ];
-    const releaseTitle = kind === "change" ? "Rollout" : "Quality and release";
+    const releaseTitle = kind === "change" ? "Roll out the change" : "Quality and release";
     last.push(release.length === 1 ? release[0]! : group(releaseTitle, release));
     streamsOut.push({ title: releaseTitle, nodes: [...last] });
   }
@@ -489,7 +500,7 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
     deliverable: made,
     tech,
     workstreams: streamsOut.filter((w) => w.nodes.length > 0),
-    children: fitTree([...first, ...middle, ...last], limits.maxSubtasks),
+    children: fitFirstLevel(first, middle, last, limits.maxSubtasks),
   };
 }
 
@@ -507,6 +518,13 @@ function fitTree(nodes: OutlineNode[], max: number): OutlineNode[] {
     chunks.map((chunk) => (chunk.length === 1 ? chunk[0]! : group(chunkTitle(chunk), chunk))),
     max,
   );
+}
+
+/** The first level: setup and release keep their own places while the workstreams fit in between. */
+function fitFirstLevel(first: OutlineNode[], middle: OutlineNode[], last: OutlineNode[], max: number) {
+  const slots = max - first.length - last.length;
+  if (slots < 1 || middle.length <= slots) return fitTree([...first, ...middle, ...last], max);
+  return fitTree([...first, ...fitTree(middle, slots), ...last], max);
 }
 
 function chunkTitle(chunk: OutlineNode[]): string {
