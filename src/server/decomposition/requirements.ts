@@ -106,7 +106,7 @@ function trimItem(text: string): string {
 }
 
 const ACTOR_NOUN =
-  "users?|customers?|clients?|buyers?|sellers?|admins?|administrators?|managers?|owners?|members?|visitors?|guests?|students?|teachers?|patients?|doctors?|clinicians?|nurses?|staff|employees?|developers?|players?|drivers?|riders?|authors?|editors?|readers?|subscribers?|agents?|operators?|investigators?|coaches?|trainers?|parents?|kids|shoppers?|hosts?|tenants?|landlords?|accountants?|freelancers?|recruiters?|candidates?|moderators?|sponsors?|monitors?|reviewers?|people|anyone|everyone|the team|team members?";
+  "users?|customers?|clients?|buyers?|sellers?|admins?|administrators?|managers?|owners?|members?|visitors?|guests?|students?|teachers?|patients?|doctors?|clinicians?|nurses?|staff|employees?|developers?|players?|drivers?|riders?|authors?|editors?|readers?|subscribers?|agents?|operators?|investigators?|coaches?|trainers?|parents?|kids|shoppers?|hosts?|tenants?|landlords?|accountants?|freelancers?|recruiters?|candidates?|moderators?|sponsors?|monitors?|reviewers?|coordinators?|researchers?|analysts?|dispatchers?|technicians?|volunteers?|people|anyone|everyone|the team|team members?";
 const CAN =
   "can|could|should be able to|must be able to|will be able to|are able to|is able to|need to|needs to|want to|wants to|may|should|must|will";
 
@@ -120,7 +120,12 @@ function actorOf(text: string): Pick<Requirement, "actor" | "action" | "benefit"
     `^(?:the |our |all |every |each |logged[- ]in |signed[- ]in |registered |new )?(${ACTOR_NOUN})\\s+(?:${CAN})\\s+(.+)$`,
     "i",
   );
-  const m = text.match(re);
+  // "Site coordinators enter CRF data": an actor and a verb in the present, without a modal.
+  const plain = new RegExp(
+    `^(?:the |our |all |every |each )?(?:[\\w-]+ )?(${ACTOR_NOUN})\\s+(?!(?:are|is|was|were|have|has|had|get|gets|will|would|data|table|list|page|and|or|with|of|in)\\b)([a-z]+\\b.+)$`,
+    "i",
+  );
+  const m = text.match(re) ?? text.match(plain);
   if (!m) return none;
   const [action, benefit] = m[2]!.split(/,?\s+so (?:that )?/i);
   if (!action || action.split(/\s+/).length < 2) return none;

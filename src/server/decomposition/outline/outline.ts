@@ -177,7 +177,7 @@ const CATEGORIES: { title: string; re: RegExp }[] = [
   },
   {
     title: "Payments and billing",
-    re: /\b(payments?|pay|billing|invoic\w*|subscriptions?|checkout|refunds?|stripe|paypal|pricing|plans?)\b/i,
+    re: /\b(payments?|pay|billing|invoic\w*|subscriptions?|checkout|refunds?|stripe|paypal|pricing)\b/i,
   },
   {
     title: "Compliance and audit",
@@ -213,6 +213,18 @@ function workstreams(requirements: Requirement[]): { title: string; items: Requi
       ? (r.section ?? "Overview")
       : (CATEGORIES.find((c) => c.re.test(r.text))?.title ?? CORE);
     groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  if (!bySection) {
+    // A category earns a workstream with two requirements or more; a lone match is more likely a
+    // coincidence of words ("IAM roles" is not sign-in) and stays with the rest.
+    for (const [title, items] of [...groups]) {
+      if (title !== CORE && items.length < 2) {
+        groups.delete(title);
+        groups.set(CORE, [...(groups.get(CORE) ?? []), ...items]);
+      }
+    }
+    const core = groups.get(CORE);
+    if (core) core.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
   }
   const order = bySection ? [...groups.keys()] : [...CATEGORIES.map((c) => c.title), CORE];
   return order.filter((k) => groups.has(k)).map((title) => ({ title, items: groups.get(title)! }));
@@ -417,6 +429,8 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
   const feature = requirements.filter((r) => !special.has(r));
 
   const streamsOut: Outline["workstreams"] = [];
+  /** The workstream's name when the requirements sit directly on the first level. */
+  let flatTitle: string | null = null;
   const first: OutlineNode[] = [];
   const middle: OutlineNode[] = [];
   const last: OutlineNode[] = [];
@@ -466,6 +480,7 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
     } else if (streams.length <= 1 || feature.length <= 3) {
       const nodes = feature.map((r) => requirementLeaf(r));
       middle.push(...nodes);
+      flatTitle = streams[0]?.title ?? CORE;
       streamsOut.push({ title: streams[0]?.title ?? CORE, nodes });
     } else {
       for (const s of streams) {
@@ -500,7 +515,7 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
     deliverable: made,
     tech,
     workstreams: streamsOut.filter((w) => w.nodes.length > 0),
-    children: fitFirstLevel(first, middle, last, limits.maxSubtasks),
+    children: fitFirstLevel(first, middle, last, limits.maxSubtasks, flatTitle),
   };
 }
 
@@ -521,10 +536,24 @@ function fitTree(nodes: OutlineNode[], max: number): OutlineNode[] {
 }
 
 /** The first level: setup and release keep their own places while the workstreams fit in between. */
-function fitFirstLevel(first: OutlineNode[], middle: OutlineNode[], last: OutlineNode[], max: number) {
+function fitFirstLevel(
+  first: OutlineNode[],
+  middle: OutlineNode[],
+  last: OutlineNode[],
+  max: number,
+  coreTitle: string | null,
+) {
   const slots = max - first.length - last.length;
   if (slots < 1 || middle.length <= slots) return fitTree([...first, ...middle, ...last], max);
-  return fitTree([...first, ...fitTree(middle, slots), ...last], max);
+  // As few gathering nodes as will do, each as full as a split allows.
+  const groups = Math.ceil(middle.length / max);
+  if (groups > slots) return fitTree([...first, ...fitTree(middle, slots), ...last], max);
+  const gathered: OutlineNode[] = [];
+  for (let i = 0; i < middle.length; i += max) {
+    const chunk = fitTree(middle.slice(i, i + max), max);
+    gathered.push(groups === 1 && coreTitle ? group(coreTitle, chunk) : group(chunkTitle(chunk), chunk));
+  }
+  return fitTree([...first, ...gathered, ...last], max);
 }
 
 function chunkTitle(chunk: OutlineNode[]): string {
