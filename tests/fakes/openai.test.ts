@@ -143,7 +143,7 @@ describe("default generator", () => {
     expect(plan.subtasks).toHaveLength(3);
     const descriptions = plan.subtasks.map((s) => s.description);
     expect(new Set(descriptions).size).toBe(3);
-    expect(descriptions[1]).toBe(`Subtask 2 at depth 1 of: ${TASK.slice(0, 40).trim()}`);
+    expect(descriptions[1]).toMatch(new RegExp(`^Subtask 2 at depth 1: [a-z ]+ for ${TASK.slice(0, 40).trim()}$`));
     for (const s of plan.subtasks) expect([1, 2, 3, 5, 8, 13]).toContain(s.story_points);
   });
 
@@ -189,7 +189,15 @@ describe("default generator", () => {
   it("uses the responder when it returns a value, the generator otherwise", async () => {
     const custom = {
       subtasks: [
-        { description: "Custom", complexity_score: 2, story_points: 2, implementation_details: "Do it" },
+        {
+          description: "Custom",
+          complexity_score: 2,
+          story_points: 2,
+          implementation_details: "Do it",
+          acceptance_criteria: ["It is done", "It is tested"],
+          requirement_ids: ["R1"],
+          estimated_hours: 3,
+        },
       ],
     };
     fake.setResponder((req) => (req.schemaName === "custom" ? custom : undefined));

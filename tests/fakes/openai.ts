@@ -244,7 +244,10 @@ function promptFacts(messages: FakeChatRequest["messages"]): {
   const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
   const depthMatch = /Depth:\s*(\d+)\s+of\s+at\s+most\s+(\d+)/i.exec(lastUser);
   const phrase = /at\s+most\s+(\d+)\s+subtasks?\b/i.exec(lastUser);
-  const labelled = /^\s*(?:task(?:\s+description)?|description|project)\s*:\s*(.+)$/im.exec(lastUser)?.[1];
+  // Atomize's split prompt names the node on the line after "Task to split:".
+  const labelled =
+    /^\s*task to split:\s*\n\s*(.+)$/im.exec(lastUser)?.[1] ??
+    /^\s*(?:task(?:\s+description)?|description|project)\s*:\s*(.+)$/im.exec(lastUser)?.[1];
   const firstLine = lastUser
     .split("\n")
     .map((l) => l.trim())
@@ -453,6 +456,30 @@ function makeNumber(s: Schema, ctx: GenContext, site: Site): number {
   return value;
 }
 
+/**
+ * What a generated subtask is about: distinct words per sibling, and a different rotation per parent, so
+ * generated plans are not near-duplicates of themselves (the planner merges near-duplicate leaves).
+ */
+const TOPICS = [
+  "data model and storage",
+  "HTTP endpoints with validation",
+  "user interface screens",
+  "background jobs with retries",
+  "automated tests plus fixtures",
+  "deployment configuration",
+  "monitoring with alerts",
+  "documentation including examples",
+  "access control rules",
+  "import into CSV exports",
+  "caching layer",
+  "search indexing",
+];
+function topicFor(task: string, index: number): string {
+  let hash = 0;
+  for (const c of task) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+  return TOPICS[(index + hash) % TOPICS.length]!;
+}
+
 function nextCount(ctx: GenContext, key: string): number {
   const n = (ctx.counters.get(key) ?? 0) + 1;
   ctx.counters.set(key, n);
@@ -474,7 +501,7 @@ function makeString(s: Schema, ctx: GenContext, site: Site): string {
   else if (format === "uuid")
     text = `00000000-0000-4000-8000-${String(nextCount(ctx, `#${prop}`)).padStart(12, "0")}`;
   else if (site.subtaskIndex !== null && prop === "description")
-    text = `Subtask ${site.subtaskIndex + 1} at depth ${ctx.depth} of: ${ctx.task}`;
+    text = `Subtask ${site.subtaskIndex + 1} at depth ${ctx.depth}: ${topicFor(ctx.task, site.subtaskIndex)} for ${ctx.task}`;
   else if (site.subtaskIndex !== null && prop === "implementation_details")
     text = `Implement step ${site.subtaskIndex + 1} of "${ctx.task}" (depth ${ctx.depth}): write the code, then cover it with tests.`;
   else if (/^id$/i.test(prop)) {

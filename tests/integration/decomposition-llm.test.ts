@@ -118,14 +118,19 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
   });
 
   it("honours max_subtasks even when the model proposes more, and max_depth", async () => {
+    // Numbered across the whole plan: the same title in two branches would be merged as a duplicate.
+    let proposed = 0;
     llm.setResponder((req) =>
       req.schemaName === "subtask_plan"
         ? {
-            subtasks: Array.from({ length: 8 }, (_, i) => ({
-              description: `Proposed step ${i + 1} for ${req.messages.at(-1)!.content.match(/Depth: (\d+)/)?.[1]}`,
+            subtasks: Array.from({ length: 8 }, () => ({
+              description: `Proposed step ${++proposed}`,
               complexity_score: 9,
               story_points: 13,
               implementation_details: "Details.",
+              acceptance_criteria: ["It works", "It is tested"],
+              requirement_ids: [],
+              estimated_hours: 12,
             })),
           }
         : undefined,

@@ -51,6 +51,9 @@ function planWith(count: number, broken: (task: string) => "invalid" | "server_e
         complexity_score: 9,
         story_points: 13,
         implementation_details: `How to ${description.toLowerCase()}.`,
+        acceptance_criteria: [`${description} works`, "Covered by a test"],
+        requirement_ids: [],
+        estimated_hours: 40,
       })),
     };
   });
