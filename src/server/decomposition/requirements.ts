@@ -165,6 +165,8 @@ export function extractScope(description: string, additional: string | null = nu
     let section: string | null = source === "additional" ? "Additional requirements" : null;
     let sectionKind: RawItem["kind"] = "requirement";
     let paragraph: string[] = [];
+    let labelled = false;
+    let itemsAtHeading = 0;
     const flush = () => {
       if (paragraph.length === 0) return;
       for (const s of sentences(paragraph.join(" "))) push(s, section, sectionKind);
@@ -181,11 +183,19 @@ export function extractScope(description: string, additional: string | null = nu
       const line = lines[i]!.trim();
       if (!line || /^[-=*_]{3,}$/.test(line)) {
         flush();
+        // A "Label:" section ends at the first blank line after its items; a markdown heading's does not.
+        if (!line && labelled && items.length > itemsAtHeading) {
+          section = source === "additional" ? "Additional requirements" : null;
+          sectionKind = "requirement";
+          labelled = false;
+        }
         continue;
       }
       const heading = BULLET.test(line) ? null : headingOf(line);
       if (heading) {
         flush();
+        labelled = !/^#/.test(line);
+        itemsAtHeading = items.length;
         section = heading.heading;
         sectionKind = NON_GOAL_HEADING.test(section)
           ? "non_goal"
@@ -193,6 +203,7 @@ export function extractScope(description: string, additional: string | null = nu
             ? "context"
             : "requirement";
         if (heading.rest) {
+          labelled = true;
           // "Non-goals: video calls, native apps" lists its items inline.
           const parts =
             sectionKind === "non_goal" ? heading.rest.split(/,\s*|;\s*/) : sentences(heading.rest);

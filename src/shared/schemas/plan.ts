@@ -42,7 +42,9 @@ export const plannedSubtask = z.object({
   requirement_ids: z
     .array(z.string().trim().max(20))
     .max(50)
-    .describe('Ids of the stated requirements this subtask covers, e.g. ["R1", "R3"]; empty for cross-cutting work'),
+    .describe(
+      'Ids of the stated requirements this subtask covers, e.g. ["R1", "R3"]; empty for cross-cutting work',
+    ),
   /** Developer-hours to finish it, subtasks included; a leaf should need at most ATOMIC_HOURS. */
   estimated_hours: z
     .number()

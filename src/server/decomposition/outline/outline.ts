@@ -47,18 +47,17 @@ export type Outline = {
 export type Limits = { maxDepth: number; maxSubtasks: number };
 
 const TITLE_CHARS = 140;
-const WISH_START = /^(?:so |and |also |basically |ideally )?(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)(?:s)?(?: to have| to)?\s+/i;
-const WISH_INSIDE = /[\s,;(]+(?:and |but |so |also )*(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)\b/i;
+const WISH_START =
+  /^(?:so |and |also |basically |ideally )?(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)(?:s)?(?: to have| to)?\s+/i;
+const WISH_INSIDE =
+  /[\s,;(]+(?:and |but |so |also )*(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)\b/i;
 const DANGLING = /\s+(a|an|the|and|or|but|to|of|for|in|on|with|by|at|from|as|into|that|which|so)$/i;
 
 /** A requirement as a title: the user's words, first letter capitalised, cut at a word if very long. */
 export function titleText(text: string): string {
   // "We want to build X" reads as "Build X", "we need an EDC system" as "An EDC system": the subject
   // and the wish are dropped, the user's words kept. A wish later in the sentence ends the title there.
-  let t = text
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(WISH_START, "");
+  let t = text.replace(/\s+/g, " ").trim().replace(WISH_START, "");
   const wish = t.search(WISH_INSIDE);
   if (wish > 15) t = `${t.slice(0, wish).replace(/[\s,;:-]+$/, "")}…`;
   if (t.length > TITLE_CHARS) {
