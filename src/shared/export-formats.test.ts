@@ -62,6 +62,10 @@ function sampleTree(): TaskTreeNode {
     story_points: 2,
     is_atomic: true,
     status: "completed",
+    estimated_hours: 6,
+    estimate_source: "rule",
+    requirement_ids: ["R1", "R3"],
+    acceptance_criteria: ["Wrong passwords are refused", "=SUM(A1) stays text"],
   });
   const a2 = node("a2", "Hook up the API\nsecond line, with a comma", {
     parent_id: "a",
@@ -228,10 +232,23 @@ describe("treeToCsv", () => {
       "8",
       "",
       "false",
+      "",
+      "",
+      "",
+      "",
     ]);
     expect(byId.a1!.slice(0, 4)).toEqual(["a1", "a", "2", "1.1.1"]);
     expect(byId.a1![4]).toBe('Write the "login" form, with validation');
-    expect(byId.a1!.slice(6)).toEqual(["completed", "3", "2", "true"]);
+    expect(byId.a1!.slice(6)).toEqual([
+      "completed",
+      "3",
+      "2",
+      "true",
+      "6",
+      "rule",
+      "R1 R3",
+      "Wrong passwords are refused | =SUM(A1) stays text",
+    ]);
     expect(byId.a2![3]).toBe("1.1.2");
     expect(byId.a2![5]).toBe("Hook up the API\nsecond line, with a comma");
     expect(byId.b![3]).toBe("1.2");
@@ -265,7 +282,15 @@ describe("treeToMarkdown", () => {
     const at = (text: string) => lines.find((l) => l.includes(text))!;
     expect(at("**Authentication**")).toMatch(/^ {2}- \[ \] \*\*Authentication\*\* _\(complexity 6\/10/);
     expect(at("login")).toMatch(/^ {4}- \[x\] /);
-    expect(at("login")).toContain("complexity 3/10, 2 story points, atomic");
+    expect(at("login")).toContain(
+      "complexity 3/10, 2 story points, about 6 h (estimated by rule), covers R1, R3, atomic",
+    );
+    const login = lines.findIndex((l) => l.includes("login"));
+    expect(lines.slice(login + 1, login + 4)).toEqual([
+      "      Acceptance criteria:",
+      "      - Wrong passwords are refused",
+      "      - =SUM(A1) stays text",
+    ]);
     expect(at("Hook up the API")).toContain("complexity 4.3/10, 3 story points");
     expect(at("second line")).toMatch(/^ {6}second line, with a comma$/);
     expect(md).toContain("- **Subtasks:** 4");

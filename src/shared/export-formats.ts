@@ -115,6 +115,11 @@ function details(node: TaskTreeNode): string {
   if (score !== null) parts.push(`complexity ${formatScore(score)}`);
   if (node.story_points !== null && node.story_points !== undefined)
     parts.push(`${node.story_points} ${node.story_points === 1 ? "story point" : "story points"}`);
+  if (node.estimated_hours !== null && node.estimated_hours !== undefined)
+    parts.push(
+      `about ${node.estimated_hours} h${node.estimate_source === "rule" ? " (estimated by rule)" : ""}`,
+    );
+  if (node.requirement_ids?.length) parts.push(`covers ${node.requirement_ids.join(", ")}`);
   if (node.is_atomic) parts.push("atomic");
   if (node.status && node.status !== "completed") parts.push(node.status.replace(/_/g, " "));
   return parts.length ? ` _(${parts.join(", ")})_` : "";
@@ -176,6 +181,10 @@ export function treeToMarkdown(tree: TaskTreeNode): string {
     const box = node.status === "completed" ? "[x]" : "[ ]";
     out.push(`${indent}- ${box} **${inline(titleOf(node))}**${details(node)}`);
     for (const line of bodyLines(node)) out.push(`${indent}  ${line}`);
+    if (node.children?.length === 0 && node.acceptance_criteria?.length) {
+      out.push(`${indent}  Acceptance criteria:`);
+      for (const c of node.acceptance_criteria) out.push(`${indent}  - ${inline(c)}`);
+    }
   }
   out.push("");
 
@@ -216,6 +225,10 @@ export const CSV_COLUMNS = [
   "complexity_score",
   "story_points",
   "is_atomic",
+  "estimated_hours",
+  "estimate_source",
+  "requirement_ids",
+  "acceptance_criteria",
 ] as const;
 
 /** RFC 4180: a field with a comma, a double quote or a line break is quoted, its quotes doubled. */
@@ -247,6 +260,10 @@ export function treeToCsv(tree: TaskTreeNode): string {
         score === null ? "" : score,
         node.story_points ?? "",
         node.is_atomic ? "true" : "false",
+        node.estimated_hours ?? "",
+        node.estimate_source ?? "",
+        (node.requirement_ids ?? []).join(" "),
+        neutralise((node.acceptance_criteria ?? []).join(" | ")),
       ]
         .map(csvField)
         .join(","),
