@@ -1,7 +1,7 @@
 import { ATOMIC_HOURS } from "../../shared/schemas/plan";
 
 /**
- * When a node stops being split (docs/decisions/005-decomposition.md, 013):
+ * When a node stops being split (docs/decisions/005-decomposition.md, 014):
  * - the root is always split (it is the project; max_depth >= 1);
  * - a node at max_depth is atomic;
  * - otherwise a node is atomic when its complexity score (1-10) is at or below

@@ -1,7 +1,7 @@
 import { NEAR_DUPLICATE, similarity, wordSet } from "./requirements";
 
 /**
- * The dedup pass run once the tree is built (decision 013): splits run in parallel and a model may plan
+ * The dedup pass run once the tree is built (decision 014): splits run in parallel and a model may plan
  * the same work in two branches despite being shown the outline. Leaves whose titles are the same, or
  * near enough (the same words give or take one in five, for titles of three words or more), are merged
  * into the first one in reading order: it keeps its place and takes the other's requirement ids and

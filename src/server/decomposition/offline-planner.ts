@@ -80,7 +80,7 @@ function assess(outline: Outline): ComplexityAssessment {
 
 /**
  * The planner for installs without a language model: an honest outline of the description, not a
- * pretend AI (decision 013). It reads the stated requirements (requirements.ts), groups them into
+ * pretend AI (decision 014). It reads the stated requirements (requirements.ts), groups them into
  * workstreams with the cross-cutting work the kind of project calls for (outline/outline.ts), estimates
  * by an open rule (outline/estimate.ts) and composes epics, stories and the event model from what the
  * text states (outline/compose.ts). Same input, same output; results are parsed with the same zod schemas

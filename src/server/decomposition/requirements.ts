@@ -1,5 +1,5 @@
 /**
- * What a description states, read by rule (decision 013): every requirement as a traceable item (R1, R2,
+ * What a description states, read by rule (decision 014): every requirement as a traceable item (R1, R2,
  * ...) kept in the user's own words, and the explicit non-goals. Both planners use it: the offline outline
  * plans one node per requirement, and a model is given the list with its ids and asked to trace them.
  *

@@ -23,7 +23,7 @@ export const complexityAssessment = z.object({
 });
 export type ComplexityAssessment = z.infer<typeof complexityAssessment>;
 
-/** A leaf is meant to be one pull request of at most about two developer-days (decision 013). */
+/** A leaf is meant to be one pull request of at most about two developer-days (decision 014). */
 export const ATOMIC_HOURS = 16;
 
 /** One proposed subtask (root_processor and decomposer). */

@@ -1,7 +1,7 @@
 import { ATOMIC_HOURS } from "../../../shared/schemas/plan";
 
 /**
- * The outline's estimate of one stated requirement, by an open rule (decision 013), shown as "estimated by
+ * The outline's estimate of one stated requirement, by an open rule (decision 014), shown as "estimated by
  * rule" so nobody mistakes it for a judgement: a base for the first thing asked, more for each further
  * part of the sentence, and more for work that is known to take longer (an integration with another
  * system, compliance, live updates, data that must be stored or migrated, screens). Capped at the size of

@@ -15,7 +15,7 @@ import {
 } from "./signals";
 
 /**
- * The offline planner's whole plan, built at once from the brief (decision 013). Each stated requirement
+ * The offline planner's whole plan, built at once from the brief (decision 014). Each stated requirement
  * is one node that quotes it; requirements are grouped into workstreams (the description's own sections
  * when it has them, otherwise a few plain categories); cross-cutting work appears once, where the kind of
  * work calls for it. Nothing here adds a technology the text does not name, and no title is assembled from
