@@ -15,8 +15,13 @@ const baseUrl = z
   .max(BASE_URL_MAX, `Base URL must be at most ${BASE_URL_MAX} characters`)
   .pipe(z.url({ protocol: /^https?$/, error: "Base URL must be an http:// or https:// address" }))
   .refine((v) => {
-    const u = new URL(v);
-    return !u.username && !u.password;
+    // Runs after a failed URL check too (zod reports every issue): only a parsed URL is judged here.
+    try {
+      const u = new URL(v);
+      return !u.username && !u.password;
+    } catch {
+      return true;
+    }
   }, "Put the API key in its own field, not in the URL")
   .transform((v) => v.replace(/\/+$/, ""));
 
