@@ -7,6 +7,7 @@ const appPort = Number(process.env.E2E_PORT ?? 8181);
 const googlePort = appPort + 1;
 const githubPort = appPort + 2;
 const trelloPort = appPort + 3;
+const openaiPort = appPort + 4;
 // A fresh embedded database for each run; the app starts on it as a newcomer's would. Set once in the
 // main process (workers inherit it) and removed by the global teardown.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "atomize-e2e-"));
@@ -67,6 +68,14 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      // Not configured for the app: users connect it in Settings → AI model (tests/e2e/ai-model.spec.ts).
+      command: "node --import tsx tests/fakes/run-openai.ts",
+      url: `http://127.0.0.1:${openaiPort}/v1/models`,
+      env: { FAKE_OPENAI_PORT: String(openaiPort) },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: "node --import tsx src/server/main.ts",
       url: `http://127.0.0.1:${appPort}/readyz`,
       env: {
@@ -86,6 +95,10 @@ export default defineConfig({
         // Every test registers from 127.0.0.1; the per-address limits have their own integration tests.
         REGISTRATIONS_PER_IP_PER_HOUR: "100000",
         ANONYMOUS_WRITES_PER_IP_PER_HOUR: "100000",
+        // No model in the environment and no local Ollama probed: planning starts as an outline.
+        OPENAI_API_KEY: "",
+        OPENAI_BASE_URL: "",
+        OLLAMA_URL: "",
       },
       reuseExistingServer: false,
       timeout: 60_000,

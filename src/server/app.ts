@@ -24,6 +24,7 @@ import {
 } from "./rest/blog";
 import type { AppEnv } from "./rest/http";
 import { integrationRoutes } from "./rest/integrations";
+import { modelProviderRoutes } from "./rest/model-providers";
 import { taskRoutes } from "./rest/tasks";
 import { appRouter } from "./trpc/router";
 
@@ -231,6 +232,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   api.route("/", authRoutes);
   api.route("/", taskRoutes);
   api.route("/", integrationRoutes);
+  api.route("/", modelProviderRoutes);
   api.route("/", blogRoutes);
   api.all("*", (c) => c.json({ detail: "The requested resource was not found." }, 404));
   app.route("/api", api);

@@ -40,4 +40,12 @@ describe("loadConfig", () => {
       "http://127.0.0.1:9999",
     );
   });
+
+  it("looks for a local Ollama at 127.0.0.1:11434 unless OLLAMA_URL is set elsewhere or empty", () => {
+    expect(loadConfig({}).ollamaUrl).toBe("http://127.0.0.1:11434");
+    expect(loadConfig({}).OLLAMA_DETECT_TIMEOUT_MS).toBe(1500);
+    expect(loadConfig({ OLLAMA_URL: "http://gpu-box:11434" }).ollamaUrl).toBe("http://gpu-box:11434");
+    expect(loadConfig({ OLLAMA_URL: "" }).ollamaUrl).toBeNull();
+    expect(() => loadConfig({ OLLAMA_URL: "ftp://x" })).toThrow(/^Invalid configuration: OLLAMA_URL: /);
+  });
 });

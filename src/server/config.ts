@@ -84,6 +84,12 @@ export const configSchema = z
     LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     LLM_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     LLM_STRUCTURED_OUTPUT: z.enum(["jsonSchema", "functionCalling"]).default("jsonSchema"),
+    /**
+     * A local Ollama probed at start (GET /api/tags) so Settings can offer its models; never enabled by
+     * itself. Set it empty to skip the probe.
+     */
+    OLLAMA_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:11434"),
+    OLLAMA_DETECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(1500),
     /** How long a claimed job stays claimed without a heartbeat from its worker. */
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
     JOBS_ENABLED: bool.default(true),
@@ -138,6 +144,8 @@ export type Config = z.infer<typeof configSchema> & {
   googleEnabled: boolean;
   /** A language model is configured (a key, or a base URL for a local server such as Ollama). */
   llmEnabled: boolean;
+  /** Where to look for a local Ollama; null when OLLAMA_URL is set empty (no probe). */
+  ollamaUrl: string | null;
   cookieSecure: boolean;
   publicOrigin: string;
 };
@@ -168,6 +176,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...c,
     googleEnabled: Boolean(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET),
     llmEnabled: Boolean(c.OPENAI_API_KEY || c.OPENAI_BASE_URL),
+    // Empty values count as unset everywhere else; an OLLAMA_URL set empty is the way to turn the probe off.
+    ollamaUrl: env.OLLAMA_URL !== undefined && env.OLLAMA_URL.trim() === "" ? null : c.OLLAMA_URL,
     cookieSecure: publicUrl.protocol === "https:",
     publicOrigin: publicUrl.origin,
   };

@@ -1,11 +1,12 @@
 import type { Config } from "./config";
 import type { Database } from "./db/client";
-import type { Planner } from "./decomposition/planner";
+import type { Planners } from "./decomposition/planners";
 import type { Mailer } from "./integrations/mail/mailer";
 import type { Vault } from "./integrations/vault";
 import type { JobQueue } from "./jobs/queue";
 import type { Logger } from "./lib/logger";
 import type { EventBus } from "./realtime/event-bus";
+import type { OllamaDetector } from "./services/model-providers/ollama";
 
 /** What every service function receives: no HTTP, no globals. */
 export type Deps = {
@@ -15,7 +16,10 @@ export type Deps = {
   log: Logger;
   events: EventBus;
   jobs: JobQueue;
-  planner: Planner;
+  /** Which planner runs for whom: the user's own model, the environment's, the instance's, or none. */
+  planners: Planners;
+  /** A local Ollama found at start (OLLAMA_URL), offered in Settings; never used unless someone saves it. */
+  ollama: OllamaDetector;
   vault: Vault;
   // Blog (issue 6): outgoing e-mail, and the key that signs unsubscribe links.
   mailer: Mailer;

@@ -3,9 +3,8 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./app";
 import type { Config } from "./config";
 import { openDatabase } from "./db/client";
-import { createLangChainPlanner } from "./decomposition/langchain-planner";
-import { createOfflinePlanner } from "./decomposition/offline-planner";
 import { failDecomposition, registerDecomposition } from "./decomposition/pipeline";
+import { createPlanners } from "./decomposition/planners";
 import "./integrations/jira/exporter";
 import "./integrations/trello/exporter";
 import "./integrations/github/exporter";
@@ -20,6 +19,7 @@ import { purgeExpiredSessions } from "./services/auth/sessions";
 import { registerBlog } from "./services/blog/notify";
 import { deriveUnsubscribeKey } from "./services/blog/unsubscribe-token";
 import { registerExports } from "./services/exports/runner";
+import { createOllamaDetector } from "./services/model-providers/ollama";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
@@ -63,6 +63,7 @@ export async function startServer(
     await database.close();
     throw err;
   }
+  const vault = createVault(vaultKey);
   deps = {
     config,
     database,
@@ -70,12 +71,15 @@ export async function startServer(
     log,
     events,
     jobs,
-    planner: config.llmEnabled ? createLangChainPlanner(config, log) : createOfflinePlanner(),
-    vault: createVault(vaultKey),
+    planners: createPlanners({ config, db: database.db, vault, log }),
+    ollama: createOllamaDetector(config, log.child({ component: "ollama" })),
+    vault,
     // Blog (issue 6): e-mail through SMTP_URL or the mail_outbox table; signed unsubscribe links.
     mailer: createMailer(config, database, log.child({ component: "mail" })),
     unsubscribeKey: deriveUnsubscribeKey(config.BLOG_UNSUBSCRIBE_SECRET, vaultKey),
   };
+  // Looks for a local Ollama in the background; start-up does not wait for it.
+  void deps.ollama.detect();
   registerDecomposition(deps);
   registerExports(deps);
   registerBlog(deps); // blog: the "new post" e-mail job

@@ -41,10 +41,16 @@ test("create a task, find it on the dashboard, walk its tabs, watch it decompose
   await card.getByRole("button", { name: "View" }).click();
   await expect(page).toHaveURL(taskUrl);
 
-  // The decomposition runs live (offline planner): the panel reaches Complete and the plan appears.
+  // The decomposition runs live (no model connected: an outline): the panel reaches Complete and the plan appears.
   const progress = page.getByTestId("decomposition-progress");
   await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByTestId("planned-by")).toContainText("offline planner");
+  await expect(page.getByTestId("planned-by")).toHaveText(
+    "Outline from your description (no AI model connected)",
+  );
+  await expect(page.getByRole("link", { name: "Connect a model" })).toHaveAttribute(
+    "href",
+    "/settings?tab=ai-model",
+  );
   const tabs = page.getByRole("tablist", { name: "Task sections" });
   await tabs.getByRole("tab", { name: "User Stories" }).click();
   await expect(page.getByText(/As a .+, I want to/).first()).toBeVisible();

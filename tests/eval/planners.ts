@@ -1,6 +1,6 @@
 /** The planners the evaluation scores. Construction lives here only, so signature changes touch one place. */
 import { loadConfig } from "../../src/server/config";
-import { createLangChainPlanner } from "../../src/server/decomposition/langchain-planner";
+import { createLangChainPlanner, providerFromConfig } from "../../src/server/decomposition/langchain-planner";
 import { createOfflinePlanner } from "../../src/server/decomposition/offline-planner";
 import type { Planner } from "../../src/server/decomposition/planner";
 import { createLogger } from "../../src/server/lib/logger";
@@ -31,5 +31,5 @@ export function modelPlannerFromEnv(env: Record<string, string | undefined> = pr
     LLM_TIMEOUT_MS: env.EVAL_LLM_TIMEOUT_MS,
     LOG_LEVEL: "silent",
   });
-  return createLangChainPlanner(config, createLogger("silent"));
+  return createLangChainPlanner(providerFromConfig(config), createLogger("silent"));
 }

@@ -88,6 +88,8 @@ export async function startTestServer(
     // Every suite registers its users from 127.0.0.1; the suites of these limits set their own values.
     REGISTRATIONS_PER_IP_PER_HOUR: "100000",
     ANONYMOUS_WRITES_PER_IP_PER_HOUR: "100000",
+    // No probe of a real local Ollama; the suites of the detection point OLLAMA_URL at a fake.
+    OLLAMA_URL: "",
     ...env,
   });
   const server = await startServer(config, {

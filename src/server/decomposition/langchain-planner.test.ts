@@ -157,6 +157,17 @@ describe("providerError", () => {
     expect(e.permanent).toBe(false);
   });
 
+  it("points to Settings, not to environment variables, for a provider saved there", () => {
+    const key = new OpenAIClient.AuthenticationError(401, body("Bad key."), undefined, headers);
+    expect(providerError(key, stage, "", "settings").message).toBe(
+      "The AI provider refused the request: Bad key. (HTTP 401, during complexity analysis). Check the API key in Settings → AI model.",
+    );
+    const model = OpenAIClient.APIError.generate(404, { error: "model 'x' not found" }, undefined, headers);
+    expect(providerError(model, stage, "", "settings").message).toMatch(
+      /Check the model name and base URL in Settings → AI model\.$/,
+    );
+  });
+
   it("quotes at most 500 characters, on one line, and never our key", () => {
     const key = "sk-secret-0123456789abcdef";
     const long = new OpenAIClient.BadRequestError(

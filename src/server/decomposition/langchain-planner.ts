@@ -133,7 +133,7 @@ function readCompletion(completion: ChatCompletion, cap: number): JsonAnswer {
 // ---------------------------------------------------------------------------------------------
 
 /** The provider's own words from an SDK error, trimmed, without our key should it be echoed. */
-function providerMessage(err: unknown, apiKey: string): string {
+export function providerMessage(err: unknown, apiKey: string): string {
   const e = err as { error?: unknown; message?: unknown };
   let text: string;
   if (typeof e.error === "string") text = e.error;
@@ -151,7 +151,12 @@ function providerMessage(err: unknown, apiKey: string): string {
  * job queue. Any other 4xx is the provider refusing this request, which asking again will not change: it
  * fails the task at once, in the provider's words.
  */
-export function providerError(err: unknown, stage: { label: string }, apiKey = ""): PlannerError {
+export function providerError(
+  err: unknown,
+  stage: { label: string },
+  apiKey = "",
+  configuredIn: ModelProvider["configuredIn"] = "environment",
+): PlannerError {
   const e = err as { status?: unknown; code?: unknown; message?: unknown };
   const status = typeof e.status === "number" ? e.status : undefined;
   if (err instanceof OpenAIClient.APIConnectionTimeoutError || status === 408)
@@ -172,17 +177,55 @@ export function providerError(err: unknown, stage: { label: string }, apiKey = "
     return new PlannerError(`The AI provider failed (${status}) during ${stage.label}.`, false, {
       cause: err,
     });
+  const settings = configuredIn === "settings";
   const hint =
     status === 401 || status === 403
-      ? " Check OPENAI_API_KEY."
+      ? settings
+        ? " Check the API key in Settings → AI model."
+        : " Check OPENAI_API_KEY."
       : status === 404
-        ? " Check LLM_MODEL and OPENAI_BASE_URL."
+        ? settings
+          ? " Check the model name and base URL in Settings → AI model."
+          : " Check LLM_MODEL and OPENAI_BASE_URL."
         : "";
   return new PlannerError(
     `The AI provider refused the request: ${providerMessage(err, apiKey)} (HTTP ${status}, during ${stage.label}).${hint}`,
     true,
     { cause: err },
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The provider
+// ---------------------------------------------------------------------------------------------
+
+/** One OpenAI-compatible endpoint and how to call it: from the environment, or saved in Settings. */
+export type ModelProvider = {
+  /** e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 */
+  baseUrl: string;
+  /** Empty for servers that need none (a local Ollama). */
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
+  structuredOutput: Config["LLM_STRUCTURED_OUTPUT"];
+  /** Where people fix a rejected key or model: named in the failure reason. */
+  configuredIn: "environment" | "settings";
+  /** A fetch with our limits (no redirects, a response size cap) for URLs typed into Settings. */
+  fetch?: typeof fetch;
+};
+
+/** The provider the environment sets (OPENAI_BASE_URL / OPENAI_API_KEY / LLM_MODEL...). */
+export function providerFromConfig(config: Config): ModelProvider {
+  return {
+    baseUrl: config.OPENAI_BASE_URL || "https://api.openai.com/v1",
+    apiKey: config.OPENAI_API_KEY ?? "",
+    model: config.LLM_MODEL,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+    maxRetries: config.LLM_MAX_RETRIES,
+    structuredOutput: config.LLM_STRUCTURED_OUTPUT,
+    configuredIn: "environment",
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,16 +239,17 @@ export function providerError(err: unknown, stage: { label: string }, apiKey = "
  * for json_schema it runs the SDK's parse(), which refuses fenced or wrapped JSON before we could read it.
  * So each call sends the portable schema strictly, and the answer is read here and validated with zod.
  */
-export function createLangChainPlanner(config: Config, log: Logger): Planner {
-  const apiKey = config.OPENAI_API_KEY || "not-needed";
+export function createLangChainPlanner(provider: ModelProvider, log: Logger): Planner {
+  const apiKey = provider.apiKey || "not-needed";
   const client = new OpenAIClient({
     apiKey,
     // Explicit, so the SDK never falls back to its own reading of the environment.
-    baseURL: config.OPENAI_BASE_URL || "https://api.openai.com/v1",
-    timeout: config.LLM_TIMEOUT_MS,
-    maxRetries: config.LLM_MAX_RETRIES,
+    baseURL: provider.baseUrl || "https://api.openai.com/v1",
+    timeout: provider.timeoutMs,
+    maxRetries: provider.maxRetries,
+    ...(provider.fetch ? { fetch: provider.fetch } : {}),
   });
-  const reasoning = isReasoningModel(config.LLM_MODEL);
+  const reasoning = isReasoningModel(provider.model);
   // Converted once: a schema that cannot be made portable fails at start-up, not at the first task.
   const formats = new Map<z.ZodType, PortableFormat>(
     [complexityAssessment, subtaskPlan, projectContext, eventModelStructure].map((s) => [
@@ -217,13 +261,13 @@ export function createLangChainPlanner(config: Config, log: Logger): Planner {
   function request(stage: Stage, format: PortableFormat, prompt: string): { body: ChatRequest; cap: number } {
     const cap = OUTPUT_CAPS[stage.name] + (reasoning ? REASONING_HEADROOM : 0);
     const body: ChatRequest = {
-      model: config.LLM_MODEL,
+      model: provider.model,
       messages: [
         { role: "system", content: SYSTEM_PROMPT },
         { role: "user", content: prompt },
       ],
       ...(reasoning ? { max_completion_tokens: cap } : { max_tokens: cap, temperature: 0.2 }),
-      ...(config.LLM_STRUCTURED_OUTPUT === "functionCalling"
+      ...(provider.structuredOutput === "functionCalling"
         ? {
             tools: [
               {
@@ -260,7 +304,7 @@ export function createLangChainPlanner(config: Config, log: Logger): Planner {
         completion = await client.chat.completions.create(body, { signal });
       } catch (err) {
         if (signal?.aborted) throw err;
-        throw providerError(err, stage, apiKey);
+        throw providerError(err, stage, apiKey, provider.configuredIn);
       }
       usage.promptTokens += completion.usage?.prompt_tokens ?? 0;
       usage.completionTokens += completion.usage?.completion_tokens ?? 0;
@@ -283,7 +327,7 @@ export function createLangChainPlanner(config: Config, log: Logger): Planner {
 
   return {
     name: "langchain",
-    model: config.LLM_MODEL,
+    model: provider.model,
     assessComplexity: (brief, signal) =>
       call(
         { name: "complexity_assessment", label: "complexity analysis" },

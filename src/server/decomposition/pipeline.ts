@@ -88,8 +88,8 @@ async function setRootStatus(deps: Deps, root: TaskRow, status: string, extra: P
 }
 
 /** Adds a model call's token usage to the root's running totals (shown as "predictions" on the task). */
-async function recordUsage(deps: Deps, rootId: string, usage: Usage) {
-  if (deps.planner.name === "offline") return; // no model, nothing to account for
+async function recordUsage(deps: Deps, rootId: string, usage: Usage, planner: Planner) {
+  if (planner.name === "offline") return; // no model, nothing to account for
   await deps.db.execute(sql`update ${tasks} set predictions = coalesce(predictions, '{}'::jsonb) || jsonb_build_object(
       'llm_calls', coalesce((predictions->>'llm_calls')::int, 0) + ${usage.calls},
       'prompt_tokens', coalesce((predictions->>'prompt_tokens')::int, 0) + ${usage.promptTokens},
@@ -195,10 +195,11 @@ async function runRootStages(deps: Deps, job: JobRow, ctx: JobContext, enter: (s
   let root = await loadTask(deps, rootId);
   if (!root || !["pending", "processing"].includes(root.status)) return;
   const opts = optionsOf(root);
+  const planner = await deps.planners.forUser(root.userId);
   if (root.status === "pending") {
     await setRootStatus(deps, root, "processing", {
-      planner: deps.planner.name,
-      model: deps.planner.model,
+      planner: planner.name,
+      model: planner.model,
       failureReason: null,
     });
     await deps.events.publish({
@@ -254,15 +255,15 @@ async function runRootStages(deps: Deps, job: JobRow, ctx: JobContext, enter: (s
   enter("complexity_scorer");
   await reportStage(deps, root, "complexity_scorer", "started", "Assessing complexity");
   if (root.complexityScore === null) {
-    const assessed = await deps.planner.assessComplexity(brief, ctx.signal);
-    await recordUsage(deps, rootId, assessed.usage);
+    const assessed = await planner.assessComplexity(brief, ctx.signal);
+    await recordUsage(deps, rootId, assessed.usage, planner);
     await deps.db
       .update(tasks)
       .set({
         complexityScore: assessed.value.complexity_score,
         storyPoints: assessed.value.story_points,
         implementationDetails: assessed.value.rationale,
-        estimateSource: estimateSourceOf(deps.planner),
+        estimateSource: estimateSourceOf(planner),
       })
       .where(eq(tasks.id, rootId));
     root = (await loadTask(deps, rootId))!;
@@ -272,7 +273,7 @@ async function runRootStages(deps: Deps, job: JobRow, ctx: JobContext, enter: (s
   enter("root_processor");
   await reportStage(deps, root, "root_processor", "started", "Planning the first level");
   if (!(await hasChildren(deps.db, rootId))) {
-    const planned = await deps.planner.splitTask(
+    const planned = await planner.splitTask(
       {
         brief,
         task: {
@@ -287,7 +288,7 @@ async function runRootStages(deps: Deps, job: JobRow, ctx: JobContext, enter: (s
       },
       ctx.signal,
     );
-    await recordUsage(deps, rootId, planned.usage);
+    await recordUsage(deps, rootId, planned.usage, planner);
     await deps.db.transaction(async (tx) => {
       await tx.execute(sql`select id from ${tasks} where id = ${rootId} for update`);
       if (await hasChildren(tx, rootId)) return;
@@ -299,7 +300,7 @@ async function runRootStages(deps: Deps, job: JobRow, ctx: JobContext, enter: (s
         planned.value.slice(0, opts.maxSubtasks),
         opts,
         !opts.requiresApproval,
-        estimateSourceOf(deps.planner),
+        estimateSourceOf(planner),
       );
     });
   }
@@ -358,7 +359,8 @@ async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
   const elsewhere = others
     .filter((t) => t.parentId !== node.parentId && !ancestors.includes(t.description))
     .map((t) => t.description);
-  const planned = await deps.planner.splitTask(
+  const planner = await deps.planners.forUser(root.userId);
+  const planned = await planner.splitTask(
     {
       brief: briefOf(root, root.repositorySummary),
       task: {
@@ -375,7 +377,7 @@ async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
     },
     ctx.signal,
   );
-  await recordUsage(deps, rootId, planned.usage);
+  await recordUsage(deps, rootId, planned.usage, planner);
   const inserted = await deps.db.transaction(async (tx) => {
     await tx.execute(sql`select id from ${tasks} where id = ${nodeId} for update`);
     if (await hasChildren(tx, nodeId)) return [];
@@ -388,7 +390,7 @@ async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
       await tx.update(tasks).set({ isAtomic: true, updatedAt: new Date() }).where(eq(tasks.id, nodeId));
       return [];
     }
-    return insertChildren(deps, tx, node, rootId, capped, opts, true, estimateSourceOf(deps.planner));
+    return insertChildren(deps, tx, node, rootId, capped, opts, true, estimateSourceOf(planner));
   });
   if (inserted.length) {
     await deps.events.publish({
@@ -418,6 +420,7 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
   const rootId = String(job.payload.rootId);
   const root = await loadTask(deps, rootId);
   if (root?.status !== "processing") return;
+  const planner = await deps.planners.forUser(root.userId);
   await reportStage(deps, root, "decomposer", "completed", "All subtasks decomposed");
   await deps.events.publish({
     type: "task.decomposed",
@@ -472,11 +475,11 @@ async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
     data: { progress: 85 },
   });
   const [context, model] = await Promise.all([
-    deps.planner.composeContext(request, ctx.signal),
-    deps.planner.composeEventModel(request, ctx.signal),
+    planner.composeContext(request, ctx.signal),
+    planner.composeEventModel(request, ctx.signal),
   ]);
-  await recordUsage(deps, rootId, context.usage);
-  await recordUsage(deps, rootId, model.usage);
+  await recordUsage(deps, rootId, context.usage, planner);
+  await recordUsage(deps, rootId, model.usage, planner);
   const c = context.value;
   const m = model.value;
   const modelApplied = await deps.db.transaction(async (tx) => {

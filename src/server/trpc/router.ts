@@ -3,6 +3,7 @@ import { adminRouter } from "./routers/admin";
 import { authRouter } from "./routers/auth";
 import { blogRouter } from "./routers/blog";
 import { exportsRouter, githubRouter, integrationsRouter, settingsRouter } from "./routers/integrations";
+import { modelProvidersRouter } from "./routers/model-providers";
 import { realtimeRouter } from "./routers/realtime";
 import { systemRouter } from "./routers/system";
 import { tasksRouter } from "./routers/tasks";
@@ -14,6 +15,7 @@ export const appRouter = router({
   exports: exportsRouter,
   github: githubRouter,
   integrations: integrationsRouter,
+  modelProviders: modelProvidersRouter,
   realtime: realtimeRouter,
   settings: settingsRouter,
   system: systemRouter,

@@ -11,8 +11,8 @@ const PRINCIPLES = [
     text: "Complexity scores and story points are a consistent first estimate, not a promise. They make the size of the work visible early, when it is still cheap to change the plan, and your team's judgement has the final word.",
   },
   {
-    title: "Humans review AI output",
-    text: "AI is a fast, tireless drafting partner, and it can be wrong. Every tree stays editable, and nothing reaches JIRA, Trello or GitHub until you have reviewed it and chosen to export it.",
+    title: "People review every plan",
+    text: "A plan is a first draft, whether an AI model wrote it or it is an outline of your own description, and it can be wrong. Every tree stays editable, and nothing reaches JIRA, Trello or GitHub until you have reviewed it and chosen to export it.",
   },
 ];
 
@@ -23,7 +23,7 @@ const CURRENT_FEATURES = [
   "10 application types and 67 tech stacks, plus optional context from a GitHub repository",
   "Editing before you commit: change descriptions, add or remove subtasks, restart a decomposition",
   "Exports to JIRA (with Confluence pages), Trello and GitHub Issues, and downloads as JSON, Markdown or CSV",
-  "A built-in offline planner that needs no API key, or any OpenAI-compatible model you configure",
+  "Without an AI model, an outline made from your description (every stated requirement, nothing invented); with an OpenAI-compatible model you connect, or one your instance provides, a fuller plan",
   "A blog with product news and optional e-mail updates",
 ];
 

@@ -45,7 +45,7 @@ const STEPS = [
   },
   {
     title: "Decompose",
-    text: "The AI scores complexity and splits the work level by level until every subtask is atomic: small enough to pick up, finish and estimate with confidence.",
+    text: "Atomize scores complexity and splits the work level by level until every subtask is atomic: small enough to pick up, finish and estimate with confidence. Without an AI model you get an outline of your own description; an AI model you connect (or one your instance provides) writes a fuller plan.",
   },
   {
     title: "Deliver",
@@ -78,7 +78,7 @@ const FEATURES: { icon: keyof typeof ICONS; title: string; text: string }[] = [
   {
     icon: "check",
     title: "Review before you commit",
-    text: "AI output is a draft. Edit descriptions, add or remove subtasks and restart a decomposition before anything reaches your tracker.",
+    text: "Every plan is a draft, whoever wrote it. Edit descriptions, add or remove subtasks and restart a decomposition before anything reaches your tracker.",
   },
   {
     icon: "share",
@@ -87,8 +87,8 @@ const FEATURES: { icon: keyof typeof ICONS; title: string; text: string }[] = [
   },
   {
     icon: "cpu",
-    title: "Offline or your own model",
-    text: "The built-in planner works offline with no API key. Connect any OpenAI-compatible model when you want a larger one.",
+    title: "An outline, or your own model",
+    text: "With no AI model, Atomize turns your description into an outline: every requirement you state, nothing invented. Connect any OpenAI-compatible model, a local Ollama included, and it writes a fuller plan.",
   },
   {
     icon: "stack",
@@ -194,7 +194,7 @@ export default function LandingPage() {
       <section aria-labelledby="hero-heading" className="border-b border-base-300">
         <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 py-14 sm:py-20 lg:grid-cols-2">
           <div>
-            <p className="badge badge-soft badge-primary mb-5">AI project planning for developers</p>
+            <p className="badge badge-soft badge-primary mb-5">Project planning for developers</p>
             <h1
               id="hero-heading"
               className="text-4xl font-extrabold leading-tight tracking-tight text-balance sm:text-5xl"
@@ -289,8 +289,8 @@ export default function LandingPage() {
           Ready to turn your next project into a plan?
         </h2>
         <p className="mx-auto mt-4 max-w-2xl text-lg text-base-content/80">
-          Create a free account and decompose your first project in minutes. No API key needed: the offline
-          planner works out of the box.
+          Create a free account and decompose your first project in minutes. No API key needed to start: you
+          get an outline from your description, and a fuller plan once an AI model is connected.
         </p>
         <Link href="/login" className="btn btn-primary btn-lg mt-8 w-full sm:w-auto">
           Start Planning Now

@@ -7,12 +7,14 @@ import { useLogout } from "../../components/use-logout";
 import { usePageMeta } from "../../components/use-page-meta";
 import { useAuth } from "../../lib/auth";
 import { EmailVerificationNotice } from "../auth/email-verification-notice";
+import { AiModelTab } from "./ai-model-tab";
 import { IntegrationsTab } from "./integrations-tab";
 import { type SettingsApi, useSettings } from "./use-settings";
 
 const TABS = [
   { id: "general", label: "General" },
   { id: "integrations", label: "Integrations" },
+  { id: "ai-model", label: "AI model" },
   { id: "account", label: "Account" },
 ] as const;
 type TabId = (typeof TABS)[number]["id"];
@@ -117,7 +119,10 @@ function AccountTab() {
   );
 }
 
-/** Spec 2 "Settings": General, Integrations and Account tabs with Save Settings at the bottom. */
+/**
+ * Spec 2 "Settings": General, Integrations and Account tabs with Save Settings at the bottom, and the AI
+ * model tab (issue 10), whose forms save on their own.
+ */
 export default function SettingsPage() {
   usePageMeta({ title: "Settings", path: "/settings", noIndex: true });
   const api = useSettings();
@@ -146,11 +151,15 @@ export default function SettingsPage() {
       <div {...tabPanelProps("settings", "integrations", tab)} className="focus:outline-none">
         {tab === "integrations" && <IntegrationsTab api={api} />}
       </div>
+      <div {...tabPanelProps("settings", "ai-model", tab)} className="focus:outline-none">
+        {tab === "ai-model" && <AiModelTab />}
+      </div>
       <div {...tabPanelProps("settings", "account", tab)} className="focus:outline-none">
         {tab === "account" && <AccountTab />}
       </div>
 
-      <div className="flex justify-end border-t border-base-300 pt-4">
+      {/* The AI model tab saves each model with its own button. */}
+      <div className={`flex justify-end border-t border-base-300 pt-4 ${tab === "ai-model" ? "hidden" : ""}`}>
         <button
           type="button"
           className="btn btn-primary w-full sm:w-auto"

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
-import { useLocation } from "wouter";
+import { Link, useLocation } from "wouter";
 import { APPLICATION_TYPES, findApplicationType } from "../../../shared/catalogue";
 import { isAtLimit, TaskUsageSummary, useTaskUsage } from "../../components/task-usage";
 import { useToast } from "../../components/toast";
@@ -19,6 +19,29 @@ import {
   FIELD_BY_SERVER_NAME,
   validateCreateTask,
 } from "./create-task-form";
+import { CONNECT_MODEL_PATH, plannerChoiceText } from "./planner-text";
+
+/** Which planner this task will get: the model and where it is set, or the outline and a way to connect one. */
+function PlannerNotice() {
+  const trpc = useTRPC();
+  const choice = useQuery(trpc.modelProviders.plannerForMe.queryOptions(undefined, { staleTime: 30_000 }));
+  if (!choice.data) return null;
+  const offline = choice.data.name === "offline";
+  return (
+    <p className="mt-2 flex flex-wrap items-center gap-x-2 text-sm" data-testid="planner-choice">
+      <span className={offline ? "text-base-content/70" : "font-medium"}>
+        {plannerChoiceText(choice.data)}
+      </span>
+      {offline ? (
+        <Link href={CONNECT_MODEL_PATH} className="link link-primary">
+          Connect a model
+        </Link>
+      ) : (
+        choice.data.problem && <span className="text-warning">{choice.data.problem}</span>
+      )}
+    </p>
+  );
+}
 
 function FieldMessage({ id, message }: { id: string; message: string | undefined }) {
   if (!message) return null;
@@ -129,6 +152,7 @@ export default function CreateTaskPage() {
         <p className="mt-1 text-sm text-base-content/70">
           Describe your project in plain language. The more context you give, the better the breakdown.
         </p>
+        <PlannerNotice />
       </header>
 
       <form
@@ -294,19 +318,20 @@ export default function CreateTaskPage() {
               <span className="text-sm font-medium">Review the plan before it is decomposed</span>
             </label>
             <p id="requires-approval-hint" className="mt-1 pl-8 text-xs text-base-content/60">
-              The AI plans the first level, then waits for you to approve or reject it before breaking each
+              Atomize plans the first level, then waits for you to approve or reject it before breaking each
               part down further.
             </p>
           </div>
 
           <aside aria-label="How decomposition works" className="alert alert-info alert-soft items-start">
             <div className="text-sm">
-              <p className="font-semibold">How the AI decomposes your task</p>
+              <p className="font-semibold">How your task is decomposed</p>
               <p className="mt-1">
-                The AI breaks your description into a tree of atomic subtasks, each small enough to build and
-                test on its own. Every subtask gets a complexity score from 1 to 10 and a story-point
-                estimate. It also drafts epics, user stories and an event model. Review the result, edit what
-                needs it, then export it to your tracker.
+                Atomize breaks your description into a tree of atomic subtasks, each small enough to build and
+                test on its own, with a complexity score from 1 to 10 and a story-point estimate, plus epics,
+                user stories and an event model. With an AI model connected (yours, or one this instance
+                provides), the model writes that plan; without one, you get an outline made from your own
+                description. Review the result, edit what needs it, then export it to your tracker.
               </p>
             </div>
           </aside>

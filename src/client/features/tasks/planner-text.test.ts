@@ -1,13 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { plannedByText, usageText } from "./planner-text";
+import { plannedByText, plannerChoiceText, usageText } from "./planner-text";
 
 describe("planner text", () => {
   it("names the planner", () => {
-    expect(plannedByText({ planner: "offline", model: null })).toBe("Planned by the offline planner");
+    expect(plannedByText({ planner: "offline", model: null })).toBe(
+      "Outline from your description (no AI model connected)",
+    );
     expect(plannedByText({ planner: "langchain", model: "gpt-4o-mini" })).toBe(
       "Planned by gpt-4o-mini via an OpenAI-compatible API",
     );
     expect(plannedByText({ planner: null, model: null })).toBeNull();
+  });
+
+  it("says which planner a new task would get, and where its settings come from", () => {
+    expect(plannerChoiceText({ name: "langchain", model: "gpt-4o-mini", source: "your settings" })).toBe(
+      "Planned by gpt-4o-mini (your settings)",
+    );
+    expect(plannerChoiceText({ name: "langchain", model: "llama3.2", source: "instance settings" })).toBe(
+      "Planned by llama3.2 (instance settings)",
+    );
+    expect(plannerChoiceText({ name: "offline", model: null, source: "none" })).toBe(
+      "Outline from your description (no AI model connected)",
+    );
   });
 
   it("sums tokens only when a model was called", () => {

@@ -1,15 +1,27 @@
+import type { PlannerForMe } from "../../../shared/schemas/model-providers";
 import type { Task } from "../../../shared/schemas/tasks";
 
 const count = (n: number) => n.toLocaleString("en");
 const numberOf = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
-/** "Planned by the offline planner" / "Planned by gpt-4o-mini via an OpenAI-compatible API". */
+/** What the offline planner makes: an outline, honestly labelled as not AI output. */
+export const OUTLINE_LABEL = "Outline from your description (no AI model connected)";
+/** Where a model is connected (Settings → AI model). */
+export const CONNECT_MODEL_PATH = "/settings?tab=ai-model";
+
+/** The outline label / "Planned by gpt-4o-mini via an OpenAI-compatible API". */
 export function plannedByText(task: Pick<Task, "planner" | "model">): string | null {
-  if (task.planner === "offline") return "Planned by the offline planner";
+  if (task.planner === "offline") return OUTLINE_LABEL;
   if (task.planner === "langchain")
     return `Planned by ${task.model || "a language model"} via an OpenAI-compatible API`;
   if (task.planner) return `Planned by ${task.planner}${task.model ? ` (${task.model})` : ""}`;
   return null;
+}
+
+/** Which planner a task created now would get: "Planned by gpt-4o-mini (your settings)" or the outline label. */
+export function plannerChoiceText(choice: Pick<PlannerForMe, "name" | "model" | "source">): string {
+  if (choice.name === "offline") return OUTLINE_LABEL;
+  return `Planned by ${choice.model || "a language model"} (${choice.source})`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { useLocation } from "wouter";
+import { Link, useLocation } from "wouter";
 import type { Task } from "../../../shared/schemas/tasks";
 import { DeleteTaskModal } from "../../components/delete-task-modal";
 import { TaskStatusBadge } from "../../components/task-status-badge";
@@ -11,7 +11,7 @@ import { formatDateTime } from "../../lib/time-format";
 import { useTRPC } from "../../lib/trpc";
 import { TaskExports } from "../exports/task-exports";
 import { EditTaskModal } from "./edit-task-modal";
-import { plannedByText, usageText } from "./planner-text";
+import { CONNECT_MODEL_PATH, plannedByText, usageText } from "./planner-text";
 import { progressPercent, type TreeSummary } from "./task-tree";
 import { useRefreshTask } from "./use-task-detail";
 
@@ -94,6 +94,11 @@ export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSu
                 {subtasks} {subtasks === 1 ? "subtask" : "subtasks"}
               </span>
               {plannedBy && <span data-testid="planned-by">{plannedBy}</span>}
+              {task.planner === "offline" && (
+                <Link href={CONNECT_MODEL_PATH} className="link link-primary">
+                  Connect a model
+                </Link>
+              )}
               {usage && <span data-testid="planner-usage">{usage}</span>}
             </div>
           </div>

@@ -1,0 +1,90 @@
+import {
+  type ConnectionTestResult,
+  type ModelProviderInput,
+  type ModelProviderView,
+  modelProviderInput,
+  PROVIDER_CONCURRENCY,
+} from "../../../shared/schemas/model-providers";
+
+/** The AI model tab's editable values; the key is typed in, never loaded from anywhere. */
+export type ProviderForm = {
+  baseUrl: string;
+  apiKey: string;
+  /** Clear the saved key on save (a local server needs none). */
+  removeKey: boolean;
+  model: string;
+  concurrency: string;
+};
+
+export type ProviderField = "baseUrl" | "apiKey" | "model" | "concurrency";
+export type ProviderErrors = Partial<Record<ProviderField, string>>;
+
+const FIELD_BY_INPUT: Record<string, ProviderField> = {
+  base_url: "baseUrl",
+  api_key: "apiKey",
+  model: "model",
+  concurrency: "concurrency",
+};
+
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+export function formFromView(view: ModelProviderView | null | undefined): ProviderForm {
+  return {
+    baseUrl: view?.base_url ?? "",
+    apiKey: "",
+    removeKey: false,
+    model: view?.model ?? "",
+    concurrency: String(view?.concurrency ?? PROVIDER_CONCURRENCY.default),
+  };
+}
+
+/** What Save and Test send: an empty key field keeps the saved key (the server's rule too). */
+export function providerPayload(form: ProviderForm, withConcurrency: boolean): ModelProviderInput {
+  const key = form.apiKey.trim();
+  const concurrency = Number(form.concurrency.trim());
+  return {
+    base_url: form.baseUrl.trim(),
+    model: form.model.trim(),
+    ...(key ? { api_key: key } : form.removeKey ? { remove_api_key: true } : {}),
+    ...(withConcurrency ? { concurrency: form.concurrency.trim() === "" ? Number.NaN : concurrency } : {}),
+  };
+}
+
+/** Checked with the same schema the server uses; the first message per field. */
+export function validateProviderForm(form: ProviderForm, withConcurrency: boolean): ProviderErrors {
+  const parsed = modelProviderInput.safeParse(providerPayload(form, withConcurrency));
+  if (parsed.success) return {};
+  const errors: ProviderErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = FIELD_BY_INPUT[String(issue.path[0] ?? "")];
+    if (!field || errors[field]) continue;
+    errors[field] =
+      field === "concurrency"
+        ? `Concurrency must be between ${PROVIDER_CONCURRENCY.min} and ${PROVIDER_CONCURRENCY.max}`
+        : issue.message;
+  }
+  return errors;
+}
+
+/** The key field's hint: whether a key is saved (its last four characters at most), never the key. */
+export function keyStatusText(view: ModelProviderView | null | undefined): string {
+  if (!view?.api_key_saved)
+    return "No key saved. Leave it empty for servers that need none (a local Ollama).";
+  if (view.api_key_unreadable)
+    return "A key is saved but can no longer be read (the server's credentials key changed): enter it again.";
+  return `A key is saved${view.api_key_hint ? ` (${view.api_key_hint})` : ""}. Leave the field empty to keep it.`;
+}
+
+/** One line for a connection test's outcome, in the provider's own words. */
+export function testResultText(result: ConnectionTestResult): string {
+  if (result.ok)
+    return `Connected in ${(result.ms / 1000).toFixed(1)} s. The model answered: ${result.answer}`;
+  return result.status === null ? result.message : `HTTP ${result.status}: ${result.message}`;
+}
+
+/** "2.0 GB" for Ollama's model sizes (bytes). */
+export function formatModelSize(bytes: number | null): string | null {
+  if (bytes === null) return null;
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  return `${Math.max(1, Math.round(bytes / 1e6))} MB`;
+}

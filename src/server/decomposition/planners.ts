@@ -1,0 +1,145 @@
+import { createHash } from "node:crypto";
+import type { PlannerSource } from "../../shared/schemas/model-providers";
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import type { Vault } from "../integrations/vault";
+import type { Logger } from "../lib/logger";
+import { readProvidersFor, type StoredProvider } from "../services/model-providers/store";
+import { createLangChainPlanner, type ModelProvider, providerFromConfig } from "./langchain-planner";
+import { createOfflinePlanner } from "./offline-planner";
+import type { Planner } from "./planner";
+import { PlannerError } from "./planner-error";
+import { limitedProviderFetch } from "./provider-fetch";
+
+export type PlannerChoice = {
+  planner: Planner;
+  source: PlannerSource;
+  /** Why the chosen provider cannot plan (its saved key cannot be opened); its planner then fails. */
+  problem: string | null;
+};
+
+/** Which planner runs for whom (docs/decisions/012-model-settings.md). */
+export type Planners = {
+  /** The planner a job of this user's decomposition runs with, resolved when the job runs. */
+  forUser(userId: string): Promise<Planner>;
+  /** The same choice and where its settings come from, for "which planner will run for me". */
+  choiceFor(userId: string): Promise<PlannerChoice>;
+};
+
+/** Planners kept built (one per distinct provider settings); the least recently used goes first. */
+const CACHE_SIZE = 100;
+
+/**
+ * Precedence: the user's own provider > the environment (OPENAI_BASE_URL / OPENAI_API_KEY) > the
+ * instance provider an admin saved > the offline planner. Reads the settings on every call (one small
+ * query), so a change in Settings applies to the next job in every process; the planners built from
+ * them are cached by a hash of the settings, each with its provider's concurrency limit.
+ */
+export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log: Logger }): Planners {
+  const { config, log } = deps;
+  const offline = createOfflinePlanner();
+  // The environment's planner is built once, as before; the job queue's LLM_CONCURRENCY bounds it.
+  const environment = config.llmEnabled
+    ? createLangChainPlanner(providerFromConfig(config), log.child({ component: "planner" }))
+    : null;
+  const providerFetch = limitedProviderFetch();
+  const cache = new Map<string, Planner>();
+
+  function fromSettings(stored: StoredProvider): Planner {
+    if (stored.keyUnreadable) return unusable(stored.model, unreadableKeyMessage(stored.owner));
+    const provider: ModelProvider = {
+      baseUrl: stored.baseUrl,
+      apiKey: stored.apiKey ?? "",
+      model: stored.model,
+      timeoutMs: config.LLM_TIMEOUT_MS,
+      maxRetries: config.LLM_MAX_RETRIES,
+      structuredOutput: config.LLM_STRUCTURED_OUTPUT,
+      configuredIn: "settings",
+      fetch: providerFetch,
+    };
+    const { fetch: _fetch, ...settings } = provider;
+    const key = createHash("sha256")
+      .update(JSON.stringify({ ...settings, concurrency: stored.concurrency }))
+      .digest("hex");
+    const cached = cache.get(key);
+    if (cached) {
+      cache.delete(key);
+      cache.set(key, cached);
+      return cached;
+    }
+    const planner = withConcurrency(
+      createLangChainPlanner(provider, log.child({ component: "planner" })),
+      stored.concurrency,
+    );
+    cache.set(key, planner);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return planner;
+  }
+
+  const fromStored = (stored: StoredProvider, source: PlannerSource): PlannerChoice => ({
+    planner: fromSettings(stored),
+    source,
+    problem: stored.keyUnreadable ? unreadableKeyMessage(stored.owner) : null,
+  });
+
+  async function choiceFor(userId: string): Promise<PlannerChoice> {
+    const { own, instance } = await readProvidersFor(deps, userId);
+    if (own) return fromStored(own, "your settings");
+    if (environment) return { planner: environment, source: "environment", problem: null };
+    if (instance) return fromStored(instance, "instance settings");
+    return { planner: offline, source: "none", problem: null };
+  }
+
+  return {
+    choiceFor,
+    forUser: async (userId) => (await choiceFor(userId)).planner,
+  };
+}
+
+function unreadableKeyMessage(owner: StoredProvider["owner"]): string {
+  return owner === "user"
+    ? "The API key saved in your AI model settings can no longer be read (the server's credentials key changed). Enter it again in Settings → AI model."
+    : "The API key saved for this instance's AI model can no longer be read (the server's credentials key changed). An admin must enter it again in Settings → AI model.";
+}
+
+/**
+ * A provider that cannot be used: it fails the decomposition at its first call with the reason, rather
+ * than quietly planning with another provider than the one chosen.
+ */
+function unusable(model: string, message: string): Planner {
+  const fail = async (): Promise<never> => {
+    throw new PlannerError(message, true);
+  };
+  return {
+    name: "langchain",
+    model,
+    assessComplexity: fail,
+    splitTask: fail,
+    composeContext: fail,
+    composeEventModel: fail,
+  };
+}
+
+/** At most `limit` calls of one planner at once in this process; later calls wait their turn. */
+export function withConcurrency(planner: Planner, limit: number): Planner {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  async function run<T>(fn: () => Promise<T>): Promise<T> {
+    while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  }
+  return {
+    name: planner.name,
+    model: planner.model,
+    assessComplexity: (brief, signal) => run(() => planner.assessComplexity(brief, signal)),
+    splitTask: (request, signal) => run(() => planner.splitTask(request, signal)),
+    composeContext: (request, signal) => run(() => planner.composeContext(request, signal)),
+    composeEventModel: (request, signal) => run(() => planner.composeEventModel(request, signal)),
+  };
+}

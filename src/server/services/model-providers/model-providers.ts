@@ -1,0 +1,224 @@
+import {
+  type ConnectionTestResult,
+  type InstanceModelProviderView,
+  type ModelProviderView,
+  modelProviderInput,
+  type OllamaDetection,
+  type PlannerForMe,
+  PROVIDER_CONCURRENCY,
+} from "../../../shared/schemas/model-providers";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import { consumeRateLimit } from "../auth/rate-limit";
+import type { UserRow } from "../auth/sessions";
+import { parseInput } from "../validation";
+import {
+  deleteProvider,
+  type ProviderOwner,
+  readProvider,
+  type StoredProvider,
+  writeProvider,
+} from "./store";
+import { testConnection } from "./test-connection";
+
+/**
+ * The language model that plans: a user's own, or the instance's (admins), saved in Settings → AI model.
+ * Keys are sealed with the credentials vault and never leave the server (docs/decisions/012-model-settings.md).
+ */
+
+/** Connection tests one user may start per window: each is a real, possibly billed, call. */
+export const CONNECTION_TESTS = { max: 10, windowMs: 10 * 60_000 } as const;
+/** Only a long key shows its last four characters; a short one would give too much of itself away. */
+const HINT_MIN_KEY_LENGTH = 16;
+
+const own = (user: UserRow): ProviderOwner => ({ userId: user.id });
+const INSTANCE: ProviderOwner = { instance: true };
+
+function requireAdmin(user: UserRow) {
+  if (user.role !== "admin")
+    throw new AppError("FORBIDDEN", "You don't have permission to perform this action.");
+}
+
+/** The environment sets the instance's provider (and wins over the instance settings). */
+function environmentProvider(deps: Deps): InstanceModelProviderView["environment"] {
+  const c = deps.config;
+  if (!c.llmEnabled) return null;
+  return {
+    base_url: c.OPENAI_BASE_URL || "https://api.openai.com/v1",
+    model: c.LLM_MODEL,
+    api_key_saved: Boolean(c.OPENAI_API_KEY),
+    concurrency: c.LLM_CONCURRENCY,
+  };
+}
+
+function refuseWhenEnvironmentSets(deps: Deps) {
+  if (deps.config.llmEnabled)
+    throw new AppError(
+      "CONFLICT",
+      "Environment variables (OPENAI_BASE_URL / OPENAI_API_KEY) set this instance's AI model; change them there.",
+    );
+}
+
+function viewOf(stored: StoredProvider | null): ModelProviderView {
+  if (!stored)
+    return {
+      configured: false,
+      base_url: null,
+      model: null,
+      concurrency: PROVIDER_CONCURRENCY.default,
+      api_key_saved: false,
+      api_key_hint: null,
+      api_key_unreadable: false,
+      updated_at: null,
+    };
+  const key = stored.apiKey;
+  return {
+    configured: true,
+    base_url: stored.baseUrl,
+    model: stored.model,
+    concurrency: stored.concurrency,
+    api_key_saved: Boolean(key) || stored.keyUnreadable,
+    api_key_hint: key && key.length >= HINT_MIN_KEY_LENGTH ? `••••${key.slice(-4)}` : null,
+    api_key_unreadable: stored.keyUnreadable,
+    updated_at: stored.updatedAt.toISOString(),
+  };
+}
+
+async function save(deps: Deps, user: UserRow, owner: ProviderOwner, raw: unknown) {
+  const input = parseInput(modelProviderInput, raw);
+  const before = await readProvider(deps, owner);
+  await writeProvider(
+    deps,
+    owner,
+    {
+      baseUrl: input.base_url,
+      model: input.model,
+      concurrency: input.concurrency ?? before?.concurrency ?? PROVIDER_CONCURRENCY.default,
+      // A typed key replaces the saved one; "remove" clears it; an empty field keeps it.
+      apiKey: input.api_key ? input.api_key : input.remove_api_key ? null : undefined,
+    },
+    user.id,
+  );
+  deps.log.info("model provider saved", {
+    owner: "userId" in owner ? "user" : "instance",
+    userId: user.id,
+    origin: new URL(input.base_url).origin,
+    model: input.model,
+    keyChanged: Boolean(input.api_key) || Boolean(input.remove_api_key),
+  });
+  return viewOf(await readProvider(deps, owner));
+}
+
+async function test(
+  deps: Deps,
+  user: UserRow,
+  owner: ProviderOwner,
+  raw: unknown,
+): Promise<ConnectionTestResult> {
+  const input = parseInput(modelProviderInput, raw);
+  await consumeRateLimit(
+    deps,
+    { key: `model-test:user:${user.id}`, ...CONNECTION_TESTS },
+    "Too many connection tests. Please wait a few minutes and try again.",
+  );
+  // The form as it would be saved: an empty key field means the saved key.
+  let apiKey = input.api_key ?? "";
+  if (!apiKey && !input.remove_api_key) {
+    const saved = await readProvider(deps, owner);
+    if (saved?.keyUnreadable)
+      return {
+        ok: false,
+        status: null,
+        message:
+          "The saved API key can no longer be read (the server's credentials key changed). Enter it again.",
+        ms: 0,
+      };
+    apiKey = saved?.apiKey ?? "";
+  }
+  const result = await testConnection(
+    { baseUrl: input.base_url, apiKey, model: input.model },
+    Math.min(deps.config.LLM_TIMEOUT_MS, 20_000),
+  );
+  deps.log.info("model provider connection test", {
+    owner: "userId" in owner ? "user" : "instance",
+    userId: user.id,
+    origin: new URL(input.base_url).origin,
+    ok: result.ok,
+    status: result.ok ? 200 : result.status,
+  });
+  return result;
+}
+
+// ---- the caller's own provider --------------------------------------------------------------------
+
+export async function getOwnProvider(deps: Deps, user: UserRow): Promise<ModelProviderView> {
+  return viewOf(await readProvider(deps, own(user)));
+}
+
+export function saveOwnProvider(deps: Deps, user: UserRow, raw: unknown): Promise<ModelProviderView> {
+  return save(deps, user, own(user), raw);
+}
+
+export async function removeOwnProvider(deps: Deps, user: UserRow): Promise<ModelProviderView> {
+  if (await deleteProvider(deps, own(user)))
+    deps.log.info("model provider removed", { owner: "user", userId: user.id });
+  return viewOf(null);
+}
+
+export function testOwnProvider(deps: Deps, user: UserRow, raw: unknown): Promise<ConnectionTestResult> {
+  return test(deps, user, own(user), raw);
+}
+
+// ---- the instance's provider (admins) -------------------------------------------------------------
+
+export async function getInstanceProvider(deps: Deps, user: UserRow): Promise<InstanceModelProviderView> {
+  requireAdmin(user);
+  return { ...viewOf(await readProvider(deps, INSTANCE)), environment: environmentProvider(deps) };
+}
+
+export async function saveInstanceProvider(
+  deps: Deps,
+  user: UserRow,
+  raw: unknown,
+): Promise<InstanceModelProviderView> {
+  requireAdmin(user);
+  refuseWhenEnvironmentSets(deps);
+  return { ...(await save(deps, user, INSTANCE, raw)), environment: null };
+}
+
+export async function removeInstanceProvider(deps: Deps, user: UserRow): Promise<InstanceModelProviderView> {
+  requireAdmin(user);
+  refuseWhenEnvironmentSets(deps);
+  if (await deleteProvider(deps, INSTANCE))
+    deps.log.info("model provider removed", { owner: "instance", userId: user.id });
+  return { ...viewOf(null), environment: null };
+}
+
+export async function testInstanceProvider(
+  deps: Deps,
+  user: UserRow,
+  raw: unknown,
+): Promise<ConnectionTestResult> {
+  requireAdmin(user);
+  return test(deps, user, INSTANCE, raw);
+}
+
+// ---- which planner runs, and a local Ollama -------------------------------------------------------
+
+export async function plannerForMe(deps: Deps, user: UserRow): Promise<PlannerForMe> {
+  const choice = await deps.planners.choiceFor(user.id);
+  return {
+    name: choice.planner.name,
+    model: choice.planner.model,
+    source: choice.source,
+    problem: choice.problem,
+  };
+}
+
+export function ollamaModels(deps: Deps): Promise<OllamaDetection> {
+  return deps.ollama.latest();
+}
+
+export function detectOllama(deps: Deps): Promise<OllamaDetection> {
+  return deps.ollama.detect();
+}

@@ -1,0 +1,106 @@
+import { z } from "zod";
+
+/** Limits of a model provider's settings (issue 10, docs/decisions/012-model-settings.md). */
+export const BASE_URL_MAX = 500;
+export const MODEL_NAME_MAX = 200;
+export const API_KEY_MAX = 500;
+export const PROVIDER_CONCURRENCY = { min: 1, max: 16, default: 4 } as const;
+/** Where Ollama serves its OpenAI-compatible API, below the address it listens on. */
+export const OLLAMA_OPENAI_PATH = "/v1";
+
+const baseUrl = z
+  .string({ error: "Base URL is required" })
+  .trim()
+  .min(1, "Base URL is required")
+  .max(BASE_URL_MAX, `Base URL must be at most ${BASE_URL_MAX} characters`)
+  .pipe(z.url({ protocol: /^https?$/, error: "Base URL must be an http:// or https:// address" }))
+  .refine((v) => {
+    // Runs after a failed URL check too (zod reports every issue): only a parsed URL is judged here.
+    try {
+      const u = new URL(v);
+      return !u.username && !u.password;
+    } catch {
+      return true;
+    }
+  }, "Put the API key in its own field, not in the URL")
+  .transform((v) => v.replace(/\/+$/, ""));
+
+/**
+ * Saving a provider. An empty or missing `api_key` keeps the key saved before; `remove_api_key` clears
+ * it (for servers that need none, such as a local Ollama).
+ */
+export const modelProviderInput = z
+  .strictObject({
+    base_url: baseUrl,
+    model: z
+      .string({ error: "Model name is required" })
+      .trim()
+      .min(1, "Model name is required")
+      .max(MODEL_NAME_MAX, `Model name must be at most ${MODEL_NAME_MAX} characters`),
+    api_key: z
+      .string()
+      .trim()
+      .max(API_KEY_MAX, `API key must be at most ${API_KEY_MAX} characters`)
+      .optional(),
+    remove_api_key: z.boolean().optional(),
+    concurrency: z
+      .number()
+      .int("Concurrency must be a whole number")
+      .min(PROVIDER_CONCURRENCY.min, `Concurrency must be between 1 and ${PROVIDER_CONCURRENCY.max}`)
+      .max(PROVIDER_CONCURRENCY.max, `Concurrency must be between 1 and ${PROVIDER_CONCURRENCY.max}`)
+      .optional(),
+  })
+  .refine((v) => !(v.api_key && v.remove_api_key), {
+    message: "Enter a new API key or remove the saved one, not both",
+    path: ["api_key"],
+  });
+export type ModelProviderInput = z.input<typeof modelProviderInput>;
+
+/** What a client may see of a saved provider: never the key, at most its last four characters. */
+export type ModelProviderView = {
+  configured: boolean;
+  base_url: string | null;
+  model: string | null;
+  concurrency: number;
+  api_key_saved: boolean;
+  /** "••••abcd" for a long key; null for a short one or none. */
+  api_key_hint: string | null;
+  /** A key is saved but cannot be opened with this server's credentials key: enter it again. */
+  api_key_unreadable: boolean;
+  updated_at: string | null;
+};
+
+export type InstanceModelProviderView = ModelProviderView & {
+  /** Set when environment variables choose the instance's provider: they win, and the screen is read-only. */
+  environment: { base_url: string; model: string; api_key_saved: boolean; concurrency: number } | null;
+};
+
+export const PLANNER_SOURCES = ["your settings", "environment", "instance settings", "none"] as const;
+export type PlannerSource = (typeof PLANNER_SOURCES)[number];
+
+/** Which planner a decomposition started now would run with, and where its settings come from. */
+export type PlannerForMe = {
+  name: "offline" | "langchain";
+  model: string | null;
+  source: PlannerSource;
+  /** Why the chosen provider cannot plan now (its saved key cannot be read), or null. */
+  problem: string | null;
+};
+
+export type ConnectionTestResult =
+  | { ok: true; answer: string; model: string | null; ms: number }
+  | { ok: false; status: number | null; message: string; ms: number };
+
+export type OllamaModel = { name: string; size: number | null; parameter_size: string | null };
+
+export type OllamaDetection = {
+  status: "disabled" | "found" | "not_found" | "invalid";
+  /** The address probed (OLLAMA_URL). */
+  url: string | null;
+  /** What to save as the base URL to use it: `${url}/v1`. */
+  base_url: string | null;
+  models: OllamaModel[];
+  /** Why nothing was found, in a sentence. */
+  message: string | null;
+  checked_at: string | null;
+};
