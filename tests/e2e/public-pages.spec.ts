@@ -23,7 +23,7 @@ const openedUrls = (page: Page) => page.evaluate(() => (window as MailWindow).__
 
 test("the landing page's calls to action lead to sign-in and About", async ({ page }) => {
   await page.goto("/");
-  await expect(page).toHaveTitle("AI Task Decomposition | Atomize Project Manager");
+  await expect(page).toHaveTitle("Plans from Plain Language | Atomize Project Manager");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("atomic, estimable tasks");
   await expect(page.getByRole("heading", { name: "How It Works" })).toBeVisible();
 

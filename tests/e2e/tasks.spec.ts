@@ -22,7 +22,9 @@ test("create a task, find it on the dashboard, walk its tabs, watch it decompose
   const description = page.getByLabel("Task Description");
   await expect(description).toBeFocused();
   await expect(page.getByLabel("Tech Stack")).toBeDisabled();
-  await description.fill("Build a booking system for a yoga studio\nwith classes, instructors and payments");
+  await description.fill(
+    "Build a booking system for a yoga studio\nStudents can book classes and pay for class packs.\nInstructors can see who booked their classes.\nNon-goals: a mobile app",
+  );
   await page.getByLabel("Application Type").selectOption({ label: "Web Application" });
   await expect(page.getByLabel("Tech Stack")).toBeEnabled();
   await page.getByLabel("Tech Stack").selectOption("react-node-postgres");
@@ -51,7 +53,22 @@ test("create a task, find it on the dashboard, walk its tabs, watch it decompose
     "href",
     "/settings?tab=ai-model",
   );
+  // The outline states what it read: the requirements, numbered, and the non-goals left out.
+  const stated = page.getByTestId("stated-requirements");
+  await expect(stated).toContainText("R2Students can book classes and pay for class packs");
+  await expect(page.getByTestId("stated-non-goals")).toContainText("a mobile app");
   const tabs = page.getByRole("tablist", { name: "Task sections" });
+  await tabs.getByRole("tab", { name: /Subtasks/ }).click();
+  await page
+    .getByRole("tree", { name: "Task hierarchy" })
+    .getByRole("treeitem", { name: /R2: Students can book classes/ })
+    .click();
+  await expect(page.getByTestId("node-estimate")).toContainText("estimated by rule");
+  await expect(page.getByTestId("node-requirements")).toContainText(
+    "R2Students can book classes and pay for class packs",
+  );
+  await expect(page.getByTestId("node-criteria").getByRole("listitem")).toHaveCount(3);
+  await page.getByRole("button", { name: "Close details" }).click();
   await tabs.getByRole("tab", { name: "User Stories" }).click();
   await expect(page.getByText(/As a .+, I want to/).first()).toBeVisible();
   await tabs.getByRole("tab", { name: "Event Model" }).click();

@@ -174,7 +174,7 @@ export default function LandingPage() {
   const { publicUrl, supportEmail, socialLinks } = usePublicConfig();
   const seeHowRef = useSmoothScrollLink("features");
   usePageMeta({
-    title: "AI Task Decomposition",
+    title: "Plans from Plain Language",
     path: "/",
     description: DESCRIPTION,
     jsonLd: {
