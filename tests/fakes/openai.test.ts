@@ -143,9 +143,7 @@ describe("default generator", () => {
     expect(plan.subtasks).toHaveLength(3);
     const descriptions = plan.subtasks.map((s) => s.description);
     expect(new Set(descriptions).size).toBe(3);
-    expect(descriptions[1]).toMatch(
-      new RegExp(`^Subtask 2 at depth 1: [a-z ]+ for ${TASK.slice(0, 40).trim()}$`),
-    );
+    expect(descriptions[1]).toMatch(/^Subtask 2 at depth 1: [a-z]+ the [a-z]+ [a-z]+$/);
     for (const s of plan.subtasks) expect([1, 2, 3, 5, 8, 13]).toContain(s.story_points);
   });
 

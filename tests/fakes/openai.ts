@@ -221,6 +221,8 @@ type GenContext = {
   counters: Map<string, number>;
   /** How many items were named per label ("Event" -> 2), so later string lists can reference them. */
   named: Map<string, number>;
+  /** The number of the index-th subtask title for this prompt's task: the same task, the same titles. */
+  titleNumber: (index: number) => number;
 };
 
 /** Where a value is being generated: its property name, the array it belongs to, its index there. */
@@ -240,6 +242,7 @@ function promptFacts(messages: FakeChatRequest["messages"]): {
   depth: number;
   maxSubtasksPhrase: number | null;
   task: string;
+  taskLine: string;
 } {
   const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
   const depthMatch = /Depth:\s*(\d+)\s+of\s+at\s+most\s+(\d+)/i.exec(lastUser);
@@ -252,11 +255,13 @@ function promptFacts(messages: FakeChatRequest["messages"]): {
     .split("\n")
     .map((l) => l.trim())
     .find((l) => l.length > 0 && !/^Depth:/i.test(l));
-  const task = (labelled ?? firstLine ?? "the request").trim().slice(0, 40).trim() || "the request";
+  const taskLine = (labelled ?? firstLine ?? "the request").trim();
+  const task = taskLine.slice(0, 40).trim() || "the request";
   return {
     depth: depthMatch ? Number(depthMatch[1]) : 0,
     maxSubtasksPhrase: phrase ? Number(phrase[1]) : null,
     task,
+    taskLine,
   };
 }
 
@@ -457,27 +462,69 @@ function makeNumber(s: Schema, ctx: GenContext, site: Site): number {
 }
 
 /**
- * What a generated subtask is about: distinct words per sibling, and a different rotation per parent, so
- * generated plans are not near-duplicates of themselves (the planner merges near-duplicate leaves).
+ * What a generated subtask is about: a verb, an adjective and a noun, a different triple for each title
+ * (each task split gets a block of TITLE_BLOCK numbers; 12 x 10 x 24 triples before one repeats), so
+ * generated plans hold no duplicates of their own. Two titles differ in at least one of their few words,
+ * which keeps them apart for the planner's near-duplicate merge (token-set Jaccard >= 0.8) too.
  */
-const TOPICS = [
-  "data model and storage",
-  "HTTP endpoints with validation",
-  "user interface screens",
-  "background jobs with retries",
-  "automated tests plus fixtures",
-  "deployment configuration",
-  "monitoring with alerts",
-  "documentation including examples",
-  "access control rules",
-  "import into CSV exports",
-  "caching layer",
-  "search indexing",
+const TITLE_BLOCK = 10;
+const VERBS = [
+  "build",
+  "test",
+  "design",
+  "document",
+  "deploy",
+  "monitor",
+  "secure",
+  "migrate",
+  "review",
+  "profile",
+  "cache",
+  "index",
 ];
-function topicFor(task: string, index: number): string {
-  let hash = 0;
-  for (const c of task) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
-  return TOPICS[(index + hash) % TOPICS.length]!;
+const ADJECTIVES = [
+  "shared",
+  "public",
+  "internal",
+  "nightly",
+  "cached",
+  "signed",
+  "versioned",
+  "batched",
+  "live",
+  "archived",
+];
+const NOUNS = [
+  "schema",
+  "endpoint",
+  "screen",
+  "queue",
+  "importer",
+  "exporter",
+  "report",
+  "webhook",
+  "scheduler",
+  "parser",
+  "mailer",
+  "dashboard",
+  "login",
+  "search",
+  "billing",
+  "upload",
+  "backup",
+  "audit",
+  "settings",
+  "invites",
+  "comments",
+  "tags",
+  "feeds",
+  "alerts",
+];
+function workTitle(n: number): string {
+  const verb = VERBS[n % VERBS.length];
+  const adjective = ADJECTIVES[Math.floor(n / VERBS.length) % ADJECTIVES.length];
+  const noun = NOUNS[Math.floor(n / (VERBS.length * ADJECTIVES.length)) % NOUNS.length];
+  return `${verb} the ${adjective} ${noun}`;
 }
 
 function nextCount(ctx: GenContext, key: string): number {
@@ -501,7 +548,7 @@ function makeString(s: Schema, ctx: GenContext, site: Site): string {
   else if (format === "uuid")
     text = `00000000-0000-4000-8000-${String(nextCount(ctx, `#${prop}`)).padStart(12, "0")}`;
   else if (site.subtaskIndex !== null && prop === "description")
-    text = `Subtask ${site.subtaskIndex + 1} at depth ${ctx.depth}: ${topicFor(ctx.task, site.subtaskIndex)} for ${ctx.task}`;
+    text = `Subtask ${site.subtaskIndex + 1} at depth ${ctx.depth}: ${workTitle(ctx.titleNumber(site.subtaskIndex))}`;
   else if (site.subtaskIndex !== null && prop === "implementation_details")
     text = `Implement step ${site.subtaskIndex + 1} of "${ctx.task}" (depth ${ctx.depth}): write the code, then cover it with tests.`;
   else if (/^id$/i.test(prop)) {
@@ -933,6 +980,12 @@ export async function startFakeOpenAI(
     };
   }
 
+  // Each task split gets its own block of title numbers (kept for its next identical prompt).
+  const titleBlocks = new Map<string, number>();
+  const titleBlock = (key: string) => {
+    if (!titleBlocks.has(key)) titleBlocks.set(key, titleBlocks.size * TITLE_BLOCK);
+    return titleBlocks.get(key)!;
+  };
   function generatedValue(record: FakeChatRequest): unknown {
     const facts = promptFacts(record.messages);
     const ctx: GenContext = {
@@ -942,6 +995,7 @@ export async function startFakeOpenAI(
       subtasks: planShape.subtasks,
       complexity: planShape.complexity,
       task: facts.task,
+      titleNumber: (index) => titleBlock(`${facts.depth}:${facts.taskLine}`) + index,
       counters: new Map(),
       named: new Map(),
     };
