@@ -10,9 +10,10 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type ErrorCode, errorCodes } from "../shared/errors";
 import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./auth/http-session";
 import type { Deps } from "./deps";
-import { AppError } from "./errors";
+import { AppError, notFound, reportUnexpected } from "./errors";
 import { containsNul, NUL_MESSAGE } from "./lib/forbidden-text";
 import { authRoutes } from "./rest/auth";
 import {
@@ -69,8 +70,15 @@ async function nulIn(c: import("hono").Context<AppEnv>): Promise<string | null> 
   }
 }
 
-function errorBody(err: AppError) {
-  return err.fieldErrors ? { detail: err.message, errors: err.fieldErrors } : { detail: err.message };
+/** The REST answer for an AppError: its status, headers and `{ detail, errors }` body. */
+function errorResponse(c: import("hono").Context<AppEnv>, err: AppError) {
+  if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+  return c.json(err.toBody(), err.status as ContentfulStatusCode);
+}
+
+/** The error code for an HTTP status a library chose (Hono's own exceptions). */
+function codeForStatus(status: number): ErrorCode {
+  return (Object.entries(errorCodes).find(([, s]) => s === status)?.[0] as ErrorCode) ?? "BAD_REQUEST";
 }
 
 function requestOrigin(deps: Deps, c: import("hono").Context<AppEnv>) {
@@ -94,6 +102,8 @@ function isCrossSite(deps: Deps, c: import("hono").Context<AppEnv>): boolean {
   return !isSameOriginRequest(deps, requestOrigin(deps, c));
 }
 
+const CROSS_SITE_MESSAGE = "Cross-site request blocked";
+
 export function createApp(deps: Deps, opts: AppOptions = {}) {
   const app = new Hono<AppEnv>();
 
@@ -101,6 +111,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   app.use("*", async (c, next) => {
     const requestId = c.req.header("x-request-id")?.slice(0, 100) || randomUUID();
     c.set("requestId", requestId);
+    c.set("log", deps.log.child({ requestId }));
     c.set("deps", deps);
     c.header("X-Request-Id", requestId);
     const started = performance.now();
@@ -151,14 +162,25 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
     BLOG_IMAGE_UPLOAD_PATH,
     bodyLimit({
       maxSize: UPLOAD_BODY_BYTES,
-      onError: (c) => c.json({ detail: "Image size must be less than 5MB" }, 413, { Connection: "close" }),
+      onError: (c) =>
+        errorResponse(
+          c,
+          new AppError("PAYLOAD_TOO_LARGE", "Image size must be less than 5MB", {
+            headers: { Connection: "close" },
+          }),
+        ),
     }),
   );
   const apiBodyLimit = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     // The unread body stays on the socket, so this connection must not be reused.
     onError: (c) =>
-      c.json({ detail: "Request body is too large (limit 1 MB)" }, 413, { Connection: "close" }),
+      errorResponse(
+        c,
+        new AppError("PAYLOAD_TOO_LARGE", "Request body is too large (limit 1 MB)", {
+          headers: { Connection: "close" },
+        }),
+      ),
   });
   for (const prefix of ["/api/*", "/trpc/*"]) {
     app.use(prefix, (c, next) => (c.req.path === BLOG_IMAGE_UPLOAD_PATH ? next() : apiBodyLimit(c, next)));
@@ -171,11 +193,13 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
       // A browser's cross-site write is refused whoever sends it: this is also the login CSRF defence
       // (a forged form cannot sign a victim into the attacker's account). API clients send no Origin.
       if (MUTATING.has(c.req.method) && isCrossSite(deps, c)) {
-        return c.json({ detail: "Cross-site request blocked" }, 403);
+        throw new AppError("FORBIDDEN", CROSS_SITE_MESSAGE);
       }
       const where = await nulIn(c);
       if (where) {
-        return c.json({ detail: NUL_MESSAGE, errors: [{ field: where, message: NUL_MESSAGE }] }, 422);
+        throw new AppError("UNPROCESSABLE_CONTENT", NUL_MESSAGE, {
+          fieldErrors: [{ field: where, message: NUL_MESSAGE }],
+        });
       }
       await next();
     });
@@ -187,7 +211,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
       const usesCookies = auth.via === "cookie" || (!auth.via && Boolean(cookies[REFRESH_COOKIE]));
       if (MUTATING.has(c.req.method) && usesCookies) {
         if (!isSameOriginRequest(deps, requestOrigin(deps, c))) {
-          return c.json({ detail: "Cross-site request blocked" }, 403);
+          throw new AppError("FORBIDDEN", CROSS_SITE_MESSAGE);
         }
       }
       await next();
@@ -197,7 +221,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   app.all("/trpc/*", async (c) => {
     const maxBatch = deps.config.TRPC_MAX_BATCH_SIZE;
     if (c.req.path.slice("/trpc/".length).split(",").length > maxBatch) {
-      return c.json({ detail: `Too many procedures in one batch (at most ${maxBatch}).` }, 400);
+      throw new AppError("BAD_REQUEST", `Too many procedures in one batch (at most ${maxBatch}).`);
     }
     return fetchRequestHandler({
       endpoint: "/trpc",
@@ -218,12 +242,14 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
             for (const cookie of cookies) resHeaders.append("Set-Cookie", cookie);
           },
           requestId: c.get("requestId"),
+          log: c.get("log"),
         };
       },
+      // Procedures report their own failures (trpc/init.ts); this catches the rest (context, parsing)
+      // and logs nothing twice.
       onError: ({ error, path }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError)) {
-          deps.log.error("trpc error", { path, requestId: c.get("requestId"), err: error.cause ?? error });
-        }
+        if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError))
+          reportUnexpected(c.get("log"), error.cause ?? error, { path });
       },
     });
   });
@@ -234,7 +260,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   api.route("/", integrationRoutes);
   api.route("/", modelProviderRoutes);
   api.route("/", blogRoutes);
-  api.all("*", (c) => c.json({ detail: "The requested resource was not found." }, 404));
+  api.all("*", () => {
+    throw notFound();
+  });
   app.route("/api", api);
 
   // The built SPA: hashed assets cached for a year, every other path falls back to index.html.
@@ -261,23 +289,24 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
     return c.html(readFileSync(indexFile, "utf8"));
   });
 
+  // The one place a REST or site request's error becomes an answer.
   app.onError((err, c) => {
-    if (err instanceof AppError) {
-      if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-      return c.json(errorBody(err), err.status as ContentfulStatusCode);
-    }
+    const log = c.get("log") ?? deps.log;
+    if (err instanceof AppError) return errorResponse(c, err);
     if (err instanceof HTTPException) {
-      return c.json({ detail: err.message || "Invalid request. Please check your input." }, err.status);
+      return errorResponse(
+        c,
+        new AppError(codeForStatus(err.status), err.message || "Invalid request. Please check your input."),
+      );
     }
     if ((err as { code?: unknown }).code === "ECONNRESET") {
       // The client went away (or was cut off by the request deadline) while we read its body.
-      deps.log.debug("request aborted by the client", { requestId: c.get("requestId"), path: c.req.path });
-      return c.json({ detail: "The request was aborted." }, 400);
+      log.debug("request aborted by the client", { path: c.req.path });
+      return errorResponse(c, new AppError("BAD_REQUEST", "The request was aborted."));
     }
-    deps.log.error("unhandled error", { requestId: c.get("requestId"), path: c.req.path, err });
-    return c.json({ detail: "Server error. Please try again later." }, 500);
+    return errorResponse(c, reportUnexpected(log, err, { path: c.req.path }));
   });
-  app.notFound((c) => c.json({ detail: "The requested resource was not found." }, 404));
+  app.notFound((c) => errorResponse(c, notFound()));
 
   return app;
 }

@@ -3,6 +3,7 @@ import { type WebSocket, WebSocketServer } from "ws";
 import { clientChannelMessage, REALTIME_CLOSE, type RealtimeEvent } from "../../shared/schemas/realtime";
 import { authenticate } from "../auth/http-session";
 import type { Deps } from "../deps";
+import { reportUnexpected } from "../errors";
 import { getOwnedRow } from "../services/tasks/tasks";
 import type { BusEvent } from "./event-bus";
 import type { SessionSockets } from "./session-sockets";
@@ -52,8 +53,12 @@ export function createRealtimeChannels(
   wss.on("connection", (ws: WebSocket, req: IncomingMessage, url: URL) => {
     guardSocket(ws, opts.limits, deps.log, "realtime");
     void accept(ws, req, url).catch((err) => {
-      deps.log.warn("realtime connection failed", { err: (err as Error).message });
-      ws.close(1011, "Internal error");
+      // An AppError closes with its own code; anything else is logged once and closes with 1011.
+      const failure = reportUnexpected(deps.log, err, { channel: "realtime" });
+      ws.close(
+        failure.wsCloseCode,
+        failure.code === "INTERNAL_SERVER_ERROR" ? "Internal error" : failure.message.slice(0, 60),
+      );
     });
   });
 

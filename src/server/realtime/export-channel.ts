@@ -5,6 +5,7 @@ import type { ExportKind, ExportMessage } from "../../shared/schemas/integration
 import { REALTIME_CLOSE } from "../../shared/schemas/realtime";
 import { authenticate } from "../auth/http-session";
 import type { Deps } from "../deps";
+import { reportUnexpected } from "../errors";
 import { type ExportRow, getOwnedExport, toExportView } from "../services/exports/exports";
 import { safeDecode } from "./channels";
 import type { BusEvent } from "./event-bus";
@@ -127,8 +128,12 @@ export function createExportChannels(
         ws.send(JSON.stringify(message));
       }
     })().catch((err) => {
-      deps.log.warn("export channel failed", { err: (err as Error).message });
-      ws.close(1011, "Internal error");
+      // An AppError closes with its own code; anything else is logged once and closes with 1011.
+      const failure = reportUnexpected(deps.log, err, { channel: "export" });
+      ws.close(
+        failure.wsCloseCode,
+        failure.code === "INTERNAL_SERVER_ERROR" ? "Internal error" : failure.message.slice(0, 60),
+      );
     });
   });
   return {

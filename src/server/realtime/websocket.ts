@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
@@ -42,6 +43,7 @@ export async function createWebSockets(deps: Deps) {
       const token = connectionParamsToken(info.connectionParams);
       const auth = await authenticate(deps, token ? `Bearer ${token}` : null, req.headers.cookie);
       if (auth.session) sessionSockets.track(auth.session.sessionId, res as WebSocket);
+      const requestId = `ws-${randomUUID()}`;
       return {
         deps,
         user: auth.session?.user ?? null,
@@ -50,7 +52,8 @@ export async function createWebSockets(deps: Deps) {
         meta: { ip: req.socket.remoteAddress ?? null, userAgent: req.headers["user-agent"] ?? null },
         refreshCookie: null,
         setCookies: null,
-        requestId: `ws-${Date.now().toString(36)}`,
+        requestId,
+        log: deps.log.child({ requestId }),
         connection: { subscriptions: 0 },
       };
     },

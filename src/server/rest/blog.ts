@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
 import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES } from "../../shared/schemas/blog";
-import { AppError } from "../errors";
+import { AppError, notFound } from "../errors";
 import { listOutbox } from "../integrations/mail/mailer";
 import { confirmWithToken } from "../services/blog/confirmation";
 import * as posts from "../services/blog/posts";
@@ -154,7 +154,7 @@ export function blogSiteRoutes(indexFile: string) {
       .get("/uploads/:name", async (c) => {
         const name = c.req.param("name");
         const file = await readUpload(c.var.deps, name);
-        if (!file) return c.json({ detail: "The requested resource was not found." }, 404);
+        if (!file) throw notFound();
         return c.body(new Uint8Array(file.bytes), 200, {
           "Content-Type": file.contentType,
           "Content-Disposition": `inline; filename="${name}"`,

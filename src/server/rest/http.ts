@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { RequestAuth } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
+import type { Logger } from "../lib/logger";
 import type { SessionMeta } from "../services/auth/sessions";
 import { parseInput } from "../services/validation";
 
@@ -12,6 +13,8 @@ export type AppEnv = {
     deps: Deps;
     auth: RequestAuth;
     requestId: string;
+    /** The request's own logger: every line carries its request id. */
+    log: Logger;
     meta: SessionMeta;
   };
 };

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Deps } from "../deps";
+import type { Logger } from "../lib/logger";
 import type { SessionMeta, UserRow } from "../services/auth/sessions";
 
 export type Context = {
@@ -13,13 +14,17 @@ export type Context = {
   /** Adds Set-Cookie headers to the HTTP response; null over WebSocket, where no response exists. */
   setCookies: ((cookies: string[]) => void) | null;
   requestId: string;
+  /** The request's own logger: every line carries its request id. */
+  log: Logger;
   /** Over WebSocket only: state of that one connection (its open subscriptions). */
   connection?: { subscriptions: number };
 };
 
 /** A context without a request, for tests and server-side callers. */
 export function createContextInner(deps: Deps, partial: Partial<Omit<Context, "deps">> = {}): Context {
+  const requestId = partial.requestId ?? randomUUID();
   return {
+    log: deps.log.child({ requestId }),
     deps,
     user: null,
     sessionId: null,
@@ -27,7 +32,7 @@ export function createContextInner(deps: Deps, partial: Partial<Omit<Context, "d
     meta: {},
     refreshCookie: null,
     setCookies: null,
-    requestId: randomUUID(),
+    requestId,
     ...partial,
   };
 }

@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import { ZodError } from "zod";
-import { AppError } from "../errors";
+import { AppError, reportUnexpected, SERVER_ERROR_MESSAGE } from "../errors";
 import { containsNul, NUL_MESSAGE } from "../lib/forbidden-text";
 import { sessionIsLive } from "../services/auth/sessions";
 import { zodFieldErrors } from "../services/validation";
@@ -36,7 +36,7 @@ const t = initTRPC.context<Context>().create({
     }
     const detail =
       error.code === "INTERNAL_SERVER_ERROR"
-        ? "Server error. Please try again later."
+        ? SERVER_ERROR_MESSAGE
         : cause instanceof ZodError
           ? (errors?.[0]?.message ?? "Invalid request. Please check your input.")
           : error.message;
@@ -52,17 +52,17 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 // -- procedures ---------------------------------------------------------------------------------------
-/** Maps the services' AppError to the matching tRPC code once, for every procedure. */
+/**
+ * The one place a procedure's error is mapped: an AppError keeps its code (tRPC's codes have the same
+ * names, so the HTTP status follows), and anything unexpected is logged once on the request's logger.
+ */
 const appErrors = t.middleware(async ({ next, ctx, path }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
-    if (cause instanceof AppError) {
-      throw new TRPCError({ code: cause.code, message: cause.message, cause });
-    }
-    if (result.error.code === "INTERNAL_SERVER_ERROR") {
-      ctx.deps.log.error("procedure failed", { path, requestId: ctx.requestId, err: cause ?? result.error });
-    }
+    if (cause instanceof AppError) throw new TRPCError({ code: cause.code, message: cause.message, cause });
+    if (result.error.code === "INTERNAL_SERVER_ERROR")
+      reportUnexpected(ctx.log, cause ?? result.error, { path });
   }
   return result;
 });
@@ -116,19 +116,18 @@ const edgeLimits = t.middleware(async ({ ctx, next, type, batchIndex, getRawInpu
 export const publicProcedure = t.procedure.use(appErrors).use(edgeLimits);
 
 export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  if (!ctx.user || !ctx.sessionId)
-    throw new TRPCError({ code: "UNAUTHORIZED", message: "Not authenticated" });
+  if (!ctx.user || !ctx.sessionId) throw new AppError("UNAUTHORIZED", "Not authenticated");
   // A WebSocket keeps the context of its handshake: every call over it re-checks that the session
   // still exists, so nothing runs after a logout, a revocation or the session's expiry.
   if (ctx.connection && !(await sessionIsLive(ctx.deps, ctx.sessionId))) {
-    throw new TRPCError({ code: "UNAUTHORIZED", message: "Your session has ended. Please sign in again." });
+    throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
   }
   return next({ ctx: { ...ctx, user: ctx.user, sessionId: ctx.sessionId } });
 });
 
 export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
   if (ctx.user.role !== "admin") {
-    throw new TRPCError({ code: "FORBIDDEN", message: "You don't have permission to perform this action." });
+    throw new AppError("FORBIDDEN", "You don't have permission to perform this action.");
   }
   return next({ ctx });
 });

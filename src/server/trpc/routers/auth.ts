@@ -1,4 +1,3 @@
-import { TRPCError } from "@trpc/server";
 import {
   authorizeInput,
   exchangeAuthCodeInput,
@@ -44,7 +43,7 @@ export const authRouter = router({
 
   refresh: publicProcedure.input(refreshInput).mutation(async ({ ctx, input }) => {
     const token = input.refresh_token ?? ctx.refreshCookie;
-    if (!token) throw new TRPCError({ code: "UNAUTHORIZED", message: "No refresh token" });
+    if (!token) throw new AppError("UNAUTHORIZED", "No refresh token");
     try {
       const r = await accounts.refreshSession(ctx.deps, token, ctx.meta);
       return signedIn(ctx.deps, { user: r.user, tokens: r }, ctx.setCookies);
