@@ -50,7 +50,7 @@ export async function benchTasks(databaseUrl: string | undefined): Promise<Row[]
           Array.from({ length: 50 }, (_, i) => ({
             userId: c.user.id,
             description: `Project ${i}`,
-            status: ["pending", "completed", "in_progress", "rejected"][i % 4]!,
+            status: (["pending", "completed", "in_progress", "rejected"] as const)[i % 4]!,
           })),
         )
         .returning({ id: tasks.id });

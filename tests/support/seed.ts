@@ -28,7 +28,7 @@ export async function seedTree(
         depth: d,
         position: i + 1,
         description: `Level ${d} task ${i + 1}`,
-        status: i % 3 === 0 ? "completed" : "pending",
+        status: i % 3 === 0 ? ("completed" as const) : ("pending" as const),
         complexityScore: ((i * 3 + d) % 10) + 1,
         storyPoints: [1, 2, 3, 5, 8, 13][i % 6]!,
         isAtomic: d === depth,

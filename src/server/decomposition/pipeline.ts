@@ -1,10 +1,19 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { PlannedSubtask } from "../../shared/schemas/plan";
 import { STAGES, type StageId, type StageStatus } from "../../shared/schemas/realtime";
+import type { TaskStatus } from "../../shared/schemas/tasks";
 import { resultRows } from "../db/client";
 import { epics, eventModels, jobs, tasks, userStories } from "../db/schema/index";
 import type { Deps } from "../deps";
-import { type DbOrTx, type JobContext, type JobQueue, type JobRow, PermanentJobError } from "../jobs/queue";
+import type { JobKind } from "../jobs/payloads";
+import {
+  type DbOrTx,
+  type JobContext,
+  type JobQueue,
+  type JobRow,
+  PermanentJobError,
+  type TypedJob,
+} from "../jobs/queue";
 import type { TaskRow } from "../services/tasks/serialize";
 import { isAtomic } from "./atomicity";
 import { briefOf, optionsOf } from "./brief";
@@ -13,9 +22,9 @@ import { fetchRepositoryContext } from "./grounding";
 import type { Planner, Usage } from "./planner";
 import { PlannerError } from "./planner-error";
 
-export const JOB_ROOT = "decompose.root";
-export const JOB_NODE = "decompose.node";
-export const JOB_COMPOSE = "decompose.compose";
+export const JOB_ROOT = "decompose.root" satisfies JobKind;
+export const JOB_NODE = "decompose.node" satisfies JobKind;
+export const JOB_COMPOSE = "decompose.compose" satisfies JobKind;
 const SPLIT_KINDS = [JOB_ROOT, JOB_NODE];
 /** Titles of the plan so far that a split is shown (its siblings and the rest of the outline). */
 const OUTLINE_LIMIT = 80;
@@ -72,7 +81,7 @@ async function reportStage(deps: Deps, root: TaskRow, stage: StageId, status: St
   });
 }
 
-async function setRootStatus(deps: Deps, root: TaskRow, status: string, extra: Partial<TaskRow> = {}) {
+async function setRootStatus(deps: Deps, root: TaskRow, status: TaskStatus, extra: Partial<TaskRow> = {}) {
   await deps.db
     .update(tasks)
     .set({ status, updatedAt: new Date(), ...extra })
@@ -121,7 +130,7 @@ async function insertChildren(
     depth,
     position: i + 1,
     description: p.description,
-    status: "pending",
+    status: "pending" as const,
     complexityScore: p.complexity_score,
     storyPoints: p.story_points,
     implementationDetails: p.implementation_details,
@@ -177,7 +186,7 @@ async function githubToken(deps: Deps, userId: string): Promise<string | null> {
 }
 
 // ---- stage 1-4 (and the start of 5): the root ------------------------------------------------------
-async function runRoot(deps: Deps, job: JobRow, ctx: JobContext) {
+async function runRoot(deps: Deps, job: TypedJob<typeof JOB_ROOT>, ctx: JobContext) {
   let stage: StageId = "source";
   const enter = (next: StageId) => {
     stage = next;
@@ -190,8 +199,13 @@ async function runRoot(deps: Deps, job: JobRow, ctx: JobContext) {
   }
 }
 
-async function runRootStages(deps: Deps, job: JobRow, ctx: JobContext, enter: (stage: StageId) => void) {
-  const rootId = String(job.payload.rootId);
+async function runRootStages(
+  deps: Deps,
+  job: TypedJob<typeof JOB_ROOT>,
+  ctx: JobContext,
+  enter: (stage: StageId) => void,
+) {
+  const rootId = job.payload.rootId;
   let root = await loadTask(deps, rootId);
   if (!root || !["pending", "processing"].includes(root.status)) return;
   const opts = optionsOf(root);
@@ -333,9 +347,9 @@ function isApproved(root: TaskRow) {
 }
 
 // ---- stage 5: one node -----------------------------------------------------------------------------
-async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
-  const rootId = String(job.payload.rootId);
-  const nodeId = String(job.payload.nodeId);
+async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobContext) {
+  const rootId = job.payload.rootId;
+  const nodeId = job.payload.nodeId;
   const [node, root] = await Promise.all([loadTask(deps, nodeId), loadTask(deps, rootId)]);
   if (!node || !root || ["rejected", "submitted", "failed", "pending"].includes(root.status)) return;
   ctx.onComplete((tx) => finishGroupIfIdle(deps, tx, rootId));
@@ -416,8 +430,8 @@ async function runNode(deps: Deps, job: JobRow, ctx: JobContext) {
 export const EVENT_MODEL_KEPT_WARNING =
   "You edited the event model while the decomposition ran: your version was kept and the generated event model was not applied. Restart the decomposition to generate a new one.";
 
-async function runCompose(deps: Deps, job: JobRow, ctx: JobContext) {
-  const rootId = String(job.payload.rootId);
+async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: JobContext) {
+  const rootId = job.payload.rootId;
   const root = await loadTask(deps, rootId);
   if (root?.status !== "processing") return;
   const planner = await deps.planners.forUser(root.userId);
@@ -766,8 +780,8 @@ export async function failDecomposition(deps: Deps, job: JobRow, error: Error) {
 export function registerDecomposition(deps: Deps) {
   // Planner output that stays invalid after the planner's own retries cannot be fixed by retrying the job.
   const wrap =
-    (fn: (deps: Deps, job: JobRow, ctx: JobContext) => Promise<void>) =>
-    async (job: JobRow, ctx: JobContext) => {
+    <K extends JobKind>(fn: (deps: Deps, job: TypedJob<K>, ctx: JobContext) => Promise<void>) =>
+    async (job: TypedJob<K>, ctx: JobContext) => {
       try {
         await fn(deps, job, ctx);
       } catch (err) {

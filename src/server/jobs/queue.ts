@@ -3,14 +3,15 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Database, resultRows } from "../db/client";
 import { jobs } from "../db/schema/index";
 import type { Logger } from "../lib/logger";
+import { type JobKind, type JobPayload, jobPayloads } from "./payloads";
 
 export type JobRow = typeof jobs.$inferSelect;
 type Tx = Parameters<Parameters<Database["db"]["transaction"]>[0]>[0];
 export type DbOrTx = Database["db"] | Tx;
 
-export type EnqueueInput = {
-  kind: string;
-  payload?: Record<string, unknown>;
+export type EnqueueInput<K extends JobKind = JobKind> = {
+  kind: K;
+  payload: JobPayload<K>;
   /** A second job with the same key is not created while the first is queued or running. */
   dedupeKey?: string;
   groupKey?: string;
@@ -26,6 +27,11 @@ export type JobContext = {
 };
 
 export type JobHandler = (job: JobRow, ctx: JobContext) => Promise<void>;
+/** A job as its handler sees it: the payload already checked against its kind's schema. */
+export type TypedJob<K extends JobKind> = Omit<JobRow, "kind" | "payload"> & {
+  kind: K;
+  payload: JobPayload<K>;
+};
 
 /** An error that retrying cannot fix: the job fails at once. */
 export class PermanentJobError extends Error {}
@@ -62,17 +68,29 @@ export class JobQueue {
     private readonly opts: JobQueueOptions,
   ) {}
 
-  register(kind: string, handler: JobHandler): void {
-    this.handlers.set(kind, handler);
+  register<K extends JobKind>(kind: K, handler: (job: TypedJob<K>, ctx: JobContext) => Promise<void>): void {
+    const schema = jobPayloads[kind];
+    this.handlers.set(kind, (job, ctx) => {
+      const parsed = schema.safeParse(job.payload);
+      if (!parsed.success) {
+        throw new PermanentJobError(
+          `Job ${job.id} (${kind}) has an invalid payload: ${parsed.error.message}`,
+        );
+      }
+      return handler({ ...job, kind, payload: parsed.data as JobPayload<K> }, ctx);
+    });
   }
 
   /** Adds a job (inside the caller's transaction when given one) and wakes the workers. */
-  async enqueue(input: EnqueueInput, tx: DbOrTx = this.database.db): Promise<number | null> {
+  async enqueue<K extends JobKind>(
+    input: EnqueueInput<K>,
+    tx: DbOrTx = this.database.db,
+  ): Promise<number | null> {
     const rows = await tx
       .insert(jobs)
       .values({
         kind: input.kind,
-        payload: input.payload ?? {},
+        payload: input.payload as Record<string, unknown>,
         dedupeKey: input.dedupeKey ?? null,
         groupKey: input.groupKey ?? null,
         runAt: input.runAt ?? new Date(),

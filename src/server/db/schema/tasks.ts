@@ -11,6 +11,7 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
+import { TASK_STATUSES } from "../../../shared/schemas/tasks";
 import { users } from "./users";
 
 export const tasks = pgTable(
@@ -27,7 +28,7 @@ export const tasks = pgTable(
     /** Order among siblings. */
     position: real().notNull().default(0),
     description: text().notNull(),
-    status: text().notNull().default("pending"),
+    status: text({ enum: TASK_STATUSES }).notNull().default("pending"),
     complexityScore: real(),
     storyPoints: integer(),
     implementationDetails: text(),

@@ -3,12 +3,13 @@ import { BLOG_MESSAGES, confirmSubscriptionInput } from "../../../shared/schemas
 import { blogSubscriptions } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import type { DbOrTx, JobRow } from "../../jobs/queue";
+import type { JobKind } from "../../jobs/payloads";
+import type { DbOrTx, TypedJob } from "../../jobs/queue";
 import { parseInput } from "../validation";
 import { signConfirmationToken, verifyConfirmationToken } from "./confirmation-token";
 import { escapeHtml } from "./mail-html";
 
-export const JOB_BLOG_CONFIRM = "blog.confirm";
+export const JOB_BLOG_CONFIRM = "blog.confirm" satisfies JobKind;
 
 /**
  * A pending address is mailed again at most this often, however many times anyone subscribes it: a
@@ -90,8 +91,8 @@ receive nothing more from us.</p>
 }
 
 /** The job: mails the link, unless the subscription was confirmed or removed meanwhile. */
-export async function sendConfirmation(deps: Deps, job: JobRow): Promise<void> {
-  const id = String(job.payload.subscriptionId);
+export async function sendConfirmation(deps: Deps, job: TypedJob<typeof JOB_BLOG_CONFIRM>): Promise<void> {
+  const id = job.payload.subscriptionId;
   const [sub] = await deps.db.select().from(blogSubscriptions).where(eq(blogSubscriptions.id, id)).limit(1);
   if (!sub || sub.status === "active") return;
   await deps.mailer.send({ to: sub.email, ...confirmationEmail(confirmationUrl(deps, sub.id)) });

@@ -1,13 +1,14 @@
 import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
 import { blogPosts, blogSubscriptions, jobs } from "../../db/schema/index";
 import type { Deps } from "../../deps";
-import type { DbOrTx, JobContext, JobRow } from "../../jobs/queue";
+import type { JobKind } from "../../jobs/payloads";
+import type { DbOrTx, JobContext, TypedJob } from "../../jobs/queue";
 import { JOB_BLOG_CONFIRM, sendConfirmation } from "./confirmation";
 import { escapeHtml } from "./mail-html";
 import { htmlToText, truncateText } from "./sanitize";
 import { unsubscribeUrl } from "./subscriptions";
 
-export const JOB_BLOG_NOTIFY = "blog.notify";
+export const JOB_BLOG_NOTIFY = "blog.notify" satisfies JobKind;
 const BATCH = 100;
 
 /**
@@ -60,14 +61,18 @@ export function postEmail(opts: {
  * served (ordered by id) in its payload, so a retry after a failure or a restart goes on from there
  * instead of mailing anyone twice.
  */
-async function notifySubscribers(deps: Deps, job: JobRow, ctx: JobContext): Promise<void> {
-  const postId = String(job.payload.postId);
+async function notifySubscribers(
+  deps: Deps,
+  job: TypedJob<typeof JOB_BLOG_NOTIFY>,
+  ctx: JobContext,
+): Promise<void> {
+  const postId = job.payload.postId;
   const [post] = await deps.db.select().from(blogPosts).where(eq(blogPosts.id, postId)).limit(1);
   if (!post?.notifiedAt) return; // deleted meanwhile: nothing to announce
   const base = deps.config.PUBLIC_URL.replace(/\/+$/, "");
   const postUrl = `${base}/blog/${encodeURIComponent(post.slug)}`;
   const summary = post.excerpt || truncateText(htmlToText(post.content), 300);
-  let after = typeof job.payload.after === "string" ? job.payload.after : null;
+  let after = job.payload.after ?? null;
   let sent = 0;
   for (;;) {
     const batch = await deps.db

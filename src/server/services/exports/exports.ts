@@ -10,12 +10,13 @@ import { exports } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { jiraSiteOrigin } from "../../integrations/allowed-origin";
+import type { JobKind } from "../../jobs/payloads";
 import type { UserRow } from "../auth/sessions";
 import { readCredential } from "../integrations/credentials";
 import { getOwnedRow } from "../tasks/tasks";
 import { parseInput } from "../validation";
 
-export const JOB_EXPORT = "export.run";
+export const JOB_EXPORT = "export.run" satisfies JobKind;
 export type ExportRow = typeof exports.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

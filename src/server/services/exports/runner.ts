@@ -4,7 +4,7 @@ import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { exports } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { IntegrationError } from "../../integrations/http-client";
-import { type JobContext, type JobRow, PermanentJobError } from "../../jobs/queue";
+import { type JobContext, PermanentJobError, type TypedJob } from "../../jobs/queue";
 import { getTaskTree } from "../tasks/tasks";
 import { type ExportRow, JOB_EXPORT } from "./exports";
 
@@ -44,8 +44,8 @@ async function publish(
   });
 }
 
-async function runExport(deps: Deps, job: JobRow, jobCtx: JobContext) {
-  const exportId = String(job.payload.exportId);
+async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: JobContext) {
+  const exportId = job.payload.exportId;
   const [row] = await deps.db.select().from(exports).where(eq(exports.id, exportId)).limit(1);
   if (!row || row.status === "completed") return;
   const exporter = exporters.get(row.kind as ExportKind);
