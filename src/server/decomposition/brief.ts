@@ -1,4 +1,5 @@
 import { findApplicationType, findStack } from "../../shared/catalogue";
+import { readTaskOptions, TASK_DEFAULTS } from "../../shared/schemas/tasks";
 import type { TaskRow } from "../services/tasks/serialize";
 import type { ProjectBrief } from "./planner";
 import { extractScope } from "./requirements";
@@ -12,19 +13,18 @@ export type DecompositionOptions = {
 };
 
 export function optionsOf(root: TaskRow): DecompositionOptions {
-  const o = (root.options ?? {}) as Record<string, unknown> & { tech_preferences?: Record<string, unknown> };
+  const o = readTaskOptions(root.options);
   return {
-    maxDepth: typeof o.max_depth === "number" ? o.max_depth : 4,
-    maxSubtasks: typeof o.max_subtasks === "number" ? o.max_subtasks : 7,
-    threshold: typeof o.complexity_threshold === "number" ? o.complexity_threshold : 0.7,
+    maxDepth: o.max_depth ?? TASK_DEFAULTS.max_depth,
+    maxSubtasks: o.max_subtasks ?? TASK_DEFAULTS.max_subtasks,
+    threshold: o.complexity_threshold ?? TASK_DEFAULTS.complexity_threshold,
     requiresApproval: o.requires_approval === true,
-    githubRepo: typeof o.tech_preferences?.github_repo === "string" ? o.tech_preferences.github_repo : null,
+    githubRepo: o.tech_preferences?.github_repo ?? null,
   };
 }
 
 export function briefOf(root: TaskRow, repositorySummary: string | null): ProjectBrief {
-  const prefs =
-    ((root.options ?? {}) as { tech_preferences?: Record<string, string | null> }).tech_preferences ?? {};
+  const prefs = readTaskOptions(root.options).tech_preferences ?? {};
   const type = prefs.application_type ? findApplicationType(prefs.application_type) : undefined;
   const stack = type && prefs.tech_stack_id ? findStack(type.id, prefs.tech_stack_id) : undefined;
   return {

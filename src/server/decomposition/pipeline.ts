@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { PlannedSubtask } from "../../shared/schemas/plan";
 import { STAGES, type StageId, type StageStatus } from "../../shared/schemas/realtime";
-import type { TaskStatus } from "../../shared/schemas/tasks";
+import { readTaskOptions, type TaskStatus } from "../../shared/schemas/tasks";
 import { resultRows } from "../db/client";
 import { epics, eventModels, jobs, tasks, userStories } from "../db/schema/index";
 import type { Deps } from "../deps";
@@ -343,7 +343,7 @@ async function runRootStages(
 }
 
 function isApproved(root: TaskRow) {
-  return Boolean((root.options as Record<string, unknown> | null)?.approved_at);
+  return Boolean(readTaskOptions(root.options).approved_at);
 }
 
 // ---- stage 5: one node -----------------------------------------------------------------------------

@@ -301,3 +301,34 @@ export const resubmitTaskInput = z.strictObject({
       `The description is too long (at most ${DESCRIPTION_MAX.toLocaleString("en")} characters)`,
     ),
 });
+
+/**
+ * What a task row keeps in its `options` JSON: a root's decomposition settings, technology preferences and
+ * review state; an added subtask keeps only `auto_decompose`. Read back with `storedTaskOptions.catch`,
+ * so a row written by an older version reads as defaults instead of failing.
+ */
+export const storedTaskOptions = z.object({
+  max_depth: z.number().int().optional(),
+  max_subtasks: z.number().int().optional(),
+  complexity_threshold: z.number().optional(),
+  use_context: z.boolean().optional(),
+  requires_approval: z.boolean().optional(),
+  auto_decompose: z.boolean().optional(),
+  tech_preferences: z
+    .object({
+      application_type: z.string().nullable().optional(),
+      tech_stack_id: z.string().nullable().optional(),
+      github_repo: z.string().nullable().optional(),
+      additional_requirements: z.string().nullable().optional(),
+    })
+    .optional(),
+  approved_at: z.string().optional(),
+  approved_by: z.string().optional(),
+});
+export type StoredTaskOptions = z.infer<typeof storedTaskOptions>;
+
+/** A row's options, typed; anything unreadable counts as no options. */
+export function readTaskOptions(raw: unknown): StoredTaskOptions {
+  const parsed = storedTaskOptions.safeParse(raw ?? {});
+  return parsed.success ? parsed.data : {};
+}

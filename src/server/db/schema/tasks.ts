@@ -11,7 +11,7 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
-import { TASK_STATUSES } from "../../../shared/schemas/tasks";
+import { type StoredTaskOptions, TASK_STATUSES } from "../../../shared/schemas/tasks";
 import { users } from "./users";
 
 export const tasks = pgTable(
@@ -44,7 +44,7 @@ export const tasks = pgTable(
     additionalContext: jsonb().$type<Record<string, unknown>>(),
     predictions: jsonb().$type<Record<string, unknown>>(),
     /** Creation options: max_depth, max_subtasks, complexity_threshold, use_context, requires_approval, tech_preferences. */
-    options: jsonb().$type<Record<string, unknown>>(),
+    options: jsonb().$type<StoredTaskOptions>(),
     planner: text(),
     model: text(),
     warnings: jsonb().$type<string[]>().notNull().default([]),

@@ -97,7 +97,7 @@ export async function resubmitTask(deps: Deps, user: UserRow, id: string, raw: u
     // A resubmitted plan is decomposed again from scratch: one more use of the monthly allowance.
     await countMonthlyUse(tx, user.id);
     await tx.delete(tasks).where(eq(tasks.parentId, id));
-    const { approved_at: _a, approved_by: _b, ...options } = (row.options ?? {}) as Record<string, unknown>;
+    const { approved_at: _a, approved_by: _b, ...options } = row.options ?? {};
     await tx
       .update(tasks)
       .set({

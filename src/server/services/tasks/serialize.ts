@@ -1,13 +1,15 @@
-import type {
-  Chapter,
-  Epic,
-  EventModelMetadata,
-  Swimlane,
-  Task,
-  TaskContext,
-  TaskStatus,
-  TechStackContext,
-  UserStory,
+import {
+  type Chapter,
+  type Epic,
+  type EventModelMetadata,
+  type StoredTaskOptions,
+  type Swimlane,
+  TASK_DEFAULTS,
+  type Task,
+  type TaskContext,
+  type TaskStatus,
+  type TechStackContext,
+  type UserStory,
 } from "../../../shared/schemas/tasks";
 import type { epics, eventModels, tasks, userStories } from "../../db/schema/index";
 import { extractScope } from "../../decomposition/requirements";
@@ -64,9 +66,7 @@ export function toTask(
   counts: { children: number; descendants: number },
   extras: RootExtras | null = null,
 ): Task {
-  const options = row.options as
-    | (Record<string, unknown> & { tech_preferences?: Record<string, unknown> })
-    | null;
+  const options = row.options;
   return {
     task_id: row.id,
     id: row.id,
@@ -107,25 +107,21 @@ export function toTask(
   };
 }
 
-function statedScope(
-  row: TaskRow,
-  options: { tech_preferences?: Record<string, unknown> } | null,
-): Task["stated_scope"] {
-  const extra = options?.tech_preferences?.additional_requirements;
-  const scope = extractScope(row.description, typeof extra === "string" ? extra : null);
+function statedScope(row: TaskRow, options: StoredTaskOptions | null): Task["stated_scope"] {
+  const scope = extractScope(row.description, options?.tech_preferences?.additional_requirements ?? null);
   return {
     requirements: scope.requirements.map((r) => ({ id: r.id, text: r.text })),
     non_goals: scope.nonGoals,
   };
 }
 
-function taskOptions(o: Record<string, unknown>): Task["options"] {
+function taskOptions(o: StoredTaskOptions): Task["options"] {
   if (o.max_depth === undefined) return null; // an added task stores only auto_decompose
   return {
-    max_depth: o.max_depth as number,
-    max_subtasks: o.max_subtasks as number,
-    complexity_threshold: o.complexity_threshold as number,
-    use_context: o.use_context as boolean,
-    requires_approval: o.requires_approval as boolean,
+    max_depth: o.max_depth,
+    max_subtasks: o.max_subtasks ?? TASK_DEFAULTS.max_subtasks,
+    complexity_threshold: o.complexity_threshold ?? TASK_DEFAULTS.complexity_threshold,
+    use_context: o.use_context ?? TASK_DEFAULTS.use_context,
+    requires_approval: o.requires_approval ?? TASK_DEFAULTS.requires_approval,
   };
 }

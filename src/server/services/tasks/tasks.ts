@@ -400,7 +400,7 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
       await tx.delete(epics).where(eq(epics.rootTaskId, id));
       await tx.delete(userStories).where(eq(userStories.rootTaskId, id));
       await tx.delete(eventModels).where(eq(eventModels.rootTaskId, id));
-      const { approved_at: _dropped, ...options } = (row.options ?? {}) as Record<string, unknown>;
+      const { approved_at: _dropped, ...options } = row.options ?? {};
       await tx
         .update(tasks)
         .set({
