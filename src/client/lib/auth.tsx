@@ -15,12 +15,10 @@ import { httpStatusOf, isClientError, isUnauthorized } from "./api-error";
 import { currentPath, rememberReturnTo } from "./return-to";
 import {
   type AuthStatus,
-  clearLoggedOut,
   clearSessionMarker,
   createSessionStore,
   getSessionExpiredMessage,
   hasSessionMarker,
-  markLoggedOut,
   markSignedIn,
   onSessionExpired,
   SESSION_EXPIRED_MESSAGE,
@@ -182,13 +180,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [devBypassAsync, completeSignIn]);
 
   const logout = useCallback(async () => {
-    markLoggedOut();
-    try {
-      await logoutAsync();
-    } catch (err) {
-      clearLoggedOut();
-      throw err;
-    }
+    await logoutAsync();
     clearSessionMarker();
     setSessionExpiredMessage(null);
     resetRealtimeConnection();

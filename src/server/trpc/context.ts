@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Deps } from "../deps";
 import type { SessionMeta, UserRow } from "../services/auth/sessions";
 
@@ -16,18 +15,3 @@ export type Context = {
   /** Over WebSocket only: state of that one connection (its open subscriptions). */
   connection?: { subscriptions: number };
 };
-
-/** A context without a request, for tests and server-side callers. */
-export function createContextInner(deps: Deps, partial: Partial<Omit<Context, "deps">> = {}): Context {
-  return {
-    deps,
-    user: null,
-    sessionId: null,
-    authVia: null,
-    meta: {},
-    refreshCookie: null,
-    setCookies: null,
-    requestId: randomUUID(),
-    ...partial,
-  };
-}

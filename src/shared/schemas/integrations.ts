@@ -127,16 +127,6 @@ export const startGithubExportInput = z.strictObject({
   config: githubExportConfig,
 });
 
-export const JIRA_STEPS = ["project_creation", "issue_creation", "label_update", "completion"] as const;
-export const TRELLO_STEPS = [
-  "board_creation",
-  "list_creation",
-  "card_creation",
-  "label_creation",
-  "completion",
-] as const;
-export const GITHUB_STEPS = ["label_creation", "issue_creation", "completion"] as const;
-
 export type ExportView = {
   export_id: string;
   kind: ExportKind;
