@@ -3,13 +3,13 @@ import {
   CSV_COLUMNS,
   csvField,
   defaultExportName,
-  descriptionFirstLine,
   exportFileName,
   treeToCsv,
   treeToJson,
   treeToMarkdown,
 } from "./export-formats";
 import type { TaskTreeNode } from "./schemas/tasks";
+import { descriptionFirstLine } from "./task-title";
 
 function node(id: string, description: string, over: Partial<TaskTreeNode> = {}): TaskTreeNode {
   return {

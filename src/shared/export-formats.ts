@@ -1,4 +1,5 @@
 import type { Epic, TaskTreeNode, UserStory } from "./schemas/tasks";
+import { descriptionFirstLine, UNTITLED_TASK } from "./task-title";
 
 /**
  * Browser-side exports of a task tree (spec 4 "Exports": JSON happens in the browser), plus Markdown
@@ -16,15 +17,6 @@ export const EXPORT_MIME: Record<ExportFormat, string> = {
   md: "text/markdown;charset=utf-8",
   csv: "text/csv;charset=utf-8",
 };
-
-/** The first non-blank line of a description, trimmed. */
-export function descriptionFirstLine(description: string): string {
-  const line = description
-    .split(/\r\n|\r|\n/)
-    .map((l) => l.trim())
-    .find((l) => l !== "");
-  return line ?? "";
-}
 
 /** The first `n` characters (code points, so an emoji is never cut in half). */
 function firstChars(text: string, n: number): string {
@@ -87,7 +79,7 @@ function walk(root: TaskTreeNode): Visit[] {
 }
 
 function titleOf(node: TaskTreeNode): string {
-  return descriptionFirstLine(node.description) || "Untitled task";
+  return descriptionFirstLine(node.description) || UNTITLED_TASK;
 }
 
 function scoreOf(node: TaskTreeNode): number | null {

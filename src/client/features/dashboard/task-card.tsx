@@ -1,9 +1,10 @@
 import { type MouseEvent, useId } from "react";
 import { Link } from "wouter";
 import type { Task } from "../../../shared/schemas/tasks";
+import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { canComplete } from "../../lib/task-status";
-import { taskTitle } from "../../lib/task-text";
+import { TASK_TITLE_MAX } from "../../lib/task-text";
 import { formatDateTime, formatRelativeTime } from "../../lib/time-format";
 
 export type TaskCardProps = {
@@ -28,7 +29,7 @@ function isInnerAction(event: MouseEvent<HTMLElement>): boolean {
  */
 export function TaskCard({ task, onOpen, onComplete, onDelete, completing, deleting }: TaskCardProps) {
   const titleId = useId();
-  const title = taskTitle(task.description);
+  const title = taskTitle(task.description, TASK_TITLE_MAX);
   const href = `/tasks/${encodeURIComponent(task.id)}`;
   const subtasks = task.total_subtasks;
   const stop = (event: MouseEvent) => event.stopPropagation();

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
+import { complexityBand } from "../../../shared/complexity";
 import type { Task } from "../../../shared/schemas/tasks";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { isAwaitingDecomposition, statusBadge } from "../../lib/task-status";
 import { formatDateTime } from "../../lib/time-format";
-import { COMPLEXITY_BADGE, complexityBand, formatComplexity, type TreeSummary } from "./task-tree";
+import { COMPLEXITY_BADGE, formatComplexity, type TreeSummary } from "./task-tree";
 import { techStackInfo } from "./tech-stack-info";
 
 function OverviewCard({

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
+import { complexityBand } from "../../../shared/complexity";
 import type { Task, TaskTreeNode } from "../../../shared/schemas/tasks";
 import { Modal } from "../../components/modal";
 import { Spinner } from "../../components/spinner";
@@ -8,7 +9,7 @@ import { errorDetailOf } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
 import { useTaskCache } from "../../lib/task-cache";
 import { useTRPC } from "../../lib/trpc";
-import { COMPLEXITY_BADGE, complexityBand, formatComplexity } from "./task-tree";
+import { COMPLEXITY_BADGE, formatComplexity } from "./task-tree";
 
 export const REJECT_REASON_REQUIRED = "Please give a reason for rejecting the plan";
 export const DESCRIPTION_REQUIRED = "Please enter a task description";

@@ -1,7 +1,8 @@
+import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
+import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
-import { taskTitle } from "../../lib/task-text";
-import { COMPLEXITY_BADGE, complexityBand, formatComplexity } from "./task-tree";
+import { COMPLEXITY_BADGE, formatComplexity } from "./task-tree";
 
 /** "6 h", "1.5 h", "3 days" (8-hour days from 24 hours). */
 function formatHours(hours: number): string {
@@ -38,7 +39,7 @@ export function SubtaskDetailPanel({
               {isRoot ? "Root task" : "Subtask"} details
             </p>
             <h3 id="subtask-detail-heading" className="break-words font-semibold leading-snug">
-              {taskTitle(node.description, 120)}
+              {taskTitle(node.description, 121)}
             </h3>
           </div>
           <button

@@ -1,3 +1,4 @@
+import type { ComplexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 
 /** One visible row of the hierarchy: a node whose ancestors are all expanded. */
@@ -92,15 +93,6 @@ export function summarizeTree(root: TaskTreeNode): TreeSummary {
 /** Spec 4 "Progress bar": completed over total, as a rounded percentage. */
 export function progressPercent(completed: number, total: number): number {
   return total > 0 ? Math.round((completed / total) * 100) : 0;
-}
-
-export type ComplexityBand = "high" | "medium" | "low";
-
-/** Spec 4 "Complexity bands": 8 or more high, 5 to 7 medium, below 5 low. */
-export function complexityBand(score: number): ComplexityBand {
-  if (score >= 8) return "high";
-  if (score >= 5) return "medium";
-  return "low";
 }
 
 export const COMPLEXITY_BADGE: Record<ComplexityBand, string> = {
