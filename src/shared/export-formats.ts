@@ -2,11 +2,11 @@ import type { Epic, TaskTreeNode, UserStory } from "./schemas/tasks";
 import { descriptionFirstLine, UNTITLED_TASK } from "./task-title";
 
 /**
- * Browser-side exports of a task tree (spec 4 "Exports": JSON happens in the browser), plus Markdown
+ * Browser-side exports of a task tree (JSON happens in the browser), plus Markdown
  * and CSV. Pure functions: no DOM, no clock, so the same tree always gives the same file.
  */
 
-/** Spec 9: how many characters of the description's first line name a file, a project or a board. */
+/** How many characters of the description's first line name a file, a project or a board. */
 export const EXPORT_NAME_CHARS = 30;
 export const EXPORT_PRODUCT_NAME = "Atomize";
 
@@ -23,7 +23,7 @@ function firstChars(text: string, n: number): string {
   return Array.from(text).slice(0, n).join("");
 }
 
-/** Spec 9 "Default project or board name": 'Atomize ' + the first 30 characters of the first line. */
+/** Default project or board name: 'Atomize ' + the first 30 characters of the first line. */
 export function defaultExportName(description: string): string {
   return `${EXPORT_PRODUCT_NAME} ${firstChars(descriptionFirstLine(description), EXPORT_NAME_CHARS)}`.trimEnd();
 }
@@ -34,7 +34,7 @@ const UNSAFE_FILE_CHARS = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 /**
- * Spec 4: the first 30 characters of the first line of the description + '-task-tree.{ext}', made safe
+ * The first 30 characters of the first line of the description + '-task-tree.{ext}', made safe
  * for file systems (reserved characters become '_', whitespace runs one space, no leading/trailing dots).
  */
 export function exportFileName(description: string, ext: ExportFormat | string): string {

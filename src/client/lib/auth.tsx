@@ -60,7 +60,7 @@ export type AuthContextValue = {
 const session = createSessionStore<PublicUser>();
 
 /**
- * Spec 4 "Auth" on start: load the current user; with a session that has lapsed (the marker says one
+ * On start: load the current user; with a session that has lapsed (the marker says one
  * existed) refresh once, then load the user; a failed refresh means 'Session expired. Please log in again.'
  */
 async function loadSession(client: AppTRPCClient): Promise<PublicUser | null> {

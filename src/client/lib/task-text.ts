@@ -7,12 +7,12 @@ function excerpt(description: string): string {
   return Array.from(description).slice(0, DELETE_EXCERPT_MAX).join("");
 }
 
-/** Spec 2 dashboard and task detail: the exact delete-confirmation sentence. */
+/** The delete-confirmation sentence on the dashboard and the task detail page. */
 export function deleteTaskConfirmation(description: string): string {
   return `Are you sure you want to delete "${excerpt(description)}..."? This will also delete all subtasks.`;
 }
 
-/** Spec 2 subtasks tab: names the subtask and how many subtasks go with it. */
+/** The Subtasks tab's delete confirmation: names the subtask and how many subtasks go with it. */
 export function deleteSubtaskConfirmation(description: string, subtasks: number): string {
   const base = `Are you sure you want to delete "${excerpt(description)}..."`;
   if (subtasks <= 0) return `${base}?`;

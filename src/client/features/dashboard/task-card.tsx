@@ -24,7 +24,7 @@ function isInnerAction(event: MouseEvent<HTMLElement>): boolean {
 }
 
 /**
- * Spec 2 dashboard task card. The whole card opens the task on click; keyboard and screen-reader users
+ * A task card on the dashboard. The whole card opens the task on click; keyboard and screen-reader users
  * reach the same place through the title link (Enter) or the View button.
  */
 export function TaskCard({ task, onOpen, onComplete, onDelete, completing, deleting }: TaskCardProps) {

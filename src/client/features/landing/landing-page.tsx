@@ -169,7 +169,7 @@ function useSmoothScrollLink(targetId: string) {
   return ref;
 }
 
-/** Spec 1-2: hero, a three-step 'How It Works', feature cards and calls to action. */
+/** Hero, a three-step 'How It Works', feature cards and calls to action. */
 export default function LandingPage() {
   const { publicUrl, supportEmail, socialLinks } = usePublicConfig();
   const seeHowRef = useSmoothScrollLink("features");

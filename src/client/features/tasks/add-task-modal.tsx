@@ -18,7 +18,7 @@ const POSITION_TEXT: Record<Position, { label: string; hint: string }> = {
   child: { label: "As child", hint: "A new subtask below the target task" },
 };
 
-/** Spec 2/5 "Add Task to Tree": a description, a position relative to the target and auto-decompose. */
+/** Add Task to Tree: a description, a position relative to the target and auto-decompose. */
 export function AddTaskModal({
   open,
   target,

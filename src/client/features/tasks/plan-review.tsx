@@ -16,7 +16,7 @@ export const DESCRIPTION_REQUIRED = "Please enter a task description";
 
 /**
  * After a review action: show the saved task at once, then refetch task, tree and lists. The outcome
- * toast shares its id with the realtime event's toast (spec 4), so when live updates are connected the
+ * toast shares its id with the realtime event's toast, so when live updates are connected the
  * event's wording replaces ours rather than adding a second toast.
  */
 function useReviewOutcome() {
@@ -75,7 +75,7 @@ export function PlanReviewCard({
     trpc.tasks.approve.mutationOptions({
       retry: false,
       onSuccess: (saved) => {
-        // The task.approved event's wording (spec 4), so whichever arrives last reads the same.
+        // The task.approved event's wording, so whichever arrives last reads the same.
         const who = user?.full_name || user?.email || "you";
         toast.success(`Task approved: ${saved.id} by ${who}`, { id: `review-${saved.id}` });
         outcome(saved);

@@ -10,7 +10,7 @@ function formatHours(hours: number): string {
   return `${Math.round(hours * 10) / 10} h`;
 }
 
-/** Spec 2 subtasks tab: the side panel for the selected node. */
+/** The Subtasks tab's side panel for the selected node. */
 export function SubtaskDetailPanel({
   node,
   isRoot,

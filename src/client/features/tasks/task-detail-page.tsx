@@ -110,7 +110,7 @@ function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) 
   );
 }
 
-/** Spec 2 "Task detail". */
+/** The task detail page. */
 export default function TaskDetailPage() {
   const { taskId = "" } = useParams<{ taskId: string }>();
   const progress = useDecompositionProgress(taskId);

@@ -16,7 +16,7 @@ import { CONNECT_MODEL_PATH, plannedByText, usageText } from "./planner-text";
 import { progressPercent, type TreeSummary } from "./task-tree";
 import { useRefreshTask } from "./use-task-detail";
 
-/** Spec 2 task detail "Task card": what the task is, how far along, and its actions. */
+/** The task card on the detail page: what the task is, how far along, and its actions. */
 export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSummary | null }) {
   const trpc = useTRPC();
   const toast = useToast();

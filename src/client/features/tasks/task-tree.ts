@@ -90,7 +90,7 @@ export function summarizeTree(root: TaskTreeNode): TreeSummary {
   return summary;
 }
 
-/** Spec 4 "Progress bar": completed over total, as a rounded percentage. */
+/** Progress bar: completed over total, as a rounded percentage. */
 export function progressPercent(completed: number, total: number): number {
   return total > 0 ? Math.round((completed / total) * 100) : 0;
 }

@@ -155,7 +155,7 @@ export async function getMySubscription(deps: Deps, user: UserRow): Promise<Blog
   return row ? toSubscription(row) : null;
 }
 
-/** DELETE /blog/my-subscription: the subscription is removed (spec section 4). */
+/** DELETE /blog/my-subscription: the subscription is removed. */
 export async function cancelMySubscription(deps: Deps, user: UserRow): Promise<{ detail: string }> {
   const deleted = await deps.db
     .delete(blogSubscriptions)
