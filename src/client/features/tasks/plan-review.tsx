@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { complexityBand } from "../../../shared/complexity";
 import type { Task, TaskTreeNode } from "../../../shared/schemas/tasks";
 import { Modal } from "../../components/modal";
 import { Spinner } from "../../components/spinner";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
+import { complexityBadgeClass } from "../../lib/complexity-badge";
 import { useTaskCache } from "../../lib/task-cache";
 import { useTRPC } from "../../lib/trpc";
-import { COMPLEXITY_BADGE, formatComplexity } from "./task-tree";
+import { formatComplexity } from "./task-tree";
 
 export const REJECT_REASON_REQUIRED = "Please give a reason for rejecting the plan";
 export const DESCRIPTION_REQUIRED = "Please enter a task description";
@@ -40,7 +40,7 @@ function SubtaskRow({ node, index }: { node: TaskTreeNode; index: number }) {
       </p>
       <div className="flex shrink-0 flex-wrap gap-1.5">
         {score !== null && (
-          <span className={`badge badge-sm ${COMPLEXITY_BADGE[complexityBand(score)]}`}>
+          <span className={`badge badge-sm ${complexityBadgeClass(score)}`}>
             Complexity {formatComplexity(score)}
           </span>
         )}

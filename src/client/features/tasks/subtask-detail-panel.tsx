@@ -1,8 +1,8 @@
-import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
-import { COMPLEXITY_BADGE, formatComplexity } from "./task-tree";
+import { complexityBadgeClass } from "../../lib/complexity-badge";
+import { formatComplexity } from "./task-tree";
 
 /** "6 h", "1.5 h", "3 days" (8-hour days from 24 hours). */
 function formatHours(hours: number): string {
@@ -74,7 +74,7 @@ export function SubtaskDetailPanel({
           <dt className="text-base-content/60">Complexity</dt>
           <dd>
             {node.complexity_score !== null ? (
-              <span className={`badge badge-sm ${COMPLEXITY_BADGE[complexityBand(node.complexity_score)]}`}>
+              <span className={`badge badge-sm ${complexityBadgeClass(node.complexity_score)}`}>
                 {formatComplexity(node.complexity_score)}
               </span>
             ) : (

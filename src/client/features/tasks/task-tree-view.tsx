@@ -1,9 +1,9 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, useEffect, useMemo, useRef } from "react";
-import { complexityBand } from "../../../shared/complexity";
 import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
-import { COMPLEXITY_BADGE, formatComplexity, type TreeRow } from "./task-tree";
+import { complexityBadgeClass } from "../../lib/complexity-badge";
+import { formatComplexity, type TreeRow } from "./task-tree";
 
 const ROW_HEIGHT = 44;
 const MAX_HEIGHT = 560;
@@ -199,7 +199,7 @@ export function TaskTreeView({
                 )}
                 {node.complexity_score !== null && (
                   <span
-                    className={`badge badge-sm badge-soft tabular-nums ${COMPLEXITY_BADGE[complexityBand(node.complexity_score)]}`}
+                    className={`badge badge-sm badge-soft tabular-nums ${complexityBadgeClass(node.complexity_score)}`}
                   >
                     <span className="sr-only">Complexity </span>
                     {formatComplexity(node.complexity_score)}

@@ -1,4 +1,3 @@
-import type { ComplexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 
 /** One visible row of the hierarchy: a node whose ancestors are all expanded. */
@@ -94,12 +93,6 @@ export function summarizeTree(root: TaskTreeNode): TreeSummary {
 export function progressPercent(completed: number, total: number): number {
   return total > 0 ? Math.round((completed / total) * 100) : 0;
 }
-
-export const COMPLEXITY_BADGE: Record<ComplexityBand, string> = {
-  high: "badge-error",
-  medium: "badge-warning",
-  low: "badge-success",
-};
 
 /** "7/10"; scores may be fractional, shown with at most one decimal. */
 export function formatComplexity(score: number): string {
