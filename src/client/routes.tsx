@@ -6,7 +6,7 @@ import { PageSpinner } from "./components/spinner";
 import { useAuth } from "./lib/auth";
 import { lazyPage } from "./lib/lazy-page";
 
-// Every page is its own chunk (spec 7: lazily loaded, 120 s time-out).
+// Every page is its own chunk (lazily loaded, 120 s time-out).
 const LandingPage = lazyPage(() => import("./features/landing/landing-page"));
 const AboutPage = lazyPage(() => import("./features/about/about-page"));
 const ContactPage = lazyPage(() => import("./features/contact/contact-page"));
@@ -33,7 +33,7 @@ function HomeRoute() {
   return <LandingPage />;
 }
 
-/** Spec 2 route table. */
+/** The route table. */
 export function AppRoutes() {
   const [location] = useLocation();
   return (

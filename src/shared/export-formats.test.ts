@@ -3,13 +3,13 @@ import {
   CSV_COLUMNS,
   csvField,
   defaultExportName,
-  descriptionFirstLine,
   exportFileName,
   treeToCsv,
   treeToJson,
   treeToMarkdown,
 } from "./export-formats";
 import type { TaskTreeNode } from "./schemas/tasks";
+import { descriptionFirstLine } from "./task-title";
 
 function node(id: string, description: string, over: Partial<TaskTreeNode> = {}): TaskTreeNode {
   return {
@@ -151,7 +151,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-describe("exportFileName (spec 4)", () => {
+describe("exportFileName", () => {
   it("uses the first 30 characters of the first line", () => {
     expect(exportFileName("Build a yoga studio booking site with payments\nmore", "json")).toBe(
       "Build a yoga studio booking si-task-tree.json",
@@ -183,7 +183,7 @@ describe("exportFileName (spec 4)", () => {
   });
 });
 
-describe("defaultExportName (spec 9)", () => {
+describe("defaultExportName", () => {
   it("is 'Atomize ' + the first 30 characters of the first line", () => {
     expect(defaultExportName("Build a yoga studio booking site with payments\nx")).toBe(
       "Atomize Build a yoga studio booking si",

@@ -1,11 +1,12 @@
 import type { Epic, TaskTreeNode, UserStory } from "./schemas/tasks";
+import { descriptionFirstLine, UNTITLED_TASK } from "./task-title";
 
 /**
- * Browser-side exports of a task tree (spec 4 "Exports": JSON happens in the browser), plus Markdown
+ * Browser-side exports of a task tree (JSON happens in the browser), plus Markdown
  * and CSV. Pure functions: no DOM, no clock, so the same tree always gives the same file.
  */
 
-/** Spec 9: how many characters of the description's first line name a file, a project or a board. */
+/** How many characters of the description's first line name a file, a project or a board. */
 export const EXPORT_NAME_CHARS = 30;
 export const EXPORT_PRODUCT_NAME = "Atomize";
 
@@ -17,21 +18,12 @@ export const EXPORT_MIME: Record<ExportFormat, string> = {
   csv: "text/csv;charset=utf-8",
 };
 
-/** The first non-blank line of a description, trimmed. */
-export function descriptionFirstLine(description: string): string {
-  const line = description
-    .split(/\r\n|\r|\n/)
-    .map((l) => l.trim())
-    .find((l) => l !== "");
-  return line ?? "";
-}
-
 /** The first `n` characters (code points, so an emoji is never cut in half). */
 function firstChars(text: string, n: number): string {
   return Array.from(text).slice(0, n).join("");
 }
 
-/** Spec 9 "Default project or board name": 'Atomize ' + the first 30 characters of the first line. */
+/** Default project or board name: 'Atomize ' + the first 30 characters of the first line. */
 export function defaultExportName(description: string): string {
   return `${EXPORT_PRODUCT_NAME} ${firstChars(descriptionFirstLine(description), EXPORT_NAME_CHARS)}`.trimEnd();
 }
@@ -42,7 +34,7 @@ const UNSAFE_FILE_CHARS = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 /**
- * Spec 4: the first 30 characters of the first line of the description + '-task-tree.{ext}', made safe
+ * The first 30 characters of the first line of the description + '-task-tree.{ext}', made safe
  * for file systems (reserved characters become '_', whitespace runs one space, no leading/trailing dots).
  */
 export function exportFileName(description: string, ext: ExportFormat | string): string {
@@ -87,7 +79,7 @@ function walk(root: TaskTreeNode): Visit[] {
 }
 
 function titleOf(node: TaskTreeNode): string {
-  return descriptionFirstLine(node.description) || "Untitled task";
+  return descriptionFirstLine(node.description) || UNTITLED_TASK;
 }
 
 function scoreOf(node: TaskTreeNode): number | null {

@@ -49,7 +49,7 @@ async function confirmationLink(request: APIRequestContext, address: string): Pr
 
 type NewPost = { title: string; content: string; excerpt?: string; tags?: string[]; status?: string };
 
-/** Creates a post through the admin REST API (spec 7) and returns its slug. */
+/** Creates a post through the admin REST API and returns its slug. */
 async function createPost(request: APIRequestContext, origin: string, post: NewPost): Promise<string> {
   await signInAdmin(request, origin);
   const res = await request.post("/api/admin/blog/posts", {

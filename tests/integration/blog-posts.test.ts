@@ -45,7 +45,7 @@ async function createPost(body: Record<string, unknown> = {}) {
 }
 
 describe("admin post management", () => {
-  it("creates a draft with the spec's fields, the author's name and a slug from the title", async () => {
+  it("creates a draft with the post fields, the author's name and a slug from the title", async () => {
     const res = await admin.post("/api/admin/blog/posts", {
       title: "  Hello, Wörld: Atomize Ships!  ",
       content: "<h2>Intro</h2><p>Some <strong>text</strong></p>",

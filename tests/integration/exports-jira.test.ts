@@ -170,7 +170,7 @@ describe("JIRA export", () => {
     expect(closed).toEqual({ code: 4404, reason: "Export not found" });
   });
 
-  it("streams the spec's messages on /ws/jira-export/{id}, and a late watcher sees the result", async () => {
+  it("streams the export's progress messages on /ws/jira-export/{id}, and a late watcher sees the result", async () => {
     const { client, rootId } = await ownerWithTree();
     const me = (await client.post("/api/auth/login", {})).json; // no-op to keep the cookie jar fresh
     void me;

@@ -38,7 +38,7 @@ const createBody = (description = "Build a recipe sharing site with user account
 });
 
 describe("creating tasks", () => {
-  it("creates a pending top-level task with the spec's fields and no invented tree", async () => {
+  it("creates a pending top-level task with the task fields and no invented tree", async () => {
     const { client, user } = await signedIn();
     const res = await client.post("/api/tasks", createBody("  Build a recipe site\nwith search  "));
     expect(res.status).toBe(201);

@@ -4,7 +4,7 @@ import { tasks } from "../../src/server/db/schema/index";
 
 /**
  * Inserts a complete tree (as a finished decomposition would leave it) below a new root: `fanout`
- * children per node down to `depth` levels. 7 and 4 give the spec's 2,801 nodes. Returns the root id.
+ * children per node down to `depth` levels. 7 and 4 give 2,801 nodes, the size of a large plan. Returns the root id.
  */
 export async function seedTree(
   database: Database,

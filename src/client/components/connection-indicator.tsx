@@ -35,7 +35,7 @@ const TITLE: Record<ConnectionState, string> = {
 };
 
 /**
- * Spec 2 task detail: a live connection indicator (spec 4 states disconnected, connecting, connected).
+ * The task detail page's live connection indicator (states disconnected, connecting, connected).
  * When disconnected it offers 'Reconnect', which restarts every live-update subscription.
  */
 export function ConnectionIndicator({

@@ -1,4 +1,4 @@
-import { Modal } from "./modal";
+import { ConfirmModal } from "./confirm-modal";
 
 export type DeleteTaskModalProps = {
   open: boolean;
@@ -10,35 +10,9 @@ export type DeleteTaskModalProps = {
   title?: string;
 };
 
-/** Spec 2 "Delete Task confirmation": Cancel or Delete; nothing can dismiss it while the delete runs. */
-export function DeleteTaskModal({
-  open,
-  message,
-  onConfirm,
-  onClose,
-  pending = false,
-  title = "Delete Task",
-}: DeleteTaskModalProps) {
+/** Deleting a task (and its subtasks): Cancel or Delete; nothing can dismiss it while the delete runs. */
+export function DeleteTaskModal({ title = "Delete Task", ...props }: DeleteTaskModalProps) {
   return (
-    <Modal
-      open={open}
-      onClose={onClose}
-      title={title}
-      size="sm"
-      dismissible={!pending}
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={pending}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn-error" onClick={onConfirm} disabled={pending}>
-            {pending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {pending ? "Deleting..." : "Delete"}
-          </button>
-        </>
-      }
-    >
-      <p className="break-words">{message}</p>
-    </Modal>
+    <ConfirmModal {...props} title={title} confirmLabel="Delete" pendingLabel="Deleting..." tone="danger" />
   );
 }

@@ -10,7 +10,7 @@ export type ErrorBoundaryProps = {
 
 type State = { error: Error | null };
 
-/** Spec 2: a generic error panel titled 'Something went wrong' with a 'Try Again' button. */
+/** A generic error panel titled 'Something went wrong' with a 'Try Again' button. */
 export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
   override state: State = { error: null };
 

@@ -1,7 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
 import { Spinner } from "./spinner";
 
-/** Spec 4 "Loading kinds tracked globally", plus logout (spec 4 "Auth": logout shows a global loading state). */
+/** The loading kinds tracked globally, plus logout (logout shows a global loading state). */
 export type LoadingKind =
   | "tasks"
   | "create"

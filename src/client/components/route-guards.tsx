@@ -12,7 +12,7 @@ function ToLogin() {
   return <Redirect to="/login" replace />;
 }
 
-/** Spec 2: signed-in routes; a spinner while auth loads, then /login for signed-out visitors. */
+/** Signed-in routes; a spinner while auth loads, then /login for signed-out visitors. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { status } = useAuth();
   if (status === "loading") return <PageSpinner label={CHECKING_AUTH_LABEL} />;
@@ -20,7 +20,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** Spec 6: admin-only routes; signed-in non-admins go to /. */
+/** Admin-only routes; signed-in non-admins go to /. */
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { status, isAdmin } = useAuth();
   if (status === "loading") return <PageSpinner label={CHECKING_AUTH_LABEL} />;

@@ -16,7 +16,7 @@ const LEGAL_LINKS = [
 ];
 
 /**
- * Spec 1: product and support links, social links, the description and a copyright line. The support
+ * Product and support links, social links, the description and a copyright line. The support
  * address and social links are the installation's (`system.publicConfig`), with build-time defaults while
  * they load.
  */

@@ -27,7 +27,7 @@ function isCurrent(location: string, to: string): boolean {
   return to === "/" ? location === "/" : location === to || location.startsWith(`${to}/`);
 }
 
-/** Spec 2 "Navigation and chrome": the top navigation, collapsing into a toggled menu under 768 px. */
+/** Navigation and chrome: the top navigation, collapsing into a toggled menu under 768 px. */
 export function SiteHeader() {
   const { user, status, isAdmin } = useAuth();
   const logout = useLogout();

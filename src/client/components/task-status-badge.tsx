@@ -8,7 +8,7 @@ const TONE_CLASS: Record<StatusTone, string> = {
   neutral: "badge-neutral",
 };
 
-/** Spec 4 badge mapping; `screen="detail"` shows unknown statuses as warning. */
+/** A task status as a badge; `screen="detail"` shows unknown statuses as warning. */
 export function TaskStatusBadge({
   status,
   screen = "list",

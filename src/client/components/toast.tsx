@@ -9,7 +9,7 @@ import {
   useState,
 } from "react";
 
-/** Spec 3 "Notification / toast" and spec 2: top right, auto-hide after 5 s except errors. */
+/** Notifications (toasts): top right, auto-hide after 5 s except errors. */
 export type ToastType = "success" | "error" | "warning" | "info";
 
 export type ToastOptions = {

@@ -5,7 +5,7 @@ import { useToast } from "./toast";
 
 export const LOGOUT_FAILED_MESSAGE = "Logout failed. Please try again.";
 
-/** Spec 4 "Auth": logout with the global loading overlay, then / (or a toast when it fails). */
+/** Auth: logout with the global loading overlay, then / (or a toast when it fails). */
 export function useLogout(): () => Promise<void> {
   const { logout } = useAuth();
   const { start, stop } = useLoading();

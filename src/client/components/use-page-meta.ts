@@ -58,7 +58,7 @@ function upsertJsonLd(data: Record<string, unknown> | undefined): void {
   script.textContent = JSON.stringify(data);
 }
 
-/** Spec 2: every page sets its title, a canonical URL and social (Open Graph, Twitter) metadata. */
+/** Every page sets its title, a canonical URL and social (Open Graph, Twitter) metadata. */
 export function usePageMeta({
   title,
   description,

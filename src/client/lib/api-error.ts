@@ -12,7 +12,7 @@ export type ApiErrorData = {
 export const NETWORK_ERROR_MESSAGE = "Network error. Please check your connection.";
 export const REQUEST_FAILED_MESSAGE = "Request failed. Please try again.";
 
-/** Spec 8 "Generic request errors": the message for a status when the server gave no detail. */
+/** Generic request errors: the message for a status when the server gave no detail. */
 const STATUS_MESSAGES: Record<number, string> = {
   400: "Invalid request. Please check your input.",
   401: "Please log in to continue.",
@@ -74,7 +74,7 @@ export function isNetworkError(error: unknown): boolean {
   return error instanceof TRPCClientError && httpStatusOf(error) === undefined;
 }
 
-/** Spec 8 "Generic request errors": the detail when given, else a message by status. */
+/** Generic request errors: the detail when given, else a message by status. */
 export function getErrorMessage(error: unknown): string {
   const detail = errorDetailOf(error);
   if (detail) return detail;

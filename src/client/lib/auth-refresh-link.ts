@@ -27,7 +27,7 @@ function skipsRefresh(op: Operation): boolean {
 }
 
 /**
- * Spec 4 "Auth": on a 401 the client refreshes the session once and re-runs the call once; when the
+ * Auth: on a 401 the client refreshes the session once and re-runs the call once; when the
  * refresh fails the session is cleared and the user goes to /login (done by `onRefreshFailed`).
  */
 export function authRefreshLink<TRouter extends AnyRouter>(opts: AuthRefreshLinkOptions): TRPCLink<TRouter> {

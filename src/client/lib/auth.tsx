@@ -15,12 +15,10 @@ import { httpStatusOf, isClientError, isUnauthorized } from "./api-error";
 import { currentPath, rememberReturnTo } from "./return-to";
 import {
   type AuthStatus,
-  clearLoggedOut,
   clearSessionMarker,
   createSessionStore,
   getSessionExpiredMessage,
   hasSessionMarker,
-  markLoggedOut,
   markSignedIn,
   onSessionExpired,
   SESSION_EXPIRED_MESSAGE,
@@ -62,7 +60,7 @@ export type AuthContextValue = {
 const session = createSessionStore<PublicUser>();
 
 /**
- * Spec 4 "Auth" on start: load the current user; with a session that has lapsed (the marker says one
+ * On start: load the current user; with a session that has lapsed (the marker says one
  * existed) refresh once, then load the user; a failed refresh means 'Session expired. Please log in again.'
  */
 async function loadSession(client: AppTRPCClient): Promise<PublicUser | null> {
@@ -182,13 +180,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [devBypassAsync, completeSignIn]);
 
   const logout = useCallback(async () => {
-    markLoggedOut();
-    try {
-      await logoutAsync();
-    } catch (err) {
-      clearLoggedOut();
-      throw err;
-    }
+    await logoutAsync();
     clearSessionMarker();
     setSessionExpiredMessage(null);
     resetRealtimeConnection();

@@ -1,6 +1,6 @@
 import { type ComponentType, lazy } from "react";
 
-/** Spec 7/9: script chunks load lazily with a 120 s time-out; failure is a ChunkLoadError. */
+/** Script chunks load lazily with a 120 s time-out; failure is a ChunkLoadError. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 export class ChunkLoadError extends Error {

@@ -1,12 +1,12 @@
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { isClientError } from "./api-error";
 
-/** Spec 9 defaults: freshness 60 s, cache 5 min, no focus refetch, retries 3/2 but none after a 4xx. */
+/** Query defaults: freshness 60 s, cache 5 min, no focus refetch, retries 3/2 but none after a 4xx. */
 const MAX_QUERY_RETRIES = 3;
 const MAX_MUTATION_RETRIES = 2;
 
 function logFailure(kind: "query" | "mutation", key: unknown, error: unknown): void {
-  // Spec 8: failed queries and mutations in the shared cache are only logged.
+  // Failed queries and mutations in the shared cache are only logged.
   const log = isClientError(error) ? console.warn : console.error;
   log(`[atomize] ${kind} failed`, key, error);
 }

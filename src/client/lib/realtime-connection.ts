@@ -1,6 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
 
-/** Spec 9 "Global channel reconnect": up to 5 attempts, the delay doubling from 1 s, capped at 30 s. */
+/** Global channel reconnect: up to 5 attempts, the delay doubling from 1 s, capped at 30 s. */
 export const RECONNECT_ATTEMPTS = 5;
 export const RECONNECT_FIRST_DELAY_MS = 1_000;
 export const RECONNECT_MAX_DELAY_MS = 30_000;
@@ -13,7 +13,7 @@ export function reconnectDelayMs(attemptIndex: number): number {
 export type ConnectionState = "connecting" | "connected" | "disconnected";
 
 /**
- * Spec 4 connection states from a tRPC subscription's status: `pending` is a running subscription,
+ * Connection states from a tRPC subscription's status: `pending` is a running subscription,
  * `connecting` is (re)connecting, and `idle` / `error` are down. After the last reconnect attempt the
  * socket is closed for good (until asked again), which the subscription cannot see: `gaveUp` says so.
  */

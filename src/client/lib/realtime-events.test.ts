@@ -27,7 +27,7 @@ describe("replay gate", () => {
 });
 
 describe("toastForEvent", () => {
-  it("follows spec 4", () => {
+  it("toasts each event type with its message and kind", () => {
     expect(toastForEvent(event("task.approved", { message: "Task approved: t1 by Ann" }))).toEqual({
       type: "success",
       id: "review-t1",
@@ -53,7 +53,7 @@ describe("reconnect", () => {
     ]);
   });
 
-  it("maps subscription status to spec 4 connection states", () => {
+  it("maps subscription status to connection states", () => {
     expect(connectionStateOf("pending")).toBe("connected");
     expect(connectionStateOf("connecting")).toBe("connecting");
     expect(connectionStateOf("connecting", true)).toBe("disconnected");

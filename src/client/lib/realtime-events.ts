@@ -40,7 +40,7 @@ export function createReplayGate(quietMs = REPLAY_QUIET_MS, skewMs = REPLAY_SKEW
 export type EventToast = { type: ToastType; message: string; id: string };
 
 /**
- * Spec 4 "Real-time events" toasts. Ids are per task, so the same outcome reported twice (the event and
+ * Toasts for realtime events. Ids are per task, so the same outcome reported twice (the event and
  * the mutation's answer, or a StrictMode double subscription) shows once.
  */
 export function toastForEvent(event: RealtimeEvent): EventToast | null {

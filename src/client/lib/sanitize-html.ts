@@ -1,7 +1,7 @@
 import createDOMPurify, { type Config, type DOMPurify } from "dompurify";
 
 /**
- * Spec 5: blog post HTML is sanitised before display. The server already cleans it on save; the browser
+ * Blog post HTML is sanitised before display. The server already cleans it on save; the browser
  * cleans it again with DOMPurify (defence in depth: older rows, a changed server allow-list, a proxy).
  * Removed: scripts, event handlers, javascript:/data: URLs (other than images), styles, classes, forms
  * and embedded content.

@@ -5,32 +5,19 @@ import { readStorage, removeStorage, writeStorage } from "./storage";
  * here we keep only non-secret markers and the "session expired" notice shared by the tRPC link and the UI.
  */
 const SIGNED_IN_KEY = "atomize_signed_in";
-const LOGGED_OUT_KEY = "has_logged_out";
 
 export const SESSION_EXPIRED_MESSAGE = "Session expired. Please log in again.";
 
 export const hasSessionMarker = () => readStorage("local", SIGNED_IN_KEY) === "1";
 
-/** Called after every successful sign-in: a session exists, and the user no longer counts as logged out. */
+/** Called after every successful sign-in: a session exists. */
 export function markSignedIn(): void {
   writeStorage("local", SIGNED_IN_KEY, "1");
-  removeStorage("local", LOGGED_OUT_KEY);
 }
 
 export function clearSessionMarker(): void {
   removeStorage("local", SIGNED_IN_KEY);
 }
-
-/** Spec 4 "Auth": logout sets a has_logged_out flag (it keeps a development bypass from signing in again). */
-export function markLoggedOut(): void {
-  writeStorage("local", LOGGED_OUT_KEY, "true");
-}
-
-export function clearLoggedOut(): void {
-  removeStorage("local", LOGGED_OUT_KEY);
-}
-
-export const hasLoggedOut = () => readStorage("local", LOGGED_OUT_KEY) !== null;
 
 // -- session-expired notice (a tiny external store for useSyncExternalStore) ---------------------------
 let expiredMessage: string | null = null;

@@ -1,4 +1,4 @@
-/** Spec 4 "Task statuses": how a status shows as a badge. */
+/** Task statuses: how a status shows as a badge. */
 export type StatusTone = "success" | "info" | "warning" | "error" | "neutral";
 
 export type StatusBadgeInfo = { label: string; tone: StatusTone };
@@ -24,8 +24,7 @@ export function humanizeStatus(status: string): string {
 }
 
 /**
- * The badge for a status. Anything unknown is neutral on lists and warning on the detail screen
- * (spec 4 "anything else is neutral (warning on the detail screen)").
+ * The badge for a status. Anything unknown is neutral on lists and warning on the detail screen.
  */
 export function statusBadge(status: string, screen: "list" | "detail" = "list"): StatusBadgeInfo {
   return (
@@ -36,12 +35,12 @@ export function statusBadge(status: string, screen: "list" | "detail" = "list"):
   );
 }
 
-/** Spec 4 "Complete: hidden for completed or rejected tasks". */
+/** Complete: hidden for completed or rejected tasks. */
 export function canComplete(status: string): boolean {
   return status !== "completed" && status !== "rejected";
 }
 
-/** Spec 4 decomposition: a task the pipeline has not finished with yet. */
+/** A task the decomposition pipeline has not finished with yet. */
 export function isAwaitingDecomposition(status: string): boolean {
   return status === "pending" || status === "submitted" || status === "processing";
 }

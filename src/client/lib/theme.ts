@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
 import { readStorage, writeStorage } from "./storage";
 
-/** daisyUI themes; dark is the default (spec 9), the choice is kept in localStorage "theme". */
+/** daisyUI themes; dark is the default, the choice is kept in localStorage "theme". */
 export type Theme = "dark" | "light";
 const THEME_KEY = "theme";
 

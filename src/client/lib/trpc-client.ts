@@ -12,7 +12,7 @@ import { authRefreshLink } from "./auth-refresh-link";
 import { RECONNECT_ATTEMPTS, reconnectDelayMs, setRealtimeGaveUp } from "./realtime-connection";
 import type { AppRouter } from "./trpc";
 
-/** Spec 9: API time-out 30 s, refresh time-out 10 s; per-task realtime heartbeat every 30 s. */
+/** API time-out 30 s, refresh time-out 10 s; per-task realtime heartbeat every 30 s. */
 export const API_TIMEOUT_MS = 30_000;
 export const REFRESH_TIMEOUT_MS = 10_000;
 const TRPC_URL = "/trpc";
@@ -76,7 +76,7 @@ export function createAppTRPCClient(opts: { onSessionExpired: () => void }): App
     lazy: { enabled: true, closeMs: 10_000 },
     // A PING every 30 s; a socket that does not answer within 5 s counts as dropped and reconnects.
     keepAlive: { enabled: true, intervalMs: HEARTBEAT_MS, pongTimeoutMs: PONG_TIMEOUT_MS },
-    // Spec 9: up to 5 attempts, 1 s doubling (capped at 30 s). Then the socket closes until something
+    // Up to 5 attempts, 1 s doubling (capped at 30 s). Then the socket closes until something
     // asks again (the indicator's Reconnect, the browser coming back online, or a new subscription).
     retryDelayMs: (attemptIndex) => {
       if (attemptIndex >= RECONNECT_ATTEMPTS) {

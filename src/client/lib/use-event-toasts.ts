@@ -7,7 +7,7 @@ import { toastForEvent } from "./realtime-events";
 const shown = new Set<number>();
 const MAX_REMEMBERED = 1_000;
 
-/** Shows spec 4's toast for a live event, once per event id. */
+/** Shows the toast for a live event, once per event id. */
 export function useEventToasts(): (event: RealtimeEvent) => void {
   const toast = useToast();
   return useCallback(

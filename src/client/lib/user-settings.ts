@@ -8,7 +8,7 @@ import { currentTheme, setTheme } from "./theme";
 import { useTRPC } from "./trpc";
 
 /**
- * Spec 3 "Local user settings", stored per user id in the browser. DECISIONS: the general settings live
+ * Local user settings, stored per user id in the browser. DECISIONS: the general settings live
  * on the server too (this is their cache), and credentials live only on the server, so the browser copy
  * keeps the integrations' enabled flags and never a key, token or password.
  */
@@ -20,7 +20,7 @@ export type LocalUserSettings = {
   jiraIntegration?: { enabled: boolean };
 };
 
-/** Spec 9 defaults: settings darkMode false, notifications true (the page theme itself defaults to dark). */
+/** Defaults: settings darkMode false, notifications true (the page theme itself defaults to dark). */
 export const DEFAULT_GENERAL_SETTINGS: GeneralSettings = { darkMode: false, notifications: true };
 
 export const userSettingsKey = (userId: string) => `atomize.settings.${userId}`;
@@ -114,10 +114,10 @@ export function useGeneralSettings() {
 }
 
 /**
- * Spec 2: "User settings are reloaded on each route change and when the user changes." Mounted once in
+ * User settings are reloaded on each route change and when the user changes. Mounted once in
  * the layout. The server copy is cached per user; when the server's dark mode changed since this
  * browser last saw it (changed in another browser), the theme follows. On first sight the page keeps its
- * theme, so the server default (false) does not override the dark default theme (spec 9).
+ * theme, so the server default (false) does not override the dark default theme.
  */
 export function useUserSettingsSync(): void {
   const trpc = useTRPC();

@@ -29,7 +29,7 @@ function toClient(e: BusEvent): RealtimeEvent {
 }
 
 /**
- * The raw channels of spec section 7: `/ws/global` (every event of the caller's tasks) and
+ * The raw WebSocket channels: `/ws/global` (every event of the caller's tasks) and
  * `/ws/tasks/{taskId}` (one task tree). Authentication: `?token=` (API clients) or the session cookie
  * (the SPA). A bad token or another user's task closes the socket with a 44xx code and a reason.
  */

@@ -18,7 +18,7 @@ import { invalidateSession } from "../services/auth/sessions";
 import { parseInput } from "../services/validation";
 import { type AppEnv, appendCookies, jsonBody, queryInput, requireUser } from "./http";
 
-/** The /api auth facade of spec section 7: parse, call the service, shape the response. */
+/** The /api auth routes (register, login, refresh, logout, profile): parse, call the service, shape the response. */
 export const authRoutes = new Hono<AppEnv>()
   .get("/auth/providers", (c) =>
     c.json({

@@ -28,7 +28,7 @@ function page(title: string, message: string): string {
 <h1>${title}</h1><p>${message}</p><p><a href="/blog">Back to the blog</a></p></body></html>`;
 }
 
-/** The /api blog routes of spec section 7, the admin outbox and the image upload. */
+/** The /api blog routes (posts, subscriptions), the admin outbox and the image upload. */
 export const blogRoutes = new Hono<AppEnv>()
   .get("/blog/posts", async (c) => c.json(await posts.listPublishedPosts(c.var.deps, c.req.query())))
   .get("/blog/posts/:slug", async (c) =>

@@ -6,7 +6,7 @@ import { type AppEnv, jsonBody, requireUser } from "./http";
 
 const anyObject = z.record(z.string(), z.unknown());
 
-/** The /api integration and export routes of spec section 7. */
+/** The /api integration and export routes (settings, credentials, exports). */
 export const integrationRoutes = new Hono<AppEnv>()
   .get("/settings", (c) => c.json(integrations.generalSettingsOf(requireUser(c).user)))
   .patch("/settings", async (c) =>

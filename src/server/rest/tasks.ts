@@ -6,7 +6,7 @@ import { type AppEnv, jsonBody, requireUser } from "./http";
 
 const anyObject = z.record(z.string(), z.unknown());
 
-/** The /api task routes of spec section 7: parse, call the service, shape the response. */
+/** The /api task routes (the REST facade of the task operations): parse, call the service, shape the response. */
 export const taskRoutes = new Hono<AppEnv>()
   .get("/tasks", async (c) =>
     c.json(await service.listTasks(c.var.deps, requireUser(c).user.id, c.req.query())),

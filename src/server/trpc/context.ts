@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Deps } from "../deps";
 import type { Logger } from "../lib/logger";
 import type { SessionMeta, UserRow } from "../services/auth/sessions";
@@ -19,20 +18,3 @@ export type Context = {
   /** Over WebSocket only: state of that one connection (its open subscriptions). */
   connection?: { subscriptions: number };
 };
-
-/** A context without a request, for tests and server-side callers. */
-export function createContextInner(deps: Deps, partial: Partial<Omit<Context, "deps">> = {}): Context {
-  const requestId = partial.requestId ?? randomUUID();
-  return {
-    log: deps.log.child({ requestId }),
-    deps,
-    user: null,
-    sessionId: null,
-    authVia: null,
-    meta: {},
-    refreshCookie: null,
-    setCookies: null,
-    requestId,
-    ...partial,
-  };
-}

@@ -49,7 +49,6 @@ const t = initTRPC.context<Context>().create({
 });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 
 // -- procedures ---------------------------------------------------------------------------------------
 /**

@@ -13,7 +13,7 @@ const email = z
   .transform((v) => v.toLowerCase());
 
 /**
- * Spec section 3 "Registration payload"; fixed fields are accepted only with the values a new account gets.
+ * The registration payload; fixed fields are accepted only with the values a new account gets.
  * A password from the common-password list (or built from the e-mail) is refused on the form and the server.
  */
 export const registerInput = z
@@ -76,7 +76,7 @@ export type VerifyEmailInput = z.input<typeof verifyEmailInput>;
 
 export const userRole = z.enum(["user", "admin"]);
 
-/** The User entity of spec section 3, as every auth response returns it. */
+/** The user, as every auth response returns it. */
 export const publicUser = z.object({
   id: z.string(),
   email: z.string(),

@@ -1,12 +1,12 @@
 import { z } from "zod";
 
-/** Spec section 4 "Blog post status". */
+/** Blog post status. */
 export const BLOG_POST_STATUSES = ["draft", "published", "archived"] as const;
 export type BlogPostStatus = (typeof BLOG_POST_STATUSES)[number];
 
 export const SUBSCRIPTION_FREQUENCIES = ["daily", "weekly", "monthly"] as const;
 
-/** DECISIONS.md: blog list page size. Spec section 9: excerpt fallback, page description, image size. */
+/** DECISIONS.md: blog list page size. Excerpt fallback, page description and image size limits. */
 export const BLOG_PAGE_SIZE = 12;
 export const BLOG_PAGE_SIZE_MAX = 50;
 export const BLOG_EXCERPT_FALLBACK = 150;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseGithubRepository } from "../github-names";
 
-/** Spec section 9: JIRA project key 2-10 uppercase alphanumerics; Trello board names at most 30 characters. */
+/** JIRA project key 2-10 uppercase alphanumerics; Trello board names at most 30 characters. */
 export const JIRA_KEY_PATTERN = /^[A-Z][A-Z0-9]{1,9}$/;
 export const TRELLO_BOARD_NAME_MAX = 30;
 export const GITHUB_TOKEN_SCOPES = ["repo", "read:user"] as const;
@@ -65,7 +65,7 @@ export type GithubStatus = {
 export const EXPORT_KINDS = ["jira", "trello", "github"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
-/** Spec section 7: JIRA export config (credentials may be omitted to use the stored ones). */
+/** JIRA export config (credentials may be omitted to use the stored ones). */
 export const jiraExportConfig = z.strictObject({
   jira_url: z.string().trim().max(300).optional(),
   user_email: z.string().trim().max(254).optional(),
@@ -127,16 +127,6 @@ export const startGithubExportInput = z.strictObject({
   config: githubExportConfig,
 });
 
-export const JIRA_STEPS = ["project_creation", "issue_creation", "label_update", "completion"] as const;
-export const TRELLO_STEPS = [
-  "board_creation",
-  "list_creation",
-  "card_creation",
-  "label_creation",
-  "completion",
-] as const;
-export const GITHUB_STEPS = ["label_creation", "issue_creation", "completion"] as const;
-
 export type ExportView = {
   export_id: string;
   kind: ExportKind;
@@ -151,7 +141,7 @@ export type ExportView = {
   updated_at: string;
 };
 
-/** Messages on /ws/{jira,trello}-export/{id} and the tRPC export subscription (spec section 7). */
+/** Messages on /ws/{jira,trello}-export/{id} and the tRPC export subscription. */
 export type ExportMessage =
   | { type: "connection_established"; export_id: string }
   | { type: `${ExportKind}.export.progress`; step: string; progress: number; message: string }

@@ -133,7 +133,7 @@ export const eventModelStructure = z.object({
 });
 export type EventModelStructure = z.infer<typeof eventModelStructure>;
 
-/** The composed event model (spec section 3 "metadata"): the structure plus its markdown. */
+/** The composed event model: the structure plus its markdown. */
 export const eventModelPlan = eventModelStructure.extend({
   /** Empty when the structure is empty: the UI then shows its empty state. */
   event_model_markdown: z.string().max(100_000),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Event types of spec section 4 (global channel and task screens). */
+/** Realtime event types (global channel and task screens). */
 export const TASK_EVENT_TYPES = [
   "task.created",
   "task.updated",
@@ -22,7 +22,7 @@ export const TASK_EVENT_TYPES = [
 ] as const;
 export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
 
-/** The six pipeline stages and their progress values (spec section 4 / 9). */
+/** The six pipeline stages and their progress values. */
 export const STAGES = [
   { id: "source", name: "Source Processing", progress: 10 },
   { id: "context_fetch", name: "Context Analysis", progress: 25 },
@@ -35,7 +35,7 @@ export type StageId = (typeof STAGES)[number]["id"];
 export type StageStatus = "started" | "processing" | "completed" | "error";
 
 /**
- * One realtime event as clients receive it (spec section 3 "Realtime event"): `operator_id` is the
+ * One realtime event as clients receive it: `operator_id` is the
  * pipeline stage for service.status events; `data` carries the type-specific payload.
  */
 export type RealtimeEvent = {

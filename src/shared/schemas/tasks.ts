@@ -18,7 +18,7 @@ export const EDITABLE_STATUSES = ["pending", "in_progress", "completed"] as cons
 
 export const STORY_POINTS = [1, 2, 3, 5, 8, 13] as const;
 
-/** Spec section 9: task creation defaults. */
+/** Task creation defaults. */
 export const TASK_DEFAULTS = {
   max_depth: 4,
   max_subtasks: 7,
@@ -61,7 +61,7 @@ export const techPreferencesInput = z.strictObject({
   additional_requirements: z.string().trim().max(5000, "Additional requirements are too long").nullish(),
 });
 
-/** Spec section 3 "Task creation payload". */
+/** Task creation payload. */
 export const createTaskInput = z.strictObject({
   description: description("Please enter a task description"),
   max_depth: z
@@ -146,7 +146,7 @@ export const addTaskInput = z.strictObject({
 });
 export type AddTaskInput = z.input<typeof addTaskInput>;
 
-// ---- responses (spec section 3) -------------------------------------------------------------------
+// ---- responses -------------------------------------------------------------------------------------
 
 export type Epic = { id: string; title: string; description: string; priority: number };
 export type UserStory = {
@@ -260,7 +260,7 @@ export type TaskStats = {
   rejected: number;
   failed: number;
 };
-/** Which stats counter a status adds to (spec 4 badge groups); used by the server and the client's optimistic updates. */
+/** Which stats counter a status adds to (badge groups); used by the server and the client's optimistic updates. */
 export function statsGroupOf(status: string): Exclude<keyof TaskStats, "total"> | null {
   switch (status) {
     case "completed":

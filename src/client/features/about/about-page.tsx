@@ -46,7 +46,7 @@ const UPCOMING_FEATURES = [
   },
 ];
 
-/** Spec 1-2: mission, philosophy, current and upcoming features, and 'Join the Future'. */
+/** Mission, philosophy, current and upcoming features, and 'Join the Future'. */
 export default function AboutPage() {
   usePageMeta({
     title: "About",

@@ -1,7 +1,7 @@
 import { navigate } from "wouter/use-browser-location";
 import { OAUTH_FAILED_HEADING } from "./oauth-errors";
 
-/** Spec 2: the OAuth error screen with a 'Return to Login' button. */
+/** The OAuth error screen with a 'Return to Login' button. */
 export function AuthErrorScreen({ message }: { message: string }) {
   return (
     <section className="flex flex-1 items-center justify-center px-4 py-12">

@@ -18,7 +18,7 @@ import { GoogleSignInButton } from "./google-sign-in-button";
 import { useAuthProviders } from "./use-auth-providers";
 
 export const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials.";
-/** Spec 9: the auth error message clears after 5 s; login toasts last 3000 ms (success) and 5000 ms (failure). */
+/** The auth error message clears after 5 s; login toasts last 3000 ms (success) and 5000 ms (failure). */
 const AUTH_MESSAGE_MS = 5_000;
 
 type Field = "email" | "password";

@@ -3,7 +3,7 @@ import { errorDetailOf, httpStatusOf } from "../../lib/api-error";
 export const OAUTH_FAILED_HEADING =
   "Authentication failed. Please try again or use another authentication method.";
 
-/** Spec 8 "OAuth callback": the message for a failed code exchange. */
+/** OAuth callback: the message for a failed code exchange. */
 export function oauthExchangeErrorMessage(error: unknown): string {
   const status = httpStatusOf(error);
   if (status === 400) {

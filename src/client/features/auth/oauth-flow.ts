@@ -1,6 +1,6 @@
 import { readStorage, removeStorage, storageKeys, writeStorage } from "../../lib/storage";
 
-/** Spec 4 "OAuth" and 9: start marker, per-code processing markers, their stale and clean-up ages. */
+/** OAuth: start marker, per-code processing markers, their stale and clean-up ages. */
 export const OAUTH_MARKER_STALE_MS = 120_000;
 export const OAUTH_MARKER_CLEANUP_MS = 300_000;
 const STARTED_KEY = "atomize_oauth_started";
@@ -28,7 +28,7 @@ export function clearOAuthStarted(): void {
 
 type CodeMarker = { at: number; status: "in_progress" | "done" };
 
-/** Keyed by provider and the first 10 characters of the code (spec 9). */
+/** Keyed by provider and the first 10 characters of the code. */
 export function codeMarkerKey(provider: string, code: string): string {
   return `${CODE_MARKER_PREFIX}${provider}_${code.slice(0, 10)}`;
 }

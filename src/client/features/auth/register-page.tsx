@@ -25,7 +25,7 @@ const FIELD_BY_NAME: Record<string, Field> = {
   password: "password",
 };
 
-/** Spec 3 "Registration payload": username is the e-mail, full_name "" when blank, fixed account defaults. */
+/** Registration payload: username is the e-mail, full_name "" when blank, fixed account defaults. */
 function registrationPayload(values: Values): RegisterInput {
   const email = values.email.trim();
   return {

@@ -27,7 +27,7 @@ export type CodeExchangeOptions = {
 };
 
 /**
- * Spec 4 "OAuth" and 5 "OAuth callback": read code (and error) from the URL, exchange the code once,
+ * The OAuth callback: read code (and error) from the URL, exchange the code once,
  * then go to the remembered origin or /dashboard. Returns the error message to show, if any.
  */
 export function useOAuthCodeExchange({
@@ -81,7 +81,7 @@ export function useOAuthCodeExchange({
           clearOAuthStarted();
           completeSignIn(res.user);
           navigate(takeReturnTo(), { replace: true });
-          // Spec 8: the current-user check after the exchange only logs a failure.
+          // The current-user check after the exchange only logs a failure.
           client.auth.me
             .query()
             .catch((err: unknown) => console.warn("[atomize] user check after sign-in failed", err));

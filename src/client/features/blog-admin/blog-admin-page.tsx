@@ -194,7 +194,7 @@ function SubscriptionsPanel({ selected }: { selected: TabId }) {
   );
 }
 
-/** Spec 2 "Blog admin" (/admin/blog, admins only): posts and subscriptions. */
+/** Blog admin (/admin/blog, admins only): posts and subscriptions. */
 export default function BlogAdminPage() {
   usePageMeta({ title: "Blog Admin", path: "/admin/blog", noIndex: true });
   const [tab, setTab] = useState<TabId>("posts");

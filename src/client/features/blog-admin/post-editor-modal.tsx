@@ -80,8 +80,8 @@ function described(id: string, error: string | undefined, hint: boolean) {
 }
 
 /**
- * Spec 2 "Blog admin" modal: 'Create New Post' or 'Edit Post'. Title and Content are marked required
- * but not checked here (spec 5: the server decides); its field errors show under the fields.
+ * The blog admin's post editor: 'Create New Post' or 'Edit Post'. Title and Content are marked required
+ * but not checked here (the server decides); its field errors show under the fields.
  */
 export function PostEditorModal({ post, onClose }: { post: AdminBlogPost | null; onClose: () => void }) {
   const toast = useToast();

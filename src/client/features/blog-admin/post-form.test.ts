@@ -116,7 +116,7 @@ describe("imageFileError", () => {
     }
   });
 
-  it("rejects other types and larger files with the spec's messages", () => {
+  it("rejects other types and larger files with their own messages", () => {
     expect(imageFileError({ type: "image/svg+xml", size: 10 })).toBe(
       "Please upload a valid image file (JPEG, PNG, GIF, or WebP)",
     );

@@ -7,7 +7,7 @@ import type {
 } from "../../../shared/schemas/blog";
 import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES, BLOG_POST_STATUSES } from "../../lib/blog-constants";
 
-/** What the post editor holds (spec 3: meta_description and meta_keywords have no input, but are kept). */
+/** What the post editor holds (meta_description and meta_keywords have no input, but are kept). */
 export type PostFormValues = {
   title: string;
   slug: string;
@@ -54,12 +54,12 @@ export function formFromPost(post: BlogPost): PostFormValues {
   };
 }
 
-/** The fields spec 5 leaves out of the payload when empty. */
+/** The fields left out of the payload when empty. */
 const OPTIONAL_FIELDS = ["slug", "excerpt", "featured_image", "meta_description", "meta_keywords"] as const;
 type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 
 /**
- * Spec 5 "Post editor", create: title, content, tags and status always; slug, excerpt, featured_image,
+ * The post editor's payload on create: title, content, tags and status always; slug, excerpt, featured_image,
  * meta_description and meta_keywords only when filled in. Title and content go as typed (the server
  * trims and decides what is valid).
  */
@@ -97,7 +97,7 @@ export function buildUpdatePayload(values: PostFormValues, original: BlogPost): 
   return payload;
 }
 
-/** Spec 5 "Tags": the list with the tag added, or null when it is empty or already there. */
+/** Tags: the list with the tag added, or null when it is empty or already there. */
 export function addTag(tags: readonly string[], raw: string): string[] | null {
   const tag = raw.trim();
   if (!tag) return null;
@@ -110,7 +110,7 @@ export function removeTag(tags: readonly string[], tag: string): string[] {
   return tags.filter((t) => t !== tag);
 }
 
-/** Spec 5 "Image upload". */
+/** Image upload. */
 export const ACCEPTED_IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
 export const ACCEPT_ATTRIBUTE = ACCEPTED_IMAGE_TYPES.join(",");
 

@@ -1,6 +1,6 @@
 import type { BlogPostStatus } from "../../../shared/schemas/blog";
 
-/** Spec 4 "Blog post status" badges: published success, draft default, archived danger. */
+/** Blog post status badges: published success, draft default, archived danger. */
 const BADGE: Record<BlogPostStatus, string> = {
   published: "badge-success",
   draft: "badge-neutral",
@@ -13,7 +13,7 @@ export function PostStatusBadge({ status }: { status: BlogPostStatus }) {
   );
 }
 
-/** Spec 3: 'active' is a success badge; any other status is neutral. */
+/** Subscription status badges: 'active' is a success badge; any other status is neutral. */
 export function SubscriptionStatusBadge({ status }: { status: string }) {
   return (
     <span

@@ -4,7 +4,7 @@ import { PostStatusBadge } from "./post-status-badge";
 
 const postPath = (slug: string) => `/blog/${encodeURIComponent(slug)}`;
 
-/** Spec 2 "Blog admin" posts table: Title, Author, Status, Created, Views, Actions (view, edit, delete). */
+/** The blog admin's posts table: Title, Author, Status, Created, Views, Actions (view, edit, delete). */
 export function PostsTable({
   posts,
   onEdit,

@@ -2,7 +2,7 @@ import type { BlogSubscription } from "../../../shared/schemas/blog";
 import { formatDate, formatDateTime } from "../../lib/time-format";
 import { SubscriptionStatusBadge } from "./post-status-badge";
 
-/** Spec 2 "Blog admin" subscriptions table: Email, Status, Frequency, Created, Last Notified, delete. */
+/** The blog admin's subscriptions table: Email, Status, Frequency, Created, Last Notified, delete. */
 export function SubscriptionsTable({
   subscriptions,
   onDelete,

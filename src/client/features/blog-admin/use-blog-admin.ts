@@ -53,7 +53,7 @@ export function useAdminPosts(page: number) {
   return query;
 }
 
-/** Spec 8: a failure to load subscriptions is only logged (the shared query cache logs it). */
+/** A failure to load subscriptions is only logged (the shared query cache logs it). */
 export function useAdminSubscriptions(page: number, enabled: boolean) {
   const trpc = useTRPC();
   return useQuery(

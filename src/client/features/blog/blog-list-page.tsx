@@ -18,7 +18,7 @@ function parsePage(raw: string | null): number {
   return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
-/** Spec 2 "Blog list" (/blog): search (?q=), subscribe, a grid of post cards and pagination (?page=). */
+/** The blog list (/blog): search (?q=), subscribe, a grid of post cards and pagination (?page=). */
 export default function BlogListPage() {
   usePageMeta({ title: "Blog", path: "/blog", description: DESCRIPTION });
   const [, navigate] = useLocation();

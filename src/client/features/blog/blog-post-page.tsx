@@ -34,7 +34,7 @@ function articleJsonLd(post: BlogPost): Record<string, unknown> {
   };
 }
 
-/** Spec 2 "Blog post" (/blog/{slug}). */
+/** A blog post page (/blog/{slug}). */
 export default function BlogPostPage() {
   const { slug = "" } = useParams<{ slug: string }>();
   const [, navigate] = useLocation();

@@ -13,7 +13,7 @@ function isInnerAction(event: MouseEvent<HTMLElement>): boolean {
 }
 
 /**
- * Spec 2 blog card: featured image, title, 'By {author_name}', date, excerpt and up to 3 tags. The
+ * A blog post card: featured image, title, 'By {author_name}', date, excerpt and up to 3 tags. The
  * whole card opens the post; keyboard and screen-reader users get there through the title link.
  */
 export function PostCard({ post, onOpen }: { post: BlogPost; onOpen: (post: BlogPost) => void }) {

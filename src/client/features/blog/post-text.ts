@@ -1,7 +1,7 @@
 import type { BlogPost } from "../../../shared/schemas/blog";
 import { BLOG_DESCRIPTION_LENGTH, BLOG_EXCERPT_FALLBACK } from "../../lib/blog-constants";
 
-/** Spec 9: a card shows at most 3 tags. */
+/** A card shows at most 3 tags. */
 export const CARD_TAGS_MAX = 3;
 export const ELLIPSIS = "...";
 
@@ -64,7 +64,7 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, max).trimEnd()}${ELLIPSIS}`;
 }
 
-/** Spec 2 card: the excerpt, else the first 150 characters of the content with tags stripped, then "...". */
+/** A post card's text: the excerpt, else the first 150 characters of the content with tags stripped, then "...". */
 export function excerptOf(post: PostText): string {
   const excerpt = post.excerpt?.trim();
   if (excerpt) return excerpt;
@@ -72,7 +72,7 @@ export function excerptOf(post: PostText): string {
 }
 
 /**
- * Spec 2 page description: the excerpt, else the first 160 characters of the stripped content. A meta
+ * A post page's description: the excerpt, else the first 160 characters of the stripped content. A meta
  * description set through the API wins, as in the server-rendered <head> (services/blog/seo.ts).
  */
 export function descriptionOf(post: PostText & Partial<Pick<BlogPost, "meta_description">>): string {
@@ -80,7 +80,7 @@ export function descriptionOf(post: PostText & Partial<Pick<BlogPost, "meta_desc
   return text.slice(0, BLOG_DESCRIPTION_LENGTH).trimEnd();
 }
 
-/** Spec 2: the date a post shows, its publication date, else its creation date. */
+/** The date a post shows, its publication date, else its creation date. */
 export function postDate(post: Pick<BlogPost, "published_at" | "created_at">): string {
   return post.published_at ?? post.created_at;
 }

@@ -9,7 +9,7 @@ import {
 } from "./use-blog-subscription";
 
 /**
- * Spec 2 and 6, blog list: 'Subscribe', 'Pending confirmation' or 'Subscribed'. A visitor is asked to
+ * The blog list's subscribe button: 'Subscribe', 'Pending confirmation' or 'Subscribed'. A visitor is asked to
  * sign in; a signed-in user subscribes with the account's e-mail (confirmed through a mailed link unless
  * the account's e-mail is verified), or, when subscribed, may unsubscribe after a confirmation.
  */

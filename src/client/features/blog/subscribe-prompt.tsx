@@ -14,7 +14,7 @@ type PromptProps = {
 };
 
 /**
- * Spec 2 "Blog post", inline variant: 'Enjoyed this article?' with 'Subscribe Now'. A signed-in user
+ * The subscribe prompt under a blog post, inline variant: 'Enjoyed this article?' with 'Subscribe Now'. A signed-in user
  * subscribes at once; a visitor gets an e-mail field (required, type email) with Subscribe and Cancel.
  * Until the address is confirmed through the mailed link, the prompt says to check the inbox.
  */
@@ -40,7 +40,7 @@ export function SubscribePrompt({ subscription: sub, formOpen, onFormOpenChange 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = email.trim();
-    // Spec 5: an empty (trimmed) address is not sent.
+    // An empty (trimmed) address is not sent.
     if (!value || sub.subscribing) return;
     if (await sub.subscribe(value)) {
       setEmail("");
@@ -161,7 +161,7 @@ export function SubscribePrompt({ subscription: sub, formOpen, onFormOpenChange 
 }
 
 /**
- * Spec 2, compact one-line variant: 'Get notified of new blog posts' with a Subscribe button,
+ * The compact one-line variant: 'Get notified of new blog posts' with a Subscribe button,
  * "You're subscribed to blog updates", or, until confirmed, "Check your inbox to confirm your
  * subscription". A visitor's Subscribe opens the inline prompt's e-mail form.
  */

@@ -6,7 +6,7 @@ import { useTRPC } from "../../lib/trpc";
 
 export const FETCH_POST_FAILED = "Failed to fetch blog post";
 
-/** Spec 2/8 "Blog post": the post by slug; not found or failed means a toast, then back to /blog. */
+/** Blog post: the post by slug; not found or failed means a toast, then back to /blog. */
 export function useBlogPost(slug: string) {
   const trpc = useTRPC();
   const toast = useToast();

@@ -6,7 +6,7 @@ import { useTRPC } from "../../lib/trpc";
 
 export const FETCH_POSTS_FAILED = "Failed to fetch blog posts";
 
-/** Spec 2 blog list: published posts, 12 a page (DECISIONS.md), optionally searched. */
+/** The blog list: published posts, 12 a page (DECISIONS.md), optionally searched. */
 export function useBlogPosts(page: number, search: string) {
   const trpc = useTRPC();
   const toast = useToast();
@@ -17,7 +17,7 @@ export function useBlogPosts(page: number, search: string) {
     ),
   );
 
-  // Spec 8: one toast per failed load (the id keeps a retry's failure from stacking a second one).
+  // One toast per failed load (the id keeps a retry's failure from stacking a second one).
   const failedAt = query.isError ? query.errorUpdatedAt : 0;
   useEffect(() => {
     if (failedAt) toast.error(FETCH_POSTS_FAILED, { id: "blog-posts-failed" });

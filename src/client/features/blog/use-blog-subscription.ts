@@ -8,7 +8,7 @@ import { BLOG_MESSAGES } from "../../lib/blog-constants";
 import { readStorage, writeStorage } from "../../lib/storage";
 import { useTRPC } from "../../lib/trpc";
 
-/** Spec 3 and 9: what a subscription asks for. */
+/** What a subscription asks for. */
 export const SUBSCRIPTION_FREQUENCY = "weekly";
 export const SIGN_IN_TO_SUBSCRIBE = "Please sign in to subscribe";
 export const SUBSCRIBE_FAILED = "Failed to subscribe";
@@ -47,7 +47,7 @@ export type BlogSubscriptionState = {
 };
 
 /**
- * Spec 2-4 "Blog subscription": none -> pending by subscribing -> active through the link mailed to
+ * Blog subscription: none -> pending by subscribing -> active through the link mailed to
  * the address (at once for an account with a verified e-mail), removed by the user's own unsubscribe.
  * The signed-in user's subscription comes from blog.mySubscription (null, a 404 or any failure means
  * not subscribed).

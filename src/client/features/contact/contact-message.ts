@@ -1,11 +1,11 @@
-/** Spec 3 "Contact form": name, email, subject, message. */
+/** Contact form: name, email, subject, message. */
 export type ContactForm = { name: string; email: string; subject: string; message: string };
 
 export type ContactErrors = Partial<Record<keyof ContactForm, string>>;
 
 export const EMPTY_CONTACT_FORM: ContactForm = { name: "", email: "", subject: "", message: "" };
 
-/** Spec 5: the e-mail subject when the visitor leaves Subject blank. */
+/** The e-mail subject when the visitor leaves Subject blank. */
 export const DEFAULT_CONTACT_SUBJECT = "Contact Form Submission";
 
 export const CONTACT_SUCCESS_MESSAGE = "Email client opened with your message!";
@@ -14,7 +14,7 @@ export const contactFailureMessage = (email: string) =>
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Spec 5: name, email and message required, the e-mail well formed; subject optional. */
+/** Name, email and message required, the e-mail well formed; subject optional. */
 export function validateContactForm(form: ContactForm): ContactErrors {
   const errors: ContactErrors = {};
   if (!form.name.trim()) errors.name = "Please enter your name";

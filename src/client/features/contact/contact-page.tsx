@@ -21,7 +21,7 @@ function openEmailClient(href: string): void {
   window.open(href, "_self");
 }
 
-/** Spec 2-5, 8: a contact form that opens the visitor's e-mail client, plus a direct e-mail link. */
+/** A contact form that opens the visitor's e-mail client, plus a direct e-mail link. */
 export default function ContactPage() {
   usePageMeta({
     title: "Contact",

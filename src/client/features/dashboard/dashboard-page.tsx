@@ -19,7 +19,7 @@ function parsePage(raw: string | null): number {
   return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
-/** Spec 2 "Dashboard": stats, monthly usage and the paginated 'Recent Tasks' grid. */
+/** Dashboard: stats, monthly usage and the paginated 'Recent Tasks' grid. */
 export default function DashboardPage() {
   usePageMeta({ title: "Dashboard", path: "/dashboard", noIndex: true });
   const [, navigate] = useLocation();
@@ -47,7 +47,7 @@ export default function DashboardPage() {
   const total = data?.total ?? 0;
   const pages = pageCount(total, DASHBOARD_PAGE_SIZE);
 
-  // Spec 2: a page left empty while tasks remain steps back (straight to the last page for a stale URL).
+  // A page left empty while tasks remain steps back (straight to the last page for a stale URL).
   const stepBack =
     data && !list.isPlaceholderData ? pageAfterEmptying(page, data.tasks.length, data.total) : null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: setPage is recreated each render; stepBack drives it

@@ -1,7 +1,7 @@
 export { totalPages as pageCount } from "../../components/page-pagination";
 
 /**
- * Spec 2: when the current page has become empty while tasks remain (the last task on it was deleted),
+ * When the current page has become empty while tasks remain (the last task on it was deleted),
  * step back one page. Returns the page to show, or null to stay.
  */
 export function pageAfterEmptying(page: number, shown: number, total: number): number | null {

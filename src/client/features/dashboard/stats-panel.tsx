@@ -9,7 +9,7 @@ const ITEMS: { key: keyof TaskStats; label: string; className: string }[] = [
   { key: "failed", label: "Failed", className: "text-error" },
 ];
 
-/** Spec 2 dashboard stats panel (Total, Completed, In Progress, Pending, Rejected; and Failed). */
+/** The dashboard stats panel (Total, Completed, In Progress, Pending, Rejected; and Failed). */
 export function StatsPanel({ stats }: { stats: TaskStats | undefined }) {
   return (
     <section aria-labelledby="task-stats-heading">

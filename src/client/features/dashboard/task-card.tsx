@@ -1,9 +1,10 @@
 import { type MouseEvent, useId } from "react";
 import { Link } from "wouter";
 import type { Task } from "../../../shared/schemas/tasks";
+import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { canComplete } from "../../lib/task-status";
-import { taskTitle } from "../../lib/task-text";
+import { TASK_TITLE_MAX } from "../../lib/task-text";
 import { formatDateTime, formatRelativeTime } from "../../lib/time-format";
 
 export type TaskCardProps = {
@@ -23,12 +24,12 @@ function isInnerAction(event: MouseEvent<HTMLElement>): boolean {
 }
 
 /**
- * Spec 2 dashboard task card. The whole card opens the task on click; keyboard and screen-reader users
+ * A task card on the dashboard. The whole card opens the task on click; keyboard and screen-reader users
  * reach the same place through the title link (Enter) or the View button.
  */
 export function TaskCard({ task, onOpen, onComplete, onDelete, completing, deleting }: TaskCardProps) {
   const titleId = useId();
-  const title = taskTitle(task.description);
+  const title = taskTitle(task.description, TASK_TITLE_MAX);
   const href = `/tasks/${encodeURIComponent(task.id)}`;
   const subtasks = task.total_subtasks;
   const stop = (event: MouseEvent) => event.stopPropagation();

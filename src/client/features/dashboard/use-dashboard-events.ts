@@ -8,12 +8,12 @@ import { createDebounce } from "../../lib/timing";
 import { useTRPC } from "../../lib/trpc";
 import { useEventToasts } from "../../lib/use-event-toasts";
 
-/** Spec 9: list refreshes are debounced (default 300 ms, 500 ms after deletions). */
+/** List refreshes are debounced (default 300 ms, 500 ms after deletions). */
 export const LIST_REFRESH_MS = 400;
 
 /**
- * Spec 4 global channel: every event of the user's tasks (`realtime.userEvents`). task.* and
- * decomposition.* events refresh the list and stats (debounced); live ones toast per spec 4.
+ * The global realtime channel: every event of the user's tasks (`realtime.userEvents`). task.* and
+ * decomposition.* events refresh the list and stats (debounced); live ones toast.
  */
 export function useDashboardEvents() {
   const trpc = useTRPC();

@@ -10,7 +10,7 @@ import { useToast } from "../../components/toast";
 import { useTaskCache } from "../../lib/task-cache";
 import { useTRPC } from "../../lib/trpc";
 
-/** Spec 9: stats stay fresh for 30 s. */
+/** Stats stay fresh for 30 s. */
 export const STATS_STALE_MS = 30_000;
 
 export function useDashboardQueries(page: number) {
@@ -29,7 +29,7 @@ export function useDashboardQueries(page: number) {
 }
 
 /**
- * Spec 7: deletion is applied optimistically to the cached lists (and stats) and rolled back on error.
+ * Deletion is applied optimistically to the cached lists (and stats) and rolled back on error.
  * The lists refetch once the last of several quick deletes has settled.
  */
 export function useDeleteTaskOptimistic() {
@@ -88,7 +88,7 @@ export function useDeleteTaskOptimistic() {
   );
 }
 
-/** Spec 4: completing sets the status locally, then refreshes the list, tree and stats. */
+/** Completing sets the status locally, then refreshes the list, tree and stats. */
 export function useCompleteTask() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

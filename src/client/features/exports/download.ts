@@ -1,4 +1,4 @@
-/** Saves text as a file: a Blob behind a temporary <a download> (spec 4: the JSON export runs in the browser). */
+/** Saves text as a file: a Blob behind a temporary <a download> (the JSON export runs in the browser). */
 export function downloadText(fileName: string, content: string, mime: string): void {
   // A byte order mark lets spreadsheet programs read a UTF-8 CSV as UTF-8.
   const parts = mime.startsWith("text/csv") ? ["\uFEFF", content] : [content];

@@ -54,7 +54,7 @@ function ResultSummary({ kind, api }: { kind: ExportKind; api: ExportProgressApi
   );
 }
 
-/** Spec 2 "export progress dialog": step, a bar that never goes back, the message; result or failure. */
+/** The export progress dialog: step, a bar that never goes back, the message; result or failure. */
 export function ExportProgressDialog({
   open,
   onClose,

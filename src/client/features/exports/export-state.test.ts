@@ -19,7 +19,7 @@ const run = (kind: "jira" | "trello" | "github", messages: ExportMessage[], from
   );
 
 describe("humanizeStep", () => {
-  it("names the spec's steps", () => {
+  it("names the export steps", () => {
     expect(humanizeStep("project_creation")).toBe("Creating project");
     expect(humanizeStep("issue_creation")).toBe("Creating issues");
     expect(humanizeStep("label_update")).toBe("Updating labels");

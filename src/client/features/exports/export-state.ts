@@ -1,6 +1,6 @@
 import type { ExportKind, ExportMessage } from "../../../shared/schemas/integrations";
 
-/** Spec 9: the success callback fires 1 s after the success message. */
+/** The success callback fires 1 s after the success message. */
 export const EXPORT_SUCCESS_DELAY_MS = 1_000;
 
 export const KIND_LABEL: Record<ExportKind, string> = { jira: "JIRA", trello: "Trello", github: "GitHub" };
@@ -81,7 +81,7 @@ export function safeUrl(v: unknown): string | null {
   }
 }
 
-/** The success payload of spec 7, per kind. */
+/** The export channel's success payload, per kind. */
 export function resultOf(kind: ExportKind, data: Record<string, unknown>): ExportResult {
   if (kind === "jira") {
     return {
@@ -113,7 +113,7 @@ export type ExportAction =
   | { type: "retrying" }
   | { type: "reset" };
 
-/** Folds the export channel's messages (spec 7) into what the dialog shows. */
+/** Folds the export channel's messages into what the dialog shows. */
 export function exportReducer(state: ExportProgressState, action: ExportAction): ExportProgressState {
   switch (action.type) {
     case "reset":
@@ -166,7 +166,7 @@ export function exportReducer(state: ExportProgressState, action: ExportAction):
   }
 }
 
-/** Spec 8 "Exports": the success toast. */
+/** Exports: the success toast. */
 export function successToast(kind: ExportKind, result: ExportResult): string {
   const n = result.count ?? 0;
   if (kind === "jira") return `Successfully created JIRA project with ${n} issues`;
@@ -174,7 +174,7 @@ export function successToast(kind: ExportKind, result: ExportResult): string {
   return `Successfully created ${n} GitHub issues${result.name ? ` in ${result.name}` : ""}`;
 }
 
-/** Spec 8 "Exports": the failure toast (default 'Unknown error'). */
+/** Exports: the failure toast (default 'Unknown error'). */
 export function failureToast(kind: ExportKind, message: string | null | undefined): string {
   return `${KIND_LABEL[kind]} export failed: ${message?.trim() || "Unknown error"}`;
 }

@@ -37,7 +37,7 @@ describe("sanitizeProjectKey", () => {
   });
 });
 
-describe("validateJiraExport (spec 5, in order)", () => {
+describe("validateJiraExport (checks in order)", () => {
   const first = (over: Partial<JiraExportForm>, opts?: { tokenStored?: boolean }) =>
     validateJiraExport({ ...valid, ...over }, opts)?.message ?? null;
 

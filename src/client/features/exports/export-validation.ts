@@ -1,13 +1,13 @@
 import { JIRA_KEY_PATTERN, TRELLO_BOARD_NAME_MAX } from "../../../shared/schemas/integrations";
 
-/** Spec 9: the JIRA project key is 2-10 characters; the default key is the product name in capitals. */
+/** The JIRA project key is 2-10 characters; the default key is the product name in capitals. */
 export const JIRA_KEY_MAX = 10;
 export const JIRA_KEY_MIN = 2;
 export const DEFAULT_JIRA_KEY = "ATOMIZE";
 
 export const JIRA_KEY_FORMAT_HINT = "Invalid format: use only uppercase letters and numbers";
 
-/** Spec 5: the JIRA export checks, in this order, each with its own message. */
+/** The JIRA export checks, in this order, each with its own message. */
 export const JIRA_MESSAGES = {
   projectName: "Project name is required",
   projectKey: "Project key is required",
@@ -31,7 +31,7 @@ export const GITHUB_MESSAGES = {
   repositoryFormat: "Enter the repository as owner/name, e.g. acme/website",
 } as const;
 
-/** Spec 5: the key input strips other characters, uppercases and caps at 10. */
+/** The key input strips other characters, uppercases and caps at 10. */
 export function sanitizeProjectKey(input: string): string {
   return input
     .toUpperCase()
@@ -68,7 +68,7 @@ export type JiraExportForm = {
 export type JiraField = keyof JiraExportForm;
 
 /**
- * Spec 5: the nine checks in order; the first failing one wins. `tokenStored`: a token is stored on the
+ * The nine checks in order; the first failing one wins. `tokenStored`: a token is stored on the
  * server, so an empty API token means "use the stored one" and is not required.
  */
 export function validateJiraExport(
@@ -96,7 +96,7 @@ export function validateJiraExport(
   return null;
 }
 
-/** Spec 5 "Trello export": board name required, at most 30; key and token must be available. */
+/** Trello export: board name required, at most 30; key and token must be available. */
 export function validateTrelloExport(
   boardName: string,
   { credentialsAvailable }: { credentialsAvailable: boolean },
@@ -108,7 +108,7 @@ export function validateTrelloExport(
   return null;
 }
 
-/** A default board name that fits Trello's limit (spec 9: 30 characters). */
+/** A default board name that fits Trello's limit (30 characters). */
 export function fitBoardName(name: string): string {
   return Array.from(name).slice(0, TRELLO_BOARD_NAME_MAX).join("").trimEnd();
 }

@@ -47,7 +47,7 @@ function initialForm(task: Task, jira: IntegrationStatus["jira"] | undefined): J
   };
 }
 
-/** Spec 2/5 "Configure JIRA Export": project name and key plus the connection (stored values prefilled). */
+/** Configure JIRA Export: project name and key plus the connection (stored values prefilled). */
 export function JiraExportModal({
   open,
   onClose,

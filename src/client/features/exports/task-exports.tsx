@@ -57,7 +57,7 @@ function useDownload(task: Task) {
 }
 
 /**
- * Spec 2 task card "Export menu" with its modals (Configure JIRA Export, Export to Trello, Export to
+ * The task card's Export menu with its modals (Configure JIRA Export, Export to Trello, Export to
  * GitHub Issues) and a progress dialog per started export. Started exports are remembered for the
  * browser session, so a reload shows a pill that reopens their dialog.
  */

@@ -12,7 +12,7 @@ import { ExportFormModal } from "./export-form-modal";
 import { failureToast } from "./export-state";
 import { fitBoardName, TRELLO_MESSAGES, validateTrelloExport } from "./export-validation";
 
-/** Spec 2/5 "Export to Trello": a board name (default 'Atomize ' + the first line, at most 30). */
+/** Export to Trello: a board name (default 'Atomize ' + the first line, at most 30). */
 export function TrelloExportModal({
   open,
   onClose,

@@ -6,7 +6,7 @@ import { integrationEnabled, useLocalSettings } from "../../lib/user-settings";
 
 export type Availability = { available: boolean; reason: string | null };
 
-/** Spec 4: the disabled items' tooltip. */
+/** The disabled items' tooltip. */
 export const ENABLE_IN_SETTINGS: Record<ExportKind, string> = {
   jira: "Enable JIRA in Settings to export",
   trello: "Enable Trello in Settings to export",

@@ -16,7 +16,7 @@ import {
 
 /**
  * Watches one export: subscribes to `exports.events` (which starts with the export's current state, so
- * this works after a reload too), folds the messages, and runs the spec's callbacks: on success the
+ * this works after a reload too), folds the messages, and runs the callbacks: on success the
  * result shows (and its toast) 1 s later; on failure the failure toast. `notified` says the outcome's
  * toast was shown already (the session remembers it), `onNotified` records that it now was.
  */
@@ -59,7 +59,7 @@ export function useExportProgress({
   const onNotifiedRef = useRef(onNotified);
   onNotifiedRef.current = onNotified;
 
-  // Spec 4/9: the success callback fires 1 s after the success message.
+  // The success callback fires 1 s after the success message.
   const result = state.result;
   useEffect(() => {
     if (state.phase !== "success" || !result) {
@@ -77,7 +77,7 @@ export function useExportProgress({
     return () => clearTimeout(timer);
   }, [state.phase, result, kind, toast]);
 
-  // A failure of the export itself (not of the connection) gets the spec's toast, once.
+  // A failure of the export itself (not of the connection) gets its failure toast, once.
   useEffect(() => {
     if (state.phase !== "error" || !state.error || state.error === EXPORT_CONNECTION_ERROR) return;
     if (notifiedRef.current) return;

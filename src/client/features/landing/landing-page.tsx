@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link } from "wouter";
 import { usePageMeta } from "../../components/use-page-meta";
+import { complexityBadgeClass } from "../../lib/complexity-badge";
 import { usePublicConfig } from "../../lib/public-config";
 import { PRODUCT_DESCRIPTION, PRODUCT_NAME } from "../../lib/site";
 // `no-inline` keeps the logo a real file with a stable URL, which structured data needs.
@@ -109,12 +110,6 @@ const EXAMPLE = {
   ],
 };
 
-function complexityClass(score: number): string {
-  if (score >= 8) return "badge-error";
-  if (score >= 5) return "badge-warning";
-  return "badge-success";
-}
-
 function ExampleTree() {
   return (
     <figure className="card w-full border border-base-300 bg-base-200 shadow-xl">
@@ -133,7 +128,7 @@ function ExampleTree() {
             >
               <span className="min-w-48 flex-1">{item.title}</span>
               <span className="flex shrink-0 gap-1.5">
-                <span className={`badge badge-sm badge-soft ${complexityClass(item.complexity)}`}>
+                <span className={`badge badge-sm badge-soft ${complexityBadgeClass(item.complexity)}`}>
                   Complexity {item.complexity}/10
                 </span>
                 <span className="badge badge-sm badge-soft badge-info">{item.points} pts</span>
@@ -169,7 +164,7 @@ function useSmoothScrollLink(targetId: string) {
   return ref;
 }
 
-/** Spec 1-2: hero, a three-step 'How It Works', feature cards and calls to action. */
+/** Hero, a three-step 'How It Works', feature cards and calls to action. */
 export default function LandingPage() {
   const { publicUrl, supportEmail, socialLinks } = usePublicConfig();
   const seeHowRef = useSmoothScrollLink("features");

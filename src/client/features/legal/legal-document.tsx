@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useLocation } from "wouter";
 import { usePageMeta } from "../../components/use-page-meta";
 
-/** Spec 1: both legal documents carry this date. */
+/** Both legal documents carry this date. */
 export const LEGAL_LAST_UPDATED = "August 3, 2025";
 
 /**

@@ -2,7 +2,7 @@ import { Link } from "wouter";
 import { usePublicConfig } from "../../lib/public-config";
 import { LegalDocument, LegalSection, LegalSubheading } from "./legal-document";
 
-/** Spec 1: the Privacy Policy (last updated August 3, 2025). */
+/** The Privacy Policy (last updated August 3, 2025). */
 export default function PrivacyPage() {
   const { supportEmail } = usePublicConfig();
   const mail = (

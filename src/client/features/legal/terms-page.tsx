@@ -2,7 +2,7 @@ import { Link } from "wouter";
 import { usePublicConfig } from "../../lib/public-config";
 import { LegalDocument, LegalSection } from "./legal-document";
 
-/** Spec 1: the Terms of Service (last updated August 3, 2025). */
+/** The Terms of Service (last updated August 3, 2025). */
 export default function TermsPage() {
   const { supportEmail } = usePublicConfig();
   const mail = (

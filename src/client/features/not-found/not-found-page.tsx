@@ -4,7 +4,7 @@ import { usePageMeta } from "../../components/use-page-meta";
 export const NOT_FOUND_TEXT =
   "The page you are looking for might have been removed, had its name changed, or is temporarily unavailable.";
 
-/** Spec 2: the not-found page. */
+/** The not-found page. */
 export default function NotFoundPage() {
   usePageMeta({ title: "Page Not Found", path: "/404", noIndex: true });
   return (

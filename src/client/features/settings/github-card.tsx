@@ -8,7 +8,7 @@ import { errorDetailOf } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
 import { useTRPC } from "../../lib/trpc";
 
-/** Spec 5 / 8 "GitHub". */
+/** The GitHub connection's messages. */
 export const GITHUB_TOKEN_REQUIRED = "Please enter your GitHub access token";
 export const GITHUB_CONNECT_FAILED = "Failed to connect to GitHub";
 export const GITHUB_DISCONNECT_FAILED = "Failed to disconnect GitHub account";
@@ -17,7 +17,7 @@ export const GITHUB_AUTH_REQUIRED = "Authentication Required: Please log in to c
 
 const NEW_TOKEN_URL = `https://github.com/settings/tokens/new?description=Atomize&scopes=${GITHUB_TOKEN_SCOPES.join(",")}`;
 
-/** GitHub's status and its two actions; a failed status check counts as not connected (spec 8). */
+/** GitHub's status and its two actions; a failed status check counts as not connected. */
 export function useGithubConnection() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -125,7 +125,7 @@ function ConnectDialog({
   );
 }
 
-/** Spec 2 "Integrations": the GitHub connection card (not connected → connect dialog → connected). */
+/** Integrations: the GitHub connection card (not connected → connect dialog → connected). */
 export function GithubCard() {
   const toast = useToast();
   const { isAuthenticated } = useAuth();

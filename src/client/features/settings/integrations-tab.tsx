@@ -24,7 +24,7 @@ function IntegrationCard({
           <h3 id={`${id}-title`} className="card-title text-lg">
             {title}
           </h3>
-          {/* Spec 4: the badge follows the enabled flag. */}
+          {/* The badge follows the enabled flag. */}
           <span className={`badge ${enabled ? "badge-success" : "badge-ghost"}`}>
             {enabled ? "Connected" : "Available"}
           </span>
@@ -70,7 +70,7 @@ function Hint({ text }: { text: string | null }) {
   return <p className="text-sm text-warning">{text}</p>;
 }
 
-/** Spec 2 "Integrations": GitHub card, Trello toggle and fields, JIRA toggle and fields. */
+/** Integrations: GitHub card, Trello toggle and fields, JIRA toggle and fields. */
 export function IntegrationsTab({ api }: { api: SettingsApi }) {
   const { form, setForm, status } = api;
   if (!form) {

@@ -16,7 +16,7 @@ const form = (
     },
   }) satisfies IntegrationsForm;
 
-describe("credentialsToSend (spec 5)", () => {
+describe("credentialsToSend", () => {
   it("sends both when enabled and complete, trimmed", () => {
     expect(credentialsToSend(form({ trello: { apiKey: " k " } }))).toEqual({
       trello: { api_key: "k", token: "t" },

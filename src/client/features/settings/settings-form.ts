@@ -10,7 +10,7 @@ export type CredentialsToSend = {
 };
 
 /**
- * Spec 5: Trello credentials are sent on save only when enabled and both key and token are filled;
+ * Trello credentials are sent on save only when enabled and both key and token are filled;
  * JIRA only when enabled and all four of url, email, token and account id are filled.
  */
 export function credentialsToSend(form: IntegrationsForm): CredentialsToSend {

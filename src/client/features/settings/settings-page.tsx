@@ -120,7 +120,7 @@ function AccountTab() {
 }
 
 /**
- * Spec 2 "Settings": General, Integrations and Account tabs with Save Settings at the bottom, and the AI
+ * Settings: General, Integrations and Account tabs with Save Settings at the bottom, and the AI
  * model tab (issue 10), whose forms save on their own.
  */
 export default function SettingsPage() {

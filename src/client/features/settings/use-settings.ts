@@ -14,7 +14,7 @@ import {
 } from "../../lib/user-settings";
 import { credentialsToSend, type IntegrationsForm } from "./settings-form";
 
-/** Spec 8 "Settings". */
+/** The settings messages. */
 export const SETTINGS_SAVED = "Settings saved successfully!";
 export const SETTINGS_SAVE_FAILED = "Failed to save settings. Please try again.";
 
@@ -43,7 +43,7 @@ function toastSaveFailure(toast: ReturnType<typeof useToast>, err: unknown) {
   else toast.error(SETTINGS_SAVE_FAILED);
 }
 
-/** Spec 2/4 "Settings": general toggles that apply at once, integration fields that apply on Save. */
+/** Settings: general toggles that apply at once, integration fields that apply on Save. */
 export function useSettings() {
   const trpc = useTRPC();
   const toast = useToast();
@@ -81,7 +81,7 @@ export function useSettings() {
     [queryClient, settingsKey, settings, userId, update, toast],
   );
 
-  /** Spec 4: applies at once, with its toast. */
+  /** Applies at once, with its toast. */
   const setDarkMode = (on: boolean) => {
     setTheme(on ? "dark" : "light");
     toast.success(on ? "Dark mode enabled" : "Light mode enabled");

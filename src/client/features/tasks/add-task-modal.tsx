@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { ADD_TASK_POSITIONS, type Task, type TaskTreeNode } from "../../../shared/schemas/tasks";
+import { taskTitle } from "../../../shared/task-title";
 import { Modal } from "../../components/modal";
 import { useToast } from "../../components/toast";
 import { errorDetailOf, fieldErrorsOf } from "../../lib/api-error";
-import { taskTitle } from "../../lib/task-text";
 import { useTRPC } from "../../lib/trpc";
 
 type Position = (typeof ADD_TASK_POSITIONS)[number];
@@ -18,7 +18,7 @@ const POSITION_TEXT: Record<Position, { label: string; hint: string }> = {
   child: { label: "As child", hint: "A new subtask below the target task" },
 };
 
-/** Spec 2/5 "Add Task to Tree": a description, a position relative to the target and auto-decompose. */
+/** Add Task to Tree: a description, a position relative to the target and auto-decompose. */
 export function AddTaskModal({
   open,
   target,
@@ -115,7 +115,7 @@ export function AddTaskModal({
         )}
         <p className="rounded-box bg-base-200 px-3 py-2 text-sm">
           <span className="text-base-content/60">Target task: </span>
-          <span className="font-medium break-words">{taskTitle(target.description, 100)}</span>
+          <span className="font-medium break-words">{taskTitle(target.description, 101)}</span>
           {targetIsRoot && <span className="text-base-content/60"> (root)</span>}
         </p>
 

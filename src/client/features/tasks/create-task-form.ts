@@ -24,7 +24,7 @@ export const DESCRIPTION_REQUIRED = "Please enter a task description";
 export const GITHUB_REPO_INVALID = "Enter a GitHub repository URL like https://github.com/owner/repo";
 export const CREATE_TASK_FAILED = "Failed to create task";
 
-/** Spec 5 "Create task": the description must not be blank; the repo URL must look like a GitHub repo. */
+/** Create task: the description must not be blank; the repo URL must look like a GitHub repo. */
 export function validateCreateTask(values: CreateTaskValues): CreateTaskErrors {
   const errors: CreateTaskErrors = {};
   if (!values.description.trim()) errors.description = DESCRIPTION_REQUIRED;
@@ -33,7 +33,7 @@ export function validateCreateTask(values: CreateTaskValues): CreateTaskErrors {
   return errors;
 }
 
-/** Spec 3 "Task creation payload": trimmed text, the spec defaults and the tech preferences. */
+/** Task creation payload: trimmed text, the creation defaults and the tech preferences. */
 export function createTaskPayload(values: CreateTaskValues): CreateTaskInput {
   return {
     description: values.description.trim(),

@@ -52,7 +52,7 @@ function FieldMessage({ id, message }: { id: string; message: string | undefined
   );
 }
 
-/** Spec 2 "Create task (New Task)". */
+/** Create task (New Task). */
 export default function CreateTaskPage() {
   usePageMeta({ title: "Create Task", path: "/tasks/create", noIndex: true });
   const trpc = useTRPC();

@@ -17,7 +17,7 @@ import { useStartHint } from "./use-decomposition-progress";
 /** How long the panel stays up after the decomposition finished while it was watched. */
 export const PANEL_LINGER_MS = 6_000;
 
-/** Spec 2: the panel shows for a root task being decomposed, and for a failed one (to restart it). */
+/** The panel shows for a root task being decomposed, and for a failed one (to restart it). */
 function isActive(task: Task): boolean {
   if (task.parent_id) return false;
   return ["pending", "processing", "failed", "error"].includes(task.status);
@@ -96,7 +96,7 @@ const PHASE_BAR = {
   failed: "progress-error",
 } as const;
 
-/** Spec 4 "Decomposition progress": the six stages, an overall bar, the live message and Running/Complete/Failed. */
+/** Decomposition progress: the six stages, an overall bar, the live message and Running/Complete/Failed. */
 export function DecompositionProgressPanel({
   task,
   state,

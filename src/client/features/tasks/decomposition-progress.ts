@@ -1,23 +1,23 @@
 import { type RealtimeEvent, STAGES, type StageId } from "../../../shared/schemas/realtime";
 
 /**
- * Spec 4 "Decomposition progress", as a pure reducer over realtime events (no React, no timers), so the
+ * Decomposition progress, as a pure reducer over realtime events (no React, no timers), so the
  * rules are unit-testable: a stage started sets its value (10/25/40/55/75/90), a completed stage adds 10,
  * task.decomposed and event_modeling.started set 85, decomposition.completed sets 100, and the bar never
  * goes backwards within one run. A new run (decomposition.started, a restart or a resubmission) resets it.
  */
 
-/** Spec 9: a completed stage adds 10. */
+/** A completed stage adds 10. */
 export const STAGE_DONE_BONUS = 10;
-/** Spec 9: task decomposed and event modeling started set 85. */
+/** Task decomposed and event modeling started set 85. */
 export const DECOMPOSED_PROGRESS = 85;
 export const COMPLETE_PROGRESS = 100;
-/** Spec 9: if nothing has happened 5 s after decomposing starts, the panel shows a hint at 15 percent. */
+/** If nothing has happened 5 s after decomposing starts, the panel shows a hint at 15 percent. */
 export const START_HINT_DELAY_MS = 5_000;
 export const START_HINT_PROGRESS = 15;
 export const START_HINT_MESSAGE = "AI is analyzing your task...";
 
-/** Spec 4 step statuses (in_progress, completed, error), plus `waiting` for a stage not reached yet. */
+/** Step statuses (in_progress, completed, error), plus `waiting` for a stage not reached yet. */
 export type StepStatus = "waiting" | "in_progress" | "completed" | "error";
 export type ProgressStep = { id: StageId; name: string; status: StepStatus; message: string | null };
 /** `idle`: nothing known yet. The panel header shows running / complete / failed as Running, Complete, Failed. */

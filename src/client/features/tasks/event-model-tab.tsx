@@ -8,7 +8,7 @@ import { errorDetailOf } from "../../lib/api-error";
 import { renderMarkdown } from "../../lib/markdown";
 import { useTRPC } from "../../lib/trpc";
 
-/** Spec 9: swimlane cards show 3 items of each kind, then '+n more'. */
+/** Swimlane cards show 3 items of each kind, then '+n more'. */
 export const SWIMLANE_ITEMS_SHOWN = 3;
 
 function ItemList({ title, items }: { title: string; items: string[] }) {
@@ -81,7 +81,7 @@ function hasContent(meta: EventModelMetadata | null): meta is EventModelMetadata
   );
 }
 
-/** Spec 2 "Event Model tab": swimlanes, chapters, rendered markdown and a view/edit toggle. */
+/** Event Model tab: swimlanes, chapters, rendered markdown and a view/edit toggle. */
 export function EventModelTab({ task }: { task: Task }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
 import type { Task } from "../../../shared/schemas/tasks";
 import { TaskStatusBadge } from "../../components/task-status-badge";
+import { complexityBadgeClass } from "../../lib/complexity-badge";
 import { isAwaitingDecomposition, statusBadge } from "../../lib/task-status";
 import { formatDateTime } from "../../lib/time-format";
-import { COMPLEXITY_BADGE, complexityBand, formatComplexity, type TreeSummary } from "./task-tree";
+import { formatComplexity, type TreeSummary } from "./task-tree";
 import { techStackInfo } from "./tech-stack-info";
 
 function OverviewCard({
@@ -94,10 +95,7 @@ export function OverviewTab({
             [
               "Complexity",
               task.complexity_score !== null ? (
-                <span
-                  key="c"
-                  className={`badge badge-sm ${COMPLEXITY_BADGE[complexityBand(task.complexity_score)]}`}
-                >
+                <span key="c" className={`badge badge-sm ${complexityBadgeClass(task.complexity_score)}`}>
                   {formatComplexity(task.complexity_score)}
                 </span>
               ) : (

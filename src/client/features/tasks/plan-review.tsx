@@ -6,16 +6,17 @@ import { Spinner } from "../../components/spinner";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
+import { complexityBadgeClass } from "../../lib/complexity-badge";
 import { useTaskCache } from "../../lib/task-cache";
 import { useTRPC } from "../../lib/trpc";
-import { COMPLEXITY_BADGE, complexityBand, formatComplexity } from "./task-tree";
+import { formatComplexity } from "./task-tree";
 
 export const REJECT_REASON_REQUIRED = "Please give a reason for rejecting the plan";
 export const DESCRIPTION_REQUIRED = "Please enter a task description";
 
 /**
  * After a review action: show the saved task at once, then refetch task, tree and lists. The outcome
- * toast shares its id with the realtime event's toast (spec 4), so when live updates are connected the
+ * toast shares its id with the realtime event's toast, so when live updates are connected the
  * event's wording replaces ours rather than adding a second toast.
  */
 function useReviewOutcome() {
@@ -39,7 +40,7 @@ function SubtaskRow({ node, index }: { node: TaskTreeNode; index: number }) {
       </p>
       <div className="flex shrink-0 flex-wrap gap-1.5">
         {score !== null && (
-          <span className={`badge badge-sm ${COMPLEXITY_BADGE[complexityBand(score)]}`}>
+          <span className={`badge badge-sm ${complexityBadgeClass(score)}`}>
             Complexity {formatComplexity(score)}
           </span>
         )}
@@ -74,7 +75,7 @@ export function PlanReviewCard({
     trpc.tasks.approve.mutationOptions({
       retry: false,
       onSuccess: (saved) => {
-        // The task.approved event's wording (spec 4), so whichever arrives last reads the same.
+        // The task.approved event's wording, so whichever arrives last reads the same.
         const who = user?.full_name || user?.email || "you";
         toast.success(`Task approved: ${saved.id} by ${who}`, { id: `review-${saved.id}` });
         outcome(saved);

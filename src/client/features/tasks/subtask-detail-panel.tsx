@@ -1,7 +1,8 @@
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
+import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
-import { taskTitle } from "../../lib/task-text";
-import { COMPLEXITY_BADGE, complexityBand, formatComplexity } from "./task-tree";
+import { complexityBadgeClass } from "../../lib/complexity-badge";
+import { formatComplexity } from "./task-tree";
 
 /** "6 h", "1.5 h", "3 days" (8-hour days from 24 hours). */
 function formatHours(hours: number): string {
@@ -9,7 +10,7 @@ function formatHours(hours: number): string {
   return `${Math.round(hours * 10) / 10} h`;
 }
 
-/** Spec 2 subtasks tab: the side panel for the selected node. */
+/** The Subtasks tab's side panel for the selected node. */
 export function SubtaskDetailPanel({
   node,
   isRoot,
@@ -38,7 +39,7 @@ export function SubtaskDetailPanel({
               {isRoot ? "Root task" : "Subtask"} details
             </p>
             <h3 id="subtask-detail-heading" className="break-words font-semibold leading-snug">
-              {taskTitle(node.description, 120)}
+              {taskTitle(node.description, 121)}
             </h3>
           </div>
           <button
@@ -73,7 +74,7 @@ export function SubtaskDetailPanel({
           <dt className="text-base-content/60">Complexity</dt>
           <dd>
             {node.complexity_score !== null ? (
-              <span className={`badge badge-sm ${COMPLEXITY_BADGE[complexityBand(node.complexity_score)]}`}>
+              <span className={`badge badge-sm ${complexityBadgeClass(node.complexity_score)}`}>
                 {formatComplexity(node.complexity_score)}
               </span>
             ) : (

@@ -21,7 +21,7 @@ function initialExpanded(tree: TaskTreeNode, nodeCount: number): Set<string> {
   return nodeCount <= EXPAND_ALL_UP_TO ? expandableIds(tree) : new Set([tree.id]);
 }
 
-/** Spec 2 "Subtasks tab": the hierarchy, a detail panel for the selection, add and delete. */
+/** Subtasks tab: the hierarchy, a detail panel for the selection, add and delete. */
 export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: string }) {
   const trpc = useTRPC();
   const toast = useToast();

@@ -1,6 +1,7 @@
 import { Suspense, useMemo, useState } from "react";
 import { useLocation, useParams, useSearchParams } from "wouter";
 import type { Task } from "../../../shared/schemas/tasks";
+import { taskTitle } from "../../../shared/task-title";
 import { ConnectionIndicator } from "../../components/connection-indicator";
 import { EmptyState } from "../../components/empty-state";
 import { Spinner } from "../../components/spinner";
@@ -8,7 +9,7 @@ import { TabList, tabPanelProps } from "../../components/tabs";
 import { usePageMeta } from "../../components/use-page-meta";
 import { lazyPage } from "../../lib/lazy-page";
 import type { ConnectionState } from "../../lib/realtime-connection";
-import { taskTitle } from "../../lib/task-text";
+import { TASK_TITLE_MAX } from "../../lib/task-text";
 import type { ProgressAction, ProgressState } from "./decomposition-progress";
 import { DecompositionProgressPanel, useProgressPanelVisible } from "./decomposition-progress-panel";
 import { OverviewTab } from "./overview-tab";
@@ -109,7 +110,7 @@ function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) 
   );
 }
 
-/** Spec 2 "Task detail". */
+/** The task detail page. */
 export default function TaskDetailPage() {
   const { taskId = "" } = useParams<{ taskId: string }>();
   const progress = useDecompositionProgress(taskId);
@@ -124,7 +125,7 @@ export default function TaskDetailPage() {
   const notFound = task.isError && classifyTaskError(task.error).type === "NOT_FOUND";
   usePageMeta({
     title: task.data
-      ? taskTitle(task.data.description)
+      ? taskTitle(task.data.description, TASK_TITLE_MAX)
       : task.isError
         ? notFound
           ? "Task not found"

@@ -1,7 +1,7 @@
 import type { FieldError } from "../../../shared/errors";
 import { errorDetailOf, fieldErrorsOf, httpStatusOf, isNetworkError } from "../../lib/api-error";
 
-/** Spec 8 "Task-screen classifier". */
+/** How a task screen classifies a failed load. */
 export type TaskErrorType =
   | "NETWORK_ERROR"
   | "VALIDATION_ERROR"

@@ -3,7 +3,7 @@ import type { Task, TaskStatus, TaskTreeNode } from "../../../shared/schemas/tas
 
 type Patch = Partial<Pick<Task, "status" | "is_atomic" | "needs_attention" | "attention_reason">>;
 
-/** Spec 4: a task.* event carries the task's new status and is_atomic (and a flagged subtask its reason). */
+/** A task.* event carries the task's new status and is_atomic (and a flagged subtask its reason). */
 export function patchOf(event: RealtimeEvent): Patch | null {
   if (!event.type.startsWith("task.") || event.type === "task.deleted") return null;
   const patch: Patch = {};
@@ -42,7 +42,7 @@ export function patchTree(
   return visit(tree);
 }
 
-/** Spec 4 detail screen: stage reports, the tree being decomposed and the event model refresh detail and tree. */
+/** On the detail screen, stage reports, the tree being decomposed and the event model refresh detail and tree. */
 export function refreshesDetail(event: Pick<RealtimeEvent, "type">): boolean {
   return (
     event.type === "service.status" ||

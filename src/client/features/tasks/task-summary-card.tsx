@@ -2,11 +2,12 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { Task } from "../../../shared/schemas/tasks";
+import { descriptionFirstLine, UNTITLED_TASK } from "../../../shared/task-title";
 import { DeleteTaskModal } from "../../components/delete-task-modal";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { useToast } from "../../components/toast";
 import { useTaskCache } from "../../lib/task-cache";
-import { deleteTaskConfirmation, firstLine } from "../../lib/task-text";
+import { deleteTaskConfirmation } from "../../lib/task-text";
 import { formatDateTime } from "../../lib/time-format";
 import { useTRPC } from "../../lib/trpc";
 import { TaskExports } from "../exports/task-exports";
@@ -15,7 +16,7 @@ import { CONNECT_MODEL_PATH, plannedByText, usageText } from "./planner-text";
 import { progressPercent, type TreeSummary } from "./task-tree";
 import { useRefreshTask } from "./use-task-detail";
 
-/** Spec 2 task detail "Task card": what the task is, how far along, and its actions. */
+/** The task card on the detail page: what the task is, how far along, and its actions. */
 export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSummary | null }) {
   const trpc = useTRPC();
   const toast = useToast();
@@ -58,7 +59,7 @@ export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSu
     }),
   );
 
-  const title = firstLine(task.description) || "Untitled task";
+  const title = descriptionFirstLine(task.description) || UNTITLED_TASK;
   const rest = task.description
     .trim()
     .slice(task.description.trim().indexOf(title) + title.length)

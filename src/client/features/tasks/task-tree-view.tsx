@@ -1,8 +1,9 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, useEffect, useMemo, useRef } from "react";
+import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
-import { taskTitle } from "../../lib/task-text";
-import { COMPLEXITY_BADGE, complexityBand, formatComplexity, type TreeRow } from "./task-tree";
+import { complexityBadgeClass } from "../../lib/complexity-badge";
+import { formatComplexity, type TreeRow } from "./task-tree";
 
 const ROW_HEIGHT = 44;
 const MAX_HEIGHT = 560;
@@ -179,7 +180,7 @@ export function TaskTreeView({
                 <span className="w-6 shrink-0" aria-hidden="true" />
               )}
               <span id={`${domId}-title`} className="min-w-0 flex-1 truncate" title={node.description}>
-                {taskTitle(node.description, 140)}
+                {taskTitle(node.description, 141)}
               </span>
               <span id={`${domId}-meta`} className="flex shrink-0 items-center gap-1">
                 {row.level === 1 && (
@@ -198,7 +199,7 @@ export function TaskTreeView({
                 )}
                 {node.complexity_score !== null && (
                   <span
-                    className={`badge badge-sm badge-soft tabular-nums ${COMPLEXITY_BADGE[complexityBand(node.complexity_score)]}`}
+                    className={`badge badge-sm badge-soft tabular-nums ${complexityBadgeClass(node.complexity_score)}`}
                   >
                     <span className="sr-only">Complexity </span>
                     {formatComplexity(node.complexity_score)}

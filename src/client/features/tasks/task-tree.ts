@@ -89,25 +89,10 @@ export function summarizeTree(root: TaskTreeNode): TreeSummary {
   return summary;
 }
 
-/** Spec 4 "Progress bar": completed over total, as a rounded percentage. */
+/** Progress bar: completed over total, as a rounded percentage. */
 export function progressPercent(completed: number, total: number): number {
   return total > 0 ? Math.round((completed / total) * 100) : 0;
 }
-
-export type ComplexityBand = "high" | "medium" | "low";
-
-/** Spec 4 "Complexity bands": 8 or more high, 5 to 7 medium, below 5 low. */
-export function complexityBand(score: number): ComplexityBand {
-  if (score >= 8) return "high";
-  if (score >= 5) return "medium";
-  return "low";
-}
-
-export const COMPLEXITY_BADGE: Record<ComplexityBand, string> = {
-  high: "badge-error",
-  medium: "badge-warning",
-  low: "badge-success",
-};
 
 /** "7/10"; scores may be fractional, shown with at most one decimal. */
 export function formatComplexity(score: number): string {

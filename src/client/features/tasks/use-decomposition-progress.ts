@@ -16,7 +16,7 @@ export {
 } from "./decomposition-progress";
 
 /**
- * Spec 4 "Decomposition progress" for one task: the pure `progressReducer` fed by the task's realtime
+ * Decomposition progress for one task: the pure `progressReducer` fed by the task's realtime
  * events (see use-task-realtime). Switching task starts from scratch.
  */
 export function useDecompositionProgress(taskId: string) {
@@ -29,7 +29,7 @@ export function useDecompositionProgress(taskId: string) {
 }
 
 /**
- * Spec 4: if nothing has happened 5 s after decomposing starts, show 'AI is analyzing your task...' at
+ * If nothing has happened 5 s after decomposing starts, show 'AI is analyzing your task...' at
  * 15 percent. Runs only while `active` (the panel is up for a pending or processing task).
  */
 export function useStartHint(

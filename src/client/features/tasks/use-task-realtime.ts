@@ -1,6 +1,7 @@
 import { skipToken, useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useEffect, useMemo, useRef } from "react";
+import { UUID_PATTERN } from "../../../shared/ids";
 import type { RealtimeEvent } from "../../../shared/schemas/realtime";
 import type { Task, TaskTreeNode } from "../../../shared/schemas/tasks";
 import { connectionStateOf, useRealtimeGaveUp, useReconnectable } from "../../lib/realtime-connection";
@@ -11,20 +12,17 @@ import { useTRPC } from "../../lib/trpc";
 import { useEventToasts } from "../../lib/use-event-toasts";
 import { patchOf, patchTask, patchTree, refreshesDetail } from "./task-event-cache";
 
-/** Spec 9 per-task realtime: refresh 100 ms after a task event. */
+/** Per-task realtime: refresh 100 ms after a task event. */
 export const TASK_EVENT_REFRESH_MS = 100;
 /** The tree grows while the decomposer works: refetch it at most once a second. */
 export const PROGRESS_REFRESH_MS = 1_000;
-/** Spec 9: refresh 2 s after the decomposition completes. */
+/** Refresh 2 s after the decomposition completes. */
 export const COMPLETION_REFRESH_MS = 2_000;
-
-/** Spec 4: the per-task connection is made only for a task id of UUID shape. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The task screen's live updates: one `realtime.taskEvents` subscription (history first, then live;
  * tRPC resumes after the last event id when the socket reconnects). Every event goes to `onEvent` (the
- * progress reducer). Live ones also patch the cached task and tree, toast (spec 4) and schedule refetches:
+ * progress reducer). Live ones also patch the cached task and tree, toast and schedule refetches:
  * task.* after 100 ms (task, tree and lists), stage reports throttled to 1 s (task and tree, so the tree
  * grows live), and everything 2 s after the decomposition completes.
  */
@@ -103,7 +101,8 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
   const handleLiveRef = useRef(handleLive);
   handleLiveRef.current = handleLive;
 
-  const enabled = UUID.test(taskId);
+  // The per-task connection is made only for a task id of UUID shape.
+  const enabled = UUID_PATTERN.test(taskId);
   const subscription = useSubscription(
     trpc.realtime.taskEvents.subscriptionOptions(enabled ? { taskId } : skipToken, {
       onStarted: () => {

@@ -42,7 +42,7 @@ function StoryCard({ story }: { story: UserStory }) {
   );
 }
 
-/** Spec 2 "User Stories tab": stories grouped under their epics, collapsible. */
+/** User Stories tab: stories grouped under their epics, collapsible. */
 export function UserStoriesTab({ task }: { task: Task }) {
   const epics = task.context?.epics ?? [];
   const stories = task.context?.user_stories ?? [];

@@ -24,14 +24,14 @@ export function groupStories(epics: readonly Epic[], stories: readonly UserStory
   return result;
 }
 
-/** Spec 3 "Epic": priority <=2 error colour, 3 warning, otherwise info. */
+/** Epic: priority <=2 error colour, 3 warning, otherwise info. */
 export function epicPriorityClass(priority: number): string {
   if (priority <= 2) return "badge-error";
   if (priority === 3) return "badge-warning";
   return "badge-info";
 }
 
-/** Spec 3 "User story": must_have error, should_have warning, others info. */
+/** User story: must_have error, should_have warning, others info. */
 export function storyPriority(priority: string): { label: string; className: string } {
   const label = priority
     .split(/[_\s-]+/)

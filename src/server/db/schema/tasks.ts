@@ -106,7 +106,7 @@ export const userStories = pgTable(
   (t) => [index("user_stories_root_idx").on(t.rootTaskId, t.position)],
 );
 
-/** Event-model metadata of a root task (spec section 3 "metadata"). */
+/** Event-model metadata of a root task. */
 export const eventModels = pgTable("event_models", {
   rootTaskId: uuid()
     .primaryKey()

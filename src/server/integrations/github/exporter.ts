@@ -1,11 +1,7 @@
+import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
-import {
-  complexityBand,
-  type ExportContext,
-  registerExporter,
-  subtasksOf,
-  titleOf,
-} from "../../services/exports/runner";
+import { taskTitle } from "../../../shared/task-title";
+import { type ExportContext, registerExporter, subtasksOf } from "../../services/exports/runner";
 import { createHttpClient } from "../http-client";
 
 type GithubState = {
@@ -41,7 +37,7 @@ function body(task: TaskTreeNode): string {
     task.implementation_details ? `**Implementation:** ${task.implementation_details}` : "",
     `**Complexity:** ${task.complexity_score ?? "?"}/10 · **Story points:** ${task.story_points ?? "?"}`,
     task.children.length
-      ? `### Subtasks\n${task.children.map((c) => `- [${c.status === "completed" ? "x" : " "}] ${titleOf(c.description, 200)}`).join("\n")}`
+      ? `### Subtasks\n${task.children.map((c) => `- [${c.status === "completed" ? "x" : " "}] ${taskTitle(c.description, 200)}`).join("\n")}`
       : "",
     "_Planned with Atomize._",
   ]
@@ -87,7 +83,7 @@ async function exportToGithub(ctx: ExportContext) {
       "POST",
       `/repos/${repo}/issues`,
       {
-        json: { title: titleOf(t.description, 250), body: body(t), labels },
+        json: { title: taskTitle(t.description, 250), body: body(t), labels },
       },
     );
     state.issues[t.id] = { number: res.body.number, id: res.body.id, url: res.body.html_url };

@@ -1,11 +1,7 @@
+import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
-import {
-  complexityBand,
-  type ExportContext,
-  registerExporter,
-  subtasksOf,
-  titleOf,
-} from "../../services/exports/runner";
+import { taskTitle } from "../../../shared/task-title";
+import { type ExportContext, registerExporter, subtasksOf } from "../../services/exports/runner";
 import { createHttpClient, IntegrationError } from "../http-client";
 
 const BULK_MAX = 50;
@@ -95,7 +91,7 @@ async function exportToJira(ctx: ExportContext) {
         projectTypeKey: "software",
         projectTemplateKey: "com.pyxis.greenhopper.jira:gh-simplified-scrum-classic",
         leadAccountId: String(config.account_id),
-        description: titleOf(ctx.tree.description, 255),
+        description: taskTitle(ctx.tree.description, 255),
       },
       expect: [400],
     });
@@ -226,7 +222,7 @@ function issueFields(
   }
   const fields: Record<string, unknown> = {
     project: { key: projectKey },
-    summary: titleOf(t.description, 250),
+    summary: taskTitle(t.description, 250),
     issuetype: { id: typeId },
     labels,
     description: adf([
@@ -273,7 +269,7 @@ async function reconcile(
     const match = found.find(
       (i) =>
         !known.has(i.key) &&
-        i.fields.summary === titleOf(p.task.description, 250) &&
+        i.fields.summary === taskTitle(p.task.description, 250) &&
         i.fields.parent?.key === parentKey,
     );
     if (match) {

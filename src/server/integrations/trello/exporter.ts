@@ -1,11 +1,7 @@
+import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
-import {
-  complexityBand,
-  type ExportContext,
-  registerExporter,
-  subtasksOf,
-  titleOf,
-} from "../../services/exports/runner";
+import { fitText, taskTitle } from "../../../shared/task-title";
+import { type ExportContext, registerExporter, subtasksOf } from "../../services/exports/runner";
 import { createHttpClient } from "../http-client";
 
 const LISTS = ["To Do", "In Progress", "Done"] as const;
@@ -76,7 +72,7 @@ async function exportToTrello(ctx: ExportContext) {
         name: boardName,
         defaultLists: false,
         defaultLabels: false,
-        desc: titleOf(ctx.tree.description, 500),
+        desc: taskTitle(ctx.tree.description, 500),
       },
     });
     state.board = { id: board.body.id, url: board.body.url, name: board.body.name };
@@ -114,7 +110,7 @@ async function exportToTrello(ctx: ExportContext) {
   const walk = (n: TaskTreeNode, path: string[]) => {
     for (const c of n.children) {
       paths.set(c.id, path);
-      walk(c, [...path, titleOf(c.description, 60)]);
+      walk(c, [...path, taskTitle(c.description, 60)]);
     }
   };
   walk(ctx.tree, []);
@@ -127,7 +123,7 @@ async function exportToTrello(ctx: ExportContext) {
       const card = await http.request<{ id: string }>("POST", "/1/cards", {
         json: {
           idList: state.lists![listFor(t)],
-          name: titleOf(t.description, 250),
+          name: taskTitle(t.description, 250),
           desc: cardDescription(t, paths.get(t.id) ?? []),
           idLabels: [state.labels![complexityBand(t.complexity_score)]],
           pos: (i + 1) * 1024,
@@ -164,7 +160,7 @@ async function exportToTrello(ctx: ExportContext) {
       cardTask: t.id,
       name: "Subtasks",
       items: t.children.map((c) => ({
-        name: titleOf(c.description, 200),
+        name: taskTitle(c.description, 200),
         checked: c.status === "completed",
       })),
     });
@@ -181,7 +177,7 @@ async function exportToTrello(ctx: ExportContext) {
           key: `${first.id}:criteria`,
           cardTask: first.id,
           name: "Acceptance criteria",
-          items: criteria.slice(0, 30).map((c) => ({ name: titleOf(c, 200), checked: false })),
+          items: criteria.slice(0, 30).map((c) => ({ name: fitText(c, 200), checked: false })),
         });
       }
     });
@@ -236,7 +232,7 @@ async function reconcileCards(
   const taken = new Set(Object.values(state.cards ?? {}));
   for (const id of state.pendingCards ?? []) {
     const t = tasks.find((x) => x.id === id);
-    const match = t && res.body.find((c) => !taken.has(c.id) && c.name === titleOf(t.description, 250));
+    const match = t && res.body.find((c) => !taken.has(c.id) && c.name === taskTitle(t.description, 250));
     if (match) {
       state.cards![id] = match.id;
       taken.add(match.id);

@@ -233,7 +233,7 @@ export async function setRole(
 
 export const DEV_BYPASS_EMAIL = "dev@atomize.local";
 
-/** Development-only sign-in (spec section 4): an admin on the enterprise tier, limit 1000, nothing used. */
+/** Development-only sign-in: an admin on the enterprise tier, limit 1000, nothing used. */
 export async function devBypass(
   deps: Deps,
   meta: SessionMeta = {},

@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { isLowercaseUuid } from "../../../shared/ids";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 
@@ -9,8 +10,6 @@ export const VERIFICATION_INVALID =
   "This verification link is invalid. Please request a new one from Settings → Account.";
 export const VERIFICATION_EXPIRED =
   "This verification link has expired. Please request a new one from Settings → Account.";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Verification links are signed with their own key, derived from the unsubscribe key (itself from
@@ -45,7 +44,7 @@ export function signVerificationToken(
 export function verificationTokenUserId(token: string): string | null {
   const [id, exp, sig, ...rest] = token.trim().split(".");
   if (!id || !exp || !sig || rest.length > 0) return null;
-  if (!UUID.test(id) || !/^\d{1,12}$/.test(exp) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return null;
+  if (!isLowercaseUuid(id) || !/^\d{1,12}$/.test(exp) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return null;
   return id;
 }
 

@@ -1,6 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { isLowercaseUuid } from "../../../shared/ids";
 
 /** How long the link in a confirmation e-mail works. */
 export const CONFIRMATION_TOKEN_DAYS = 7;
@@ -37,7 +36,7 @@ export function verifyConfirmationToken(
 ): string | null {
   const [id, exp, sig, ...rest] = token.trim().split(".");
   if (!id || !exp || !sig || rest.length > 0) return null;
-  if (!UUID.test(id) || !/^\d{1,12}$/.test(exp) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return null;
+  if (!isLowercaseUuid(id) || !/^\d{1,12}$/.test(exp) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return null;
   const expires = Number(exp);
   const given = Buffer.from(sig, "base64url");
   const expected = mac(unsubscribeKey, id, expires);

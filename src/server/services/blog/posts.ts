@@ -1,4 +1,5 @@
 import { and, count, desc, eq, getTableColumns, isNull, like, ne, or, type SQL, sql } from "drizzle-orm";
+import { UUID_PATTERN } from "../../../shared/ids";
 import {
   type AdminBlogPost,
   type AdminListPostsInput,
@@ -25,7 +26,6 @@ import { sanitizePostHtml } from "./sanitize";
 export type PostRow = typeof blogPosts.$inferSelect;
 type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError("NOT_FOUND", BLOG_MESSAGES.postNotFound);
 
 /** Every column but the generated search vector, which no response needs. */
@@ -145,7 +145,7 @@ export async function adminListPosts(
 }
 
 async function getRow(deps: Deps | { db: Tx }, id: string, lock = false) {
-  if (!UUID.test(id)) throw notFound();
+  if (!UUID_PATTERN.test(id)) throw notFound();
   const q = deps.db.select(postColumns).from(blogPosts).where(eq(blogPosts.id, id)).limit(1);
   const [row] = lock ? await q.for("update") : await q;
   if (!row) throw notFound();
@@ -285,7 +285,7 @@ export async function updatePost(
 }
 
 export async function deletePost(deps: Deps, id: string): Promise<{ detail: string }> {
-  if (!UUID.test(id)) throw notFound();
+  if (!UUID_PATTERN.test(id)) throw notFound();
   const deleted = await deps.db.delete(blogPosts).where(eq(blogPosts.id, id)).returning({ id: blogPosts.id });
   if (deleted.length === 0) throw notFound();
   deps.log.info("blog post deleted", { postId: id });

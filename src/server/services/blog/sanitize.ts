@@ -1,7 +1,7 @@
 import { FilterXSS, type IWhiteList } from "xss";
 
 /**
- * Blog post HTML is sanitised on the server before it is stored (spec section 5), with an allow-list:
+ * Blog post HTML is sanitised on the server before it is stored, with an allow-list:
  * ordinary formatting, headings, lists, code, quotes, tables, links (http, https, mailto, relative) and
  * images (http, https, relative). Everything else is removed: scripts, styles, frames, objects, forms,
  * SVG/MathML, event handlers, `style` attributes and any other URL scheme (javascript:, vbscript:, data:).

@@ -30,7 +30,7 @@ const escapeHtml = escapeXml;
 
 export const postPath = (slug: string) => `/blog/${encodeURIComponent(slug)}`;
 
-/** Spec section 2: the excerpt, else the first 160 characters of the text (meta description wins when set). */
+/** The excerpt, else the first 160 characters of the text (meta description wins when set). */
 export function postDescription(post: BlogPost): string {
   const text = post.meta_description || post.excerpt || htmlToText(post.content);
   return truncateText(text.replace(/\s+/g, " ").trim(), BLOG_DESCRIPTION_LENGTH);

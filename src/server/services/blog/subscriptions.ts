@@ -1,4 +1,5 @@
 import { count, desc, eq, or, sql } from "drizzle-orm";
+import { UUID_PATTERN } from "../../../shared/ids";
 import {
   adminListSubscriptionsInput,
   BLOG_MESSAGES,
@@ -21,7 +22,6 @@ import { signUnsubscribeToken, verifyUnsubscribeToken } from "./unsubscribe-toke
 export type SubscriptionRow = typeof blogSubscriptions.$inferSelect;
 
 const HOUR = 3_600_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function toSubscription(row: SubscriptionRow): BlogSubscription {
   return {
@@ -155,7 +155,7 @@ export async function getMySubscription(deps: Deps, user: UserRow): Promise<Blog
   return row ? toSubscription(row) : null;
 }
 
-/** DELETE /blog/my-subscription: the subscription is removed (spec section 4). */
+/** DELETE /blog/my-subscription: the subscription is removed. */
 export async function cancelMySubscription(deps: Deps, user: UserRow): Promise<{ detail: string }> {
   const deleted = await deps.db
     .delete(blogSubscriptions)
@@ -205,7 +205,7 @@ export async function adminListSubscriptions(deps: Deps, raw: unknown): Promise<
 
 export async function adminDeleteSubscription(deps: Deps, id: string): Promise<{ detail: string }> {
   const notFound = new AppError("NOT_FOUND", BLOG_MESSAGES.subscriptionNotFound);
-  if (!UUID.test(id)) throw notFound;
+  if (!UUID_PATTERN.test(id)) throw notFound;
   const deleted = await deps.db
     .delete(blogSubscriptions)
     .where(eq(blogSubscriptions.id, id))

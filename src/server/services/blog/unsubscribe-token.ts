@@ -1,6 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { isLowercaseUuid } from "../../../shared/ids";
 
 /**
  * The key that signs unsubscribe links: from BLOG_UNSUBSCRIBE_SECRET when set, else derived (HKDF) from
@@ -23,7 +22,7 @@ export function signUnsubscribeToken(key: Buffer, subscriptionId: string): strin
 /** The subscription id a token was signed for, or null when it is malformed or forged. */
 export function verifyUnsubscribeToken(key: Buffer, token: string): string | null {
   const [id, sig, ...rest] = token.trim().split(".");
-  if (!id || !sig || rest.length > 0 || !UUID.test(id) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return null;
+  if (!id || !sig || rest.length > 0 || !isLowercaseUuid(id) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return null;
   const given = Buffer.from(sig, "base64url");
   const expected = mac(key, id);
   return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;

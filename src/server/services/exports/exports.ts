@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { UUID_PATTERN } from "../../../shared/ids";
 import {
   type ExportKind,
   type ExportView,
@@ -18,7 +19,6 @@ import { parseInput } from "../validation";
 
 export const JOB_EXPORT = "export.run" satisfies JobKind;
 export type ExportRow = typeof exports.$inferSelect;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function toExportView(row: ExportRow): ExportView {
   return {
@@ -149,7 +149,7 @@ export async function startExport(
 }
 
 export async function getOwnedExport(deps: Pick<Deps, "db">, userId: string, id: string): Promise<ExportRow> {
-  if (!UUID.test(id)) throw new AppError("NOT_FOUND", "Export not found");
+  if (!UUID_PATTERN.test(id)) throw new AppError("NOT_FOUND", "Export not found");
   const [row] = await deps.db
     .select()
     .from(exports)

@@ -145,15 +145,3 @@ export function subtasksOf(tree: TaskTreeNode): TaskTreeNode[] {
   visit(tree);
   return out;
 }
-
-export function complexityBand(score: number | null): "high" | "medium" | "low" {
-  if (score !== null && score >= 8) return "high";
-  if (score !== null && score >= 5) return "medium";
-  return "low";
-}
-
-/** First line, trimmed and capped: a title for an issue or a card. */
-export function titleOf(description: string, max = 200): string {
-  const line = description.split("\n")[0]!.trim().replace(/\s+/g, " ");
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}

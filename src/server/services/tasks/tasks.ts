@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import { findApplicationType, findStack } from "../../../shared/catalogue";
+import { UUID_PATTERN } from "../../../shared/ids";
 import {
   type AddTaskInput,
   addTaskInput,
@@ -33,7 +34,6 @@ import { parseInput } from "../validation";
 import { type RootExtras, type TaskRow, toMetadata, toTask } from "./serialize";
 
 export const TASK_NOT_FOUND = "Task not found";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const notFound = () => new AppError("NOT_FOUND", TASK_NOT_FOUND);
 
@@ -51,7 +51,7 @@ const descendantsCount = sql<number>`(case when ${outer("parent_id")} is null
 
 /** The caller's task, or 404 whether it does not exist or is someone else's. */
 export async function getOwnedRow(deps: Deps, userId: string, id: string): Promise<TaskRow> {
-  if (!UUID.test(id)) throw notFound();
+  if (!UUID_PATTERN.test(id)) throw notFound();
   const [row] = await deps.db
     .select()
     .from(tasks)
@@ -105,7 +105,7 @@ export async function listTasks(
 }
 
 export async function getTask(deps: Deps, userId: string, id: string): Promise<Task> {
-  if (!UUID.test(id)) throw notFound();
+  if (!UUID_PATTERN.test(id)) throw notFound();
   const [r] = await deps.db
     .select({ row: tasks, children: childrenCount, descendants: descendantsCount })
     .from(tasks)

@@ -60,7 +60,7 @@ export const exportsRouter = router({
   retry: protectedProcedure
     .input(exportId)
     .mutation(({ ctx, input }) => exportsService.retryExport(ctx.deps, ctx.user.id, input.id)),
-  /** The export's messages (spec section 7 shapes): its current state first, then live progress. */
+  /** The export's messages: its current state first, then live progress. */
   // lastEventId: the client's wsLink adds it on reconnect; the stream restarts from the current state anyway.
   events: protectedProcedure
     .input(exportId.extend({ lastEventId: z.string().max(50).nullish() }))
