@@ -14,6 +14,7 @@ import {
   PermanentJobError,
   type TypedJob,
 } from "../jobs/queue";
+import { githubTokenFor } from "../services/integrations/credentials";
 import type { TaskRow } from "../services/tasks/serialize";
 import { isAtomic } from "./atomicity";
 import { briefOf, optionsOf } from "./brief";
@@ -180,11 +181,6 @@ async function finishGroupIfIdle(deps: Deps, tx: Tx, rootId: string) {
   }
 }
 
-async function githubToken(deps: Deps, userId: string): Promise<string | null> {
-  const { githubTokenFor } = await import("../integrations/github-token");
-  return githubTokenFor(deps, userId);
-}
-
 // ---- stage 1-4 (and the start of 5): the root ------------------------------------------------------
 async function runRoot(deps: Deps, job: TypedJob<typeof JOB_ROOT>, ctx: JobContext) {
   let stage: StageId = "source";
@@ -242,7 +238,7 @@ async function runRootStages(
     const context = await fetchRepositoryContext(
       deps,
       opts.githubRepo,
-      await githubToken(deps, root.userId),
+      await githubTokenFor(deps, root.userId),
       ctx.signal,
     );
     summary = context.summary;

@@ -46,6 +46,12 @@ export async function readCredential<S extends Record<string, string>>(
   }
 }
 
+/** The user's connected GitHub token, or null when none is connected (or it can no longer be read). */
+export async function githubTokenFor(deps: CredentialDeps, userId: string): Promise<string | null> {
+  const stored = await readCredential<{ token?: string }>(deps, userId, "github");
+  return typeof stored?.secret.token === "string" ? stored.secret.token : null;
+}
+
 export async function deleteCredential(deps: CredentialDeps, userId: string, provider: Provider) {
   await deps.db
     .delete(integrationCredentials)
