@@ -6,6 +6,7 @@ import type { Vault } from "./integrations/vault";
 import type { JobQueue } from "./jobs/queue";
 import type { Logger } from "./lib/logger";
 import type { EventBus } from "./realtime/event-bus";
+import type { Exporters } from "./services/exports/runner";
 import type { OllamaDetector } from "./services/model-providers/ollama";
 
 /** What every service function receives: no HTTP, no globals. */
@@ -24,4 +25,6 @@ export type Deps = {
   // Blog (issue 6): outgoing e-mail, and the key that signs unsubscribe links.
   mailer: Mailer;
   unsubscribeKey: Buffer;
+  /** The export targets and the function that runs each. */
+  exporters: Exporters;
 };

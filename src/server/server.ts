@@ -5,11 +5,11 @@ import type { Config } from "./config";
 import { openDatabase } from "./db/client";
 import { failDecomposition, registerDecomposition } from "./decomposition/pipeline";
 import { createPlanners } from "./decomposition/planners";
-import "./integrations/jira/exporter";
-import "./integrations/trello/exporter";
-import "./integrations/github/exporter";
 import type { Deps } from "./deps";
+import { exportToGithub } from "./integrations/github/exporter";
+import { exportToJira } from "./integrations/jira/exporter";
 import { createMailer } from "./integrations/mail/mailer";
+import { exportToTrello } from "./integrations/trello/exporter";
 import { checkVaultKey, createVault, loadVaultKey } from "./integrations/vault";
 import { JobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./lib/logger";
@@ -77,6 +77,7 @@ export async function startServer(
     // Blog (issue 6): e-mail through SMTP_URL or the mail_outbox table; signed unsubscribe links.
     mailer: createMailer(config, database, log.child({ component: "mail" })),
     unsubscribeKey: deriveUnsubscribeKey(config.BLOG_UNSUBSCRIBE_SECRET, vaultKey),
+    exporters: { jira: exportToJira, trello: exportToTrello, github: exportToGithub },
   };
   // Looks for a local Ollama in the background; start-up does not wait for it.
   void deps.ollama.detect();

@@ -1,7 +1,7 @@
 import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
-import { type ExportContext, registerExporter, subtasksOf } from "../../services/exports/runner";
+import { type ExportContext, subtasksOf } from "../../services/exports/runner";
 import { createHttpClient } from "../http-client";
 
 type GithubState = {
@@ -46,7 +46,7 @@ function body(task: TaskTreeNode): string {
 }
 
 /** One issue per task with complexity and story-point labels; the hierarchy as sub-issues (and task lists). */
-async function exportToGithub(ctx: ExportContext) {
+export async function exportToGithub(ctx: ExportContext) {
   const state = ctx.state as GithubState;
   const repo = String(ctx.config.repository);
   const http = createHttpClient({
@@ -127,5 +127,3 @@ async function exportToGithub(ctx: ExportContext) {
     repository_url: `https://github.com/${repo}/issues`,
   };
 }
-
-registerExporter("github", exportToGithub);

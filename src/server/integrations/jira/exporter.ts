@@ -1,7 +1,7 @@
 import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
-import { type ExportContext, registerExporter, subtasksOf } from "../../services/exports/runner";
+import { type ExportContext, subtasksOf } from "../../services/exports/runner";
 import { createHttpClient, IntegrationError } from "../http-client";
 
 const BULK_MAX = 50;
@@ -63,7 +63,7 @@ export function planIssues(tree: TaskTreeNode): Planned[] {
   return out;
 }
 
-async function exportToJira(ctx: ExportContext) {
+export async function exportToJira(ctx: ExportContext) {
   const { config, secret, deps } = ctx;
   const state = ctx.state as JiraState;
   state.issues ??= {};
@@ -346,5 +346,3 @@ async function writeConfluencePages(
   }
   return written;
 }
-
-registerExporter("jira", exportToJira);

@@ -1,7 +1,7 @@
 import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { fitText, taskTitle } from "../../../shared/task-title";
-import { type ExportContext, registerExporter, subtasksOf } from "../../services/exports/runner";
+import { type ExportContext, subtasksOf } from "../../services/exports/runner";
 import { createHttpClient } from "../http-client";
 
 const LISTS = ["To Do", "In Progress", "Done"] as const;
@@ -50,7 +50,7 @@ function cardDescription(task: TaskTreeNode, path: string[]): string {
  * (subtasks; acceptance criteria of the matching epic's stories). Labels are made before the cards so
  * each card is created with its label in one request.
  */
-async function exportToTrello(ctx: ExportContext) {
+export async function exportToTrello(ctx: ExportContext) {
   const { deps, secret } = ctx;
   const state = ctx.state as TrelloState;
   const http = createHttpClient({
@@ -240,5 +240,3 @@ async function reconcileCards(
   }
   state.pendingCards = [];
 }
-
-registerExporter("trello", exportToTrello);

@@ -23,11 +23,8 @@ export type ExportContext = {
 };
 
 export type Exporter = (ctx: ExportContext) => Promise<Record<string, unknown>>;
-
-const exporters = new Map<ExportKind, Exporter>();
-export function registerExporter(kind: ExportKind, exporter: Exporter) {
-  exporters.set(kind, exporter);
-}
+/** One exporter per target, passed in Deps (server.ts builds it): no registration by import side effect. */
+export type Exporters = Record<ExportKind, Exporter>;
 
 async function publish(
   deps: Deps,
@@ -48,7 +45,7 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
   const exportId = job.payload.exportId;
   const [row] = await deps.db.select().from(exports).where(eq(exports.id, exportId)).limit(1);
   if (!row || row.status === "completed") return;
-  const exporter = exporters.get(row.kind as ExportKind);
+  const exporter = deps.exporters[row.kind as ExportKind];
   if (!exporter) throw new PermanentJobError(`No exporter for ${row.kind}`);
   if (!row.taskId) throw new PermanentJobError("The exported task was deleted.");
   const tree = await getTaskTree(deps, row.userId, row.taskId).catch(() => null);
