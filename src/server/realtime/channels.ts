@@ -1,13 +1,13 @@
 import type { IncomingMessage } from "node:http";
 import { type WebSocket, WebSocketServer } from "ws";
-import { clientChannelMessage, REALTIME_CLOSE, type RealtimeEvent } from "../../shared/schemas/realtime";
+import { clientChannelMessage, REALTIME_CLOSE } from "../../shared/schemas/realtime";
 import { authenticate } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { reportUnexpected } from "../errors";
 import { getOwnedRow } from "../services/tasks/tasks";
-import type { BusEvent } from "./event-bus";
 import type { SessionSockets } from "./session-sockets";
 import { guardSocket, type SocketLimits } from "./socket-guard";
+import { taskEventStream, toClient } from "./task-events";
 
 const HISTORY_LIMIT = 100;
 const PING_MS = 30_000;
@@ -22,12 +22,6 @@ export function safeDecode(segment: string): string {
   }
 }
 
-/** The client-facing shape: the owner id stays on the server. */
-function toClient(e: BusEvent): RealtimeEvent {
-  const { user_id: _owner, ...event } = e;
-  return event;
-}
-
 /**
  * The raw WebSocket channels: `/ws/global` (every event of the caller's tasks) and
  * `/ws/tasks/{taskId}` (one task tree). Authentication: `?token=` (API clients) or the session cookie
@@ -38,17 +32,8 @@ export function createRealtimeChannels(
   opts: { limits: SocketLimits; sessionSockets: SessionSockets },
 ) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
+  /** Open sockets, closed with "restarting" at shutdown. */
   const sockets = new Set<WebSocket>();
-
-  const unsubscribe = deps.events.subscribe((event) => {
-    for (const ws of sockets) {
-      const sub = (ws as WebSocket & { sub?: { userId: string; rootTaskId: string | null } }).sub;
-      if (!sub || sub.userId !== event.user_id) continue;
-      if (sub.rootTaskId && event.root_task_id !== sub.rootTaskId && event.task_id !== sub.rootTaskId)
-        continue;
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(toClient(event)));
-    }
-  });
 
   wss.on("connection", (ws: WebSocket, req: IncomingMessage, url: URL) => {
     guardSocket(ws, opts.limits, deps.log, "realtime");
@@ -84,14 +69,10 @@ export function createRealtimeChannels(
       }
     }
     if (ws.readyState !== ws.OPEN) return; // closed while we were authenticating
-    // Buffer live events until history is out, so nothing is lost or reordered in between.
-    const pending: string[] = [];
-    let ready = false;
-    const originalSend = ws.send.bind(ws);
-    (ws as WebSocket & { sub?: unknown }).sub = { userId, rootTaskId };
-    ws.send = ((data: string) => (ready ? originalSend(data) : pending.push(data))) as typeof ws.send;
     sockets.add(ws);
-    originalSend(
+    const closed = new AbortController();
+    ws.on("close", () => closed.abort());
+    ws.send(
       JSON.stringify({
         type: "connection_established",
         channel,
@@ -99,22 +80,25 @@ export function createRealtimeChannels(
         timestamp: new Date().toISOString(),
       }),
     );
-    const history = await deps.events.history({
-      userId,
-      rootTaskId: rootTaskId ?? undefined,
-      limit: HISTORY_LIMIT,
+    // History first, then live events, from the one task-event source the tRPC subscriptions use too.
+    void (async () => {
+      const filter = { userId, rootTaskId: rootTaskId ?? undefined };
+      for await (const item of taskEventStream(
+        deps,
+        filter,
+        { historyLimit: HISTORY_LIMIT },
+        closed.signal,
+      )) {
+        if (ws.readyState !== ws.OPEN) break;
+        if ("history" in item) {
+          const events = item.history.map((e) => ({ channel, data: toClient(e), timestamp: e.timestamp }));
+          ws.send(JSON.stringify({ type: "event_history", events }));
+        } else ws.send(JSON.stringify(toClient(item.live)));
+      }
+    })().catch((err) => {
+      const failure = reportUnexpected(deps.log, err, { channel: "realtime" });
+      if (ws.readyState === ws.OPEN) ws.close(failure.wsCloseCode, "Internal error");
     });
-    originalSend(
-      JSON.stringify({
-        type: "event_history",
-        events: history.map((e) => ({ channel, data: toClient(e), timestamp: e.timestamp })),
-      }),
-    );
-    const lastId = history.at(-1)?.id ?? 0;
-    for (const data of pending.splice(0)) {
-      if ((JSON.parse(data) as { id?: number }).id! > lastId) originalSend(data);
-    }
-    ready = true;
 
     let alive = true;
     const ping = setInterval(() => {
@@ -134,12 +118,10 @@ export function createRealtimeChannels(
       }
       const msg = clientChannelMessage.safeParse(parsed);
       if (!msg.success) {
-        originalSend(
-          JSON.stringify({ type: "error", message: 'Unknown message: send {"type":"heartbeat"}' }),
-        );
+        ws.send(JSON.stringify({ type: "error", message: 'Unknown message: send {"type":"heartbeat"}' }));
         return;
       }
-      originalSend(JSON.stringify({ type: msg.data.type, timestamp: new Date().toISOString() }));
+      ws.send(JSON.stringify({ type: msg.data.type, timestamp: new Date().toISOString() }));
     });
     ws.on("close", () => {
       clearInterval(ping);
@@ -152,7 +134,6 @@ export function createRealtimeChannels(
     handleUpgrade: (req: IncomingMessage, socket: import("node:stream").Duplex, head: Buffer, url: URL) =>
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req, url)),
     async close() {
-      unsubscribe();
       for (const ws of sockets) ws.close(REALTIME_CLOSE.restarting.code, REALTIME_CLOSE.restarting.reason);
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

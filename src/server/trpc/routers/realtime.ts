@@ -1,65 +1,40 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import type { RealtimeEvent } from "../../../shared/schemas/realtime";
 import { taskId } from "../../../shared/schemas/tasks";
-import type { BusEvent } from "../../realtime/event-bus";
+import type { Deps } from "../../deps";
+import { type TaskEventFilter, taskEventStream, toClient } from "../../realtime/task-events";
 import { getOwnedRow } from "../../services/tasks/tasks";
 import { protectedProcedure, router } from "../init";
 
 const resumable = z.object({ lastEventId: z.string().regex(/^\d+$/).nullish() });
 
-function toClient(e: BusEvent): RealtimeEvent {
-  const { user_id: _owner, ...event } = e;
-  return event;
-}
-
 /**
- * Yields stored events after `lastEventId` (or the recent history), then live ones, as tracked events so
- * a reconnecting client resumes where it stopped. Live events arriving during the replay are buffered.
+ * Tracked events, so a reconnecting client resumes where it stopped: the stored events after
+ * `lastEventId` (or the recent history), then live ones (realtime/task-events.ts).
  */
 async function* stream(
-  ctx: { deps: import("../../deps").Deps },
-  filter: { userId: string; rootTaskId?: string },
+  ctx: { deps: Deps },
+  filter: TaskEventFilter,
   lastEventId: string | null | undefined,
   signal: AbortSignal | undefined,
 ) {
-  const queue: BusEvent[] = [];
-  let wake: (() => void) | null = null;
-  const unsubscribe = ctx.deps.events.subscribe((e) => {
-    if (e.user_id !== filter.userId) return;
-    if (filter.rootTaskId && e.root_task_id !== filter.rootTaskId && e.task_id !== filter.rootTaskId) return;
-    queue.push(e);
-    wake?.();
-  });
-  const onAbort = () => wake?.();
-  signal?.addEventListener("abort", onAbort);
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  signal?.addEventListener("abort", stop, { once: true });
   try {
-    const history = await ctx.deps.events.history({
-      ...filter,
-      afterId: lastEventId ? Number(lastEventId) : undefined,
-      limit: 100,
-    });
-    let last = lastEventId ? Number(lastEventId) : 0;
-    for (const e of history) {
-      last = e.id;
-      yield tracked(String(e.id), toClient(e));
-    }
-    while (!signal?.aborted) {
-      const e = queue.shift();
-      if (!e) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = null;
-        continue;
-      }
-      if (e.id <= last) continue;
-      last = e.id;
-      yield tracked(String(e.id), toClient(e));
+    const events = taskEventStream(
+      ctx.deps,
+      filter,
+      { afterId: lastEventId ? Number(lastEventId) : undefined, historyLimit: 100 },
+      abort.signal,
+    );
+    for await (const item of events) {
+      if ("history" in item) for (const e of item.history) yield tracked(String(e.id), toClient(e));
+      else yield tracked(String(item.live.id), toClient(item.live));
     }
   } finally {
-    unsubscribe();
-    signal?.removeEventListener("abort", onAbort);
+    signal?.removeEventListener("abort", stop);
+    abort.abort();
   }
 }
 

@@ -1,0 +1,57 @@
+import type { RealtimeEvent } from "../../shared/schemas/realtime";
+import type { Deps } from "../deps";
+import type { BusEvent } from "./event-bus";
+
+/** Which events a client may see: its own, of every task or of one task tree. */
+export type TaskEventFilter = { userId: string; rootTaskId?: string };
+
+/** The client-facing shape: the owner id stays on the server. */
+export function toClient(e: BusEvent): RealtimeEvent {
+  const { user_id: _owner, ...event } = e;
+  return event;
+}
+
+/**
+ * The one source of task events for every transport (the tRPC subscriptions and the raw `/ws/...`
+ * sockets): first the stored history (after `afterId`, or the most recent `historyLimit`) as one batch,
+ * then each live event as it happens. Live events that arrive while the history is read are held and
+ * those already in it dropped, so nothing is lost, repeated or reordered. Ends when `signal` aborts.
+ */
+export async function* taskEventStream(
+  deps: Pick<Deps, "events">,
+  filter: TaskEventFilter,
+  opts: { afterId?: number; historyLimit: number },
+  signal: AbortSignal,
+): AsyncGenerator<{ history: BusEvent[] } | { live: BusEvent }> {
+  const queue: BusEvent[] = [];
+  let wake: (() => void) | null = null;
+  const unsubscribe = deps.events.subscribe((e) => {
+    if (e.user_id !== filter.userId) return;
+    if (filter.rootTaskId && e.root_task_id !== filter.rootTaskId && e.task_id !== filter.rootTaskId) return;
+    queue.push(e);
+    wake?.();
+  });
+  const onAbort = () => wake?.();
+  signal.addEventListener("abort", onAbort);
+  try {
+    const history = await deps.events.history({ ...filter, afterId: opts.afterId, limit: opts.historyLimit });
+    let last = history.at(-1)?.id ?? opts.afterId ?? 0;
+    yield { history };
+    while (!signal.aborted) {
+      const e = queue.shift();
+      if (!e) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = null;
+        continue;
+      }
+      if (e.id <= last) continue;
+      last = e.id;
+      yield { live: e };
+    }
+  } finally {
+    unsubscribe();
+    signal.removeEventListener("abort", onAbort);
+  }
+}
