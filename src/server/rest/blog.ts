@@ -4,8 +4,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES } from "../../shared/schemas/blog";
 import { AppError, notFound } from "../errors";
-import { listOutbox } from "../integrations/mail/mailer";
 import { confirmWithToken } from "../services/blog/confirmation";
+import { adminOutbox } from "../services/blog/outbox";
 import * as posts from "../services/blog/posts";
 import { injectPostMeta, robotsTxt, rssXml, sitemapXml } from "../services/blog/seo";
 import * as subs from "../services/blog/subscriptions";
@@ -121,7 +121,7 @@ export const blogRoutes = new Hono<AppEnv>()
       }),
       c.req.query(),
     );
-    return c.json({ transport: c.var.deps.mailer.transport, ...(await listOutbox(c.var.deps.database, q)) });
+    return c.json(await adminOutbox(c.var.deps, q));
   })
   .post("/uploads/blog-image", async (c) => {
     requireAdmin(c);

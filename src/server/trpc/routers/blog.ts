@@ -9,8 +9,8 @@ import {
   unsubscribeTokenInput,
   updatePostInput,
 } from "../../../shared/schemas/blog";
-import { listOutbox } from "../../integrations/mail/mailer";
 import { confirmWithToken } from "../../services/blog/confirmation";
+import { adminOutbox } from "../../services/blog/outbox";
 import * as posts from "../../services/blog/posts";
 import * as subs from "../../services/blog/subscriptions";
 import { adminProcedure, protectedProcedure, publicProcedure, router } from "../init";
@@ -49,10 +49,7 @@ const adminRouter = router({
         })
         .optional(),
     )
-    .query(async ({ ctx, input }) => ({
-      transport: ctx.deps.mailer.transport,
-      ...(await listOutbox(ctx.deps.database, { to: input?.to, limit: input?.limit ?? 100 })),
-    })),
+    .query(({ ctx, input }) => adminOutbox(ctx.deps, { to: input?.to, limit: input?.limit ?? 100 })),
 });
 
 export const blogRouter = router({
