@@ -1,4 +1,10 @@
 import { defineConfig } from "vitest/config";
+import { postgresSuites } from "./tests/postgres-pass";
+
+// With TEST_DATABASE_URL set, the integration project is the PostgreSQL pass: only the suites that touch
+// a database (tests/postgres-pass.ts, checked by tests/unit/postgres-pass.test.ts), each test server on a
+// copy of a database migrated once per run (tests/support/postgres-template.ts).
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
@@ -13,9 +19,12 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          // Suites that need several processes on one PostgreSQL (*.pg.test.ts) join the PostgreSQL pass.
-          include: ["tests/integration/**/*.test.ts", "tests/fakes/**/*.test.ts"],
-          exclude: process.env.TEST_DATABASE_URL ? [] : ["tests/integration/**/*.pg.test.ts"],
+          // Suites that need several processes on one PostgreSQL (*.pg.test.ts) join only the PostgreSQL pass.
+          include: onPostgres
+            ? postgresSuites
+            : ["tests/integration/**/*.test.ts", "tests/fakes/**/*.test.ts"],
+          exclude: onPostgres ? [] : ["tests/integration/**/*.pg.test.ts"],
+          globalSetup: onPostgres ? ["tests/support/postgres-template.ts"] : [],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -7,6 +7,7 @@ import postgres from "postgres";
 import { loadConfig } from "../../src/server/config";
 import { createLogger, type Logger } from "../../src/server/lib/logger";
 import { type RunningServer, startServer } from "../../src/server/server";
+import { TEMPLATE_ENV } from "./postgres-template";
 
 /** Which database the integration suite runs on: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set. */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
@@ -23,14 +24,25 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A fresh, empty PostgreSQL database on the test server, dropped again by the returned function. */
+/**
+ * A fresh PostgreSQL database on the test server, dropped again by the returned function. In a vitest
+ * run of the PostgreSQL pass it is a copy of the run's migrated template (tests/support/postgres-template.ts),
+ * so the server's own migration has nothing left to do; elsewhere (benchmarks) it starts empty.
+ */
 export async function createScratchDatabase(
   baseUrl: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `atomize_t_${randomBytes(6).toString("hex")}`;
+  const template = process.env[TEMPLATE_ENV];
+  if (template !== undefined && !/^atomize_template_[0-9a-f]+$/.test(template)) {
+    throw new Error(`unexpected ${TEMPLATE_ENV}: ${template}`);
+  }
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.unsafe(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return {
