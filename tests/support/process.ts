@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import { waitUntil } from "./wait";
 
 export type AppProcess = {
   child: ChildProcess;
@@ -36,15 +36,16 @@ export function spawnApp(env: Record<string, string>): AppProcess {
 
 export async function waitForReady(app: AppProcess, timeoutMs = 30_000): Promise<number> {
   const start = Date.now();
-  while (Date.now() - start < timeoutMs) {
-    if (app.child.exitCode !== null) throw new Error(`app exited early:\n${app.output()}`);
-    try {
-      const res = await fetch(`${app.url}/readyz`);
-      if (res.status === 200) return Date.now() - start;
-    } catch {
-      // not listening yet
-    }
-    await sleep(50);
-  }
-  throw new Error(`app not ready after ${timeoutMs} ms:\n${app.output()}`);
+  await waitUntil(
+    async () => {
+      if (app.child.exitCode !== null) throw new Error(`app exited early:\n${app.output()}`);
+      try {
+        return (await fetch(`${app.url}/readyz`)).status === 200;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    { timeoutMs, message: () => `app not ready:\n${app.output()}` },
+  );
+  return Date.now() - start;
 }
