@@ -7,6 +7,7 @@ import { signConfirmationToken } from "../../src/server/services/blog/confirmati
 import { signUnsubscribeToken } from "../../src/server/services/blog/unsubscribe-token";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp";
 import { registerUser, TestClient, uniqueEmail } from "../support/http-client";
+import { waitForJobsIdle } from "../support/jobs";
 import { startTestServer, type TestServer } from "../support/server";
 import { trpcHttp } from "../support/trpc-client";
 import { waitUntil } from "../support/wait";
@@ -84,20 +85,8 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, message: st
   return v;
 }
 
-/**
- * Every queued or running job has finished. Jobs are queued in the transaction of the request that
- * causes them, so once the requests have answered this is the point after which no more mail can come.
- */
-async function jobsIdle(s: TestServer) {
-  await until(
-    () =>
-      s.deps.database.rows<{ n: number }>(
-        sql`select count(*)::int as n from jobs where status in ('queued', 'running')`,
-      ),
-    (rows) => rows[0]!.n === 0,
-    "jobs idle",
-  );
-}
+/** Every queued or running job has finished: past this point no more mail can come. */
+const jobsIdle = (s: TestServer) => waitForJobsIdle(s);
 
 async function subscriptionOf(s: TestServer, email: string) {
   const [row] = await s.deps.database.rows<{

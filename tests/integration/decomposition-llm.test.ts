@@ -4,6 +4,7 @@ import { isAtomic } from "../../src/server/decomposition/atomicity";
 import type { FakeOpenAI } from "../fakes/openai";
 import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
+import { waitForJobsIdle } from "../support/jobs";
 import { startTestServer, type TestServer } from "../support/server";
 import { waitUntil } from "../support/wait";
 
@@ -274,7 +275,7 @@ describe("restart and add-task", () => {
       position: "child",
       auto_decompose: false,
     });
-    await new Promise((r) => setTimeout(r, 500));
+    await waitForJobsIdle(server, task.id); // a split of it would have been queued by add-task itself
     expect((await client.get(`/api/tasks/${plain.json.id}`)).json.children_count).toBe(0);
   });
 });
