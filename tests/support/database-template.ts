@@ -1,19 +1,35 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
 import postgres from "postgres";
-import { openDatabase } from "../../src/server/db/client";
+import { migrationsFolder, openDatabase } from "../../src/server/db/client";
+import * as schema from "../../src/server/db/schema/index";
 
 /**
- * Vitest globalSetup of the PostgreSQL pass: migrates the schema once into a template database, so each
- * test server's scratch database is a `CREATE DATABASE … TEMPLATE` copy (tests/support/server.ts) instead
- * of a migration from scratch. The copy holds drizzle's own table of applied migrations, so the server's
- * migrate() at start finds nothing to do. The name is unique per run: runs from other checkouts may share
- * the PostgreSQL server. Dropped again at teardown.
+ * Vitest globalSetup of the integration project: the schema is migrated once per run, and every test
+ * server starts from a copy of the result instead of migrating from scratch (tests/support/server.ts).
+ * Either copy holds drizzle's own table of applied migrations, so the server's migrate() at start finds
+ * nothing to do.
+ * - PostgreSQL pass (TEST_DATABASE_URL): a template database; each scratch database is made with
+ *   `CREATE DATABASE … TEMPLATE`. Its name is unique per run, as runs from other checkouts may share
+ *   the server.
+ * - PGlite pass: a dump of a migrated PGlite data directory (`dumpDataDir`), which each in-memory PGlite
+ *   loads instead of creating and migrating a cluster of its own.
+ * Both are removed at teardown.
  */
-export const TEMPLATE_ENV = "ATOMIZE_TEST_TEMPLATE_DB";
+export const TEMPLATE_DB_ENV = "ATOMIZE_TEST_TEMPLATE_DB";
+export const PGLITE_DUMP_ENV = "ATOMIZE_TEST_PGLITE_DUMP";
 
 export default async function setup(): Promise<() => Promise<void>> {
   const baseUrl = process.env.TEST_DATABASE_URL;
-  if (!baseUrl) return async () => {};
+  return baseUrl ? postgresTemplate(baseUrl) : pgliteDump();
+}
+
+async function postgresTemplate(baseUrl: string): Promise<() => Promise<void>> {
   const name = `atomize_template_${randomBytes(6).toString("hex")}`;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   try {
@@ -28,14 +44,31 @@ export default async function setup(): Promise<() => Promise<void>> {
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
   await database.close();
   // The test workers start after global setup and inherit this environment.
-  process.env[TEMPLATE_ENV] = name;
+  process.env[TEMPLATE_DB_ENV] = name;
   return async () => {
-    delete process.env[TEMPLATE_ENV];
+    delete process.env[TEMPLATE_DB_ENV];
     const a = postgres(baseUrl, { max: 1, onnotice: () => {} });
     try {
       await a.unsafe(`drop database if exists ${name} with (force)`);
     } finally {
       await a.end();
     }
+  };
+}
+
+async function pgliteDump(): Promise<() => Promise<void>> {
+  const client = new PGlite();
+  await client.waitReady;
+  // As openDatabase migrates an in-memory PGlite (src/server/db/client.ts).
+  await migrate(drizzle(client, { schema, casing: "snake_case" }), { migrationsFolder });
+  const dump = await client.dumpDataDir("none");
+  await client.close();
+  const dir = mkdtempSync(path.join(tmpdir(), "atomize-pglite-template-"));
+  const file = path.join(dir, "migrated.tar");
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  process.env[PGLITE_DUMP_ENV] = file;
+  return async () => {
+    delete process.env[PGLITE_DUMP_ENV];
+    rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { postgresSuites } from "../postgres-pass";
+import { postgresSuites } from "../../vitest.config";
 
-// The PostgreSQL pass runs only the suites listed in tests/postgres-pass.ts. This proves the list is
+// The PostgreSQL pass runs only the suites listed in vitest.config.ts (postgresSuites). This proves the list is
 // exactly the suites that touch a database, found from their source, so none silently drops out.
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -69,7 +69,7 @@ function suitesTouchingDatabase(): string[] {
     .sort();
 }
 
-describe("the PostgreSQL pass (tests/postgres-pass.ts)", () => {
+describe("the PostgreSQL pass (postgresSuites in vitest.config.ts)", () => {
   it("follows helpers that start a server, not only direct calls", () => {
     expect(databaseMarkers()).toContain("startModelBackedServer");
   });
