@@ -17,12 +17,14 @@ import * as schema from "../../src/server/db/schema/index";
  * - PostgreSQL pass (TEST_DATABASE_URL): a template database; each scratch database is made with
  *   `CREATE DATABASE … TEMPLATE`. Its name is unique per run, as runs from other checkouts may share
  *   the server.
- * - PGlite pass: a dump of a migrated PGlite data directory (`dumpDataDir`), which each in-memory PGlite
- *   loads instead of creating and migrating a cluster of its own.
+ * - PGlite pass: a migrated PGlite data directory. Each in-memory PGlite of a test server loads its dump
+ *   (`dumpDataDir`) instead of creating and migrating a cluster of its own, and an app process spawned
+ *   on a new DATA_DIR (tests/support/process.ts) starts on a copy of the directory itself.
  * Both are removed at teardown.
  */
 export const TEMPLATE_DB_ENV = "ATOMIZE_TEST_TEMPLATE_DB";
 export const PGLITE_DUMP_ENV = "ATOMIZE_TEST_PGLITE_DUMP";
+export const PGLITE_DIR_ENV = "ATOMIZE_TEST_PGLITE_DIR";
 
 export default async function setup(): Promise<() => Promise<void>> {
   const baseUrl = process.env.TEST_DATABASE_URL;
@@ -57,18 +59,21 @@ async function postgresTemplate(baseUrl: string): Promise<() => Promise<void>> {
 }
 
 async function pgliteDump(): Promise<() => Promise<void>> {
-  const client = new PGlite();
+  const dir = mkdtempSync(path.join(tmpdir(), "atomize-pglite-template-"));
+  const dataDir = path.join(dir, "pglite");
+  // As openDatabase migrates PGlite (src/server/db/client.ts).
+  const client = new PGlite(dataDir);
   await client.waitReady;
-  // As openDatabase migrates an in-memory PGlite (src/server/db/client.ts).
   await migrate(drizzle(client, { schema, casing: "snake_case" }), { migrationsFolder });
   const dump = await client.dumpDataDir("none");
   await client.close();
-  const dir = mkdtempSync(path.join(tmpdir(), "atomize-pglite-template-"));
   const file = path.join(dir, "migrated.tar");
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   process.env[PGLITE_DUMP_ENV] = file;
+  process.env[PGLITE_DIR_ENV] = dataDir;
   return async () => {
     delete process.env[PGLITE_DUMP_ENV];
+    delete process.env[PGLITE_DIR_ENV];
     rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync } from "node:fs";
 import path from "node:path";
+import { PGLITE_DIR_ENV } from "./database-template";
 import { waitUntil } from "./wait";
 
 export type AppProcess = {
@@ -10,8 +11,16 @@ export type AppProcess = {
   exited: Promise<number | null>;
 };
 
-/** Starts `src/server/main.ts` as its own Node process, as `npm start` does. */
+/**
+ * Starts `src/server/main.ts` as its own Node process, as `npm start` does. On PGlite, a DATA_DIR that
+ * holds no database yet gets a copy of the run's migrated one (tests/support/database-template.ts), as
+ * if the app had started there once: creating a cluster is the slowest part of a start.
+ */
 export function spawnApp(env: Record<string, string>): AppProcess {
+  const template = process.env[PGLITE_DIR_ENV];
+  if (template && env.DATA_DIR && !env.DATABASE_URL && !existsSync(path.join(env.DATA_DIR, "pglite"))) {
+    cpSync(template, path.join(env.DATA_DIR, "pglite"), { recursive: true });
+  }
   let out = "";
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "info", ...env },
