@@ -63,4 +63,6 @@ it("a process killed mid-decomposition resumes on the next start, with no duplic
   expect(nodes).toHaveLength(40);
   second.child.kill("SIGTERM");
   await second.exited;
-});
+  // Two process start-ups and a 40-node plan, with waits of their own up to 60 s: more than the suite's
+  // 30 s default when both cores are busy.
+}, 120_000);

@@ -100,7 +100,8 @@ describe("the process", () => {
     expect(login.status).toBe(200);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
-  });
+    // Two process start-ups, each allowed 30 s by waitForReady: more than the suite's 30 s default.
+  }, 90_000);
 
   it("offers the development bypass only when NODE_ENV is development", async () => {
     const port = await freePort();
