@@ -9,7 +9,7 @@ import { postgresSuites } from "../../vitest.config";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Calling one of these (or reading/handing on a database URL) means a suite touches a database. */
+/** Calling one of these, or reading TEST_DATABASE_URL, means a database is touched. */
 const DIRECT = [
   "startTestServer",
   "createScratchDatabase",
@@ -18,8 +18,9 @@ const DIRECT = [
   "testDatabaseUrl",
   "databaseKind",
   "TEST_DATABASE_URL",
-  "DATABASE_URL",
 ];
+/** A suite that hands a DATABASE_URL to a process it starts touches one too. */
+const SUITE_ONLY = ["DATABASE_URL"];
 /** Helpers here that reach a DIRECT name, however indirectly, count too (startModelBackedServer...). */
 const HELPER_DIRS = ["tests/support", "tests/eval", "tests/fakes"];
 const SUITE_DIRS = ["tests/integration", "tests/fakes"];
@@ -34,35 +35,46 @@ function tsFiles(dir: string): string[] {
 }
 
 /** Top-level declarations of a module, each with its source up to the next one. */
-function declarations(source: string): { name: string; body: string }[] {
+function declarations(
+  source: string,
+): { name: string; exported: boolean; isDefault: boolean; body: string }[] {
   const starts = [
-    ...source.matchAll(/^(?:export\s+)?(?:async\s+)?(?:function\*?|const|let|class)\s+([A-Za-z_$][\w$]*)/gm),
+    ...source.matchAll(
+      /^(export\s+)?(default\s+)?(?:async\s+)?(?:function\*?|const|let|class)\s+([A-Za-z_$][\w$]*)/gm,
+    ),
   ];
   return starts.map((m, i) => ({
-    name: m[1]!,
+    name: m[3]!,
+    // A suite can call only what a module exports by name.
+    exported: Boolean(m[1]) && !m[2],
+    isDefault: Boolean(m[2]),
     body: source.slice(m.index! + m[0].length, starts[i + 1]?.index ?? source.length),
   }));
 }
 
+/** The names a suite that touches a database would mention: DIRECT and the helpers that reach them. */
 function databaseMarkers(): Set<string> {
-  const markers = new Set(DIRECT);
   const decls = HELPER_DIRS.flatMap(tsFiles)
     .filter((f) => !f.endsWith(".test.ts"))
-    .flatMap((f) => declarations(readFileSync(path.join(root, f), "utf8")));
+    .flatMap((f) => declarations(readFileSync(path.join(root, f), "utf8")))
+    // A default export (a vitest globalSetup) is an entry point, called by no suite.
+    .filter((d) => !d.isDefault);
+  const reaching = new Set(DIRECT);
   for (let grew = true; grew; ) {
     grew = false;
     for (const d of decls) {
-      if (!markers.has(d.name) && mentions(d.body, markers)) {
-        markers.add(d.name);
+      if (!reaching.has(d.name) && mentions(d.body, reaching)) {
+        reaching.add(d.name);
         grew = true;
       }
     }
   }
-  return markers;
+  const exported = new Set(decls.filter((d) => d.exported).map((d) => d.name));
+  return new Set([...reaching].filter((n) => DIRECT.includes(n) || exported.has(n)));
 }
 
 function suitesTouchingDatabase(): string[] {
-  const markers = databaseMarkers();
+  const markers = [...databaseMarkers(), ...SUITE_ONLY];
   return SUITE_DIRS.flatMap(tsFiles)
     .filter((f) => f.endsWith(".test.ts"))
     .filter((f) => mentions(readFileSync(path.join(root, f), "utf8"), markers))
@@ -72,6 +84,8 @@ function suitesTouchingDatabase(): string[] {
 describe("the PostgreSQL pass (postgresSuites in vitest.config.ts)", () => {
   it("follows helpers that start a server, not only direct calls", () => {
     expect(databaseMarkers()).toContain("startModelBackedServer");
+    // spawnApp starts the app on the DATA_DIR (PGlite) or DATABASE_URL its caller gives.
+    expect(databaseMarkers()).not.toContain("spawnApp");
   });
 
   it("lists exactly the integration suites that start a test server or open a database", () => {
