@@ -1,5 +1,52 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * The integration suites that touch a database, and so run a second time on PostgreSQL
+ * (TEST_DATABASE_URL set). The rest (the fakes' own suites, suites that spawn the
+ * app on a PGlite folder of their own, pure HTTP or harness suites) behave the same on either pass and
+ * run once, on the PGlite pass.
+ *
+ * Kept by hand on purpose; tests/unit/postgres-pass.test.ts reads every suite's source and fails when
+ * one that starts a test server or opens a database is missing here (or one listed here no longer does).
+ */
+export const postgresSuites = [
+  "tests/integration/auth-google.test.ts",
+  "tests/integration/auth-ip-limit.test.ts",
+  "tests/integration/auth-limits.test.ts",
+  "tests/integration/auth-refresh-grace.test.ts",
+  "tests/integration/auth-rest.test.ts",
+  "tests/integration/auth-throttle.test.ts",
+  "tests/integration/auth-verify-email.test.ts",
+  "tests/integration/bad-input.test.ts",
+  "tests/integration/blog-posts.test.ts",
+  "tests/integration/blog-site.test.ts",
+  "tests/integration/blog-subscriptions.test.ts",
+  "tests/integration/decomposition-edits.test.ts",
+  "tests/integration/decomposition-grounding.test.ts",
+  "tests/integration/decomposition-llm.test.ts",
+  // Several processes on one PostgreSQL: only in this pass (the PGlite pass leaves *.pg.test.ts out).
+  "tests/integration/decomposition-multiprocess.pg.test.ts",
+  "tests/integration/decomposition-needs-attention.test.ts",
+  "tests/integration/decomposition-providers.test.ts",
+  "tests/integration/edge.test.ts",
+  "tests/integration/exports-jira.test.ts",
+  "tests/integration/exports-trello-github.test.ts",
+  "tests/integration/hostile-input.test.ts",
+  "tests/integration/model-providers.test.ts",
+  "tests/integration/plan-quality.test.ts",
+  "tests/integration/process.test.ts",
+  "tests/integration/realtime.test.ts",
+  "tests/integration/session-sockets.test.ts",
+  "tests/integration/settings.test.ts",
+  "tests/integration/tasks-rest.test.ts",
+  "tests/integration/tasks-trpc.test.ts",
+  "tests/integration/trpc.test.ts",
+  "tests/integration/usage-limits.test.ts",
+];
+
+// With TEST_DATABASE_URL set, the integration project is the PostgreSQL pass: only the suites above.
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
 export default defineConfig({
   test: {
     projects: [
@@ -13,9 +60,13 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          // Suites that need several processes on one PostgreSQL (*.pg.test.ts) join the PostgreSQL pass.
-          include: ["tests/integration/**/*.test.ts", "tests/fakes/**/*.test.ts"],
-          exclude: process.env.TEST_DATABASE_URL ? [] : ["tests/integration/**/*.pg.test.ts"],
+          // Suites that need several processes on one PostgreSQL (*.pg.test.ts) join only the PostgreSQL pass.
+          include: onPostgres
+            ? postgresSuites
+            : ["tests/integration/**/*.test.ts", "tests/fakes/**/*.test.ts"],
+          exclude: onPostgres ? [] : ["tests/integration/**/*.pg.test.ts"],
+          // The schema is migrated once per run; each test server starts from a copy of it.
+          globalSetup: ["tests/support/database-template.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -33,7 +33,7 @@ export type RunningServer = {
 
 export async function startServer(
   config: Config,
-  opts: { log?: Logger; clientDir?: string; inMemoryDatabase?: boolean } = {},
+  opts: { log?: Logger; clientDir?: string; inMemoryDatabase?: boolean; pgliteDump?: Blob } = {},
 ): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
   const database = await openDatabase({
@@ -41,6 +41,7 @@ export async function startServer(
     dataDir: config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
     inMemory: opts.inMemoryDatabase,
+    pgliteDump: opts.pgliteDump,
   });
   const events = await createEventBus(database, log);
   let deps: Deps;

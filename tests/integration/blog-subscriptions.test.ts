@@ -7,8 +7,10 @@ import { signConfirmationToken } from "../../src/server/services/blog/confirmati
 import { signUnsubscribeToken } from "../../src/server/services/blog/unsubscribe-token";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp";
 import { registerUser, TestClient, uniqueEmail } from "../support/http-client";
+import { waitForJobsIdle } from "../support/jobs";
 import { startTestServer, type TestServer } from "../support/server";
 import { trpcHttp } from "../support/trpc-client";
+import { waitUntil } from "../support/wait";
 
 const ADMIN = "blog.subs.admin@example.com";
 const CHECK_INBOX = "Check your inbox: we sent a link to confirm your subscription.";
@@ -70,25 +72,21 @@ async function outbox(client: TestClient, to?: string) {
   return res.json as { transport: string; total: number; messages: Mail[] };
 }
 
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** `fn()`'s first value that passes `ok`. */
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, message: string): Promise<T> {
+  let v!: T;
+  await waitUntil(
+    async () => {
+      v = await fn();
+      return ok(v);
+    },
+    { message: () => `${message}; last: ${JSON.stringify(v)}` },
+  );
+  return v;
 }
 
-/** Every queued or running job has finished. */
-async function jobsIdle(s: TestServer) {
-  await until(
-    () =>
-      s.deps.database.rows<{ n: number }>(
-        sql`select count(*)::int as n from jobs where status in ('queued', 'running')`,
-      ),
-    (rows) => rows[0]!.n === 0,
-  );
-}
+/** Every queued or running job has finished: past this point no more mail can come. */
+const jobsIdle = (s: TestServer) => waitForJobsIdle(s);
 
 async function subscriptionOf(s: TestServer, email: string) {
   const [row] = await s.deps.database.rows<{
@@ -108,6 +106,7 @@ async function confirmationLink(s: TestServer, email: string): Promise<string> {
   const mails = await until(
     () => mailTo(s, email),
     (m) => m.some((x) => x.subject === CONFIRM_SUBJECT),
+    `confirmation mail to ${email}`,
   );
   const mail = mails.find((x) => x.subject === CONFIRM_SUBJECT);
   expect(mail, `confirmation mail to ${email}`).toBeTruthy();
@@ -498,7 +497,7 @@ describe("e-mail on first publication (outbox)", () => {
         status: "published",
       });
       expect(published.json.notified_at).toBeTruthy();
-      const sent = await until(posts, (b) => b.length >= 3);
+      const sent = await until(posts, (b) => b.length >= 3, "three post mails");
       await jobsIdle(s);
       expect((await outbox(a)).transport).toBe("outbox");
       expect(sent.map((m) => m.to).sort()).toEqual(readers.map((r) => r.toLowerCase()).sort());
@@ -528,7 +527,6 @@ describe("e-mail on first publication (outbox)", () => {
       await a.request("PATCH", `/api/admin/blog/posts/${draft.json.id}`, { status: "archived" });
       await a.request("PATCH", `/api/admin/blog/posts/${draft.json.id}`, { status: "published" });
       await jobsIdle(s);
-      await new Promise((r) => setTimeout(r, 200));
       expect(await posts()).toHaveLength(3);
 
       // The link in the e-mail unsubscribes that reader, who gets nothing for the next post; the
@@ -542,7 +540,7 @@ describe("e-mail on first publication (outbox)", () => {
         content: "<p>two</p>",
         status: "published",
       });
-      await until(posts, (b) => b.length >= 6);
+      await until(posts, (b) => b.length >= 6, "six post mails");
       await jobsIdle(s);
       const second = (await posts()).filter((m) => m.subject.endsWith("Second post"));
       expect(second.map((m) => m.to).sort()).toEqual(
@@ -602,7 +600,7 @@ describe("e-mail on first publication (outbox)", () => {
       b.bearer = (await b.post("/api/auth/login", { email: ADMIN, password: "correct horse battery" })).json
         .access_token as string;
       const blogMail = async () => (await outbox(b)).messages.filter(isBlogMail);
-      await until(blogMail, (x) => x.length >= 1);
+      await until(blogMail, (x) => x.length >= 1, "a blog mail");
       await jobsIdle(s2);
       const sent = await blogMail();
       expect(sent.map((m) => [m.to, m.subject])).toEqual([
@@ -643,6 +641,7 @@ describe("e-mail through SMTP", () => {
     const got = await until(
       async () => smtp.messages.filter(isBlogMail),
       (m) => m.length >= n,
+      `${n} blog mails over SMTP`,
     );
     expect(got.length).toBeGreaterThanOrEqual(n);
     return got;
@@ -685,7 +684,6 @@ describe("e-mail through SMTP", () => {
     await a.request("PATCH", `/api/admin/blog/posts/${post.json.id}`, { status: "draft" });
     await a.request("PATCH", `/api/admin/blog/posts/${post.json.id}`, { status: "published" });
     await jobsIdle(s);
-    await new Promise((r) => setTimeout(r, 200));
     expect(smtp.messages.filter(isBlogMail)).toHaveLength(4);
   });
 });

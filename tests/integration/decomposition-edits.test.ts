@@ -6,6 +6,7 @@ import { startModelBackedServer, waitForStatus } from "../support/decomposition"
 import { registerUser, TestClient } from "../support/http-client";
 import type { TestServer } from "../support/server";
 import { trpcHttp } from "../support/trpc-client";
+import { waitUntil } from "../support/wait";
 
 // A person's edit of the event model saved while the decomposition runs must survive the composer.
 let llm: FakeOpenAI;
@@ -29,14 +30,6 @@ async function signedIn() {
 }
 
 const body = { description: "A booking system for a small climbing gym", max_depth: 2, max_subtasks: 3 };
-
-async function until(ok: () => boolean, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function storedModel(rootId: string) {
   const [row] = await server.deps.database.rows<{ markdown: string; user_edited_at: Date | null }>(
@@ -93,7 +86,7 @@ describe("an event model edited during the decomposition", () => {
       }
       return undefined;
     });
-    await until(() => composing);
+    await waitUntil(() => composing, { timeoutMs: 20_000, intervalMs: 10, message: "the composer started" });
     const edited = "## Edited while the composer ran";
     await trpc.tasks.updateEventModel.mutate({ id: created.id, event_model_markdown: edited });
     const done = await waitForStatus(client, created.id, ["completed", "failed"]);

@@ -4,7 +4,9 @@ import { isAtomic } from "../../src/server/decomposition/atomicity";
 import type { FakeOpenAI } from "../fakes/openai";
 import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
+import { waitForJobsIdle } from "../support/jobs";
 import { startTestServer, type TestServer } from "../support/server";
+import { waitUntil } from "../support/wait";
 
 let llm: FakeOpenAI;
 let server: TestServer;
@@ -260,19 +262,20 @@ describe("restart and add-task", () => {
       position: "child",
       auto_decompose: true,
     });
-    const start = Date.now();
-    let node = (await client.get(`/api/tasks/${added.json.id}`)).json;
-    while (node.children_count === 0 && Date.now() - start < 10_000) {
-      await new Promise((r) => setTimeout(r, 100));
-      node = (await client.get(`/api/tasks/${added.json.id}`)).json;
-    }
+    const node = await waitUntil(
+      async () => {
+        const n = (await client.get(`/api/tasks/${added.json.id}`)).json;
+        return n.children_count > 0 && n;
+      },
+      { intervalMs: 100, message: "the added task split" },
+    );
     expect(node.children_count).toBe(2);
     const plain = await client.post(`/api/tasks/${task.id}/add-task`, {
       description: "Just a note",
       position: "child",
       auto_decompose: false,
     });
-    await new Promise((r) => setTimeout(r, 500));
+    await waitForJobsIdle(server, task.id); // a split of it would have been queued by add-task itself
     expect((await client.get(`/api/tasks/${plain.json.id}`)).json.children_count).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { registerUser, TestClient } from "../support/http-client";
 import { spawnApp, waitForReady } from "../support/process";
 import { createScratchDatabase, freePort, testDatabaseUrl } from "../support/server";
 import { expectCleanTree } from "../support/tree-checks";
+import { waitUntil } from "../support/wait";
 
 // Runs only in the PostgreSQL pass (vitest.config.ts includes *.pg.test.ts when TEST_DATABASE_URL is set).
 let llm: FakeOpenAI;
@@ -62,10 +63,10 @@ it("two processes share one PostgreSQL: B streams A's progress, and finishes A's
   });
   await new Promise<void>((r) => ws.once("open", () => r()));
   // Live events raised by A reach a client connected to B (LISTEN/NOTIFY).
-  const firstLive = Date.now();
-  while (!seen.includes("service.status") && Date.now() - firstLive < 10_000)
-    await new Promise((r) => setTimeout(r, 25));
-  expect(seen).toContain("service.status");
+  await waitUntil(() => seen.includes("service.status"), {
+    intervalMs: 25,
+    message: () => `a live service.status on B; seen ${JSON.stringify(seen)}`,
+  });
 
   a.child.kill("SIGKILL");
   await a.exited;
@@ -75,7 +76,11 @@ it("two processes share one PostgreSQL: B streams A's progress, and finishes A's
   expect(done.status).toBe("completed");
   const tree = (await onB.get(`/api/tasks/${created.json.id}/tree`)).json as TreeNode;
   expect(expectCleanTree(tree, { maxSubtasks: 3, maxDepth: 3 })).toHaveLength(40);
-  while (!seen.includes("decomposition.completed")) await new Promise((r) => setTimeout(r, 25));
+  await waitUntil(() => seen.includes("decomposition.completed"), {
+    timeoutMs: 30_000,
+    intervalMs: 25,
+    message: () => `decomposition.completed on B; seen ${JSON.stringify(seen)}`,
+  });
   ws.close();
   b.child.kill("SIGTERM");
   await b.exited;

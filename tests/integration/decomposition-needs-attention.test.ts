@@ -3,6 +3,7 @@ import type { FakeChatRequest, FakeOpenAI } from "../fakes/openai";
 import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import type { TestServer } from "../support/server";
+import { waitUntil } from "../support/wait";
 
 // Issue 10: one subtask whose split gives up no longer fails the whole task.
 
@@ -152,12 +153,13 @@ describe("a subtask whose split gives up", () => {
 
     // Still broken: the restarted split gives up again on the completed task and flags the node again.
     await client.post(`/api/tasks/${fragile.id}/restart-decomposition`);
-    const again = Date.now();
-    let flaggedAgain = (await client.get(`/api/tasks/${fragile.id}`)).json;
-    while (!flaggedAgain.needs_attention && Date.now() - again < 10_000) {
-      await new Promise((r) => setTimeout(r, 100));
-      flaggedAgain = (await client.get(`/api/tasks/${fragile.id}`)).json;
-    }
+    const flaggedAgain = await waitUntil(
+      async () => {
+        const n = (await client.get(`/api/tasks/${fragile.id}`)).json;
+        return n.needs_attention && n;
+      },
+      { intervalMs: 100, message: "the node flagged again" },
+    );
     expect(flaggedAgain).toMatchObject({ needs_attention: true, children_count: 0 });
     expect((await client.get(`/api/tasks/${task.id}`)).json.warnings).toEqual([
       "1 subtask needs attention: it could not be split, so it was left as it is. Open it in the tree to see why, and restart its decomposition to try again.",
@@ -169,12 +171,13 @@ describe("a subtask whose split gives up", () => {
     expect(restarted.json).toMatchObject({ needs_attention: false, attention_reason: null });
     const root = (await client.get(`/api/tasks/${task.id}`)).json;
     expect(root.warnings.filter((w: string) => /need attention/.test(w))).toEqual([]);
-    const start = Date.now();
-    let node = (await client.get(`/api/tasks/${fragile.id}`)).json;
-    while (node.children_count === 0 && Date.now() - start < 10_000) {
-      await new Promise((r) => setTimeout(r, 100));
-      node = (await client.get(`/api/tasks/${fragile.id}`)).json;
-    }
+    const node = await waitUntil(
+      async () => {
+        const n = (await client.get(`/api/tasks/${fragile.id}`)).json;
+        return n.children_count > 0 && n;
+      },
+      { intervalMs: 100, message: "the restarted node split" },
+    );
     expect(node).toMatchObject({ children_count: 2, needs_attention: false });
   });
 

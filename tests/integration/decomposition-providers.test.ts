@@ -15,6 +15,7 @@ import {
 import { type FakeChatRequest, type FakeOpenAI, startFakeOpenAI, strictSchemaProblem } from "../fakes/openai";
 import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
+import { waitForJobsIdle } from "../support/jobs";
 import { startTestServer, type TestServer } from "../support/server";
 
 const SCHEMAS = {
@@ -144,7 +145,8 @@ describe("a provider that refuses the request", () => {
     expect(task.failure_reason).toBe(
       "The AI provider refused the request: This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages. (HTTP 400, during complexity analysis).",
     );
-    await new Promise((r) => setTimeout(r, 1500)); // no SDK retry, no job retry
+    // No SDK retry (the task failed after the call), no job retry (nothing of it is queued again).
+    await waitForJobsIdle(servers.jsonSchema, task.id);
     expect(llm.requests).toHaveLength(1);
     const me = (await client.get("/api/auth/me")).json;
     const events = await servers.jsonSchema.deps.events.history({ userId: me.id, rootTaskId: task.id });

@@ -9,6 +9,7 @@ import { registerUser, TestClient } from "../support/http-client";
 import { spawnApp, waitForReady } from "../support/process";
 import { freePort } from "../support/server";
 import { expectCleanTree } from "../support/tree-checks";
+import { waitUntil } from "../support/wait";
 
 let llm: FakeOpenAI;
 const dataDir = mkdtempSync(path.join(tmpdir(), "atomize-restart-"));
@@ -44,12 +45,10 @@ it("a process killed mid-decomposition resumes on the next start, with no duplic
     max_subtasks: 3,
   });
   // Kill it hard once part of the tree exists.
-  const start = Date.now();
-  while (Date.now() - start < 20_000) {
-    const t = (await client.get(`/api/tasks/${created.json.id}`)).json;
-    if (t.total_subtasks >= 6) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitUntil(async () => (await client.get(`/api/tasks/${created.json.id}`)).json.total_subtasks >= 6, {
+    timeoutMs: 20_000,
+    message: "six subtasks before the kill",
+  });
   first.child.kill("SIGKILL");
   await first.exited;
 
@@ -64,4 +63,6 @@ it("a process killed mid-decomposition resumes on the next start, with no duplic
   expect(nodes).toHaveLength(40);
   second.child.kill("SIGTERM");
   await second.exited;
-});
+  // Two process start-ups and a 40-node plan, with waits of their own up to 60 s: more than the suite's
+  // 30 s default when both cores are busy.
+}, 120_000);

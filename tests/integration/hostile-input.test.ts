@@ -14,6 +14,7 @@ import { type AppProcess, spawnApp, waitForReady } from "../support/process";
 import { frame, rawUpgrade } from "../support/raw-ws";
 import { createScratchDatabase, freePort, testDatabaseUrl } from "../support/server";
 import { trpcWs } from "../support/trpc-client";
+import { waitUntil } from "../support/wait";
 
 /**
  * The attacker's view: the real `npm start` process (so a crash is a dead process, not a caught test
@@ -41,14 +42,19 @@ const LIMITS = {
 
 /** Retries `check` for up to 10 s: the server frees connections a moment after clients close them. */
 async function eventually(check: () => Promise<void>) {
-  for (let i = 0; ; i++) {
-    try {
-      return await check();
-    } catch (err) {
-      if (i >= 50) throw err;
-      await sleep(200);
-    }
-  }
+  let last: unknown;
+  await waitUntil(
+    async () => {
+      try {
+        await check();
+        return true;
+      } catch (err) {
+        last = err;
+        return false;
+      }
+    },
+    { timeoutMs: 10_000, intervalMs: 200, message: () => `still failing: ${String(last)}` },
+  );
 }
 
 async function alive() {
@@ -192,8 +198,11 @@ describe("oversized tRPC batches", () => {
       params: { path: "system.publicConfig", input: { json: null } },
     }));
     ws.send(frame(0x1, JSON.stringify(batch)));
-    await sleep(500);
-    for (let i = 0; i < 50 && ws.frames.filter((f) => f.opcode === 1).length < 25; i++) await sleep(100);
+    // 25 answers, one per procedure: 20 results and 5 refusals.
+    await waitUntil(() => ws.frames.filter((f) => f.opcode === 1).length >= 25, {
+      timeoutMs: 5_000,
+      message: () => `25 answers; got ${ws.frames.filter((f) => f.opcode === 1).length}`,
+    });
     const answers = ws.frames.filter((f) => f.opcode === 1).map((f) => JSON.parse(f.payload.toString()));
     expect(answers.filter((a) => a.result)).toHaveLength(20);
     expect(
@@ -243,8 +252,11 @@ describe("subscriptions and slow consumers", () => {
       ws.socket.write(burst);
       await sleep(10);
     }
-    for (let i = 0; i < 100 && !closed; i++) await sleep(100);
-    expect(closed).toBe(true);
+    await waitUntil(() => closed, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      message: "the server closed the socket",
+    });
     await alive();
   });
 });
@@ -301,8 +313,11 @@ describe("slow clients and connection floods", () => {
       sockets.push(s);
     }
     // Under load the process may accept (and so drop) them a little later.
-    for (let i = 0; i < 100 && dropped < 20; i++) await sleep(100);
-    expect(dropped).toBeGreaterThanOrEqual(20);
+    await waitUntil(() => dropped >= 20, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      message: () => `20 connections dropped; ${dropped} so far`,
+    });
     for (const s of sockets) s.destroy();
     await eventually(alive);
   });

@@ -8,6 +8,7 @@ import WebSocket from "ws";
 import { TestClient, uniqueEmail } from "../support/http-client";
 import { spawnApp, waitForReady } from "../support/process";
 import { freePort, startTestServer } from "../support/server";
+import { waitUntil } from "../support/wait";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -78,7 +79,9 @@ describe("the process", () => {
     await new Promise<void>((r) => ws.once("open", () => r()));
     const wsClosed = new Promise<number>((r) => ws.once("close", (code) => r(code)));
     first.child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 300));
+    await waitUntil(() => first.output().includes('"msg":"shutting down"'), {
+      message: "the shutdown began",
+    });
     socket.write(body.slice(10));
     await answered;
     socket.destroy();
@@ -97,7 +100,8 @@ describe("the process", () => {
     expect(login.status).toBe(200);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
-  });
+    // Two process start-ups, each allowed 30 s by waitForReady: more than the suite's 30 s default.
+  }, 90_000);
 
   it("offers the development bypass only when NODE_ENV is development", async () => {
     const port = await freePort();

@@ -4,6 +4,7 @@ import { waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
 import { trpcWs } from "../support/trpc-client";
+import { waitUntil } from "../support/wait";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -22,15 +23,12 @@ function openChannel(path: string, headers: Record<string, string> = {}) {
   );
   ws.on("message", (d) => messages.push(JSON.parse(d.toString())));
   ws.on("error", () => {});
-  const waitFor = async (pred: (m: Msg) => boolean, timeoutMs = 15_000) => {
-    const start = Date.now();
-    while (Date.now() - start < timeoutMs) {
-      const hit = messages.find(pred);
-      if (hit) return hit;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`no matching message on ${path}; got ${JSON.stringify(messages.map((m) => m.type))}`);
-  };
+  const waitFor = (pred: (m: Msg) => boolean, timeoutMs = 15_000) =>
+    waitUntil(() => messages.find(pred), {
+      timeoutMs,
+      intervalMs: 25,
+      message: () => `no matching message on ${path}; got ${JSON.stringify(messages.map((m) => m.type))}`,
+    });
   return { ws, messages, closed, waitFor };
 }
 

@@ -81,12 +81,17 @@ describe("sockets of an ended session", () => {
     const me = await signedIn();
     const other = await signedIn();
     const mine = await openRaw(`/ws/global?token=${me.user.access_token}`);
+    const theirs = await openRaw(`/ws/global?token=${other.user.access_token}`);
     let closedEarly = false;
     mine.once("close", () => {
       closedEarly = true;
     });
     await other.client.post("/api/auth/logout");
-    await new Promise((r) => setTimeout(r, 500));
+    // Their socket closing shows the logout has reached the sockets; mine then still answers a heartbeat.
+    expect((await closed(theirs)).code).toBe(4401);
+    const answer = new Promise<string>((resolve) => mine.once("message", (m) => resolve(String(m))));
+    mine.send(JSON.stringify({ type: "heartbeat" }));
+    expect(JSON.parse(await answer)).toMatchObject({ type: "heartbeat" });
     expect(closedEarly).toBe(false);
     mine.close();
   });

@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
 import type { TestClient } from "./http-client";
 import { startTestServer, type TestServer } from "./server";
+import { waitUntil } from "./wait";
 
 type TreeNode = {
   id: string;
@@ -18,16 +18,18 @@ type TreeNode = {
 
 /** Polls a task until its status is one of `statuses` (the realtime tests watch events instead). */
 export async function waitForStatus(client: TestClient, id: string, statuses: string[], timeoutMs = 30_000) {
-  const start = Date.now();
   let last: Record<string, any> | null = null;
-  while (Date.now() - start < timeoutMs) {
-    const res = await client.get(`/api/tasks/${id}`);
-    last = res.json;
-    if (statuses.includes(String(res.json?.status))) return res.json;
-    await sleep(100);
-  }
-  throw new Error(
-    `task ${id} did not reach ${statuses.join("/")} in ${timeoutMs} ms; last: ${JSON.stringify(last)?.slice(0, 400)}`,
+  return waitUntil(
+    async () => {
+      last = (await client.get(`/api/tasks/${id}`)).json;
+      return statuses.includes(String(last?.status)) && last;
+    },
+    {
+      timeoutMs,
+      intervalMs: 100,
+      message: () =>
+        `task ${id} did not reach ${statuses.join("/")}; last: ${JSON.stringify(last)?.slice(0, 400)}`,
+    },
   );
 }
 

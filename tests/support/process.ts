@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync } from "node:fs";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import { PGLITE_DIR_ENV } from "./database-template";
+import { waitUntil } from "./wait";
 
 export type AppProcess = {
   child: ChildProcess;
@@ -10,8 +11,16 @@ export type AppProcess = {
   exited: Promise<number | null>;
 };
 
-/** Starts `src/server/main.ts` as its own Node process, as `npm start` does. */
+/**
+ * Starts `src/server/main.ts` as its own Node process, as `npm start` does. On PGlite, a DATA_DIR that
+ * holds no database yet gets a copy of the run's migrated one (tests/support/database-template.ts), as
+ * if the app had started there once: creating a cluster is the slowest part of a start.
+ */
 export function spawnApp(env: Record<string, string>): AppProcess {
+  const template = process.env[PGLITE_DIR_ENV];
+  if (template && env.DATA_DIR && !env.DATABASE_URL && !existsSync(path.join(env.DATA_DIR, "pglite"))) {
+    cpSync(template, path.join(env.DATA_DIR, "pglite"), { recursive: true });
+  }
   let out = "";
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "info", ...env },
@@ -36,15 +45,16 @@ export function spawnApp(env: Record<string, string>): AppProcess {
 
 export async function waitForReady(app: AppProcess, timeoutMs = 30_000): Promise<number> {
   const start = Date.now();
-  while (Date.now() - start < timeoutMs) {
-    if (app.child.exitCode !== null) throw new Error(`app exited early:\n${app.output()}`);
-    try {
-      const res = await fetch(`${app.url}/readyz`);
-      if (res.status === 200) return Date.now() - start;
-    } catch {
-      // not listening yet
-    }
-    await sleep(50);
-  }
-  throw new Error(`app not ready after ${timeoutMs} ms:\n${app.output()}`);
+  await waitUntil(
+    async () => {
+      if (app.child.exitCode !== null) throw new Error(`app exited early:\n${app.output()}`);
+      try {
+        return (await fetch(`${app.url}/readyz`)).status === 200;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    { timeoutMs, message: () => `app not ready:\n${app.output()}` },
+  );
+  return Date.now() - start;
 }

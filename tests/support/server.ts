@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, type WriteStream } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,6 +7,7 @@ import postgres from "postgres";
 import { loadConfig } from "../../src/server/config";
 import { createLogger, type Logger } from "../../src/server/lib/logger";
 import { type RunningServer, startServer } from "../../src/server/server";
+import { PGLITE_DUMP_ENV, TEMPLATE_DB_ENV } from "./database-template";
 
 /** Which database the integration suite runs on: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set. */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
@@ -23,14 +24,25 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A fresh, empty PostgreSQL database on the test server, dropped again by the returned function. */
+/**
+ * A fresh PostgreSQL database on the test server, dropped again by the returned function. In a vitest
+ * run of the PostgreSQL pass it is a copy of the run's migrated template (tests/support/database-template.ts),
+ * so the server's own migration has nothing left to do; elsewhere (benchmarks) it starts empty.
+ */
 export async function createScratchDatabase(
   baseUrl: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `atomize_t_${randomBytes(6).toString("hex")}`;
+  const template = process.env[TEMPLATE_DB_ENV];
+  if (template !== undefined && !/^atomize_template_[0-9a-f]+$/.test(template)) {
+    throw new Error(`unexpected ${TEMPLATE_DB_ENV}: ${template}`);
+  }
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.unsafe(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return {
@@ -59,6 +71,15 @@ export function testLogger(level: Parameters<typeof createLogger>[0]): Logger {
   );
   const stream = captureStream;
   return createLogger("debug", {}, (line) => stream.write(`${line}\n`));
+}
+
+/** In a vitest run, the migrated PGlite data directory every in-memory test database starts from. */
+let pgliteDump: Blob | undefined;
+function migratedPgliteDump(): Blob | undefined {
+  const file = process.env[PGLITE_DUMP_ENV];
+  if (!file) return undefined;
+  pgliteDump ??= new Blob([readFileSync(file)]);
+  return pgliteDump;
 }
 
 export type TestServer = RunningServer & { stop(): Promise<void>; dataDir: string };
@@ -92,10 +113,12 @@ export async function startTestServer(
     OLLAMA_URL: "",
     ...env,
   });
+  const inMemoryDatabase = !scratch && !opts.dataDir;
   const server = await startServer(config, {
     log: testLogger(config.LOG_LEVEL),
     clientDir: opts.clientDir ?? path.join(dataDir, "no-client"),
-    inMemoryDatabase: !scratch && !opts.dataDir,
+    inMemoryDatabase,
+    pgliteDump: inMemoryDatabase ? migratedPgliteDump() : undefined,
   });
   return {
     ...server,

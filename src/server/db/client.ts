@@ -36,6 +36,11 @@ export type DatabaseOptions = {
   dataDir?: string;
   poolSize?: number;
   inMemory?: boolean;
+  /**
+   * In-memory PGlite only: start from this dump of a data directory (PGlite's `dumpDataDir`) instead of
+   * creating an empty cluster. The tests pass one already migrated, made once per run.
+   */
+  pgliteDump?: Blob;
 };
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
@@ -69,7 +74,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     dataDir = path.resolve(opts.dataDir ?? "./.data", "pglite");
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = new PGlite(dataDir);
+  const client =
+    opts.inMemory && opts.pgliteDump ? new PGlite({ loadDataDir: opts.pgliteDump }) : new PGlite(dataDir);
   await client.waitReady;
   const db = drizzlePglite(client, { schema, casing: "snake_case" });
   await migratePglite(db, { migrationsFolder });
