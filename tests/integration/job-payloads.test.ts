@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { jobs } from "../../src/server/db/schema/index";
 import { startTestServer, type TestServer } from "../support/server";
+import { waitUntil } from "../support/wait";
 
 // Issue 11: job payloads are typed JSON, checked when a job is claimed.
 
@@ -11,13 +12,15 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-async function settled(id: number) {
-  for (let i = 0; i < 200; i++) {
-    const [row] = await server.deps.db.select().from(jobs).where(eq(jobs.id, id));
-    if (row && (row.status === "failed" || row.status === "done")) return row;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`job ${id} did not settle`);
+/** The job's row once it has finished one way or the other. */
+function settled(id: number) {
+  return waitUntil(
+    async () => {
+      const [row] = await server.deps.db.select().from(jobs).where(eq(jobs.id, id));
+      return row && (row.status === "failed" || row.status === "done") ? row : null;
+    },
+    { message: `job ${id} to settle` },
+  );
 }
 
 it("fails a job whose payload does not match its kind at once, without running it or retrying", async () => {
