@@ -1,3 +1,4 @@
+import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES, BLOG_POST_STATUSES } from "../../../shared/blog-rules";
 import type { FieldError } from "../../../shared/errors";
 import type {
   BlogPost,
@@ -5,7 +6,6 @@ import type {
   CreatePostInput,
   UpdatePostInput,
 } from "../../../shared/schemas/blog";
-import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES, BLOG_POST_STATUSES } from "../../lib/blog-constants";
 
 /** What the post editor holds (meta_description and meta_keywords have no input, but are kept). */
 export type PostFormValues = {

@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { useLocation, useSearchParams } from "wouter";
+import { BLOG_PAGE_SIZE } from "../../../shared/blog-rules";
 import type { BlogPost } from "../../../shared/schemas/blog";
 import { EmptyState } from "../../components/empty-state";
 import { PagePagination, totalPages } from "../../components/page-pagination";
 import { usePageMeta } from "../../components/use-page-meta";
-import { BLOG_PAGE_SIZE } from "../../lib/blog-constants";
 import { PostCard, PostCardSkeleton } from "./post-card";
 import { postPath } from "./post-text";
 import { SubscribeButton } from "./subscribe-button";

@@ -1,5 +1,5 @@
+import { BLOG_DESCRIPTION_LENGTH, BLOG_EXCERPT_FALLBACK } from "../../../shared/blog-rules";
 import type { BlogPost } from "../../../shared/schemas/blog";
-import { BLOG_DESCRIPTION_LENGTH, BLOG_EXCERPT_FALLBACK } from "../../lib/blog-constants";
 
 /** A card shows at most 3 tags. */
 export const CARD_TAGS_MAX = 3;

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { BLOG_PAGE_SIZE } from "../../../shared/blog-rules";
 import { useToast } from "../../components/toast";
-import { BLOG_PAGE_SIZE } from "../../lib/blog-constants";
 import { useTRPC } from "../../lib/trpc";
 
 export const FETCH_POSTS_FAILED = "Failed to fetch blog posts";

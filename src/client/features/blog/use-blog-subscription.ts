@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
+import { BLOG_MESSAGES } from "../../../shared/blog-rules";
 import type { BlogSubscription } from "../../../shared/schemas/blog";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
-import { BLOG_MESSAGES } from "../../lib/blog-constants";
 import { readStorage, writeStorage } from "../../lib/storage";
 import { useTRPC } from "../../lib/trpc";
 
@@ -15,7 +15,6 @@ export const SUBSCRIBE_FAILED = "Failed to subscribe";
 export const UNSUBSCRIBE_FAILED = "Failed to unsubscribe";
 export const UNSUBSCRIBE_CONFIRMATION = "Are you sure you want to unsubscribe from blog notifications?";
 /** The server's answer while a subscription waits for its e-mail confirmation (shared BLOG_MESSAGES.checkInbox). */
-export const CHECK_INBOX = "Check your inbox: we sent a link to confirm your subscription.";
 
 /**
  * A visitor has no account to look the subscription up by (and the server never says whether an
@@ -85,7 +84,7 @@ export function useBlogSubscription(): BlogSubscriptionState {
             writeStorage("session", VISITOR_KEY, address);
             setVisitorEmail(address);
           }
-          toast.info(res.detail || CHECK_INBOX);
+          toast.info(res.detail || BLOG_MESSAGES.checkInbox);
           return true;
         }
         queryClient.setQueryData(trpc.blog.mySubscription.queryKey(), res.subscription);
