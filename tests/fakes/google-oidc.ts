@@ -16,6 +16,13 @@
  * response), and Google's own "OpenID Connect" guide (developers.google.com/identity/openid-connect/
  * openid-connect: its endpoints, `prompt=select_account`, the `email`/`email_verified`/`name`/
  * `picture` claims and keying accounts on `sub`). STACK-NOTES.md keeps the corrected summary.
+ * Sources, as published:
+ * - https://openid.net/specs/openid-connect-core-1_0.html
+ * - https://openid.net/specs/openid-connect-discovery-1_0.html
+ * - https://www.rfc-editor.org/rfc/rfc7636 (PKCE), https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ *   (token errors), https://www.rfc-editor.org/rfc/rfc9207 (`iss` in the authorization response)
+ * - https://developers.google.com/identity/openid-connect/openid-connect (Google's guide) and its
+ *   discovery document https://accounts.google.com/.well-known/openid-configuration
  *
  * Failure modes (`setMode`) are sticky until changed: "deny" affects the authorization
  * endpoint; all other modes affect the token endpoint / the ID token it issues.

@@ -5,6 +5,9 @@
  * NOOP, QUIT dialogue, its reply codes, 502 for commands it does not implement, dot-stuffing and the
  * "<CRLF>.<CRLF>" end of data) and RFC 5322 (the header block it parses). No TLS and no AUTH (RFC 3207,
  * RFC 4954): the tests that use it point SMTP_URL at plain smtp:// on loopback.
+ * Sources, as published: https://www.rfc-editor.org/rfc/rfc5321 (section 4.1 commands, 4.2 reply
+ * codes, 4.5.2 transparency / dot-stuffing, 4.5.3.1 size limits) and https://www.rfc-editor.org/rfc/rfc5322
+ * (section 2.2 header fields); nodemailer's SMTP client behaviour: https://nodemailer.com/smtp/
  */
 import { once } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";

@@ -64,7 +64,14 @@ function stageInfo(stage: StageId) {
 /** The stage a failing job was in, so the failure is reported against the right step. */
 const failedStage = new WeakMap<object, StageId>();
 
-async function reportStage(deps: Deps, root: TaskRow, stage: StageId, status: StageStatus, message: string) {
+async function reportStage(
+  deps: Deps,
+  root: TaskRow,
+  stage: StageId,
+  status: StageStatus,
+  message: string,
+  extra: Record<string, unknown> = {},
+) {
   const info = stageInfo(stage);
   await deps.events.publish({
     type: "service.status",
@@ -78,6 +85,7 @@ async function reportStage(deps: Deps, root: TaskRow, stage: StageId, status: St
       stage,
       stage_name: info.name,
       progress: status === "completed" ? info.progress + 10 : info.progress,
+      ...extra,
     },
   });
 }
@@ -403,21 +411,14 @@ async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobConte
     return insertChildren(deps, tx, node, rootId, capped, opts, true, estimateSourceOf(planner));
   });
   if (inserted.length) {
-    await deps.events.publish({
-      type: "service.status",
-      userId: root.userId,
-      taskId: root.id,
-      rootTaskId: root.id,
-      operatorId: "decomposer",
-      status: "processing",
-      message: `Split "${node.description.slice(0, 60)}" into ${inserted.length} subtasks`,
-      data: {
-        stage: "decomposer",
-        stage_name: stageInfo("decomposer").name,
-        progress: stageInfo("decomposer").progress,
-        node_id: nodeId,
-      },
-    });
+    await reportStage(
+      deps,
+      root,
+      "decomposer",
+      "processing",
+      `Split "${node.description.slice(0, 60)}" into ${inserted.length} subtasks`,
+      { node_id: nodeId },
+    );
   }
 }
 
@@ -442,21 +443,14 @@ async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: Jo
   await reportStage(deps, root, "composer", "started", "Writing epics, user stories and the event model");
   const merged = await mergeDuplicateLeaves(deps, root);
   if (merged > 0) {
-    await deps.events.publish({
-      type: "service.status",
-      userId: root.userId,
-      taskId: root.id,
-      rootTaskId: root.id,
-      operatorId: "composer",
-      status: "processing",
-      message: `Merged ${merged} duplicate subtask${merged === 1 ? "" : "s"} planned in more than one place`,
-      data: {
-        stage: "composer",
-        stage_name: stageInfo("composer").name,
-        progress: stageInfo("composer").progress,
-        merged,
-      },
-    });
+    await reportStage(
+      deps,
+      root,
+      "composer",
+      "processing",
+      `Merged ${merged} duplicate subtask${merged === 1 ? "" : "s"} planned in more than one place`,
+      { merged },
+    );
   }
 
   const nodes = await deps.db
@@ -716,22 +710,14 @@ async function flagNodeForAttention(deps: Deps, root: TaskRow, nodeId: string, r
     message: `Needs attention: ${reason}`,
     data: { needs_attention: true, attention_reason: reason },
   });
-  await deps.events.publish({
-    type: "service.status",
-    userId: root.userId,
-    taskId: root.id,
-    rootTaskId: root.id,
-    operatorId: "decomposer",
-    status: "processing",
-    message: `Could not split "${node.description.slice(0, 60)}": it needs attention`,
-    data: {
-      stage: "decomposer",
-      stage_name: stageInfo("decomposer").name,
-      progress: stageInfo("decomposer").progress,
-      node_id: node.id,
-      needs_attention: true,
-    },
-  });
+  await reportStage(
+    deps,
+    root,
+    "decomposer",
+    "processing",
+    `Could not split "${node.description.slice(0, 60)}": it needs attention`,
+    { node_id: node.id, needs_attention: true },
+  );
 }
 
 /**
