@@ -89,9 +89,18 @@ describe("sockets of an ended session", () => {
     await other.client.post("/api/auth/logout");
     // Their socket closing shows the logout has reached the sockets; mine then still answers a heartbeat.
     expect((await closed(theirs)).code).toBe(4401);
-    const answer = new Promise<string>((resolve) => mine.once("message", (m) => resolve(String(m))));
+    // My own task events may arrive first: the answer is the first heartbeat message.
+    const answer = new Promise<Record<string, unknown>>((resolve) => {
+      const onMessage = (m: unknown) => {
+        const parsed = JSON.parse(String(m)) as Record<string, unknown>;
+        if (parsed.type !== "heartbeat") return;
+        mine.off("message", onMessage);
+        resolve(parsed);
+      };
+      mine.on("message", onMessage);
+    });
     mine.send(JSON.stringify({ type: "heartbeat" }));
-    expect(JSON.parse(await answer)).toMatchObject({ type: "heartbeat" });
+    expect(await answer).toMatchObject({ type: "heartbeat" });
     expect(closedEarly).toBe(false);
     mine.close();
   });
