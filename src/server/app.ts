@@ -15,18 +15,14 @@ import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "
 import type { Deps } from "./deps";
 import { AppError, notFound, reportUnexpected } from "./errors";
 import { containsNul, NUL_MESSAGE } from "./lib/forbidden-text";
-import { authRoutes } from "./rest/auth";
+import { apiRoutes } from "./rest/api";
 import {
   BLOG_IMAGE_UPLOAD_PATH,
-  blogRoutes,
   blogSiteRoutes,
   UPLOAD_BODY_BYTES,
   uploadResponseHeaders,
 } from "./rest/blog";
 import type { AppEnv } from "./rest/http";
-import { integrationRoutes } from "./rest/integrations";
-import { modelProviderRoutes } from "./rest/model-providers";
-import { taskRoutes } from "./rest/tasks";
 import { appRouter } from "./trpc/router";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -254,16 +250,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
     });
   });
 
-  const api = new Hono<AppEnv>();
-  api.route("/", authRoutes);
-  api.route("/", taskRoutes);
-  api.route("/", integrationRoutes);
-  api.route("/", modelProviderRoutes);
-  api.route("/", blogRoutes);
-  api.all("*", () => {
-    throw notFound();
-  });
-  app.route("/api", api);
+  app.route("/api", apiRoutes());
 
   // The built SPA: hashed assets cached for a year, every other path falls back to index.html.
   const clientDir = opts.clientDir ?? path.resolve("dist/client");

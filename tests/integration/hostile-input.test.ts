@@ -4,10 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authRoutes } from "../../src/server/rest/auth";
-import { blogRoutes } from "../../src/server/rest/blog";
-import { integrationRoutes } from "../../src/server/rest/integrations";
-import { taskRoutes } from "../../src/server/rest/tasks";
+import { apiRoutes as mountedApiRoutes } from "../../src/server/rest/api";
 import { appRouter } from "../../src/server/trpc/router";
 import { registerUser, TestClient } from "../support/http-client";
 import { type AppProcess, spawnApp, waitForReady } from "../support/process";
@@ -327,7 +324,7 @@ describe("slow clients and connection floods", () => {
 function apiRoutes(): Array<{ method: string; path: string }> {
   const seen = new Set<string>();
   const out: Array<{ method: string; path: string }> = [];
-  for (const r of [authRoutes, taskRoutes, integrationRoutes, blogRoutes].flatMap((h) => h.routes)) {
+  for (const r of mountedApiRoutes().routes) {
     const key = `${r.method} ${r.path}`;
     if (r.method === "ALL" || seen.has(key)) continue;
     seen.add(key);

@@ -1,19 +1,21 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { MiddlewareHandler } from "hono";
 import { Hono } from "hono";
-import { z } from "zod";
-import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES } from "../../shared/schemas/blog";
+import {
+  BLOG_IMAGE_MAX_BYTES,
+  BLOG_MESSAGES,
+  confirmSubscriptionInput,
+  unsubscribeTokenInput,
+} from "../../shared/schemas/blog";
 import { AppError, notFound } from "../errors";
+import type { RouteDoc } from "../operations/define";
 import { confirmWithToken } from "../services/blog/confirmation";
-import { adminOutbox } from "../services/blog/outbox";
 import * as posts from "../services/blog/posts";
 import { injectPostMeta, robotsTxt, rssXml, sitemapXml } from "../services/blog/seo";
 import * as subs from "../services/blog/subscriptions";
 import { readUpload, saveBlogImage } from "../services/blog/uploads";
 import { parseInput } from "../services/validation";
-import { type AppEnv, jsonBody, requireAdmin, requireUser } from "./http";
-
-const anyObject = z.record(z.string(), z.unknown());
+import { type AppEnv, requireAdmin } from "./http";
 
 /** The one route allowed a body above 1 MB (app.ts applies UPLOAD_BODY_BYTES to it instead). */
 export const BLOG_IMAGE_UPLOAD_PATH = "/api/uploads/blog-image";
@@ -28,34 +30,18 @@ function page(title: string, message: string): string {
 <h1>${title}</h1><p>${message}</p><p><a href="/blog">Back to the blog</a></p></body></html>`;
 }
 
-/** The /api blog routes (posts, subscriptions), the admin outbox and the image upload. */
+/**
+ * The blog routes that are not operations: the links of the e-mails answer with HTML pages, and the
+ * image upload takes multipart form data. The JSON routes are declared in operations/blog.ts.
+ */
 export const blogRoutes = new Hono<AppEnv>()
-  .get("/blog/posts", async (c) => c.json(await posts.listPublishedPosts(c.var.deps, c.req.query())))
-  .get("/blog/posts/:slug", async (c) =>
-    c.json(await posts.getPostBySlug(c.var.deps, c.get("auth").session?.user ?? null, c.req.param("slug"))),
-  )
-  .post("/blog/subscribe", async (c) => {
-    const user = c.get("auth").session?.user ?? null;
-    const { httpStatus, ...result } = await subs.subscribe(
-      c.var.deps,
-      user,
-      await jsonBody(c, anyObject),
-      c.var.meta,
-    );
-    return c.json(result, httpStatus);
-  })
-  .get("/blog/my-subscription", async (c) => {
-    const sub = await subs.getMySubscription(c.var.deps, requireUser(c).user);
-    if (!sub) throw new AppError("NOT_FOUND", BLOG_MESSAGES.notSubscribed);
-    return c.json(sub);
-  })
-  .delete("/blog/my-subscription", async (c) =>
-    c.json(await subs.cancelMySubscription(c.var.deps, requireUser(c).user)),
-  )
   // The one-click link of every e-mail (GET from a browser, POST from mail clients per RFC 8058).
   .on(["GET", "POST"], "/blog/unsubscribe", async (c) => {
     try {
-      await subs.unsubscribeWithToken(c.var.deps, { token: c.req.query("token") ?? "" });
+      await subs.unsubscribeWithToken(
+        c.var.deps,
+        parseInput(unsubscribeTokenInput, { token: c.req.query("token") ?? "" }),
+      );
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       c.header("Cache-Control", "no-store");
@@ -76,52 +62,15 @@ export const blogRoutes = new Hono<AppEnv>()
   .get("/blog/confirm", async (c) => {
     c.header("Cache-Control", "no-store");
     try {
-      await confirmWithToken(c.var.deps, { token: c.req.query("token") ?? "" });
+      await confirmWithToken(
+        c.var.deps,
+        parseInput(confirmSubscriptionInput, { token: c.req.query("token") ?? "" }),
+      );
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       return c.html(page("Invalid link", BLOG_MESSAGES.invalidConfirmation), 400);
     }
     return c.html(page("Subscription confirmed", BLOG_MESSAGES.confirmed));
-  })
-  .get("/admin/blog/posts", async (c) => {
-    requireAdmin(c);
-    return c.json(await posts.adminListPosts(c.var.deps, c.req.query()));
-  })
-  .get("/admin/blog/posts/:id", async (c) => {
-    requireAdmin(c);
-    return c.json(await posts.adminGetPost(c.var.deps, c.req.param("id")));
-  })
-  .post("/admin/blog/posts", async (c) => {
-    const { user } = requireAdmin(c);
-    return c.json(await posts.createPost(c.var.deps, user, await jsonBody(c, anyObject)), 201);
-  })
-  .patch("/admin/blog/posts/:id", async (c) => {
-    requireAdmin(c);
-    return c.json(await posts.updatePost(c.var.deps, c.req.param("id"), await jsonBody(c, anyObject)));
-  })
-  .delete("/admin/blog/posts/:id", async (c) => {
-    requireAdmin(c);
-    return c.json(await posts.deletePost(c.var.deps, c.req.param("id")));
-  })
-  .get("/admin/blog/subscriptions", async (c) => {
-    requireAdmin(c);
-    return c.json(await subs.adminListSubscriptions(c.var.deps, c.req.query()));
-  })
-  .delete("/admin/blog/subscriptions/:id", async (c) => {
-    requireAdmin(c);
-    return c.json(await subs.adminDeleteSubscription(c.var.deps, c.req.param("id")));
-  })
-  // For developers: the mail kept while no SMTP server is configured.
-  .get("/admin/outbox", async (c) => {
-    requireAdmin(c);
-    const q = parseInput(
-      z.object({
-        to: z.string().trim().max(254).optional(),
-        limit: z.coerce.number().int().min(1).max(500).default(100),
-      }),
-      c.req.query(),
-    );
-    return c.json(await adminOutbox(c.var.deps, q));
   })
   .post("/uploads/blog-image", async (c) => {
     requireAdmin(c);
@@ -134,6 +83,42 @@ export const blogRoutes = new Hono<AppEnv>()
     const file = Array.isArray(body.file) ? body.file[0] : body.file;
     return c.json(await saveBlogImage(c.var.deps, file), 201);
   });
+
+export const blogRouteDocs: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/blog/unsubscribe",
+    tag: "Blog",
+    summary: "The one-click unsubscribe link of every e-mail (an HTML page).",
+    query: ["token"],
+    responses: { "200": "HTML: unsubscribed", "400": "HTML: the link is invalid" },
+  },
+  {
+    method: "post",
+    path: "/blog/unsubscribe",
+    tag: "Blog",
+    summary: "One-click unsubscribe from mail clients (RFC 8058).",
+    query: ["token"],
+    responses: { "200": "HTML: unsubscribed", "400": "HTML: the link is invalid" },
+  },
+  {
+    method: "get",
+    path: "/blog/confirm",
+    tag: "Blog",
+    summary: "The link of the confirmation e-mail (double opt-in; an HTML page).",
+    query: ["token"],
+    responses: { "200": "HTML: subscription confirmed", "400": "HTML: the link is invalid" },
+  },
+  {
+    method: "post",
+    path: "/uploads/blog-image",
+    tag: "Blog administration",
+    access: "admin",
+    summary: "Uploads an image for a post (PNG, JPEG, GIF or WebP, at most 5 MB).",
+    files: ["file"],
+    responses: { "201": "JSON: the image's URL", "422": "JSON: not an image, or too large" },
+  },
+];
 
 /**
  * Uploaded images are served as inert files: no script, no sniffing, no framing. Mounted before the

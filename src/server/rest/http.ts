@@ -21,6 +21,11 @@ export type AppEnv = {
 
 /** Reads a JSON body; malformed JSON is a 400, a schema mismatch a 422 with an `errors` list. */
 export async function jsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
+  return parseInput(schema, await readJsonObject(c));
+}
+
+/** The JSON object of the body (an empty body reads as `{}`); malformed JSON is a 400, anything else a 422. */
+export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const text = await c.req.text();
   let raw: unknown = {};
   if (text.trim() !== "") {
@@ -35,7 +40,7 @@ export async function jsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: 
       fieldErrors: [{ field: "body", message: "Request body must be a JSON object" }],
     });
   }
-  return parseInput(schema, raw);
+  return raw as Record<string, unknown>;
 }
 
 export function queryInput<S extends z.ZodType>(c: Context<AppEnv>, schema: S): z.output<S> {

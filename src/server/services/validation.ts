@@ -3,7 +3,11 @@ import type { FieldError } from "../../shared/errors";
 import { AppError } from "../errors";
 
 export function zodFieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((i) => ({
+  return fieldErrorsOf(error.issues);
+}
+
+export function fieldErrorsOf(issues: readonly z.core.$ZodIssue[]): FieldError[] {
+  return issues.map((i) => ({
     field: i.path.length ? i.path.join(".") : "body",
     message:
       i.code === "unrecognized_keys"
@@ -18,8 +22,12 @@ export function zodFieldErrors(error: z.ZodError): FieldError[] {
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const fieldErrors = zodFieldErrors(parsed.error);
-  throw new AppError("UNPROCESSABLE_CONTENT", fieldErrors[0]?.message ?? "Validation failed", {
+  throw invalidInput(fieldErrorsOf(parsed.error.issues));
+}
+
+/** The 422 of a failed validation: the first message as `detail`, all of them in `errors`. */
+export function invalidInput(fieldErrors: FieldError[]): AppError {
+  return new AppError("UNPROCESSABLE_CONTENT", fieldErrors[0]?.message ?? "Validation failed", {
     fieldErrors,
   });
 }

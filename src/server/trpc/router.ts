@@ -1,25 +1,40 @@
+import { adminOperations } from "../operations/admin";
+import { authOperations } from "../operations/auth";
+import {
+  blogOperations,
+  blogPostAdminOperations,
+  blogSubscriptionAdminOperations,
+  outboxOperation,
+} from "../operations/blog";
+import { githubOperations, integrationOperations, settingsOperations } from "../operations/integrations";
+import { modelProviderOperations } from "../operations/model-providers";
+import { taskOperations } from "../operations/tasks";
 import { router } from "./init";
-import { adminRouter } from "./routers/admin";
-import { authRouter } from "./routers/auth";
-import { blogRouter } from "./routers/blog";
-import { exportsRouter, githubRouter, integrationsRouter, settingsRouter } from "./routers/integrations";
-import { modelProvidersRouter } from "./routers/model-providers";
+import { procedureOf, proceduresOf } from "./operations";
+import { exportsRouter } from "./routers/exports";
 import { realtimeRouter } from "./routers/realtime";
 import { systemRouter } from "./routers/system";
-import { tasksRouter } from "./routers/tasks";
 
+/** The SPA's API: the declared operations (src/server/operations) plus the subscriptions, which are tRPC's alone. */
 export const appRouter = router({
-  admin: adminRouter,
-  auth: authRouter,
-  blog: blogRouter, // blog (issue 6)
+  admin: router(proceduresOf(adminOperations)),
+  auth: router(proceduresOf(authOperations)),
+  blog: router({
+    ...proceduresOf(blogOperations),
+    admin: router({
+      posts: router(proceduresOf(blogPostAdminOperations)),
+      subscriptions: router(proceduresOf(blogSubscriptionAdminOperations)),
+      outbox: procedureOf(outboxOperation),
+    }),
+  }),
   exports: exportsRouter,
-  github: githubRouter,
-  integrations: integrationsRouter,
-  modelProviders: modelProvidersRouter,
+  github: router(proceduresOf(githubOperations)),
+  integrations: router(proceduresOf(integrationOperations)),
+  modelProviders: router(proceduresOf(modelProviderOperations)),
   realtime: realtimeRouter,
-  settings: settingsRouter,
+  settings: router(proceduresOf(settingsOperations)),
   system: systemRouter,
-  tasks: tasksRouter,
+  tasks: router(proceduresOf(taskOperations)),
 });
 
 /** Imported by the SPA and by TypeScript consumers (`atomize/router`). */

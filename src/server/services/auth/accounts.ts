@@ -1,11 +1,16 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { AuthResponse, LoginInput, PublicUser, RegisterInput } from "../../../shared/schemas/auth";
-import { loginInput, registerInput, verifyEmailInput } from "../../../shared/schemas/auth";
+import type { z } from "zod";
+import type {
+  AuthResponse,
+  loginInput,
+  PublicUser,
+  registerInput,
+  verifyEmailInput,
+} from "../../../shared/schemas/auth";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../../auth/password";
 import { users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { parseInput } from "../validation";
 import {
   checkVerificationToken,
   EMAIL_ALREADY_VERIFIED,
@@ -85,10 +90,9 @@ export async function findUserByEmail(deps: Pick<Deps, "db">, email: string): Pr
  */
 export async function register(
   deps: Deps,
-  raw: RegisterInput | unknown,
+  input: z.output<typeof registerInput>,
   meta: SessionMeta = {},
 ): Promise<{ user: UserRow; tokens: IssuedTokens }> {
-  const input = parseInput(registerInput, raw);
   await consumeRateLimit(
     deps,
     {
@@ -124,10 +128,9 @@ export async function register(
 
 export async function login(
   deps: Deps,
-  raw: LoginInput | unknown,
+  input: z.output<typeof loginInput>,
   meta: SessionMeta = {},
 ): Promise<{ user: UserRow; tokens: IssuedTokens }> {
-  const input = parseInput(loginInput, raw);
   // Reserved before the password is evaluated: parallel guesses cannot outrun the limits (throttle.ts).
   const attempt = await reserveLoginAttempt(deps, input.email, meta.ip ?? null);
   let user: UserRow | undefined;
@@ -164,8 +167,10 @@ export async function syncAdminRole(deps: Deps, user: UserRow): Promise<UserRow>
 }
 
 /** Follows a verification link: marks the address verified and applies ADMIN_EMAILS at once. */
-export async function verifyEmail(deps: Deps, raw: unknown): Promise<{ user: UserRow; detail: string }> {
-  const { token } = parseInput(verifyEmailInput, raw);
+export async function verifyEmail(
+  deps: Deps,
+  { token }: z.output<typeof verifyEmailInput>,
+): Promise<{ user: UserRow; detail: string }> {
   const userId = verificationTokenUserId(token);
   if (!userId) throw new AppError("BAD_REQUEST", VERIFICATION_INVALID);
   const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);

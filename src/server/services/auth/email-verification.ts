@@ -2,6 +2,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { isLowercaseUuid } from "../../../shared/ids";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { escapeHtml } from "../../lib/escape-html";
 
 export const EMAIL_VERIFIED = "Your e-mail address is verified.";
 export const EMAIL_ALREADY_VERIFIED = "Your e-mail address is already verified.";
@@ -73,9 +74,6 @@ export function verificationUrl(deps: Deps, user: { id: string; email: string })
   const token = signVerificationToken(deps.unsubscribeKey, user, deps.config.EMAIL_VERIFICATION_HOURS);
   return `${deps.config.publicOrigin}/verify-email?token=${encodeURIComponent(token)}`;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /**
  * Mails the user a verification link. A mail failure is logged, not thrown: registration must not fail

@@ -1,13 +1,13 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
-import { BLOG_MESSAGES, confirmSubscriptionInput } from "../../../shared/schemas/blog";
+import type { z } from "zod";
+import { BLOG_MESSAGES, type confirmSubscriptionInput } from "../../../shared/schemas/blog";
 import { blogSubscriptions } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import type { JobKind } from "../../jobs/payloads";
 import type { DbOrTx, TypedJob } from "../../jobs/queue";
-import { parseInput } from "../validation";
+import { escapeHtml } from "../../lib/escape-html";
 import { signConfirmationToken, verifyConfirmationToken } from "./confirmation-token";
-import { escapeHtml } from "./mail-html";
 
 export const JOB_BLOG_CONFIRM = "blog.confirm" satisfies JobKind;
 
@@ -107,8 +107,10 @@ export async function sendConfirmation(deps: Deps, job: TypedJob<typeof JOB_BLOG
  * reports the same success). A forged, malformed or expired token, or one for a subscription that no
  * longer exists, is a 400.
  */
-export async function confirmWithToken(deps: Deps, raw: unknown): Promise<{ detail: string }> {
-  const { token } = parseInput(confirmSubscriptionInput, raw);
+export async function confirmWithToken(
+  deps: Deps,
+  { token }: z.output<typeof confirmSubscriptionInput>,
+): Promise<{ detail: string }> {
   const invalid = new AppError("BAD_REQUEST", BLOG_MESSAGES.invalidConfirmation);
   const id = verifyConfirmationToken(deps.unsubscribeKey, token);
   if (!id) throw invalid;

@@ -3,8 +3,8 @@ import { blogPosts, blogSubscriptions, jobs } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import type { JobKind } from "../../jobs/payloads";
 import type { DbOrTx, JobContext, TypedJob } from "../../jobs/queue";
+import { escapeHtml } from "../../lib/escape-html";
 import { JOB_BLOG_CONFIRM, sendConfirmation } from "./confirmation";
-import { escapeHtml } from "./mail-html";
 import { htmlToText, truncateText } from "./sanitize";
 import { unsubscribeUrl } from "./subscriptions";
 

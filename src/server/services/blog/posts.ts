@@ -1,25 +1,21 @@
 import { and, count, desc, eq, getTableColumns, isNull, like, ne, or, type SQL, sql } from "drizzle-orm";
+import type { z } from "zod";
 import { UUID_PATTERN } from "../../../shared/ids";
 import {
   type AdminBlogPost,
-  type AdminListPostsInput,
-  adminListPostsInput,
+  type adminListPostsInput,
   BLOG_MESSAGES,
   type BlogPost,
   type BlogPostList,
-  type CreatePostInput,
-  createPostInput,
-  type ListPostsInput,
-  listPostsInput,
+  type createPostInput,
+  type listPostsInput,
   slugify,
-  type UpdatePostInput,
-  updatePostInput,
+  type updatePostInput,
 } from "../../../shared/schemas/blog";
 import { blogPosts } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import type { UserRow } from "../auth/sessions";
-import { parseInput } from "../validation";
 import { enqueueNotification } from "./notify";
 import { sanitizePostHtml } from "./sanitize";
 
@@ -77,8 +73,10 @@ async function listWhere(
 }
 
 /** GET /blog/posts: published posts only, newest first, or best match first when searching. */
-export async function listPublishedPosts(deps: Deps, raw: ListPostsInput | unknown): Promise<BlogPostList> {
-  const input = parseInput(listPostsInput, raw ?? {});
+export async function listPublishedPosts(
+  deps: Deps,
+  input: z.output<typeof listPostsInput>,
+): Promise<BlogPostList> {
   const { rows, total } = await listWhere(deps, eq(blogPosts.status, "published"), input);
   return { posts: rows.map(toPost), total, page: input.page, page_size: input.page_size };
 }
@@ -133,9 +131,8 @@ export async function recentPublishedPosts(deps: Deps, limit: number): Promise<B
 // -- admin ---------------------------------------------------------------------------------------------
 export async function adminListPosts(
   deps: Deps,
-  raw: AdminListPostsInput | unknown,
+  input: z.output<typeof adminListPostsInput>,
 ): Promise<BlogPostList<AdminBlogPost>> {
-  const input = parseInput(adminListPostsInput, raw ?? {});
   const { rows, total } = await listWhere(
     deps,
     input.status ? eq(blogPosts.status, input.status) : undefined,
@@ -203,9 +200,8 @@ async function onPublish(deps: Deps, tx: Tx, row: Omit<PostRow, "search">) {
 export async function createPost(
   deps: Deps,
   author: UserRow,
-  raw: CreatePostInput | unknown,
+  input: z.output<typeof createPostInput>,
 ): Promise<AdminBlogPost> {
-  const input = parseInput(createPostInput, raw);
   const content = cleanContent(input.content);
   const base = input.slug ?? (slugify(input.title) || "post");
   // A generated slug that loses a race to a concurrent insert simply takes the next number.
@@ -245,9 +241,8 @@ export async function createPost(
 export async function updatePost(
   deps: Deps,
   id: string,
-  raw: UpdatePostInput | unknown,
+  input: z.output<typeof updatePostInput>,
 ): Promise<AdminBlogPost> {
-  const input = parseInput(updatePostInput, raw);
   const content = input.content === undefined ? undefined : cleanContent(input.content);
   const row = await deps.db.transaction(async (tx) => {
     const before = await getRow({ db: tx }, id, true);

@@ -1,21 +1,21 @@
 import { count, desc, eq, or, sql } from "drizzle-orm";
+import type { z } from "zod";
 import { UUID_PATTERN } from "../../../shared/ids";
 import {
-  adminListSubscriptionsInput,
+  type adminListSubscriptionsInput,
   BLOG_MESSAGES,
   type BlogSubscription,
   type BlogSubscriptionList,
-  type SubscribeInput,
   type SubscribeResult,
-  subscribeInput,
-  unsubscribeTokenInput,
+  type subscribeInput,
+  type unsubscribeTokenInput,
 } from "../../../shared/schemas/blog";
 import { blogSubscriptions } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { HTTP_STATUS, type WithHttpStatus } from "../../lib/http-status";
 import { consumeRateLimit, perAddress } from "../auth/rate-limit";
 import type { SessionMeta, UserRow } from "../auth/sessions";
-import { parseInput } from "../validation";
 import { requestConfirmation } from "./confirmation";
 import { signUnsubscribeToken, verifyUnsubscribeToken } from "./unsubscribe-token";
 
@@ -47,10 +47,8 @@ const ofUser = (user: UserRow) =>
     ? or(eq(blogSubscriptions.userId, user.id), byEmail(user.email))
     : eq(blogSubscriptions.userId, user.id);
 
-export type SubscribeOutcome = SubscribeResult & {
-  /** For the REST status: 201 a new active subscription, 202 a confirmation to come, else 200. */
-  httpStatus: 200 | 201 | 202;
-};
+/** With the REST status: 201 a new active subscription, 202 a confirmation to come, else 200. */
+export type SubscribeOutcome = WithHttpStatus<SubscribeResult>;
 
 /**
  * POST /blog/subscribe, with double opt-in (docs/decisions/009-usage-and-subscriptions.md).
@@ -64,10 +62,9 @@ export type SubscribeOutcome = SubscribeResult & {
 export async function subscribe(
   deps: Deps,
   user: UserRow | null,
-  raw: SubscribeInput | unknown,
+  input: z.output<typeof subscribeInput>,
   meta: SessionMeta = {},
 ): Promise<SubscribeOutcome> {
-  const input = parseInput(subscribeInput, raw ?? {});
   if (user?.emailVerifiedAt) return subscribeVerified(deps, user, input);
   const email = user ? user.email.toLowerCase() : input.email;
   if (!email) {
@@ -91,7 +88,7 @@ export async function subscribe(
     categories: input.categories,
   });
   deps.log.info("blog subscription requested", { signedIn: Boolean(user) });
-  return { detail: BLOG_MESSAGES.checkInbox, confirmation_required: true, httpStatus: 202 };
+  return { detail: BLOG_MESSAGES.checkInbox, confirmation_required: true, [HTTP_STATUS]: 202 };
 }
 
 async function subscribeVerified(
@@ -119,7 +116,7 @@ async function subscribeVerified(
       detail: BLOG_MESSAGES.subscribed,
       confirmation_required: false,
       already_subscribed: false,
-      httpStatus: 201,
+      [HTTP_STATUS]: 201,
     };
   }
   const [existing] = await deps.db.select().from(blogSubscriptions).where(byEmail(email)).limit(1);
@@ -140,7 +137,7 @@ async function subscribeVerified(
     detail: wasActive ? BLOG_MESSAGES.alreadySubscribed : BLOG_MESSAGES.subscribed,
     confirmation_required: false,
     already_subscribed: wasActive,
-    httpStatus: 200,
+    [HTTP_STATUS]: 200,
   };
 }
 
@@ -169,8 +166,10 @@ export async function cancelMySubscription(deps: Deps, user: UserRow): Promise<{
  * The one-click link in every e-mail. A forged or malformed token is a 400; a valid one removes the
  * subscription (again: a second click finds it gone and reports the same success).
  */
-export async function unsubscribeWithToken(deps: Deps, raw: unknown): Promise<{ detail: string }> {
-  const { token } = parseInput(unsubscribeTokenInput, raw);
+export async function unsubscribeWithToken(
+  deps: Deps,
+  { token }: z.output<typeof unsubscribeTokenInput>,
+): Promise<{ detail: string }> {
   const id = verifyUnsubscribeToken(deps.unsubscribeKey, token);
   if (!id) throw new AppError("BAD_REQUEST", "This unsubscribe link is invalid.");
   await deps.db.delete(blogSubscriptions).where(eq(blogSubscriptions.id, id));
@@ -184,8 +183,10 @@ export function unsubscribeUrl(deps: Deps, subscriptionId: string): string {
 }
 
 // -- admin ---------------------------------------------------------------------------------------------
-export async function adminListSubscriptions(deps: Deps, raw: unknown): Promise<BlogSubscriptionList> {
-  const input = parseInput(adminListSubscriptionsInput, raw ?? {});
+export async function adminListSubscriptions(
+  deps: Deps,
+  input: z.output<typeof adminListSubscriptionsInput>,
+): Promise<BlogSubscriptionList> {
   const [rows, [counted]] = await Promise.all([
     deps.db
       .select()

@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
 import { UUID_PATTERN } from "../../../shared/ids";
-import {
-  type ExportKind,
-  type ExportView,
+import type {
+  ExportKind,
+  ExportView,
   startGithubExportInput,
   startJiraExportInput,
   startTrelloExportInput,
@@ -15,7 +16,6 @@ import type { JobKind } from "../../jobs/payloads";
 import type { UserRow } from "../auth/sessions";
 import { readCredential } from "../integrations/credentials";
 import { getOwnedRow } from "../tasks/tasks";
-import { parseInput } from "../validation";
 
 export const JOB_EXPORT = "export.run" satisfies JobKind;
 export type ExportRow = typeof exports.$inferSelect;
@@ -53,17 +53,22 @@ function taskIdOf(input: {
  * Starts an export of one of the caller's task trees. Credentials come from the request or, when
  * left out, from the stored (encrypted) ones; they travel to the job sealed, never in plain text.
  */
+export type StartExportRequest =
+  | { kind: "jira"; input: z.output<typeof startJiraExportInput> }
+  | { kind: "trello"; input: z.output<typeof startTrelloExportInput> }
+  | { kind: "github"; input: z.output<typeof startGithubExportInput> };
+
 export async function startExport(
   deps: Deps,
   user: UserRow,
-  kind: ExportKind,
-  raw: unknown,
+  request: StartExportRequest,
 ): Promise<{ export_id: string; status: string }> {
+  const kind: ExportKind = request.kind;
   let secret: Record<string, string>;
   let config: Record<string, unknown>;
   let taskId: string;
-  if (kind === "jira") {
-    const input = parseInput(startJiraExportInput, raw);
+  if (request.kind === "jira") {
+    const input = request.input;
     taskId = taskIdOf(input);
     const stored = await readCredential<{ user_email: string; api_token: string }>(deps, user.id, "jira");
     const c = input.config;
@@ -90,8 +95,8 @@ export async function startExport(
       project_key: c.project_key,
       user_email: email,
     };
-  } else if (kind === "trello") {
-    const input = parseInput(startTrelloExportInput, raw);
+  } else if (request.kind === "trello") {
+    const input = request.input;
     taskId = taskIdOf(input);
     const stored = await readCredential<{ api_key: string; token: string }>(deps, user.id, "trello");
     const key = input.config.trello_api_key || stored?.secret.api_key;
@@ -105,7 +110,7 @@ export async function startExport(
     secret = { api_key: key, token };
     config = { board_name: input.config.board_name };
   } else {
-    const input = parseInput(startGithubExportInput, raw);
+    const input = request.input;
     taskId = input.task_id;
     const stored = await readCredential<{ token: string }>(deps, user.id, "github");
     if (!stored)

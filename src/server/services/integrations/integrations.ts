@@ -1,20 +1,20 @@
 import { eq } from "drizzle-orm";
+import type { z } from "zod";
 import {
   type GeneralSettings,
   GITHUB_TOKEN_SCOPES,
   type GithubStatus,
-  generalSettingsInput,
-  githubConnectInput,
+  type generalSettingsInput,
+  type githubConnectInput,
   type IntegrationStatus,
-  jiraCredentialsInput,
-  trelloCredentialsInput,
+  type jiraCredentialsInput,
+  type trelloCredentialsInput,
 } from "../../../shared/schemas/integrations";
 import { users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { jiraSiteOrigin } from "../../integrations/allowed-origin";
 import type { UserRow } from "../auth/sessions";
-import { parseInput } from "../validation";
 import { deleteCredential, maskHint, readCredential, saveCredential } from "./credentials";
 
 const TIMEOUT = 10_000;
@@ -26,9 +26,8 @@ export function generalSettingsOf(user: UserRow): GeneralSettings {
 export async function updateGeneralSettings(
   deps: Deps,
   user: UserRow,
-  raw: unknown,
+  input: z.output<typeof generalSettingsInput>,
 ): Promise<GeneralSettings> {
-  const input = parseInput(generalSettingsInput, raw);
   const settings = { ...generalSettingsOf(user), ...input };
   await deps.db.update(users).set({ settings, updatedAt: new Date() }).where(eq(users.id, user.id));
   return settings;
@@ -84,8 +83,11 @@ async function call(
 }
 
 /** POST /trello/credentials: checked against Trello, then stored encrypted. */
-export async function saveTrelloCredentials(deps: Deps, userId: string, raw: unknown) {
-  const input = parseInput(trelloCredentialsInput, raw);
+export async function saveTrelloCredentials(
+  deps: Deps,
+  userId: string,
+  input: z.output<typeof trelloCredentialsInput>,
+) {
   const url = new URL("/1/members/me", deps.config.TRELLO_API_URL);
   url.searchParams.set("key", input.api_key);
   url.searchParams.set("token", input.token);
@@ -111,8 +113,11 @@ export async function saveTrelloCredentials(deps: Deps, userId: string, raw: unk
 }
 
 /** POST /jira/credentials: the site must be allowed, the account must answer /myself. */
-export async function saveJiraCredentials(deps: Deps, userId: string, raw: unknown) {
-  const input = parseInput(jiraCredentialsInput, raw);
+export async function saveJiraCredentials(
+  deps: Deps,
+  userId: string,
+  input: z.output<typeof jiraCredentialsInput>,
+) {
   const origin = jiraSiteOrigin(input.jira_url, deps.config.JIRA_ALLOWED_ORIGINS);
   const res = await call(`${origin}/rest/api/3/myself`, {
     headers: {
@@ -162,8 +167,11 @@ async function githubUser(deps: Deps, token: string) {
 }
 
 /** POST /github/connect: the token is checked against GET /user; a classic token must carry repo and read:user. */
-export async function connectGithub(deps: Deps, user: UserRow, raw: unknown): Promise<GithubStatus> {
-  const input = parseInput(githubConnectInput, raw);
+export async function connectGithub(
+  deps: Deps,
+  user: UserRow,
+  input: z.output<typeof githubConnectInput>,
+): Promise<GithubStatus> {
   const res = await githubUser(deps, input.access_token);
   if (!res) throw new AppError("SERVICE_UNAVAILABLE", "GitHub could not be reached. Please try again later.");
   if (res.status === 401)

@@ -1,8 +1,9 @@
+import type { z } from "zod";
 import {
   type ConnectionTestResult,
   type InstanceModelProviderView,
   type ModelProviderView,
-  modelProviderInput,
+  type modelProviderInput,
   type OllamaDetection,
   type PlannerForMe,
   PROVIDER_CONCURRENCY,
@@ -11,7 +12,6 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { consumeRateLimit } from "../auth/rate-limit";
 import type { UserRow } from "../auth/sessions";
-import { parseInput } from "../validation";
 import {
   deleteProvider,
   type ProviderOwner,
@@ -84,8 +84,9 @@ function viewOf(stored: StoredProvider | null): ModelProviderView {
   };
 }
 
-async function save(deps: Deps, user: UserRow, owner: ProviderOwner, raw: unknown) {
-  const input = parseInput(modelProviderInput, raw);
+type ProviderSettings = z.output<typeof modelProviderInput>;
+
+async function save(deps: Deps, user: UserRow, owner: ProviderOwner, input: ProviderSettings) {
   const before = await readProvider(deps, owner);
   await writeProvider(
     deps,
@@ -113,9 +114,8 @@ async function test(
   deps: Deps,
   user: UserRow,
   owner: ProviderOwner,
-  raw: unknown,
+  input: ProviderSettings,
 ): Promise<ConnectionTestResult> {
-  const input = parseInput(modelProviderInput, raw);
   await consumeRateLimit(
     deps,
     { key: `model-test:user:${user.id}`, ...CONNECTION_TESTS },
@@ -155,8 +155,12 @@ export async function getOwnProvider(deps: Deps, user: UserRow): Promise<ModelPr
   return viewOf(await readProvider(deps, own(user)));
 }
 
-export function saveOwnProvider(deps: Deps, user: UserRow, raw: unknown): Promise<ModelProviderView> {
-  return save(deps, user, own(user), raw);
+export function saveOwnProvider(
+  deps: Deps,
+  user: UserRow,
+  input: ProviderSettings,
+): Promise<ModelProviderView> {
+  return save(deps, user, own(user), input);
 }
 
 export async function removeOwnProvider(deps: Deps, user: UserRow): Promise<ModelProviderView> {
@@ -165,8 +169,12 @@ export async function removeOwnProvider(deps: Deps, user: UserRow): Promise<Mode
   return viewOf(null);
 }
 
-export function testOwnProvider(deps: Deps, user: UserRow, raw: unknown): Promise<ConnectionTestResult> {
-  return test(deps, user, own(user), raw);
+export function testOwnProvider(
+  deps: Deps,
+  user: UserRow,
+  input: ProviderSettings,
+): Promise<ConnectionTestResult> {
+  return test(deps, user, own(user), input);
 }
 
 // ---- the instance's provider (admins) -------------------------------------------------------------
@@ -179,11 +187,11 @@ export async function getInstanceProvider(deps: Deps, user: UserRow): Promise<In
 export async function saveInstanceProvider(
   deps: Deps,
   user: UserRow,
-  raw: unknown,
+  input: ProviderSettings,
 ): Promise<InstanceModelProviderView> {
   requireAdmin(user);
   refuseWhenEnvironmentSets(deps);
-  return { ...(await save(deps, user, INSTANCE, raw)), environment: null };
+  return { ...(await save(deps, user, INSTANCE, input)), environment: null };
 }
 
 export async function removeInstanceProvider(deps: Deps, user: UserRow): Promise<InstanceModelProviderView> {
@@ -197,10 +205,10 @@ export async function removeInstanceProvider(deps: Deps, user: UserRow): Promise
 export async function testInstanceProvider(
   deps: Deps,
   user: UserRow,
-  raw: unknown,
+  input: ProviderSettings,
 ): Promise<ConnectionTestResult> {
   requireAdmin(user);
-  return test(deps, user, INSTANCE, raw);
+  return test(deps, user, INSTANCE, input);
 }
 
 // ---- which planner runs, and a local Ollama -------------------------------------------------------

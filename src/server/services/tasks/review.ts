@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { rejectTaskInput, resubmitTaskInput, type Task } from "../../../shared/schemas/tasks";
+import type { z } from "zod";
+import type { rejectTaskInput, resubmitTaskInput, Task } from "../../../shared/schemas/tasks";
 import { tasks } from "../../db/schema/index";
 import { enqueueDecomposition, enqueueNodeDecomposition, JOB_COMPOSE } from "../../decomposition/pipeline";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import type { UserRow } from "../auth/sessions";
-import { parseInput } from "../validation";
 import { countMonthlyUse, getOwnedRow, getTask } from "./tasks";
 
 /**
@@ -60,8 +60,12 @@ export async function approveTask(deps: Deps, user: UserRow, id: string): Promis
   return getTask(deps, user.id, id);
 }
 
-export async function rejectTask(deps: Deps, user: UserRow, id: string, raw: unknown): Promise<Task> {
-  const input = parseInput(rejectTaskInput, raw);
+export async function rejectTask(
+  deps: Deps,
+  user: UserRow,
+  id: string,
+  input: z.output<typeof rejectTaskInput>,
+): Promise<Task> {
   const row = await getOwnedRow(deps, user.id, id);
   if (row.parentId || !["submitted", "processing", "pending"].includes(row.status)) {
     throw new AppError(
@@ -88,8 +92,12 @@ export async function rejectTask(deps: Deps, user: UserRow, id: string, raw: unk
   return getTask(deps, user.id, id);
 }
 
-export async function resubmitTask(deps: Deps, user: UserRow, id: string, raw: unknown): Promise<Task> {
-  const input = parseInput(resubmitTaskInput, raw);
+export async function resubmitTask(
+  deps: Deps,
+  user: UserRow,
+  id: string,
+  input: z.output<typeof resubmitTaskInput>,
+): Promise<Task> {
   const row = await getOwnedRow(deps, user.id, id);
   if (row.parentId || row.status !== "rejected")
     throw new AppError("CONFLICT", "Only a rejected task can be resubmitted.");

@@ -1,23 +1,20 @@
 import { and, asc, count, desc, eq, isNull, or, sql } from "drizzle-orm";
+import type { z } from "zod";
 import { findApplicationType, findStack } from "../../../shared/catalogue";
 import { UUID_PATTERN } from "../../../shared/ids";
 import {
-  type AddTaskInput,
-  addTaskInput,
-  type CreateTaskInput,
-  createTaskInput,
-  type ListTasksInput,
-  listTasksInput,
+  type addTaskInput,
+  type createTaskInput,
+  type listTasksInput,
   statsGroupOf,
-  statsInput,
+  type statsInput,
   type Task,
   type TaskList,
   type TaskStats,
   type TaskTreeNode,
   type TaskUsage,
-  type UpdateTaskInput,
-  updateEventModelInput,
-  updateTaskInput,
+  type updateEventModelInput,
+  type updateTaskInput,
 } from "../../../shared/schemas/tasks";
 import { resultRows } from "../../db/client";
 import { epics, eventModels, tasks, userStories, users } from "../../db/schema/index";
@@ -30,7 +27,6 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { currentUsagePeriod } from "../auth/accounts";
 import type { UserRow } from "../auth/sessions";
-import { parseInput } from "../validation";
 import { type RootExtras, type TaskRow, toMetadata, toTask } from "./serialize";
 
 export const TASK_NOT_FOUND = "Task not found";
@@ -77,9 +73,8 @@ async function loadRootExtras(deps: Deps, rootId: string): Promise<RootExtras> {
 export async function listTasks(
   deps: Deps,
   userId: string,
-  raw: ListTasksInput | unknown,
+  input: z.output<typeof listTasksInput>,
 ): Promise<TaskList> {
-  const input = parseInput(listTasksInput, raw ?? {});
   const where = input.top_level_only
     ? and(eq(tasks.userId, userId), isNull(tasks.parentId))
     : eq(tasks.userId, userId);
@@ -156,8 +151,11 @@ export function buildTree(rows: TaskRow[], targetId: string, rootExtras: RootExt
   return target;
 }
 
-export async function getTaskStats(deps: Deps, userId: string, raw: unknown): Promise<TaskStats> {
-  const input = parseInput(statsInput, raw ?? {});
+export async function getTaskStats(
+  deps: Deps,
+  userId: string,
+  input: z.output<typeof statsInput>,
+): Promise<TaskStats> {
   const rows = await deps.db
     .select({ status: tasks.status, n: count() })
     .from(tasks)
@@ -220,8 +218,11 @@ export async function countMonthlyUse(tx: Tx, userId: string, hint = ""): Promis
 }
 
 /** Creates a top-level task, counting it against the monthly limit in the same transaction. */
-export async function createTask(deps: Deps, userId: string, raw: CreateTaskInput | unknown): Promise<Task> {
-  const input = parseInput(createTaskInput, raw);
+export async function createTask(
+  deps: Deps,
+  userId: string,
+  input: z.output<typeof createTaskInput>,
+): Promise<Task> {
   const prefs = input.tech_preferences ?? {};
   const appType = prefs.application_type ? findApplicationType(prefs.application_type) : undefined;
   if (prefs.application_type && !appType) {
@@ -299,9 +300,8 @@ export async function updateTask(
   deps: Deps,
   userId: string,
   id: string,
-  raw: UpdateTaskInput | unknown,
+  input: z.output<typeof updateTaskInput>,
 ): Promise<Task> {
-  const input = parseInput(updateTaskInput, raw);
   const before = await getOwnedRow(deps, userId, id);
   const set: Partial<TaskRow> = { updatedAt: new Date() };
   if (input.description !== undefined) set.description = input.description;
@@ -447,8 +447,12 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
   return task;
 }
 
-export async function updateEventModel(deps: Deps, userId: string, id: string, raw: unknown) {
-  const input = parseInput(updateEventModelInput, raw);
+export async function updateEventModel(
+  deps: Deps,
+  userId: string,
+  id: string,
+  input: z.output<typeof updateEventModelInput>,
+) {
   const row = await getOwnedRow(deps, userId, id);
   const rootId = row.rootTaskId ?? row.id;
   // user_edited_at marks the model as a person's: a decomposition finishing later keeps it.
@@ -472,9 +476,8 @@ export async function addTask(
   deps: Deps,
   userId: string,
   targetId: string,
-  raw: AddTaskInput | unknown,
+  input: z.output<typeof addTaskInput>,
 ): Promise<Task> {
-  const input = parseInput(addTaskInput, raw);
   if (input.target_task_id !== undefined && input.target_task_id !== targetId) {
     throw new AppError("UNPROCESSABLE_CONTENT", "target_task_id does not match the task in the URL", {
       fieldErrors: [

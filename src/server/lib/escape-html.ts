@@ -1,4 +1,4 @@
-/** Escapes text for the HTML part of the blog's e-mails. */
+/** Escapes text for HTML: e-mails, the server-rendered pages and the API reference. */
 export function escapeHtml(s: string): string {
   return s
     .replace(/&/g, "&amp;")

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { setRole, toPublicUser } from "../services/auth/accounts";
+import { mutation } from "./define";
+
+/** Administration of accounts: the tRPC `admin` router (the CLI `npm run make-admin` does the same from a shell). */
+export const adminOperations = {
+  setUserRole: mutation({
+    access: "admin",
+    summary: "Grants or withdraws the admin role.",
+    input: z.strictObject({
+      email: z.email().transform((e) => e.toLowerCase()),
+      role: z.enum(["user", "admin"]),
+    }),
+    run: async ({ deps }, input) => toPublicUser(await setRole(deps, input.email, input.role)),
+  }),
+};

@@ -1,0 +1,131 @@
+import {
+  authorizeInput,
+  exchangeAuthCodeInput,
+  googleExchangeInput,
+  loginInput,
+  oauthProvider,
+  refreshInput,
+  registerInput,
+  verifyEmailInput,
+} from "../../shared/schemas/auth";
+import { clearedSessionCookies } from "../auth/http-session";
+import { signedIn } from "../auth/sign-in-response";
+import { AppError } from "../errors";
+import * as accounts from "../services/auth/accounts";
+import * as google from "../services/auth/google";
+import { invalidateSession } from "../services/auth/sessions";
+import { mutation, query } from "./define";
+
+/** Sign-up, sign-in, sessions and the profile: the tRPC `auth` router and the /api/auth routes. */
+export const authOperations = {
+  providers: query({
+    access: "public",
+    summary: "Which ways of signing in this installation offers.",
+    run: ({ deps }) => ({
+      google: deps.config.googleEnabled,
+      devBypass: deps.config.NODE_ENV === "development",
+    }),
+    rest: [{ method: "get", path: "/auth/providers" }],
+  }),
+  register: mutation({
+    access: "public",
+    summary: "Creates an account and signs it in.",
+    input: registerInput,
+    run: async ({ deps, meta, setCookies }, input) =>
+      signedIn(deps, await accounts.register(deps, input, meta), setCookies),
+    rest: [{ method: "post", path: "/auth/register", from: "body", status: 201 }],
+  }),
+  login: mutation({
+    access: "public",
+    summary: "Signs in with e-mail and password.",
+    input: loginInput,
+    run: async ({ deps, meta, setCookies }, input) =>
+      signedIn(deps, await accounts.login(deps, input, meta), setCookies),
+    rest: [{ method: "post", path: "/auth/login", from: "body" }],
+  }),
+  logout: mutation({
+    access: "public",
+    summary: "Ends this session and clears its cookies.",
+    run: async ({ deps, sessionId, setCookies }) => {
+      if (sessionId) await invalidateSession(deps, sessionId);
+      setCookies?.(clearedSessionCookies(deps));
+      return { detail: "Logged out" };
+    },
+    rest: [{ method: "post", path: "/auth/logout" }],
+  }),
+  refresh: mutation({
+    access: "public",
+    summary: "Trades a refresh token (the body's or the cookie's) for new tokens.",
+    input: refreshInput,
+    run: async ({ deps, meta, refreshCookie, setCookies }, input) => {
+      const token = input.refresh_token ?? refreshCookie;
+      if (!token) throw new AppError("UNAUTHORIZED", "No refresh token");
+      try {
+        const r = await accounts.refreshSession(deps, token, meta);
+        return signedIn(deps, { user: r.user, tokens: r }, setCookies);
+      } catch (err) {
+        // A refused token ends the browser's session; a rate limit (429) leaves it for a later try.
+        if (err instanceof AppError && err.status === 401) setCookies?.(clearedSessionCookies(deps));
+        throw err;
+      }
+    },
+    rest: [{ method: "post", path: "/auth/refresh-token", from: "body" }],
+  }),
+  me: query({
+    access: "user",
+    summary: "The signed-in user.",
+    run: ({ user }) => accounts.toPublicUser(user),
+    rest: [{ method: "get", path: "/auth/me" }],
+  }),
+  verifyEmail: mutation({
+    access: "public",
+    summary: "Follows an e-mail verification link's token.",
+    input: verifyEmailInput,
+    run: async ({ deps }, input) => ({ detail: (await accounts.verifyEmail(deps, input)).detail }),
+    rest: [{ method: "post", path: "/auth/verify-email", from: "body" }],
+  }),
+  resendVerification: mutation({
+    access: "user",
+    summary: "Sends the verification e-mail again.",
+    run: ({ deps, user }) => accounts.resendVerification(deps, user),
+    rest: [{ method: "post", path: "/auth/verify-email/resend" }],
+  }),
+  devBypass: mutation({
+    access: "public",
+    summary: "Development only: signs in as the development user.",
+    run: async ({ deps, meta, setCookies }) =>
+      signedIn(deps, await accounts.devBypass(deps, meta), setCookies),
+    rest: [{ method: "post", path: "/auth/dev-bypass" }],
+  }),
+  googleAuthorize: mutation({
+    access: "public",
+    summary: "Starts Google sign-in: the authorization URL to send the browser to.",
+    input: authorizeInput,
+    run: ({ deps, meta }, input) => google.authorizeGoogle(deps, input, meta),
+    rest: [
+      {
+        method: "get",
+        path: "/auth/{provider}/authorize",
+        from: "query",
+        pathOnly: { provider: oauthProvider },
+      },
+    ],
+  }),
+  googleExchange: mutation({
+    access: "public",
+    summary: "Completes Google sign-in with the code and state Google returned.",
+    input: googleExchangeInput,
+    run: async ({ deps, meta, setCookies }, input) =>
+      signedIn(deps, await google.completeGoogleSignIn(deps, input, meta), setCookies),
+    rest: [{ method: "post", path: "/auth/google/exchange", from: "body" }],
+  }),
+  exchangeAuthCode: mutation({
+    access: "public",
+    summary: "Trades the one-time code of the server-side Google callback for a session.",
+    input: exchangeAuthCodeInput,
+    run: async ({ deps, meta, setCookies }, input) =>
+      signedIn(deps, await google.exchangeAuthCode(deps, input.code, meta), setCookies),
+    // The code arrives as a query parameter (the callback's redirect); a JSON body is accepted too.
+    rest: [{ method: "post", path: "/exchange-auth-code", from: "query+body" }],
+  }),
+};

@@ -1,0 +1,145 @@
+import { z } from "zod";
+import {
+  generalSettingsInput,
+  githubConnectInput,
+  jiraCredentialsInput,
+  startGithubExportInput,
+  startJiraExportInput,
+  startTrelloExportInput,
+  trelloCredentialsInput,
+} from "../../shared/schemas/integrations";
+import * as exportsService from "../services/exports/exports";
+import * as integrations from "../services/integrations/integrations";
+import { mutation, query } from "./define";
+
+/** General settings: the tRPC `settings` router and /api/settings. */
+export const settingsOperations = {
+  get: query({
+    access: "user",
+    summary: "Your general settings.",
+    run: ({ user }) => integrations.generalSettingsOf(user),
+    rest: [{ method: "get", path: "/settings" }],
+  }),
+  update: mutation({
+    access: "user",
+    summary: "Changes your general settings.",
+    input: generalSettingsInput,
+    run: ({ deps, user }, input) => integrations.updateGeneralSettings(deps, user, input),
+    rest: [{ method: "patch", path: "/settings", from: "body" }],
+  }),
+};
+
+/** Stored JIRA and Trello credentials: the tRPC `integrations` router and their /api routes. */
+export const integrationOperations = {
+  status: query({
+    access: "user",
+    summary: "Which integrations are connected, without their secrets.",
+    run: ({ deps, user }) => integrations.integrationStatus(deps, user.id),
+    rest: [{ method: "get", path: "/integrations" }],
+  }),
+  saveTrello: mutation({
+    access: "user",
+    summary: "Checks Trello credentials against Trello, then stores them encrypted.",
+    input: trelloCredentialsInput,
+    run: ({ deps, user }, input) => integrations.saveTrelloCredentials(deps, user.id, input),
+    rest: [{ method: "post", path: "/trello/credentials", from: "body" }],
+  }),
+  saveJira: mutation({
+    access: "user",
+    summary: "Checks JIRA credentials against the site, then stores them encrypted.",
+    input: jiraCredentialsInput,
+    run: ({ deps, user }, input) => integrations.saveJiraCredentials(deps, user.id, input),
+    rest: [{ method: "post", path: "/jira/credentials", from: "body" }],
+  }),
+  remove: mutation({
+    access: "user",
+    summary: "Forgets the stored credentials of one integration.",
+    input: z.strictObject({ provider: z.enum(["trello", "jira"]) }),
+    run: ({ deps, user }, input) => integrations.deleteIntegration(deps, user.id, input.provider),
+    rest: [
+      {
+        method: "delete",
+        path: "/trello/credentials",
+        fixed: { provider: "trello" },
+        summary: "Forgets the stored Trello credentials.",
+      },
+      {
+        method: "delete",
+        path: "/jira/credentials",
+        fixed: { provider: "jira" },
+        summary: "Forgets the stored JIRA credentials.",
+      },
+    ],
+  }),
+};
+
+/** The GitHub connection: the tRPC `github` router and /api/github. */
+export const githubOperations = {
+  status: query({
+    access: "user",
+    summary: "Whether GitHub is connected, as whom, with which scopes.",
+    run: ({ deps, user }) => integrations.githubStatus(deps, user),
+    rest: [{ method: "get", path: "/github/status" }],
+  }),
+  connect: mutation({
+    access: "user",
+    summary: "Checks a GitHub token against GitHub, then stores it encrypted.",
+    input: githubConnectInput,
+    run: ({ deps, user }, input) => integrations.connectGithub(deps, user, input),
+    rest: [
+      {
+        method: "post",
+        path: "/github/connect",
+        from: "body",
+        respond: (status) => ({ ...status, username: status.user?.login ?? null }),
+      },
+    ],
+  }),
+  disconnect: mutation({
+    access: "user",
+    summary: "Forgets the GitHub token.",
+    run: ({ deps, user }) => integrations.disconnectGithub(deps, user),
+    rest: [{ method: "delete", path: "/github/disconnect" }],
+  }),
+};
+
+const exportId = z.strictObject({ id: z.string().trim().min(1).max(100) });
+
+/** Exports to JIRA, Trello and GitHub: the tRPC `exports` router (with its event subscription) and /api. */
+export const exportOperations = {
+  startJira: mutation({
+    access: "user",
+    summary: "Starts an export of a task tree to a new JIRA project (and Confluence).",
+    input: startJiraExportInput,
+    run: ({ deps, user }, input) => exportsService.startExport(deps, user, { kind: "jira", input }),
+    rest: [{ method: "post", path: "/jira/start-export", from: "body", status: 202 }],
+  }),
+  startTrello: mutation({
+    access: "user",
+    summary: "Starts an export of a task tree to a new Trello board.",
+    input: startTrelloExportInput,
+    run: ({ deps, user }, input) => exportsService.startExport(deps, user, { kind: "trello", input }),
+    rest: [{ method: "post", path: "/trello/start-export", from: "body", status: 202 }],
+  }),
+  startGithub: mutation({
+    access: "user",
+    summary: "Starts an export of a task tree to GitHub issues.",
+    input: startGithubExportInput,
+    run: ({ deps, user }, input) => exportsService.startExport(deps, user, { kind: "github", input }),
+    rest: [{ method: "post", path: "/github/start-export", from: "body", status: 202 }],
+  }),
+  get: query({
+    access: "user",
+    summary: "An export's state and progress.",
+    input: exportId,
+    run: ({ deps, user }, input) => exportsService.getExport(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/exports/{id}" }],
+  }),
+  retry: mutation({
+    access: "user",
+    summary: "Retries a failed export from where it stopped.",
+    input: exportId,
+    run: ({ deps, user }, input) => exportsService.retryExport(deps, user.id, input.id),
+    rest: [{ method: "post", path: "/exports/{id}/retry" }],
+  }),
+};

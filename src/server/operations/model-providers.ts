@@ -1,0 +1,80 @@
+import { modelProviderInput } from "../../shared/schemas/model-providers";
+import * as models from "../services/model-providers/model-providers";
+import { mutation, query } from "./define";
+
+/**
+ * Settings -> AI model: the caller's own provider, the instance's (admins), a local Ollama, and who
+ * plans. The tRPC `modelProviders` router and its /api routes.
+ */
+export const modelProviderOperations = {
+  mine: query({
+    access: "user",
+    summary: "Your own model provider (the key is never returned, at most its last 4 characters).",
+    run: ({ deps, user }) => models.getOwnProvider(deps, user),
+    rest: [{ method: "get", path: "/model-provider" }],
+  }),
+  saveMine: mutation({
+    access: "user",
+    summary: "Saves your own model provider.",
+    input: modelProviderInput,
+    run: ({ deps, user }, input) => models.saveOwnProvider(deps, user, input),
+    rest: [{ method: "put", path: "/model-provider", from: "body" }],
+  }),
+  removeMine: mutation({
+    access: "user",
+    summary: "Removes your own model provider.",
+    run: ({ deps, user }) => models.removeOwnProvider(deps, user),
+    rest: [{ method: "delete", path: "/model-provider" }],
+  }),
+  testMine: mutation({
+    access: "user",
+    summary: "Makes one real call with these settings and reports the provider's answer or error.",
+    input: modelProviderInput,
+    run: ({ deps, user }, input) => models.testOwnProvider(deps, user, input),
+    rest: [{ method: "post", path: "/model-provider/test", from: "body" }],
+  }),
+  instance: query({
+    access: "admin",
+    summary: "The instance's model provider.",
+    run: ({ deps, user }) => models.getInstanceProvider(deps, user),
+    rest: [{ method: "get", path: "/admin/model-provider" }],
+  }),
+  saveInstance: mutation({
+    access: "admin",
+    summary: "Saves the instance's model provider (refused while the environment sets one).",
+    input: modelProviderInput,
+    run: ({ deps, user }, input) => models.saveInstanceProvider(deps, user, input),
+    rest: [{ method: "put", path: "/admin/model-provider", from: "body" }],
+  }),
+  removeInstance: mutation({
+    access: "admin",
+    summary: "Removes the instance's model provider.",
+    run: ({ deps, user }) => models.removeInstanceProvider(deps, user),
+    rest: [{ method: "delete", path: "/admin/model-provider" }],
+  }),
+  testInstance: mutation({
+    access: "admin",
+    summary: "Tests settings for the instance's model provider with one real call.",
+    input: modelProviderInput,
+    run: ({ deps, user }, input) => models.testInstanceProvider(deps, user, input),
+    rest: [{ method: "post", path: "/admin/model-provider/test", from: "body" }],
+  }),
+  plannerForMe: query({
+    access: "user",
+    summary: "Which planner a task created now would run with: name, model and where its settings come from.",
+    run: ({ deps, user }) => models.plannerForMe(deps, user),
+    rest: [{ method: "get", path: "/planner" }],
+  }),
+  ollama: query({
+    access: "user",
+    summary: "The models of the local Ollama, as last detected.",
+    run: ({ deps }) => models.ollamaModels(deps),
+    rest: [{ method: "get", path: "/ollama/models" }],
+  }),
+  detectOllama: mutation({
+    access: "user",
+    summary: "Looks for a local Ollama again.",
+    run: ({ deps }) => models.detectOllama(deps),
+    rest: [{ method: "post", path: "/ollama/detect" }],
+  }),
+};

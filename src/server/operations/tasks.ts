@@ -1,0 +1,152 @@
+import { z } from "zod";
+import {
+  addTaskInput,
+  createTaskInput,
+  listTasksInput,
+  rejectTaskInput,
+  resubmitTaskInput,
+  statsInput,
+  taskId,
+  updateEventModelInput,
+  updateTaskInput,
+} from "../../shared/schemas/tasks";
+import * as review from "../services/tasks/review";
+import * as service from "../services/tasks/tasks";
+import { mutation, query } from "./define";
+
+const byId = z.strictObject({ id: taskId });
+
+/** The task operations: the tRPC `tasks` router and the /api/tasks routes. */
+export const taskOperations = {
+  list: query({
+    access: "user",
+    summary: "Your tasks, newest first, a page at a time.",
+    input: listTasksInput.prefault({}),
+    run: ({ deps, user }, input) => service.listTasks(deps, user.id, input),
+    rest: [{ method: "get", path: "/tasks", from: "query" }],
+  }),
+  // Declared before /tasks/{id} so "stats" and "usage" are not read as ids.
+  stats: query({
+    access: "user",
+    summary: "How many of your tasks are in each status.",
+    input: statsInput.prefault({}),
+    run: ({ deps, user }, input) => service.getTaskStats(deps, user.id, input),
+    rest: [{ method: "get", path: "/tasks/stats", from: "query" }],
+  }),
+  usage: query({
+    access: "user",
+    summary: "Decompositions used this month, the monthly limit and when it resets.",
+    run: ({ user }) => service.usageOf(user),
+    rest: [{ method: "get", path: "/tasks/usage" }],
+  }),
+  create: mutation({
+    access: "user",
+    summary: "Creates a task from a description and starts its decomposition.",
+    input: createTaskInput,
+    run: ({ deps, user }, input) => service.createTask(deps, user.id, input),
+    rest: [{ method: "post", path: "/tasks", from: "body", status: 201 }],
+  }),
+  get: query({
+    access: "user",
+    summary: "One of your tasks.",
+    input: byId,
+    run: ({ deps, user }, input) => service.getTask(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/tasks/{id}" }],
+  }),
+  tree: query({
+    access: "user",
+    summary: "A task with all its subtasks, nested.",
+    input: byId,
+    run: ({ deps, user }, input) => service.getTaskTree(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/tasks/{id}/tree" }],
+  }),
+  update: mutation({
+    access: "user",
+    summary: "Changes a task's title, description, status, complexity or details.",
+    input: z.strictObject({ id: taskId, updates: updateTaskInput }),
+    run: ({ deps, user }, input) => service.updateTask(deps, user.id, input.id, input.updates),
+    rest: [{ method: "patch", path: "/tasks/{id}", from: { bodyKey: "updates" } }],
+  }),
+  delete: mutation({
+    access: "user",
+    summary: "Deletes a task with all its subtasks.",
+    input: byId,
+    run: ({ deps, user }, input) => service.deleteTask(deps, user.id, input.id),
+    rest: [
+      {
+        method: "delete",
+        path: "/tasks/{id}",
+        respond: ({ deleted }) => ({ detail: "Task deleted successfully", deleted }),
+      },
+    ],
+  }),
+  deleteSubtask: mutation({
+    access: "user",
+    summary: "Deletes a subtask with its own subtasks.",
+    input: byId,
+    run: ({ deps, user }, input) => service.deleteSubtask(deps, user.id, input.id),
+    rest: [
+      {
+        method: "delete",
+        path: "/tasks/{id}/subtask",
+        respond: ({ deleted }) => ({ detail: "Subtask deleted successfully", deleted }),
+      },
+    ],
+  }),
+  restartDecomposition: mutation({
+    access: "user",
+    summary: "Throws the plan away and decomposes the task again.",
+    input: byId,
+    run: ({ deps, user }, input) => service.restartDecomposition(deps, user.id, input.id),
+    rest: [{ method: "post", path: "/tasks/{id}/restart-decomposition" }],
+  }),
+  complete: mutation({
+    access: "user",
+    summary: "Marks a task completed.",
+    input: byId,
+    run: ({ deps, user }, input) => service.completeTask(deps, user.id, input.id),
+    rest: [{ method: "post", path: "/tasks/{id}/complete" }],
+  }),
+  updateEventModel: mutation({
+    access: "user",
+    summary: "Replaces the event model's Markdown; a later decomposition keeps a person's edit.",
+    input: updateEventModelInput.extend({ id: taskId }),
+    run: ({ deps, user }, { id, ...input }) => service.updateEventModel(deps, user.id, id, input),
+    rest: [
+      {
+        method: "patch",
+        path: "/tasks/{id}/event-model",
+        from: "body",
+        respond: (metadata) => ({ metadata }),
+      },
+    ],
+  }),
+  approve: mutation({
+    access: "user",
+    summary: "Approves a plan waiting for review; its decomposition continues.",
+    input: byId,
+    run: ({ deps, user }, input) => review.approveTask(deps, user, input.id),
+    rest: [{ method: "post", path: "/tasks/{id}/approve" }],
+  }),
+  reject: mutation({
+    access: "user",
+    summary: "Rejects a plan waiting for review, with a reason.",
+    input: rejectTaskInput.extend({ id: taskId }),
+    run: ({ deps, user }, { id, ...input }) => review.rejectTask(deps, user, id, input),
+    rest: [{ method: "post", path: "/tasks/{id}/reject", from: "body" }],
+  }),
+  resubmit: mutation({
+    access: "user",
+    summary: "Resubmits a rejected task, optionally with a new description.",
+    input: resubmitTaskInput.extend({ id: taskId }),
+    run: ({ deps, user }, { id, ...input }) => review.resubmitTask(deps, user, id, input),
+    rest: [{ method: "post", path: "/tasks/{id}/resubmit", from: "body" }],
+  }),
+  addTask: mutation({
+    access: "user",
+    summary: "Adds a task before or after a sibling, or as a child.",
+    input: z.strictObject({ id: taskId, task: addTaskInput }),
+    run: ({ deps, user }, input) => service.addTask(deps, user.id, input.id, input.task),
+    rest: [{ method: "post", path: "/tasks/{id}/add-task", from: { bodyKey: "task" }, status: 201 }],
+  }),
+};

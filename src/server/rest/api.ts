@@ -1,0 +1,38 @@
+import { Hono } from "hono";
+import { SESSION_COOKIE } from "../auth/http-session";
+import { notFound } from "../errors";
+import { openApiDocument } from "../openapi/document";
+import { referencePage } from "../openapi/reference-page";
+import { operationGroups } from "../operations/all";
+import { authRouteDocs, authRoutes } from "./auth";
+import { blogRouteDocs, blogRoutes } from "./blog";
+import type { AppEnv } from "./http";
+import { restRoutesOf } from "./operations";
+
+/** The OpenAPI description of everything mounted below, built once from the same declarations. */
+export const apiDocument = openApiDocument({
+  groups: operationGroups,
+  routes: [...authRouteDocs, ...blogRouteDocs],
+  version: "1",
+  sessionCookie: SESSION_COOKIE,
+});
+const apiReference = referencePage(apiDocument);
+
+/** Everything under /api: the declared operations, the few hand-written routes, and their description. */
+export function apiRoutes(): Hono<AppEnv> {
+  return new Hono<AppEnv>()
+    .get("/openapi.json", (c) => {
+      c.header("Cache-Control", "public, max-age=300");
+      return c.json(apiDocument);
+    })
+    .get("/docs", (c) => {
+      c.header("Cache-Control", "public, max-age=300");
+      return c.html(apiReference);
+    })
+    .route("/", authRoutes)
+    .route("/", restRoutesOf(operationGroups.flatMap((g) => Object.values(g.operations))))
+    .route("/", blogRoutes)
+    .all("*", () => {
+      throw notFound();
+    });
+}

@@ -1,0 +1,89 @@
+import type { Context } from "hono";
+import { Hono } from "hono";
+import type { z } from "zod";
+import { REFRESH_COOKIE, readCookies } from "../auth/http-session";
+import { notFound } from "../errors";
+import { HTTP_STATUS } from "../lib/http-status";
+import type { AnyOperation, OperationContext, RestRoute, SuccessStatus } from "../operations/define";
+import { fieldErrorsOf, invalidInput, parseInput } from "../services/validation";
+import { type AppEnv, appendCookies, readJsonObject, requireAdmin, requireUser } from "./http";
+
+/** `/tasks/{id}` (OpenAPI) -> `/tasks/:id` (Hono). */
+export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+/** The `{name}` fields of an OpenAPI path, in order. */
+export const pathFields = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+
+function operationContext(c: Context<AppEnv>, op: AnyOperation): OperationContext {
+  const session =
+    op.access === "admin" ? requireAdmin(c) : op.access === "user" ? requireUser(c) : c.var.auth.session;
+  return {
+    deps: c.var.deps,
+    user: session?.user ?? null,
+    sessionId: session?.sessionId ?? null,
+    meta: c.var.meta,
+    log: c.var.log,
+    refreshCookie: readCookies(c.req.header("cookie"))[REFRESH_COOKIE] ?? null,
+    setCookies: appendCookies(c),
+  };
+}
+
+/** The request's input fields besides the path: from the body, the query string, both or neither. */
+async function inputFields(c: Context<AppEnv>, route: RestRoute<never>): Promise<Record<string, unknown>> {
+  const from = route.from ?? "none";
+  if (from === "query") return c.req.query();
+  if (from === "query+body") return { ...(await readJsonObject(c)), ...c.req.query() };
+  if (from === "body") return readJsonObject(c);
+  if (typeof from === "object") return { [from.bodyKey]: await readJsonObject(c) };
+  return {};
+}
+
+/**
+ * Builds the operation's input from the request and parses it once with the operation's schema. A path
+ * field that fails its schema is a 404 (no such resource), like an unknown id. A body field that names a
+ * path field is refused as unknown, so the URL alone says what is changed. Under a body key, field errors
+ * name the body's own fields (`title`, not `updates.title`), as the REST contract always has.
+ */
+async function restInput(c: Context<AppEnv>, op: AnyOperation, route: RestRoute<never>): Promise<unknown> {
+  if (!op.input) return undefined;
+  const fromPath: Record<string, string> = {};
+  for (const name of pathFields(route.path)) {
+    const value = c.req.param(name) ?? "";
+    const check = route.pathOnly?.[name];
+    if (check) parseInput(check, value);
+    else fromPath[name] = value;
+  }
+  const fields = await inputFields(c, route);
+  const clashes = Object.keys(fromPath).filter((name) => Object.hasOwn(fields, name));
+  if (clashes.length > 0) {
+    const message = `Unknown field${clashes.length > 1 ? "s" : ""}: ${clashes.join(", ")}`;
+    throw invalidInput([{ field: "body", message }]);
+  }
+  const parsed = (op.input as z.ZodType).safeParse({ ...route.fixed, ...fields, ...fromPath });
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues;
+  if (issues.some((i) => typeof i.path[0] === "string" && Object.hasOwn(fromPath, i.path[0])))
+    throw notFound();
+  const bodyKey = typeof route.from === "object" ? route.from.bodyKey : null;
+  throw invalidInput(
+    fieldErrorsOf(
+      bodyKey ? issues.map((i) => (i.path[0] === bodyKey ? { ...i, path: i.path.slice(1) } : i)) : issues,
+    ),
+  );
+}
+
+/** The REST facade of these operations: one route per declared path, in declaration order. */
+export function restRoutesOf(operations: readonly AnyOperation[]): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  for (const op of operations) {
+    for (const route of op.rest ?? []) {
+      app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
+        const ctx = operationContext(c, op);
+        const out = await op.run(ctx as never, (await restInput(c, op, route)) as never);
+        const status =
+          (out as { [HTTP_STATUS]?: SuccessStatus } | null)?.[HTTP_STATUS] ?? route.status ?? 200;
+        return c.json((route.respond ? route.respond(out as never) : out) as object, status);
+      });
+    }
+  }
+  return app;
+}
