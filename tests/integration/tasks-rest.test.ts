@@ -500,3 +500,21 @@ describe("ownership: another user's task is 404 everywhere", () => {
     expect((await owner.client.get(`/api/tasks/not-a-uuid`)).status).toBe(404);
   });
 });
+
+describe("the API reference", () => {
+  it("serves the OpenAPI document and a readable page to anyone, and they describe the routes that answer", async () => {
+    const client = new TestClient(server.url);
+    const doc = await client.get("/api/openapi.json");
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get("content-type")).toContain("application/json");
+    expect(doc.json.openapi).toBe("3.1.0");
+    // A described route answers as described: PATCH /tasks/{id} wants a session.
+    expect(doc.json.paths["/tasks/{id}"].patch.responses["401"]).toBeDefined();
+    expect((await client.request("PATCH", "/api/tasks/x", { description: "y" })).status).toBe(401);
+    const page = await client.get("/api/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(page.text).toContain("<code>/api/tasks/{id}</code>");
+    expect(page.text).toContain("Changes a task&#39;s title, description, status, complexity or details.");
+  });
+});

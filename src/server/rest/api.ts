@@ -4,15 +4,33 @@ import { notFound } from "../errors";
 import { openApiDocument } from "../openapi/document";
 import { referencePage } from "../openapi/reference-page";
 import { operationGroups } from "../operations/all";
+import type { RouteDoc } from "../operations/define";
 import { authRouteDocs, authRoutes } from "./auth";
 import { blogRouteDocs, blogRoutes } from "./blog";
 import type { AppEnv } from "./http";
 import { restRoutesOf } from "./operations";
 
+const referenceDocs: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/openapi.json",
+    tag: "Reference",
+    summary: "This description of the API (OpenAPI 3.1).",
+    responses: { "200": "JSON: the OpenAPI document" },
+  },
+  {
+    method: "get",
+    path: "/docs",
+    tag: "Reference",
+    summary: "The API reference as a readable page.",
+    responses: { "200": "HTML: the reference" },
+  },
+];
+
 /** The OpenAPI description of everything mounted below, built once from the same declarations. */
 export const apiDocument = openApiDocument({
   groups: operationGroups,
-  routes: [...authRouteDocs, ...blogRouteDocs],
+  routes: [...authRouteDocs, ...blogRouteDocs, ...referenceDocs],
   version: "1",
   sessionCookie: SESSION_COOKIE,
 });
