@@ -1,11 +1,9 @@
 import type { Context } from "hono";
-import type { z } from "zod";
 import type { RequestAuth } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import type { Logger } from "../lib/logger";
 import type { SessionMeta } from "../services/auth/sessions";
-import { parseInput } from "../services/validation";
 
 /** Typed Hono context variables, set by app.ts middleware. */
 export type AppEnv = {
@@ -18,11 +16,6 @@ export type AppEnv = {
     meta: SessionMeta;
   };
 };
-
-/** Reads a JSON body; malformed JSON is a 400, a schema mismatch a 422 with an `errors` list. */
-export async function jsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
-  return parseInput(schema, await readJsonObject(c));
-}
 
 /** The JSON object of the body (an empty body reads as `{}`); malformed JSON is a 400, anything else a 422. */
 export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
@@ -41,10 +34,6 @@ export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string,
     });
   }
   return raw as Record<string, unknown>;
-}
-
-export function queryInput<S extends z.ZodType>(c: Context<AppEnv>, schema: S): z.output<S> {
-  return parseInput(schema, c.req.query());
 }
 
 export function requireUser(c: Context<AppEnv>) {
