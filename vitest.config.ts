@@ -40,6 +40,7 @@ export const postgresSuites = [
   "tests/integration/realtime.test.ts",
   "tests/integration/session-sockets.test.ts",
   "tests/integration/settings.test.ts",
+  "tests/integration/socket-liveness.test.ts",
   "tests/integration/tasks-rest.test.ts",
   "tests/integration/tasks-trpc.test.ts",
   "tests/integration/trpc.test.ts",
