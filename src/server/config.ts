@@ -76,6 +76,8 @@ export const configSchema = z
       .default(4 * 1024 * 1024),
     /** How often open sockets re-check that their session still exists (expiry, revocation elsewhere). */
     WS_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    /** The raw /ws channels' liveness check: a protocol ping this often; a socket that missed the last one is dropped. */
+    WS_PING_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
     OPENAI_API_KEY: z.string().optional(),
     OPENAI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -115,6 +117,15 @@ export const configSchema = z
     /** Retries of one request on 429/5xx/timeouts before the export job itself is retried. */
     EXPORT_HTTP_RETRIES: z.coerce.number().int().min(0).max(10).default(5),
     GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
+    /** One GitHub request's deadline (a redirect included). */
+    GITHUB_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /** Pause between content-creating GitHub requests of one token (GitHub asks for about a second). */
+    GITHUB_WRITE_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /**
+     * Longest wait for a GitHub rate limit to lift (Retry-After, or x-ratelimit-reset); a longer one gives
+     * up at once. Exports wait up to this; what a person waits on (connect, grounding) waits at most 5 s.
+     */
+    GITHUB_RATE_LIMIT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(7_200_000).default(900_000),
     // Blog e-mail (issue 6). SMTP server for outgoing mail (smtp:// or smtps://, credentials in the URL);
     // unset, mail is kept in the mail_outbox table instead (readable at GET /api/admin/outbox).
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),

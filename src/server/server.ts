@@ -6,10 +6,10 @@ import { openDatabase } from "./db/client";
 import { failDecomposition, registerDecomposition } from "./decomposition/pipeline";
 import { createPlanners } from "./decomposition/planners";
 import type { Deps } from "./deps";
-import { exportToGithub } from "./integrations/github/exporter";
-import { exportToJira } from "./integrations/jira/exporter";
+import { githubExporter } from "./integrations/github/exporter";
+import { jiraExporter } from "./integrations/jira/exporter";
 import { createMailer } from "./integrations/mail/mailer";
-import { exportToTrello } from "./integrations/trello/exporter";
+import { trelloExporter } from "./integrations/trello/exporter";
 import { checkVaultKey, createVault, loadVaultKey } from "./integrations/vault";
 import { JobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./lib/logger";
@@ -78,7 +78,7 @@ export async function startServer(
     // Blog (issue 6): e-mail through SMTP_URL or the mail_outbox table; signed unsubscribe links.
     mailer: createMailer(config, database, log.child({ component: "mail" })),
     unsubscribeKey: deriveUnsubscribeKey(config.BLOG_UNSUBSCRIBE_SECRET, vaultKey),
-    exporters: { jira: exportToJira, trello: exportToTrello, github: exportToGithub },
+    exporters: { jira: jiraExporter, trello: trelloExporter, github: githubExporter },
   };
   // Looks for a local Ollama in the background; start-up does not wait for it.
   void deps.ollama.detect();

@@ -88,11 +88,15 @@ export type FakeGitHub = {
   /** Sets the hourly budgets (defaults 5000 / 60) and resets all counters. */
   setRateLimit(opts: { authenticated?: number; unauthenticated?: number }): void;
   /**
-   * "server_error": 502 for every request; "secondary_rate_limit": 429 with `retry-after`
-   * (`retryAfter` seconds, default 60); "slow": answers after `delayMs` (default 10 s).
+   * "server_error": 502 for every request; "secondary_rate_limit": 429 (or `status` 403, which GitHub
+   * also sends) with `retry-after` (`retryAfter` seconds, default 60; null: no header, as GitHub may
+   * do); "slow": answers after `delayMs` (default 10 s).
    * With `times`, only the next `times` requests are affected, then the mode reverts to "ok".
    */
-  setMode(mode: FakeGitHubMode, opts?: { times?: number; retryAfter?: number; delayMs?: number }): void;
+  setMode(
+    mode: FakeGitHubMode,
+    opts?: { times?: number; retryAfter?: number | null; delayMs?: number; status?: 403 | 429 },
+  ): void;
   /** Issues in creation order; subIssues are issue numbers. */
   issues(
     owner: string,
@@ -241,7 +245,13 @@ type Token = {
   canSee: Set<string>;
 };
 type Bucket = { used: number; resetAt: number };
-type Mode = { mode: FakeGitHubMode; remaining: number; retryAfter: number; delayMs: number };
+type Mode = {
+  mode: FakeGitHubMode;
+  remaining: number;
+  retryAfter: number | null;
+  delayMs: number;
+  status?: 403 | 429;
+};
 
 type Ctx = {
   req: IncomingMessage;
@@ -999,10 +1009,10 @@ export async function startFakeGitHub(
     const active = consumeMode();
     if (active.mode === "server_error") throw new HttpError(502, "Server Error", DOCS.root);
     if (active.mode === "secondary_rate_limit") {
-      ctx.headers["retry-after"] = String(active.retryAfter);
+      if (active.retryAfter !== null) ctx.headers["retry-after"] = String(active.retryAfter);
       const requestId = ctx.headers["x-github-request-id"];
       throw new HttpError(
-        429,
+        active.status ?? 429,
         `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${requestId}.`,
         DOCS.secondary,
       );
@@ -1217,7 +1227,8 @@ export async function startFakeGitHub(
       mode = {
         mode: next,
         remaining: next === "ok" ? Number.POSITIVE_INFINITY : (modeOpts.times ?? Number.POSITIVE_INFINITY),
-        retryAfter: modeOpts.retryAfter ?? DEFAULT_RETRY_AFTER_S,
+        retryAfter: modeOpts.retryAfter === undefined ? DEFAULT_RETRY_AFTER_S : modeOpts.retryAfter,
+        status: modeOpts.status,
         delayMs: modeOpts.delayMs ?? DEFAULT_SLOW_MS,
       };
       if (mode.remaining <= 0) mode = { ...mode, mode: "ok", remaining: Number.POSITIVE_INFINITY };

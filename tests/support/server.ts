@@ -111,6 +111,9 @@ export async function startTestServer(
     ANONYMOUS_WRITES_PER_IP_PER_HOUR: "100000",
     // No probe of a real local Ollama; the suites of the detection point OLLAMA_URL at a fake.
     OLLAMA_URL: "",
+    // GitHub's own pause between writes is a second; a 20-issue export would spend most of a test on it.
+    // tests/integration/github-client.test.ts checks the pacing itself.
+    GITHUB_WRITE_INTERVAL_MS: "20",
     ...env,
   });
   const inMemoryDatabase = !scratch && !opts.dataDir;

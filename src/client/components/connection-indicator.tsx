@@ -1,24 +1,12 @@
-import { skipToken } from "@tanstack/react-query";
-import { useSubscription } from "@trpc/tanstack-react-query";
-import {
-  type ConnectionState,
-  connectionStateOf,
-  requestReconnect,
-  useRealtimeGaveUp,
-  useReconnectable,
-} from "../lib/realtime-connection";
-import { useTRPC } from "../lib/trpc";
+import { type ConnectionState, requestReconnect } from "../lib/realtime-connection";
 
 export type ConnectionIndicatorProps = {
   /**
-   * The state of the screen's own live-update subscription. When given, the indicator shows it; when
-   * absent, it runs its own `system.heartbeat` subscription as a fallback.
+   * The state of the screen's own live-update subscription. The indicator shows it and runs no
+   * subscription of its own: the socket's liveness is tRPC's keepAlive (TRPC_KEEPALIVE), which a
+   * subscription's state already reflects.
    */
-  state?: ConnectionState;
-  /** Subscribe to the heartbeat only while true (it needs a signed-in user). Default true. */
-  enabled?: boolean;
-  /** Heartbeat interval asked of the server (1000-60000 ms); the server's default otherwise. */
-  intervalMs?: number;
+  state: ConnectionState;
   className?: string;
 };
 
@@ -38,23 +26,7 @@ const TITLE: Record<ConnectionState, string> = {
  * The task detail page's live connection indicator (states disconnected, connecting, connected).
  * When disconnected it offers 'Reconnect', which restarts every live-update subscription.
  */
-export function ConnectionIndicator({
-  state,
-  enabled = true,
-  intervalMs,
-  className = "",
-}: ConnectionIndicatorProps) {
-  const trpc = useTRPC();
-  const gaveUp = useRealtimeGaveUp();
-  const heartbeat = useSubscription(
-    trpc.system.heartbeat.subscriptionOptions(
-      enabled && state === undefined ? (intervalMs ? { intervalMs } : undefined) : skipToken,
-    ),
-  );
-  const heartbeatState = connectionStateOf(heartbeat.status, gaveUp);
-  useReconnectable(heartbeat.reset, state === undefined ? heartbeatState : "connected");
-  const shown: ConnectionState = state ?? (enabled ? heartbeatState : "disconnected");
-
+export function ConnectionIndicator({ state: shown, className = "" }: ConnectionIndicatorProps) {
   return (
     <span className={`inline-flex items-center gap-1 ${className}`}>
       <span
@@ -74,7 +46,7 @@ export function ConnectionIndicator({
         )}
         {LABEL[shown]}
       </span>
-      {shown === "disconnected" && enabled && (
+      {shown === "disconnected" && (
         <button type="button" className="btn btn-ghost btn-xs" onClick={requestReconnect}>
           Reconnect
         </button>

@@ -8,16 +8,15 @@ import {
   wsLink,
 } from "@trpc/client";
 import superjson from "superjson";
+import { TRPC_KEEPALIVE } from "../../shared/schemas/realtime";
 import { authRefreshLink } from "./auth-refresh-link";
 import { RECONNECT_ATTEMPTS, reconnectDelayMs, setRealtimeGaveUp } from "./realtime-connection";
 import type { AppRouter } from "./trpc";
 
-/** API time-out 30 s, refresh time-out 10 s; per-task realtime heartbeat every 30 s. */
+/** API time-out 30 s, refresh time-out 10 s. */
 export const API_TIMEOUT_MS = 30_000;
 export const REFRESH_TIMEOUT_MS = 10_000;
 const TRPC_URL = "/trpc";
-const HEARTBEAT_MS = 30_000;
-const PONG_TIMEOUT_MS = 5_000;
 
 /** fetch with the session cookies and a time-out, still honouring React Query's own abort signal. */
 function fetchWithCredentials(timeoutMs: number) {
@@ -74,8 +73,13 @@ export function createAppTRPCClient(opts: { onSessionExpired: () => void }): App
   realtime ??= createWSClient({
     url: wsUrl,
     lazy: { enabled: true, closeMs: 10_000 },
-    // A PING every 30 s; a socket that does not answer within 5 s counts as dropped and reconnects.
-    keepAlive: { enabled: true, intervalMs: HEARTBEAT_MS, pongTimeoutMs: PONG_TIMEOUT_MS },
+    // The socket's one liveness check: tRPC's PING after 30 s of silence; a socket that does not answer
+    // within 5 s counts as dropped and reconnects (the server pings only clients silent for longer).
+    keepAlive: {
+      enabled: true,
+      intervalMs: TRPC_KEEPALIVE.clientPingMs,
+      pongTimeoutMs: TRPC_KEEPALIVE.pongTimeoutMs,
+    },
     // Up to 5 attempts, 1 s doubling (capped at 30 s). Then the socket closes until something
     // asks again (the indicator's Reconnect, the browser coming back online, or a new subscription).
     retryDelayMs: (attemptIndex) => {

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { parseGithubRepoUrl } from "../../shared/github-names";
 import type { Deps } from "../deps";
+import { IntegrationError } from "../integrations/errors";
+import { githubClient, INTERACTIVE_RATE_LIMIT_WAIT_MS } from "../integrations/github/client";
 
 const SUMMARY_MAX = 6000;
 const README_MAX = 3500;
@@ -19,11 +21,11 @@ const treeSchema = z.object({
 
 export type RepositoryContext = { summary: string | null; warning: string | null };
 
-const MAX_REDIRECTS = 3;
-
 /**
- * context_fetch: reads a repository's README and file tree through the GitHub REST API and returns a
- * bounded summary for the later stages. Anything that goes wrong is a warning, never a failure.
+ * context_fetch: reads a repository's README and file tree through the GitHub REST API (the one GitHub
+ * client, which follows a renamed repository's redirect within GitHub's API origin only, so the token
+ * never travels elsewhere) and returns a bounded summary for the later stages. Anything that goes wrong
+ * is a warning, never a failure.
  */
 export async function fetchRepositoryContext(
   deps: Pick<Deps, "config" | "log">,
@@ -34,74 +36,66 @@ export async function fetchRepositoryContext(
   const parsed = parseGithubRepoUrl(repoUrl);
   if (!parsed)
     return { summary: null, warning: `The repository URL ${repoUrl} is not a GitHub repository URL.` };
-  const base = deps.config.GITHUB_API_URL.replace(/\/$/, "");
-  const headers: Record<string, string> = {
-    accept: "application/vnd.github+json",
-    "x-github-api-version": "2022-11-28",
-    "user-agent": "Atomize",
-  };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const apiOrigin = new URL(base).origin;
-  // Redirects are followed by hand, and only within GitHub's API origin: a renamed repository answers
-  // 301 to its new API path, but the token must never travel to a host a redirect names.
-  const get = async (path: string) => {
-    let url = `${base}${path}`;
-    let res: Response;
-    for (let hop = 0; ; hop++) {
-      res = await fetch(url, {
-        headers,
-        redirect: "manual",
-        signal: AbortSignal.any([AbortSignal.timeout(10_000), ...(signal ? [signal] : [])]),
-      });
-      const location = res.headers.get("location");
-      if (res.status < 300 || res.status >= 400 || !location || hop >= MAX_REDIRECTS) break;
-      const next = new URL(location, url);
-      if (next.origin !== apiOrigin) break;
-      await res.body?.cancel();
-      url = next.toString();
-    }
-    return {
-      status: res.status,
-      body: res.ok ? ((await res.json()) as unknown) : null,
-      remaining: res.headers.get("x-ratelimit-remaining"),
-    };
-  };
-  const name = `${parsed.owner}/${parsed.repo}`;
+  // Best effort: no retries, and a rate limit is waited out only when it lifts within seconds.
+  const github = githubClient(deps, token, {
+    ...(signal ? { signal } : {}),
+    maxRateLimitWaitMs: INTERACTIVE_RATE_LIMIT_WAIT_MS,
+  });
+  const { owner, repo } = parsed;
+  const name = `${owner}/${repo}`;
+  // A README or tree GitHub refuses is left out; no answer at all fails the whole read, as the repository's would.
+  const optional = <T>(request: Promise<{ data: T }>) =>
+    request.then(
+      (res) => res.data as unknown,
+      (err: unknown) => {
+        if (err instanceof IntegrationError && err.serviceStatus !== null) return null;
+        throw err;
+      },
+    );
   try {
-    const repo = await get(`/repos/${parsed.owner}/${parsed.repo}`);
-    if (repo.status === 404) {
+    let repoStatus = 200;
+    const repoBody = await github.rest.repos.get({ owner, repo }).then(
+      (res) => {
+        repoStatus = res.status;
+        return res.data as unknown;
+      },
+      (err: unknown) => {
+        if (!(err instanceof IntegrationError) || err.serviceStatus === null) throw err;
+        repoStatus = err.serviceStatus;
+        return null;
+      },
+    );
+    if (repoStatus === 404) {
       return {
         summary: null,
         warning: `The repository ${name} was not found or is private${token ? " to your connected GitHub account" : " (connect GitHub in Settings to read private repositories)"}; the plan was made without it.`,
       };
     }
-    if (repo.status === 403 || repo.status === 429) {
+    if (repoStatus === 403 || repoStatus === 429) {
       return {
         summary: null,
         warning: `GitHub's rate limit stopped us reading ${name}; the plan was made without it.`,
       };
     }
-    const info = repoSchema.safeParse(repo.body);
+    const info = repoSchema.safeParse(repoBody);
     if (!info.success)
       return {
         summary: null,
-        warning: `GitHub answered ${repo.status} for ${name}; the plan was made without it.`,
+        warning: `GitHub answered ${repoStatus} for ${name}; the plan was made without it.`,
       };
     const [readme, tree] = await Promise.all([
-      get(`/repos/${parsed.owner}/${parsed.repo}/readme`),
-      get(
-        `/repos/${parsed.owner}/${parsed.repo}/git/trees/${encodeURIComponent(info.data.default_branch)}?recursive=1`,
-      ),
+      optional(github.rest.repos.getReadme({ owner, repo })),
+      optional(github.rest.git.getTree({ owner, repo, tree_sha: info.data.default_branch, recursive: "1" })),
     ]);
     const parts = [
       `Repository ${info.data.full_name}${info.data.description ? `: ${info.data.description}` : ""}`,
     ];
-    const r = readmeSchema.safeParse(readme.body);
+    const r = readmeSchema.safeParse(readme);
     if (r.success && r.data.encoding === "base64") {
       const text = Buffer.from(r.data.content.replace(/\n/g, ""), "base64").toString("utf8").trim();
       parts.push(`README (excerpt):\n${text.slice(0, README_MAX)}${text.length > README_MAX ? "\n…" : ""}`);
     }
-    const t = treeSchema.safeParse(tree.body);
+    const t = treeSchema.safeParse(tree);
     if (t.success) {
       const files = t.data.tree.filter((e) => e.type === "blob").map((e) => e.path);
       parts.push(

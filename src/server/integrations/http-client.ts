@@ -1,17 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-
-/** A third-party answer that retrying will not fix (4xx other than 429), with the service's own words. */
-export class IntegrationError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | null,
-    readonly body: unknown = null,
-    readonly retryable = false,
-  ) {
-    super(message);
-    this.name = "IntegrationError";
-  }
-}
+import { type Described, IntegrationError, TIMED_OUT, UNREACHABLE } from "./errors";
 
 const WINDOW_MARGIN_MS = 100;
 
@@ -29,12 +17,18 @@ export type HttpClientOptions = {
   /** Back-off when a 429 carries no Retry-After (Trello sends none). */
   defaultRetryAfterMs?: number;
   signal?: AbortSignal;
-  describe: (status: number, body: unknown) => string;
+  /** Words an answer that is an error (a 4xx, or a 429/5xx once the retries are spent). */
+  describe: (status: number, body: unknown) => Described;
+  /** What to say when the service gave no answer (network error, or no answer within `timeoutMs`). */
+  unreachable?: string;
+  timedOut?: string;
 };
 
 /**
- * One HTTP client for JIRA, Confluence, Trello and GitHub: bounded concurrency, a client-side rate
- * limit, Retry-After honoured on 429/503, exponential back-off on 5xx, timeouts and network errors.
+ * The one HTTP client for JIRA, Confluence and Trello (GitHub has its own, github/client.ts): JSON in
+ * and out, bounded concurrency, a client-side rate limit, Retry-After honoured on 429/503, exponential
+ * back-off on 5xx, timeouts and network errors, and failures as IntegrationError (an AppError). It logs
+ * nothing, so neither the credentials in its headers nor a key in a query string can reach a log.
  */
 export function createHttpClient(opts: HttpClientOptions) {
   let active = 0;
@@ -101,7 +95,7 @@ export function createHttpClient(opts: HttpClientOptions) {
         if (attempt >= retries) {
           const timedOut = (err as Error).name === "TimeoutError";
           throw new IntegrationError(
-            timedOut ? "The service did not answer in time." : "The service could not be reached.",
+            timedOut ? (opts.timedOut ?? TIMED_OUT) : (opts.unreachable ?? UNREACHABLE),
             null,
             null,
             true,

@@ -6,11 +6,10 @@ import type { Deps } from "../deps";
 import { reportUnexpected } from "../errors";
 import { getOwnedRow } from "../services/tasks/tasks";
 import type { SessionSockets } from "./session-sockets";
-import { guardSocket, type SocketLimits } from "./socket-guard";
+import { guardSocket, keepSocketsAlive, type SocketLimits } from "./socket-guard";
 import { taskEventStream, toClient } from "./task-events";
 
 const HISTORY_LIMIT = 100;
-const PING_MS = 30_000;
 const TASK_PATH = /^\/ws\/tasks\/([^/]+)$/;
 
 /** A malformed escape (`%E0%A4%A`) is an id that matches nothing, not an exception. */
@@ -32,6 +31,7 @@ export function createRealtimeChannels(
   opts: { limits: SocketLimits; sessionSockets: SessionSockets },
 ) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
+  keepSocketsAlive(wss, deps.config.WS_PING_MS);
   /** Open sockets, closed with "restarting" at shutdown. */
   const sockets = new Set<WebSocket>();
 
@@ -100,15 +100,6 @@ export function createRealtimeChannels(
       if (ws.readyState === ws.OPEN) ws.close(failure.wsCloseCode, "Internal error");
     });
 
-    let alive = true;
-    const ping = setInterval(() => {
-      if (!alive) return ws.terminate();
-      alive = false;
-      ws.ping();
-    }, PING_MS);
-    ws.on("pong", () => {
-      alive = true;
-    });
     ws.on("message", (raw) => {
       let parsed: unknown;
       try {
@@ -116,6 +107,8 @@ export function createRealtimeChannels(
       } catch {
         parsed = null;
       }
+      // An application heartbeat a client sends is answered (part of the channel's contract); liveness
+      // itself is the protocol ping of keepSocketsAlive.
       const msg = clientChannelMessage.safeParse(parsed);
       if (!msg.success) {
         ws.send(JSON.stringify({ type: "error", message: 'Unknown message: send {"type":"heartbeat"}' }));
@@ -124,7 +117,6 @@ export function createRealtimeChannels(
       ws.send(JSON.stringify({ type: msg.data.type, timestamp: new Date().toISOString() }));
     });
     ws.on("close", () => {
-      clearInterval(ping);
       sockets.delete(ws);
     });
   }

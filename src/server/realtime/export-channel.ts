@@ -10,7 +10,7 @@ import { type ExportRow, getOwnedExport, toExportView } from "../services/export
 import { safeDecode } from "./channels";
 import type { BusEvent } from "./event-bus";
 import type { SessionSockets } from "./session-sockets";
-import { guardSocket, type SocketLimits } from "./socket-guard";
+import { guardSocket, keepSocketsAlive, type SocketLimits } from "./socket-guard";
 
 const PATH = /^\/ws\/(jira|trello|github)-export\/([^/]+)$/;
 
@@ -99,6 +99,7 @@ export function createExportChannels(
   opts: { limits: SocketLimits; sessionSockets: SessionSockets },
 ) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
+  keepSocketsAlive(wss, deps.config.WS_PING_MS);
   const open = new Set<WebSocket>();
   wss.on("connection", (ws: WebSocket, req: IncomingMessage, url: URL) => {
     guardSocket(ws, opts.limits, deps.log, "export");

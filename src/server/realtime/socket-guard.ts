@@ -1,4 +1,4 @@
-import type { WebSocket } from "ws";
+import type { WebSocket, WebSocketServer } from "ws";
 import type { Logger } from "../lib/logger";
 
 export type SocketLimits = { maxBufferedBytes: number };
@@ -26,4 +26,31 @@ export function guardSocket(ws: WebSocket, limits: SocketLimits, log: Logger, ch
     }
     send(...args);
   }) as WebSocket["send"];
+}
+
+/**
+ * The raw /ws channels' one liveness mechanism: every `intervalMs`, each open socket of `wss` gets a
+ * protocol ping, and one that has not answered the previous ping by then is dropped (a vanished client
+ * leaves no half-open socket behind). Browsers and `ws` answer pings by themselves, so clients need no
+ * timers of their own; a `{"type":"heartbeat"}` message a client sends is still answered (channels.ts).
+ * One timer per server, not per socket; it stops when the server closes.
+ */
+export function keepSocketsAlive(wss: WebSocketServer, intervalMs: number): void {
+  const answered = new WeakSet<WebSocket>();
+  wss.on("connection", (ws: WebSocket) => {
+    answered.add(ws);
+    ws.on("pong", () => answered.add(ws));
+  });
+  const timer = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (!answered.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      answered.delete(ws);
+      if (ws.readyState === ws.OPEN) ws.ping();
+    }
+  }, intervalMs);
+  timer.unref();
+  wss.once("close", () => clearInterval(timer));
 }

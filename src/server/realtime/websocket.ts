@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
 import { type WebSocket, WebSocketServer } from "ws";
+import { TRPC_KEEPALIVE } from "../../shared/schemas/realtime";
 import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../auth/http-session";
 import type { Deps } from "../deps";
 import type { Context } from "../trpc/context";
@@ -30,6 +31,8 @@ export function parseTarget(target: string | undefined): URL | null {
  * channels. Browsers authenticate with the session cookie (same-origin checked, against cross-site
  * WebSocket hijacking); API clients pass `connectionParams: { token }` or `?token=`.
  * Every socket is guarded from its first byte (socket-guard.ts) and closed when its session ends.
+ * Liveness, one mechanism per transport: tRPC's keepAlive on /trpc (TRPC_KEEPALIVE), protocol pings on
+ * the raw /ws channels (keepSocketsAlive).
  */
 export async function createWebSockets(deps: Deps) {
   const limits = { maxBufferedBytes: deps.config.WS_MAX_BUFFERED_BYTES };
@@ -38,7 +41,11 @@ export async function createWebSockets(deps: Deps) {
   const onTrpcConnection = getWSConnectionHandler({
     wss: trpcWss, // required by the type; the connection listener below is ours, not tRPC's
     router: appRouter,
-    keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+    keepAlive: {
+      enabled: true,
+      pingMs: TRPC_KEEPALIVE.serverPingMs,
+      pongWaitMs: TRPC_KEEPALIVE.pongTimeoutMs,
+    },
     createContext: async ({ req, res, info }): Promise<Context> => {
       const token = connectionParamsToken(info.connectionParams);
       const auth = await authenticate(deps, token ? `Bearer ${token}` : null, req.headers.cookie);

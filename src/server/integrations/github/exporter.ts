@@ -1,8 +1,9 @@
 import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
-import { type ExportContext, subtasksOf } from "../../services/exports/runner";
-import { createHttpClient } from "../http-client";
+import { type Exporter, type ExportPlan, subtasksOf } from "../../services/exports/runner";
+import { IntegrationError, TIMED_OUT, UNREACHABLE } from "../errors";
+import { type GithubClient, type GithubFailure, githubClient } from "./client";
 
 type GithubState = {
   labels?: string[];
@@ -22,14 +23,18 @@ const LABELS = [
   })),
 ];
 
-function describeGithub(status: number, body: unknown): string {
-  const message = (body as { message?: string } | null)?.message;
-  if (status === 401)
+/** The export's own words (the Settings page words the same failures for connecting, client.ts). */
+function describeGithubExport(f: GithubFailure): string {
+  if (f.status === null) return f.timedOut ? TIMED_OUT : UNREACHABLE;
+  if (f.status === 401)
     return "GitHub rejected the connected token (Bad credentials). Reconnect GitHub in Settings.";
-  if (status === 404) return "The repository was not found, or the connected token cannot write to it.";
-  if (status === 410) return "Issues are disabled on this repository.";
-  return `GitHub answered ${status}${message ? `: ${message}` : ""}`;
+  if (f.status === 404) return NOT_WRITABLE;
+  if (f.status === 410) return ISSUES_DISABLED;
+  return `GitHub answered ${f.status}${f.message ? `: ${f.message}` : ""}`;
 }
+
+const NOT_WRITABLE = "The repository was not found, or the connected token cannot write to it.";
+const ISSUES_DISABLED = "Issues are disabled on this repository.";
 
 function body(task: TaskTreeNode): string {
   return [
@@ -45,85 +50,123 @@ function body(task: TaskTreeNode): string {
     .join("\n\n");
 }
 
-/** One issue per task with complexity and story-point labels; the hierarchy as sub-issues (and task lists). */
-export async function exportToGithub(ctx: ExportContext) {
-  const state = ctx.state as GithubState;
-  const repo = String(ctx.config.repository);
-  const http = createHttpClient({
-    baseUrl: ctx.deps.config.GITHUB_API_URL,
-    headers: {
-      accept: "application/vnd.github+json",
-      authorization: `Bearer ${ctx.secret.token}`,
-      "user-agent": "Atomize",
-      "x-github-api-version": "2022-11-28",
-    },
-    concurrency: Math.min(4, ctx.deps.config.EXPORT_CONCURRENCY),
-    signal: ctx.signal,
-    retries: ctx.deps.config.EXPORT_HTTP_RETRIES,
-    describe: describeGithub,
-  });
-  await ctx.progress("label_creation", 2, `Preparing labels in ${repo}`);
-  state.labels ??= [];
-  for (const label of LABELS) {
-    if (state.labels.includes(label.name)) continue;
-    await http.request("POST", `/repos/${repo}/labels`, { json: label, expect: [422] }); // 422: it exists already
-    state.labels.push(label.name);
-  }
-  await ctx.saveState();
+type GithubPlan = ExportPlan & {
+  github: GithubClient;
+  owner: string;
+  repo: string;
+  issues: Array<{ task: TaskTreeNode; title: string; body: string; labels: string[] }>;
+  /** Sub-issue links: child task id -> parent task id (first-level tasks have no parent issue). */
+  links: Array<{ taskId: string; parentTaskId: string }>;
+};
 
-  const tasks = subtasksOf(ctx.tree);
-  state.issues ??= {};
-  let made = Object.keys(state.issues).length;
-  // Parents first (tree order), so their numbers exist when children are linked.
-  for (const t of tasks) {
-    if (state.issues[t.id]) continue;
-    const labels = ["atomize", `complexity: ${complexityBand(t.complexity_score)}`];
-    if (t.story_points) labels.push(`sp: ${t.story_points}`);
-    const res = await http.request<{ number: number; id: number; html_url: string }>(
-      "POST",
-      `/repos/${repo}/issues`,
-      {
-        json: { title: taskTitle(t.description, 250), body: body(t), labels },
-      },
-    );
-    state.issues[t.id] = { number: res.body.number, id: res.body.id, url: res.body.html_url };
-    made += 1;
-    if (made % 10 === 0 || made === tasks.length) {
-      await ctx.saveState();
-      await ctx.progress(
-        "issue_creation",
-        5 + (75 * made) / tasks.length,
-        `Created ${made} of ${tasks.length} issues`,
-      );
-    }
-  }
-  await ctx.saveState();
-  state.linked ??= [];
-  let linked = 0;
-  const links = tasks.filter(
-    (t) => t.parent_id && t.parent_id !== ctx.tree.id && !state.linked!.includes(t.id),
-  );
-  for (const t of links) {
-    const parent = state.issues[t.parent_id!]!;
-    await http.request("POST", `/repos/${repo}/issues/${parent.number}/sub_issues`, {
-      json: { sub_issue_id: state.issues[t.id]!.id },
-      expect: [422], // already linked
+const isStatus = (err: unknown, status: number) =>
+  err instanceof IntegrationError && err.serviceStatus === status;
+
+/**
+ * One issue per task with complexity and story-point labels; the hierarchy as sub-issues (and task lists).
+ * `prepare` reads the repository: it must exist, take issues, and let the token push (labels on an issue
+ * are silently dropped otherwise).
+ */
+export const githubExporter: Exporter<GithubPlan> = {
+  async prepare(ctx) {
+    const [owner, repo] = String(ctx.config.repository).split("/") as [string, string];
+    const github = githubClient(ctx.deps, ctx.secret.token ?? null, {
+      signal: ctx.signal,
+      retries: ctx.deps.config.EXPORT_HTTP_RETRIES,
+      describe: describeGithubExport,
     });
-    state.linked.push(t.id);
-    linked += 1;
-    if (linked % 10 === 0) {
-      await ctx.saveState();
-      await ctx.progress(
-        "issue_creation",
-        80 + (18 * linked) / links.length,
-        `Linked ${linked} of ${links.length} sub-issues`,
-      );
+    const { data } = await github.rest.repos.get({ owner, repo });
+    if (!data.has_issues) throw new IntegrationError(ISSUES_DISABLED, 410);
+    if (data.permissions && !data.permissions.push) throw new IntegrationError(NOT_WRITABLE, 403);
+    const tasks = subtasksOf(ctx.tree);
+    const issues = tasks.map((t) => {
+      const labels = ["atomize", `complexity: ${complexityBand(t.complexity_score)}`];
+      if (t.story_points) labels.push(`sp: ${t.story_points}`);
+      return { task: t, title: taskTitle(t.description, 250), body: body(t), labels };
+    });
+    const links = tasks
+      .filter((t) => t.parent_id && t.parent_id !== ctx.tree.id)
+      .map((t) => ({ taskId: t.id, parentTaskId: t.parent_id! }));
+    return {
+      github,
+      owner,
+      repo,
+      issues,
+      links,
+      writes: { labels: LABELS.length, issues: issues.length, sub_issues: links.length },
+    };
+  },
+
+  async run(ctx, plan) {
+    const { github, owner, repo, issues, links } = plan;
+    const state = ctx.state as GithubState;
+    const name = `${owner}/${repo}`;
+    await ctx.progress("label_creation", 2, `Preparing labels in ${name}`);
+    state.labels ??= [];
+    for (const label of LABELS) {
+      if (state.labels.includes(label.name)) continue;
+      await github.rest.issues.createLabel({ owner, repo, ...label }).catch((err: unknown) => {
+        if (!isStatus(err, 422)) throw err; // 422: it exists already
+      });
+      state.labels.push(label.name);
     }
-  }
-  await ctx.saveState();
-  return {
-    issues_created: Object.keys(state.issues).length,
-    repository: repo,
-    repository_url: `https://github.com/${repo}/issues`,
-  };
-}
+    await ctx.saveState();
+
+    state.issues ??= {};
+    let made = Object.keys(state.issues).length;
+    // Parents first (tree order), so their numbers exist when children are linked.
+    for (const issue of issues) {
+      if (state.issues[issue.task.id]) continue;
+      const { data } = await github.rest.issues.create({
+        owner,
+        repo,
+        title: issue.title,
+        body: issue.body,
+        labels: issue.labels,
+      });
+      state.issues[issue.task.id] = { number: data.number, id: data.id, url: data.html_url };
+      made += 1;
+      if (made % 10 === 0 || made === issues.length) {
+        await ctx.saveState();
+        await ctx.progress(
+          "issue_creation",
+          5 + (75 * made) / issues.length,
+          `Created ${made} of ${issues.length} issues`,
+        );
+      }
+    }
+    await ctx.saveState();
+    state.linked ??= [];
+    let linked = 0;
+    const todo = links.filter((l) => !state.linked!.includes(l.taskId));
+    for (const link of todo) {
+      const parent = state.issues[link.parentTaskId]!;
+      await github.rest.issues
+        .addSubIssue({
+          owner,
+          repo,
+          issue_number: parent.number,
+          sub_issue_id: state.issues[link.taskId]!.id,
+        })
+        .catch((err: unknown) => {
+          if (!isStatus(err, 422)) throw err; // already linked
+        });
+      state.linked.push(link.taskId);
+      linked += 1;
+      if (linked % 10 === 0) {
+        await ctx.saveState();
+        await ctx.progress(
+          "issue_creation",
+          80 + (18 * linked) / todo.length,
+          `Linked ${linked} of ${todo.length} sub-issues`,
+        );
+      }
+    }
+    await ctx.saveState();
+    return {
+      issues_created: Object.keys(state.issues).length,
+      repository: name,
+      repository_url: `https://github.com/${name}/issues`,
+    };
+  },
+};

@@ -1,8 +1,14 @@
 import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
-import { type ExportContext, subtasksOf } from "../../services/exports/runner";
-import { createHttpClient, IntegrationError } from "../http-client";
+import {
+  type ExportContext,
+  type Exporter,
+  type ExportPlan,
+  subtasksOf,
+} from "../../services/exports/runner";
+import { IntegrationError } from "../errors";
+import { createHttpClient, type HttpClient } from "../http-client";
 
 const BULK_MAX = 50;
 const ATOMIZE_LABEL = "atomize";
@@ -63,23 +69,60 @@ export function planIssues(tree: TaskTreeNode): Planned[] {
   return out;
 }
 
-export async function exportToJira(ctx: ExportContext) {
-  const { config, secret, deps } = ctx;
+type JiraPlan = ExportPlan & {
+  http: HttpClient;
+  site: string;
+  key: string;
+  planned: Planned[];
+  pages: Array<[string, string]>;
+};
+
+/**
+ * A JIRA project with epics, stories and sub-tasks (bulk-created, level by level), labels set at
+ * creation, and Confluence pages when the site has a space with the project's key. `prepare` checks the
+ * account against GET /myself and plans the issues and pages; `run` writes them.
+ */
+export const jiraExporter: Exporter<JiraPlan> = {
+  async prepare(ctx) {
+    const { config, secret, deps } = ctx;
+    const site = String(config.jira_url);
+    const http = createHttpClient({
+      baseUrl: site,
+      headers: {
+        authorization: `Basic ${Buffer.from(`${secret.user_email}:${secret.api_token}`).toString("base64")}`,
+      },
+      concurrency: deps.config.EXPORT_CONCURRENCY,
+      signal: ctx.signal,
+      retries: deps.config.EXPORT_HTTP_RETRIES,
+      describe: describeJira,
+    });
+    await http.request("GET", "/rest/api/3/myself");
+    const planned = planIssues(ctx.tree);
+    const pages = confluenceDocuments(ctx, String(config.project_name));
+    return {
+      http,
+      site,
+      key: String(config.project_key),
+      planned,
+      pages,
+      writes: {
+        projects: 1,
+        epics: planned.filter((p) => p.kind === "epic").length,
+        stories: planned.filter((p) => p.kind === "story").length,
+        subtasks: planned.filter((p) => p.kind === "subtask").length,
+        confluence_pages: pages.length,
+      },
+    };
+  },
+  run: runJiraExport,
+};
+
+async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
+  const { config } = ctx;
+  const { http, site, key, planned } = plan;
   const state = ctx.state as JiraState;
   state.issues ??= {};
   state.pages ??= {};
-  const site = String(config.jira_url);
-  const key = String(config.project_key);
-  const http = createHttpClient({
-    baseUrl: site,
-    headers: {
-      authorization: `Basic ${Buffer.from(`${secret.user_email}:${secret.api_token}`).toString("base64")}`,
-    },
-    concurrency: deps.config.EXPORT_CONCURRENCY,
-    signal: ctx.signal,
-    retries: ctx.deps.config.EXPORT_HTTP_RETRIES,
-    describe: describeJira,
-  });
 
   // -- project_creation ------------------------------------------------------------------------------
   await ctx.progress("project_creation", 2, `Creating the JIRA project ${key}`);
@@ -133,7 +176,6 @@ export async function exportToJira(ctx: ExportContext) {
   await ctx.progress("project_creation", 10, `Project ${key} is ready`);
 
   // -- issue_creation --------------------------------------------------------------------------------
-  const planned = planIssues(ctx.tree);
   const typeOf = { epic: epicType, story: storyType, subtask: subtaskType };
   if (state.pending?.length) await reconcile(http, key, planned, state);
   const levels: Planned[][] = [
@@ -197,7 +239,7 @@ export async function exportToJira(ctx: ExportContext) {
   await ctx.progress("label_update", 88, `Labels applied to ${Object.keys(state.issues).length} issues`);
 
   // -- Confluence pages: tech stack, best practices, standards ---------------------------------------
-  const pages = await writeConfluencePages(ctx, http, key, String(config.project_name));
+  const pages = await writeConfluencePages(ctx, http, key, plan.pages);
   return {
     issues_created: Object.keys(state.issues).length,
     project_key: key,
@@ -237,12 +279,7 @@ function issueFields(
 }
 
 /** After an interrupted bulk call: find what JIRA did create (by label, summary and parent) before sending again. */
-async function reconcile(
-  http: ReturnType<typeof createHttpClient>,
-  key: string,
-  planned: Planned[],
-  state: JiraState,
-) {
+async function reconcile(http: HttpClient, key: string, planned: Planned[], state: JiraState) {
   const found: Array<{ key: string; fields: { summary: string; parent?: { key: string } } }> = [];
   let nextPageToken: string | undefined;
   do {
@@ -280,22 +317,12 @@ async function reconcile(
   state.pending = [];
 }
 
-async function writeConfluencePages(
-  ctx: ExportContext,
-  http: ReturnType<typeof createHttpClient>,
-  key: string,
-  projectName: string,
-) {
-  const state = ctx.state as JiraState;
-  const spaces = await http.request<{ results: Array<{ id: string }> }>("GET", "/wiki/api/v2/spaces", {
-    query: { keys: key },
-  });
-  const space = spaces.body.results[0];
-  if (!space) return 0;
+/** The Confluence pages: tech stack, best practices, standards (title, storage-format body). */
+function confluenceDocuments(ctx: ExportContext, projectName: string): Array<[string, string]> {
   const context = ctx.tree.context;
   const stack = context?.tech_stack;
   const list = (items: string[]) => `<ul>${items.map((i) => `<li>${xhtml(i)}</li>`).join("")}</ul>`;
-  const documents: Array<[string, string]> = [
+  return [
     [
       `${projectName}: Tech Stack`,
       `<p>${xhtml(stack?.description ?? "Technology choices for this project.")}</p>${list(
@@ -322,6 +349,20 @@ async function writeConfluencePages(
       )}`,
     ],
   ];
+}
+
+async function writeConfluencePages(
+  ctx: ExportContext,
+  http: HttpClient,
+  key: string,
+  documents: Array<[string, string]>,
+) {
+  const state = ctx.state as JiraState;
+  const spaces = await http.request<{ results: Array<{ id: string }> }>("GET", "/wiki/api/v2/spaces", {
+    query: { keys: key },
+  });
+  const space = spaces.body.results[0];
+  if (!space) return 0;
   let written = 0;
   for (const [title, value] of documents) {
     if (state.pages![title]) {

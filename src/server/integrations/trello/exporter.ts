@@ -1,8 +1,13 @@
 import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { fitText, taskTitle } from "../../../shared/task-title";
-import { type ExportContext, subtasksOf } from "../../services/exports/runner";
-import { createHttpClient } from "../http-client";
+import {
+  type ExportContext,
+  type Exporter,
+  type ExportPlan,
+  subtasksOf,
+} from "../../services/exports/runner";
+import { createHttpClient, type HttpClient } from "../http-client";
 
 const LISTS = ["To Do", "In Progress", "Done"] as const;
 const LABELS = [
@@ -45,25 +50,108 @@ function cardDescription(task: TaskTreeNode, path: string[]): string {
     .slice(0, 16_000);
 }
 
+type Checklist = {
+  key: string;
+  cardTask: string;
+  name: string;
+  items: Array<{ name: string; checked: boolean }>;
+};
+
+type TrelloPlan = ExportPlan & {
+  http: HttpClient;
+  boardName: string;
+  /** Cards in tree order, each with the path of titles above it. */
+  cards: Array<{ task: TaskTreeNode; path: string[] }>;
+  checklists: Checklist[];
+};
+
 /**
  * Board -> lists (To Do, In Progress, Done) -> complexity labels -> a card per task -> checklists
  * (subtasks; acceptance criteria of the matching epic's stories). Labels are made before the cards so
- * each card is created with its label in one request.
+ * each card is created with its label in one request. `prepare` checks the key and token against
+ * GET /1/members/me and plans the cards and checklists; `run` writes them.
  */
-export async function exportToTrello(ctx: ExportContext) {
-  const { deps, secret } = ctx;
+export const trelloExporter: Exporter<TrelloPlan> = {
+  async prepare(ctx) {
+    const { deps, secret } = ctx;
+    const http = createHttpClient({
+      baseUrl: deps.config.TRELLO_API_URL,
+      headers: {
+        authorization: `OAuth oauth_consumer_key="${secret.api_key}", oauth_token="${secret.token}"`,
+      },
+      concurrency: deps.config.EXPORT_CONCURRENCY,
+      rateLimit: { limit: deps.config.TRELLO_REQUESTS_PER_10S, windowMs: 10_000 },
+      defaultRetryAfterMs: 2000,
+      signal: ctx.signal,
+      retries: deps.config.EXPORT_HTTP_RETRIES,
+      describe: describeTrello,
+    });
+    await http.request("GET", "/1/members/me", { query: { fields: "username" } });
+    const cards: TrelloPlan["cards"] = [];
+    const walk = (n: TaskTreeNode, path: string[]) => {
+      for (const c of n.children) {
+        cards.push({ task: c, path });
+        walk(c, [...path, taskTitle(c.description, 60)]);
+      }
+    };
+    walk(ctx.tree, []);
+    const checklists = planChecklists(ctx.tree);
+    return {
+      http,
+      boardName: String(ctx.config.board_name),
+      cards,
+      checklists,
+      writes: {
+        boards: 1,
+        lists: LISTS.length,
+        labels: LABELS.length,
+        cards: cards.length,
+        checklists: checklists.length,
+        checklist_items: checklists.reduce((n, l) => n + l.items.length, 0),
+      },
+    };
+  },
+  run: runTrelloExport,
+};
+
+/** Checklists: subtasks of every card with children; acceptance criteria on first-level cards. */
+function planChecklists(tree: TaskTreeNode): Checklist[] {
+  const lists: Checklist[] = [];
+  for (const t of subtasksOf(tree)) {
+    if (t.children.length === 0) continue;
+    lists.push({
+      key: `${t.id}:subtasks`,
+      cardTask: t.id,
+      name: "Subtasks",
+      items: t.children.map((c) => ({
+        name: taskTitle(c.description, 200),
+        checked: c.status === "completed",
+      })),
+    });
+  }
+  const epics = tree.context?.epics ?? [];
+  const stories = tree.context?.user_stories ?? [];
+  if (epics.length === tree.children.length) {
+    tree.children.forEach((first, i) => {
+      const criteria = stories
+        .filter((s) => s.epic_id === epics[i]!.id)
+        .flatMap((s) => s.acceptance_criteria);
+      if (criteria.length) {
+        lists.push({
+          key: `${first.id}:criteria`,
+          cardTask: first.id,
+          name: "Acceptance criteria",
+          items: criteria.slice(0, 30).map((c) => ({ name: fitText(c, 200), checked: false })),
+        });
+      }
+    });
+  }
+  return lists;
+}
+
+async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
+  const { http, boardName } = plan;
   const state = ctx.state as TrelloState;
-  const http = createHttpClient({
-    baseUrl: deps.config.TRELLO_API_URL,
-    headers: { authorization: `OAuth oauth_consumer_key="${secret.api_key}", oauth_token="${secret.token}"` },
-    concurrency: deps.config.EXPORT_CONCURRENCY,
-    rateLimit: { limit: deps.config.TRELLO_REQUESTS_PER_10S, windowMs: 10_000 },
-    defaultRetryAfterMs: 2000,
-    signal: ctx.signal,
-    retries: ctx.deps.config.EXPORT_HTTP_RETRIES,
-    describe: describeTrello,
-  });
-  const boardName = String(ctx.config.board_name);
 
   await ctx.progress("board_creation", 2, `Creating the board "${boardName}"`);
   if (!state.board) {
@@ -103,17 +191,10 @@ export async function exportToTrello(ctx: ExportContext) {
   }
 
   // Cards, in tree order; after an interruption, cards Trello did create are matched by name first.
-  const tasks = subtasksOf(ctx.tree);
+  const tasks = plan.cards.map((c) => c.task);
+  const paths = new Map(plan.cards.map((c) => [c.task.id, c.path]));
   state.cards ??= {};
   if (state.pendingCards?.length) await reconcileCards(http, boardId, tasks, state);
-  const paths = new Map<string, string[]>();
-  const walk = (n: TaskTreeNode, path: string[]) => {
-    for (const c of n.children) {
-      paths.set(c.id, path);
-      walk(c, [...path, taskTitle(c.description, 60)]);
-    }
-  };
-  walk(ctx.tree, []);
   const todo = tasks.filter((t) => !state.cards![t.id]);
   let made = tasks.length - todo.length;
   state.pendingCards = todo.map((t) => t.id);
@@ -144,44 +225,9 @@ export async function exportToTrello(ctx: ExportContext) {
   state.pendingCards = [];
   await ctx.saveState();
 
-  // Checklists: subtasks of every card with children; acceptance criteria on first-level cards.
   state.checklists ??= {};
   state.items ??= {};
-  const lists: Array<{
-    key: string;
-    cardTask: string;
-    name: string;
-    items: Array<{ name: string; checked: boolean }>;
-  }> = [];
-  for (const t of [ctx.tree, ...tasks]) {
-    if (t.id === ctx.tree.id || t.children.length === 0) continue;
-    lists.push({
-      key: `${t.id}:subtasks`,
-      cardTask: t.id,
-      name: "Subtasks",
-      items: t.children.map((c) => ({
-        name: taskTitle(c.description, 200),
-        checked: c.status === "completed",
-      })),
-    });
-  }
-  const epics = ctx.tree.context?.epics ?? [];
-  const stories = ctx.tree.context?.user_stories ?? [];
-  if (epics.length === ctx.tree.children.length) {
-    ctx.tree.children.forEach((first, i) => {
-      const criteria = stories
-        .filter((s) => s.epic_id === epics[i]!.id)
-        .flatMap((s) => s.acceptance_criteria);
-      if (criteria.length) {
-        lists.push({
-          key: `${first.id}:criteria`,
-          cardTask: first.id,
-          name: "Acceptance criteria",
-          items: criteria.slice(0, 30).map((c) => ({ name: fitText(c, 200), checked: false })),
-        });
-      }
-    });
-  }
+  const lists = plan.checklists;
   const totalItems = lists.reduce((n, l) => n + l.items.length, 0);
   let itemsDone = Object.values(state.items).reduce((n, v) => n + v, 0);
   await Promise.all(
@@ -220,12 +266,7 @@ export async function exportToTrello(ctx: ExportContext) {
   };
 }
 
-async function reconcileCards(
-  http: ReturnType<typeof createHttpClient>,
-  boardId: string,
-  tasks: TaskTreeNode[],
-  state: TrelloState,
-) {
+async function reconcileCards(http: HttpClient, boardId: string, tasks: TaskTreeNode[], state: TrelloState) {
   const res = await http.request<Array<{ id: string; name: string }>>("GET", `/1/boards/${boardId}/cards`, {
     query: { fields: "name" },
   });

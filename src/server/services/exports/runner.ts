@@ -3,7 +3,7 @@ import type { ExportKind } from "../../../shared/schemas/integrations";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { exports } from "../../db/schema/index";
 import type { Deps } from "../../deps";
-import { IntegrationError } from "../../integrations/http-client";
+import { IntegrationError } from "../../integrations/errors";
 import { type JobContext, PermanentJobError, type TypedJob } from "../../jobs/queue";
 import { getTaskTree } from "../tasks/tasks";
 import { type ExportRow, JOB_EXPORT } from "./exports";
@@ -22,7 +22,24 @@ export type ExportContext = {
   progress(step: string, percent: number, message: string): Promise<void>;
 };
 
-export type Exporter = (ctx: ExportContext) => Promise<Record<string, unknown>>;
+/** What an exporter will write, worked out before the first write. */
+export type ExportPlan = {
+  /** How many of each thing it will create (the ones a resumed export made already included), for the log. */
+  writes: Record<string, number>;
+};
+
+/**
+ * An export target. The runner calls `prepare`, then `run` with what it returned, and nothing else.
+ * - `prepare` checks the credentials and options against the target and computes the plan; it writes
+ *   nothing, so a refusal there leaves the target untouched.
+ * - `run` performs the plan: it saves `ctx.state` after each step (a retry resumes and creates nothing
+ *   twice), reports progress through `ctx.progress`, and returns the export's result.
+ * Failures are IntegrationError (retryable or not) or PermanentJobError.
+ */
+export type Exporter<Plan extends ExportPlan = ExportPlan> = {
+  prepare(ctx: ExportContext): Promise<Plan>;
+  run(ctx: ExportContext, plan: Plan): Promise<Record<string, unknown>>;
+};
 /** One exporter per target, passed in Deps (server.ts builds it): no registration by import side effect. */
 export type Exporters = Record<ExportKind, Exporter>;
 
@@ -83,7 +100,9 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
     },
   };
   try {
-    const result = await exporter(ctx);
+    const plan = await exporter.prepare(ctx);
+    deps.log.info("export planned", { exportId, kind: row.kind, ...plan.writes });
+    const result = await exporter.run(ctx, plan);
     await deps.db
       .update(exports)
       // The sealed credentials are dropped once the export is done.

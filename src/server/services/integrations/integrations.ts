@@ -14,6 +14,8 @@ import { users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { jiraSiteOrigin } from "../../integrations/allowed-origin";
+import { githubClient, INTERACTIVE_RATE_LIMIT_WAIT_MS } from "../../integrations/github/client";
+import { createHttpClient } from "../../integrations/http-client";
 import type { UserRow } from "../auth/sessions";
 import { deleteCredential, maskHint, readCredential, saveCredential } from "./credentials";
 
@@ -63,44 +65,29 @@ export async function integrationStatus(deps: Deps, userId: string): Promise<Int
   };
 }
 
-async function call(
-  url: string,
-  init: RequestInit,
-): Promise<{ status: number; body: unknown; headers: Headers } | null> {
-  try {
-    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT), redirect: "error" });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      // plain text
-    }
-    return { status: res.status, body, headers: res.headers };
-  } catch {
-    return null;
-  }
-}
-
 /** POST /trello/credentials: checked against Trello, then stored encrypted. */
 export async function saveTrelloCredentials(
   deps: Deps,
   userId: string,
   input: z.output<typeof trelloCredentialsInput>,
 ) {
-  const url = new URL("/1/members/me", deps.config.TRELLO_API_URL);
-  url.searchParams.set("key", input.api_key);
-  url.searchParams.set("token", input.token);
-  url.searchParams.set("fields", "username,fullName");
-  const res = await call(url.href, { headers: { accept: "application/json" } });
-  if (!res) throw new AppError("SERVICE_UNAVAILABLE", "Trello could not be reached. Please try again later.");
-  if (res.status === 401)
-    throw new AppError(
-      "BAD_REQUEST",
-      "Trello rejected the API key or token. Check both in your Trello developer settings.",
-    );
-  if (res.status !== 200)
-    throw new AppError("SERVICE_UNAVAILABLE", `Trello answered ${res.status}. Please try again later.`);
+  const trello = createHttpClient({
+    baseUrl: deps.config.TRELLO_API_URL,
+    concurrency: 1,
+    retries: 0,
+    timeoutMs: TIMEOUT,
+    unreachable: "Trello could not be reached. Please try again later.",
+    describe: (status) =>
+      status === 401
+        ? {
+            code: "BAD_REQUEST",
+            message: "Trello rejected the API key or token. Check both in your Trello developer settings.",
+          }
+        : `Trello answered ${status}. Please try again later.`,
+  });
+  const res = await trello.request("GET", "/1/members/me", {
+    query: { key: input.api_key, token: input.token, fields: "username,fullName" },
+  });
   const me = res.body as { username?: string };
   await saveCredential(
     deps,
@@ -119,25 +106,25 @@ export async function saveJiraCredentials(
   input: z.output<typeof jiraCredentialsInput>,
 ) {
   const origin = jiraSiteOrigin(input.jira_url, deps.config.JIRA_ALLOWED_ORIGINS);
-  const res = await call(`${origin}/rest/api/3/myself`, {
+  const jira = createHttpClient({
+    baseUrl: origin,
     headers: {
-      accept: "application/json",
       authorization: `Basic ${Buffer.from(`${input.user_email}:${input.api_token}`).toString("base64")}`,
     },
+    concurrency: 1,
+    retries: 0,
+    timeoutMs: TIMEOUT,
+    unreachable: "Your JIRA site could not be reached. Check the URL and try again.",
+    describe: (status) =>
+      status === 401 || status === 403
+        ? {
+            code: "BAD_REQUEST",
+            message:
+              "JIRA rejected the email or API token. Create a token at id.atlassian.com and try again.",
+          }
+        : `JIRA answered ${status}. Please try again later.`,
   });
-  if (!res)
-    throw new AppError(
-      "SERVICE_UNAVAILABLE",
-      "Your JIRA site could not be reached. Check the URL and try again.",
-    );
-  if (res.status === 401 || res.status === 403) {
-    throw new AppError(
-      "BAD_REQUEST",
-      "JIRA rejected the email or API token. Create a token at id.atlassian.com and try again.",
-    );
-  }
-  if (res.status !== 200)
-    throw new AppError("SERVICE_UNAVAILABLE", `JIRA answered ${res.status}. Please try again later.`);
+  await jira.request("GET", "/rest/api/3/myself");
   await saveCredential(
     deps,
     userId,
@@ -153,17 +140,11 @@ export async function deleteIntegration(deps: Deps, userId: string, provider: "t
   return integrationStatus(deps, userId);
 }
 
-type GithubUser = { login: string; public_repos?: number };
-
-async function githubUser(deps: Deps, token: string) {
-  return call(`${deps.config.GITHUB_API_URL.replace(/\/$/, "")}/user`, {
-    headers: {
-      accept: "application/vnd.github+json",
-      authorization: `Bearer ${token}`,
-      "user-agent": "Atomize",
-      "x-github-api-version": "2022-11-28",
-    },
-  });
+/** GET /user through the one GitHub client; what a person waits on waits at most a few seconds for a rate limit. */
+function githubUser(deps: Deps, token: string) {
+  return githubClient(deps, token, {
+    maxRateLimitWaitMs: INTERACTIVE_RATE_LIMIT_WAIT_MS,
+  }).rest.users.getAuthenticated();
 }
 
 /** POST /github/connect: the token is checked against GET /user; a classic token must carry repo and read:user. */
@@ -172,21 +153,12 @@ export async function connectGithub(
   user: UserRow,
   input: z.output<typeof githubConnectInput>,
 ): Promise<GithubStatus> {
+  // Failures are AppErrors worded for this page (client.ts): a refused token is a bad request, the rest
+  // (rate limits, outages) are GitHub being unavailable.
   const res = await githubUser(deps, input.access_token);
-  if (!res) throw new AppError("SERVICE_UNAVAILABLE", "GitHub could not be reached. Please try again later.");
-  if (res.status === 401)
-    throw new AppError("BAD_REQUEST", "GitHub rejected the token (Bad credentials). Check it and try again.");
-  if (res.status === 403 || res.status === 429) {
-    throw new AppError(
-      "SERVICE_UNAVAILABLE",
-      "GitHub's rate limit was reached. Please try again in a few minutes.",
-    );
-  }
-  if (res.status !== 200)
-    throw new AppError("SERVICE_UNAVAILABLE", `GitHub answered ${res.status}. Please try again later.`);
-  const header = res.headers.get("x-oauth-scopes");
+  const header = res.headers["x-oauth-scopes"];
   const scopes =
-    header === null
+    header === undefined
       ? null
       : header
           .split(",")
@@ -205,7 +177,7 @@ export async function connectGithub(
       `The token is missing these scopes: ${missing.join(", ")}. It needs repo and read:user.`,
     );
   }
-  const me = res.body as GithubUser;
+  const me = res.data;
   await saveCredential(
     deps,
     user.id,
@@ -228,9 +200,11 @@ export async function connectGithub(
 export async function githubStatus(deps: Deps, user: UserRow): Promise<GithubStatus> {
   const stored = await readCredential<{ token: string }>(deps, user.id, "github");
   if (!stored) return { connected: false, user: null, missing_scopes: [] };
-  const res = await githubUser(deps, stored.secret.token);
-  if (res?.status !== 200) return { connected: false, user: null, missing_scopes: [] };
-  const me = res.body as GithubUser;
+  const me = await githubUser(deps, stored.secret.token).then(
+    (res) => res.data,
+    () => null,
+  );
+  if (!me) return { connected: false, user: null, missing_scopes: [] };
   return {
     connected: true,
     user: { login: me.login, username: me.login, public_repos: me.public_repos ?? 0 },
