@@ -2,6 +2,7 @@
  * The blog's limits, statuses and messages, in a module without zod: the public blog pages import them
  * without pulling the schema library into their bundle, and the schemas (schemas/blog.ts) re-export them.
  */
+import { EMAIL_MAX, INVALID_EMAIL_MESSAGE, isEmailAddress } from "./email-address";
 
 /** Blog post status. */
 export const BLOG_POST_STATUSES = ["draft", "published", "archived"] as const;
@@ -19,6 +20,8 @@ export const BLOG_TAGS_MAX = 20;
 export const BLOG_TAG_LENGTH_MAX = 40;
 export const BLOG_TITLE_MAX = 200;
 export const BLOG_SLUG_MAX = 100;
+export const BLOG_EXCERPT_MAX = 1000;
+export const BLOG_SEARCH_MAX = 200;
 export const BLOG_CONTENT_MAX = 500_000;
 
 export const BLOG_MESSAGES = {
@@ -36,7 +39,15 @@ export const BLOG_MESSAGES = {
   confirmed: "Your subscription is confirmed. You'll receive weekly updates.",
   invalidConfirmation: "This confirmation link is invalid or has expired. Please subscribe again.",
   tooManySubscribes: "Too many subscription requests from your network. Please try again later.",
+  emailTooLong: "The e-mail address is too long",
 } as const;
+
+/** What subscribeInput says about a visitor's address (blank means none: the form does not send it). */
+export function subscribeEmailError(raw: string): string | null {
+  const email = raw.trim();
+  if (email.length > EMAIL_MAX) return BLOG_MESSAGES.emailTooLong;
+  return email && !isEmailAddress(email) ? INVALID_EMAIL_MESSAGE : null;
+}
 
 /** `pending` until the address confirms through the mailed link (double opt-in), then `active`. */
 export const SUBSCRIPTION_STATUSES = ["pending", "active"] as const;

@@ -81,6 +81,30 @@ test("the registration form refuses a common password with a clear message", asy
   await expect(page).toHaveURL(/\/register$/);
 });
 
+test("the sign-in forms check their fields in the browser, with the server's messages, before sending", async ({
+  page,
+}) => {
+  const sent: string[] = [];
+  page.on("request", (r) => {
+    if (/auth\.(register|login)/.test(r.url())) sent.push(r.url());
+  });
+  await page.goto("/register");
+  await page.getByLabel("Email").fill("ada@example");
+  await page.getByLabel("Password", { exact: true }).fill("short");
+  await page.getByLabel("Confirm Password").fill("short");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("Please enter a valid email address")).toBeVisible();
+  await expect(page.getByText("Password must be at least 8 characters")).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByText("Password is required")).toBeVisible();
+  await expect(page.getByLabel("Password")).toHaveAttribute("aria-describedby", "login-password-error");
+  expect(sent).toEqual([]);
+});
+
 test("a new account sees its address unverified in Settings, asks for the link again and follows it", async ({
   page,
   insertNewUser,

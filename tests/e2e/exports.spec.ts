@@ -43,6 +43,10 @@ test("enable Trello in Settings, export a task, and watch the progress dialog to
     .click();
   const dialog = page.getByRole("dialog", { name: "Export to Trello" });
   await expect(dialog.getByLabel("Board name")).toHaveValue(/^Atomize A recipe sharing site/);
+  // trelloExportConfig's message, before anything is sent.
+  await dialog.getByLabel("Board name").fill("  ");
+  await dialog.getByRole("button", { name: "Export to Trello" }).click();
+  await expect(dialog.getByText("Board name is required")).toBeVisible();
   await dialog.getByLabel("Board name").fill("Recipes plan");
   await dialog.getByRole("button", { name: "Export to Trello" }).click();
 

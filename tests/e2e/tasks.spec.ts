@@ -138,6 +138,31 @@ test("create a task, find it on the dashboard, walk its tabs, watch it decompose
   await expect(page.getByRole("button", { name: "Create Your First Task" })).toBeVisible();
 });
 
+test("the create-task form checks its fields with createTaskInput before anything is sent", async ({
+  page,
+  insertNewUser,
+}) => {
+  await page.goto("/login");
+  await insertNewUser();
+  const creates: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("tasks.create")) creates.push(r.url());
+  });
+  await page.goto("/tasks/create");
+  await page.getByLabel("Task Description").fill("A recipe sharing site");
+  const repo = page.getByLabel("GitHub Repository URL");
+  await repo.fill("https://gitlab.com/acme/recipes");
+  await page.getByRole("button", { name: "Create Task" }).click();
+  await expect(
+    page.getByText("Enter a GitHub repository URL like https://github.com/owner/repo"),
+  ).toBeVisible();
+  await expect(repo).toBeFocused();
+  await expect(repo).toHaveAttribute("aria-invalid", "true");
+  await repo.fill("https://github.com/acme/recipes");
+  await expect(repo).not.toHaveAttribute("aria-invalid", "true");
+  expect(creates).toEqual([]);
+});
+
 test("the dashboard pages 9 at a time and steps back when a page empties", async ({
   page,
   insertNewUser,

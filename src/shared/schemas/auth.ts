@@ -1,15 +1,16 @@
 import { z } from "zod";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../common-passwords";
+import { AUTH_MESSAGES, FULL_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from "../auth-rules";
+import { isCommonPassword } from "../common-passwords";
+import { EMAIL_MAX, EMAIL_PATTERN } from "../email-address";
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
+export * from "../auth-rules";
 
 const email = z
-  .string({ error: "Email is required" })
+  .string({ error: AUTH_MESSAGES.emailRequired })
   .trim()
-  .min(1, "Email is required")
-  .max(254, "Email is too long")
-  .pipe(z.email("Please enter a valid email address"))
+  .min(1, AUTH_MESSAGES.emailRequired)
+  .max(EMAIL_MAX, AUTH_MESSAGES.emailTooLong)
+  .pipe(z.email({ pattern: EMAIL_PATTERN, error: AUTH_MESSAGES.emailInvalid }))
   .transform((v) => v.toLowerCase());
 
 /**
@@ -19,13 +20,13 @@ const email = z
 export const registerInput = z
   .strictObject({
     email,
-    username: z.string().trim().max(254).optional(),
+    username: z.string().trim().max(EMAIL_MAX).optional(),
     password: z
-      .string({ error: "Password is required" })
-      .min(1, "Password is required")
-      .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
-      .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
-    full_name: z.string().trim().max(200, "Full name is too long").optional().default(""),
+      .string({ error: AUTH_MESSAGES.passwordRequired })
+      .min(1, AUTH_MESSAGES.passwordRequired)
+      .min(PASSWORD_MIN, AUTH_MESSAGES.passwordTooShort)
+      .max(PASSWORD_MAX, AUTH_MESSAGES.passwordTooLong),
+    full_name: z.string().trim().max(FULL_NAME_MAX, AUTH_MESSAGES.fullNameTooLong).optional().default(""),
     provider: z.literal("local").optional(),
     disabled: z.literal(false).optional(),
     role: z.literal("user").optional(),
@@ -36,14 +37,17 @@ export const registerInput = z
   })
   .superRefine((v, ctx) => {
     if (isCommonPassword(v.password, v.email)) {
-      ctx.addIssue({ code: "custom", path: ["password"], message: COMMON_PASSWORD_MESSAGE });
+      ctx.addIssue({ code: "custom", path: ["password"], message: AUTH_MESSAGES.commonPassword });
     }
   });
 export type RegisterInput = z.input<typeof registerInput>;
 
 export const loginInput = z.strictObject({
   email,
-  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(PASSWORD_MAX),
+  password: z
+    .string({ error: AUTH_MESSAGES.passwordRequired })
+    .min(1, AUTH_MESSAGES.passwordRequired)
+    .max(PASSWORD_MAX),
 });
 export type LoginInput = z.input<typeof loginInput>;
 

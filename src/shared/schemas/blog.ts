@@ -4,9 +4,12 @@ export * from "../blog-rules";
 
 import {
   BLOG_CONTENT_MAX,
+  BLOG_EXCERPT_MAX,
+  BLOG_MESSAGES,
   BLOG_PAGE_SIZE,
   BLOG_PAGE_SIZE_MAX,
   BLOG_POST_STATUSES,
+  BLOG_SEARCH_MAX,
   BLOG_SLUG_MAX,
   BLOG_TAG_LENGTH_MAX,
   BLOG_TAGS_MAX,
@@ -15,6 +18,7 @@ import {
   SUBSCRIPTION_FREQUENCIES,
   slugify,
 } from "../blog-rules";
+import { EMAIL_MAX, EMAIL_PATTERN, INVALID_EMAIL_MESSAGE } from "../email-address";
 
 /** A featured image is an https URL or an uploaded file's /uploads/ path. */
 export function isAllowedImageUrl(v: string): boolean {
@@ -76,7 +80,7 @@ const postFields = {
       BLOG_CONTENT_MAX,
       `Content is too long (at most ${BLOG_CONTENT_MAX.toLocaleString("en")} characters)`,
     ),
-  excerpt: optionalText(1000, "Excerpt"),
+  excerpt: optionalText(BLOG_EXCERPT_MAX, "Excerpt"),
   featured_image: z
     .string()
     .trim()
@@ -126,7 +130,7 @@ const pageSize = (def: number, max: number) =>
 const search = z
   .string()
   .trim()
-  .max(200, "Search is too long (at most 200 characters)")
+  .max(BLOG_SEARCH_MAX, `Search is too long (at most ${BLOG_SEARCH_MAX} characters)`)
   .optional()
   .transform((v) => v || undefined);
 
@@ -154,11 +158,11 @@ export const subscribeInput = z.strictObject({
   email: z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? null : v),
     z
-      .string({ error: "Please enter a valid email address" })
+      .string({ error: INVALID_EMAIL_MESSAGE })
       .trim()
-      .max(254, "The e-mail address is too long")
+      .max(EMAIL_MAX, BLOG_MESSAGES.emailTooLong)
       .transform((v) => v.toLowerCase())
-      .pipe(z.email("Please enter a valid email address"))
+      .pipe(z.email({ pattern: EMAIL_PATTERN, error: INVALID_EMAIL_MESSAGE }))
       .nullish()
       .transform((v) => v ?? null),
   ),

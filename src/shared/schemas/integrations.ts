@@ -1,9 +1,15 @@
 import { z } from "zod";
+import { EMAIL_PATTERN } from "../email-address";
 import { parseGithubRepository } from "../github-names";
 
 /** JIRA project key 2-10 uppercase alphanumerics; Trello board names at most 30 characters. */
-export const JIRA_KEY_PATTERN = /^[A-Z][A-Z0-9]{1,9}$/;
+export const JIRA_KEY_MAX = 10;
+export const JIRA_KEY_PATTERN = new RegExp(`^[A-Z][A-Z0-9]{1,${JIRA_KEY_MAX - 1}}$`);
+export const JIRA_PROJECT_NAME_MAX = 80;
 export const TRELLO_BOARD_NAME_MAX = 30;
+/** A Trello export without a stored (or given) key and token. */
+export const TRELLO_CREDENTIALS_REQUIRED =
+  "Please add your Trello API key and token in the Settings page first.";
 export const GITHUB_TOKEN_SCOPES = ["repo", "read:user"] as const;
 
 const required = (message: string, max = 500) => z.string({ error: message }).trim().min(1, message).max(max);
@@ -21,7 +27,9 @@ export const trelloCredentialsInput = z.strictObject({
 
 export const jiraCredentialsInput = z.strictObject({
   jira_url: required("JIRA URL is required", 300),
-  user_email: required("Your email is required", 254).pipe(z.email("Invalid email format")),
+  user_email: required("Your email is required", 254).pipe(
+    z.email({ pattern: EMAIL_PATTERN, error: "Invalid email format" }),
+  ),
   api_token: required("API token is required", 500),
   account_id: required("Account ID is required", 128),
 });
@@ -71,7 +79,7 @@ export const jiraExportConfig = z.strictObject({
   user_email: z.string().trim().max(254).optional(),
   api_token: z.string().trim().max(500).optional(),
   account_id: z.string().trim().max(128).optional(),
-  project_name: required("Project name is required", 80),
+  project_name: required("Project name is required", JIRA_PROJECT_NAME_MAX),
   project_key: z
     .string({ error: "Project key is required" })
     .trim()

@@ -5,6 +5,7 @@ export const BASE_URL_MAX = 500;
 export const MODEL_NAME_MAX = 200;
 export const API_KEY_MAX = 500;
 export const PROVIDER_CONCURRENCY = { min: 1, max: 16, default: 4 } as const;
+export const CONCURRENCY_RANGE_MESSAGE = `Concurrency must be between ${PROVIDER_CONCURRENCY.min} and ${PROVIDER_CONCURRENCY.max}`;
 /** Where Ollama serves its OpenAI-compatible API, below the address it listens on. */
 export const OLLAMA_OPENAI_PATH = "/v1";
 
@@ -46,8 +47,8 @@ export const modelProviderInput = z
     concurrency: z
       .number()
       .int("Concurrency must be a whole number")
-      .min(PROVIDER_CONCURRENCY.min, `Concurrency must be between 1 and ${PROVIDER_CONCURRENCY.max}`)
-      .max(PROVIDER_CONCURRENCY.max, `Concurrency must be between 1 and ${PROVIDER_CONCURRENCY.max}`)
+      .min(PROVIDER_CONCURRENCY.min, CONCURRENCY_RANGE_MESSAGE)
+      .max(PROVIDER_CONCURRENCY.max, CONCURRENCY_RANGE_MESSAGE)
       .optional(),
   })
   .refine((v) => !(v.api_key && v.remove_api_key), {

@@ -30,6 +30,7 @@ export const TASK_DEFAULTS = {
 export const DASHBOARD_PAGE_SIZE = 9;
 export const DESCRIPTION_MAX = 20_000;
 export const EVENT_MODEL_MARKDOWN_MAX = 200_000;
+export const REJECT_REASON_MAX = 2000;
 
 export const taskId = z.string().trim().min(1).max(100);
 
@@ -288,7 +289,10 @@ export const rejectTaskInput = z.strictObject({
     .string({ error: "Please give a reason for rejecting the plan" })
     .trim()
     .min(1, "Please give a reason for rejecting the plan")
-    .max(2000, "The reason is too long (at most 2,000 characters)"),
+    .max(
+      REJECT_REASON_MAX,
+      `The reason is too long (at most ${REJECT_REASON_MAX.toLocaleString("en")} characters)`,
+    ),
 });
 
 export const resubmitTaskInput = z.strictObject({

@@ -28,12 +28,3 @@ export function AuthCard({
 export function OrDivider() {
   return <div className="divider my-0 text-xs text-base-content/60">OR</div>;
 }
-
-export function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="mt-1 text-sm text-error">
-      {message}
-    </p>
-  );
-}

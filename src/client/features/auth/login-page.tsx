@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, Redirect } from "wouter";
 import { navigate } from "wouter/use-browser-location";
-import { loginInput } from "../../../shared/schemas/auth";
+import { type LoginField, loginErrors } from "../../../shared/auth-rules";
+import { Field } from "../../components/field";
 import { useToast } from "../../components/toast";
 import { usePageMeta } from "../../components/use-page-meta";
 import {
@@ -12,8 +13,9 @@ import {
   NETWORK_ERROR_MESSAGE,
 } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
+import { type FieldErrors, hasErrors, serverFieldErrors } from "../../lib/field-errors";
 import { takeReturnTo } from "../../lib/return-to";
-import { AuthCard, FieldError, OrDivider } from "./auth-card";
+import { AuthCard, OrDivider } from "./auth-card";
 import { GoogleSignInButton } from "./google-sign-in-button";
 import { useAuthProviders } from "./use-auth-providers";
 
@@ -21,7 +23,8 @@ export const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials
 /** The auth error message clears after 5 s; login toasts last 3000 ms (success) and 5000 ms (failure). */
 const AUTH_MESSAGE_MS = 5_000;
 
-type Field = "email" | "password";
+/** The schema's field names are the form's. */
+const FIELDS: Record<string, LoginField> = { email: "email", password: "password" };
 
 export default function LoginPage() {
   usePageMeta({ title: "Sign In", path: "/login", description: "Sign in to Atomize." });
@@ -30,7 +33,7 @@ export default function LoginPage() {
   const providers = useAuthProviders();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   // While our own sign-in finishes, we navigate ourselves (to the remembered origin).
@@ -51,7 +54,7 @@ export default function LoginPage() {
 
   if (auth.status === "authenticated" && !signingIn.current) return <Redirect to="/dashboard" replace />;
 
-  const edit = (field: Field, value: string) => {
+  const edit = (field: LoginField, value: string) => {
     (field === "email" ? setEmail : setPassword)(value);
     setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
   };
@@ -64,25 +67,24 @@ export default function LoginPage() {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting) return;
-    const parsed = loginInput.safeParse({ email, password });
-    if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if ((field === "email" || field === "password") && !next[field]) next[field] = issue.message;
-      }
-      setErrors(next);
-      return;
-    }
+    // The public bundle carries no zod: the zod-free rules give loginInput's messages.
+    const found = loginErrors({ email, password });
+    setErrors(found);
+    if (hasErrors(found)) return;
     setSubmitting(true);
     setFormError(null);
     signingIn.current = true;
     try {
-      await auth.login(parsed.data);
+      await auth.login({ email: email.trim().toLowerCase(), password });
       succeed();
     } catch (err) {
       signingIn.current = false;
       setSubmitting(false);
+      const fieldErrors = serverFieldErrors(err, FIELDS);
+      if (hasErrors(fieldErrors)) {
+        setErrors(fieldErrors);
+        return;
+      }
       const detail = errorDetailOf(err);
       setFormError(
         httpStatusOf(err) === 429
@@ -121,43 +123,29 @@ export default function LoginPage() {
         </div>
       )}
 
-      <form className="flex flex-col gap-3" onSubmit={onSubmit}>
-        <div>
-          <label htmlFor="login-email" className="label mb-1 text-sm font-medium text-base-content">
-            Email
-          </label>
-          <input
-            id="login-email"
-            name="email"
-            type="email"
-            className={`input w-full ${errors.email ? "input-error" : ""}`}
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => edit("email", e.target.value)}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? "login-email-error" : undefined}
-          />
-          <FieldError id="login-email-error" message={errors.email} />
-        </div>
-        <div>
-          <label htmlFor="login-password" className="label mb-1 text-sm font-medium text-base-content">
-            Password
-          </label>
-          <input
-            id="login-password"
-            name="password"
-            type="password"
-            className={`input w-full ${errors.password ? "input-error" : ""}`}
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => edit("password", e.target.value)}
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? "login-password-error" : undefined}
-          />
-          <FieldError id="login-password-error" message={errors.password} />
-        </div>
+      <form className="flex flex-col gap-3" onSubmit={onSubmit} noValidate>
+        <Field
+          id="login-email"
+          label="Email"
+          required
+          error={errors.email}
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => edit("email", e.target.value)}
+        />
+        <Field
+          id="login-password"
+          label="Password"
+          required
+          error={errors.password}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => edit("password", e.target.value)}
+        />
         <button type="submit" className="btn btn-primary mt-2 w-full" disabled={submitting}>
           {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           Sign In

@@ -1,33 +1,39 @@
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import { navigate } from "wouter/use-browser-location";
-import { type RegisterInput, registerInput } from "../../../shared/schemas/auth";
+import { type RegisterField, registerErrors } from "../../../shared/auth-rules";
+import type { RegisterInput } from "../../../shared/schemas/auth";
+import { Field } from "../../components/field";
 import { useToast } from "../../components/toast";
 import { usePageMeta } from "../../components/use-page-meta";
-import { errorDetailOf, fieldErrorsOf, isNetworkError, NETWORK_ERROR_MESSAGE } from "../../lib/api-error";
+import { errorDetailOf, isNetworkError, NETWORK_ERROR_MESSAGE } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
+import { type FieldErrors, hasErrors, serverFieldErrors } from "../../lib/field-errors";
 import { takeReturnTo } from "../../lib/return-to";
-import { AuthCard, FieldError, OrDivider } from "./auth-card";
+import { AuthCard, OrDivider } from "./auth-card";
 import { GoogleSignInButton } from "./google-sign-in-button";
 
 export const EMAIL_ALREADY_REGISTERED =
   "This email is already registered. Please use a different email or sign in instead.";
 const REGISTRATION_FAILED = "Registration failed. Please try again.";
 
-type Field = "email" | "fullName" | "password" | "confirmPassword";
-type Values = Record<Field, string>;
+type FormField = RegisterField | "confirmPassword";
+type Values = Record<FormField, string>;
 
-/** Server and schema field names to the form's fields. */
-const FIELD_BY_NAME: Record<string, Field> = {
+/** The schema's field names to the form's fields. */
+const FIELDS: Record<string, RegisterField> = {
   email: "email",
   username: "email",
   full_name: "fullName",
   password: "password",
 };
 
-/** Registration payload: username is the e-mail, full_name "" when blank, fixed account defaults. */
+/**
+ * Registration payload: the e-mail normalised as the schema does (trimmed, lower case) and sent as the
+ * username too, full_name "" when blank, fixed account defaults.
+ */
 function registrationPayload(values: Values): RegisterInput {
-  const email = values.email.trim();
+  const email = values.email.trim().toLowerCase();
   return {
     email,
     username: email,
@@ -53,7 +59,7 @@ export default function RegisterPage() {
     password: "",
     confirmPassword: "",
   });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors<FormField>>({});
   const [submitting, setSubmitting] = useState(false);
 
   const confirmTouched = values.confirmPassword !== "";
@@ -61,7 +67,7 @@ export default function RegisterPage() {
   const missingRequired = !values.email.trim() || !values.password || !values.confirmPassword;
   const canSubmit = !missingRequired && passwordsMatch && !submitting;
 
-  const edit = (field: Field) => (event: { target: { value: string } }) => {
+  const edit = (field: FormField) => (event: { target: { value: string } }) => {
     const value = event.target.value;
     setValues((v) => ({ ...v, [field]: value }));
     setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
@@ -74,21 +80,13 @@ export default function RegisterPage() {
       toast.error("Password and confirm password must match.", { title: "Password mismatch" });
       return;
     }
-    const payload = registrationPayload(values);
-    const parsed = registerInput.safeParse(payload);
-    if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = FIELD_BY_NAME[String(issue.path[0])];
-        if (field && !next[field]) next[field] = issue.message;
-      }
-      setErrors(next);
-      return;
-    }
+    // The public bundle carries no zod: the zod-free rules give registerInput's messages.
+    const found = registerErrors(values);
+    setErrors(found);
+    if (hasErrors(found)) return;
     setSubmitting(true);
     try {
-      // Send the normalised e-mail (trimmed, lower case) as both email and username.
-      await auth.register({ ...payload, email: parsed.data.email, username: parsed.data.email });
+      await auth.register(registrationPayload(values));
       toast.success("Registration successful!");
       navigate(takeReturnTo(), { replace: true });
     } catch (err) {
@@ -98,12 +96,8 @@ export default function RegisterPage() {
         setErrors({ email: EMAIL_ALREADY_REGISTERED });
         return;
       }
-      const next: Partial<Record<Field, string>> = {};
-      for (const fe of fieldErrorsOf(err)) {
-        const field = FIELD_BY_NAME[fe.field];
-        if (field && !next[field]) next[field] = fe.message;
-      }
-      if (Object.keys(next).length > 0) {
+      const next = serverFieldErrors(err, FIELDS);
+      if (hasErrors(next)) {
         setErrors(next);
         return;
       }
@@ -114,43 +108,28 @@ export default function RegisterPage() {
   };
 
   const input = (
-    field: Field,
+    field: FormField,
     label: string,
     type: string,
     opts: { required?: boolean; autoComplete: string },
-  ) => {
-    const id = `register-${field}`;
-    const errorId = `${id}-error`;
-    return (
-      <div>
-        <label htmlFor={id} className="label mb-1 text-sm font-medium text-base-content">
-          {label}
-          {!opts.required && (
-            <span aria-hidden="true" className="text-xs text-base-content/60">
-              (optional)
-            </span>
-          )}
-        </label>
-        <input
-          id={id}
-          name={field}
-          type={type}
-          className={`input w-full ${errors[field] ? "input-error" : ""}`}
-          autoComplete={opts.autoComplete}
-          required={opts.required}
-          value={values[field]}
-          onChange={edit(field)}
-          aria-invalid={errors[field] ? true : undefined}
-          aria-describedby={errors[field] ? errorId : undefined}
-        />
-        <FieldError id={errorId} message={errors[field]} />
-      </div>
-    );
-  };
+  ) => (
+    <Field
+      id={`register-${field}`}
+      label={label}
+      required={opts.required}
+      optional={!opts.required}
+      error={errors[field]}
+      name={field}
+      type={type}
+      autoComplete={opts.autoComplete}
+      value={values[field]}
+      onChange={edit(field)}
+    />
+  );
 
   return (
     <AuthCard title="Create Account" subtitle="Start breaking complex projects into actionable work items.">
-      <form className="flex flex-col gap-3" onSubmit={onSubmit}>
+      <form className="flex flex-col gap-3" onSubmit={onSubmit} noValidate>
         {input("email", "Email", "email", { required: true, autoComplete: "email" })}
         {input("fullName", "Full Name", "text", { autoComplete: "name" })}
         {input("password", "Password", "password", { required: true, autoComplete: "new-password" })}

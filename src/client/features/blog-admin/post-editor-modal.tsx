@@ -1,87 +1,41 @@
+import { type ChangeEvent, type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import {
-  type ChangeEvent,
-  type FormEvent,
-  type KeyboardEvent,
-  type ReactNode,
-  useId,
-  useRef,
-  useState,
-} from "react";
-import type { AdminBlogPost } from "../../../shared/schemas/blog";
+  type AdminBlogPost,
+  BLOG_EXCERPT_MAX,
+  BLOG_SLUG_MAX,
+  BLOG_TAG_LENGTH_MAX,
+  BLOG_TITLE_MAX,
+  createPostInput,
+  updatePostInput,
+} from "../../../shared/schemas/blog";
+import { Field } from "../../components/field";
 import { Modal } from "../../components/modal";
 import { useToast } from "../../components/toast";
-import { fieldErrorsOf } from "../../lib/api-error";
+import { focusFirstError, hasErrors, schemaFieldErrors, serverFieldErrors } from "../../lib/field-errors";
 import {
   ACCEPT_ATTRIBUTE,
   addTag,
   buildCreatePayload,
   buildUpdatePayload,
   EMPTY_POST_FORM,
-  fieldErrorsByField,
   formFromPost,
   imageFileError,
   type PostFormErrors,
   type PostFormField,
   type PostFormValues,
+  postFieldOf,
   removeTag,
   STATUS_OPTIONS,
 } from "./post-form";
 import { UPLOAD_FAILED, UploadError, uploadBlogImage } from "./upload-image";
-import { useSavePost } from "./use-blog-admin";
+import { type SavePostArgs, useSavePost } from "./use-blog-admin";
 
 export const IMAGE_UPLOADED = "Image uploaded successfully";
-const FIELD_ORDER = ["title", "slug", "excerpt", "content", "featured_image", "tags", "status"] as const;
-
-/** A label, the control, then its error and hint, wired together for screen readers. */
-function Field({
-  id,
-  label,
-  required = false,
-  error,
-  hint,
-  children,
-}: {
-  id: string;
-  label: string;
-  required?: boolean;
-  error?: string | undefined;
-  hint?: ReactNode;
-  children: ReactNode;
-}) {
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        {label}
-        {required && (
-          <span aria-hidden="true" className="ml-0.5 text-error">
-            *
-          </span>
-        )}
-      </label>
-      {children}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-error">
-          {error}
-        </p>
-      )}
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-base-content/60">
-          {hint}
-        </p>
-      )}
-    </div>
-  );
-}
-
-/** aria props for a control inside <Field>. */
-function described(id: string, error: string | undefined, hint: boolean) {
-  const ids = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ");
-  return { "aria-invalid": error ? true : undefined, "aria-describedby": ids || undefined };
-}
 
 /**
- * The blog admin's post editor: 'Create New Post' or 'Edit Post'. Title and Content are marked required
- * but not checked here (the server decides); its field errors show under the fields.
+ * The blog admin's post editor: 'Create New Post' or 'Edit Post'. The post is checked with the schema the
+ * server uses (createPostInput or updatePostInput) before it is sent; the first message per field, the
+ * server's included, shows under the field.
  */
 export function PostEditorModal({ post, onClose }: { post: AdminBlogPost | null; onClose: () => void }) {
   const toast = useToast();
@@ -103,7 +57,8 @@ export function PostEditorModal({ post, onClose }: { post: AdminBlogPost | null;
     tags: `${id}-tags`,
     status: `${id}-status`,
   };
-  const fieldIds: Record<(typeof FIELD_ORDER)[number], string> = {
+  // In the form's order: the first field with an error takes the focus.
+  const fieldIds: Partial<Record<PostFormField, string>> = {
     title: ids.title,
     slug: ids.slug,
     excerpt: ids.excerpt,
@@ -117,7 +72,7 @@ export function PostEditorModal({ post, onClose }: { post: AdminBlogPost | null;
 
   const set = <K extends PostFormField>(field: K, value: PostFormValues[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
-    // A field's server error goes once the field is edited.
+    // A field's error goes once the field is edited.
     setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
   };
 
@@ -161,23 +116,32 @@ export function PostEditorModal({ post, onClose }: { post: AdminBlogPost | null;
     }
   };
 
+  /** Shows the errors and takes the user to the first field with one (the form may be scrolled past it). */
+  const reject = (next: PostFormErrors) => {
+    setErrors(next);
+    requestAnimationFrame(() => focusFirstError(next, fieldIds));
+  };
+
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
+    const request: SavePostArgs = post
+      ? { id: post.id, updates: buildUpdatePayload(values, post) }
+      : { post: buildCreatePayload(values) };
+    const found =
+      request.id === undefined
+        ? schemaFieldErrors(createPostInput, request.post, postFieldOf)
+        : schemaFieldErrors(updatePostInput, request.updates, postFieldOf);
+    if (hasErrors(found)) {
+      reject(found);
+      return;
+    }
     setErrors({});
     try {
-      await save(
-        post
-          ? { id: post.id, updates: buildUpdatePayload(values, post) }
-          : { post: buildCreatePayload(values) },
-      );
+      await save(request);
       onClose();
     } catch (err) {
-      const next = fieldErrorsByField(fieldErrorsOf(err));
-      setErrors(next);
-      // Take the user to the first field the server rejected (the form may be scrolled past it).
-      const first = FIELD_ORDER.find((f) => next[f]);
-      if (first) requestAnimationFrame(() => document.getElementById(fieldIds[first])?.focus());
+      reject(serverFieldErrors(err, postFieldOf, "updates"));
     }
   };
 
@@ -209,113 +173,104 @@ export function PostEditorModal({ post, onClose }: { post: AdminBlogPost | null;
           </div>
         )}
 
-        <Field id={ids.title} label="Title" required error={errors.title}>
-          <input
-            id={ids.title}
-            className={`input w-full ${errors.title ? "input-error" : ""}`}
-            value={values.title}
-            onChange={onText("title")}
-            aria-required="true"
-            maxLength={200}
-            autoFocus
-            {...described(ids.title, errors.title, false)}
-          />
-        </Field>
-
-        <Field id={ids.slug} label="Slug" error={errors.slug} hint="Lowercase words joined by dashes.">
-          <input
-            id={ids.slug}
-            className={`input w-full ${errors.slug ? "input-error" : ""}`}
-            value={values.slug}
-            onChange={onText("slug")}
-            placeholder="Auto-generated from the title if empty"
-            maxLength={100}
-            autoCapitalize="off"
-            spellCheck={false}
-            {...described(ids.slug, errors.slug, true)}
-          />
-        </Field>
+        <Field
+          id={ids.title}
+          label="Title"
+          required
+          error={errors.title}
+          value={values.title}
+          onChange={onText("title")}
+          maxLength={BLOG_TITLE_MAX}
+          autoFocus
+        />
 
         <Field
+          id={ids.slug}
+          label="Slug"
+          error={errors.slug}
+          hint="Lowercase words joined by dashes."
+          value={values.slug}
+          onChange={onText("slug")}
+          placeholder="Auto-generated from the title if empty"
+          maxLength={BLOG_SLUG_MAX}
+          autoCapitalize="off"
+          spellCheck={false}
+        />
+
+        <Field
+          as="textarea"
           id={ids.excerpt}
           label="Excerpt"
           error={errors.excerpt}
           hint="Shown on the blog cards; when empty, the start of the content is used."
-        >
-          <textarea
-            id={ids.excerpt}
-            className={`textarea w-full ${errors.excerpt ? "textarea-error" : ""}`}
-            rows={2}
-            value={values.excerpt}
-            onChange={onText("excerpt")}
-            maxLength={1000}
-            {...described(ids.excerpt, errors.excerpt, true)}
-          />
-        </Field>
+          rows={2}
+          value={values.excerpt}
+          onChange={onText("excerpt")}
+          maxLength={BLOG_EXCERPT_MAX}
+        />
 
-        <Field id={ids.content} label="Content" required error={errors.content} hint="HTML supported.">
-          <textarea
-            id={ids.content}
-            className={`textarea w-full font-mono text-sm ${errors.content ? "textarea-error" : ""}`}
-            rows={12}
-            value={values.content}
-            onChange={onText("content")}
-            aria-required="true"
-            spellCheck={false}
-            {...described(ids.content, errors.content, true)}
-          />
-        </Field>
+        <Field
+          as="textarea"
+          id={ids.content}
+          label="Content"
+          required
+          error={errors.content}
+          hint="HTML supported."
+          className="font-mono text-sm"
+          rows={12}
+          value={values.content}
+          onChange={onText("content")}
+          spellCheck={false}
+        />
 
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-sm font-medium">Featured Image</legend>
-          <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
-            <div className="min-w-0 flex-1">
-              <label htmlFor={ids.image} className="sr-only">
-                Featured Image URL
-              </label>
-              <input
-                id={ids.image}
-                type="text"
-                inputMode="url"
-                className={`input w-full ${errors.featured_image ? "input-error" : ""}`}
-                value={values.featured_image}
-                onChange={onText("featured_image")}
-                placeholder="https://... or upload an image"
-                autoCapitalize="off"
-                spellCheck={false}
-                {...described(ids.image, errors.featured_image, false)}
-              />
-            </div>
-            <button
-              type="button"
-              className="btn btn-outline"
-              onClick={() => fileRef.current?.click()}
-              disabled={busy}
-              aria-busy={uploading || undefined}
-            >
-              {uploading ? (
-                <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-              ) : (
-                <span aria-hidden="true">⇪</span>
-              )}
-              Upload Image
-            </button>
-            <input
-              ref={fileRef}
-              id={ids.file}
-              type="file"
-              accept={ACCEPT_ATTRIBUTE}
-              className="hidden"
-              tabIndex={-1}
-              aria-label="Featured image file"
-              onChange={(e) => void onFile(e)}
-            />
-          </div>
-          {errors.featured_image && (
-            <p id={`${ids.image}-error`} className="text-sm text-error">
-              {errors.featured_image}
-            </p>
-          )}
+          <Field
+            id={ids.image}
+            label="Featured Image URL"
+            labelHidden
+            error={errors.featured_image}
+            as="custom"
+            render={(control) => (
+              <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+                <input
+                  {...control}
+                  type="text"
+                  inputMode="url"
+                  className={`input min-w-0 flex-1 ${errors.featured_image ? "input-error" : ""}`}
+                  value={values.featured_image}
+                  onChange={onText("featured_image")}
+                  placeholder="https://... or upload an image"
+                  autoCapitalize="off"
+                  spellCheck={false}
+                />
+                <button
+                  type="button"
+                  className="btn btn-outline"
+                  onClick={() => fileRef.current?.click()}
+                  disabled={busy}
+                  aria-busy={uploading || undefined}
+                >
+                  {uploading ? (
+                    <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+                  ) : (
+                    <span aria-hidden="true">⇪</span>
+                  )}
+                  Upload Image
+                </button>
+                <input
+                  ref={fileRef}
+                  id={ids.file}
+                  type="file"
+                  accept={ACCEPT_ATTRIBUTE}
+                  className="hidden"
+                  tabIndex={-1}
+                  aria-label="Featured image file"
+                  onChange={(e) => void onFile(e)}
+                />
+              </div>
+            )}
+          />
           {uploading && (
             <p role="status" className="text-sm text-base-content/70">
               Uploading image...
@@ -340,22 +295,28 @@ export function PostEditorModal({ post, onClose }: { post: AdminBlogPost | null;
           )}
         </fieldset>
 
-        <Field id={ids.tags} label="Tags" error={errors.tags} hint="Press Enter or Add to add a tag.">
-          <div className="flex gap-2">
-            <input
-              id={ids.tags}
-              className={`input min-w-0 flex-1 ${errors.tags ? "input-error" : ""}`}
-              value={tagDraft}
-              onChange={(e) => setTagDraft(e.target.value)}
-              onKeyDown={onTagKeyDown}
-              maxLength={40}
-              {...described(ids.tags, errors.tags, true)}
-            />
-            <button type="button" className="btn" onClick={commitTag}>
-              Add
-            </button>
-          </div>
-        </Field>
+        <Field
+          id={ids.tags}
+          label="Tags"
+          error={errors.tags}
+          hint="Press Enter or Add to add a tag."
+          as="custom"
+          render={(control) => (
+            <div className="flex gap-2">
+              <input
+                {...control}
+                className={`input min-w-0 flex-1 ${errors.tags ? "input-error" : ""}`}
+                value={tagDraft}
+                onChange={(e) => setTagDraft(e.target.value)}
+                onKeyDown={onTagKeyDown}
+                maxLength={BLOG_TAG_LENGTH_MAX}
+              />
+              <button type="button" className="btn" onClick={commitTag}>
+                Add
+              </button>
+            </div>
+          )}
+        />
         {values.tags.length > 0 && (
           <ul aria-label="Tag list" className="-mt-2 flex flex-wrap gap-2">
             {values.tags.map((tag) => (
@@ -374,20 +335,20 @@ export function PostEditorModal({ post, onClose }: { post: AdminBlogPost | null;
           </ul>
         )}
 
-        <Field id={ids.status} label="Status" error={errors.status}>
-          <select
-            id={ids.status}
-            className="select w-full sm:w-60"
-            value={values.status}
-            onChange={(e) => set("status", e.target.value as PostFormValues["status"])}
-            {...described(ids.status, errors.status, false)}
-          >
-            {STATUS_OPTIONS.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
+        <Field
+          as="select"
+          id={ids.status}
+          label="Status"
+          error={errors.status}
+          className="sm:w-60"
+          value={values.status}
+          onChange={(e) => set("status", e.target.value as PostFormValues["status"])}
+        >
+          {STATUS_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </Field>
       </form>
     </Modal>

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { type BlogPost, createPostInput, updatePostInput } from "../../../shared/schemas/blog";
+import { firstErrors, schemaFieldErrors } from "../../lib/field-errors";
 import {
   addTag,
   buildCreatePayload,
   buildUpdatePayload,
   EMPTY_POST_FORM,
-  fieldErrorsByField,
   formFromPost,
   imageFileError,
+  postFieldOf,
   removeTag,
   STATUS_OPTIONS,
 } from "./post-form";
@@ -127,19 +128,35 @@ describe("imageFileError", () => {
   });
 });
 
-describe("fieldErrorsByField", () => {
-  it("maps server paths to editor fields, keeping the first message", () => {
+describe("field errors", () => {
+  it("maps the server's paths to editor fields, keeping the first message", () => {
     expect(
-      fieldErrorsByField([
-        { field: "updates.title", message: "Title is required" },
-        { field: "title", message: "second" },
-        { field: "tags.2", message: "Each tag must be at most 40 characters" },
-        { field: "updates.body", message: "Nothing to update" },
-      ]),
+      firstErrors(
+        [
+          { field: "updates.title", message: "Title is required" },
+          { field: "title", message: "second" },
+          { field: "tags.2", message: "Each tag must be at most 40 characters" },
+          { field: "updates.body", message: "Nothing to update" },
+        ],
+        postFieldOf,
+        "updates",
+      ),
     ).toEqual({
       title: "Title is required",
       tags: "Each tag must be at most 40 characters",
       form: "Nothing to update",
+    });
+  });
+
+  it("checks a post with the server's schemas before it is sent", () => {
+    expect(schemaFieldErrors(createPostInput, buildCreatePayload(EMPTY_POST_FORM), postFieldOf)).toEqual({
+      title: "Title is required",
+      content: "Content is required",
+    });
+    const tooLong = { ...formFromPost(post), title: "x".repeat(201), featured_image: "http://x.test/a.png" };
+    expect(schemaFieldErrors(updatePostInput, buildUpdatePayload(tooLong, post), postFieldOf)).toEqual({
+      title: "Title is too long (at most 200 characters)",
+      featured_image: "Featured image must be an https URL or an uploaded image",
     });
   });
 });

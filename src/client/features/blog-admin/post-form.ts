@@ -1,11 +1,11 @@
 import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES, BLOG_POST_STATUSES } from "../../../shared/blog-rules";
-import type { FieldError } from "../../../shared/errors";
 import type {
   BlogPost,
   BlogPostStatus,
   CreatePostInput,
   UpdatePostInput,
 } from "../../../shared/schemas/blog";
+import type { FieldErrors } from "../../lib/field-errors";
 
 /** What the post editor holds (meta_description and meta_keywords have no input, but are kept). */
 export type PostFormValues = {
@@ -21,7 +21,7 @@ export type PostFormValues = {
 };
 
 export type PostFormField = keyof PostFormValues;
-export type PostFormErrors = Partial<Record<PostFormField | "form", string>>;
+export type PostFormErrors = FieldErrors<PostFormField | "form">;
 
 export const STATUS_OPTIONS: { value: BlogPostStatus; label: string }[] = BLOG_POST_STATUSES.map((value) => ({
   value,
@@ -60,8 +60,8 @@ type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 
 /**
  * The post editor's payload on create: title, content, tags and status always; slug, excerpt, featured_image,
- * meta_description and meta_keywords only when filled in. Title and content go as typed (the server
- * trims and decides what is valid).
+ * meta_description and meta_keywords only when filled in. Title and content go as typed (the schema
+ * trims them).
  */
 export function buildCreatePayload(values: PostFormValues): CreatePostInput {
   const payload: CreatePostInput = {
@@ -124,15 +124,10 @@ export function imageFileError(file: { type: string; size: number }): string | n
 const FIELDS = new Set<string>(Object.keys(EMPTY_POST_FORM));
 
 /**
- * The server's field errors by editor field ("updates.title" and "tags.2" become title and tags);
- * errors about anything else are kept under "form". The first message for a field wins.
+ * The editor field a createPostInput or updatePostInput path belongs to ("tags.2" is tags); anything
+ * else (the update's "Nothing to update") is the form's.
  */
-export function fieldErrorsByField(errors: readonly FieldError[]): PostFormErrors {
-  const out: PostFormErrors = {};
-  for (const { field, message } of errors) {
-    const parts = field.split(".").filter((p) => p !== "updates");
-    const key = parts[0] && FIELDS.has(parts[0]) ? (parts[0] as PostFormField) : "form";
-    out[key] ??= message;
-  }
-  return out;
+export function postFieldOf(path: string): PostFormField | "form" {
+  const head = path.split(".")[0] ?? "";
+  return FIELDS.has(head) ? (head as PostFormField) : "form";
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { useLocation, useSearchParams } from "wouter";
-import { BLOG_PAGE_SIZE } from "../../../shared/blog-rules";
+import { BLOG_PAGE_SIZE, BLOG_SEARCH_MAX } from "../../../shared/blog-rules";
 import type { BlogPost } from "../../../shared/schemas/blog";
 import { EmptyState } from "../../components/empty-state";
 import { PagePagination, totalPages } from "../../components/page-pagination";
@@ -85,7 +85,7 @@ export default function BlogListPage() {
             className="input min-w-0 flex-1"
             placeholder="Search posts..."
             value={draft}
-            maxLength={200}
+            maxLength={BLOG_SEARCH_MAX}
             onChange={(e) => setDraft(e.target.value)}
           />
           <button type="submit" className="btn btn-primary">

@@ -1,5 +1,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { subscribeEmailError } from "../../../shared/blog-rules";
 import { ConfirmModal } from "../../components/confirm-modal";
+import { Field } from "../../components/field";
 import { type BlogSubscriptionState, UNSUBSCRIBE_CONFIRMATION } from "./use-blog-subscription";
 
 export const SUBSCRIBED_TEXT = "You're subscribed to blog updates";
@@ -24,6 +26,7 @@ export function SubscribePrompt({ subscription: sub, formOpen, onFormOpenChange 
   const sectionRef = useRef<HTMLElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const [email, setEmail] = useState("");
+  const [emailError, setEmailError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
@@ -40,8 +43,11 @@ export function SubscribePrompt({ subscription: sub, formOpen, onFormOpenChange 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = email.trim();
-    // An empty (trimmed) address is not sent.
+    // An empty (trimmed) address is not sent; a malformed one gets subscribeInput's message (zod-free rule).
     if (!value || sub.subscribing) return;
+    const problem = subscribeEmailError(value);
+    setEmailError(problem);
+    if (problem) return;
     if (await sub.subscribe(value)) {
       setEmail("");
       onFormOpenChange(false);
@@ -50,6 +56,7 @@ export function SubscribePrompt({ subscription: sub, formOpen, onFormOpenChange 
 
   const cancel = () => {
     setEmail("");
+    setEmailError(null);
     onFormOpenChange(false);
   };
 
@@ -78,25 +85,25 @@ export function SubscribePrompt({ subscription: sub, formOpen, onFormOpenChange 
         </div>
       ) : formOpen && !sub.isSignedIn ? (
         <form className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={(e) => void submit(e)}>
-          <div className="min-w-0 flex-1">
-            <label htmlFor={emailId} className="mb-1 block text-sm font-medium">
-              Email address
-            </label>
-            <input
-              ref={emailRef}
-              id={emailId}
-              type="email"
-              name="email"
-              required
-              autoComplete="email"
-              inputMode="email"
-              placeholder="Enter your email address"
-              className="input w-full"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              disabled={sub.subscribing}
-            />
-          </div>
+          <Field
+            id={emailId}
+            label="Email address"
+            wrapperClassName="min-w-0 flex-1"
+            required
+            error={emailError}
+            ref={emailRef}
+            type="email"
+            name="email"
+            autoComplete="email"
+            inputMode="email"
+            placeholder="Enter your email address"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setEmailError(null);
+            }}
+            disabled={sub.subscribing}
+          />
           <div className="flex gap-2">
             <button type="submit" className="btn btn-primary flex-1 sm:flex-none" disabled={sub.subscribing}>
               {sub.subscribing && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}

@@ -1,3 +1,5 @@
+import { INVALID_EMAIL_MESSAGE, isEmailAddress } from "../../../shared/email-address";
+
 /** Contact form: name, email, subject, message. */
 export type ContactForm = { name: string; email: string; subject: string; message: string };
 
@@ -12,15 +14,13 @@ export const CONTACT_SUCCESS_MESSAGE = "Email client opened with your message!";
 export const contactFailureMessage = (email: string) =>
   `Unable to open email client. Please email us directly at ${email}`;
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Name, email and message required, the e-mail well formed; subject optional. */
+/** Name, email and message required, the e-mail well formed (the shared rule); subject optional. */
 export function validateContactForm(form: ContactForm): ContactErrors {
   const errors: ContactErrors = {};
   if (!form.name.trim()) errors.name = "Please enter your name";
   const email = form.email.trim();
   if (!email) errors.email = "Please enter your email address";
-  else if (!EMAIL_PATTERN.test(email)) errors.email = "Please enter a valid email address";
+  else if (!isEmailAddress(email)) errors.email = INVALID_EMAIL_MESSAGE;
   if (!form.message.trim()) errors.message = "Please enter a message";
   return errors;
 }

@@ -1,8 +1,9 @@
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
-import { TextField } from "../../components/form-controls";
+import { Field } from "../../components/field";
 import { useToast } from "../../components/toast";
 import { usePageMeta } from "../../components/use-page-meta";
+import { focusFirstError } from "../../lib/field-errors";
 import { usePublicConfig } from "../../lib/public-config";
 import {
   buildContactMailto,
@@ -14,7 +15,13 @@ import {
   validateContactForm,
 } from "./contact-message";
 
-const FIELD_ORDER: (keyof ContactForm)[] = ["name", "email", "subject", "message"];
+/** The fields' element ids, in the form's order. */
+const FIELD_IDS: Record<keyof ContactForm, string> = {
+  name: "contact-name",
+  email: "contact-email",
+  subject: "contact-subject",
+  message: "contact-message",
+};
 
 /** Hands the prefilled message to the visitor's e-mail client; throws when the browser refuses. */
 function openEmailClient(href: string): void {
@@ -33,7 +40,6 @@ export default function ContactPage() {
   const [form, setForm] = useState<ContactForm>(EMPTY_CONTACT_FORM);
   const [errors, setErrors] = useState<ContactErrors>({});
   const [sentHref, setSentHref] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
 
   const update = (field: keyof ContactForm) => (value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
@@ -45,11 +51,7 @@ export default function ContactPage() {
     event.preventDefault();
     const found = validateContactForm(form);
     setErrors(found);
-    const firstInvalid = FIELD_ORDER.find((field) => found[field]);
-    if (firstInvalid) {
-      formRef.current?.querySelector<HTMLElement>(`#contact-${firstInvalid}`)?.focus();
-      return;
-    }
+    if (focusFirstError(found, FIELD_IDS)) return;
     const href = buildContactMailto(supportEmail, form);
     try {
       openEmailClient(href);
@@ -82,59 +84,49 @@ export default function ContactPage() {
                 Sending opens your e-mail app with the message filled in, ready for you to send.
               </p>
             </div>
-            <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-4">
+            <form noValidate onSubmit={onSubmit} className="space-y-4">
               <div className="grid gap-4 sm:grid-cols-2">
-                <TextField
+                <Field
                   id="contact-name"
                   label="Name"
+                  required
                   name="name"
                   autoComplete="name"
-                  aria-required="true"
                   value={form.name}
                   error={errors.name}
                   onChange={(e) => update("name")(e.target.value)}
                 />
-                <TextField
+                <Field
                   id="contact-email"
                   label="Email"
+                  required
                   name="email"
                   type="email"
                   autoComplete="email"
-                  aria-required="true"
                   value={form.email}
                   error={errors.email}
                   onChange={(e) => update("email")(e.target.value)}
                 />
               </div>
-              <TextField
+              <Field
                 id="contact-subject"
                 label="Subject"
-                name="subject"
                 hint="Optional"
+                name="subject"
                 value={form.subject}
                 onChange={(e) => update("subject")(e.target.value)}
               />
-              <div>
-                <label htmlFor="contact-message" className="mb-1 block text-sm font-medium">
-                  Message
-                </label>
-                <textarea
-                  id="contact-message"
-                  name="message"
-                  rows={6}
-                  aria-required="true"
-                  className={`textarea w-full ${errors.message ? "textarea-error" : ""}`}
-                  aria-invalid={errors.message ? true : undefined}
-                  aria-describedby={errors.message ? "contact-message-error" : undefined}
-                  value={form.message}
-                  onChange={(e) => update("message")(e.target.value)}
-                />
-                {errors.message && (
-                  <p id="contact-message-error" className="mt-1 text-sm text-error">
-                    {errors.message}
-                  </p>
-                )}
-              </div>
+              <Field
+                as="textarea"
+                id="contact-message"
+                label="Message"
+                required
+                name="message"
+                rows={6}
+                value={form.message}
+                error={errors.message}
+                onChange={(e) => update("message")(e.target.value)}
+              />
               <button type="submit" className="btn btn-primary w-full sm:w-auto">
                 Send Message
               </button>

@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode, RefObject } from "react";
+import type { FormEvent, ReactNode } from "react";
 import { Modal } from "../../components/modal";
 
 /** The shell every export dialog shares: a form in a modal with Cancel and a submit that shows it is starting. */
@@ -11,10 +11,9 @@ export function ExportFormModal(props: {
   pending: boolean;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   size?: "lg";
-  formRef?: RefObject<HTMLFormElement | null>;
   children: ReactNode;
 }) {
-  const { open, onClose, title, formId, submitLabel, pending, onSubmit, size, formRef, children } = props;
+  const { open, onClose, title, formId, submitLabel, pending, onSubmit, size, children } = props;
   return (
     <Modal
       open={open}
@@ -34,7 +33,7 @@ export function ExportFormModal(props: {
         </>
       }
     >
-      <form id={formId} ref={formRef} className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
+      <form id={formId} className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
         {children}
       </form>
     </Modal>

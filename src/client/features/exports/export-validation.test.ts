@@ -2,15 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   fitBoardName,
   JIRA_KEY_FORMAT_HINT,
-  JIRA_MESSAGES,
   type JiraExportForm,
+  jiraExportConfigOf,
+  jiraExportErrors,
   projectKeyHint,
   repositoryFromUrl,
   sanitizeProjectKey,
-  TRELLO_MESSAGES,
-  validateJiraExport,
-  validateRepository,
-  validateTrelloExport,
 } from "./export-validation";
 
 const valid: JiraExportForm = {
@@ -29,97 +26,73 @@ describe("sanitizeProjectKey", () => {
     expect(sanitizeProjectKey("ä_ü!")).toBe("");
   });
 
-  it("hints while the key is not 2-10 characters", () => {
+  it("hints while the key does not match the schema's pattern", () => {
     expect(projectKeyHint("A")).toBe(JIRA_KEY_FORMAT_HINT);
     expect(projectKeyHint("")).toBe(JIRA_KEY_FORMAT_HINT);
+    expect(projectKeyHint("1AB")).toBe(JIRA_KEY_FORMAT_HINT);
     expect(projectKeyHint("AB")).toBeNull();
     expect(projectKeyHint("ABCDEFGHIJ")).toBeNull();
   });
 });
 
-describe("validateJiraExport (checks in order)", () => {
-  const first = (over: Partial<JiraExportForm>, opts?: { tokenStored?: boolean }) =>
-    validateJiraExport({ ...valid, ...over }, opts)?.message ?? null;
+describe("jiraExportErrors (the export's and the connection's schemas)", () => {
+  const errors = (over: Partial<JiraExportForm>, opts?: { tokenStored?: boolean }) =>
+    jiraExportErrors({ ...valid, ...over }, opts);
 
   it("passes a complete form", () => {
-    expect(first({})).toBeNull();
+    expect(errors({})).toEqual({});
   });
 
-  it("reports each check with its own message, the first failing one winning", () => {
-    const empty = {
-      projectName: "",
-      projectKey: "",
-      jiraUrl: "",
-      userEmail: "",
-      apiToken: "",
-      accountId: "",
-    };
-    expect(first(empty)).toBe(JIRA_MESSAGES.projectName);
-    expect(first({ ...empty, projectName: "P" })).toBe(JIRA_MESSAGES.projectKey);
-    expect(first({ ...empty, projectName: "P", projectKey: "A" })).toBe(JIRA_MESSAGES.projectKeyFormat);
-    expect(first({ ...empty, projectName: "P", projectKey: "AB" })).toBe(JIRA_MESSAGES.jiraUrl);
-    expect(first({ ...empty, projectName: "P", projectKey: "AB", jiraUrl: "x" })).toBe(JIRA_MESSAGES.email);
-    expect(first({ ...empty, projectName: "P", projectKey: "AB", jiraUrl: "x", userEmail: "bad" })).toBe(
-      JIRA_MESSAGES.emailFormat,
-    );
-    expect(first({ ...empty, projectName: "P", projectKey: "AB", jiraUrl: "x", userEmail: "a@b.co" })).toBe(
-      JIRA_MESSAGES.apiToken,
-    );
+  it("gives the first message of every field that fails", () => {
     expect(
-      first({
-        ...empty,
-        projectName: "P",
-        projectKey: "AB",
-        jiraUrl: "x",
-        userEmail: "a@b.co",
-        apiToken: "t",
-      }),
-    ).toBe(JIRA_MESSAGES.accountId);
-    // The URL's format is checked last.
-    expect(first({ jiraUrl: "not a url" })).toBe(JIRA_MESSAGES.jiraUrlFormat);
-    expect(first({ jiraUrl: "ftp://acme.atlassian.net" })).toBe(JIRA_MESSAGES.jiraUrlFormat);
+      errors({ projectName: " ", projectKey: "", jiraUrl: "", userEmail: "", apiToken: "", accountId: "" }),
+    ).toEqual({
+      projectName: "Project name is required",
+      projectKey: "Project key is required",
+      jiraUrl: "JIRA URL is required",
+      userEmail: "Your email is required",
+      apiToken: "API token is required",
+      accountId: "Account ID is required",
+    });
+    expect(errors({ projectKey: "A", userEmail: "bad" })).toEqual({
+      projectKey: "Project key must be 2-10 uppercase alphanumeric characters (e.g., PROJ, TEST123)",
+      userEmail: "Invalid email format",
+    });
   });
 
   it("does not require a token when one is stored", () => {
-    expect(first({ apiToken: "" }, { tokenStored: true })).toBeNull();
-    expect(first({ apiToken: "" })).toBe(JIRA_MESSAGES.apiToken);
+    expect(errors({ apiToken: "" }, { tokenStored: true })).toEqual({});
+    expect(errors({ apiToken: "" })).toEqual({ apiToken: "API token is required" });
   });
 
-  it("names the field that failed", () => {
-    expect(validateJiraExport({ ...valid, accountId: " " })?.field).toBe("accountId");
+  it("sends trimmed values, and no token when none was typed", () => {
+    expect(jiraExportConfigOf({ ...valid, projectName: " P ", apiToken: " " })).toEqual({
+      project_name: "P",
+      project_key: "ATOMIZE",
+      jira_url: "https://acme.atlassian.net",
+      user_email: "dev@example.com",
+      account_id: "5b10ac8d82e05b22cc7d4ef5",
+    });
   });
 });
 
-describe("validateTrelloExport", () => {
-  it("requires a board name of at most 30 characters, then credentials", () => {
-    expect(validateTrelloExport("  ", { credentialsAvailable: true })).toBe(TRELLO_MESSAGES.boardName);
-    expect(validateTrelloExport("x".repeat(31), { credentialsAvailable: true })).toBe(
-      TRELLO_MESSAGES.boardNameTooLong,
-    );
-    expect(validateTrelloExport("Board", { credentialsAvailable: false })).toBe(TRELLO_MESSAGES.credentials);
-    expect(validateTrelloExport("x".repeat(30), { credentialsAvailable: true })).toBeNull();
-  });
-
-  it("fits a long default name into 30 characters", () => {
+describe("fitBoardName", () => {
+  it("fits a long default name into 30 characters, never cutting an emoji in two", () => {
     expect(fitBoardName("Atomize Build a yoga studio booking si")).toBe("Atomize Build a yoga studio bo");
     expect(fitBoardName("Atomize Todo")).toBe("Atomize Todo");
+    const emoji = fitBoardName(`Atomize ${"🧘".repeat(20)}`);
+    expect(emoji.length).toBeLessThanOrEqual(30);
+    expect(emoji).toBe(`Atomize ${"🧘".repeat(11)}`);
   });
 });
 
-describe("repository", () => {
-  it("reads owner/name from a GitHub URL", () => {
+describe("repositoryFromUrl", () => {
+  it("reads owner/name from a GitHub URL or an owner/name string", () => {
     expect(repositoryFromUrl("https://github.com/acme/yoga")).toBe("acme/yoga");
     expect(repositoryFromUrl("https://github.com/acme/yoga.git")).toBe("acme/yoga");
     expect(repositoryFromUrl("https://github.com/acme/yoga/")).toBe("acme/yoga");
-    expect(repositoryFromUrl("acme/yoga")).toBe("acme/yoga");
+    expect(repositoryFromUrl(" acme/yoga ")).toBe("acme/yoga");
     expect(repositoryFromUrl(null)).toBe("");
     expect(repositoryFromUrl("https://gitlab.com/acme/yoga")).toBe("");
-  });
-
-  it("validates owner/name", () => {
-    expect(validateRepository("acme/yoga")).toBeNull();
-    expect(validateRepository("")).not.toBeNull();
-    expect(validateRepository("acme")).not.toBeNull();
-    expect(validateRepository("https://github.com/acme/yoga")).not.toBeNull();
   });
 });

@@ -1,37 +1,20 @@
-import { JIRA_KEY_PATTERN, TRELLO_BOARD_NAME_MAX } from "../../../shared/schemas/integrations";
+import { parseGithubRepository, parseGithubRepoUrl } from "../../../shared/github-names";
+import {
+  JIRA_KEY_MAX,
+  JIRA_KEY_PATTERN,
+  type JiraExportConfig,
+  jiraCredentialsInput,
+  jiraExportConfig,
+  TRELLO_BOARD_NAME_MAX,
+} from "../../../shared/schemas/integrations";
+import { type FieldErrors, schemaFieldErrors } from "../../lib/field-errors";
 
-/** The JIRA project key is 2-10 characters; the default key is the product name in capitals. */
-export const JIRA_KEY_MAX = 10;
-export const JIRA_KEY_MIN = 2;
+/** The default project key is the product name in capitals. */
 export const DEFAULT_JIRA_KEY = "ATOMIZE";
 
 export const JIRA_KEY_FORMAT_HINT = "Invalid format: use only uppercase letters and numbers";
 
-/** The JIRA export checks, in this order, each with its own message. */
-export const JIRA_MESSAGES = {
-  projectName: "Project name is required",
-  projectKey: "Project key is required",
-  projectKeyFormat: "Project key must be 2-10 uppercase alphanumeric characters (e.g., PROJ, TEST123)",
-  jiraUrl: "JIRA URL is required",
-  email: "Your email is required",
-  emailFormat: "Invalid email format",
-  apiToken: "API token is required",
-  accountId: "Account ID is required",
-  jiraUrlFormat: "Invalid JIRA URL format",
-} as const;
-
-export const TRELLO_MESSAGES = {
-  boardName: "Board name is required",
-  boardNameTooLong: `Board name must be at most ${TRELLO_BOARD_NAME_MAX} characters`,
-  credentials: "Please add your Trello API key and token in the Settings page first.",
-} as const;
-
-export const GITHUB_MESSAGES = {
-  repository: "Repository is required",
-  repositoryFormat: "Enter the repository as owner/name, e.g. acme/website",
-} as const;
-
-/** The key input strips other characters, uppercases and caps at 10. */
+/** The key input strips other characters, uppercases and caps at the key's maximum length. */
 export function sanitizeProjectKey(input: string): string {
   return input
     .toUpperCase()
@@ -39,21 +22,9 @@ export function sanitizeProjectKey(input: string): string {
     .slice(0, JIRA_KEY_MAX);
 }
 
-/** The inline hint under the key input: shown while the key is not 2-10 characters. */
+/** The inline hint under the key input: shown while the key does not match the schema's pattern. */
 export function projectKeyHint(key: string): string | null {
-  return key.length >= JIRA_KEY_MIN && key.length <= JIRA_KEY_MAX ? null : JIRA_KEY_FORMAT_HINT;
-}
-
-/** Loose on purpose: one @, something on each side, a dot in the domain, no spaces. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function isValidJiraUrl(value: string): boolean {
-  try {
-    const url = new URL(value.trim());
-    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
+  return JIRA_KEY_PATTERN.test(key) ? null : JIRA_KEY_FORMAT_HINT;
 }
 
 export type JiraExportForm = {
@@ -67,68 +38,61 @@ export type JiraExportForm = {
 
 export type JiraField = keyof JiraExportForm;
 
+/** The schemas' paths (jiraExportConfig, jiraCredentialsInput; the server's 422s) to the form's fields. */
+export const JIRA_FIELDS: Record<string, JiraField> = {
+  project_name: "projectName",
+  project_key: "projectKey",
+  jira_url: "jiraUrl",
+  user_email: "userEmail",
+  api_token: "apiToken",
+  account_id: "accountId",
+};
+
+/** The export's config: trimmed, and without an API token when none was typed (the stored one is used). */
+export function jiraExportConfigOf(form: JiraExportForm): JiraExportConfig {
+  const token = form.apiToken.trim();
+  return {
+    project_name: form.projectName.trim(),
+    project_key: form.projectKey.trim(),
+    jira_url: form.jiraUrl.trim(),
+    user_email: form.userEmail.trim(),
+    account_id: form.accountId.trim(),
+    ...(token ? { api_token: token } : {}),
+  };
+}
+
 /**
- * The nine checks in order; the first failing one wins. `tokenStored`: a token is stored on the
- * server, so an empty API token means "use the stored one" and is not required.
+ * The JIRA export form checked with the export's schema and the connection's (jiraCredentialsInput: the
+ * server refuses an export whose connection lacks any of them). `tokenStored`: a token is stored on the
+ * server, so an empty API token means "use the stored one" and is not required. The site URL is the
+ * server's to judge (it must be an allowed Atlassian origin); its 422 names the field.
  */
-export function validateJiraExport(
+export function jiraExportErrors(
   form: JiraExportForm,
   { tokenStored = false }: { tokenStored?: boolean } = {},
-): { field: JiraField; message: string } | null {
-  const v = {
-    projectName: form.projectName.trim(),
-    projectKey: form.projectKey.trim(),
-    jiraUrl: form.jiraUrl.trim(),
-    userEmail: form.userEmail.trim(),
-    apiToken: form.apiToken.trim(),
-    accountId: form.accountId.trim(),
+): FieldErrors<JiraField> {
+  const config = jiraExportConfigOf(form);
+  const { jira_url, user_email, api_token, account_id } = config;
+  const connection = tokenStored ? jiraCredentialsInput.partial({ api_token: true }) : jiraCredentialsInput;
+  return {
+    ...schemaFieldErrors(connection, { jira_url, user_email, api_token, account_id }, JIRA_FIELDS),
+    ...schemaFieldErrors(jiraExportConfig, config, JIRA_FIELDS),
   };
-  if (!v.projectName) return { field: "projectName", message: JIRA_MESSAGES.projectName };
-  if (!v.projectKey) return { field: "projectKey", message: JIRA_MESSAGES.projectKey };
-  if (!JIRA_KEY_PATTERN.test(v.projectKey))
-    return { field: "projectKey", message: JIRA_MESSAGES.projectKeyFormat };
-  if (!v.jiraUrl) return { field: "jiraUrl", message: JIRA_MESSAGES.jiraUrl };
-  if (!v.userEmail) return { field: "userEmail", message: JIRA_MESSAGES.email };
-  if (!EMAIL.test(v.userEmail)) return { field: "userEmail", message: JIRA_MESSAGES.emailFormat };
-  if (!v.apiToken && !tokenStored) return { field: "apiToken", message: JIRA_MESSAGES.apiToken };
-  if (!v.accountId) return { field: "accountId", message: JIRA_MESSAGES.accountId };
-  if (!isValidJiraUrl(v.jiraUrl)) return { field: "jiraUrl", message: JIRA_MESSAGES.jiraUrlFormat };
-  return null;
 }
 
-/** Trello export: board name required, at most 30; key and token must be available. */
-export function validateTrelloExport(
-  boardName: string,
-  { credentialsAvailable }: { credentialsAvailable: boolean },
-): string | null {
-  const name = boardName.trim();
-  if (!name) return TRELLO_MESSAGES.boardName;
-  if (Array.from(name).length > TRELLO_BOARD_NAME_MAX) return TRELLO_MESSAGES.boardNameTooLong;
-  if (!credentialsAvailable) return TRELLO_MESSAGES.credentials;
-  return null;
-}
-
-/** A default board name that fits Trello's limit (30 characters). */
+/** A default board name that fits Trello's limit, cut between characters (never inside an emoji). */
 export function fitBoardName(name: string): string {
-  return Array.from(name).slice(0, TRELLO_BOARD_NAME_MAX).join("").trimEnd();
+  let out = "";
+  for (const char of name) {
+    if (out.length + char.length > TRELLO_BOARD_NAME_MAX) break;
+    out += char;
+  }
+  return out.trimEnd();
 }
 
-const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/;
-
-/** "owner/name" from a GitHub URL (https://github.com/owner/name(.git)) or an owner/name string. */
+/** "owner/name" from a GitHub repository URL (https://github.com/owner/name(.git)) or an owner/name string. */
 export function repositoryFromUrl(value: string | null | undefined): string {
-  if (!value) return "";
-  const text = value.trim();
-  const m = text.match(
-    /^(?:https?:\/\/(?:www\.)?github\.com\/)?([A-Za-z0-9-]{1,39})\/([A-Za-z0-9._-]{1,100})/,
-  );
-  if (!m) return "";
-  const name = m[2]!.replace(/\.git$/, "");
-  return name ? `${m[1]}/${name}` : "";
-}
-
-export function validateRepository(value: string): string | null {
-  const repo = value.trim();
-  if (!repo) return GITHUB_MESSAGES.repository;
-  return REPOSITORY.test(repo) ? null : GITHUB_MESSAGES.repositoryFormat;
+  const text = value?.trim() ?? "";
+  const ref = parseGithubRepoUrl(text) ?? parseGithubRepository(text);
+  return ref ? `${ref.owner}/${ref.repo}` : "";
 }

@@ -1,13 +1,18 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
+import { githubExportConfig } from "../../../shared/schemas/integrations";
 import type { Task } from "../../../shared/schemas/tasks";
-import { TextField } from "../../components/form-controls";
+import { Field } from "../../components/field";
 import { useToast } from "../../components/toast";
 import { errorDetailOf, getErrorMessage } from "../../lib/api-error";
+import { schemaFieldErrors, serverFieldErrors } from "../../lib/field-errors";
 import { useTRPC } from "../../lib/trpc";
 import { ExportFormModal } from "./export-form-modal";
 import { failureToast } from "./export-state";
-import { repositoryFromUrl, validateRepository } from "./export-validation";
+import { repositoryFromUrl } from "./export-validation";
+
+/** githubExportConfig's one field (a path under `config` in the server's 422). */
+const FIELDS = { repository: "repository" } as const;
 
 function defaultRepository(task: Task): string {
   const repo = task.tech_preferences?.github_repo;
@@ -43,19 +48,16 @@ export function GithubExportModal({
     event.preventDefault();
     if (start.isPending) return;
     // A pasted URL is read as owner/name.
-    const value = repositoryFromUrl(repository) || repository.trim();
-    const problem = validateRepository(value);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setError(null);
+    const config = { repository: repositoryFromUrl(repository) || repository.trim() };
+    const found = schemaFieldErrors(githubExportConfig, config, FIELDS).repository;
+    setError(found ?? null);
+    if (found) return;
     try {
-      const { export_id } = await start.mutateAsync({ task_id: task.id, config: { repository: value } });
+      const { export_id } = await start.mutateAsync({ task_id: task.id, config });
       onStarted(export_id);
     } catch (err) {
       const message = errorDetailOf(err) ?? getErrorMessage(err);
-      setError(message);
+      setError(serverFieldErrors(err, FIELDS, "config").repository ?? message);
       toast.error(failureToast("github", message));
     }
   };
@@ -73,9 +75,10 @@ export function GithubExportModal({
       <p className="text-sm text-base-content/70">
         Creates an issue per task in the repository, labelled and linked to its parent issue.
       </p>
-      <TextField
+      <Field
         id="github-export-repository"
         label="Repository"
+        required
         value={repository}
         autoFocus
         spellCheck={false}

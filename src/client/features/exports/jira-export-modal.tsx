@@ -1,21 +1,25 @@
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { defaultExportName } from "../../../shared/export-formats";
 import type { IntegrationStatus } from "../../../shared/schemas/integrations";
+import { JIRA_PROJECT_NAME_MAX } from "../../../shared/schemas/integrations";
 import type { Task } from "../../../shared/schemas/tasks";
-import { TextField } from "../../components/form-controls";
+import { Field } from "../../components/field";
 import { useToast } from "../../components/toast";
-import { errorDetailOf, fieldErrorsOf, getErrorMessage } from "../../lib/api-error";
+import { errorDetailOf, getErrorMessage } from "../../lib/api-error";
+import { type FieldErrors, focusFirstError, serverFieldErrors } from "../../lib/field-errors";
 import { useTRPC } from "../../lib/trpc";
 import { ExportFormModal } from "./export-form-modal";
 import { failureToast } from "./export-state";
 import {
   DEFAULT_JIRA_KEY,
+  JIRA_FIELDS,
   type JiraExportForm,
   type JiraField,
+  jiraExportConfigOf,
+  jiraExportErrors,
   projectKeyHint,
   sanitizeProjectKey,
-  validateJiraExport,
 } from "./export-validation";
 
 const FIELD_IDS: Record<JiraField, string> = {
@@ -25,15 +29,6 @@ const FIELD_IDS: Record<JiraField, string> = {
   userEmail: "jira-export-email",
   apiToken: "jira-export-api-token",
   accountId: "jira-export-account-id",
-};
-
-const SERVER_FIELDS: Record<string, JiraField> = {
-  project_name: "projectName",
-  project_key: "projectKey",
-  jira_url: "jiraUrl",
-  user_email: "userEmail",
-  api_token: "apiToken",
-  account_id: "accountId",
 };
 
 function initialForm(task: Task, jira: IntegrationStatus["jira"] | undefined): JiraExportForm {
@@ -65,60 +60,39 @@ export function JiraExportModal({
   const toast = useToast();
   const start = useMutation(trpc.exports.startJira.mutationOptions({ retry: false }));
   const [form, setForm] = useState<JiraExportForm>(() => initialForm(task, jira));
-  const [error, setError] = useState<{ field: JiraField; message: string } | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<FieldErrors<JiraField>>({});
   const tokenStored = Boolean(jira?.connected);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh form each time it opens
   useEffect(() => {
     if (!open) return;
     setForm(initialForm(task, jira));
-    setError(null);
+    setErrors({});
   }, [open]);
 
   const set = (field: JiraField, value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
-    if (error?.field === field) setError(null);
+    setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
   };
-  const fail = (field: JiraField, message: string) => {
-    setError({ field, message });
-    formRef.current?.querySelector<HTMLInputElement>(`#${FIELD_IDS[field]}`)?.focus();
+  const fail = (next: FieldErrors<JiraField>) => {
+    setErrors(next);
+    return focusFirstError(next, FIELD_IDS);
   };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (start.isPending) return;
-    const problem = validateJiraExport(form, { tokenStored });
-    if (problem) {
-      fail(problem.field, problem.message);
-      return;
-    }
-    setError(null);
+    if (fail(jiraExportErrors(form, { tokenStored }))) return;
     try {
-      const token = form.apiToken.trim();
-      const { export_id } = await start.mutateAsync({
-        task_id: task.id,
-        config: {
-          project_name: form.projectName.trim(),
-          project_key: form.projectKey.trim(),
-          jira_url: form.jiraUrl.trim(),
-          user_email: form.userEmail.trim(),
-          account_id: form.accountId.trim(),
-          ...(token ? { api_token: token } : {}),
-        },
-      });
+      const { export_id } = await start.mutateAsync({ task_id: task.id, config: jiraExportConfigOf(form) });
       onStarted(export_id);
     } catch (err) {
-      const fieldError = fieldErrorsOf(err)
-        .map((e) => ({ field: SERVER_FIELDS[e.field.split(".").pop() ?? ""], message: e.message }))
-        .find((e): e is { field: JiraField; message: string } => Boolean(e.field));
-      if (fieldError) fail(fieldError.field, fieldError.message);
+      fail(serverFieldErrors(err, JIRA_FIELDS, "config"));
       toast.error(failureToast("jira", errorDetailOf(err) ?? getErrorMessage(err)));
     }
   };
 
   const keyHint = projectKeyHint(form.projectKey);
-  const errorFor = (field: JiraField) => (error?.field === field ? error.message : null);
 
   return (
     <ExportFormModal
@@ -130,30 +104,31 @@ export function JiraExportModal({
       pending={start.isPending}
       onSubmit={onSubmit}
       size="lg"
-      formRef={formRef}
     >
       <p className="text-sm text-base-content/70">
         Creates a JIRA project with epics, stories and sub-tasks from this task tree, plus Confluence pages
         for the tech stack, best practices and standards.
       </p>
       <div className="grid gap-3 md:grid-cols-2">
-        <TextField
+        <Field
           id={FIELD_IDS.projectName}
           label="Project Name"
+          required
           value={form.projectName}
-          maxLength={80}
+          maxLength={JIRA_PROJECT_NAME_MAX}
           autoFocus
-          error={errorFor("projectName")}
+          error={errors.projectName}
           onChange={(e) => set("projectName", e.target.value)}
         />
-        <TextField
+        <Field
           id={FIELD_IDS.projectKey}
           label="Project Key"
+          required
           value={form.projectKey}
           autoComplete="off"
           spellCheck={false}
-          inputClassName="font-mono"
-          error={errorFor("projectKey")}
+          className="font-mono"
+          error={errors.projectKey}
           hint={
             keyHint ? (
               <span className="text-warning">{keyHint}</span>
@@ -173,46 +148,50 @@ export function JiraExportModal({
           </p>
         )}
         <div className="grid gap-3 md:grid-cols-2">
-          <TextField
+          <Field
             id={FIELD_IDS.jiraUrl}
             label="JIRA URL"
+            required
             type="url"
             inputMode="url"
             spellCheck={false}
             placeholder="https://your-team.atlassian.net"
             value={form.jiraUrl}
-            error={errorFor("jiraUrl")}
+            error={errors.jiraUrl}
             onChange={(e) => set("jiraUrl", e.target.value)}
           />
-          <TextField
+          <Field
             id={FIELD_IDS.userEmail}
             label="Email"
+            required
             type="email"
             autoComplete="email"
             placeholder="you@example.com"
             value={form.userEmail}
-            error={errorFor("userEmail")}
+            error={errors.userEmail}
             onChange={(e) => set("userEmail", e.target.value)}
           />
-          <TextField
+          <Field
             id={FIELD_IDS.apiToken}
             label="API Token"
+            required={!tokenStored}
             type="password"
             autoComplete="off"
             spellCheck={false}
             placeholder={tokenStored ? "•••••••• (stored)" : "Your Atlassian API token"}
             value={form.apiToken}
-            error={errorFor("apiToken")}
+            error={errors.apiToken}
             onChange={(e) => set("apiToken", e.target.value)}
           />
-          <TextField
+          <Field
             id={FIELD_IDS.accountId}
             label="Account ID"
+            required
             autoComplete="off"
             spellCheck={false}
             placeholder="5b10ac8d82e05b22cc7d4ef5"
             value={form.accountId}
-            error={errorFor("accountId")}
+            error={errors.accountId}
             hint="Usually starts with 5 and is 24 characters long."
             onChange={(e) => set("accountId", e.target.value)}
           />

@@ -2,17 +2,28 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { defaultExportName } from "../../../shared/export-formats";
-import { TRELLO_BOARD_NAME_MAX } from "../../../shared/schemas/integrations";
+import {
+  TRELLO_BOARD_NAME_MAX,
+  TRELLO_CREDENTIALS_REQUIRED,
+  trelloExportConfig,
+} from "../../../shared/schemas/integrations";
 import type { Task } from "../../../shared/schemas/tasks";
-import { TextField } from "../../components/form-controls";
+import { Field } from "../../components/field";
 import { useToast } from "../../components/toast";
 import { errorDetailOf, getErrorMessage } from "../../lib/api-error";
+import { schemaFieldErrors, serverFieldErrors } from "../../lib/field-errors";
 import { useTRPC } from "../../lib/trpc";
 import { ExportFormModal } from "./export-form-modal";
 import { failureToast } from "./export-state";
-import { fitBoardName, TRELLO_MESSAGES, validateTrelloExport } from "./export-validation";
+import { fitBoardName } from "./export-validation";
 
-/** Export to Trello: a board name (default 'Atomize ' + the first line, at most 30). */
+/** trelloExportConfig's one field (a path under `config` in the server's 422). */
+const FIELDS = { board_name: "boardName" } as const;
+
+/**
+ * Export to Trello: a board name (default 'Atomize ' + the first line), checked with trelloExportConfig;
+ * the key and token must be stored first.
+ */
 export function TrelloExportModal({
   open,
   onClose,
@@ -32,37 +43,34 @@ export function TrelloExportModal({
   const start = useMutation(trpc.exports.startTrello.mutationOptions({ retry: false }));
   const [boardName, setBoardName] = useState(() => fitBoardName(defaultExportName(task.description)));
   const [error, setError] = useState<string | null>(null);
+  const [credentialsMissing, setCredentialsMissing] = useState(false);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh form each time it opens
   useEffect(() => {
     if (!open) return;
     setBoardName(fitBoardName(defaultExportName(task.description)));
     setError(null);
+    setCredentialsMissing(false);
   }, [open]);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (start.isPending) return;
-    const problem = validateTrelloExport(boardName, { credentialsAvailable });
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setError(null);
+    const config = { board_name: boardName.trim() };
+    const found = schemaFieldErrors(trelloExportConfig, config, FIELDS).boardName;
+    setError(found ?? null);
+    setCredentialsMissing(!found && !credentialsAvailable);
+    if (found || !credentialsAvailable) return;
     try {
-      const { export_id } = await start.mutateAsync({
-        task_id: task.id,
-        config: { board_name: boardName.trim() },
-      });
+      const { export_id } = await start.mutateAsync({ task_id: task.id, config });
       onStarted(export_id);
     } catch (err) {
       const message = errorDetailOf(err) ?? getErrorMessage(err);
-      if (message === TRELLO_MESSAGES.credentials) setError(message);
+      setError(serverFieldErrors(err, FIELDS, "config").boardName ?? null);
+      setCredentialsMissing(message === TRELLO_CREDENTIALS_REQUIRED);
       toast.error(failureToast("trello", message));
     }
   };
-
-  const credentialsMissing = error === TRELLO_MESSAGES.credentials;
 
   return (
     <ExportFormModal
@@ -80,23 +88,24 @@ export function TrelloExportModal({
       </p>
       {credentialsMissing ? (
         <div role="alert" className="alert alert-warning alert-soft flex flex-wrap text-sm">
-          <span>{TRELLO_MESSAGES.credentials}</span>
+          <span>{TRELLO_CREDENTIALS_REQUIRED}</span>
           <Link href="/settings?tab=integrations" className="link">
             Open Settings
           </Link>
         </div>
       ) : null}
-      <TextField
+      <Field
         id="trello-export-board-name"
         label="Board name"
+        required
         value={boardName}
         maxLength={TRELLO_BOARD_NAME_MAX}
         autoFocus
-        error={credentialsMissing ? null : error}
-        hint={`At most ${TRELLO_BOARD_NAME_MAX} characters (${Array.from(boardName).length}/${TRELLO_BOARD_NAME_MAX}).`}
+        error={error}
+        hint={`At most ${TRELLO_BOARD_NAME_MAX} characters (${boardName.length}/${TRELLO_BOARD_NAME_MAX}).`}
         onChange={(e) => {
           setBoardName(e.target.value);
-          if (error && !credentialsMissing) setError(null);
+          setError(null);
         }}
       />
     </ExportFormModal>

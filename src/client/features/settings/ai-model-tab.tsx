@@ -1,17 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import type {
-  ConnectionTestResult,
-  InstanceModelProviderView,
-  ModelProviderInput,
-  ModelProviderView,
-  OllamaDetection,
+import {
+  type ConnectionTestResult,
+  type InstanceModelProviderView,
+  type ModelProviderInput,
+  type ModelProviderView,
+  type OllamaDetection,
+  PROVIDER_CONCURRENCY,
 } from "../../../shared/schemas/model-providers";
-import { TextField } from "../../components/form-controls";
-import { Modal } from "../../components/modal";
+import { ConfirmModal } from "../../components/confirm-modal";
+import { Field } from "../../components/field";
 import { useToast } from "../../components/toast";
-import { errorDetailOf, fieldErrorsOf, getErrorMessage } from "../../lib/api-error";
+import { errorDetailOf, getErrorMessage } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
+import { focusFirstError, serverFieldErrors } from "../../lib/field-errors";
 import { useTRPC, useTRPCClient } from "../../lib/trpc";
 import { plannerChoiceText } from "../tasks/planner-text";
 import {
@@ -19,6 +21,7 @@ import {
   formFromView,
   keyStatusText,
   OPENAI_BASE_URL,
+  PROVIDER_FIELDS,
   type ProviderErrors,
   type ProviderField,
   type ProviderForm,
@@ -28,13 +31,6 @@ import {
 } from "./model-provider-form";
 
 type Scope = "mine" | "instance";
-
-const FIELD_BY_SERVER_NAME: Record<string, ProviderField> = {
-  base_url: "baseUrl",
-  api_key: "apiKey",
-  model: "model",
-  concurrency: "concurrency",
-};
 
 function Loading({ label }: { label: string }) {
   return (
@@ -168,27 +164,23 @@ function OllamaPicker({
   if (detection?.status !== "found" || detection.models.length === 0 || !detection.base_url) return null;
   const baseUrl = detection.base_url;
   return (
-    <div>
-      <label htmlFor={`${idPrefix}-ollama`} className="mb-1 block text-sm font-medium">
-        Use a local Ollama model
-      </label>
-      <select
-        id={`${idPrefix}-ollama`}
-        className="select w-full"
-        value=""
-        disabled={disabled}
-        onChange={(e) => {
-          if (e.target.value) onPick(baseUrl, e.target.value);
-        }}
-      >
-        <option value="">Pick a model found on the server...</option>
-        {detection.models.map((m) => (
-          <option key={m.name} value={m.name}>
-            {m.name}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Field
+      as="select"
+      id={`${idPrefix}-ollama`}
+      label="Use a local Ollama model"
+      value=""
+      disabled={disabled}
+      onChange={(e) => {
+        if (e.target.value) onPick(baseUrl, e.target.value);
+      }}
+    >
+      <option value="">Pick a model found on the server...</option>
+      {detection.models.map((m) => (
+        <option key={m.name} value={m.name}>
+          {m.name}
+        </option>
+      ))}
+    </Field>
   );
 }
 
@@ -269,23 +261,19 @@ function ProviderSection({
     if (field in errors) setErrors((e) => ({ ...e, [field]: undefined }));
   };
 
-  const checked = (): boolean => {
-    const found = validateProviderForm(form, instance);
-    setErrors(found);
-    if (Object.keys(found).length === 0) return true;
-    const first = (["baseUrl", "apiKey", "model", "concurrency"] as const).find((f) => found[f]);
-    if (first) document.getElementById(`${prefix}-${fieldId(first)}`)?.focus();
-    return false;
+  // In the form's order: the first field with an error takes the focus.
+  const fieldIds: Record<ProviderField, string> = {
+    baseUrl: `${prefix}-base-url`,
+    model: `${prefix}-model-name`,
+    apiKey: `${prefix}-api-key`,
+    concurrency: `${prefix}-concurrency`,
   };
-
-  const serverErrors = (err: unknown) => {
-    const next: ProviderErrors = {};
-    for (const fe of fieldErrorsOf(err)) {
-      const field = FIELD_BY_SERVER_NAME[fe.field];
-      if (field && !next[field]) next[field] = fe.message;
-    }
+  const showErrors = (next: ProviderErrors): boolean => {
     setErrors(next);
+    return focusFirstError(next, fieldIds);
   };
+  const checked = (): boolean => !showErrors(validateProviderForm(form, instance));
+  const serverErrors = (err: unknown) => showErrors(serverFieldErrors(err, PROVIDER_FIELDS));
 
   const onSave = async (event: FormEvent) => {
     event.preventDefault();
@@ -371,9 +359,10 @@ function ProviderSection({
               }}
             />
             <div className="grid gap-3 md:grid-cols-2">
-              <TextField
-                id={`${prefix}-base-url`}
+              <Field
+                id={fieldIds.baseUrl}
                 label="Base URL"
+                required
                 type="url"
                 inputMode="url"
                 autoComplete="off"
@@ -384,9 +373,10 @@ function ProviderSection({
                 onChange={(e) => set("baseUrl", e.target.value)}
                 hint="The address of an OpenAI-compatible API, ending in /v1 for most servers."
               />
-              <TextField
-                id={`${prefix}-model-name`}
+              <Field
+                id={fieldIds.model}
                 label="Model"
+                required
                 autoComplete="off"
                 spellCheck={false}
                 placeholder="gpt-4o-mini"
@@ -394,8 +384,8 @@ function ProviderSection({
                 error={errors.model}
                 onChange={(e) => set("model", e.target.value)}
               />
-              <TextField
-                id={`${prefix}-api-key`}
+              <Field
+                id={fieldIds.apiKey}
                 label="API key"
                 type="password"
                 autoComplete="new-password"
@@ -408,17 +398,17 @@ function ProviderSection({
                 hint={<span data-testid={`${prefix}-key-status`}>{keyStatusText(view)}</span>}
               />
               {instance && (
-                <TextField
-                  id={`${prefix}-concurrency`}
+                <Field
+                  id={fieldIds.concurrency}
                   label="Concurrent requests"
                   type="number"
                   inputMode="numeric"
-                  min={1}
-                  max={16}
+                  min={PROVIDER_CONCURRENCY.min}
+                  max={PROVIDER_CONCURRENCY.max}
                   value={form.concurrency}
                   error={errors.concurrency}
                   onChange={(e) => set("concurrency", e.target.value)}
-                  hint="How many calls this server makes to the model at once (1 to 16)."
+                  hint={`How many calls this server makes to the model at once (${PROVIDER_CONCURRENCY.min} to ${PROVIDER_CONCURRENCY.max}).`}
                 />
               )}
             </div>
@@ -464,52 +454,21 @@ function ProviderSection({
         </form>
       </div>
 
-      <Modal
+      <ConfirmModal
         open={confirmRemove}
-        onClose={() => setConfirmRemove(false)}
         title={`Remove ${instance ? "the instance model" : "your model"}`}
-        size="sm"
-        dismissible={!remove.isPending}
-        actions={
-          <>
-            <button
-              type="button"
-              className="btn btn-ghost"
-              onClick={() => setConfirmRemove(false)}
-              disabled={remove.isPending}
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="btn btn-error"
-              onClick={() => void onRemove()}
-              disabled={remove.isPending}
-            >
-              {remove.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-              Remove
-            </button>
-          </>
-        }
-      >
-        <p>
-          {instance
+        message={
+          instance
             ? "Remove the instance's model and its key? Users without a model of their own then get outlines from their descriptions, without AI."
-            : "Remove your model and its key? Your next tasks are planned by the instance's model, or outlined without AI if there is none."}
-        </p>
-      </Modal>
+            : "Remove your model and its key? Your next tasks are planned by the instance's model, or outlined without AI if there is none."
+        }
+        confirmLabel="Remove"
+        pending={remove.isPending}
+        onConfirm={() => void onRemove()}
+        onClose={() => setConfirmRemove(false)}
+      />
     </section>
   );
-}
-
-function fieldId(field: ProviderField): string {
-  return field === "baseUrl"
-    ? "base-url"
-    : field === "apiKey"
-      ? "api-key"
-      : field === "model"
-        ? "model-name"
-        : "concurrency";
 }
 
 function MineSection() {

@@ -1,19 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { GITHUB_TOKEN_SCOPES, type GithubStatus } from "../../../shared/schemas/integrations";
-import { TextField } from "../../components/form-controls";
+import {
+  GITHUB_TOKEN_SCOPES,
+  type GithubStatus,
+  githubConnectInput,
+} from "../../../shared/schemas/integrations";
+import { ConfirmModal } from "../../components/confirm-modal";
+import { Field } from "../../components/field";
 import { Modal } from "../../components/modal";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
+import { schemaFieldErrors, serverFieldErrors } from "../../lib/field-errors";
 import { useTRPC } from "../../lib/trpc";
 
 /** The GitHub connection's messages. */
-export const GITHUB_TOKEN_REQUIRED = "Please enter your GitHub access token";
 export const GITHUB_CONNECT_FAILED = "Failed to connect to GitHub";
 export const GITHUB_DISCONNECT_FAILED = "Failed to disconnect GitHub account";
 export const GITHUB_DISCONNECTED = "GitHub account disconnected";
 export const GITHUB_AUTH_REQUIRED = "Authentication Required: Please log in to connect your GitHub account";
+
+/** githubConnectInput's one field. */
+const FIELDS = { access_token: "token" } as const;
 
 const NEW_TOKEN_URL = `https://github.com/settings/tokens/new?description=Atomize&scopes=${GITHUB_TOKEN_SCOPES.join(",")}`;
 
@@ -59,20 +67,18 @@ function ConnectDialog({
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (pending) return;
-    const value = token.trim();
-    if (!value) {
-      setError(GITHUB_TOKEN_REQUIRED);
-      return;
-    }
-    setError(null);
+    const input = { access_token: token.trim() };
+    const found = schemaFieldErrors(githubConnectInput, input, FIELDS).token;
+    setError(found ?? null);
+    if (found) return;
     try {
-      const result = await api.connect.mutateAsync({ access_token: value });
+      const result = await api.connect.mutateAsync(input);
       api.after(result);
       toast.success(`Connected to GitHub as ${result.user?.username ?? result.user?.login ?? "you"}`);
       onClose();
     } catch (err) {
       const message = errorDetailOf(err) ?? GITHUB_CONNECT_FAILED;
-      setError(message);
+      setError(serverFieldErrors(err, FIELDS).token ?? message);
       toast.error(message);
     }
   };
@@ -96,9 +102,10 @@ function ConnectDialog({
       }
     >
       <form id="github-connect-form" className="flex flex-col gap-3" onSubmit={onSubmit} noValidate>
-        <TextField
+        <Field
           id="github-access-token"
           label="GitHub access token"
+          required
           type="password"
           autoComplete="off"
           spellCheck={false}
@@ -209,41 +216,15 @@ export function GithubCard() {
       </div>
 
       <ConnectDialog open={connecting} onClose={() => setConnecting(false)} api={api} />
-      <Modal
+      <ConfirmModal
         open={confirming}
-        onClose={() => setConfirming(false)}
         title="Disconnect GitHub"
-        size="sm"
-        dismissible={!api.disconnect.isPending}
-        actions={
-          <>
-            <button
-              type="button"
-              className="btn btn-ghost"
-              onClick={() => setConfirming(false)}
-              disabled={api.disconnect.isPending}
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="btn btn-error"
-              onClick={() => void onDisconnect()}
-              disabled={api.disconnect.isPending}
-            >
-              {api.disconnect.isPending && (
-                <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-              )}
-              Disconnect
-            </button>
-          </>
-        }
-      >
-        <p>
-          Are you sure you want to disconnect your GitHub account? Atomize will no longer be able to export
-          issues or read repositories until you connect it again.
-        </p>
-      </Modal>
+        message="Are you sure you want to disconnect your GitHub account? Atomize will no longer be able to export issues or read repositories until you connect it again."
+        confirmLabel="Disconnect"
+        pending={api.disconnect.isPending}
+        onConfirm={() => void onDisconnect()}
+        onClose={() => setConfirming(false)}
+      />
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
-import { TextField, ToggleRow } from "../../components/form-controls";
+import { Field } from "../../components/field";
+import { ToggleRow } from "../../components/toggle-row";
 import { GithubCard } from "./github-card";
-import { type IntegrationsForm, missingCredentialsHint } from "./settings-form";
+import { JIRA_FIELD_IDS, missingCredentialsHint, TRELLO_FIELD_IDS } from "./settings-form";
 import type { SettingsApi } from "./use-settings";
 
 const STORED = "•••••••• (stored)";
@@ -72,7 +73,7 @@ function Hint({ text }: { text: string | null }) {
 
 /** Integrations: GitHub card, Trello toggle and fields, JIRA toggle and fields. */
 export function IntegrationsTab({ api }: { api: SettingsApi }) {
-  const { form, setForm, status } = api;
+  const { form, editIntegration: patch, errors, status } = api;
   if (!form) {
     return (
       <div className="flex min-h-32 items-center justify-center">
@@ -84,8 +85,6 @@ export function IntegrationsTab({ api }: { api: SettingsApi }) {
   const jira = status.data?.jira;
   const trelloConnected = Boolean(trello?.connected);
   const jiraConnected = Boolean(jira?.connected);
-  const patch = <K extends keyof IntegrationsForm>(kind: K, values: Partial<IntegrationsForm[K]>) =>
-    setForm((f) => (f ? { ...f, [kind]: { ...f[kind], ...values } } : f));
 
   return (
     <div className="flex flex-col gap-4">
@@ -114,8 +113,9 @@ export function IntegrationsTab({ api }: { api: SettingsApi }) {
               </p>
             )}
             <div className="grid gap-3 md:grid-cols-2">
-              <TextField
-                id="trello-api-key"
+              <Field
+                id={TRELLO_FIELD_IDS.apiKey}
+                error={errors.trello.apiKey}
                 label="API Key"
                 autoComplete="off"
                 spellCheck={false}
@@ -137,8 +137,9 @@ export function IntegrationsTab({ api }: { api: SettingsApi }) {
                   </>
                 }
               />
-              <TextField
-                id="trello-token"
+              <Field
+                id={TRELLO_FIELD_IDS.token}
+                error={errors.trello.token}
                 label="Token"
                 type="password"
                 autoComplete="off"
@@ -173,8 +174,9 @@ export function IntegrationsTab({ api }: { api: SettingsApi }) {
               </p>
             )}
             <div className="grid gap-3 md:grid-cols-2">
-              <TextField
-                id="jira-url"
+              <Field
+                id={JIRA_FIELD_IDS.jiraUrl}
+                error={errors.jira.jiraUrl}
                 label="JIRA URL"
                 type="url"
                 inputMode="url"
@@ -184,8 +186,9 @@ export function IntegrationsTab({ api }: { api: SettingsApi }) {
                 placeholder="https://your-team.atlassian.net"
                 onChange={(e) => patch("jira", { jiraUrl: e.target.value })}
               />
-              <TextField
-                id="jira-email"
+              <Field
+                id={JIRA_FIELD_IDS.userEmail}
+                error={errors.jira.userEmail}
                 label="Email"
                 type="email"
                 autoComplete="email"
@@ -193,8 +196,9 @@ export function IntegrationsTab({ api }: { api: SettingsApi }) {
                 placeholder="you@example.com"
                 onChange={(e) => patch("jira", { userEmail: e.target.value })}
               />
-              <TextField
-                id="jira-api-token"
+              <Field
+                id={JIRA_FIELD_IDS.apiToken}
+                error={errors.jira.apiToken}
                 label="API Token"
                 type="password"
                 autoComplete="off"
@@ -217,8 +221,9 @@ export function IntegrationsTab({ api }: { api: SettingsApi }) {
                   </>
                 }
               />
-              <TextField
-                id="jira-account-id"
+              <Field
+                id={JIRA_FIELD_IDS.accountId}
+                error={errors.jira.accountId}
                 label="Account ID"
                 autoComplete="off"
                 spellCheck={false}

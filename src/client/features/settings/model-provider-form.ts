@@ -1,10 +1,12 @@
 import {
+  CONCURRENCY_RANGE_MESSAGE,
   type ConnectionTestResult,
   type ModelProviderInput,
   type ModelProviderView,
   modelProviderInput,
   PROVIDER_CONCURRENCY,
 } from "../../../shared/schemas/model-providers";
+import { type FieldErrors, schemaFieldErrors } from "../../lib/field-errors";
 
 /** The AI model tab's editable values; the key is typed in, never loaded from anywhere. */
 export type ProviderForm = {
@@ -17,9 +19,10 @@ export type ProviderForm = {
 };
 
 export type ProviderField = "baseUrl" | "apiKey" | "model" | "concurrency";
-export type ProviderErrors = Partial<Record<ProviderField, string>>;
+export type ProviderErrors = FieldErrors<ProviderField>;
 
-const FIELD_BY_INPUT: Record<string, ProviderField> = {
+/** modelProviderInput's paths (the server's 422s too) to the form's fields. */
+export const PROVIDER_FIELDS: Record<string, ProviderField> = {
   base_url: "baseUrl",
   api_key: "apiKey",
   model: "model",
@@ -50,19 +53,14 @@ export function providerPayload(form: ProviderForm, withConcurrency: boolean): M
   };
 }
 
-/** Checked with the same schema the server uses; the first message per field. */
+/**
+ * Checked with the same schema the server uses; the first message per field. A concurrency that is no
+ * number at all (empty, or not a number) gets the range message rather than zod's type message.
+ */
 export function validateProviderForm(form: ProviderForm, withConcurrency: boolean): ProviderErrors {
-  const parsed = modelProviderInput.safeParse(providerPayload(form, withConcurrency));
-  if (parsed.success) return {};
-  const errors: ProviderErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = FIELD_BY_INPUT[String(issue.path[0] ?? "")];
-    if (!field || errors[field]) continue;
-    errors[field] =
-      field === "concurrency"
-        ? `Concurrency must be between ${PROVIDER_CONCURRENCY.min} and ${PROVIDER_CONCURRENCY.max}`
-        : issue.message;
-  }
+  const payload = providerPayload(form, withConcurrency);
+  const errors = schemaFieldErrors(modelProviderInput, payload, PROVIDER_FIELDS);
+  if (errors.concurrency && Number.isNaN(payload.concurrency)) errors.concurrency = CONCURRENCY_RANGE_MESSAGE;
   return errors;
 }
 

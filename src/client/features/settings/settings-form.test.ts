@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { credentialsToSend, type IntegrationsForm, missingCredentialsHint } from "./settings-form";
+import {
+  credentialErrors,
+  credentialsToSend,
+  type IntegrationsForm,
+  missingCredentialsHint,
+} from "./settings-form";
 
 const form = (
   over: { trello?: Partial<IntegrationsForm["trello"]>; jira?: Partial<IntegrationsForm["jira"]> } = {},
@@ -52,5 +57,18 @@ describe("missingCredentialsHint", () => {
     ).toBeNull();
     expect(missingCredentialsHint("jira", form({ jira: { accountId: "" } }), false)).toMatch(/all four/);
     expect(missingCredentialsHint("jira", form(), false)).toBeNull();
+  });
+});
+
+describe("credentialErrors", () => {
+  it("checks what is about to be sent with the schemas the server saves it with", () => {
+    expect(credentialErrors(credentialsToSend(form()))).toEqual({ trello: {}, jira: {} });
+    expect(credentialErrors(credentialsToSend(form({ jira: { userEmail: "not-an-email" } })))).toEqual({
+      trello: {},
+      jira: { userEmail: "Invalid email format" },
+    });
+    expect(credentialErrors(credentialsToSend(form({ trello: { token: "t".repeat(501) } }))).trello).toEqual({
+      token: expect.any(String),
+    });
   });
 });

@@ -1,7 +1,36 @@
+import { jiraCredentialsInput, trelloCredentialsInput } from "../../../shared/schemas/integrations";
+import { type FieldErrors, schemaFieldErrors } from "../../lib/field-errors";
+
 /** The Integrations tab's editable values (secrets are typed in, never loaded from anywhere). */
 export type IntegrationsForm = {
   trello: { enabled: boolean; apiKey: string; token: string };
   jira: { enabled: boolean; jiraUrl: string; userEmail: string; apiToken: string; accountId: string };
+};
+
+export type TrelloField = "apiKey" | "token";
+export type JiraField = "jiraUrl" | "userEmail" | "apiToken" | "accountId";
+export type IntegrationErrors = { trello: FieldErrors<TrelloField>; jira: FieldErrors<JiraField> };
+export const NO_INTEGRATION_ERRORS: IntegrationErrors = { trello: {}, jira: {} };
+
+/** trelloCredentialsInput's and jiraCredentialsInput's paths (the server's 422s too) to the form's fields. */
+export const TRELLO_FIELDS: Record<string, TrelloField> = { api_key: "apiKey", token: "token" };
+export const JIRA_FIELDS: Record<string, JiraField> = {
+  jira_url: "jiraUrl",
+  user_email: "userEmail",
+  api_token: "apiToken",
+  account_id: "accountId",
+};
+
+/** The fields' element ids, in the form's order. */
+export const TRELLO_FIELD_IDS: Record<TrelloField, string> = {
+  apiKey: "trello-api-key",
+  token: "trello-token",
+};
+export const JIRA_FIELD_IDS: Record<JiraField, string> = {
+  jiraUrl: "jira-url",
+  userEmail: "jira-email",
+  apiToken: "jira-api-token",
+  accountId: "jira-account-id",
 };
 
 export type CredentialsToSend = {
@@ -48,4 +77,12 @@ export function missingCredentialsHint(
   if (!f.enabled || connected) return null;
   const filled = [f.jiraUrl, f.userEmail, f.apiToken, f.accountId].every((v) => v.trim() !== "");
   return filled ? null : "Fill in all four fields to connect JIRA.";
+}
+
+/** The credentials about to be sent, checked with the schemas the server saves them with. */
+export function credentialErrors(plan: CredentialsToSend): IntegrationErrors {
+  return {
+    trello: plan.trello ? schemaFieldErrors(trelloCredentialsInput, plan.trello, TRELLO_FIELDS) : {},
+    jira: plan.jira ? schemaFieldErrors(jiraCredentialsInput, plan.jira, JIRA_FIELDS) : {},
+  };
 }

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { useSearchParams } from "wouter";
-import { ToggleRow } from "../../components/form-controls";
-import { Modal } from "../../components/modal";
+import { ConfirmModal } from "../../components/confirm-modal";
 import { TabList, tabPanelProps } from "../../components/tabs";
+import { ToggleRow } from "../../components/toggle-row";
 import { useLogout } from "../../components/use-logout";
 import { usePageMeta } from "../../components/use-page-meta";
 import { useAuth } from "../../lib/auth";
@@ -85,36 +85,15 @@ function AccountTab() {
           </button>
         </div>
       </div>
-      <Modal
+      <ConfirmModal
         open={confirming}
-        onClose={() => setConfirming(false)}
         title="Sign Out"
-        size="sm"
-        dismissible={!signingOut}
-        actions={
-          <>
-            <button
-              type="button"
-              className="btn btn-ghost"
-              onClick={() => setConfirming(false)}
-              disabled={signingOut}
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="btn btn-error"
-              onClick={() => void signOut()}
-              disabled={signingOut}
-            >
-              {signingOut && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-              Sign Out
-            </button>
-          </>
-        }
-      >
-        <p>Are you sure you want to sign out?</p>
-      </Modal>
+        message="Are you sure you want to sign out?"
+        confirmLabel="Sign Out"
+        pending={signingOut}
+        onConfirm={() => void signOut()}
+        onClose={() => setConfirming(false)}
+      />
     </section>
   );
 }
@@ -163,7 +142,12 @@ export default function SettingsPage() {
         <button
           type="button"
           className="btn btn-primary w-full sm:w-auto"
-          onClick={() => void api.save()}
+          onClick={() =>
+            void api.save().then((ok) => {
+              // A credential field that needs attention is on the Integrations tab.
+              if (!ok) select("integrations");
+            })
+          }
           disabled={api.saving || api.form === null}
         >
           {api.saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}

@@ -4,6 +4,7 @@ import type { GeneralSettings, IntegrationStatus } from "../../../shared/schemas
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
+import { focusFirstError, hasErrors, serverFieldErrors } from "../../lib/field-errors";
 import { setTheme, useTheme } from "../../lib/theme";
 import { useTRPC } from "../../lib/trpc";
 import {
@@ -12,7 +13,17 @@ import {
   useGeneralSettings,
   writeLocalSettings,
 } from "../../lib/user-settings";
-import { credentialsToSend, type IntegrationsForm } from "./settings-form";
+import {
+  credentialErrors,
+  credentialsToSend,
+  type IntegrationErrors,
+  type IntegrationsForm,
+  JIRA_FIELD_IDS,
+  JIRA_FIELDS,
+  NO_INTEGRATION_ERRORS,
+  TRELLO_FIELD_IDS,
+  TRELLO_FIELDS,
+} from "./settings-form";
 
 /** The settings messages. */
 export const SETTINGS_SAVED = "Settings saved successfully!";
@@ -57,6 +68,7 @@ export function useSettings() {
   const settingsKey = trpc.settings.get.queryKey();
 
   const [form, setForm] = useState<IntegrationsForm | null>(null);
+  const [errors, setErrors] = useState<IntegrationErrors>(NO_INTEGRATION_ERRORS);
   const statusSettled = status.isSuccess || status.isError;
   // Once the stored connections are known (a failed status check counts as none).
   useEffect(() => {
@@ -92,19 +104,46 @@ export function useSettings() {
     applyGeneral({ notifications: on });
   };
 
-  const save = async () => {
-    if (!form || saving) return;
-    setSaving(true);
+  /** Shows the credentials' field errors; whether there were any. */
+  const showErrors = (next: IntegrationErrors): boolean => {
+    setErrors(next);
+    if (!focusFirstError(next.trello, TRELLO_FIELD_IDS)) focusFirstError(next.jira, JIRA_FIELD_IDS);
+    return hasErrors(next.trello) || hasErrors(next.jira);
+  };
+
+  /** Integration fields: the new values, and the edited fields' errors gone. */
+  const editIntegration = <K extends keyof IntegrationsForm>(
+    kind: K,
+    values: Partial<IntegrationsForm[K]>,
+  ) => {
+    setForm((f) => (f ? { ...f, [kind]: { ...f[kind], ...values } } : f));
+    setErrors((e) => {
+      const left = { ...e[kind] };
+      for (const field of Object.keys(values)) delete left[field as keyof typeof left];
+      return { ...e, [kind]: left };
+    });
+  };
+
+  /** Saves; false when a credential field needs attention (its error shows on the Integrations tab). */
+  const save = async (): Promise<boolean> => {
+    if (!form || saving) return true;
     const plan = credentialsToSend(form);
+    if (showErrors(credentialErrors(plan))) return false;
+    setSaving(true);
+    // Which credentials a failure belongs to, so the server's field errors land on that card.
+    let sending: "trello" | "jira" | null = null;
     try {
       if (plan.trello) {
+        sending = "trello";
         const trello = await saveTrello.mutateAsync(plan.trello);
         queryClient.setQueryData<IntegrationStatus>(statusKey, (old) => (old ? { ...old, trello } : old));
       }
       if (plan.jira) {
+        sending = "jira";
         const jira = await saveJira.mutateAsync(plan.jira);
         queryClient.setQueryData<IntegrationStatus>(statusKey, (old) => (old ? { ...old, jira } : old));
       }
+      sending = null;
       if (userId) {
         writeLocalSettings(userId, {
           trelloIntegration: { enabled: form.trello.enabled },
@@ -125,8 +164,12 @@ export function useSettings() {
           : f,
       );
       toast.success(SETTINGS_SAVED);
+      return true;
     } catch (err) {
       toastSaveFailure(toast, err);
+      if (sending === null) return true;
+      const fields = serverFieldErrors(err, sending === "trello" ? TRELLO_FIELDS : JIRA_FIELDS);
+      return !showErrors({ ...NO_INTEGRATION_ERRORS, [sending]: fields });
     } finally {
       setSaving(false);
       void queryClient.invalidateQueries({ queryKey: statusKey });
@@ -146,7 +189,8 @@ export function useSettings() {
 
   return {
     form,
-    setForm,
+    editIntegration,
+    errors,
     status,
     darkMode: theme === "dark",
     notifications: settings.notifications,

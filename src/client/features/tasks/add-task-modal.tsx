@@ -1,16 +1,25 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { ADD_TASK_POSITIONS, type Task, type TaskTreeNode } from "../../../shared/schemas/tasks";
+import {
+  ADD_TASK_POSITIONS,
+  type AddTaskInput,
+  addTaskInput,
+  type Task,
+  type TaskTreeNode,
+} from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
+import { Field } from "../../components/field";
 import { Modal } from "../../components/modal";
 import { useToast } from "../../components/toast";
-import { errorDetailOf, fieldErrorsOf } from "../../lib/api-error";
+import { errorDetailOf } from "../../lib/api-error";
+import { schemaFieldErrors, serverFieldErrors } from "../../lib/field-errors";
 import { useTRPC } from "../../lib/trpc";
 
 type Position = (typeof ADD_TASK_POSITIONS)[number];
 
-export const ADD_TASK_DESCRIPTION_REQUIRED = "Task description is required";
 export const ADD_TASK_FAILED = "Failed to add task";
+/** addTaskInput's one field with a message of its own. */
+const FIELDS = { description: "description" } as const;
 
 const POSITION_TEXT: Record<Position, { label: string; hint: string }> = {
   before: { label: "Before", hint: "A sibling placed just before the target task" },
@@ -56,27 +65,26 @@ export function AddTaskModal({
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (add.isPending) return;
-    if (blank) {
-      setFieldError(ADD_TASK_DESCRIPTION_REQUIRED);
+    const task: AddTaskInput = {
+      description: description.trim(),
+      target_task_id: target.id,
+      position,
+      auto_decompose: autoDecompose,
+    };
+    const found = schemaFieldErrors(addTaskInput, task, FIELDS).description;
+    if (found) {
+      setFieldError(found);
       return;
     }
     setFormError(null);
     try {
-      const task = await add.mutateAsync({
-        id: target.id,
-        task: {
-          description: description.trim(),
-          target_task_id: target.id,
-          position,
-          auto_decompose: autoDecompose,
-        },
-      });
+      const added = await add.mutateAsync({ id: target.id, task });
       toast.success("Task added successfully");
-      onAdded(task, position);
+      onAdded(added, position);
       onClose();
     } catch (err) {
-      const descriptionError = fieldErrorsOf(err).find((e) => e.field.endsWith("description"));
-      if (descriptionError) setFieldError(descriptionError.message);
+      const fieldError = serverFieldErrors(err, FIELDS, "task").description;
+      if (fieldError) setFieldError(fieldError);
       const message = errorDetailOf(err) ?? ADD_TASK_FAILED;
       setFormError(message);
       toast.error(message);
@@ -119,37 +127,27 @@ export function AddTaskModal({
           {targetIsRoot && <span className="text-base-content/60"> (root)</span>}
         </p>
 
-        <div>
-          <label htmlFor="add-task-description" className="label mb-1 text-sm font-medium text-base-content">
-            Task Description
-          </label>
-          <textarea
-            id="add-task-description"
-            className={`textarea w-full ${fieldError ? "textarea-error" : ""}`}
-            rows={4}
-            autoFocus
-            value={description}
-            onChange={(e) => {
-              setDescription(e.target.value);
-              if (fieldError) setFieldError(null);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-                e.preventDefault();
-                e.currentTarget.form?.requestSubmit();
-              }
-            }}
-            placeholder="What needs doing?"
-            aria-invalid={fieldError ? true : undefined}
-            aria-describedby={fieldError ? "add-task-description-error" : undefined}
-            required
-          />
-          {fieldError && (
-            <p id="add-task-description-error" className="mt-1 text-sm text-error">
-              {fieldError}
-            </p>
-          )}
-        </div>
+        <Field
+          as="textarea"
+          id="add-task-description"
+          label="Task Description"
+          required
+          error={fieldError}
+          rows={4}
+          autoFocus
+          value={description}
+          onChange={(e) => {
+            setDescription(e.target.value);
+            if (fieldError) setFieldError(null);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }
+          }}
+          placeholder="What needs doing?"
+        />
 
         <fieldset>
           <legend className="mb-2 text-sm font-medium">Position</legend>

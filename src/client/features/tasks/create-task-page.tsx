@@ -1,25 +1,39 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { APPLICATION_TYPES, findApplicationType } from "../../../shared/catalogue";
+import { createTaskInput } from "../../../shared/schemas/tasks";
+import { Field } from "../../components/field";
 import { isAtLimit, TaskUsageSummary, useTaskUsage } from "../../components/task-usage";
 import { useToast } from "../../components/toast";
 import { usePageMeta } from "../../components/use-page-meta";
-import { errorDetailOf, fieldErrorsOf, isNetworkError, NETWORK_ERROR_MESSAGE } from "../../lib/api-error";
+import { errorDetailOf, isNetworkError, NETWORK_ERROR_MESSAGE } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
+import {
+  type FieldErrors,
+  focusFirstError,
+  schemaFieldErrors,
+  serverFieldErrors,
+} from "../../lib/field-errors";
 import { useTaskCache } from "../../lib/task-cache";
 import { useTRPC } from "../../lib/trpc";
 import {
   CREATE_TASK_FAILED,
-  type CreateTaskErrors,
+  CREATE_TASK_FIELDS,
   type CreateTaskField,
   type CreateTaskValues,
   createTaskPayload,
   EMPTY_CREATE_TASK,
-  FIELD_BY_SERVER_NAME,
-  validateCreateTask,
 } from "./create-task-form";
 import { CONNECT_MODEL_PATH, plannerChoiceText } from "./planner-text";
+
+/** The fields' element ids, in the form's order. */
+const FIELD_IDS: Record<CreateTaskField, string> = {
+  description: "task-description",
+  applicationType: "application-type",
+  techStackId: "tech-stack",
+  githubRepo: "github-repo",
+};
 
 /** Which planner this task will get: the model and where it is set, or the outline and a way to connect one. */
 function PlannerNotice() {
@@ -43,15 +57,6 @@ function PlannerNotice() {
   );
 }
 
-function FieldMessage({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="mt-1 text-sm text-error">
-      {message}
-    </p>
-  );
-}
-
 /** Create task (New Task). */
 export default function CreateTaskPage() {
   usePageMeta({ title: "Create Task", path: "/tasks/create", noIndex: true });
@@ -64,10 +69,8 @@ export default function CreateTaskPage() {
   const usage = useTaskUsage();
 
   const [values, setValues] = useState<CreateTaskValues>(EMPTY_CREATE_TASK);
-  const [errors, setErrors] = useState<CreateTaskErrors>({});
+  const [errors, setErrors] = useState<FieldErrors<CreateTaskField>>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const descriptionRef = useRef<HTMLTextAreaElement>(null);
-  const repoRef = useRef<HTMLInputElement>(null);
 
   // Creating a task is not idempotent: never retry it behind the user's back.
   const create = useMutation(trpc.tasks.create.mutationOptions({ retry: false }));
@@ -88,19 +91,13 @@ export default function CreateTaskPage() {
 
   const submit = async () => {
     if (creating) return;
-    const found = validateCreateTask(values);
+    const payload = createTaskPayload(values);
+    const found = schemaFieldErrors(createTaskInput, payload, CREATE_TASK_FIELDS);
     setErrors(found);
-    if (found.description) {
-      descriptionRef.current?.focus();
-      return;
-    }
-    if (found.githubRepo) {
-      repoRef.current?.focus();
-      return;
-    }
+    if (focusFirstError(found, FIELD_IDS)) return;
     setFormError(null);
     try {
-      const task = await create.mutateAsync(createTaskPayload(values));
+      const task = await create.mutateAsync(payload);
       toast.success("Task created successfully!");
       const id = task?.task_id ?? task?.id;
       if (id) {
@@ -112,12 +109,7 @@ export default function CreateTaskPage() {
       refetchUser().catch(() => undefined);
       navigate(id ? `/tasks/${encodeURIComponent(id)}` : "/dashboard");
     } catch (err) {
-      const fieldErrors: CreateTaskErrors = {};
-      for (const fe of fieldErrorsOf(err)) {
-        const field = FIELD_BY_SERVER_NAME[fe.field];
-        if (field && !fieldErrors[field]) fieldErrors[field] = fe.message;
-      }
-      setErrors(fieldErrors);
+      setErrors(serverFieldErrors(err, CREATE_TASK_FIELDS));
       const message =
         errorDetailOf(err) ?? (isNetworkError(err) ? NETWORK_ERROR_MESSAGE : CREATE_TASK_FAILED);
       setFormError(message);
@@ -136,8 +128,6 @@ export default function CreateTaskPage() {
       void submit();
     }
   };
-
-  const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(" ") || undefined;
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-6 sm:py-8">
@@ -169,92 +159,61 @@ export default function CreateTaskPage() {
             </div>
           )}
 
-          <div>
-            <label htmlFor="task-description" className="label mb-1 text-sm font-medium text-base-content">
-              Task Description
-            </label>
-            <textarea
-              id="task-description"
-              ref={descriptionRef}
-              name="description"
-              autoFocus
-              rows={7}
-              className={`textarea w-full text-base ${errors.description ? "textarea-error" : ""}`}
-              placeholder="e.g. Build a recipe-sharing web app where users sign up, post recipes with photos, search by ingredient and save favourites."
-              value={values.description}
-              onChange={(e) => set("description", e.target.value)}
-              disabled={creating}
-              aria-invalid={errors.description ? true : undefined}
-              aria-describedby={describedBy(
-                "task-description-hint",
-                errors.description && "task-description-error",
-              )}
-              required
-            />
-            <p id="task-description-hint" className="mt-1 text-xs text-base-content/60">
-              Press Ctrl+Enter (⌘+Enter on Mac) to create the task.
-            </p>
-            <FieldMessage id="task-description-error" message={errors.description} />
-          </div>
+          <Field
+            as="textarea"
+            id="task-description"
+            label="Task Description"
+            required
+            hint="Press Ctrl+Enter (⌘+Enter on Mac) to create the task."
+            error={errors.description}
+            name="description"
+            autoFocus
+            rows={7}
+            className="text-base"
+            placeholder="e.g. Build a recipe-sharing web app where users sign up, post recipes with photos, search by ingredient and save favourites."
+            value={values.description}
+            onChange={(e) => set("description", e.target.value)}
+            disabled={creating}
+          />
 
           <div className="grid gap-4 sm:grid-cols-2">
-            <div>
-              <label htmlFor="application-type" className="label mb-1 text-sm font-medium text-base-content">
-                Application Type
-                <span aria-hidden="true" className="text-xs text-base-content/60">
-                  (optional)
-                </span>
-              </label>
-              <select
-                id="application-type"
-                className={`select w-full ${errors.applicationType ? "select-error" : ""}`}
-                value={values.applicationType}
-                onChange={(e) => set("applicationType", e.target.value)}
-                disabled={creating}
-                aria-invalid={errors.applicationType ? true : undefined}
-                aria-describedby={errors.applicationType ? "application-type-error" : undefined}
-              >
-                <option value="">None</option>
-                {APPLICATION_TYPES.map((type) => (
-                  <option key={type.id} value={type.id}>
-                    {type.label}
-                  </option>
-                ))}
-              </select>
-              {appType && <p className="mt-1 text-xs text-base-content/60">{appType.description}</p>}
-              <FieldMessage id="application-type-error" message={errors.applicationType} />
-            </div>
+            <Field
+              as="select"
+              id="application-type"
+              label="Application Type"
+              optional
+              hint={appType?.description}
+              error={errors.applicationType}
+              value={values.applicationType}
+              onChange={(e) => set("applicationType", e.target.value)}
+              disabled={creating}
+            >
+              <option value="">None</option>
+              {APPLICATION_TYPES.map((type) => (
+                <option key={type.id} value={type.id}>
+                  {type.label}
+                </option>
+              ))}
+            </Field>
 
-            <div>
-              <label htmlFor="tech-stack" className="label mb-1 text-sm font-medium text-base-content">
-                Tech Stack
-                <span aria-hidden="true" className="text-xs text-base-content/60">
-                  (optional)
-                </span>
-              </label>
-              <select
-                id="tech-stack"
-                className={`select w-full ${errors.techStackId ? "select-error" : ""}`}
-                value={values.techStackId}
-                onChange={(e) => set("techStackId", e.target.value)}
-                disabled={!appType || creating}
-                aria-invalid={errors.techStackId ? true : undefined}
-                aria-describedby={errors.techStackId ? "tech-stack-error" : "tech-stack-hint"}
-              >
-                <option value="">{appType ? "None" : "Choose an application type first"}</option>
-                {appType?.stacks.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.name}
-                  </option>
-                ))}
-              </select>
-              {!appType && (
-                <p id="tech-stack-hint" className="mt-1 text-xs text-base-content/60">
-                  Pick an application type to see its stacks.
-                </p>
-              )}
-              <FieldMessage id="tech-stack-error" message={errors.techStackId} />
-            </div>
+            <Field
+              as="select"
+              id="tech-stack"
+              label="Tech Stack"
+              optional
+              hint={appType ? undefined : "Pick an application type to see its stacks."}
+              error={errors.techStackId}
+              value={values.techStackId}
+              onChange={(e) => set("techStackId", e.target.value)}
+              disabled={!appType || creating}
+            >
+              <option value="">{appType ? "None" : "Choose an application type first"}</option>
+              {appType?.stacks.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </Field>
           </div>
 
           {stack && (
@@ -275,34 +234,24 @@ export default function CreateTaskPage() {
             </section>
           )}
 
-          <div>
-            <label htmlFor="github-repo" className="label mb-1 text-sm font-medium text-base-content">
-              GitHub Repository URL
-              <span aria-hidden="true" className="text-xs text-base-content/60">
-                (optional)
-              </span>
-            </label>
-            <input
-              id="github-repo"
-              ref={repoRef}
-              type="url"
-              inputMode="url"
-              autoComplete="url"
-              className={`input w-full ${errors.githubRepo ? "input-error" : ""}`}
-              placeholder="https://github.com/owner/repo"
-              value={values.githubRepo}
-              onChange={(e) => set("githubRepo", e.target.value)}
-              disabled={creating}
-              aria-invalid={errors.githubRepo ? true : undefined}
-              aria-describedby={errors.githubRepo ? "github-repo-error" : "github-repo-hint"}
-            />
-            {!errors.githubRepo && (
-              <p id="github-repo-hint" className="mt-1 text-xs text-base-content/60">
-                An existing codebase gives the AI context about what is already built.
-              </p>
-            )}
-            <FieldMessage id="github-repo-error" message={errors.githubRepo} />
-          </div>
+          <Field
+            id="github-repo"
+            label="GitHub Repository URL"
+            optional
+            hint={
+              errors.githubRepo
+                ? undefined
+                : "An existing codebase gives the AI context about what is already built."
+            }
+            error={errors.githubRepo}
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            placeholder="https://github.com/owner/repo"
+            value={values.githubRepo}
+            onChange={(e) => set("githubRepo", e.target.value)}
+            disabled={creating}
+          />
 
           <div className="rounded-box border border-base-300 bg-base-100 p-3">
             <label htmlFor="requires-approval" className="flex cursor-pointer items-start gap-3">

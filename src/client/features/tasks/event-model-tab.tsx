@@ -1,12 +1,23 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import type { Chapter, EventModelMetadata, Swimlane, Task } from "../../../shared/schemas/tasks";
+import {
+  type Chapter,
+  type EventModelMetadata,
+  type Swimlane,
+  type Task,
+  updateEventModelInput,
+} from "../../../shared/schemas/tasks";
 import { EmptyState } from "../../components/empty-state";
+import { Field } from "../../components/field";
 import { MarkdownView } from "../../components/markdown-view";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
+import { schemaFieldErrors, serverFieldErrors } from "../../lib/field-errors";
 import { renderMarkdown } from "../../lib/markdown";
 import { useTRPC } from "../../lib/trpc";
+
+/** updateEventModelInput's one field. */
+const FIELDS = { event_model_markdown: "markdown" } as const;
 
 /** Swimlane cards show 3 items of each kind, then '+n more'. */
 export const SWIMLANE_ITEMS_SHOWN = 3;
@@ -91,6 +102,7 @@ export function EventModelTab({ task }: { task: Task }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(saved);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
   const html = useMemo(() => (saved.trim() ? renderMarkdown(saved) : ""), [saved]);
 
   const save = useMutation(
@@ -106,7 +118,9 @@ export function EventModelTab({ task }: { task: Task }) {
         setEditing(false);
       },
       onError: (err) => {
-        setSaveError(errorDetailOf(err) ?? "Failed to update event model");
+        const message = serverFieldErrors(err, FIELDS).markdown;
+        if (message) setFieldError(message);
+        else setSaveError(errorDetailOf(err) ?? "Failed to update event model");
         toast.error("Failed to update event model");
       },
     }),
@@ -115,12 +129,21 @@ export function EventModelTab({ task }: { task: Task }) {
   const startEditing = () => {
     setDraft(saved);
     setSaveError(null);
+    setFieldError(null);
     setEditing(true);
   };
   const cancel = () => {
     setDraft(saved);
     setSaveError(null);
+    setFieldError(null);
     setEditing(false);
+  };
+  const submit = () => {
+    if (draft === saved || save.isPending) return;
+    const input = { event_model_markdown: draft };
+    const found = schemaFieldErrors(updateEventModelInput, input, FIELDS).markdown;
+    setFieldError(found ?? null);
+    if (!found) save.mutate({ id: task.id, ...input });
   };
 
   if (task.parent_id) {
@@ -200,8 +223,7 @@ export function EventModelTab({ task }: { task: Task }) {
               className="flex flex-col gap-3"
               onSubmit={(event) => {
                 event.preventDefault();
-                if (draft !== saved && !save.isPending)
-                  save.mutate({ id: task.id, event_model_markdown: draft });
+                submit();
               }}
             >
               {saveError && (
@@ -209,14 +231,17 @@ export function EventModelTab({ task }: { task: Task }) {
                   {saveError}
                 </div>
               )}
-              <label htmlFor="event-model-markdown" className="text-sm font-medium">
-                Event model markdown
-              </label>
-              <textarea
+              <Field
+                as="textarea"
                 id="event-model-markdown"
-                className="textarea min-h-80 w-full font-mono text-sm"
+                label="Event model markdown"
+                error={fieldError}
+                className="min-h-80 font-mono text-sm"
                 value={draft}
-                onChange={(e) => setDraft(e.target.value)}
+                onChange={(e) => {
+                  setDraft(e.target.value);
+                  setFieldError(null);
+                }}
                 autoFocus
                 placeholder={"# Event Model\n\n## Events\n- OrderPlaced\n\n## Commands\n- PlaceOrder"}
                 disabled={save.isPending}

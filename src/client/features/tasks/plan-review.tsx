@@ -1,18 +1,27 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import type { Task, TaskTreeNode } from "../../../shared/schemas/tasks";
+import {
+  REJECT_REASON_MAX,
+  rejectTaskInput,
+  resubmitTaskInput,
+  type Task,
+  type TaskTreeNode,
+} from "../../../shared/schemas/tasks";
+import { Field } from "../../components/field";
 import { Modal } from "../../components/modal";
 import { Spinner } from "../../components/spinner";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
+import { schemaFieldErrors, serverFieldErrors } from "../../lib/field-errors";
 import { useTaskCache } from "../../lib/task-cache";
 import { useTRPC } from "../../lib/trpc";
 import { formatComplexity } from "./task-tree";
 
-export const REJECT_REASON_REQUIRED = "Please give a reason for rejecting the plan";
-export const DESCRIPTION_REQUIRED = "Please enter a task description";
+/** The one field of each review form: rejectTaskInput's reason, resubmitTaskInput's description. */
+const REASON = { reason: "reason" } as const;
+const DESCRIPTION = { description: "description" } as const;
 
 /**
  * After a review action: show the saved task at once, then refetch task, tree and lists. The outcome
@@ -157,18 +166,20 @@ function RejectPlanModal({ open, task, onClose }: { open: boolean; task: Task; o
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (reject.isPending) return;
-    if (!reason.trim()) {
-      setError(REJECT_REASON_REQUIRED);
+    const input = { reason: reason.trim() };
+    const found = schemaFieldErrors(rejectTaskInput, input, REASON).reason;
+    if (found) {
+      setError(found);
       return;
     }
     setError(null);
     try {
-      const saved = await reject.mutateAsync({ id: task.id, reason: reason.trim() });
-      toast.error(`Task rejected: ${reason.trim()}`, { id: `review-${saved.id}` });
+      const saved = await reject.mutateAsync({ id: task.id, ...input });
+      toast.error(`Task rejected: ${input.reason}`, { id: `review-${saved.id}` });
       outcome(saved);
       onClose();
     } catch (err) {
-      setError(errorDetailOf(err) ?? "Failed to reject the plan");
+      setError(serverFieldErrors(err, REASON).reason ?? errorDetailOf(err) ?? "Failed to reject the plan");
     }
   };
 
@@ -190,32 +201,24 @@ function RejectPlanModal({ open, task, onClose }: { open: boolean; task: Task; o
         </>
       }
     >
-      <form id="reject-plan-form" noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
-        <label htmlFor="reject-reason" className="label text-sm font-medium text-base-content">
-          Reason
-        </label>
-        <textarea
+      <form id="reject-plan-form" noValidate onSubmit={onSubmit}>
+        <Field
+          as="textarea"
           id="reject-reason"
-          className={`textarea w-full ${error ? "textarea-error" : ""}`}
-          rows={4}
+          label="Reason"
           required
+          error={error}
+          rows={4}
           autoFocus
-          maxLength={2000}
+          maxLength={REJECT_REASON_MAX}
           value={reason}
           onChange={(e) => {
             setReason(e.target.value);
             if (error) setError(null);
           }}
           placeholder="What should change? e.g. Split the backend work by service."
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? "reject-reason-error" : undefined}
           disabled={reject.isPending}
         />
-        {error && (
-          <p id="reject-reason-error" role="alert" className="text-sm text-error">
-            {error}
-          </p>
-        )}
       </form>
     </Modal>
   );
@@ -266,18 +269,24 @@ function ResubmitModal({ open, task, onClose }: { open: boolean; task: Task; onC
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (resubmit.isPending) return;
-    if (!description.trim()) {
-      setError(DESCRIPTION_REQUIRED);
+    const input = { description: description.trim() };
+    const found = schemaFieldErrors(resubmitTaskInput, input, DESCRIPTION).description;
+    if (found) {
+      setError(found);
       return;
     }
     setError(null);
     try {
-      const saved = await resubmit.mutateAsync({ id: task.id, description: description.trim() });
+      const saved = await resubmit.mutateAsync({ id: task.id, ...input });
       toast.info("Task rejected and resubmitted", { id: `review-${saved.id}` });
       outcome(saved);
       onClose();
     } catch (err) {
-      setError(errorDetailOf(err) ?? "Failed to resubmit the task");
+      setError(
+        serverFieldErrors(err, DESCRIPTION).description ??
+          errorDetailOf(err) ??
+          "Failed to resubmit the task",
+      );
     }
   };
 
@@ -305,30 +314,22 @@ function ResubmitModal({ open, task, onClose }: { open: boolean; task: Task; onC
         </>
       }
     >
-      <form id="resubmit-form" noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
-        <label htmlFor="resubmit-description" className="label text-sm font-medium text-base-content">
-          Description
-        </label>
-        <textarea
+      <form id="resubmit-form" noValidate onSubmit={onSubmit}>
+        <Field
+          as="textarea"
           id="resubmit-description"
-          className={`textarea w-full ${error ? "textarea-error" : ""}`}
-          rows={8}
+          label="Description"
           required
+          error={error}
+          rows={8}
           autoFocus
           value={description}
           onChange={(e) => {
             setDescription(e.target.value);
             if (error) setError(null);
           }}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? "resubmit-description-error" : undefined}
           disabled={resubmit.isPending}
         />
-        {error && (
-          <p id="resubmit-description-error" role="alert" className="text-sm text-error">
-            {error}
-          </p>
-        )}
       </form>
     </Modal>
   );

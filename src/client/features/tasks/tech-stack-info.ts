@@ -1,4 +1,5 @@
 import { findApplicationType, findStack } from "../../../shared/catalogue";
+import { parseGithubRepoUrl } from "../../../shared/github-names";
 import type { Task } from "../../../shared/schemas/tasks";
 
 export type TechStackRow = { label: string; value: string };
@@ -47,7 +48,8 @@ export function techStackInfo(task: Task): TechStackInfo {
   const repo = text(prefs.github_repo);
   return {
     rows,
-    repoUrl: repo && /^https:\/\/github\.com\//i.test(repo) ? repo : null,
+    // Linked only when it is a repository URL as task creation accepts one.
+    repoUrl: repo && parseGithubRepoUrl(repo) ? repo : null,
     additionalRequirements: text(prefs.additional_requirements),
   };
 }

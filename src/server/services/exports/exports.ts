@@ -7,6 +7,7 @@ import type {
   startGithubExportInput,
   startJiraExportInput,
   startTrelloExportInput,
+  TRELLO_CREDENTIALS_REQUIRED,
 } from "../../../shared/schemas/integrations";
 import { exports } from "../../db/schema/index";
 import type { Deps } from "../../deps";
@@ -102,10 +103,7 @@ export async function startExport(
     const key = input.config.trello_api_key || stored?.secret.api_key;
     const token = input.config.trello_token || stored?.secret.token;
     if (!key || !token) {
-      throw new AppError(
-        "UNPROCESSABLE_CONTENT",
-        "Please add your Trello API key and token in the Settings page first.",
-      );
+      throw new AppError("UNPROCESSABLE_CONTENT", TRELLO_CREDENTIALS_REQUIRED);
     }
     secret = { api_key: key, token };
     config = { board_name: input.config.board_name };
