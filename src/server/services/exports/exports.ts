@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { UUID_PATTERN } from "../../../shared/ids";
-import type {
-  ExportKind,
-  ExportView,
-  startGithubExportInput,
-  startJiraExportInput,
-  startTrelloExportInput,
+import {
+  type ExportKind,
+  type ExportView,
+  type startGithubExportInput,
+  type startJiraExportInput,
+  type startTrelloExportInput,
   TRELLO_CREDENTIALS_REQUIRED,
 } from "../../../shared/schemas/integrations";
 import { exports } from "../../db/schema/index";
