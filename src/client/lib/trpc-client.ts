@@ -8,7 +8,7 @@ import {
   wsLink,
 } from "@trpc/client";
 import superjson from "superjson";
-import { TRPC_KEEPALIVE } from "../../shared/schemas/realtime";
+import { TRPC_KEEPALIVE } from "../../shared/realtime-keepalive";
 import { authRefreshLink } from "./auth-refresh-link";
 import { RECONNECT_ATTEMPTS, reconnectDelayMs, setRealtimeGaveUp } from "./realtime-connection";
 import type { AppRouter } from "./trpc";

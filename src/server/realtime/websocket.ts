@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
 import { type WebSocket, WebSocketServer } from "ws";
-import { TRPC_KEEPALIVE } from "../../shared/schemas/realtime";
+import { TRPC_KEEPALIVE } from "../../shared/realtime-keepalive";
 import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../auth/http-session";
 import type { Deps } from "../deps";
 import type { Context } from "../trpc/context";
