@@ -1,5 +1,5 @@
 /**
- * A local, in-process fake of the GitHub REST API (api.github.com) on plain node:http, for
+ * A local, in-process fake of the GitHub REST API (api.github.com) on the fake-server kit (kit.ts), for
  * integration tests. Point GITHUB_API_URL at `fake.url`.
  *
  * It covers what Atomize uses (token check via `GET /user`, repository metadata, README,
@@ -39,9 +39,16 @@
  * the next `times` requests only.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
-import { cancellableDelays, listenOnLoopback } from "./loopback";
+import {
+  type FakeRequest,
+  type FakeServer,
+  jsonReply,
+  type Reply,
+  Router,
+  startFakeServer,
+  textReply,
+  withHeaders,
+} from "./kit";
 
 export type FakeGitHubRepo = {
   owner: string;
@@ -104,7 +111,9 @@ export type FakeGitHub = {
   ): Array<{ number: number; title: string; body: string; labels: string[]; subIssues: number[] }>;
   labels(owner: string, repo: string): string[];
   /** Every request received; `path` includes the query string, `auth` is the raw Authorization header. */
-  requests: Array<{ method: string; path: string; auth: string | null }>;
+  readonly requests: Array<{ method: string; path: string; auth: string | null }>;
+  /** The kit underneath: its full request log and failure modes (`setMode` replaces the armed ones). */
+  server: FakeServer;
   /** Destroys open sockets and pending "slow" timers. */
   close(): Promise<void>;
 };
@@ -245,20 +254,11 @@ type Token = {
   canSee: Set<string>;
 };
 type Bucket = { used: number; resetAt: number };
-type Mode = {
-  mode: FakeGitHubMode;
-  remaining: number;
-  retryAfter: number | null;
-  delayMs: number;
-  status?: 403 | 429;
-};
 
 type Ctx = {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  method: string;
+  req: FakeRequest;
   token: Token | null;
+  /** Headers of the answer, errors included: GitHub's, then scopes and rate limits as they are known. */
   headers: Record<string, string>;
 };
 
@@ -284,43 +284,16 @@ const nodeId = (prefix: string, id: number) =>
   `${prefix}_kwDO${Buffer.from(`fake:${id}`).toString("base64url")}`;
 const README_RE = /^readme(\.[^/]*)?$/i;
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) {
-  if (res.headersSent || res.destroyed) return;
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": String(Buffer.byteLength(payload)),
-    ...headers,
-  });
-  res.end(payload);
-}
+/** GitHub's error body (a 502 from its edge is just the message). */
+const errorJson = (err: HttpError) =>
+  err.status === 502
+    ? { message: err.message }
+    : { message: err.message, ...err.extra, documentation_url: err.docs, status: String(err.status) };
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpError(413, "Request body too large", DOCS.root));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-async function readJsonObject(req: IncomingMessage, docs: string): Promise<Record<string, unknown>> {
-  const text = await readBody(req);
-  let data: unknown;
-  try {
-    data = text.trim() === "" ? {} : JSON.parse(text);
-  } catch {
-    throw new HttpError(400, "Problems parsing JSON", docs);
-  }
+/** A JSON object body; an empty one is `{}`, as GitHub takes it. */
+function readJsonObject(req: FakeRequest, docs: string): Record<string, unknown> {
+  if (req.text().trim() === "") return {};
+  const data = req.json(() => new HttpError(400, "Problems parsing JSON", docs));
   if (typeof data !== "object" || data === null || Array.isArray(data))
     throw new HttpError(400, "Problems parsing JSON", docs);
   return data as Record<string, unknown>;
@@ -335,7 +308,6 @@ export async function startFakeGitHub(
     treeLimit?: number;
   } = {},
 ): Promise<FakeGitHub> {
-  const host = opts.host ?? "127.0.0.1";
   const treeLimit = opts.treeLimit ?? DEFAULT_TREE_LIMIT;
   let base = ""; // known once listening
 
@@ -346,10 +318,6 @@ export async function startFakeGitHub(
   const issuesById = new Map<number, { repo: Repo; issue: Issue }>();
   const buckets = new Map<string, Bucket>();
   const limits = { authenticated: DEFAULT_AUTH_LIMIT, unauthenticated: DEFAULT_ANON_LIMIT };
-  let mode: Mode = { mode: "ok", remaining: Number.POSITIVE_INFINITY, retryAfter: 0, delayMs: 0 };
-  const requests: FakeGitHub["requests"] = [];
-  const sockets = new Set<Socket>();
-  const { delay, cancelAll: cancelDelays } = cancellableDelays();
   let nextUserId = 583_231;
   let nextRepoId = 712_345_001;
   let nextIssueId = 2_845_000_001;
@@ -532,11 +500,8 @@ export async function startFakeGitHub(
 
   // ----- Rate limiting -------------------------------------------------------------------------
 
-  const clientIp = (req: IncomingMessage) =>
-    (req.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
-
   const bucketFor = (ctx: Ctx) => {
-    const id = ctx.token ? `user:${ctx.token.user.id}` : `ip:${clientIp(ctx.req)}`;
+    const id = ctx.token ? `user:${ctx.token.user.id}` : `ip:${ctx.req.remoteAddress}`;
     const limit = ctx.token ? limits.authenticated : limits.unauthenticated;
     let bucket = buckets.get(id);
     if (!bucket || bucket.resetAt <= nowS()) {
@@ -561,7 +526,7 @@ export async function startFakeGitHub(
       setRateHeaders(ctx, bucket, limit);
       const message = ctx.token
         ? `API rate limit exceeded for user ID ${ctx.token.user.id}.`
-        : `API rate limit exceeded for ${clientIp(ctx.req)}. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)`;
+        : `API rate limit exceeded for ${ctx.req.remoteAddress}. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)`;
       throw new HttpError(403, message, ctx.token ? DOCS.rateLimitAuth : DOCS.rateLimitAnon);
     }
     bucket.used++;
@@ -571,7 +536,7 @@ export async function startFakeGitHub(
   // ----- Handlers ------------------------------------------------------------------------------
 
   function paginate<T>(ctx: Ctx, items: T[], linkBase: string): T[] {
-    const q = ctx.url.searchParams;
+    const q = ctx.req.url.searchParams;
     const perPageRaw = Number.parseInt(q.get("per_page") ?? "", 10);
     const perPage = Number.isFinite(perPageRaw) && perPageRaw > 0 ? Math.min(perPageRaw, 100) : 30;
     const pageRaw = Number.parseInt(q.get("page") ?? "", 10);
@@ -595,29 +560,24 @@ export async function startFakeGitHub(
     const u = ctx.token.user;
     const publicRepos =
       ctx.token.publicRepos ?? [...repos.values()].filter((r) => r.owner.id === u.id && !r.private).length;
-    sendJson(
-      ctx.res,
-      200,
-      {
-        ...userJson(u),
-        name: u.name,
-        company: null,
-        blog: "",
-        location: null,
-        email: null,
-        hireable: null,
-        bio: null,
-        twitter_username: null,
-        notification_email: null,
-        public_repos: publicRepos,
-        public_gists: 0,
-        followers: 0,
-        following: 0,
-        created_at: CREATED_AT,
-        updated_at: CREATED_AT,
-      },
-      ctx.headers,
-    );
+    return jsonReply(200, {
+      ...userJson(u),
+      name: u.name,
+      company: null,
+      blog: "",
+      location: null,
+      email: null,
+      hireable: null,
+      bio: null,
+      twitter_username: null,
+      notification_email: null,
+      public_repos: publicRepos,
+      public_gists: 0,
+      followers: 0,
+      following: 0,
+      created_at: CREATED_AT,
+      updated_at: CREATED_AT,
+    });
   }
 
   function handleRateLimit(ctx: Ctx) {
@@ -629,48 +589,43 @@ export async function startFakeGitHub(
       remaining: Math.max(0, limit - bucket.used),
       reset: bucket.resetAt,
     };
-    sendJson(ctx.res, 200, { resources: { core }, rate: core }, ctx.headers);
+    return jsonReply(200, { resources: { core }, rate: core });
   }
 
   function handleReadme(ctx: Ctx, r: Repo) {
-    const ref = ctx.url.searchParams.get("ref");
+    const ref = ctx.req.url.searchParams.get("ref");
     if (ref !== null && ref !== r.defaultBranch && ref !== "HEAD" && ref !== `refs/heads/${r.defaultBranch}`)
       throw notFound(DOCS.readme, `No commit found for the ref ${ref}`);
     if (!r.readme) throw notFound(DOCS.readme);
     const { path, sha, content } = r.readme;
     const accept = ctx.req.headers.accept ?? "";
     if (/application\/vnd\.github(\.v3)?\.raw/i.test(accept)) {
-      ctx.res.writeHead(200, {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Content-Length": String(content.length),
-        ...ctx.headers,
-        "x-github-media-type": "github.v3; param=raw",
-      });
-      ctx.res.end(content);
-      return;
+      return {
+        status: 200,
+        headers: {
+          "Content-Type": "text/plain; charset=utf-8",
+          "x-github-media-type": "github.v3; param=raw",
+        },
+        body: content,
+      };
     }
     const api = `${repoApi(r)}/contents/${path}?ref=${r.defaultBranch}`;
     const html = `https://github.com/${r.owner.login}/${r.name}/blob/${r.defaultBranch}/${path}`;
     const gitUrl = `${repoApi(r)}/git/blobs/${sha}`;
-    sendJson(
-      ctx.res,
-      200,
-      {
-        name: path.split("/").pop(),
-        path,
-        sha,
-        size: content.length,
-        url: api,
-        html_url: html,
-        git_url: gitUrl,
-        download_url: `https://raw.githubusercontent.com/${r.owner.login}/${r.name}/${r.defaultBranch}/${path}`,
-        type: "file",
-        content: githubBase64(content),
-        encoding: "base64",
-        _links: { self: api, git: gitUrl, html },
-      },
-      ctx.headers,
-    );
+    return jsonReply(200, {
+      name: path.split("/").pop(),
+      path,
+      sha,
+      size: content.length,
+      url: api,
+      html_url: html,
+      git_url: gitUrl,
+      download_url: `https://raw.githubusercontent.com/${r.owner.login}/${r.name}/${r.defaultBranch}/${path}`,
+      type: "file",
+      content: githubBase64(content),
+      encoding: "base64",
+      _links: { self: api, git: gitUrl, html },
+    });
   }
 
   function handleTree(ctx: Ctx, r: Repo, treeish: string) {
@@ -679,7 +634,7 @@ export async function startFakeGitHub(
       treeish === r.defaultBranch || treeish === "HEAD" || treeish === `refs/heads/${r.defaultBranch}`;
     const node = isBranch ? r.root : r.trees.get(treeish.toLowerCase());
     if (!node) throw notFound(DOCS.tree);
-    const recursive = ctx.url.searchParams.has("recursive");
+    const recursive = ctx.req.url.searchParams.has("recursive");
     const out: Array<Record<string, unknown>> = [];
     let truncated = false;
     const walk = (n: TreeNode, prefix: string): boolean => {
@@ -706,30 +661,25 @@ export async function startFakeGitHub(
       return true;
     };
     walk(node, "");
-    sendJson(
-      ctx.res,
-      200,
-      { sha: node.sha, url: `${repoApi(r)}/git/trees/${node.sha}`, tree: out, truncated },
-      ctx.headers,
-    );
+    return jsonReply(200, {
+      sha: node.sha,
+      url: `${repoApi(r)}/git/trees/${node.sha}`,
+      tree: out,
+      truncated,
+    });
   }
 
-  function handleBlob(ctx: Ctx, r: Repo, sha: string) {
+  function handleBlob(r: Repo, sha: string) {
     const blob = r.blobs.get(sha.toLowerCase());
     if (!blob) throw notFound(DOCS.blob);
-    sendJson(
-      ctx.res,
-      200,
-      {
-        sha: blob.sha,
-        node_id: nodeId("B", r.id),
-        size: blob.content.length,
-        url: `${repoApi(r)}/git/blobs/${blob.sha}`,
-        content: githubBase64(blob.content),
-        encoding: "base64",
-      },
-      ctx.headers,
-    );
+    return jsonReply(200, {
+      sha: blob.sha,
+      node_id: nodeId("B", r.id),
+      size: blob.content.length,
+      url: `${repoApi(r)}/git/blobs/${blob.sha}`,
+      content: githubBase64(blob.content),
+      encoding: "base64",
+    });
   }
 
   /** Existing labels by name (case-insensitive); missing ones are created, as GitHub does. */
@@ -768,10 +718,10 @@ export async function startFakeGitHub(
     return result;
   }
 
-  async function handleCreateIssue(ctx: Ctx, r: Repo) {
+  function handleCreateIssue(ctx: Ctx, r: Repo) {
     const t = requireWriter(ctx, r, DOCS.createIssue, false);
     ensureIssuesEnabled(r);
-    const data = await readJsonObject(ctx.req, DOCS.createIssue);
+    const data = readJsonObject(ctx.req, DOCS.createIssue);
     const rawTitle = data.title;
     if (rawTitle === undefined || rawTitle === null)
       throw new HttpError(422, 'Invalid request.\n\n"title" wasn\'t supplied.', DOCS.createIssue);
@@ -825,14 +775,11 @@ export async function startFakeGitHub(
     };
     r.issues.push(issue);
     issuesById.set(issue.id, { repo: r, issue });
-    sendJson(ctx.res, 201, issueJson(r, issue), {
-      ...ctx.headers,
-      Location: `${repoApi(r)}/issues/${issue.number}`,
-    });
+    return jsonReply(201, issueJson(r, issue), { Location: `${repoApi(r)}/issues/${issue.number}` });
   }
 
   function handleListIssues(ctx: Ctx, r: Repo) {
-    const q = ctx.url.searchParams;
+    const q = ctx.req.url.searchParams;
     const state = q.get("state") ?? "open";
     // Every issue here is open. With issues disabled GitHub lists pull requests only: none here.
     let items = r.hasIssues && state !== "closed" ? [...r.issues] : [];
@@ -844,11 +791,9 @@ export async function startFakeGitHub(
       items = items.filter((i) => wanted.every((w) => i.labels.some((l) => l.name.toLowerCase() === w)));
     items.sort((a, b) => (q.get("direction") === "asc" ? a.number - b.number : b.number - a.number));
     const page = paginate(ctx, items, `${base}/repositories/${r.id}/issues`);
-    sendJson(
-      ctx.res,
+    return jsonReply(
       200,
       page.map((i) => issueJson(r, i)),
-      ctx.headers,
     );
   }
 
@@ -858,11 +803,11 @@ export async function startFakeGitHub(
     return issue;
   };
 
-  async function handleAddSubIssue(ctx: Ctx, r: Repo, numberRaw: string) {
+  function handleAddSubIssue(ctx: Ctx, r: Repo, numberRaw: string) {
     requireWriter(ctx, r, DOCS.addSubIssue, true);
     ensureIssuesEnabled(r);
     const parent = issueByNumber(r, numberRaw, DOCS.addSubIssue);
-    const data = await readJsonObject(ctx.req, DOCS.addSubIssue);
+    const data = readJsonObject(ctx.req, DOCS.addSubIssue);
     const subId = data.sub_issue_id;
     if (subId === undefined)
       throw new HttpError(422, 'Invalid request.\n\n"sub_issue_id" wasn\'t supplied.', DOCS.addSubIssue);
@@ -898,7 +843,7 @@ export async function startFakeGitHub(
     }
     child.parentId = parent.id;
     parent.subIssueIds.push(child.id);
-    sendJson(ctx.res, 201, issueJson(r, parent), ctx.headers);
+    return jsonReply(201, issueJson(r, parent));
   }
 
   function handleListSubIssues(ctx: Ctx, r: Repo, numberRaw: string) {
@@ -909,12 +854,12 @@ export async function startFakeGitHub(
       return f && canRead(f.repo, ctx.token) ? [issueJson(f.repo, f.issue)] : [];
     });
     const page = paginate(ctx, children, `${base}/repositories/${r.id}/issues/${parent.number}/sub_issues`);
-    sendJson(ctx.res, 200, page, ctx.headers);
+    return jsonReply(200, page);
   }
 
-  async function handleCreateLabel(ctx: Ctx, r: Repo) {
+  function handleCreateLabel(ctx: Ctx, r: Repo) {
     requireWriter(ctx, r, DOCS.createLabel, true);
-    const data = await readJsonObject(ctx.req, DOCS.createLabel);
+    const data = readJsonObject(ctx.req, DOCS.createLabel);
     const name = data.name;
     if (name === undefined)
       throw new HttpError(422, 'Invalid request.\n\n"name" wasn\'t supplied.', DOCS.createLabel);
@@ -939,136 +884,80 @@ export async function startFakeGitHub(
       throw validationFailed(DOCS.createLabel, { resource: "Label", code: "already_exists", field: "name" });
     const label = makeLabel(name, color.toLowerCase(), description);
     r.labels.push(label);
-    sendJson(ctx.res, 201, labelJson(r, label), {
-      ...ctx.headers,
+    return jsonReply(201, labelJson(r, label), {
       Location: `${repoApi(r)}/labels/${encodeURIComponent(name)}`,
     });
   }
 
-  async function handleRepoRoute(
-    ctx: Ctx,
-    repoRef: { owner: string; name: string } | { id: number },
-    rest: string[],
-  ) {
-    const { method } = ctx;
-    const [a, b, c, ...more] = rest;
-    const is = (m: string) => method === m;
+  // ----- Routes --------------------------------------------------------------------------------
 
-    if (rest.length === 0 && is("GET")) {
-      const r = findRepo(ctx, repoRef, DOCS.repo);
-      return sendJson(ctx.res, 200, repoJson(r, ctx.token), ctx.headers);
-    }
-    if (a === "readme" && rest.length === 1 && is("GET"))
-      return handleReadme(ctx, findRepo(ctx, repoRef, DOCS.readme));
-    if (a === "git" && b === "trees" && c && is("GET"))
-      return handleTree(ctx, findRepo(ctx, repoRef, DOCS.tree), [c, ...more].join("/"));
-    if (a === "git" && b === "blobs" && c && more.length === 0 && is("GET"))
-      return handleBlob(ctx, findRepo(ctx, repoRef, DOCS.blob), c);
-    if (a === "issues" && rest.length === 1) {
-      if (is("GET")) return handleListIssues(ctx, findRepo(ctx, repoRef, DOCS.listIssues));
-      if (is("POST")) return handleCreateIssue(ctx, findRepo(ctx, repoRef, DOCS.createIssue));
-    }
-    if (a === "issues" && b && rest.length === 2 && is("GET")) {
-      const r = findRepo(ctx, repoRef, DOCS.getIssue);
-      ensureIssuesEnabled(r);
-      return sendJson(ctx.res, 200, issueJson(r, issueByNumber(r, b, DOCS.getIssue)), ctx.headers);
-    }
-    if (a === "issues" && b && c === "sub_issues" && rest.length === 3) {
-      if (is("POST")) return handleAddSubIssue(ctx, findRepo(ctx, repoRef, DOCS.addSubIssue), b);
-      if (is("GET")) return handleListSubIssues(ctx, findRepo(ctx, repoRef, DOCS.listSubIssues), b);
-    }
-    if (a === "labels" && rest.length === 1) {
-      if (is("GET")) {
-        const r = findRepo(ctx, repoRef, DOCS.listLabels);
-        const page = paginate(ctx, r.labels, `${base}/repositories/${r.id}/labels`);
-        return sendJson(
-          ctx.res,
-          200,
-          page.map((l) => labelJson(r, l)),
-          ctx.headers,
-        );
-      }
-      if (is("POST")) return handleCreateLabel(ctx, findRepo(ctx, repoRef, DOCS.createLabel));
-    }
-    throw notFound(DOCS.root);
-  }
+  type RepoRef = { owner: string; name: string } | { id: number };
+  const routes = new Router<Ctx>().get("/user", handleUser).get("/rate_limit", handleRateLimit);
+  /** A repository route, under `/repos/{owner}/{repo}` and the `/repositories/{id}` form of GitHub's Link URLs. */
+  const repoRoute = (
+    method: string,
+    rest: string,
+    handler: (ctx: Ctx, ref: RepoRef, params: Record<string, string>) => Reply | Promise<Reply>,
+  ) => {
+    routes.on(method, `/repos/:owner/:repo${rest}`, (ctx, p) =>
+      handler(ctx, { owner: p.owner ?? "", name: p.repo ?? "" }, p),
+    );
+    routes.on(method, `/repositories/:id(\\d+)${rest}`, (ctx, p) => handler(ctx, { id: Number(p.id) }, p));
+  };
+  repoRoute("GET", "", (ctx, ref) => jsonReply(200, repoJson(findRepo(ctx, ref, DOCS.repo), ctx.token)));
+  repoRoute("GET", "/readme", (ctx, ref) => handleReadme(ctx, findRepo(ctx, ref, DOCS.readme)));
+  repoRoute("GET", "/git/trees/:tree(.+)", (ctx, ref, p) =>
+    handleTree(ctx, findRepo(ctx, ref, DOCS.tree), p.tree ?? ""),
+  );
+  repoRoute("GET", "/git/blobs/:sha", (ctx, ref, p) =>
+    handleBlob(findRepo(ctx, ref, DOCS.blob), p.sha ?? ""),
+  );
+  repoRoute("GET", "/issues", (ctx, ref) => handleListIssues(ctx, findRepo(ctx, ref, DOCS.listIssues)));
+  repoRoute("POST", "/issues", (ctx, ref) => handleCreateIssue(ctx, findRepo(ctx, ref, DOCS.createIssue)));
+  repoRoute("GET", "/issues/:number", (ctx, ref, p) => {
+    const r = findRepo(ctx, ref, DOCS.getIssue);
+    ensureIssuesEnabled(r);
+    return jsonReply(200, issueJson(r, issueByNumber(r, p.number ?? "", DOCS.getIssue)));
+  });
+  repoRoute("POST", "/issues/:number/sub_issues", (ctx, ref, p) =>
+    handleAddSubIssue(ctx, findRepo(ctx, ref, DOCS.addSubIssue), p.number ?? ""),
+  );
+  repoRoute("GET", "/issues/:number/sub_issues", (ctx, ref, p) =>
+    handleListSubIssues(ctx, findRepo(ctx, ref, DOCS.listSubIssues), p.number ?? ""),
+  );
+  repoRoute("GET", "/labels", (ctx, ref) => {
+    const r = findRepo(ctx, ref, DOCS.listLabels);
+    const page = paginate(ctx, r.labels, `${base}/repositories/${r.id}/labels`);
+    return jsonReply(
+      200,
+      page.map((l) => labelJson(r, l)),
+    );
+  });
+  repoRoute("POST", "/labels", (ctx, ref) => handleCreateLabel(ctx, findRepo(ctx, ref, DOCS.createLabel)));
 
   // ----- Dispatch ------------------------------------------------------------------------------
 
-  const consumeMode = (): Mode => {
-    const current = mode;
-    if (current.mode === "ok") return current;
-    current.remaining--;
-    if (current.remaining <= 0)
-      mode = { mode: "ok", remaining: Number.POSITIVE_INFINITY, retryAfter: 0, delayMs: 0 };
-    return current;
-  };
+  const newCtx = (req: FakeRequest): Ctx => ({
+    req,
+    token: null,
+    headers: {
+      "x-github-api-version-selected": "2022-11-28",
+      "x-github-media-type": "github.v3; format=json",
+      "x-github-request-id": `${randomBytes(2).toString("hex").toUpperCase()}:${randomBytes(4).toString("hex").toUpperCase()}`,
+    },
+  });
 
-  async function route(ctx: Ctx): Promise<void> {
-    const { req } = ctx;
-    const active = consumeMode();
-    if (active.mode === "server_error") throw new HttpError(502, "Server Error", DOCS.root);
-    if (active.mode === "secondary_rate_limit") {
-      if (active.retryAfter !== null) ctx.headers["retry-after"] = String(active.retryAfter);
-      const requestId = ctx.headers["x-github-request-id"];
-      throw new HttpError(
-        active.status ?? 429,
-        `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${requestId}.`,
-        DOCS.secondary,
-      );
-    }
-    if (active.mode === "slow") {
-      await delay(active.delayMs);
-      // close() or the client may have torn the socket down meanwhile.
-      if (ctx.res.destroyed || !ctx.res.socket || ctx.res.socket.destroyed) return;
-    }
-
-    if (!req.headers["user-agent"]) {
-      const text =
-        "Request forbidden by administrative rules. Please make sure your request has a User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api#user-agent-required). Check https://developer.github.com for other possible causes.\n";
+  /** Every response carries the rate-limit headers, errors included. */
+  function errorReply(ctx: Ctx, err: unknown): Reply {
+    if (!ctx.headers["x-ratelimit-limit"]) {
       const { bucket, limit } = bucketFor(ctx);
       setRateHeaders(ctx, bucket, limit);
-      ctx.res.writeHead(403, { "Content-Type": "text/plain; charset=utf-8", ...ctx.headers });
-      ctx.res.end(text);
-      return;
     }
-
-    const authHeader = req.headers.authorization;
-    if (authHeader !== undefined) {
-      const value = authHeader.match(/^(?:bearer|token)\s+(\S+)\s*$/i)?.[1];
-      const token = value ? tokens.get(value) : undefined;
-      if (!token) {
-        spendQuietly(ctx); // counted against the anonymous (per-IP) budget
-        throw new HttpError(401, "Bad credentials", DOCS.root);
-      }
-      ctx.token = token;
-      if (!token.fineGrained) {
-        ctx.headers["X-OAuth-Scopes"] = token.scopes.join(", ");
-        ctx.headers["X-Accepted-OAuth-Scopes"] = "";
-      }
-    }
-
-    const segments = ctx.url.pathname
-      .split("/")
-      .slice(1)
-      .map((s) => {
-        try {
-          return decodeURIComponent(s);
-        } catch {
-          return s;
-        }
-      });
-
-    if (ctx.url.pathname === "/rate_limit" && ctx.method === "GET") return handleRateLimit(ctx);
-    spend(ctx);
-
-    if (ctx.url.pathname === "/user" && ctx.method === "GET") return handleUser(ctx);
-    const [first, second, third, ...rest] = segments;
-    if (first === "repos" && second && third)
-      return handleRepoRoute(ctx, { owner: second, name: third }, rest);
-    if (first === "repositories" && second && /^\d+$/.test(second))
-      return handleRepoRoute(ctx, { id: Number(second) }, third === undefined ? [] : [third, ...rest]);
-    throw notFound(DOCS.root);
+    const reply =
+      err instanceof HttpError
+        ? jsonReply(err.status, errorJson(err))
+        : jsonReply(500, { message: "Server Error", detail: String(err) });
+    return withHeaders(reply, ctx.headers);
   }
 
   /** Spend from the budget but never fail (the caller answers with its own error). */
@@ -1078,52 +967,55 @@ export async function startFakeGitHub(
     setRateHeaders(ctx, bucket, limit);
   };
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", base);
-    const method = req.method ?? "GET";
-    requests.push({ method, path: `${url.pathname}${url.search}`, auth: req.headers.authorization ?? null });
-    const ctx: Ctx = {
-      req,
-      res,
-      url,
-      method,
-      token: null,
-      headers: {
-        "x-github-api-version-selected": "2022-11-28",
-        "x-github-media-type": "github.v3; format=json",
-        "x-github-request-id": `${randomBytes(2).toString("hex").toUpperCase()}:${randomBytes(4).toString("hex").toUpperCase()}`,
-      },
-    };
-    route(ctx).catch((err: unknown) => {
-      if (res.headersSent || res.destroyed) {
-        res.destroy();
-        return;
-      }
-      // Every response carries the rate-limit headers, errors included.
-      if (!ctx.headers["x-ratelimit-limit"]) {
+  async function handle(req: FakeRequest, route: (ctx: Ctx) => Promise<Reply | undefined>) {
+    const ctx = newCtx(req);
+    try {
+      if (!req.headers["user-agent"]) {
         const { bucket, limit } = bucketFor(ctx);
         setRateHeaders(ctx, bucket, limit);
+        return withHeaders(
+          textReply(
+            403,
+            "Request forbidden by administrative rules. Please make sure your request has a User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api#user-agent-required). Check https://developer.github.com for other possible causes.\n",
+          ),
+          ctx.headers,
+        );
       }
-      if (err instanceof HttpError) {
-        const body =
-          err.status === 502
-            ? { message: err.message }
-            : {
-                message: err.message,
-                ...err.extra,
-                documentation_url: err.docs,
-                status: String(err.status),
-              };
-        sendJson(res, err.status, body, ctx.headers);
-      } else {
-        sendJson(res, 500, { message: "Server Error", detail: String(err) }, ctx.headers);
-      }
-    });
-  });
-  const { origin } = await listenOnLoopback(server, { host, port: opts.port, sockets });
-  base = origin;
 
-  let closing: Promise<void> | undefined;
+      const authHeader = req.headers.authorization;
+      if (authHeader !== undefined) {
+        const value = authHeader.match(/^(?:bearer|token)\s+(\S+)\s*$/i)?.[1];
+        const token = value ? tokens.get(value) : undefined;
+        if (!token) {
+          spendQuietly(ctx); // counted against the anonymous (per-IP) budget
+          throw new HttpError(401, "Bad credentials", DOCS.root);
+        }
+        ctx.token = token;
+        if (!token.fineGrained) {
+          ctx.headers["X-OAuth-Scopes"] = token.scopes.join(", ");
+          ctx.headers["X-Accepted-OAuth-Scopes"] = "";
+        }
+      }
+
+      // GET /rate_limit does not count, like GitHub.
+      if (!(req.method === "GET" && req.path === "/rate_limit")) spend(ctx);
+      const reply = await route(ctx);
+      return reply && withHeaders(reply, ctx.headers);
+    } catch (err) {
+      return errorReply(ctx, err);
+    }
+  }
+
+  const server = await startFakeServer({
+    host: opts.host,
+    port: opts.port,
+    routes,
+    bodyLimit: MAX_BODY_BYTES,
+    handle,
+    notFound: () => jsonReply(404, errorJson(notFound(DOCS.root))),
+    tooLarge: () => new HttpError(413, "Request body too large", DOCS.root),
+  });
+  base = server.url;
 
   return {
     url: base,
@@ -1224,14 +1116,27 @@ export async function startFakeGitHub(
       buckets.clear();
     },
     setMode(next, modeOpts = {}) {
-      mode = {
-        mode: next,
-        remaining: next === "ok" ? Number.POSITIVE_INFINITY : (modeOpts.times ?? Number.POSITIVE_INFINITY),
-        retryAfter: modeOpts.retryAfter === undefined ? DEFAULT_RETRY_AFTER_S : modeOpts.retryAfter,
-        status: modeOpts.status,
-        delayMs: modeOpts.delayMs ?? DEFAULT_SLOW_MS,
-      };
-      if (mode.remaining <= 0) mode = { ...mode, mode: "ok", remaining: Number.POSITIVE_INFINITY };
+      server.faults.clear();
+      const target = { times: modeOpts.times };
+      if (next === "server_error")
+        server.faults.fail(target, (req) =>
+          errorReply(newCtx(req), new HttpError(502, "Server Error", DOCS.root)),
+        );
+      if (next === "secondary_rate_limit")
+        server.faults.fail(target, (req) => {
+          const ctx = newCtx(req);
+          const retryAfter = modeOpts.retryAfter === undefined ? DEFAULT_RETRY_AFTER_S : modeOpts.retryAfter;
+          if (retryAfter !== null) ctx.headers["retry-after"] = String(retryAfter);
+          return errorReply(
+            ctx,
+            new HttpError(
+              modeOpts.status ?? 429,
+              `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${ctx.headers["x-github-request-id"]}.`,
+              DOCS.secondary,
+            ),
+          );
+        });
+      if (next === "slow") server.faults.delay(target, modeOpts.delayMs ?? DEFAULT_SLOW_MS);
     },
     issues(owner, name) {
       const r = repos.get(key(owner, name));
@@ -1249,16 +1154,14 @@ export async function startFakeGitHub(
       if (!r) throw new Error(`fake GitHub: no repository ${owner}/${name}`);
       return r.labels.map((l) => l.name);
     },
-    requests,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const socket of sockets) socket.destroy();
-        // Pending "slow" delays would otherwise keep the event loop alive for 10 s.
-        cancelDelays();
-      });
-      return closing;
+    get requests() {
+      return server.log.map((e) => ({
+        method: e.method,
+        path: `${e.path}${e.search}`,
+        auth: e.headers.authorization ?? null,
+      }));
     },
+    server,
+    close: server.close,
   };
 }

@@ -36,9 +36,17 @@ import {
   sign,
   timingSafeEqual,
 } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
-import { listenOnLoopback } from "./loopback";
+import {
+  type FakeRequest,
+  type FakeServer,
+  jsonReply,
+  mediaType,
+  type Reply,
+  ReplyError,
+  Router,
+  startFakeServer,
+  textReply,
+} from "./kit";
 
 export type FakeGoogleUser = {
   sub: string;
@@ -71,7 +79,9 @@ export type FakeGoogle = {
   /** Follow the consent screen without a browser: GET the authorization URL and return the Location it redirects to. */
   authorize(authorizationUrl: string): Promise<string>;
   /** Every request received (path is the pathname, without the query string), for assertions. */
-  requests: Array<{ method: string; path: string }>;
+  readonly requests: Array<{ method: string; path: string }>;
+  /** The kit underneath: its full request log and failure modes. */
+  server: FakeServer;
   close(): Promise<void>;
 };
 
@@ -141,43 +151,16 @@ function signJwt(payload: Record<string, unknown>, kid: string, privateKey: KeyO
   return `${signingInput}.${b64url(signature)}`;
 }
 
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", ...headers });
-  res.end(JSON.stringify(body));
-}
-
 /** Google answers a broken authorization request with an HTML error page, not a redirect. */
-function sendErrorPage(res: ServerResponse, status: number, error: string, description: string): void {
+function errorPage(status: number, error: string, description: string): Reply {
   const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  res.writeHead(status, { "Content-Type": "text/html; charset=utf-8" });
-  res.end(
+  return textReply(
+    status,
     `<!doctype html><html><head><title>Error ${status} (${escapeHtml(error)})</title></head>` +
       `<body><h1>Access blocked: Authorization Error</h1><p>${escapeHtml(description)}</p>` +
       `<p>Error ${status}: ${escapeHtml(error)}</p></body></html>`,
+    { "content-type": "text/html; charset=utf-8" },
   );
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error("request body too large"));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 /**
@@ -205,7 +188,6 @@ export async function startFakeGoogle(opts: {
   /** Fixed port for a long-running fake (the e2e web server); 0 picks a free one. */
   port?: number;
 }): Promise<FakeGoogle> {
-  const host = opts.host ?? "127.0.0.1";
   const signingKey = makeSigningKey();
   // Same kid as the published key, so the client must actually verify the signature
   // (rather than merely failing to find a key) to reject "bad_signature" tokens.
@@ -213,13 +195,8 @@ export async function startFakeGoogle(opts: {
 
   let user: FakeGoogleUser = { ...DEFAULT_USER };
   let mode: FakeGoogleMode = "ok";
-  let issuer = ""; // known once listening
   const codes = new Map<string, IssuedCode>();
   const accessTokens = new Map<string, IssuedAccessToken>();
-  const requests: FakeGoogle["requests"] = [];
-  const sockets = new Set<Socket>();
-  // Cancels a pending "token_slow" delay (clears its timer and lets the handler finish).
-  const pendingDelays = new Set<() => void>();
 
   const discoveryDocument = () => ({
     issuer,
@@ -289,42 +266,29 @@ export async function startFakeGoogle(opts: {
     return signJwt(payload, key.kid, key.privateKey);
   }
 
-  function handleAuthorize(url: URL, res: ServerResponse): void {
-    const q = url.searchParams;
+  function handleAuthorize(req: FakeRequest): Reply {
+    const q = req.url.searchParams;
     const clientId = q.get("client_id");
-    if (clientId !== opts.clientId) {
-      sendErrorPage(res, 400, "invalid_client", "The OAuth client was not found.");
-      return;
-    }
+    if (clientId !== opts.clientId)
+      return errorPage(400, "invalid_client", "The OAuth client was not found.");
     const redirectUri = q.get("redirect_uri");
     let redirect: URL;
     try {
       redirect = new URL(redirectUri ?? "");
     } catch {
-      sendErrorPage(res, 400, "invalid_request", "Missing required parameter: redirect_uri");
-      return;
+      return errorPage(400, "invalid_request", "Missing required parameter: redirect_uri");
     }
     // Google never redirects back on a malformed request (it can't trust redirect_uri yet);
     // it renders an error page instead, so do the same for every check below.
-    if (q.get("response_type") !== "code") {
-      sendErrorPage(res, 400, "invalid_request", "Invalid response_type: only 'code' is supported.");
-      return;
-    }
+    if (q.get("response_type") !== "code")
+      return errorPage(400, "invalid_request", "Invalid response_type: only 'code' is supported.");
     const scopes = (q.get("scope") ?? "").split(" ").filter(Boolean);
-    if (!scopes.includes("openid")) {
-      sendErrorPage(res, 400, "invalid_request", "Missing required scope: openid");
-      return;
-    }
+    if (!scopes.includes("openid"))
+      return errorPage(400, "invalid_request", "Missing required scope: openid");
     const codeChallenge = q.get("code_challenge");
     if (!codeChallenge || q.get("code_challenge_method") !== "S256") {
       // Stricter than Google on purpose: our server must use PKCE S256.
-      sendErrorPage(
-        res,
-        400,
-        "invalid_request",
-        "code_challenge and code_challenge_method=S256 are required.",
-      );
-      return;
+      return errorPage(400, "invalid_request", "code_challenge and code_challenge_method=S256 are required.");
     }
     const state = q.get("state");
     const withState = (params: Record<string, string>) => {
@@ -334,11 +298,7 @@ export async function startFakeGoogle(opts: {
       return target.href;
     };
 
-    if (mode === "deny") {
-      res.writeHead(302, { Location: withState({ error: "access_denied" }) });
-      res.end();
-      return;
-    }
+    if (mode === "deny") return { status: 302, headers: { location: withState({ error: "access_denied" }) } };
 
     // Google codes look like "4/0A..." — the slash catches callers that don't URL-encode.
     const code = `4/0A${randomToken(48)}`;
@@ -357,71 +317,52 @@ export async function startFakeGoogle(opts: {
       authuser: "0",
       prompt: "consent",
     });
-    res.writeHead(302, { Location: location });
-    res.end();
+    return { status: 302, headers: { location } };
   }
 
-  async function handleToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const contentType = req.headers["content-type"] ?? "";
-    if (!contentType.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
-      sendJson(res, 400, { error: "invalid_request", error_description: "Bad Request" });
-      return;
-    }
-    const form = new URLSearchParams(await readBody(req));
+  async function handleToken(req: FakeRequest): Promise<Reply | undefined> {
+    if (mediaType(req.headers["content-type"]) !== "application/x-www-form-urlencoded")
+      return jsonReply(400, { error: "invalid_request", error_description: "Bad Request" });
+    const form = req.form();
 
     // Client authentication: exactly one of client_secret_basic / client_secret_post.
     const basic = parseBasicAuth(req.headers.authorization);
     const postSecret = form.get("client_secret");
-    if (basic && postSecret !== null) {
-      sendJson(res, 400, {
+    if (basic && postSecret !== null)
+      return jsonReply(400, {
         error: "invalid_request",
         error_description: "Multiple client authentication methods are not allowed.",
       });
-      return;
-    }
     const client = basic ?? { id: form.get("client_id") ?? "", secret: postSecret ?? "" };
-    if (!safeEqual(client.id, opts.clientId) || !safeEqual(client.secret, opts.clientSecret)) {
-      sendJson(res, 401, { error: "invalid_client", error_description: "The OAuth client was not found." });
-      return;
-    }
+    if (!safeEqual(client.id, opts.clientId) || !safeEqual(client.secret, opts.clientSecret))
+      return jsonReply(401, {
+        error: "invalid_client",
+        error_description: "The OAuth client was not found.",
+      });
 
     // Simulated upstream failures take effect only after the client has authenticated.
     switch (mode) {
       case "token_500":
-        sendJson(res, 500, { error: "internal_failure" });
-        return;
+        return jsonReply(500, { error: "internal_failure" });
       case "token_429":
-        sendJson(res, 429, { error: "rate_limit_exceeded" }, { "Retry-After": "2" });
-        return;
+        return jsonReply(429, { error: "rate_limit_exceeded" }, { "Retry-After": "2" });
       case "invalid_grant":
-        sendJson(res, 400, { error: "invalid_grant", error_description: "Bad Request" });
-        return;
+        return jsonReply(400, { error: "invalid_grant", error_description: "Bad Request" });
       case "token_slow":
-        await new Promise<void>((resolve) => {
-          const cancel = () => {
-            clearTimeout(timer);
-            pendingDelays.delete(cancel);
-            resolve();
-          };
-          const timer = setTimeout(cancel, SLOW_TOKEN_DELAY_MS);
-          pendingDelays.add(cancel);
-        });
-        // The socket may have been torn down by close() or the client giving up.
-        if (res.destroyed || res.writableEnded || !res.socket || res.socket.destroyed) return;
+        await server.delay(SLOW_TOKEN_DELAY_MS);
+        // close() or the client giving up tore the connection down: the code stays unredeemed.
+        if (req.gone()) return undefined;
         break;
     }
 
     const grantType = form.get("grant_type");
-    if (grantType !== "authorization_code") {
-      sendJson(res, 400, {
+    if (grantType !== "authorization_code")
+      return jsonReply(400, {
         error: "unsupported_grant_type",
         error_description: `Invalid grant_type: ${grantType ?? ""}`,
       });
-      return;
-    }
 
-    const invalidGrant = () =>
-      sendJson(res, 400, { error: "invalid_grant", error_description: "Bad Request" });
+    const invalidGrant = () => jsonReply(400, { error: "invalid_grant", error_description: "Bad Request" });
     const codeValue = form.get("code") ?? "";
     const issued = codes.get(codeValue);
     // Single use: any redemption attempt burns the code, successful or not.
@@ -440,8 +381,7 @@ export async function startFakeGoogle(opts: {
       scopes: issued.scopes,
       expiresAt: Date.now() + ACCESS_TOKEN_TTL_S * 1000,
     });
-    sendJson(
-      res,
+    return jsonReply(
       200,
       {
         access_token: accessToken,
@@ -454,75 +394,39 @@ export async function startFakeGoogle(opts: {
     );
   }
 
-  function handleUserinfo(req: IncomingMessage, res: ServerResponse): void {
+  function handleUserinfo(req: FakeRequest): Reply {
     const token = req.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
     const grant = token ? accessTokens.get(token) : undefined;
-    if (!grant || grant.expiresAt < Date.now()) {
-      sendJson(
-        res,
+    if (!grant || grant.expiresAt < Date.now())
+      return jsonReply(
         401,
         { error: "invalid_request", error_description: "Invalid Credentials" },
         { "WWW-Authenticate": `Bearer realm="${issuer}/", error="invalid_token"` },
       );
-      return;
-    }
-    sendJson(res, 200, userClaims(grant.user, grant.scopes));
+    return jsonReply(200, userClaims(grant.user, grant.scopes));
   }
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", issuer);
-    const method = req.method ?? "GET";
-    requests.push({ method, path: url.pathname });
-
-    const allowMethod = (allowed: string) => {
-      if (method === allowed) return true;
-      res.writeHead(405, { Allow: allowed, "Content-Type": "text/plain" });
-      res.end("Method Not Allowed");
-      return false;
-    };
-
-    switch (url.pathname) {
-      case PATHS.discovery:
-        if (allowMethod("GET"))
-          sendJson(res, 200, discoveryDocument(), { "Cache-Control": "public, max-age=3600" });
-        return;
-      case PATHS.jwks:
-        if (allowMethod("GET"))
-          sendJson(res, 200, { keys: [signingKey.publicJwk] }, { "Cache-Control": "public, max-age=3600" });
-        return;
-      case PATHS.authorize:
-        if (allowMethod("GET")) handleAuthorize(url, res);
-        return;
-      case PATHS.token:
-        if (allowMethod("POST")) await handleToken(req, res);
-        return;
-      case PATHS.userinfo:
-        if (method === "GET" || method === "POST") handleUserinfo(req, res);
-        else allowMethod("GET");
-        return;
-      default:
-        sendErrorPage(
-          res,
-          404,
-          "not_found",
-          `The requested URL ${url.pathname} was not found on this server.`,
-        );
-    }
-  }
-
-  const server = createServer((req, res) => {
-    route(req, res).catch((err: unknown) => {
-      if (!res.headersSent && !res.destroyed) {
-        sendJson(res, 500, { error: "internal_failure", error_description: String(err) });
-      } else {
-        res.destroy();
-      }
-    });
+  const cached = { "Cache-Control": "public, max-age=3600" };
+  const routes = new Router()
+    .get(PATHS.discovery, () => jsonReply(200, discoveryDocument(), cached))
+    .get(PATHS.jwks, () => jsonReply(200, { keys: [signingKey.publicJwk] }, cached))
+    .get(PATHS.authorize, handleAuthorize)
+    .post(PATHS.token, handleToken)
+    .get(PATHS.userinfo, handleUserinfo)
+    .post(PATHS.userinfo, handleUserinfo);
+  const server: FakeServer = await startFakeServer({
+    host: opts.host,
+    port: opts.port,
+    routes,
+    bodyLimit: MAX_BODY_BYTES,
+    notFound: (req) =>
+      errorPage(404, "not_found", `The requested URL ${req.url.pathname} was not found on this server.`),
+    methodNotAllowed: (_req, allowed) =>
+      textReply(405, "Method Not Allowed", { Allow: allowed.join(", "), "Content-Type": "text/plain" }),
+    tooLarge: () => new ReplyError(errorPage(413, "request_too_large", "The request body is too large.")),
+    onError: (err) => jsonReply(500, { error: "internal_failure", error_description: String(err) }),
   });
-  const { origin } = await listenOnLoopback(server, { host, port: opts.port, sockets });
-  issuer = origin;
-
-  let closing: Promise<void> | undefined;
+  const issuer = server.url;
 
   return {
     issuer,
@@ -543,16 +447,10 @@ export async function startFakeGoogle(opts: {
       await res.body?.cancel();
       return location;
     },
-    requests,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const socket of sockets) socket.destroy();
-        // Pending "token_slow" delays would otherwise keep the event loop alive for 15 s.
-        for (const cancel of [...pendingDelays]) cancel();
-      });
-      return closing;
+    get requests() {
+      return server.log.map(({ method, path }) => ({ method, path }));
     },
+    server,
+    close: server.close,
   };
 }

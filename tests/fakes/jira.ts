@@ -1,6 +1,6 @@
 /**
  * A local, in-process fake of JIRA Cloud REST v3 + Confluence Cloud REST v2 on one origin (what
- * `https://your-site.atlassian.net` serves), on plain node:http, for integration tests.
+ * `https://your-site.atlassian.net` serves), on the fake-server kit (kit.ts), for integration tests.
  *
  * It covers what an exporter needs and mimics Atlassian's observable behaviour where a client
  * could depend on it:
@@ -46,9 +46,17 @@
  * "(fake)" in the source are ours; the others are Atlassian's.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
-import { cancellableDelays, listenOnLoopback } from "./loopback";
+import {
+  type FakeRequest,
+  type FakeServer,
+  type FaultTarget,
+  jsonReply,
+  mediaType,
+  type Reply,
+  Router,
+  startFakeServer,
+  textReply,
+} from "./kit";
 
 export type FakeJiraMode = "ok" | "rate_limit" | "unavailable" | "server_error" | "slow";
 export type FakeJiraIssueType = "epic" | "story" | "task" | "bug" | "subtask";
@@ -87,9 +95,11 @@ export type FakeJira = {
   /** Current pages of a space in creation order, without the homepage; body = storage value. Throws for an unknown space. */
   pages(spaceKey: string): Array<{ id: string; title: string; body: string; parentId: string | null }>;
   /** Every request; `path` includes the query string, `status` is 0 until answered (or if never answered). */
-  requests: Array<{ method: string; path: string; status: number; at: number }>;
+  readonly requests: Array<{ method: string; path: string; status: number; at: number }>;
   /** The highest number of requests being handled at once since start. */
-  maxInFlight: number;
+  readonly maxInFlight: number;
+  /** The kit underneath: its full request log and failure modes (`setMode` replaces the armed ones). */
+  server: FakeServer;
   /** Destroys open sockets and pending "slow" timers. */
   close(): Promise<void>;
 };
@@ -196,22 +206,7 @@ type Page = {
   createdAt: string;
   seq: number;
 };
-type Mode = {
-  mode: FakeJiraMode;
-  remaining: number;
-  path: string | null;
-  delayMs: number;
-  retryAfter: number;
-};
-
-type Ctx = {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  method: string;
-  wiki: boolean;
-  user: User;
-};
+type Ctx = { req: FakeRequest; wiki: boolean; user: User };
 
 class ApiError extends Error {
   constructor(
@@ -614,11 +609,6 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 // ---------------------------------------------------------------------------------------------
 
 export async function startFakeJira(opts: { host?: string; port?: number } = {}): Promise<FakeJira> {
-  const host = opts.host ?? "127.0.0.1";
-  const sockets = new Set<Socket>();
-  const { delay, cancelAll: cancelDelays } = cancellableDelays();
-  const requests: FakeJira["requests"] = [];
-
   const users = new Map<string, User>(); // by lowercased email
   const usersById = new Map<string, User>();
   const projects = new Map<string, Project>(); // by key
@@ -634,16 +624,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
   let nextSpaceId = 98305;
   let nextPageId = 65537;
   let seq = 0;
-  let inFlight = 0;
-  let base = "";
-  const okMode = (): Mode => ({
-    mode: "ok",
-    remaining: Number.POSITIVE_INFINITY,
-    path: null,
-    delayMs: 0,
-    retryAfter: 0,
-  });
-  let mode: Mode = okMode();
+  let base = ""; // known once listening
 
   // Ids deliberately not in hierarchy order.
   const types: Record<FakeJiraIssueType, TypeDef> = {
@@ -892,26 +873,9 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
 
   // ----- helpers ---------------------------------------------------------------------------------
 
-  function readBody(req: IncomingMessage): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          reject(new ApiError(413, { errorMessages: ["Request entity too large"], errors: {} }));
-          req.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-      req.on("error", reject);
-    });
-  }
-
-  async function readJson(ctx: Ctx): Promise<Record<string, unknown>> {
-    const type = (ctx.req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  /** Writes must be JSON; JIRA's XSRF check refuses "simple" content types first. */
+  function readJson(ctx: Ctx): Record<string, unknown> {
+    const type = mediaType(ctx.req.headers["content-type"]);
     const simple =
       type === "" ||
       type === "text/plain" ||
@@ -919,22 +883,12 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       type === "multipart/form-data";
     if (type !== "application/json") {
       const noCheck = String(ctx.req.headers["x-atlassian-token"] ?? "").toLowerCase() === "no-check";
-      ctx.req.resume();
       if (simple && type !== "" && !noCheck) throw new ApiError(403, null, {}, "XSRF check failed");
       throw ctx.wiki
         ? wikiError(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported Media Type")
         : new ApiError(415, null, {}, "");
     }
-    const text = await readBody(ctx.req);
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (e) {
-      const detail = e instanceof Error ? e.message : String(e);
-      throw ctx.wiki
-        ? wikiError(400, "INVALID_REQUEST_PARAMETER", `Invalid JSON: ${detail}`)
-        : jiraError(400, [`Unexpected character in request body: ${detail}`]); // (fake) wording
-    }
+    const data = ctx.req.json();
     if (!isRecord(data))
       throw ctx.wiki
         ? wikiError(400, "INVALID_REQUEST_PARAMETER", "Request body must be a JSON object")
@@ -942,21 +896,19 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     return data;
   }
 
-  function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-    if (res.headersSent || res.destroyed) return;
-    if (body === undefined) {
-      res.writeHead(status, headers);
-      res.end();
-      return;
-    }
-    const payload = JSON.stringify(body);
-    res.writeHead(status, {
-      "Content-Type": "application/json;charset=UTF-8",
-      "Content-Length": String(Buffer.byteLength(payload)),
-      ...headers,
-    });
-    res.end(payload);
-  }
+  /** JSON as Atlassian sends it; no body (a 204) without `body`. */
+  const reply = (status: number, body?: unknown, headers: Record<string, string> = {}): Reply =>
+    body === undefined
+      ? { status, headers }
+      : jsonReply(status, body, { "Content-Type": "application/json;charset=UTF-8", ...headers });
+
+  const errorReply = (err: unknown): Reply => {
+    if (!(err instanceof ApiError))
+      return reply(500, { errorMessages: [`fake JIRA crashed: ${String(err)}`], errors: {} });
+    if (err.text !== undefined)
+      return textReply(err.status, err.text, { "Content-Type": "text/plain;charset=UTF-8", ...err.headers });
+    return reply(err.status, err.body, err.headers);
+  };
 
   const findProject = (ref: string): Project | undefined => {
     if (/^\d+$/.test(ref)) return [...projects.values()].find((p) => p.id === ref);
@@ -1004,8 +956,8 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
 
   // ----- JIRA: projects --------------------------------------------------------------------------
 
-  async function createProject(ctx: Ctx) {
-    const body = await readJson(ctx);
+  function createProject(ctx: Ctx) {
+    const body = readJson(ctx);
     const errors: Record<string, string> = {};
     const key = body.key;
     const name = typeof body.name === "string" ? body.name.trim() : "";
@@ -1041,7 +993,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     };
     projects.set(project.key, project);
     if (!spaces.has(project.key)) createSpace(project.key, project.name);
-    send(ctx.res, 201, {
+    return reply(201, {
       self: `${base}/rest/api/3/project/${project.id}`,
       id: Number(project.id),
       key: project.key,
@@ -1051,11 +1003,14 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
   function createmeta(ctx: Ctx, projectRef: string, typeId: string | undefined) {
     const p = findProject(projectRef);
     if (!p) throw jiraError(404, [MSG.noProject(projectRef)]);
-    const startAt = Math.max(0, Number(ctx.url.searchParams.get("startAt") ?? 0) || 0);
-    const maxResults = Math.min(200, Math.max(1, Number(ctx.url.searchParams.get("maxResults") ?? 50) || 50));
+    const startAt = Math.max(0, Number(ctx.req.url.searchParams.get("startAt") ?? 0) || 0);
+    const maxResults = Math.min(
+      200,
+      Math.max(1, Number(ctx.req.url.searchParams.get("maxResults") ?? 50) || 50),
+    );
     if (typeId === undefined) {
       const all = typeList().map(typeJson);
-      return send(ctx.res, 200, {
+      return reply(200, {
         maxResults,
         startAt,
         total: all.length,
@@ -1089,7 +1044,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       meta("parent", t.level < 0, ["set"]),
       ...(t.level >= 0 ? [meta(storyPointsField, false, ["set"])] : []),
     ];
-    send(ctx.res, 200, {
+    return reply(200, {
       maxResults,
       startAt,
       total: fields.length,
@@ -1258,15 +1213,15 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
 
   const createdJson = (i: Issue) => ({ id: i.id, key: i.key, self: `${base}/rest/api/3/issue/${i.id}` });
 
-  async function createOne(ctx: Ctx) {
-    const body = await readJson(ctx);
+  function createOne(ctx: Ctx) {
+    const body = readJson(ctx);
     const r = validateCreate(body);
     if ("errors" in r) throw jiraError(400, r.messages, r.errors);
-    send(ctx.res, 201, createdJson(commit(r, ctx.user)));
+    return reply(201, createdJson(commit(r, ctx.user)));
   }
 
-  async function createBulk(ctx: Ctx) {
-    const body = await readJson(ctx);
+  function createBulk(ctx: Ctx) {
+    const body = readJson(ctx);
     const updates = body.issueUpdates;
     if (!Array.isArray(updates)) throw jiraError(400, ["Field 'issueUpdates' is required."]); // (fake)
     if (updates.length > MAX_BULK) throw jiraError(400, [MSG.tooMany(updates.length)]);
@@ -1284,12 +1239,12 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       else created.push(commit(r, ctx.user));
     });
     const status = created.length === 0 && errors.length > 0 ? 400 : 201;
-    send(ctx.res, status, { issues: created.map(createdJson), errors });
+    return reply(status, { issues: created.map(createdJson), errors });
   }
 
-  async function editIssue(ctx: Ctx, ref: string) {
+  function editIssue(ctx: Ctx, ref: string) {
     const issue = issueOr404(ref);
-    const body = await readJson(ctx);
+    const body = readJson(ctx);
     const errors: Record<string, string> = {};
     const f = isRecord(body.fields) ? body.fields : {};
     const update = isRecord(body.update) ? body.update : {};
@@ -1363,8 +1318,8 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     }
     if (Object.keys(errors).length > 0) throw jiraError(400, [], errors);
     Object.assign(issue, next, { updated: nowJira() });
-    if (ctx.url.searchParams.get("returnIssue") === "true") return send(ctx.res, 200, issueJson(issue, null));
-    send(ctx.res, 204, undefined);
+    if (ctx.req.url.searchParams.get("returnIssue") === "true") return reply(200, issueJson(issue, null));
+    return reply(204);
   }
 
   const fieldsParam = (raw: unknown): string[] | null => {
@@ -1465,19 +1420,19 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     }
   }
 
-  async function search(ctx: Ctx) {
+  function search(ctx: Ctx) {
     let jql: string;
     let token: string | null;
     let maxRaw: unknown;
     let fields: string[] | null;
-    if (ctx.method === "POST") {
-      const body = await readJson(ctx);
+    if (ctx.req.method === "POST") {
+      const body = readJson(ctx);
       jql = typeof body.jql === "string" ? body.jql : "";
       token = typeof body.nextPageToken === "string" ? body.nextPageToken : null;
       maxRaw = body.maxResults;
       fields = fieldsParam(body.fields);
     } else {
-      const q = ctx.url.searchParams;
+      const q = ctx.req.url.searchParams;
       jql = q.get("jql") ?? "";
       token = q.get("nextPageToken");
       maxRaw = q.get("maxResults") ?? undefined;
@@ -1527,15 +1482,15 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     if (more)
       out.nextPageToken = Buffer.from(JSON.stringify({ o: offset + max, q: jql })).toString("base64url");
     out.isLast = !more;
-    send(ctx.res, 200, out);
+    return reply(200, out);
   }
 
   // ----- Confluence ------------------------------------------------------------------------------
 
   const limitParam = (ctx: Ctx) =>
-    Math.min(250, Math.max(1, Number(ctx.url.searchParams.get("limit") ?? 25) || 25));
+    Math.min(250, Math.max(1, Number(ctx.req.url.searchParams.get("limit") ?? 25) || 25));
   const listParam = (ctx: Ctx, name: string) =>
-    ctx.url.searchParams
+    ctx.req.url.searchParams
       .getAll(name)
       .flatMap((v) => v.split(","))
       .map((v) => v.trim())
@@ -1543,16 +1498,16 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
 
   function paged<T>(ctx: Ctx, items: T[], toJson: (x: T) => unknown) {
     const limit = limitParam(ctx);
-    const cursor = ctx.url.searchParams.get("cursor");
+    const cursor = ctx.req.url.searchParams.get("cursor");
     const start = cursor ? Number(Buffer.from(cursor, "base64url").toString("utf8")) || 0 : 0;
     const slice = items.slice(start, start + limit);
     const links: Record<string, string> = { base: `${base}/wiki` };
     if (start + limit < items.length) {
-      const next = new URL(ctx.url.toString());
+      const next = new URL(ctx.req.url.toString());
       next.searchParams.set("cursor", Buffer.from(String(start + limit)).toString("base64url"));
       links.next = `${next.pathname}${next.search}`;
     }
-    send(ctx.res, 200, { results: slice.map(toJson), _links: links });
+    return reply(200, { results: slice.map(toJson), _links: links });
   }
 
   function listSpaces(ctx: Ctx) {
@@ -1561,11 +1516,11 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     const all = [...spaces.values()].filter(
       (s) => (keys.length === 0 || keys.includes(s.key)) && (ids.length === 0 || ids.includes(s.id)),
     );
-    paged(ctx, all, spaceJson);
+    return paged(ctx, all, spaceJson);
   }
 
   function listPages(ctx: Ctx, spaceIds: string[] | null) {
-    const q = ctx.url.searchParams;
+    const q = ctx.req.url.searchParams;
     const title = q.get("title");
     const statuses = listParam(ctx, "status");
     const wanted = statuses.length > 0 ? statuses : ["current"];
@@ -1575,7 +1530,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       .filter((pg) => title === null || pg.title === title)
       .filter((pg) => wanted.includes(pg.status))
       .sort((a, b) => a.seq - b.seq);
-    paged(ctx, all, (pg) => pageJson(pg, withBody));
+    return paged(ctx, all, (pg) => pageJson(pg, withBody));
   }
 
   const titleTaken = (space: Space, title: string, except: string | null) =>
@@ -1609,8 +1564,8 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     return title;
   }
 
-  async function createPage(ctx: Ctx) {
-    const body = await readJson(ctx);
+  function createPage(ctx: Ctx) {
+    const body = readJson(ctx);
     const space =
       typeof body.spaceId === "string" || typeof body.spaceId === "number"
         ? spacesById.get(String(body.spaceId))
@@ -1622,7 +1577,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     const title = checkTitle(body.title, status);
     const content = checkBody(body.body);
     let parentId: string | null = space.homepageId;
-    if (ctx.url.searchParams.get("root-level") === "true") parentId = null;
+    if (ctx.req.url.searchParams.get("root-level") === "true") parentId = null;
     if (body.parentId !== undefined && body.parentId !== null) {
       const parent = pages.get(String(body.parentId));
       if (!parent) throw wikiError(404, "NOT_FOUND", "Parent page not found"); // (fake)
@@ -1646,13 +1601,13 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       seq: seq++,
     };
     pages.set(page.id, page);
-    send(ctx.res, 200, pageJson(page, true));
+    return reply(200, pageJson(page, true));
   }
 
-  async function updatePage(ctx: Ctx, id: string) {
+  function updatePage(ctx: Ctx, id: string) {
     const page = pages.get(id);
     if (!page) throw wikiError(404, "NOT_FOUND", "Not Found");
-    const body = await readJson(ctx);
+    const body = readJson(ctx);
     if (body.id !== undefined && String(body.id) !== id)
       throw wikiError(400, "INVALID_REQUEST_PARAMETER", "Page id in body does not match the path"); // (fake)
     const status = body.status;
@@ -1676,23 +1631,19 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       body: content.value,
       version: number,
     });
-    send(ctx.res, 200, pageJson(page, true));
+    return reply(200, pageJson(page, true));
   }
 
   // ----- Dispatch --------------------------------------------------------------------------------
 
-  /** The mode for this request (consuming one of its `times` when it applies). */
-  const takeMode = (pathname: string): Mode | null => {
-    const m = mode;
-    if (m.mode === "ok") return null;
-    if (m.path !== null && !pathname.startsWith(m.path)) return null;
-    m.remaining--;
-    if (m.remaining <= 0) mode = okMode();
-    return m;
-  };
+  const isWiki = (req: FakeRequest) => req.url.pathname.startsWith("/wiki/api/v2/");
+  const notFoundError = (req: FakeRequest) =>
+    isWiki(req)
+      ? wikiError(404, "NOT_FOUND", "Not Found")
+      : jiraError(404, [`null for uri: ${base}${req.url.pathname}`]);
 
-  function authenticate(ctx: Ctx): User {
-    const header = ctx.req.headers.authorization;
+  function authenticate(req: FakeRequest, wiki: boolean): User {
+    const header = req.headers.authorization;
     const match = header ? /^Basic\s+(\S+)\s*$/i.exec(header) : null;
     let user: User | undefined;
     if (match) {
@@ -1704,7 +1655,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       }
     }
     if (user) return user;
-    if (ctx.wiki) {
+    if (wiki) {
       if (header) throw new ApiError(401, null, { "Content-Type": "text/plain" }, MSG.confluenceBasic);
       throw wikiError(401, "UNAUTHORIZED", "Unauthorized");
     }
@@ -1715,21 +1666,104 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     );
   }
 
-  async function route(ctx: Ctx): Promise<void> {
-    const pathname = ctx.url.pathname.replace(/\/+$/, "") || "/";
-    const active = takeMode(pathname);
-    if (active?.mode === "slow") {
-      await delay(active.delayMs);
-      if (ctx.res.destroyed || !ctx.res.socket || ctx.res.socket.destroyed) return;
-    } else if (active?.mode === "rate_limit") {
+  const routes = new Router<Ctx>()
+    // Confluence
+    .get("/wiki/api/v2/spaces", listSpaces)
+    .get("/wiki/api/v2/spaces/:id", (_ctx, { id = "" }) => {
+      const s = spacesById.get(id);
+      if (!s) throw wikiError(404, "NOT_FOUND", "Not Found");
+      return reply(200, spaceJson(s));
+    })
+    .get("/wiki/api/v2/spaces/:id/pages", (ctx, { id = "" }) => {
+      if (!spacesById.has(id)) throw wikiError(404, "NOT_FOUND", "Not Found");
+      return listPages(ctx, [id]);
+    })
+    .get("/wiki/api/v2/pages", (ctx) => {
+      const ids = listParam(ctx, "space-id");
+      return listPages(ctx, ids.length > 0 ? ids : null);
+    })
+    .post("/wiki/api/v2/pages", createPage)
+    .get("/wiki/api/v2/pages/:id", (ctx, { id = "" }) => {
+      const pg = pages.get(id);
+      if (!pg) throw wikiError(404, "NOT_FOUND", "Not Found");
+      return reply(200, pageJson(pg, ctx.req.url.searchParams.get("body-format") === "storage"));
+    })
+    .put("/wiki/api/v2/pages/:id", (ctx, { id = "" }) => updatePage(ctx, id))
+    // JIRA
+    .get("/rest/api/3/myself", (ctx) => reply(200, userJson(ctx.user)))
+    .get("/rest/api/3/serverInfo", () =>
+      reply(200, {
+        baseUrl: base,
+        version: "1001.0.0-SNAPSHOT",
+        versionNumbers: [1001, 0, 0],
+        deploymentType: "Cloud",
+        buildNumber: 100263,
+        serverTitle: "Jira",
+      }),
+    )
+    .get("/rest/api/3/field", () => reply(200, fieldList()))
+    .post("/rest/api/3/project", createProject)
+    .get("/rest/api/3/project", () => reply(200, [...projects.values()].map(projectJson)))
+    .get("/rest/api/3/project/:key", (_ctx, { key = "" }) => reply(200, projectJson(projectOr404(key))))
+    .get("/rest/api/3/issue/createmeta/:project/issuetypes", (ctx, { project = "" }) =>
+      createmeta(ctx, project, undefined),
+    )
+    .get("/rest/api/3/issue/createmeta/:project/issuetypes/:type", (ctx, { project = "", type }) =>
+      createmeta(ctx, project, type),
+    )
+    .post("/rest/api/3/issue/bulk", createBulk)
+    .post("/rest/api/3/issue", createOne)
+    .get("/rest/api/3/issue/:key", (ctx, { key = "" }) =>
+      reply(
+        200,
+        issueJson(
+          issueOr404(key),
+          fieldsParam(ctx.req.url.searchParams.getAll("fields").join(",") || undefined),
+        ),
+      ),
+    )
+    .put("/rest/api/3/issue/:key", (ctx, { key = "" }) => editIssue(ctx, key))
+    .get("/rest/api/3/search/jql", search)
+    .post("/rest/api/3/search/jql", search);
+
+  const server: FakeServer = await startFakeServer({
+    host: opts.host,
+    port: opts.port,
+    routes,
+    trailingSlash: "ignore",
+    bodyLimit: MAX_BODY_BYTES,
+    async handle(req, route) {
+      try {
+        const wiki = isWiki(req);
+        // Outside the two APIs nothing asks for credentials.
+        if (!wiki && !req.path.startsWith("/rest/api/3/")) throw notFoundError(req);
+        return await route({ req, wiki, user: authenticate(req, wiki) });
+      } catch (err) {
+        return errorReply(err);
+      }
+    },
+    notFound: (req) => errorReply(notFoundError(req)),
+    tooLarge: () => new ApiError(413, { errorMessages: ["Request entity too large"], errors: {} }),
+    malformedJson: (req, detail) =>
+      isWiki(req)
+        ? wikiError(400, "INVALID_REQUEST_PARAMETER", `Invalid JSON: ${detail}`)
+        : jiraError(400, [`Unexpected character in request body: ${detail}`]), // (fake) wording
+    replyHeaders: () => ({ "X-Arequestid": randomBytes(8).toString("hex") }),
+  });
+  base = server.url;
+
+  /** The answers of `setMode`, in JIRA's or Confluence's shape by path. */
+  const modeError = (mode: FakeJiraMode, retryAfter: number, req: FakeRequest): ApiError => {
+    const wiki = isWiki(req);
+    if (mode === "rate_limit") {
       const headers = {
-        "Retry-After": String(active.retryAfter),
+        "Retry-After": String(retryAfter),
         "X-RateLimit-Limit": "350",
         "X-RateLimit-Remaining": "0",
-        "X-RateLimit-Reset": new Date(Date.now() + active.retryAfter * 1000).toISOString(),
+        "X-RateLimit-Reset": new Date(Date.now() + retryAfter * 1000).toISOString(),
         "RateLimit-Reason": "jira-quota-global-based",
       };
-      throw ctx.wiki
+      return wiki
         ? new ApiError(
             429,
             {
@@ -1740,9 +1774,10 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
             headers,
           )
         : new ApiError(429, { errorMessages: ["Rate limit exceeded."], errors: {} }, headers);
-    } else if (active?.mode === "unavailable") {
-      const headers = { "Retry-After": String(active.retryAfter) };
-      throw ctx.wiki
+    }
+    if (mode === "unavailable") {
+      const headers = { "Retry-After": String(retryAfter) };
+      return wiki
         ? new ApiError(
             503,
             {
@@ -1753,140 +1788,11 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
             headers,
           )
         : new ApiError(503, { errorMessages: ["Service Unavailable"], errors: {} }, headers);
-    } else if (active?.mode === "server_error") {
-      throw ctx.wiki
-        ? wikiError(500, "INTERNAL_SERVER_ERROR", "Internal Server Error")
-        : jiraError(500, ["Internal server error"]);
     }
-
-    const jira = pathname.startsWith("/rest/api/3/");
-    if (!jira && !ctx.wiki) {
-      ctx.req.resume();
-      throw jiraError(404, [`null for uri: ${base}${ctx.url.pathname}`]);
-    }
-    ctx.user = authenticate(ctx);
-    const m = ctx.method;
-    const seg = pathname
-      .split("/")
-      .slice(4)
-      .map((s) => {
-        try {
-          return decodeURIComponent(s);
-        } catch {
-          return s;
-        }
-      });
-
-    if (ctx.wiki) {
-      const [a, b, c] = seg;
-      if (a === "spaces" && seg.length === 1 && m === "GET") return listSpaces(ctx);
-      if (a === "spaces" && b && seg.length === 2 && m === "GET") {
-        const s = spacesById.get(b);
-        if (!s) throw wikiError(404, "NOT_FOUND", "Not Found");
-        return send(ctx.res, 200, spaceJson(s));
-      }
-      if (a === "spaces" && b && c === "pages" && seg.length === 3 && m === "GET") {
-        if (!spacesById.has(b)) throw wikiError(404, "NOT_FOUND", "Not Found");
-        return listPages(ctx, [b]);
-      }
-      if (a === "pages" && seg.length === 1 && m === "GET") {
-        const ids = listParam(ctx, "space-id");
-        return listPages(ctx, ids.length > 0 ? ids : null);
-      }
-      if (a === "pages" && seg.length === 1 && m === "POST") return createPage(ctx);
-      if (a === "pages" && b && seg.length === 2 && m === "GET") {
-        const pg = pages.get(b);
-        if (!pg) throw wikiError(404, "NOT_FOUND", "Not Found");
-        return send(ctx.res, 200, pageJson(pg, ctx.url.searchParams.get("body-format") === "storage"));
-      }
-      if (a === "pages" && b && seg.length === 2 && m === "PUT") return updatePage(ctx, b);
-      ctx.req.resume();
-      throw wikiError(404, "NOT_FOUND", "Not Found");
-    }
-
-    const [a, b, c, d, e] = seg;
-    if (a === "myself" && seg.length === 1 && m === "GET") return send(ctx.res, 200, userJson(ctx.user));
-    if (a === "serverInfo" && seg.length === 1 && m === "GET")
-      return send(ctx.res, 200, {
-        baseUrl: base,
-        version: "1001.0.0-SNAPSHOT",
-        versionNumbers: [1001, 0, 0],
-        deploymentType: "Cloud",
-        buildNumber: 100263,
-        serverTitle: "Jira",
-      });
-    if (a === "field" && seg.length === 1 && m === "GET") return send(ctx.res, 200, fieldList());
-    if (a === "project" && seg.length === 1) {
-      if (m === "POST") return createProject(ctx);
-      if (m === "GET") return send(ctx.res, 200, [...projects.values()].map(projectJson));
-    }
-    if (a === "project" && b && seg.length === 2 && m === "GET")
-      return send(ctx.res, 200, projectJson(projectOr404(b)));
-    if (a === "issue" && b === "createmeta" && c && d === "issuetypes" && seg.length <= 5 && m === "GET")
-      return createmeta(ctx, c, e);
-    if (a === "issue" && b === "bulk" && seg.length === 2 && m === "POST") return createBulk(ctx);
-    if (a === "issue" && seg.length === 1 && m === "POST") return createOne(ctx);
-    if (a === "issue" && b && seg.length === 2) {
-      if (m === "GET")
-        return send(
-          ctx.res,
-          200,
-          issueJson(issueOr404(b), fieldsParam(ctx.url.searchParams.getAll("fields").join(",") || undefined)),
-        );
-      if (m === "PUT") return editIssue(ctx, b);
-    }
-    if (a === "search" && b === "jql" && seg.length === 2 && (m === "GET" || m === "POST"))
-      return search(ctx);
-    ctx.req.resume();
-    throw jiraError(404, [`null for uri: ${base}${ctx.url.pathname}`]);
-  }
-
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", base || "http://fake");
-    const method = req.method ?? "GET";
-    const entry = { method, path: `${url.pathname}${url.search}`, status: 0, at: Date.now() };
-    requests.push(entry);
-    inFlight++;
-    fake.maxInFlight = Math.max(fake.maxInFlight, inFlight);
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      inFlight--;
-    };
-    res.on("finish", () => {
-      entry.status = res.statusCode;
-      finish();
-    });
-    res.on("close", finish);
-    const ctx: Ctx = {
-      req,
-      res,
-      url,
-      method,
-      wiki: url.pathname.startsWith("/wiki/api/v2/"),
-      user: undefined as unknown as User,
-    };
-    res.setHeader("X-Arequestid", randomBytes(8).toString("hex"));
-    route(ctx).catch((err: unknown) => {
-      if (res.headersSent || res.destroyed) {
-        res.destroy();
-        return;
-      }
-      if (err instanceof ApiError) {
-        if (err.text !== undefined) {
-          res.writeHead(err.status, { "Content-Type": "text/plain;charset=UTF-8", ...err.headers });
-          res.end(err.text);
-        } else send(res, err.status, err.body, err.headers);
-      } else {
-        send(res, 500, { errorMessages: [`fake JIRA crashed: ${String(err)}`], errors: {} });
-      }
-    });
-  });
-
-  const { origin } = await listenOnLoopback(server, { host, port: opts.port, sockets });
-  base = origin;
-  let closing: Promise<void> | undefined;
+    return wiki
+      ? wikiError(500, "INTERNAL_SERVER_ERROR", "Internal Server Error")
+      : jiraError(500, ["Internal server error"]);
+  };
 
   const fake: FakeJira = {
     url: base,
@@ -1913,14 +1819,17 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
         if (name !== undefined && types[kind]) types[kind].name = name;
     },
     setMode(next, modeOpts = {}) {
-      mode = {
-        mode: next,
-        remaining: next === "ok" ? Number.POSITIVE_INFINITY : (modeOpts.times ?? Number.POSITIVE_INFINITY),
-        path: modeOpts.path ?? null,
-        delayMs: modeOpts.delayMs ?? DEFAULT_SLOW_MS,
-        retryAfter: modeOpts.retryAfter ?? DEFAULT_RETRY_AFTER_S,
+      server.faults.clear();
+      if (next === "ok") return;
+      const target: FaultTarget = {
+        times: modeOpts.times,
+        path: modeOpts.path === undefined ? undefined : `${modeOpts.path}*`,
       };
-      if (mode.remaining <= 0) mode = okMode();
+      if (next === "slow") server.faults.delay(target, modeOpts.delayMs ?? DEFAULT_SLOW_MS);
+      else
+        server.faults.fail(target, (req) =>
+          errorReply(modeError(next, modeOpts.retryAfter ?? DEFAULT_RETRY_AFTER_S, req)),
+        );
     },
     addSpace(s) {
       const space = createSpace(s.key, s.name ?? s.key);
@@ -1956,17 +1865,19 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
         .sort((a, b) => a.seq - b.seq)
         .map((pg) => ({ id: pg.id, title: pg.title, body: pg.body, parentId: pg.parentId }));
     },
-    requests,
-    maxInFlight: 0,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const socket of sockets) socket.destroy();
-        cancelDelays();
-      });
-      return closing;
+    get requests() {
+      return server.log.map((e) => ({
+        method: e.method,
+        path: `${e.path}${e.search}`,
+        status: e.status,
+        at: e.at,
+      }));
     },
+    get maxInFlight() {
+      return server.maxInFlight;
+    },
+    server,
+    close: server.close,
   };
   return fake;
 }

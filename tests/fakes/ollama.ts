@@ -1,5 +1,5 @@
 /**
- * A local fake of Ollama's model list (node:http only), for the detection Settings offers.
+ * A local fake of Ollama's model list (on the fake-server kit, kit.ts), for the detection Settings offers.
  *
  * It answers `GET /api/tags` as Ollama's API reference documents the "List models" endpoint
  * (https://docs.ollama.com/api/tags, the OpenAPI description Ollama publishes; earlier
@@ -14,9 +14,7 @@
  * answering HTML, JSON of another shape, entries of the wrong types, a server that never answers, a
  * 500, a redirect elsewhere, and an endless body.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
-import { cancellableDelays, listenOnLoopback } from "./loopback";
+import { type FakeServer, jsonReply, type Reply, Router, startFakeServer, textReply } from "./kit";
 
 export type FakeOllamaMode =
   | "ok"
@@ -36,7 +34,9 @@ export type FakeOllama = {
   setModels(models: FakeOllamaModel[]): void;
   setMode(mode: FakeOllamaMode): void;
   /** Every request received, in order. */
-  requests: { method: string; path: string }[];
+  readonly requests: { method: string; path: string }[];
+  /** The kit underneath: its full request log and failure modes. */
+  server: FakeServer;
   close(): Promise<void>;
 };
 
@@ -66,39 +66,21 @@ function entry(m: FakeOllamaModel) {
 export async function startFakeOllama(opts: { port?: number; host?: string } = {}): Promise<FakeOllama> {
   let models = [...DEFAULT_MODELS];
   let mode: FakeOllamaMode = "ok";
-  const requests: FakeOllama["requests"] = [];
-  const sockets = new Set<Socket>();
-  const delays = cancellableDelays();
-  let closed = false;
 
-  const json = (res: ServerResponse, status: number, body: unknown) => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
-    res.end(text);
-  };
-
-  async function handle(req: IncomingMessage, res: ServerResponse) {
-    const path = new URL(req.url ?? "/", "http://fake").pathname;
-    requests.push({ method: req.method ?? "GET", path });
-    req.resume();
-    if (req.method === "GET" && path === "/") {
-      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
-      res.end("Ollama is running");
-      return;
-    }
-    if (!(req.method === "GET" && path === "/api/tags"))
-      return json(res, 404, { error: "404 page not found" });
+  async function tags(): Promise<Reply | undefined> {
     switch (mode) {
       case "ok":
-        return json(res, 200, { models: models.map(entry) });
+        return jsonReply(200, { models: models.map(entry) });
       case "not_json":
-        res.writeHead(200, { "content-type": "text/html" });
-        res.end("<!doctype html><title>Router admin</title><p>Welcome</p>");
-        return;
+        return {
+          status: 200,
+          headers: { "content-type": "text/html" },
+          body: "<!doctype html><title>Router admin</title><p>Welcome</p>",
+        };
       case "wrong_shape":
-        return json(res, 200, { object: "list", data: [{ id: "gpt-4o-mini" }] });
+        return jsonReply(200, { object: "list", data: [{ id: "gpt-4o-mini" }] });
       case "bad_entries":
-        return json(res, 200, {
+        return jsonReply(200, {
           models: [
             entry({ name: "mistral:7b", parameterSize: "7.2B" }),
             { name: 42 },
@@ -111,54 +93,44 @@ export async function startFakeOllama(opts: { port?: number; host?: string } = {
           ],
         });
       case "hang":
-        await delays.delay(60_000);
-        if (!res.headersSent && !closed) json(res, 200, { models: [] });
-        return;
+        // close() cuts the wait short; the kit then has no connection left to answer on.
+        await server.delay(60_000);
+        return jsonReply(200, { models: [] });
       case "server_error":
-        return json(res, 500, { error: "something went wrong loading the model list" });
+        return jsonReply(500, { error: "something went wrong loading the model list" });
       case "redirect":
-        res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" });
-        res.end();
-        return;
+        return { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } };
       case "huge": {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.write('{"models":[');
         const chunk = `${JSON.stringify(entry({ name: "x" }))},`.repeat(1000);
-        for (let i = 0; i < 20 && !closed; i++) {
-          if (!res.write(chunk)) await new Promise((r) => res.once("drain", r));
-        }
-        res.end(`${JSON.stringify(entry({ name: "y" }))}]}`);
-        return;
+        return {
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body: `{"models":[${chunk.repeat(20)}${JSON.stringify(entry({ name: "y" }))}]}`,
+        };
       }
     }
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) json(res, 500, { error: "fake failure" });
-    });
-  });
-  const { origin } = await listenOnLoopback(server, {
-    host: opts.host ?? "127.0.0.1",
+  const routes = new Router().get("/", () => textReply(200, "Ollama is running")).get("/api/tags", tags);
+  const server: FakeServer = await startFakeServer({
+    host: opts.host,
     port: opts.port,
-    sockets,
-    refuse: () => closed,
+    routes,
+    notFound: () => jsonReply(404, { error: "404 page not found" }),
+    onError: () => jsonReply(500, { error: "fake failure" }),
   });
   return {
-    url: origin,
+    url: server.url,
     setModels(next) {
       models = [...next];
     },
     setMode(next) {
       mode = next;
     },
-    requests,
-    async close() {
-      if (closed) return;
-      closed = true;
-      delays.cancelAll();
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    get requests() {
+      return server.log.map(({ method, path }) => ({ method, path }));
     },
+    server,
+    close: server.close,
   };
 }

@@ -1,5 +1,6 @@
 /**
- * A local, in-process fake of an OpenAI-compatible Chat Completions server (node:http only).
+ * A local, in-process fake of an OpenAI-compatible Chat Completions server, on the fake-server
+ * kit (kit.ts).
  *
  * It speaks the wire format the `openai` SDK (and therefore `@langchain/openai`'s `ChatOpenAI`)
  * expects: `POST /v1/chat/completions` (non-streaming) and `GET /v1/models`, Bearer auth, OpenAI's
@@ -75,9 +76,7 @@
  * (`^[a-zA-Z0-9_-]{1,64}$`), "$ref cannot have keywords", and the generator ignores `pattern`.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
-import { listenOnLoopback } from "./loopback";
+import { type FakeRequest, type FakeServer, jsonReply, type Reply, Router, startFakeServer } from "./kit";
 
 export type FakeOpenAIMode =
   | "ok"
@@ -145,6 +144,8 @@ export type FakeOpenAI = {
   maxInFlight: number;
   /** Back to the initial state: mode ok, initial latency, no responder, default plan shape, empty logs. */
   reset(): void;
+  /** The kit underneath: its full request log (every path) and failure modes. */
+  server: FakeServer;
   /** Destroys open sockets (including held "timeout" requests) and timers. */
   close(): Promise<void>;
 };
@@ -812,6 +813,21 @@ const apiError = (
   error: { message, type, param, code },
 });
 
+const COULD_NOT_PARSE = apiError(
+  "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
+  "invalid_request_error",
+);
+
+/** An answer the body reader gives up with (too large, not JSON), held until the key has been checked. */
+class Unreadable extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: OpenAIErrorBody,
+  ) {
+    super(body.error.message);
+  }
+}
+
 function maskKey(key: string): string {
   if (key.length <= 8) return "*".repeat(key.length);
   return `${key.slice(0, 3)}${"*".repeat(Math.min(20, key.length - 7))}${key.slice(-4)}`;
@@ -829,7 +845,6 @@ export async function startFakeOpenAI(
 ): Promise<FakeOpenAI> {
   const strictSchemaRules = opts.strictSchemaRules ?? "fine-tuned";
   const apiKey = opts.apiKey ?? DEFAULT_API_KEY;
-  const host = opts.host ?? "127.0.0.1";
   const initialLatency = Math.max(0, opts.latencyMs ?? 0);
 
   let latency = initialLatency;
@@ -842,20 +857,6 @@ export async function startFakeOpenAI(
   const models = new Set<string>();
   let inFlight = 0;
   let maxInFlight = 0;
-  let closed = false;
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      if (ms <= 0) return resolve();
-      const t = setTimeout(() => {
-        timers.delete(t);
-        resolve();
-      }, ms);
-      timers.add(t);
-    });
-
   const takeMode = (): FakeOpenAIMode => {
     const current = mode;
     if (modeRemaining !== null) {
@@ -879,44 +880,11 @@ export async function startFakeOpenAI(
     };
   }
 
-  function send(
-    res: ServerResponse,
-    status: number,
-    body: unknown,
-    startedAt: number,
-    headers: Record<string, string> = {},
-  ): void {
-    if (res.writableEnded || res.destroyed) return;
-    const payload = JSON.stringify(body);
-    res.writeHead(status, {
-      "content-type": "application/json",
-      "content-length": String(Buffer.byteLength(payload)),
-      "x-request-id": `req_${randomBytes(16).toString("hex")}`,
-      "openai-version": "2020-10-01",
-      "openai-organization": "org-fake",
-      "openai-processing-ms": String(Date.now() - startedAt),
-      ...headers,
-    });
-    res.end(payload);
-  }
+  /** JSON as OpenAI sends it. */
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply =>
+    jsonReply(status, body, { "content-type": "application/json", ...headers });
 
-  /** Reads the body; null when it is larger than MAX_BODY_BYTES. */
-  function readBody(req: IncomingMessage): Promise<string | null> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let tooBig = false;
-      req.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) tooBig = true;
-        else chunks.push(chunk);
-      });
-      req.on("end", () => resolve(tooBig ? null : Buffer.concat(chunks).toString("utf8")));
-      req.on("error", reject);
-    });
-  }
-
-  function authError(req: IncomingMessage): OpenAIErrorBody | null {
+  function authError(req: FakeRequest): OpenAIErrorBody | null {
     const header = req.headers.authorization ?? "";
     const match = /^Bearer\s+(.+)$/i.exec(header.trim());
     if (!match)
@@ -1123,49 +1091,36 @@ export async function startFakeOpenAI(
     return null;
   }
 
-  async function handleChat(req: IncomingMessage, res: ServerResponse, startedAt: number): Promise<void> {
+  async function handleChat(req: FakeRequest): Promise<Reply | undefined> {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    res.once("close", () => {
+    void req.closed.then(() => {
       inFlight--;
     });
 
-    const raw = await readBody(req);
     let body: unknown;
-    let parsed = raw !== null;
-    if (raw !== null) {
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        parsed = false;
-      }
+    let unreadable: Unreadable | null = null;
+    try {
+      body = req.json();
+    } catch (e) {
+      if (!(e instanceof Unreadable)) throw e;
+      unreadable = e;
     }
-    const record = parsed ? toRecord(body) : null;
+    const record = unreadable ? null : toRecord(body);
     if (record) {
       requests.push(record);
       if (record.model) models.add(record.model);
     }
 
     const answer = async (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-      await sleep(latency);
-      send(res, status, payload, startedAt, { ...rateLimitHeaders(false), ...headers });
+      await server.delay(latency);
+      return json(status, payload, { ...rateLimitHeaders(false), ...headers });
     };
 
     const auth = authError(req);
     if (auth) return answer(401, auth);
-    if (raw === null)
-      return answer(
-        413,
-        apiError(`Request body too large. Max size: ${MAX_BODY_BYTES} bytes.`, "invalid_request_error"),
-      );
-    if (!parsed || !isRecord(body))
-      return answer(
-        400,
-        apiError(
-          "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
-          "invalid_request_error",
-        ),
-      );
+    if (unreadable) return answer(unreadable.status, unreadable.body);
+    if (!isRecord(body)) return answer(400, COULD_NOT_PARSE);
     if (typeof body.model !== "string" || body.model === "")
       return answer(400, apiError("you must provide a model parameter", "invalid_request_error"));
     if (!record)
@@ -1210,7 +1165,7 @@ export async function startFakeOpenAI(
         );
       case "timeout":
         // Hold the socket: nothing is sent until the client gives up or close() destroys it.
-        return;
+        return undefined;
       case "context_length_exceeded":
         return answer(
           400,
@@ -1248,45 +1203,45 @@ export async function startFakeOpenAI(
     }
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const startedAt = Date.now();
-    const path = new URL(req.url ?? "/", "http://fake").pathname.replace(/\/+$/, "");
-    if (req.method === "POST" && path === "/v1/chat/completions") return handleChat(req, res, startedAt);
-    req.resume();
-    if (req.method === "GET" && path === "/v1/models") {
-      const auth = authError(req);
-      if (auth) return send(res, 401, auth, startedAt);
-      const created = Math.floor(Date.now() / 1000);
-      const ids = [...new Set([...models, FALLBACK_MODEL])];
-      return send(
-        res,
-        200,
-        { object: "list", data: ids.map((id) => ({ id, object: "model", created, owned_by: "system" })) },
-        startedAt,
-      );
-    }
-    return send(
-      res,
-      404,
-      apiError(`Invalid URL (${req.method ?? "GET"} ${path || "/"})`, "invalid_request_error"),
-      startedAt,
-    );
-  }
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      send(
-        res,
-        500,
-        apiError(`Fake OpenAI failure: ${e instanceof Error ? e.message : String(e)}`, "server_error"),
-        Date.now(),
-      );
+  const routes = new Router().post("/v1/chat/completions", handleChat).get("/v1/models", (req) => {
+    const auth = authError(req);
+    if (auth) return json(401, auth);
+    const created = Math.floor(Date.now() / 1000);
+    const ids = [...new Set([...models, FALLBACK_MODEL])];
+    return json(200, {
+      object: "list",
+      data: ids.map((id) => ({ id, object: "model", created, owned_by: "system" })),
     });
   });
-  const { origin } = await listenOnLoopback(server, { host, port: opts.port, sockets, refuse: () => closed });
+  const server: FakeServer = await startFakeServer({
+    host: opts.host,
+    port: opts.port,
+    routes,
+    trailingSlash: "ignore",
+    bodyLimit: MAX_BODY_BYTES,
+    notFound: (req) =>
+      json(404, apiError(`Invalid URL (${req.method} ${req.path})`, "invalid_request_error")),
+    tooLarge: () =>
+      new Unreadable(
+        413,
+        apiError(`Request body too large. Max size: ${MAX_BODY_BYTES} bytes.`, "invalid_request_error"),
+      ),
+    malformedJson: () => new Unreadable(400, COULD_NOT_PARSE),
+    onError: (e) =>
+      json(
+        500,
+        apiError(`Fake OpenAI failure: ${e instanceof Error ? e.message : String(e)}`, "server_error"),
+      ),
+    replyHeaders: (req) => ({
+      "x-request-id": `req_${randomBytes(16).toString("hex")}`,
+      "openai-version": "2020-10-01",
+      "openai-organization": "org-fake",
+      "openai-processing-ms": String(Date.now() - req.log.at),
+    }),
+  });
 
   const fake: FakeOpenAI = {
-    url: `${origin}/v1`,
+    url: `${server.url}/v1`,
     apiKey,
     setLatency(ms) {
       latency = Math.max(0, ms);
@@ -1330,15 +1285,8 @@ export async function startFakeOpenAI(
       models.clear();
       maxInFlight = inFlight;
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    server,
+    close: server.close,
   };
   return fake;
 }

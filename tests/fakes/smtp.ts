@@ -9,8 +9,8 @@
  * codes, 4.5.2 transparency / dot-stuffing, 4.5.3.1 size limits) and https://www.rfc-editor.org/rfc/rfc5322
  * (section 2.2 header fields); nodemailer's SMTP client behaviour: https://nodemailer.com/smtp/
  */
-import { once } from "node:events";
-import { createServer, type Server, type Socket } from "node:net";
+import { createServer, type Server } from "node:net";
+import { listenOnLoopback } from "./kit";
 
 /** One message as the fake SMTP server received it. */
 export type ReceivedMail = {
@@ -65,11 +65,8 @@ function decodeWords(value: string): string {
 export async function startFakeSmtp(opts: { failRcpt?: RegExp } = {}): Promise<FakeSmtp> {
   const messages: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
-  const sockets = new Set<Socket>();
 
   const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => {});
     socket.setEncoding("utf8");
     const reply = (line: string) => socket.write(`${line}\r\n`);
@@ -149,12 +146,10 @@ export async function startFakeSmtp(opts: { failRcpt?: RegExp } = {}): Promise<F
     });
   });
 
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as { port: number }).port;
+  const { host, port, close } = await listenOnLoopback(server);
 
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://${host}:${port}`,
     port,
     messages,
     async waitFor(n, timeoutMs = 10_000) {
@@ -172,9 +167,6 @@ export async function startFakeSmtp(opts: { failRcpt?: RegExp } = {}): Promise<F
       }
       return messages.slice();
     },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * A local, in-process fake of the Trello REST API (api.trello.com, paths under `/1`) on plain
- * node:http, for integration tests. Clients call `${fake.url}/1/...`.
+ * A local, in-process fake of the Trello REST API (api.trello.com, paths under `/1`) on the
+ * fake-server kit (kit.ts), for integration tests. Clients call `${fake.url}/1/...`.
  *
  * It covers what Atomize's Trello export uses (token check via `GET /1/members/me`, boards,
  * lists, labels, cards, checklists, check items) and mimics Trello's observable behaviour where
@@ -40,9 +40,19 @@
  * the next `times` matching requests only; with `path`, only requests whose path starts with it.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
-import { cancellableDelays, listenOnLoopback } from "./loopback";
+import {
+  type FakeRequest,
+  type FakeServer,
+  type FaultTarget,
+  jsonReply,
+  type LoggedRequest,
+  mediaType,
+  type Reply,
+  Router,
+  startFakeServer,
+  textReply,
+  withHeaders,
+} from "./kit";
 
 export type FakeTrelloMode = "ok" | "server_error" | "unavailable" | "slow" | "rate_limit";
 
@@ -91,7 +101,7 @@ export type FakeTrello = {
   /** Every open board, lists/cards in display order (cards by list, then position). */
   boards(): FakeTrelloBoard[];
   /** Every request received; `path` is the path without the query (which holds credentials). */
-  requests: Array<{
+  readonly requests: Array<{
     method: string;
     path: string;
     status: number;
@@ -100,6 +110,8 @@ export type FakeTrello = {
   }>;
   /** Highest number of requests handled at the same time so far. */
   readonly maxInFlight: number;
+  /** The kit underneath: its full request log and failure modes (`setMode` replaces the armed ones). */
+  server: FakeServer;
   /** Destroys open sockets and pending "slow" timers. */
   close(): Promise<void>;
 };
@@ -113,6 +125,11 @@ const DEFAULT_SLOW_MS = 10_000;
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_TEXT = 16_384;
 const POS_STEP = 16_384;
+/** Sent with every answer, those of the failure modes included. */
+const TRELLO_HEADERS = {
+  "x-trello-version": "1.0",
+  "Cache-Control": "max-age=0, must-revalidate, no-cache, no-store",
+};
 
 const BASE_COLORS = ["green", "yellow", "orange", "red", "purple", "blue", "sky", "lime", "pink", "black"];
 const LABEL_COLORS = new Set(BASE_COLORS.flatMap((c) => [c, `${c}_dark`, `${c}_light`]));
@@ -167,16 +184,6 @@ const slugify = (name: string) =>
     .replace(/^-+|-+$/g, "")
     .slice(0, 128);
 
-function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>) {
-  res.writeHead(status, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
-  res.end(text);
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) {
-  res.writeHead(status, { ...headers, "Content-Type": "application/json; charset=utf-8" });
-  res.end(JSON.stringify(body));
-}
-
 /** Parameters from the query string and body; form/query repeats arrive as string arrays. */
 type Params = Map<string, unknown>;
 
@@ -185,17 +192,6 @@ function fromSearchParams(params: Params, search: URLSearchParams) {
     const values = search.getAll(name);
     params.set(name, values.length === 1 ? values[0] : values);
   }
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, "request entity too large");
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** A scalar parameter as Trello reads it: undefined (absent), null (JSON null) or a string. */
@@ -319,37 +315,9 @@ type Board = {
   nextIdShort: number;
 };
 type Bucket = { start: number; used: number; refused: number; locked: boolean };
-type Mode = {
-  mode: FakeTrelloMode;
-  remaining: number;
-  path: string | null;
-  delayMs: number;
-  limit: "token" | "key";
-};
-type Ctx = {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  method: string;
-  params: Params;
-  headers: Record<string, string>;
-  member: Member;
-};
-
-const OK_MODE: Mode = {
-  mode: "ok",
-  remaining: Number.POSITIVE_INFINITY,
-  path: null,
-  delayMs: 0,
-  limit: "token",
-};
+type Ctx = { params: Params; member: Member };
 
 export async function startFakeTrello(opts: { host?: string; port?: number } = {}): Promise<FakeTrello> {
-  const host = opts.host ?? "127.0.0.1";
-  const sockets = new Set<Socket>();
-  const { delay, cancelAll: cancelDelays } = cancellableDelays();
-  const requests: FakeTrello["requests"] = [];
-
   const members = new Map<string, Member>();
   /** token -> { key, member id } */
   const tokens = new Map<string, { key: string; memberId: string }>();
@@ -363,9 +331,6 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
   const limits = { perKey: DEFAULT_PER_KEY, perToken: DEFAULT_PER_TOKEN, windowMs: DEFAULT_WINDOW_MS };
   const keyBuckets = new Map<string, Bucket>();
   const tokenBuckets = new Map<string, Bucket>();
-  let mode: Mode = OK_MODE;
-  let inFlight = 0;
-  let maxInFlight = 0;
   let memberCounter = 0;
 
   // ----- JSON shapes ---------------------------------------------------------------------------
@@ -563,7 +528,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
         board.labels.push(label);
         labels.set(label.id, label);
       }
-    sendJson(ctx.res, 200, boardJson(board), ctx.headers);
+    return jsonReply(200, boardJson(board));
   }
 
   function createList(ctx: Ctx) {
@@ -579,7 +544,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     };
     board.lists.push(list);
     lists.set(list.id, list);
-    sendJson(ctx.res, 200, listJson(list), ctx.headers);
+    return jsonReply(200, listJson(list));
   }
 
   function createLabel(ctx: Ctx) {
@@ -593,7 +558,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     const label: Label = { id: objectId(), name, color, idBoard: board.id };
     board.labels.push(label);
     labels.set(label.id, label);
-    sendJson(ctx.res, 200, labelJson(label), ctx.headers);
+    return jsonReply(200, labelJson(label));
   }
 
   function createCard(ctx: Ctx) {
@@ -629,7 +594,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     };
     board.cards.push(card);
     cards.set(card.id, card);
-    sendJson(ctx.res, 200, cardJson(card), ctx.headers);
+    return jsonReply(200, cardJson(card));
   }
 
   function createChecklist(ctx: Ctx) {
@@ -646,7 +611,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     };
     card.checklists.push(checklist);
     checklists.set(checklist.id, checklist);
-    sendJson(ctx.res, 200, checklistJson(checklist), ctx.headers);
+    return jsonReply(200, checklistJson(checklist));
   }
 
   function createCheckItem(ctx: Ctx, ref: string) {
@@ -666,69 +631,60 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
       idChecklist: checklist.id,
     };
     checklist.items.push(item);
-    sendJson(ctx.res, 200, checkItemJson(item), ctx.headers);
+    return jsonReply(200, checkItemJson(item));
   }
 
-  const sendPicked = (ctx: Ctx, body: Record<string, unknown> | Array<Record<string, unknown>>) =>
-    sendJson(
-      ctx.res,
+  const picked = (ctx: Ctx, body: Record<string, unknown> | Array<Record<string, unknown>>) =>
+    jsonReply(
       200,
       Array.isArray(body) ? body.map((b) => pickFields(ctx.params, b)) : pickFields(ctx.params, body),
-      ctx.headers,
     );
 
-  function route(ctx: Ctx) {
-    const { method } = ctx;
-    const segments = ctx.url.pathname.split("/").slice(1);
-    if (segments[segments.length - 1] === "") segments.pop(); // Trello tolerates a trailing slash
-    const [version, resource, id, sub, ...rest] = segments;
-    if (version !== "1" || rest.length > 0) throw notFound();
+  function deleteBoard(ctx: Ctx, ref: string) {
+    const board = boardFromPath(ctx, ref);
+    boards.delete(board.id);
+    for (const l of board.lists) lists.delete(l.id);
+    for (const l of board.labels) labels.delete(l.id);
+    for (const c of board.cards) {
+      cards.delete(c.id);
+      for (const cl of c.checklists) checklists.delete(cl.id);
+    }
+    return jsonReply(200, { _value: null });
+  }
 
-    if (resource === "members" && id && !sub && method === "GET") {
+  const routes = new Router<Ctx>()
+    .get("/1/members/:id", (ctx, { id = "" }) => {
       const m = ctx.member;
       if (id !== "me" && id !== m.id && id.toLowerCase() !== m.username.toLowerCase()) throw notFound();
-      return sendPicked(ctx, memberJson(m));
-    }
-    if (resource === "boards") {
-      if (!id && method === "POST") return createBoard(ctx);
-      if (id && !sub && method === "GET") return sendPicked(ctx, boardJson(boardFromPath(ctx, id)));
-      if (id && !sub && method === "DELETE") {
-        const board = boardFromPath(ctx, id);
-        boards.delete(board.id);
-        for (const l of board.lists) lists.delete(l.id);
-        for (const l of board.labels) labels.delete(l.id);
-        for (const c of board.cards) {
-          cards.delete(c.id);
-          for (const cl of c.checklists) checklists.delete(cl.id);
-        }
-        return sendJson(ctx.res, 200, { _value: null }, ctx.headers);
-      }
-      if (id && sub && method === "GET") {
-        const board = boardFromPath(ctx, id);
-        if (sub === "lists") return sendPicked(ctx, openLists(board).map(listJson));
-        if (sub === "labels") return sendPicked(ctx, board.labels.map(labelJson));
-        if (sub === "cards") return sendPicked(ctx, cardsInDisplayOrder(board).map(cardJson));
-        if (sub === "checklists")
-          return sendPicked(
-            ctx,
-            cardsInDisplayOrder(board).flatMap((c) => byPos(c.checklists).map(checklistJson)),
-          );
-      }
-    }
-    if (resource === "lists" && !id && method === "POST") return createList(ctx);
-    if (resource === "labels" && !id && method === "POST") return createLabel(ctx);
-    if (resource === "cards") {
-      if (!id && method === "POST") return createCard(ctx);
-      if (id && !sub && method === "GET") return sendPicked(ctx, cardJson(cardFromPath(ctx, id)));
-      if (id && sub === "checklists" && method === "GET")
-        return sendPicked(ctx, byPos(cardFromPath(ctx, id).checklists).map(checklistJson));
-    }
-    if (resource === "checklists") {
-      if (!id && method === "POST") return createChecklist(ctx);
-      if (id && sub === "checkItems" && method === "POST") return createCheckItem(ctx, id);
-    }
-    throw notFound();
-  }
+      return picked(ctx, memberJson(m));
+    })
+    .post("/1/boards", createBoard)
+    .get("/1/boards/:id", (ctx, { id = "" }) => picked(ctx, boardJson(boardFromPath(ctx, id))))
+    .delete("/1/boards/:id", (ctx, { id = "" }) => deleteBoard(ctx, id))
+    .get("/1/boards/:id/lists", (ctx, { id = "" }) =>
+      picked(ctx, openLists(boardFromPath(ctx, id)).map(listJson)),
+    )
+    .get("/1/boards/:id/labels", (ctx, { id = "" }) =>
+      picked(ctx, boardFromPath(ctx, id).labels.map(labelJson)),
+    )
+    .get("/1/boards/:id/cards", (ctx, { id = "" }) =>
+      picked(ctx, cardsInDisplayOrder(boardFromPath(ctx, id)).map(cardJson)),
+    )
+    .get("/1/boards/:id/checklists", (ctx, { id = "" }) =>
+      picked(
+        ctx,
+        cardsInDisplayOrder(boardFromPath(ctx, id)).flatMap((c) => byPos(c.checklists).map(checklistJson)),
+      ),
+    )
+    .post("/1/lists", createList)
+    .post("/1/labels", createLabel)
+    .post("/1/cards", createCard)
+    .get("/1/cards/:id", (ctx, { id = "" }) => picked(ctx, cardJson(cardFromPath(ctx, id))))
+    .get("/1/cards/:id/checklists", (ctx, { id = "" }) =>
+      picked(ctx, byPos(cardFromPath(ctx, id).checklists).map(checklistJson)),
+    )
+    .post("/1/checklists", createChecklist)
+    .post("/1/checklists/:id/checkItems", (ctx, { id = "" }) => createCheckItem(ctx, id));
 
   // ----- Rate limiting -------------------------------------------------------------------------
 
@@ -771,117 +727,71 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
 
   // ----- Dispatch ------------------------------------------------------------------------------
 
-  const consumeMode = (pathname: string): Mode | null => {
-    const current = mode;
-    if (current.mode === "ok") return null;
-    if (current.path !== null && !pathname.startsWith(current.path)) return null;
-    current.remaining--;
-    if (current.remaining <= 0) mode = OK_MODE;
-    return current;
+  /** How each request presented its credentials, for `requests`. */
+  const authOf = new WeakMap<LoggedRequest, "query" | "header">();
+
+  const errorReply = (err: unknown): Reply => {
+    if (err instanceof HttpError)
+      return err.json !== undefined ? jsonReply(err.status, err.json) : textReply(err.status, err.message);
+    return textReply(500, `Internal Server Error: ${String(err)}`);
   };
 
-  async function handle(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    entry: FakeTrello["requests"][number],
-  ) {
-    const headers: Record<string, string> = {
-      "x-trello-version": "1.0",
-      "Cache-Control": "max-age=0, must-revalidate, no-cache, no-store",
-    };
-    const active = consumeMode(url.pathname);
-    if (active?.mode === "server_error") return sendText(res, 500, "Internal Server Error", headers);
-    if (active?.mode === "unavailable") return sendText(res, 503, "Service Unavailable", headers);
-    if (active?.mode === "rate_limit")
-      return sendJson(
-        res,
-        429,
-        {
-          error: active.limit === "key" ? "API_KEY_LIMIT_EXCEEDED" : "API_TOKEN_LIMIT_EXCEEDED",
-          message: "Rate limit exceeded",
-        },
-        headers,
-      );
-    if (active?.mode === "slow") {
-      await delay(active.delayMs);
-      // close() or the client may have torn the socket down meanwhile.
-      if (res.destroyed || !res.socket || res.socket.destroyed) return;
+  /** Parameters: the query string, then the body (JSON or form), which wins. */
+  function readParams(req: FakeRequest): Params {
+    const params: Params = new Map();
+    fromSearchParams(params, req.url.searchParams);
+    const type = mediaType(req.headers["content-type"]);
+    if (req.raw().length > 0 && type === "application/json") {
+      const parsed = req.json();
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+        for (const [k, v] of Object.entries(parsed)) params.set(k, v);
+    } else if (req.raw().length > 0 && type === "application/x-www-form-urlencoded") {
+      fromSearchParams(params, req.form());
     }
+    return params;
+  }
 
+  async function handle(req: FakeRequest, route: (ctx: Ctx) => Promise<Reply | undefined>) {
+    // Rate-limit headers, once the request is known to come from a key and token.
+    const headers: Record<string, string> = {};
     try {
-      // Parameters: query string, then the body (JSON or form), which wins.
-      const params: Params = new Map();
-      fromSearchParams(params, url.searchParams);
-      const body = await readBody(req);
-      const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-      if (body.length > 0 && type === "application/json") {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(body.toString("utf8"));
-        } catch {
-          throw new HttpError(400, "invalid json");
-        }
-        if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-          for (const [k, v] of Object.entries(parsed)) params.set(k, v);
-      } else if (body.length > 0 && type === "application/x-www-form-urlencoded") {
-        fromSearchParams(params, new URLSearchParams(body.toString("utf8")));
-      }
-
+      const params = readParams(req);
       // Credentials: parameters first, then the OAuth header.
       const oauth = parseOAuthHeader(req.headers.authorization);
       const paramKey = scalar(params, "key");
       const paramToken = scalar(params, "token");
       const key = paramKey || oauth?.key;
       const token = paramToken || oauth?.token;
-      entry.auth = paramKey || paramToken ? "query" : oauth ? "header" : "none";
+      if (paramKey || paramToken) authOf.set(req.log, "query");
+      else if (oauth) authOf.set(req.log, "header");
       if (!key || !keys.has(key)) throw new HttpError(401, "invalid key");
       const issued = token ? tokens.get(token) : undefined;
       if (!token || !issued || issued.key !== key) throw new HttpError(401, "invalid token");
       const member = members.get(issued.memberId)!;
 
       spend(headers, key, token);
-      route({ req, res, url, method: req.method ?? "GET", params, headers, member });
+      const reply = await route({ params, member });
+      return reply && withHeaders(reply, headers);
     } catch (err) {
-      if (res.headersSent || res.destroyed) {
-        res.destroy();
-        return;
-      }
-      if (err instanceof HttpError) {
-        if (err.json !== undefined) sendJson(res, err.status, err.json, headers);
-        else sendText(res, err.status, err.message, headers);
-      } else {
-        sendText(res, 500, `Internal Server Error: ${String(err)}`, headers);
-      }
+      return withHeaders(errorReply(err), headers);
     }
   }
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const logged: FakeTrello["requests"][number] = {
-      method: req.method ?? "GET",
-      path: url.pathname,
-      status: 0,
-      at: Date.now(),
-      auth: "none",
-    };
-    requests.push(logged);
-    inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    res.once("finish", () => {
-      logged.status = res.statusCode;
-    });
-    res.once("close", () => {
-      inFlight--;
-    });
-    void handle(req, res, url, logged);
+  const server: FakeServer = await startFakeServer({
+    host: opts.host,
+    port: opts.port,
+    routes,
+    trailingSlash: "ignore", // Trello tolerates a trailing slash
+    bodyLimit: MAX_BODY_BYTES,
+    handle,
+    notFound: () => errorReply(notFound()),
+    tooLarge: () => new HttpError(413, "request entity too large"),
+    malformedJson: () => new HttpError(400, "invalid json"),
+    replyHeaders: () => TRELLO_HEADERS,
   });
-  const { origin } = await listenOnLoopback(server, { host, port: opts.port, sockets });
-
-  let closing: Promise<void> | undefined;
 
   return {
-    url: origin,
+    url: server.url,
     addCredentials(c) {
       let member = c.memberId ? members.get(c.memberId) : undefined;
       if (!member && c.username)
@@ -906,17 +816,22 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
       tokenBuckets.clear();
     },
     setMode(next, modeOpts = {}) {
-      mode =
-        next === "ok"
-          ? OK_MODE
-          : {
-              mode: next,
-              remaining: modeOpts.times ?? Number.POSITIVE_INFINITY,
-              path: modeOpts.path ?? null,
-              delayMs: modeOpts.delayMs ?? DEFAULT_SLOW_MS,
-              limit: modeOpts.limit ?? "token",
-            };
-      if (mode.remaining <= 0) mode = OK_MODE;
+      server.faults.clear();
+      const target: FaultTarget = {
+        times: modeOpts.times,
+        path: modeOpts.path === undefined ? undefined : `${modeOpts.path}*`,
+      };
+      if (next === "server_error") server.faults.fail(target, textReply(500, "Internal Server Error"));
+      if (next === "unavailable") server.faults.fail(target, textReply(503, "Service Unavailable"));
+      if (next === "rate_limit")
+        server.faults.fail(
+          target,
+          jsonReply(429, {
+            error: modeOpts.limit === "key" ? "API_KEY_LIMIT_EXCEEDED" : "API_TOKEN_LIMIT_EXCEEDED",
+            message: "Rate limit exceeded",
+          }),
+        );
+      if (next === "slow") server.faults.delay(target, modeOpts.delayMs ?? DEFAULT_SLOW_MS);
     },
     boards() {
       return [...boards.values()].map((b) => ({
@@ -938,19 +853,19 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
         })),
       }));
     },
-    requests,
+    get requests() {
+      return server.log.map((e) => ({
+        method: e.method,
+        path: e.path,
+        status: e.status,
+        at: e.at,
+        auth: authOf.get(e) ?? ("none" as const),
+      }));
+    },
     get maxInFlight() {
-      return maxInFlight;
+      return server.maxInFlight;
     },
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const socket of sockets) socket.destroy();
-        // Pending "slow" delays would otherwise keep the event loop alive.
-        cancelDelays();
-      });
-      return closing;
-    },
+    server,
+    close: server.close,
   };
 }
