@@ -3,8 +3,6 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./app";
 import type { Config } from "./config";
 import { openDatabase } from "./db/client";
-import { failDecomposition, registerDecomposition } from "./decomposition/pipeline";
-import { createPlanners } from "./decomposition/planners";
 import type { Deps } from "./deps";
 import { githubExporter } from "./integrations/github/exporter";
 import { jiraExporter } from "./integrations/jira/exporter";
@@ -20,6 +18,8 @@ import { registerBlog } from "./services/blog/notify";
 import { deriveUnsubscribeKey } from "./services/blog/unsubscribe-token";
 import { registerExports } from "./services/exports/runner";
 import { createOllamaDetector } from "./services/model-providers/ollama";
+import { failDecomposition, registerDecomposition } from "./services/planning/pipeline";
+import { createPlanners } from "./services/planning/planners";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 

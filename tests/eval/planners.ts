@@ -1,9 +1,12 @@
 /** The planners the evaluation scores. Construction lives here only, so signature changes touch one place. */
 import { loadConfig } from "../../src/server/config";
-import { createLangChainPlanner, providerFromConfig } from "../../src/server/decomposition/langchain-planner";
-import { createOfflinePlanner } from "../../src/server/decomposition/offline-planner";
-import type { Planner } from "../../src/server/decomposition/planner";
 import { createLogger } from "../../src/server/lib/logger";
+import {
+  createLangChainPlanner,
+  providerFromConfig,
+} from "../../src/server/services/planning/langchain-planner";
+import { createOfflinePlanner } from "../../src/server/services/planning/offline-planner";
+import type { Planner } from "../../src/server/services/planning/planner";
 
 export function offlinePlanner(): Planner {
   return createOfflinePlanner();

@@ -11,7 +11,7 @@
  *   --strict           exit with status 1 when the gate fails
  */
 import { writeFileSync } from "node:fs";
-import type { Planner } from "../../src/server/decomposition/planner";
+import type { Planner } from "../../src/server/services/planning/planner";
 import type { FakeOpenAI } from "../fakes/openai";
 import { CORPUS, findCase } from "./corpus/index";
 import { evaluate, startFakeModelPlanner } from "./harness";

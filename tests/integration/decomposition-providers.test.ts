@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { portableFormat } from "../../src/server/decomposition/portable-schema";
+import { portableFormat } from "../../src/server/services/planning/portable-schema";
 import {
   complexityAssessment,
   eventModelStructure,

@@ -5,8 +5,8 @@ import {
   type OllamaModel,
 } from "../../../shared/schemas/model-providers";
 import type { Config } from "../../config";
-import { limitedProviderFetch } from "../../decomposition/provider-fetch";
 import type { Logger } from "../../lib/logger";
+import { limitedProviderFetch } from "../planning/provider-fetch";
 
 /**
  * Finds a local Ollama and the models it has pulled, so Settings can offer them: `GET {OLLAMA_URL}/api/tags`,

@@ -1,7 +1,7 @@
 import { OpenAIClient } from "@langchain/openai";
 import type { ConnectionTestResult } from "../../../shared/schemas/model-providers";
-import { isReasoningModel, providerMessage } from "../../decomposition/langchain-planner";
-import { limitedProviderFetch, ProviderResponseTooLarge } from "../../decomposition/provider-fetch";
+import { isReasoningModel, providerMessage } from "../planning/langchain-planner";
+import { limitedProviderFetch, ProviderResponseTooLarge } from "../planning/provider-fetch";
 
 /** A test waits at most this long for the provider (a local model may first have to load). */
 export const TEST_TIMEOUT_MS = 20_000;

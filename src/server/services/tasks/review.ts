@@ -2,10 +2,10 @@ import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { rejectTaskInput, resubmitTaskInput, Task } from "../../../shared/schemas/tasks";
 import { tasks } from "../../db/schema/index";
-import { enqueueDecomposition, enqueueNodeDecomposition, JOB_COMPOSE } from "../../decomposition/pipeline";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import type { UserRow } from "../auth/sessions";
+import { enqueueDecomposition, enqueueNodeDecomposition, JOB_COMPOSE } from "../planning/pipeline";
 import { countMonthlyUse, getOwnedRow, getTask } from "./tasks";
 
 /**

@@ -12,7 +12,7 @@ import {
   type UserStory,
 } from "../../../shared/schemas/tasks";
 import type { epics, eventModels, tasks, userStories } from "../../db/schema/index";
-import { extractScope } from "../../decomposition/requirements";
+import { extractScope } from "../planning/requirements";
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type EpicRow = typeof epics.$inferSelect;

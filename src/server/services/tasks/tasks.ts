@@ -18,15 +18,15 @@ import {
 } from "../../../shared/schemas/tasks";
 import { resultRows } from "../../db/client";
 import { epics, eventModels, tasks, userStories, users } from "../../db/schema/index";
-import {
-  enqueueDecomposition,
-  enqueueNodeDecomposition,
-  refreshAttentionWarning,
-} from "../../decomposition/pipeline";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { currentUsagePeriod } from "../auth/accounts";
 import type { UserRow } from "../auth/sessions";
+import {
+  enqueueDecomposition,
+  enqueueNodeDecomposition,
+  refreshAttentionWarning,
+} from "../planning/pipeline";
 import { type RootExtras, type TaskRow, toMetadata, toTask } from "./serialize";
 
 export const TASK_NOT_FOUND = "Task not found";

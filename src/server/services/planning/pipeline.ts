@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import type { PlannedSubtask } from "../../shared/schemas/plan";
-import { STAGES, type StageId, type StageStatus } from "../../shared/schemas/realtime";
-import { readTaskOptions, type TaskStatus } from "../../shared/schemas/tasks";
-import { resultRows } from "../db/client";
-import { epics, eventModels, jobs, tasks, userStories } from "../db/schema/index";
-import type { Deps } from "../deps";
-import type { JobKind } from "../jobs/payloads";
+import type { PlannedSubtask } from "../../../shared/schemas/plan";
+import { STAGES, type StageId, type StageStatus } from "../../../shared/schemas/realtime";
+import { readTaskOptions, type TaskStatus } from "../../../shared/schemas/tasks";
+import { resultRows } from "../../db/client";
+import { epics, eventModels, jobs, tasks, userStories } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import type { JobKind } from "../../jobs/payloads";
 import {
   type DbOrTx,
   type JobContext,
@@ -13,9 +13,9 @@ import {
   type JobRow,
   PermanentJobError,
   type TypedJob,
-} from "../jobs/queue";
-import { githubTokenFor } from "../services/integrations/credentials";
-import type { TaskRow } from "../services/tasks/serialize";
+} from "../../jobs/queue";
+import { githubTokenFor } from "../integrations/credentials";
+import type { TaskRow } from "../tasks/serialize";
 import { isAtomic } from "./atomicity";
 import { briefOf, optionsOf } from "./brief";
 import { findDuplicates } from "./dedupe";

@@ -1,4 +1,4 @@
-import { ATOMIC_HOURS } from "../../../shared/schemas/plan";
+import { ATOMIC_HOURS } from "../../../../shared/schemas/plan";
 
 /**
  * The outline's estimate of one stated requirement, by an open rule (decision 014), shown as "estimated by

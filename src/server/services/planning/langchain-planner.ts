@@ -5,9 +5,9 @@ import {
   eventModelStructure,
   projectContext,
   subtaskPlan,
-} from "../../shared/schemas/plan";
-import type { Config } from "../config";
-import type { Logger } from "../lib/logger";
+} from "../../../shared/schemas/plan";
+import type { Config } from "../../config";
+import type { Logger } from "../../lib/logger";
 import { renderEventModelMarkdown } from "./event-model-markdown";
 import type { Planned, Planner, Usage } from "./planner";
 import { PlannerError } from "./planner-error";

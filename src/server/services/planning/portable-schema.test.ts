@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { findApplicationType, findStack } from "../../shared/catalogue";
-import * as plan from "../../shared/schemas/plan";
+import { findApplicationType, findStack } from "../../../shared/catalogue";
+import * as plan from "../../../shared/schemas/plan";
 import { createOfflinePlanner } from "./offline-planner";
 import type { ComposeRequest, ProjectBrief } from "./planner";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EventModelStructure } from "../../shared/schemas/plan";
+import type { EventModelStructure } from "../../../shared/schemas/plan";
 import { renderEventModelMarkdown } from "./event-model-markdown";
 
 const model: EventModelStructure = {

@@ -1,4 +1,4 @@
-import type { EventModelStructure, ProjectContext } from "../../../shared/schemas/plan";
+import type { EventModelStructure, ProjectContext } from "../../../../shared/schemas/plan";
 import type { ProjectBrief } from "../planner";
 import type { Requirement } from "../requirements";
 import { pointsForHours } from "./estimate";

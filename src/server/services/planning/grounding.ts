@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { parseGithubRepoUrl } from "../../shared/github-names";
-import type { Deps } from "../deps";
-import { IntegrationError } from "../integrations/errors";
-import { githubClient, INTERACTIVE_RATE_LIMIT_WAIT_MS } from "../integrations/github/client";
+import { parseGithubRepoUrl } from "../../../shared/github-names";
+import type { Deps } from "../../deps";
+import { IntegrationError } from "../../integrations/errors";
+import { githubClient, INTERACTIVE_RATE_LIMIT_WAIT_MS } from "../../integrations/github/client";
 
 const SUMMARY_MAX = 6000;
 const README_MAX = 3500;

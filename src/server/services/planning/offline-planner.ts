@@ -6,7 +6,7 @@ import {
   type PlannedSubtask,
   plannedSubtask,
   projectContext,
-} from "../../shared/schemas/plan";
+} from "../../../shared/schemas/plan";
 import { renderEventModelMarkdown } from "./event-model-markdown";
 import { composeOutlineContext, composeOutlineEventModel } from "./outline/compose";
 import { complexityForHours, pointsForHours } from "./outline/estimate";

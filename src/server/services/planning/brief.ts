@@ -1,6 +1,6 @@
-import { findApplicationType, findStack } from "../../shared/catalogue";
-import { readTaskOptions, TASK_DEFAULTS } from "../../shared/schemas/tasks";
-import type { TaskRow } from "../services/tasks/serialize";
+import { findApplicationType, findStack } from "../../../shared/catalogue";
+import { readTaskOptions, TASK_DEFAULTS } from "../../../shared/schemas/tasks";
+import type { TaskRow } from "../tasks/serialize";
 import type { ProjectBrief } from "./planner";
 import { extractScope } from "./requirements";
 

@@ -3,7 +3,7 @@ import type {
   EventModelPlan,
   PlannedSubtask,
   ProjectContext,
-} from "../../shared/schemas/plan";
+} from "../../../shared/schemas/plan";
 import type { StatedScope } from "./requirements";
 
 /** What every stage knows about the project being planned. */

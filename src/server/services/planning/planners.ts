@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import type { PlannerSource } from "../../shared/schemas/model-providers";
-import type { Config } from "../config";
-import type { Db } from "../db/client";
-import type { Vault } from "../integrations/vault";
-import type { Logger } from "../lib/logger";
-import { readProvidersFor, type StoredProvider } from "../services/model-providers/store";
+import type { PlannerSource } from "../../../shared/schemas/model-providers";
+import type { Config } from "../../config";
+import type { Db } from "../../db/client";
+import type { Vault } from "../../integrations/vault";
+import type { Logger } from "../../lib/logger";
+import { readProvidersFor, type StoredProvider } from "../model-providers/store";
 import { createLangChainPlanner, type ModelProvider, providerFromConfig } from "./langchain-planner";
 import { createOfflinePlanner } from "./offline-planner";
 import type { Planner } from "./planner";

@@ -1,4 +1,4 @@
-import type { EventModelStructure } from "../../shared/schemas/plan";
+import type { EventModelStructure } from "../../../shared/schemas/plan";
 
 /** Text from a model, safe inside markdown: one line, no HTML, no markdown control at the start. */
 function inline(text: string): string {

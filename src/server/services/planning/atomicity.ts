@@ -1,4 +1,4 @@
-import { ATOMIC_HOURS } from "../../shared/schemas/plan";
+import { ATOMIC_HOURS } from "../../../shared/schemas/plan";
 
 /**
  * When a node stops being split (docs/decisions/005-decomposition.md, 014):
