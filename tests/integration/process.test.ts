@@ -161,7 +161,8 @@ describe("npm run make-admin", () => {
     const missing = await run(["nobody@example.com"]);
     expect(missing.code).toBe(1);
     expect(missing.out).toBe("No account with e-mail nobody@example.com\n");
-  });
+    // One app start and three CLI runs, each compiling TypeScript and opening PGlite (about 6 s each idle).
+  }, 120_000);
 });
 
 describe("the single-page app", () => {
