@@ -58,6 +58,8 @@ export default defineConfig({
           name: "unit",
           include: ["src/**/*.test.ts", "tests/unit/**/*.test.ts"],
           environment: "node",
+          // One module graph per worker (the planner, schemas and the eval corpus are imported once).
+          isolate: false,
         },
       },
       {
@@ -75,6 +77,8 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each file starts its own server and database; two cores, so two at a time.
           maxWorkers: 2,
+          // One module graph per worker: each file would otherwise import the whole app again.
+          isolate: false,
           setupFiles: ["tests/support/fail-on-console-error.ts"],
         },
       },
