@@ -70,8 +70,9 @@ export default defineConfig({
             ? postgresSuites
             : ["tests/integration/**/*.test.ts", "tests/fakes/**/*.test.ts"],
           exclude: onPostgres ? [] : ["tests/integration/**/*.pg.test.ts"],
-          // The schema is migrated once per run; each test server starts from a copy of it.
-          globalSetup: ["tests/support/database-template.ts"],
+          // The schema is migrated once per run; each test server starts from a copy of it. The server is
+          // bundled once per run for the suites that start it as a process.
+          globalSetup: ["tests/support/database-template.ts", "tests/support/app-bundle.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { TestClient, uniqueEmail } from "../support/http-client";
-import { spawnApp, waitForReady } from "../support/process";
+import { entryPointArgs, spawnApp, waitForReady } from "../support/process";
 import { freePort, startTestServer } from "../support/server";
 import { waitUntil } from "../support/wait";
 
@@ -144,7 +144,7 @@ describe("npm run make-admin", () => {
     await app.exited;
     const run = (args: string[]) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, ["--import", "tsx", "src/server/cli/make-admin.ts", ...args], {
+        const child = spawn(process.execPath, [...entryPointArgs("make-admin"), ...args], {
           env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
         });
         let out = "";

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, cpSync, existsSync } from "node:fs";
 import path from "node:path";
+import { APP_BUNDLE_ENV } from "./app-bundle";
 import { PGLITE_DIR_ENV } from "./database-template";
 import { waitUntil } from "./wait";
 
@@ -10,6 +11,16 @@ export type AppProcess = {
   output: () => string;
   exited: Promise<number | null>;
 };
+
+/**
+ * The node arguments that run one of the server's entry points: the run's bundle when the integration
+ * project's global setup made one (tests/support/app-bundle.ts), else the TypeScript source through tsx.
+ */
+export function entryPointArgs(entry: "main" | "make-admin"): string[] {
+  const bundle = process.env[APP_BUNDLE_ENV];
+  if (bundle) return [path.join(bundle, `${entry}.js`)];
+  return ["--import", "tsx", entry === "main" ? "src/server/main.ts" : "src/server/cli/make-admin.ts"];
+}
 
 /**
  * Starts `src/server/main.ts` as its own Node process, as `npm start` does. On PGlite, a DATA_DIR that
@@ -22,7 +33,7 @@ export function spawnApp(env: Record<string, string>): AppProcess {
     cpSync(template, path.join(env.DATA_DIR, "pglite"), { recursive: true });
   }
   let out = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+  const child = spawn(process.execPath, entryPointArgs("main"), {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

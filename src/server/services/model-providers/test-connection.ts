@@ -1,6 +1,5 @@
-import { OpenAIClient } from "@langchain/openai";
 import type { ConnectionTestResult } from "../../../shared/schemas/model-providers";
-import { isReasoningModel, providerMessage } from "../planning/langchain-planner";
+import { isReasoningModel, loadSdk, providerMessage } from "../planning/langchain-planner";
 import { limitedProviderFetch, ProviderResponseTooLarge } from "../planning/provider-fetch";
 
 /** A test waits at most this long for the provider (a local model may first have to load). */
@@ -18,7 +17,7 @@ const clip = (text: string) => (text.length > QUOTE_CHARS ? `${text.slice(0, QUO
 
 /** Why a request got no answer, from the SDK error and its causes (connection refused, unknown host...). */
 function connectionProblem(err: unknown, timeoutMs: number): string {
-  if (err instanceof OpenAIClient.APIConnectionTimeoutError)
+  if (err instanceof Error && err.constructor.name === "APIConnectionTimeoutError")
     return `The provider did not answer within ${Math.round(timeoutMs / 1000)} seconds.`;
   for (let e: unknown = err, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) {
     if (e instanceof ProviderResponseTooLarge) return e.message;
@@ -47,6 +46,7 @@ export async function testConnection(
   timeoutMs = TEST_TIMEOUT_MS,
 ): Promise<ConnectionTestResult> {
   const apiKey = provider.apiKey || "not-needed";
+  const { OpenAIClient } = await loadSdk();
   const client = new OpenAIClient({
     apiKey,
     baseURL: provider.baseUrl,

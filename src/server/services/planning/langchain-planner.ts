@@ -1,4 +1,4 @@
-import { OpenAIClient } from "@langchain/openai";
+import type { OpenAIClient } from "@langchain/openai";
 import type { z } from "zod";
 import {
   complexityAssessment,
@@ -159,7 +159,9 @@ export function providerError(
 ): PlannerError {
   const e = err as { status?: unknown; code?: unknown; message?: unknown };
   const status = typeof e.status === "number" ? e.status : undefined;
-  if (err instanceof OpenAIClient.APIConnectionTimeoutError || status === 408)
+  // By class name: the SDK is loaded only once a planner first calls it (see loadSdk).
+  const timedOut = err instanceof Error && err.constructor.name === "APIConnectionTimeoutError";
+  if (timedOut || status === 408)
     return new PlannerError(`The AI provider did not answer in time during ${stage.label}.`, false, {
       cause: err,
     });
@@ -233,6 +235,16 @@ export function providerFromConfig(config: Config): ModelProvider {
 // ---------------------------------------------------------------------------------------------
 
 /**
+ * The SDK is about half a second of module loading, so it is loaded at the first model call rather than
+ * at every start of a process that may never call a model (the offline planner, the CLI).
+ */
+let sdk: Promise<typeof import("@langchain/openai")> | undefined;
+export function loadSdk(): Promise<typeof import("@langchain/openai")> {
+  sdk ??= import("@langchain/openai");
+  return sdk;
+}
+
+/**
  * Any OpenAI-compatible endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio...). Requests go through
  * the official `openai` client that @langchain/openai wraps and re-exports: ChatOpenAI's structured output
  * derives the schema from zod with every length and count in it, which OpenAI's strict mode refuses, and
@@ -241,14 +253,19 @@ export function providerFromConfig(config: Config): ModelProvider {
  */
 export function createLangChainPlanner(provider: ModelProvider, log: Logger): Planner {
   const apiKey = provider.apiKey || "not-needed";
-  const client = new OpenAIClient({
-    apiKey,
-    // Explicit, so the SDK never falls back to its own reading of the environment.
-    baseURL: provider.baseUrl || "https://api.openai.com/v1",
-    timeout: provider.timeoutMs,
-    maxRetries: provider.maxRetries,
-    ...(provider.fetch ? { fetch: provider.fetch } : {}),
-  });
+  let client: OpenAIClient | undefined;
+  async function openClient(): Promise<OpenAIClient> {
+    const { OpenAIClient } = await loadSdk();
+    client ??= new OpenAIClient({
+      apiKey,
+      // Explicit, so the SDK never falls back to its own reading of the environment.
+      baseURL: provider.baseUrl || "https://api.openai.com/v1",
+      timeout: provider.timeoutMs,
+      maxRetries: provider.maxRetries,
+      ...(provider.fetch ? { fetch: provider.fetch } : {}),
+    });
+    return client;
+  }
   const reasoning = isReasoningModel(provider.model);
   // Converted once: a schema that cannot be made portable fails at start-up, not at the first task.
   const formats = new Map<z.ZodType, PortableFormat>(
@@ -301,7 +318,7 @@ export function createLangChainPlanner(provider: ModelProvider, log: Logger): Pl
       usage.calls += 1;
       let completion: ChatCompletion;
       try {
-        completion = await client.chat.completions.create(body, { signal });
+        completion = await (await openClient()).chat.completions.create(body, { signal });
       } catch (err) {
         if (signal?.aborted) throw err;
         throw providerError(err, stage, apiKey, provider.configuredIn);
