@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app";
 import type { Config } from "./config";
-import { openDatabase } from "./db/client";
+import { openDatabase, type PGliteLease } from "./db/client";
 import type { Deps } from "./deps";
 import { githubExporter } from "./integrations/github/exporter";
 import { jiraExporter } from "./integrations/jira/exporter";
@@ -33,7 +33,7 @@ export type RunningServer = {
 
 export async function startServer(
   config: Config,
-  opts: { log?: Logger; clientDir?: string; inMemoryDatabase?: boolean; pgliteDump?: Blob } = {},
+  opts: { log?: Logger; clientDir?: string; inMemoryDatabase?: boolean; pglite?: PGliteLease } = {},
 ): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
   const database = await openDatabase({
@@ -41,7 +41,7 @@ export async function startServer(
     dataDir: config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
     inMemory: opts.inMemoryDatabase,
-    pgliteDump: opts.pgliteDump,
+    pglite: opts.pglite,
   });
   const events = await createEventBus(database, log);
   let deps: Deps;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, type WriteStream } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,6 +8,7 @@ import { loadConfig } from "../../src/server/config";
 import { createLogger, type Logger } from "../../src/server/lib/logger";
 import { type RunningServer, startServer } from "../../src/server/server";
 import { PGLITE_DUMP_ENV, TEMPLATE_DB_ENV } from "./database-template";
+import { leasePglite } from "./pglite-pool";
 
 /** Which database the integration suite runs on: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set. */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
@@ -73,15 +74,6 @@ export function testLogger(level: Parameters<typeof createLogger>[0]): Logger {
   return createLogger("debug", {}, (line) => stream.write(`${line}\n`));
 }
 
-/** In a vitest run, the migrated PGlite data directory every in-memory test database starts from. */
-let pgliteDump: Blob | undefined;
-function migratedPgliteDump(): Blob | undefined {
-  const file = process.env[PGLITE_DUMP_ENV];
-  if (!file) return undefined;
-  pgliteDump ??= new Blob([readFileSync(file)]);
-  return pgliteDump;
-}
-
 export type TestServer = RunningServer & { stop(): Promise<void>; dataDir: string };
 
 /**
@@ -121,7 +113,8 @@ export async function startTestServer(
     log: testLogger(config.LOG_LEVEL),
     clientDir: opts.clientDir ?? path.join(dataDir, "no-client"),
     inMemoryDatabase,
-    pgliteDump: inMemoryDatabase ? migratedPgliteDump() : undefined,
+    // In a vitest run, a pooled copy of the run's migrated database (tests/support/pglite-pool.ts).
+    pglite: inMemoryDatabase && process.env[PGLITE_DUMP_ENV] ? await leasePglite() : undefined,
   });
   return {
     ...server,

@@ -49,11 +49,14 @@ export type DatabaseOptions = {
   poolSize?: number;
   inMemory?: boolean;
   /**
-   * In-memory PGlite only: start from this dump of a data directory (PGlite's `dumpDataDir`) instead of
-   * creating an empty cluster. The tests pass one already migrated, made once per run.
+   * A PGlite instance to use instead of opening one, handed back through `release` when the database is
+   * closed. The tests lend servers already-migrated in-memory instances from a pool
+   * (tests/support/pglite-pool.ts): starting PGlite is the slowest part of a test server's start.
    */
-  pgliteDump?: Blob;
+  pglite?: PGliteLease;
 };
+
+export type PGliteLease = { client: PGlite; release(): Promise<void> };
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
@@ -82,12 +85,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     );
   }
   let dataDir: string | undefined;
-  if (!opts.inMemory) {
+  if (!opts.inMemory && !opts.pglite) {
     dataDir = path.resolve(opts.dataDir ?? "./.data", "pglite");
     mkdirSync(dataDir, { recursive: true });
   }
-  const client =
-    opts.inMemory && opts.pgliteDump ? new PGlite({ loadDataDir: opts.pgliteDump }) : new PGlite(dataDir);
+  const client = opts.pglite?.client ?? new PGlite(dataDir);
   await client.waitReady;
   const db = drizzlePglite(client, { schema, casing: "snake_case" });
   await migratePglite(db, { migrationsFolder });
@@ -95,7 +97,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     db as unknown as Db,
     "pglite",
     async (q) => ((await db.execute(q)) as { rows: Record<string, unknown>[] }).rows,
-    () => client.close(),
+    () => (opts.pglite ? opts.pglite.release() : client.close()),
     inProcessSignals(),
   );
 }
