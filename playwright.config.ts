@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
@@ -13,21 +13,36 @@ const openaiPort = appPort + 4;
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "atomize-e2e-"));
 const dataDir = process.env.E2E_DATA_DIR;
 
+/**
+ * Debian's Chromium. In headless runs its headless shell (package chromium-headless-shell, the same
+ * Chromium build in the old headless mode Playwright itself uses by default for headless tests) when
+ * installed: a page load costs it about half the CPU of the full browser, and the browser tests are
+ * bound by CPU on these two-core machines (decision 017). CHROMIUM_PATH picks either.
+ */
+const chromiumPath =
+  process.env.CHROMIUM_PATH ??
+  (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
+
 export default defineConfig({
   testDir: "tests/e2e",
   globalTeardown: "./tests/e2e/global-teardown.ts",
-  timeout: 30_000,
+  // The longest journeys take about 15 s alone; two run side by side on two cores.
+  timeout: 45_000,
   expect: { timeout: 7_000 },
+  // Files in parallel, tests of one file in order. Every test signs up its own account, so two workers
+  // never share data.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     baseURL: `http://127.0.0.1:${appPort}`,
-    trace: "retain-on-failure",
+    // A trace records every action's DOM and a screencast, about a third of the run's time; E2E_TRACE=1
+    // turns it on. A failure always keeps its screenshot and the page's accessibility snapshot.
+    trace: process.env.E2E_TRACE ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromiumPath,
       args: [
         "--headless",
         "--no-sandbox",
@@ -43,40 +58,25 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: [
     {
-      command: `node --import tsx tests/fakes/run-google.ts`,
-      url: `http://127.0.0.1:${googlePort}/.well-known/openid-configuration`,
+      command: "node --import tsx tests/fakes/run-all.ts",
+      // The OpenAI-compatible fake starts last, so its answer means all four are listening.
+      url: `http://127.0.0.1:${openaiPort}/v1/models`,
       env: {
         FAKE_GOOGLE_PORT: String(googlePort),
         FAKE_GOOGLE_CLIENT_ID: "e2e-client",
         FAKE_GOOGLE_CLIENT_SECRET: "e2e-secret",
+        FAKE_GITHUB_PORT: String(githubPort),
+        FAKE_TRELLO_PORT: String(trelloPort),
+        // Not configured for the app: users connect it in Settings → AI model (tests/e2e/ai-model.spec.ts).
+        FAKE_OPENAI_PORT: String(openaiPort),
       },
       reuseExistingServer: false,
       timeout: 30_000,
     },
     {
-      command: "node --import tsx tests/fakes/run-github.ts",
-      url: `http://127.0.0.1:${githubPort}/rate_limit`,
-      env: { FAKE_GITHUB_PORT: String(githubPort) },
-      reuseExistingServer: false,
-      timeout: 30_000,
-    },
-    {
-      command: "node --import tsx tests/fakes/run-trello.ts",
-      url: `http://127.0.0.1:${trelloPort}/1/members/me?key=e2e-trello-key&token=e2e-trello-token`,
-      env: { FAKE_TRELLO_PORT: String(trelloPort) },
-      reuseExistingServer: false,
-      timeout: 30_000,
-    },
-    {
-      // Not configured for the app: users connect it in Settings → AI model (tests/e2e/ai-model.spec.ts).
-      command: "node --import tsx tests/fakes/run-openai.ts",
-      url: `http://127.0.0.1:${openaiPort}/v1/models`,
-      env: { FAKE_OPENAI_PORT: String(openaiPort) },
-      reuseExistingServer: false,
-      timeout: 30_000,
-    },
-    {
-      command: "node --import tsx src/server/main.ts",
+      // The app as `npm run build` compiles it (bundled again here, in under a second, so a run never
+      // tests stale server code).
+      command: "node scripts/build-server.mjs && node dist/server/main.js",
       url: `http://127.0.0.1:${appPort}/readyz`,
       env: {
         NODE_ENV: "test",
@@ -91,7 +91,8 @@ export default defineConfig({
         GOOGLE_ISSUER_URL: `http://127.0.0.1:${googlePort}`,
         GITHUB_API_URL: `http://127.0.0.1:${githubPort}`,
         TRELLO_API_URL: `http://127.0.0.1:${trelloPort}`,
-        ADMIN_EMAILS: "e2e.admin@example.com",
+        // The blog's admin (tests/e2e/fixtures.ts) and one that auth.spec.ts registers to see the role arrive.
+        ADMIN_EMAILS: "e2e.admin@example.com,e2e.first-admin@example.com",
         // Every test registers from 127.0.0.1; the per-address limits have their own integration tests.
         REGISTRATIONS_PER_IP_PER_HOUR: "100000",
         ANONYMOUS_WRITES_PER_IP_PER_HOUR: "100000",

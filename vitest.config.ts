@@ -77,7 +77,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Each file starts its own server and database; two cores, so two at a time.
-          maxWorkers: 2,
+          maxWorkers: onPostgres ? 3 : 2,
           // One module graph per worker: each file would otherwise import the whole app again.
           isolate: false,
           setupFiles: ["tests/support/fail-on-console-error.ts"],

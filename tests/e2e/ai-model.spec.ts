@@ -8,7 +8,6 @@ test("connect a model in Settings → AI model, test it, save it, and get a task
   page,
   insertNewUser,
 }) => {
-  await page.goto("/login");
   await insertNewUser("Mona Model");
 
   // Before: the Create Task page says the plan will be an outline, and links to the AI model tab.

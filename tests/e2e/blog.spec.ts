@@ -1,9 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, newEmail, PASSWORD, test, verifyAddress } from "./fixtures";
+import { expect, newEmail, signInAdmin, test, verifyAddress } from "./fixtures";
 
-// playwright.config.ts starts the e2e server with ADMIN_EMAILS=e2e.admin@example.com: that account is an
-// admin once its address is verified.
-const ADMIN_EMAIL = "e2e.admin@example.com";
 const CHECK_INBOX = "Check your inbox: we sent a link to confirm your subscription.";
 
 /** The smallest valid PNG: one transparent pixel. */
@@ -13,24 +10,6 @@ const PNG_1X1 = Buffer.from(
 );
 
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-/** Signs the admin in on a request context (registering the account the first time). */
-async function signInAdmin(request: APIRequestContext, origin: string) {
-  const headers = { origin };
-  const login = await request.post("/api/auth/login", {
-    data: { email: ADMIN_EMAIL, password: PASSWORD },
-    headers,
-  });
-  if (!login.ok()) {
-    const res = await request.post("/api/auth/register", {
-      data: { email: ADMIN_EMAIL, password: PASSWORD, full_name: "Ada Admin" },
-      headers,
-    });
-    expect(res.status(), await res.text()).toBe(201);
-  }
-  const me = (await (await request.get("/api/auth/me")).json()) as { role: string };
-  if (me.role !== "admin") await verifyAddress(request, origin);
-}
 
 /** The confirmation link mailed to `address`, read from the outbox by the admin (signed in on `request`). */
 async function confirmationLink(request: APIRequestContext, address: string): Promise<string> {

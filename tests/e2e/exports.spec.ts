@@ -2,22 +2,15 @@ import { expect, test } from "./fixtures";
 
 test("enable Trello in Settings, export a task, and watch the progress dialog to the result", async ({
   page,
-  insertNewUser,
+  seededTask,
 }) => {
-  await page.goto("/login");
-  await insertNewUser();
-  const origin = new URL(page.url()).origin;
-  const created = await page.request.post("/api/tasks", {
-    data: { description: "A recipe sharing site with search and favourites" },
-    headers: { origin },
-  });
-  const { id } = (await created.json()) as { id: string };
+  const { id } = seededTask;
 
   // Before setup the Trello export is offered but disabled, with the way to enable it.
   await page.goto(`/tasks/${id}`);
-  await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
-    { timeout: 20_000 },
-  );
+  await expect(
+    page.getByTestId("decomposition-progress").getByText("Complete", { exact: true }),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Export" }).click();
   const menu = page.getByRole("menu", { name: "Export" });
   const trelloItem = menu.getByRole("menuitem", { name: "Export to Trello" });

@@ -11,15 +11,65 @@ export function newEmail(prefix = "e2e") {
 
 export const PASSWORD = "e2e password 123";
 
-/** Creates an account through the API (the browser context keeps the session cookie). */
-async function insertNewUser(page: Page, fullName = "Erin Example") {
+export type Account = { email: string; password: string; fullName: string };
+
+/**
+ * Creates an account through the API; the page's browser context keeps the session cookie, so the next
+ * page it opens is signed in. No page has to be loaded first.
+ */
+async function insertNewUser(page: Page, origin: string, fullName = "Erin Example"): Promise<Account> {
   const email = newEmail();
   const res = await page.request.post("/api/auth/register", {
     data: { email, password: PASSWORD, full_name: fullName },
-    headers: { origin: new URL(page.url() === "about:blank" ? "http://x" : page.url()).origin },
+    headers: { origin },
   });
-  expect(res.status()).toBe(201);
+  expect(res.status(), await res.text()).toBe(201);
   return { email, password: PASSWORD, fullName };
+}
+
+/** Creates a task through the API for the account signed in on `request`. */
+export async function createTask(
+  request: APIRequestContext,
+  origin: string,
+  description: string,
+): Promise<{ id: string; description: string }> {
+  const res = await request.post("/api/tasks", { data: { description }, headers: { origin } });
+  expect(res.status(), await res.text()).toBe(201);
+  return { id: ((await res.json()) as { id: string }).id, description };
+}
+
+/** Waits, through the API, until the planner has finished a task (the e2e server plans offline). */
+export async function waitUntilPlanned(request: APIRequestContext, id: string): Promise<void> {
+  await expect
+    .poll(async () => ((await (await request.get(`/api/tasks/${id}`)).json()) as { status: string }).status, {
+      timeout: 20_000,
+    })
+    .toBe("completed");
+}
+
+// playwright.config.ts starts the e2e server with ADMIN_EMAILS=e2e.admin@example.com: that account is an
+// admin once its address is verified.
+export const ADMIN_EMAIL = "e2e.admin@example.com";
+
+/**
+ * Signs the admin in on a request context, registering and verifying the account the first time. Files
+ * run on two workers, so the other one may register it in between: a 409 then means "sign in".
+ */
+export async function signInAdmin(request: APIRequestContext, origin: string): Promise<void> {
+  const headers = { origin };
+  const credentials = { email: ADMIN_EMAIL, password: PASSWORD };
+  if (!(await request.post("/api/auth/login", { data: credentials, headers })).ok()) {
+    const res = await request.post("/api/auth/register", {
+      data: { ...credentials, full_name: "Ada Admin" },
+      headers,
+    });
+    if (res.status() === 409) {
+      const again = await request.post("/api/auth/login", { data: credentials, headers });
+      expect(again.status(), await again.text()).toBe(200);
+    } else expect(res.status(), await res.text()).toBe(201);
+  }
+  const me = (await (await request.get("/api/auth/me")).json()) as { role: string };
+  if (me.role !== "admin") await verifyAddress(request, origin);
 }
 
 /**
@@ -49,10 +99,28 @@ export async function verifyAddress(request: APIRequestContext, origin: string):
 }
 
 export const test = base.extend<{
-  insertNewUser: (fullName?: string) => Promise<{ email: string; password: string; fullName: string }>;
+  /** The app's origin, for the Origin header that state-changing API calls need. */
+  origin: string;
+  /** Registers another account on the page's context (signing it in). */
+  insertNewUser: (fullName?: string) => Promise<Account>;
+  /** A fresh account, already signed in on the page's context. */
+  signedIn: Account;
+  /** A signed-in account with one task the planner has already finished. */
+  seededTask: { account: Account; id: string; description: string };
 }>({
-  insertNewUser: async ({ page }, use) => {
-    await use((fullName) => insertNewUser(page, fullName));
+  origin: async ({ baseURL }, use) => {
+    await use(new URL(baseURL!).origin);
+  },
+  insertNewUser: async ({ page, origin }, use) => {
+    await use((fullName) => insertNewUser(page, origin, fullName));
+  },
+  signedIn: async ({ page, origin }, use) => {
+    await use(await insertNewUser(page, origin));
+  },
+  seededTask: async ({ page, origin, signedIn }, use) => {
+    const task = await createTask(page.request, origin, "A recipe sharing site with search and favourites");
+    await waitUntilPlanned(page.request, task.id);
+    await use({ account: signedIn, ...task });
   },
   page: async ({ page }, use) => {
     // Any uncaught error in the page is a failure.

@@ -74,10 +74,8 @@ test("the landing page carries Organization structured data from the server's pu
 
 test("signed-in users opening / go to the dashboard, while /landing still shows the landing page", async ({
   page,
-  insertNewUser,
+  signedIn: _,
 }) => {
-  await page.goto("/about");
-  await insertNewUser();
   await page.goto("/");
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/landing");

@@ -1,18 +1,9 @@
-import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-
-async function apiCreateTask(page: Page, description: string) {
-  const origin = new URL(page.url()).origin;
-  const res = await page.request.post("/api/tasks", { data: { description }, headers: { origin } });
-  expect(res.status()).toBe(201);
-  return (await res.json()) as { id: string };
-}
+import { createTask, expect, test } from "./fixtures";
 
 test("create a task, find it on the dashboard, walk its tabs, watch it decompose, grow and prune the tree, and delete it", async ({
   page,
   insertNewUser,
 }) => {
-  await page.goto("/login");
   await insertNewUser("Tara Tasks");
   await page.goto("/dashboard");
   await expect(page.getByRole("button", { name: "Create Your First Task" })).toBeVisible();
@@ -140,10 +131,8 @@ test("create a task, find it on the dashboard, walk its tabs, watch it decompose
 
 test("the create-task form checks its fields with createTaskInput before anything is sent", async ({
   page,
-  insertNewUser,
+  signedIn: _,
 }) => {
-  await page.goto("/login");
-  await insertNewUser();
   const creates: string[] = [];
   page.on("request", (r) => {
     if (r.url().includes("tasks.create")) creates.push(r.url());
@@ -165,11 +154,11 @@ test("the create-task form checks its fields with createTaskInput before anythin
 
 test("the dashboard pages 9 at a time and steps back when a page empties", async ({
   page,
-  insertNewUser,
+  origin,
+  signedIn: _,
 }) => {
-  await page.goto("/login");
-  await insertNewUser();
-  for (let i = 1; i <= 10; i++) await apiCreateTask(page, `Paged task ${String(i).padStart(2, "0")}`);
+  for (let i = 1; i <= 10; i++)
+    await createTask(page.request, origin, `Paged task ${String(i).padStart(2, "0")}`);
   await page.goto("/dashboard");
   await expect(page.getByText("Showing 9 of 10 tasks")).toBeVisible();
   const pager = page.getByRole("navigation", { name: "Pagination" });
@@ -190,10 +179,9 @@ test("the dashboard pages 9 at a time and steps back when a page empties", async
   await expect(page.getByTestId("stat-total")).toContainText("9");
 });
 
-test("a task that is not yours is 'Task not found'", async ({ page, insertNewUser }) => {
-  await page.goto("/login");
+test("a task that is not yours is 'Task not found'", async ({ page, origin, insertNewUser }) => {
   await insertNewUser();
-  const { id } = await apiCreateTask(page, "Private plans");
+  const { id } = await createTask(page.request, origin, "Private plans");
   await page.context().clearCookies();
   await insertNewUser();
   await page.goto(`/tasks/${id}`);
@@ -202,12 +190,10 @@ test("a task that is not yours is 'Task not found'", async ({ page, insertNewUse
 
 test("the Subtasks tab virtualises a large tree: few rows in the page, every node reachable by scrolling", async ({
   page,
-  insertNewUser,
+  origin,
+  signedIn: _,
 }) => {
-  await page.goto("/login");
-  await insertNewUser();
-  const origin = new URL(page.url()).origin;
-  const root = await apiCreateTask(page, "A large programme of work");
+  const root = await createTask(page.request, origin, "A large programme of work");
   const add = (target: string, description: string) =>
     page.request
       .post(`/api/tasks/${target}/add-task`, {
@@ -246,12 +232,7 @@ test("the Subtasks tab virtualises a large tree: few rows in the page, every nod
   await expect(tree.getByRole("treeitem", { name: /Item 20\.20/ })).toHaveCount(0);
 });
 
-test("review before commit: the plan waits for approval, then decomposes", async ({
-  page,
-  insertNewUser,
-}) => {
-  await page.goto("/login");
-  await insertNewUser();
+test("review before commit: the plan waits for approval, then decomposes", async ({ page, signedIn: _ }) => {
   await page.goto("/tasks/create");
   await page.getByLabel("Task Description").fill("A mobile app for dog walkers with schedules and payments");
   await page.getByRole("checkbox", { name: "Review the plan before it is decomposed" }).check();
