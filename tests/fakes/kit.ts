@@ -15,6 +15,16 @@
  *   and path pattern: fail with a status, headers and body; delay; drop the connection unanswered; or
  *   handle the request and lose the answer (the write happens, the client gets a socket error).
  * - `log`: every request (method, path, query, headers, parsed body, status, arrival time).
+ *
+ * Sources. The kit stands for no one service, so it holds none of a service's rules: each fake's own
+ * header names the documentation or OpenAPI description its answers follow (GitHub's REST reference and
+ * rate-limit rules, Atlassian's JIRA v3 and Confluence v2 OpenAPI documents, Trello's OpenAPI and
+ * rate-limit guide, OpenAI's API reference, Google's OpenID Connect discovery, Ollama's API reference,
+ * RFC 5321 for SMTP). What the kit itself does is plain HTTP as RFC 9110 (HTTP Semantics) defines it: 404
+ * for an unknown target (section 15.5.5), 405 only where a fake says its service sends it, since most of
+ * these services answer an unsupported method with 404 (15.5.6), 413 for a body over the limit (15.5.14).
+ * A lost answer and a dropped connection follow RFC 9110 section 9.2.2: a client can't tell whether a
+ * non-idempotent request that got no answer was applied, which is the case the exporters must survive.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Server, Socket } from "node:net";
