@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -25,6 +25,17 @@ import * as schema from "../../src/server/db/schema/index";
 export const TEMPLATE_DB_ENV = "ATOMIZE_TEST_TEMPLATE_DB";
 export const PGLITE_DUMP_ENV = "ATOMIZE_TEST_PGLITE_DUMP";
 export const PGLITE_DIR_ENV = "ATOMIZE_TEST_PGLITE_DIR";
+
+/**
+ * Gives a data folder that holds no database yet a copy of the run's migrated PGlite folder, as if the
+ * app had started there once (creating a cluster is the slowest part of a start). Outside a vitest run,
+ * or when the folder already has a database, it does nothing.
+ */
+export function seedPgliteDataDir(dataDir: string): void {
+  const template = process.env[PGLITE_DIR_ENV];
+  const target = path.join(dataDir, "pglite");
+  if (template && !existsSync(target)) cpSync(template, target, { recursive: true });
+}
 
 export default async function setup(): Promise<() => Promise<void>> {
   const baseUrl = process.env.TEST_DATABASE_URL;

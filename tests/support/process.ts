@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, cpSync, existsSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import path from "node:path";
 import { APP_BUNDLE_ENV } from "./app-bundle";
-import { PGLITE_DIR_ENV } from "./database-template";
+import { seedPgliteDataDir } from "./database-template";
 import { waitUntil } from "./wait";
 
 export type AppProcess = {
@@ -28,10 +28,7 @@ export function entryPointArgs(entry: "main" | "make-admin"): string[] {
  * if the app had started there once: creating a cluster is the slowest part of a start.
  */
 export function spawnApp(env: Record<string, string>): AppProcess {
-  const template = process.env[PGLITE_DIR_ENV];
-  if (template && env.DATA_DIR && !env.DATABASE_URL && !existsSync(path.join(env.DATA_DIR, "pglite"))) {
-    cpSync(template, path.join(env.DATA_DIR, "pglite"), { recursive: true });
-  }
+  if (env.DATA_DIR && !env.DATABASE_URL) seedPgliteDataDir(env.DATA_DIR);
   let out = "";
   const child = spawn(process.execPath, entryPointArgs("main"), {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "info", ...env },

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { cpSync, createWriteStream, existsSync, mkdtempSync, rmSync, type WriteStream } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { loadConfig } from "../../src/server/config";
 import { createLogger, type Logger } from "../../src/server/lib/logger";
 import { type RunningServer, startServer } from "../../src/server/server";
-import { PGLITE_DIR_ENV, PGLITE_DUMP_ENV, TEMPLATE_DB_ENV } from "./database-template";
+import { PGLITE_DUMP_ENV, seedPgliteDataDir, TEMPLATE_DB_ENV } from "./database-template";
 import { leasePglite } from "./pglite-pool";
 
 /** Which database the integration suite runs on: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -91,10 +91,7 @@ export async function startTestServer(
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "atomize-test-"));
   // A data folder given without a database yet starts from a copy of the run's migrated one, as if the
   // app had started there once (creating a PGlite cluster is the slowest part of a start).
-  const template = process.env[PGLITE_DIR_ENV];
-  if (opts.dataDir && !postgresUrl && template && !existsSync(path.join(opts.dataDir, "pglite"))) {
-    cpSync(template, path.join(opts.dataDir, "pglite"), { recursive: true });
-  }
+  if (opts.dataDir && !postgresUrl) seedPgliteDataDir(opts.dataDir);
   const config = loadConfig({
     NODE_ENV: "test",
     PORT: String(port),

@@ -1,5 +1,5 @@
 import type { ConnectionTestResult } from "../../../shared/schemas/model-providers";
-import { isReasoningModel, loadSdk, providerMessage } from "../planning/langchain-planner";
+import { isReasoningModel, isSdkTimeout, loadSdk, providerMessage } from "../planning/langchain-planner";
 import { limitedProviderFetch, ProviderResponseTooLarge } from "../planning/provider-fetch";
 
 /** A test waits at most this long for the provider (a local model may first have to load). */
@@ -17,8 +17,7 @@ const clip = (text: string) => (text.length > QUOTE_CHARS ? `${text.slice(0, QUO
 
 /** Why a request got no answer, from the SDK error and its causes (connection refused, unknown host...). */
 function connectionProblem(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error && err.constructor.name === "APIConnectionTimeoutError")
-    return `The provider did not answer within ${Math.round(timeoutMs / 1000)} seconds.`;
+  if (isSdkTimeout(err)) return `The provider did not answer within ${Math.round(timeoutMs / 1000)} seconds.`;
   for (let e: unknown = err, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) {
     if (e instanceof ProviderResponseTooLarge) return e.message;
     const code = (e as { code?: unknown }).code;

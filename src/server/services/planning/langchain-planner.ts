@@ -159,9 +159,7 @@ export function providerError(
 ): PlannerError {
   const e = err as { status?: unknown; code?: unknown; message?: unknown };
   const status = typeof e.status === "number" ? e.status : undefined;
-  // By class name: the SDK is loaded only once a planner first calls it (see loadSdk).
-  const timedOut = err instanceof Error && err.constructor.name === "APIConnectionTimeoutError";
-  if (timedOut || status === 408)
+  if (isSdkTimeout(err) || status === 408)
     return new PlannerError(`The AI provider did not answer in time during ${stage.label}.`, false, {
       cause: err,
     });
@@ -239,6 +237,12 @@ export function providerFromConfig(config: Config): ModelProvider {
  * at every start of a process that may never call a model (the offline planner, the CLI).
  */
 let sdk: Promise<typeof import("@langchain/openai")> | undefined;
+
+/** The SDK's own deadline error, told by class name: the SDK may not be loaded where this is asked. */
+export function isSdkTimeout(err: unknown): boolean {
+  return err instanceof Error && err.constructor.name === "APIConnectionTimeoutError";
+}
+
 export function loadSdk(): Promise<typeof import("@langchain/openai")> {
   sdk ??= import("@langchain/openai");
   return sdk;
