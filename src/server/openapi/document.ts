@@ -112,10 +112,13 @@ function operationObject(operationId: string, tag: string, op: AnyOperation, rou
     ...(parameters.length ? { parameters } : {}),
     ...(body ? { requestBody: { required: false, content: { "application/json": { schema: body } } } } : {}),
     responses: {
-      [status]: {
-        description: "Success",
-        content: { "application/json": { schema: op.output ? jsonSchemaOf(op.output) : {} } },
-      },
+      [status]:
+        status === "204"
+          ? { description: "Success, with no content" }
+          : {
+              description: "Success",
+              content: { "application/json": { schema: op.output ? jsonSchemaOf(op.output) : {} } },
+            },
       ...errorResponses(errors.sort()),
     },
   };

@@ -42,7 +42,8 @@ export type RestInputSource =
   /** nothing but the path fields and `fixed` */
   | "none";
 
-export type SuccessStatus = 200 | 201 | 202;
+/** 204 answers with no body (the handler returns nothing). */
+export type SuccessStatus = 200 | 201 | 202 | 204;
 
 export type RestRoute<O> = {
   method: HttpMethod;

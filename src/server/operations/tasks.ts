@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addDependencyInput, scheduleInput } from "../../shared/schemas/schedule";
 import {
   addTaskInput,
   createTaskInput,
@@ -10,6 +11,7 @@ import {
   updateEventModelInput,
   updateTaskInput,
 } from "../../shared/schemas/tasks";
+import * as order from "../services/tasks/plan-order";
 import * as review from "../services/tasks/review";
 import * as service from "../services/tasks/tasks";
 import { mutation, query } from "./define";
@@ -141,6 +143,35 @@ export const taskOperations = {
     input: resubmitTaskInput.extend({ id: taskId }),
     run: ({ deps, user }, { id, ...input }) => review.resubmitTask(deps, user, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/resubmit", from: "body" }],
+  }),
+  addDependency: mutation({
+    access: "user",
+    summary: "Makes a task wait for another task of the same plan (422 naming the cycle it would close).",
+    input: addDependencyInput.extend({ id: taskId }),
+    run: ({ deps, user }, { id, ...input }) => order.addDependency(deps, user.id, id, input),
+    rest: [{ method: "post", path: "/tasks/{id}/dependencies", from: "body", status: 201 }],
+  }),
+  removeDependency: mutation({
+    access: "user",
+    summary: "Removes one of a task's dependencies.",
+    input: z.strictObject({ id: taskId, depends_on_id: taskId }),
+    run: ({ deps, user }, input) => order.removeDependency(deps, user.id, input.id, input.depends_on_id),
+    rest: [{ method: "delete", path: "/tasks/{id}/dependencies/{depends_on_id}", status: 204 }],
+  }),
+  dependencies: query({
+    access: "user",
+    summary: "What a task waits for and what waits for it.",
+    input: byId,
+    run: ({ deps, user }, input) => order.getDependencies(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/tasks/{id}/dependencies" }],
+  }),
+  schedule: query({
+    access: "user",
+    summary:
+      "The plan's order for a task's subtree: critical path, waves, ready leaves and a P50/P90 forecast for a team size.",
+    input: scheduleInput.extend({ id: taskId }),
+    run: ({ deps, user }, { id, ...input }) => order.getSchedule(deps, user.id, id, input),
+    rest: [{ method: "get", path: "/tasks/{id}/schedule", from: "query" }],
   }),
   addTask: mutation({
     access: "user",

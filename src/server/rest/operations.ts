@@ -81,6 +81,7 @@ export function restRoutesOf(operations: readonly AnyOperation[]): Hono<AppEnv> 
         const out = await op.run(ctx as never, (await restInput(c, op, route)) as never);
         const status =
           (out as { [HTTP_STATUS]?: SuccessStatus } | null)?.[HTTP_STATUS] ?? route.status ?? 200;
+        if (status === 204) return c.body(null, 204);
         return c.json((route.respond ? route.respond(out as never) : out) as object, status);
       });
     }

@@ -8,6 +8,8 @@ export const TASK_EVENT_TYPES = [
   "task.approved",
   "task.rejected",
   "task.completed",
+  /** Leaves whose dependencies became all done (data.ready), after a task was completed or reopened. */
+  "task.ready",
   "task.deleted",
   "task.decomposed",
   "decomposition.started",

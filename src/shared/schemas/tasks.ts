@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseGithubRepoUrl } from "../github-names";
+import { type EstimateRange, estimateRange, type Rollup } from "./schedule";
 
 export const TASK_STATUSES = [
   "pending",
@@ -127,6 +128,7 @@ export const updateTaskInput = z
       )
       .nullable()
       .optional(),
+    estimate_hours: estimateRange.nullable().optional(),
   })
   .refine((v) => Object.keys(v).length > 0, { message: "Nothing to update", path: ["body"] });
 export type UpdateTaskInput = z.input<typeof updateTaskInput>;
@@ -230,8 +232,12 @@ export type Task = {
   acceptance_criteria: string[];
   /** The stated requirements (R1, R2, ... read from the root's description) this node covers. */
   requirement_ids: string[];
-  /** Developer-hours, subtasks included. */
+  /** Developer-hours, subtasks included (the likely value of `estimate_hours`). */
   estimated_hours: number | null;
+  /** The estimate as a range in developer-hours (low <= likely <= high); null when there is none. */
+  estimate_hours: EstimateRange | null;
+  /** The tasks of the same plan this one waits for (a parent's apply to all its subtasks). */
+  depends_on: string[];
   /** "rule" (the offline outline's heuristic, shown as "estimated by rule"), "model" or "person". */
   estimate_source: string | null;
   /** On a root: what its description states, read by rule (requirements R1, R2, ... and non-goals). */
@@ -250,7 +256,8 @@ export type Task = {
   model: string | null;
   warnings: string[];
 };
-export type TaskTreeNode = Task & { children: TaskTreeNode[] };
+/** A node of a tree answer: its children, and on a parent the roll-up of its subtree (null on a leaf). */
+export type TaskTreeNode = Task & { children: TaskTreeNode[]; rollup: Rollup | null };
 
 export type TaskList = { tasks: Task[]; total: number; page: number; page_size: number };
 export type TaskStats = {

@@ -6,11 +6,13 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   text,
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
+import { DEPENDENCY_SOURCES } from "../../../shared/schemas/schedule";
 import { type StoredTaskOptions, TASK_STATUSES } from "../../../shared/schemas/tasks";
 import { users } from "./users";
 
@@ -54,8 +56,11 @@ export const tasks = pgTable(
     acceptanceCriteria: jsonb().$type<string[]>().notNull().default([]),
     /** Ids of the stated requirements (R1, R2, ... extracted from the description) this node covers. */
     requirementIds: jsonb().$type<string[]>().notNull().default([]),
-    /** The planner's estimate in developer-hours; a leaf is meant to be at most about two days (16 h). */
+    /** The planner's estimate in developer-hours (the likely value); a leaf is meant to be at most about two days (16 h). */
     estimatedHours: real(),
+    /** The optimistic and pessimistic ends of the estimate's range (low <= likely <= high), in developer-hours. */
+    estimateLowHours: real(),
+    estimateHighHours: real(),
     /** Who estimated: "rule" (the offline outline's heuristic), "model", or "person" after an edit. */
     estimateSource: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -66,6 +71,34 @@ export const tasks = pgTable(
     index("tasks_user_top_level_idx").on(t.userId, t.createdAt.desc()).where(sql`${t.parentId} is null`),
     index("tasks_root_idx").on(t.rootTaskId),
     index("tasks_parent_idx").on(t.parentId, t.position),
+  ],
+);
+
+/**
+ * "task_id waits for depends_on_id": both in the same tree, neither an ancestor of the other, and no
+ * cycle once a parent's dependencies are applied to its descendants (services/tasks/plan-graph.ts).
+ */
+export const taskDependencies = pgTable(
+  "task_dependencies",
+  {
+    taskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    dependsOnId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** The tree both belong to, so a whole plan's dependencies load with one indexed query. */
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** Who added it: a planner's proposal or a person. */
+    source: text({ enum: DEPENDENCY_SOURCES }).notNull().default("person"),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.taskId, t.dependsOnId] }),
+    index("task_dependencies_root_idx").on(t.rootTaskId),
+    index("task_dependencies_depends_on_idx").on(t.dependsOnId),
   ],
 );
 

@@ -13,6 +13,7 @@ import {
 } from "../../../shared/schemas/tasks";
 import type { epics, eventModels, tasks, userStories } from "../../db/schema/index";
 import { extractScope } from "../planning/requirements";
+import { estimateOf } from "./plan-rows";
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type EpicRow = typeof epics.$inferSelect;
@@ -63,7 +64,7 @@ export function toMetadata(em: EventModelRow | null): EventModelMetadata | null 
 /** Hot path for trees of thousands of nodes: one object literal per node, no spreads or rest copies. */
 export function toTask(
   row: TaskRow,
-  counts: { children: number; descendants: number },
+  counts: { children: number; descendants: number; dependsOn?: string[] },
   extras: RootExtras | null = null,
 ): Task {
   const options = row.options;
@@ -95,6 +96,8 @@ export function toTask(
     acceptance_criteria: row.acceptanceCriteria,
     requirement_ids: row.requirementIds,
     estimated_hours: row.estimatedHours,
+    estimate_hours: estimateOf(row),
+    depends_on: counts.dependsOn ?? [],
     estimate_source: row.estimateSource,
     stated_scope: row.parentId === null ? statedScope(row, options) : null,
     is_atomic: row.isAtomic,

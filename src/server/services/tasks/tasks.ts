@@ -17,7 +17,7 @@ import {
   type updateTaskInput,
 } from "../../../shared/schemas/tasks";
 import { resultRows } from "../../db/client";
-import { epics, eventModels, tasks, userStories, users } from "../../db/schema/index";
+import { epics, eventModels, taskDependencies, tasks, userStories, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { currentUsagePeriod } from "../auth/accounts";
@@ -27,6 +27,8 @@ import {
   enqueueNodeDecomposition,
   refreshAttentionWarning,
 } from "../planning/pipeline";
+import { PlanGraph, readyLeaves, rollups } from "./plan-graph";
+import { dependsOnLists, estimateOf, loadPlanGraph } from "./plan-rows";
 import { type RootExtras, type TaskRow, toMetadata, toTask } from "./serialize";
 
 export const TASK_NOT_FOUND = "Task not found";
@@ -91,8 +93,18 @@ export async function listTasks(
     .limit(input.page_size)
     .offset((input.page - 1) * input.page_size);
   const total = rows[0]?.total ?? (await deps.db.select({ n: count() }).from(tasks).where(where))[0]!.n;
+  const dependsOn = await dependsOnLists(
+    deps.db,
+    rows.map((r) => r.row.id),
+  );
   return {
-    tasks: rows.map((r) => toTask(r.row, { children: r.children, descendants: r.descendants })),
+    tasks: rows.map((r) =>
+      toTask(r.row, {
+        children: r.children,
+        descendants: r.descendants,
+        dependsOn: dependsOn.get(r.row.id) ?? [],
+      }),
+    ),
     total,
     page: input.page,
     page_size: input.page_size,
@@ -107,34 +119,79 @@ export async function getTask(deps: Deps, userId: string, id: string): Promise<T
     .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
     .limit(1);
   if (!r) throw notFound();
-  const extras = r.row.parentId === null ? await loadRootExtras(deps, r.row.id) : null;
-  return toTask(r.row, { children: r.children, descendants: r.descendants }, extras);
+  const [extras, dependsOn] = await Promise.all([
+    r.row.parentId === null ? loadRootExtras(deps, r.row.id) : null,
+    dependsOnLists(deps.db, [r.row.id]),
+  ]);
+  return toTask(
+    r.row,
+    { children: r.children, descendants: r.descendants, dependsOn: dependsOn.get(r.row.id) ?? [] },
+    extras,
+  );
 }
 
 /** The tree below (and including) a task: every node of its root loads in one indexed query. */
 export async function getTaskTree(deps: Deps, userId: string, id: string): Promise<TaskTreeNode> {
   const target = await getOwnedRow(deps, userId, id);
   const rootId = target.rootTaskId ?? target.id;
-  const [rows, extras] = await Promise.all([
+  const [rows, extras, edges] = await Promise.all([
     deps.db
       .select()
       .from(tasks)
       .where(and(eq(tasks.userId, userId), or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId))))
       .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt)),
     loadRootExtras(deps, rootId),
+    deps.db
+      .select({ taskId: taskDependencies.taskId, dependsOnId: taskDependencies.dependsOnId })
+      .from(taskDependencies)
+      .where(eq(taskDependencies.rootTaskId, rootId))
+      .orderBy(asc(taskDependencies.createdAt)),
   ]);
-  return buildTree(rows, target.id, extras);
+  return buildTree(rows, target.id, extras, edges);
 }
 
-/** Assembles rows into nested nodes in O(n), counting children and descendants on the way. */
-export function buildTree(rows: TaskRow[], targetId: string, rootExtras: RootExtras | null): TaskTreeNode {
-  const nodes = new Map<string, TaskTreeNode>();
-  for (const row of rows) {
-    nodes.set(row.id, {
-      ...toTask(row, { children: 0, descendants: 0 }, row.parentId === null ? rootExtras : null),
-      children: [],
-    });
+/**
+ * Assembles rows (ordered by depth) into nested nodes in O(n), counting children and descendants, adding
+ * each node's dependencies and every parent's roll-up on the way.
+ */
+export function buildTree(
+  rows: TaskRow[],
+  targetId: string,
+  rootExtras: RootExtras | null,
+  edges: { taskId: string; dependsOnId: string }[] = [],
+): TaskTreeNode {
+  const dependsOn = new Map<string, string[]>();
+  for (const e of edges) {
+    const list = dependsOn.get(e.taskId);
+    if (list) list.push(e.dependsOnId);
+    else dependsOn.set(e.taskId, [e.dependsOnId]);
   }
+  const graph = new PlanGraph(
+    rows.map((r) => ({
+      id: r.id,
+      parentId: r.parentId,
+      done: r.status === "completed",
+      estimate: estimateOf(r),
+      storyPoints: r.storyPoints,
+    })),
+    [],
+  );
+  const rollup = rollups(
+    graph,
+    rows.map((_, i) => rows.length - 1 - i),
+  );
+  const nodes = new Map<string, TaskTreeNode>();
+  rows.forEach((row, i) => {
+    nodes.set(row.id, {
+      ...toTask(
+        row,
+        { children: 0, descendants: 0, dependsOn: dependsOn.get(row.id) ?? [] },
+        row.parentId === null ? rootExtras : null,
+      ),
+      children: [],
+      rollup: rollup[i] ?? null,
+    });
+  });
   for (const row of rows) {
     if (!row.parentId) continue;
     const parent = nodes.get(row.parentId);
@@ -309,8 +366,18 @@ export async function updateTask(
   if (input.implementation_details !== undefined) set.implementationDetails = input.implementation_details;
   if (input.complexity_score !== undefined) set.complexityScore = input.complexity_score;
   if (input.story_points !== undefined) set.storyPoints = input.story_points;
+  if (input.estimate_hours !== undefined) {
+    set.estimateLowHours = input.estimate_hours?.low ?? null;
+    set.estimatedHours = input.estimate_hours?.likely ?? null;
+    set.estimateHighHours = input.estimate_hours?.high ?? null;
+  }
   // A person's numbers are theirs: the "estimated by rule" mark no longer applies.
-  if (input.complexity_score !== undefined || input.story_points !== undefined) set.estimateSource = "person";
+  if (
+    input.complexity_score !== undefined ||
+    input.story_points !== undefined ||
+    input.estimate_hours !== undefined
+  )
+    set.estimateSource = "person";
   if (input.status !== undefined) {
     set.status = input.status;
     set.completedAt = input.status === "completed" ? new Date() : null;
@@ -322,7 +389,44 @@ export async function updateTask(
     .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
   const task = await getTask(deps, userId, id);
   await publishTaskChange(deps, userId, task, before.status);
+  if ((before.status === "completed") !== (task.status === "completed")) {
+    await publishNewlyReady(deps, userId, task.root_task_id ?? task.id, id, before.status === "completed");
+  }
   return task;
+}
+
+/**
+ * After a task is completed (or reopened), the leaves whose dependencies are now all done: one
+ * `task.ready` event for the plan, so every open Plan tab updates its "Next up" list live.
+ */
+async function publishNewlyReady(
+  deps: Deps,
+  userId: string,
+  rootId: string,
+  changed: string,
+  wasDone: boolean,
+) {
+  const [any] = await deps.db
+    .select({ id: taskDependencies.taskId })
+    .from(taskDependencies)
+    .where(eq(taskDependencies.rootTaskId, rootId))
+    .limit(1);
+  if (!any) return; // without dependencies, completing a task unblocks nothing
+  const graph = await loadPlanGraph(deps.db, rootId);
+  const i = graph.index.get(changed);
+  if (!graph.order || i === undefined) return;
+  const after = new Set(readyLeaves(graph));
+  const node = graph.nodes[i] as { done: boolean };
+  node.done = wasDone;
+  const before = new Set(readyLeaves(graph));
+  const ready = [...after].filter((j) => !before.has(j)).map((j) => graph.nodes[j]!.id);
+  await deps.events.publish({
+    type: "task.ready",
+    userId,
+    taskId: changed,
+    rootTaskId: rootId,
+    data: { ready, ready_count: after.size },
+  });
 }
 
 async function publishTaskChange(deps: Deps, userId: string, task: Task, previousStatus: string) {

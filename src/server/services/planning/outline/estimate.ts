@@ -70,3 +70,12 @@ export function pointsForHours(hours: number): 1 | 2 | 3 | 5 | 8 | 13 {
 export function complexityForHours(hours: number): number {
   return Math.max(2, Math.min(7, 1 + Math.round((hours / ATOMIC_HOURS) * 6)));
 }
+
+/**
+ * The range around a point estimate: 0.75x to 1.75x the likely hours, in half hours (software work runs
+ * over more often and further than it runs under). Also applied by migration 0007 to older estimates.
+ */
+export function rangeAround(likely: number): { low: number; likely: number; high: number } {
+  const half = (h: number) => Math.round(h * 2) / 2;
+  return { low: Math.min(likely, half(likely * 0.75)), likely, high: Math.max(likely, half(likely * 1.75)) };
+}

@@ -1,0 +1,170 @@
+import { and, asc, eq, or, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { UUID_PATTERN } from "../../../shared/ids";
+import type {
+  addDependencyInput,
+  Schedule,
+  scheduleInput,
+  TaskDependencies,
+} from "../../../shared/schemas/schedule";
+import { taskTitle } from "../../../shared/task-title";
+import { taskDependencies, tasks } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import { type PlanGraph, schedulePlan } from "./plan-graph";
+import { type DbOrTx, loadPlanGraph, type TitledPlanNode } from "./plan-rows";
+import { getOwnedRow, TASK_NOT_FOUND } from "./tasks";
+
+/** Forecast runs per schedule: enough for steady P50/P90 on a plan of thousands of leaves in a few ms each. */
+export const FORECAST_SIMULATIONS = 400;
+
+const notFound = () => new AppError("NOT_FOUND", TASK_NOT_FOUND);
+
+/** What a task waits for and what waits for it. */
+export async function dependenciesOf(db: DbOrTx, taskId: string): Promise<TaskDependencies> {
+  const rows = await db
+    .select({ taskId: taskDependencies.taskId, dependsOnId: taskDependencies.dependsOnId })
+    .from(taskDependencies)
+    .where(or(eq(taskDependencies.taskId, taskId), eq(taskDependencies.dependsOnId, taskId)))
+    .orderBy(asc(taskDependencies.createdAt));
+  return {
+    task_id: taskId,
+    depends_on: rows.filter((r) => r.taskId === taskId).map((r) => r.dependsOnId),
+    blocks: rows.filter((r) => r.dependsOnId === taskId).map((r) => r.taskId),
+  };
+}
+
+/** The caller's task's dependencies, both ways (404 when the task is not theirs). */
+export async function getDependencies(deps: Deps, userId: string, id: string): Promise<TaskDependencies> {
+  const task = await getOwnedRow(deps, userId, id);
+  return dependenciesOf(deps.db, task.id);
+}
+
+const TITLE_IN_MESSAGE = 60;
+const titleOf = (graph: PlanGraph, i: number) =>
+  `"${taskTitle((graph.nodes[i] as TitledPlanNode).description, TITLE_IN_MESSAGE)}"`;
+
+/**
+ * Makes `taskId` wait for `input.depends_on`. Both must be the caller's and in the same tree (404
+ * otherwise, as for any task that is not yours); a task cannot wait for itself, its ancestors or its
+ * descendants, and no dependency may close a cycle (422, naming the cycle). Concurrent changes to one
+ * tree's dependencies are serialised on its root row, so two requests cannot close a cycle between them.
+ */
+export async function addDependency(
+  deps: Deps,
+  userId: string,
+  taskId: string,
+  input: z.output<typeof addDependencyInput>,
+): Promise<TaskDependencies> {
+  const task = await getOwnedRow(deps, userId, taskId);
+  const rootId = task.rootTaskId ?? task.id;
+  if (!UUID_PATTERN.test(input.depends_on)) throw notFound();
+  const result = await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select id from ${tasks} where id = ${rootId} for update`);
+    const [other] = await tx
+      .select({ id: tasks.id, rootTaskId: tasks.rootTaskId })
+      .from(tasks)
+      .where(and(eq(tasks.id, input.depends_on), eq(tasks.userId, userId)))
+      .limit(1);
+    if (!other || (other.rootTaskId ?? other.id) !== rootId) throw notFound();
+    if (other.id === task.id) throw unprocessable("A task cannot depend on itself.");
+    const graph = await loadPlanGraph(tx, rootId);
+    const a = graph.index.get(task.id);
+    const b = graph.index.get(other.id);
+    if (a === undefined || b === undefined) throw notFound();
+    if (graph.isAncestor(b, a)) {
+      throw unprocessable(
+        `${titleOf(graph, a)} is part of ${titleOf(graph, b)}, so it cannot depend on it: a task can only depend on work outside its own branch.`,
+      );
+    }
+    if (graph.isAncestor(a, b)) {
+      throw unprocessable(
+        `${titleOf(graph, b)} is part of ${titleOf(graph, a)}, so ${titleOf(graph, a)} cannot depend on it: a task can only depend on work outside its own branch.`,
+      );
+    }
+    const cycle = graph.cycleThrough(a, b);
+    if (cycle) {
+      throw unprocessable(`This would create a cycle: ${cycle.map((i) => titleOf(graph, i)).join(" -> ")}`);
+    }
+    await tx
+      .insert(taskDependencies)
+      .values({ taskId: task.id, dependsOnId: other.id, rootTaskId: rootId, source: "person" })
+      .onConflictDoNothing();
+    return dependenciesOf(tx, task.id);
+  });
+  await publishOrderChange(deps, userId, task.id, rootId, "Dependency added");
+  return result;
+}
+
+/** Removes "taskId waits for dependsOnId"; 404 when the task is not the caller's or has no such dependency. */
+export async function removeDependency(
+  deps: Deps,
+  userId: string,
+  taskId: string,
+  dependsOnId: string,
+): Promise<void> {
+  const task = await getOwnedRow(deps, userId, taskId);
+  if (!UUID_PATTERN.test(dependsOnId)) throw notFound();
+  const removed = await deps.db
+    .delete(taskDependencies)
+    .where(and(eq(taskDependencies.taskId, task.id), eq(taskDependencies.dependsOnId, dependsOnId)))
+    .returning({ taskId: taskDependencies.taskId });
+  if (removed.length === 0) throw new AppError("NOT_FOUND", "This task does not depend on that task.");
+  await publishOrderChange(deps, userId, task.id, task.rootTaskId ?? task.id, "Dependency removed");
+}
+
+function unprocessable(message: string) {
+  return new AppError("UNPROCESSABLE_CONTENT", message, { fieldErrors: [{ field: "depends_on", message }] });
+}
+
+async function publishOrderChange(
+  deps: Deps,
+  userId: string,
+  taskId: string,
+  rootId: string,
+  message: string,
+) {
+  await deps.events.publish({
+    type: "task.updated",
+    userId,
+    taskId,
+    rootTaskId: rootId,
+    message,
+    data: { dependencies_changed: true },
+  });
+}
+
+/**
+ * The schedule of a task's subtree (the whole plan for a root): critical path, waves, ready leaves and a
+ * seeded Monte Carlo forecast for `team_size` people (docs/decisions/018-plans-a-team-can-run.md).
+ */
+export async function getSchedule(
+  deps: Deps,
+  userId: string,
+  id: string,
+  input: z.output<typeof scheduleInput>,
+): Promise<Schedule> {
+  const row = await getOwnedRow(deps, userId, id);
+  const rootId = row.rootTaskId ?? row.id;
+  const graph = await loadPlanGraph(deps.db, rootId);
+  if (!graph.order) {
+    // Every write checks for cycles, so only a concurrent or manual change could leave one behind.
+    throw new AppError(
+      "CONFLICT",
+      "This plan's dependencies form a cycle; remove one of them to schedule it.",
+    );
+  }
+  const top = graph.index.get(row.id);
+  if (top === undefined) throw notFound();
+  const s = schedulePlan(graph, top, input.team_size, `${rootId}:${input.team_size}`, FORECAST_SIMULATIONS);
+  const ids = (list: number[]) => list.map((i) => graph.nodes[i]!.id);
+  return {
+    task_id: row.id,
+    critical_path: ids(s.criticalPath),
+    critical_path_hours: s.criticalPathHours,
+    waves: s.waves.map(ids),
+    ready: ids(s.ready),
+    unestimated: ids(s.unestimated),
+    forecast: s.forecast,
+  };
+}

@@ -1,0 +1,79 @@
+import { asc, eq, or, sql } from "drizzle-orm";
+import type { EstimateRange } from "../../../shared/schemas/schedule";
+import { resultRows } from "../../db/client";
+import { taskDependencies, tasks } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { PlanGraph, type PlanNode } from "./plan-graph";
+
+/** The plan's rows as the schedule and the task answers read them (no service logic here). */
+
+export type DbOrTx = Deps["db"] | Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
+export type TitledPlanNode = PlanNode & { description: string };
+
+/** A row's estimate range, when it has one (older rows got theirs from migration 0007). */
+export function estimateOf(row: {
+  estimatedHours: number | null;
+  estimateLowHours: number | null;
+  estimateHighHours: number | null;
+}): EstimateRange | null {
+  if (row.estimatedHours === null) return null;
+  const likely = row.estimatedHours;
+  return {
+    low: Math.min(row.estimateLowHours ?? likely, likely),
+    likely,
+    high: Math.max(row.estimateHighHours ?? likely, likely),
+  };
+}
+
+/** Every node and dependency of one tree, as the plan graph (nodes in tree order: depth, position). */
+export async function loadPlanGraph(db: DbOrTx, rootId: string): Promise<PlanGraph> {
+  const [rows, edges] = await Promise.all([
+    db
+      .select({
+        id: tasks.id,
+        parentId: tasks.parentId,
+        status: tasks.status,
+        description: tasks.description,
+        storyPoints: tasks.storyPoints,
+        estimatedHours: tasks.estimatedHours,
+        estimateLowHours: tasks.estimateLowHours,
+        estimateHighHours: tasks.estimateHighHours,
+      })
+      .from(tasks)
+      .where(or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId)))
+      .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt)),
+    db
+      .select({ taskId: taskDependencies.taskId, dependsOnId: taskDependencies.dependsOnId })
+      .from(taskDependencies)
+      .where(eq(taskDependencies.rootTaskId, rootId)),
+  ]);
+  const nodes: TitledPlanNode[] = rows.map((r) => ({
+    id: r.id,
+    parentId: r.parentId,
+    done: r.status === "completed",
+    estimate: estimateOf(r),
+    storyPoints: r.storyPoints,
+    description: r.description,
+  }));
+  return new PlanGraph(nodes, edges);
+}
+
+/** The depends_on lists of a set of tasks, by task id (for list and single-task answers). */
+export async function dependsOnLists(db: DbOrTx, taskIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (taskIds.length === 0) return out;
+  const rows = resultRows<{ task_id: string; depends_on_id: string }>(
+    await db.execute(
+      sql`select task_id, depends_on_id from ${taskDependencies} where task_id in (${sql.join(
+        taskIds.map((t) => sql`${t}`),
+        sql`, `,
+      )}) order by created_at`,
+    ),
+  );
+  for (const r of rows) {
+    const list = out.get(r.task_id);
+    if (list) list.push(r.depends_on_id);
+    else out.set(r.task_id, [r.depends_on_id]);
+  }
+  return out;
+}

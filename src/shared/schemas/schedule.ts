@@ -1,0 +1,90 @@
+import { z } from "zod";
+
+/** Who added a dependency: a planner's proposal or a person. */
+export const DEPENDENCY_SOURCES = ["planner", "person"] as const;
+export type DependencySource = (typeof DEPENDENCY_SOURCES)[number];
+
+/** The schedule's team size: 1 by default, at most 50 people. */
+export const TEAM_SIZE_DEFAULT = 1;
+export const TEAM_SIZE_MAX = 50;
+/** Focused developer-hours in one working day: how the forecast turns hours into days. */
+export const HOURS_PER_DAY = 6;
+export const ESTIMATE_HOURS_MAX = 10_000;
+
+const hours = (name: string) =>
+  z
+    .number({ error: `${name} must be a number of hours` })
+    .min(0, `${name} must be between 0 and ${ESTIMATE_HOURS_MAX.toLocaleString("en")} hours`)
+    .max(
+      ESTIMATE_HOURS_MAX,
+      `${name} must be between 0 and ${ESTIMATE_HOURS_MAX.toLocaleString("en")} hours`,
+    );
+
+/** An estimate in developer-hours: the optimistic, likely and pessimistic ends (low <= likely <= high). */
+export const estimateRange = z
+  .strictObject({ low: hours("low"), likely: hours("likely"), high: hours("high") })
+  .refine((e) => e.low <= e.likely, { message: "low must not be above likely", path: ["low"] })
+  .refine((e) => e.likely <= e.high, { message: "high must not be below likely", path: ["high"] });
+export type EstimateRange = { low: number; likely: number; high: number };
+
+/** POST /tasks/{id}/dependencies */
+export const addDependencyInput = z.strictObject({
+  depends_on: z
+    .string({ error: "depends_on must be the id of a task in the same plan" })
+    .trim()
+    .min(1, "depends_on must be the id of a task in the same plan")
+    .max(100, "depends_on must be the id of a task in the same plan"),
+});
+
+/** GET /tasks/{id}/schedule */
+export const scheduleInput = z.strictObject({
+  team_size: z.coerce
+    .number({ error: `team_size must be a whole number from 1 to ${TEAM_SIZE_MAX}` })
+    .int(`team_size must be a whole number from 1 to ${TEAM_SIZE_MAX}`)
+    .min(1, `team_size must be a whole number from 1 to ${TEAM_SIZE_MAX}`)
+    .max(TEAM_SIZE_MAX, `team_size must be a whole number from 1 to ${TEAM_SIZE_MAX}`)
+    .default(TEAM_SIZE_DEFAULT),
+});
+
+// ---- responses -------------------------------------------------------------------------------------
+
+/** What a parent shows of its subtree. Hours add up the leaves' ranges; unestimated leaves add nothing. */
+export type Rollup = {
+  story_points: number;
+  estimate_hours: EstimateRange;
+  leaves_done: number;
+  leaves_total: number;
+  leaves_unestimated: number;
+};
+
+/** A task's place in the plan's order: what it waits for and what waits for it. */
+export type TaskDependencies = {
+  task_id: string;
+  depends_on: string[];
+  blocks: string[];
+};
+
+export type Forecast = {
+  team_size: number;
+  /** Working days (HOURS_PER_DAY focused hours each) to finish the remaining work, half of the runs within it. */
+  p50_days: number;
+  /** Nine runs in ten finish within this many working days. */
+  p90_days: number;
+  simulations: number;
+  hours_per_day: number;
+};
+
+export type Schedule = {
+  task_id: string;
+  /** The longest chain of remaining leaves by likely hours, first to last. */
+  critical_path: string[];
+  /** The critical path's likely duration in hours (the shortest the remaining work can take). */
+  critical_path_hours: number;
+  /** Remaining leaves in waves: each wave can run in parallel once the ones before it are done. */
+  waves: string[][];
+  /** Leaves not done whose dependencies are all done, critical ones first. */
+  ready: string[];
+  /** Leaves without an estimate: scheduled at a default size (see docs/decisions/018-plans-a-team-can-run.md). */
+  unestimated: string[];
+  forecast: Forecast;
+};
