@@ -84,7 +84,8 @@ export async function addDependency(
     }
     const cycle = graph.cycleThrough(a, b);
     if (cycle) {
-      throw unprocessable(`This would create a cycle: ${cycle.map((i) => titleOf(graph, i)).join(" -> ")}`);
+      const names = cycle.map((i) => taskTitle((graph.nodes[i] as TitledPlanNode).description, TITLE_IN_MESSAGE));
+      throw unprocessable(`This would create a cycle: ${names.join(" -> ")}`);
     }
     await tx
       .insert(taskDependencies)
