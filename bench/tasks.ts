@@ -68,7 +68,7 @@ export async function benchTasks(databaseUrl: string | undefined): Promise<Row[]
       );
     }
     const owner = clients[0]!;
-    const { rootId } = await seedTree(server.deps.database, owner.user.id);
+    const { rootId, dependencies } = await seedTree(server.deps.database, owner.user.id, { plan: true });
     const base = server.url;
     const token = owner.access_token;
     const rows: Row[] = [];
@@ -90,6 +90,11 @@ export async function benchTasks(databaseUrl: string | undefined): Promise<Row[]
     add(
       "GET /api/tasks/{id}/tree (2,801 nodes)",
       await measure(token, `${base}/api/tasks/${rootId}/tree`, 60, 2),
+    );
+    await measure(token, `${base}/api/tasks/${rootId}/schedule?team_size=5`, 5, 1);
+    add(
+      `GET /api/tasks/{id}/schedule?team_size=5 (2,801 nodes, ${dependencies.toLocaleString("en")} dependencies)`,
+      await measure(token, `${base}/api/tasks/${rootId}/schedule?team_size=5`, 60, 2),
     );
     return rows;
   } finally {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../src/server/db/client";
-import { tasks } from "../../src/server/db/schema/index";
+import { taskDependencies, tasks } from "../../src/server/db/schema/index";
 
 /**
  * Inserts a complete tree (as a finished decomposition would leave it) below a new root: `fanout`
@@ -9,8 +9,14 @@ import { tasks } from "../../src/server/db/schema/index";
 export async function seedTree(
   database: Database,
   userId: string,
-  opts: { fanout?: number; depth?: number; description?: string } = {},
-): Promise<{ rootId: string; count: number }> {
+  opts: {
+    fanout?: number;
+    depth?: number;
+    description?: string;
+    /** Gives leaves estimate ranges and chains siblings with dependencies (two in three wait for the one before). */
+    plan?: boolean;
+  } = {},
+): Promise<{ rootId: string; count: number; dependencies: number }> {
   const fanout = opts.fanout ?? 7;
   const depth = opts.depth ?? 4;
   const [root] = await database.db
@@ -19,6 +25,7 @@ export async function seedTree(
     .returning({ id: tasks.id });
   let level = [root!.id];
   let count = 1;
+  let dependencies = 0;
   for (let d = 1; d <= depth; d++) {
     const values = level.flatMap((parentId) =>
       Array.from({ length: fanout }, (_, i) => ({
@@ -32,6 +39,13 @@ export async function seedTree(
         complexityScore: ((i * 3 + d) % 10) + 1,
         storyPoints: [1, 2, 3, 5, 8, 13][i % 6]!,
         isAtomic: d === depth,
+        ...(opts.plan && d === depth
+          ? {
+              estimateLowHours: 1 + (i % 4),
+              estimatedHours: 2 + (i % 4) * 2,
+              estimateHighHours: 4 + (i % 4) * 4,
+            }
+          : {}),
       })),
     );
     const inserted: string[] = [];
@@ -43,8 +57,18 @@ export async function seedTree(
       inserted.push(...rows.map((r) => r.id));
     }
     count += inserted.length;
+    if (opts.plan) {
+      const edges = inserted.flatMap((id, k) =>
+        k % fanout !== 0 && k % 3 !== 0
+          ? [{ taskId: id, dependsOnId: inserted[k - 1]!, rootTaskId: root!.id, source: "planner" as const }]
+          : [],
+      );
+      dependencies += edges.length;
+      for (let i = 0; i < edges.length; i += 500)
+        await database.db.insert(taskDependencies).values(edges.slice(i, i + 500));
+    }
     level = inserted;
   }
   await database.rows(sql`analyze tasks`);
-  return { rootId: root!.id, count };
+  return { rootId: root!.id, count, dependencies };
 }

@@ -398,67 +398,70 @@ function forecast(
   const events = 2 * n;
   const indegree = new Int32Array(events);
   for (let k = 0; k < graph.succ.length; k++) indegree[graph.succ[k]!]!++;
-  const pending = new Int32Array(events);
+  // Ready leaves are taken by rank: most work behind them first, then plan order. Ranks are integers, so
+  // the heap compares plain numbers.
+  const rank = new Int32Array(n);
+  const byPriority = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => tail[start(b)]! - tail[start(a)]! || a - b,
+  );
+  byPriority.forEach((i, r) => {
+    rank[i] = r;
+  });
+  // The first instant is the same in every run: the events that fire before any work is done, and the
+  // leaves that are ready then.
+  const initialPending = indegree.slice();
   const stack = new Int32Array(events);
+  const isWork = new Uint8Array(n);
+  for (const i of work) isWork[i] = 1;
+  const initialReady: number[] = [];
+  let top = 0;
+  for (let v = 0; v < events; v++) if (initialPending[v] === 0) stack[top++] = v;
+  let initialFired = 0;
+  while (top > 0) {
+    const v = stack[--top]!;
+    initialFired++;
+    if ((v & 1) === 0 && isWork[v >> 1] === 1) {
+      initialReady.push(rank[v >> 1]!);
+      continue;
+    }
+    for (let k = graph.first[v]!; k < graph.first[v + 1]!; k++) {
+      const s = graph.succ[k]!;
+      if (--initialPending[s]! === 0) stack[top++] = s;
+    }
+  }
+  initialReady.sort((a, b) => a - b); // a sorted array is a valid min-heap
+  const pending = new Int32Array(events);
   const hours = new Float64Array(n);
-  const readyHeap = new Int32Array(n);
+  const heap = new Int32Array(n); // ranks
   const runAt = new Float64Array(Math.max(teamSize, 1));
   const runLeaf = new Int32Array(Math.max(teamSize, 1));
   const next = random(seed);
   const finishes = new Float64Array(simulations);
-  const priority = new Float64Array(n);
-  for (let i = 0; i < n; i++) priority[i] = tail[start(i)]!;
-  const before = (a: number, b: number) =>
-    priority[a]! > priority[b]! || (priority[a] === priority[b] && a < b);
+  const first = graph.first;
+  const succ = graph.succ;
 
   for (let sim = 0; sim < simulations; sim++) {
     for (const i of work) hours[i] = triangular(next(), range.low[i]!, range.likely[i]!, range.high[i]!);
-    pending.set(indegree);
-    let top = 0;
-    for (let v = 0; v < events; v++) if (pending[v] === 0) stack[top++] = v;
-    let readyCount = 0;
+    pending.set(initialPending);
+    let size = initialReady.length;
+    for (let j = 0; j < size; j++) heap[j] = initialReady[j]!;
+    let fired = initialFired;
     let running = 0;
     let now = 0;
-    let fired = 0;
-    const fire = () => {
-      while (top > 0) {
-        const v = stack[--top]!;
-        fired++;
-        const i = v >> 1;
-        if ((v & 1) === 0 && graph.isLeaf[i] === 1 && hours[i]! > 0) {
-          // A leaf with work left becomes ready: onto the heap, best priority on top.
-          let c = readyCount++;
-          while (c > 0) {
-            const p = (c - 1) >> 1;
-            if (!before(i, readyHeap[p]!)) break;
-            readyHeap[c] = readyHeap[p]!;
-            c = p;
-          }
-          readyHeap[c] = i;
-          continue;
-        }
-        for (let k = graph.first[v]!; k < graph.first[v + 1]!; k++) {
-          const s = graph.succ[k]!;
-          if (--pending[s]! === 0) stack[top++] = s;
-        }
-      }
-    };
-    fire();
     for (;;) {
-      while (running < teamSize && readyCount > 0) {
-        const leaf = readyHeap[0]!;
-        const moved = readyHeap[--readyCount]!;
+      while (running < teamSize && size > 0) {
+        const leaf = byPriority[heap[0]!]!;
+        const moved = heap[--size]!;
         let c = 0;
         for (;;) {
           const l = 2 * c + 1;
-          if (l >= readyCount) break;
-          const r = l + 1;
-          const best = r < readyCount && before(readyHeap[r]!, readyHeap[l]!) ? r : l;
-          if (!before(readyHeap[best]!, moved)) break;
-          readyHeap[c] = readyHeap[best]!;
+          if (l >= size) break;
+          const best = l + 1 < size && heap[l + 1]! < heap[l]! ? l + 1 : l;
+          if (heap[best]! >= moved) break;
+          heap[c] = heap[best]!;
           c = best;
         }
-        if (readyCount > 0) readyHeap[c] = moved;
+        if (size > 0) heap[c] = moved;
         runAt[running] = now + hours[leaf]!;
         runLeaf[running] = leaf;
         running++;
@@ -468,14 +471,36 @@ function forecast(
       let soonest = 0;
       for (let r = 1; r < running; r++) if (runAt[r]! < runAt[soonest]!) soonest = r;
       now = runAt[soonest]!;
-      const leaf = runLeaf[soonest]!;
+      const done = runLeaf[soonest]!;
       running--;
       runAt[soonest] = runAt[running]!;
       runLeaf[soonest] = runLeaf[running]!;
-      // Its end event fires.
-      stack[top++] = end(leaf);
-      fire();
+      // Its end event fires, and with it every event that waited only for it.
+      stack[0] = end(done);
+      top = 1;
+      while (top > 0) {
+        const v = stack[--top]!;
+        fired++;
+        if ((v & 1) === 0 && isWork[v >> 1] === 1) {
+          // A leaf with work left becomes ready.
+          let c = size++;
+          const r = rank[v >> 1]!;
+          while (c > 0) {
+            const p = (c - 1) >> 1;
+            if (heap[p]! <= r) break;
+            heap[c] = heap[p]!;
+            c = p;
+          }
+          heap[c] = r;
+          continue;
+        }
+        for (let k = first[v]!; k < first[v + 1]!; k++) {
+          const s = succ[k]!;
+          if (--pending[s]! === 0) stack[top++] = s;
+        }
+      }
     }
+    // Every event fires once; only a cycle could leave some unfired.
     if (fired !== events) throw new Error("forecast: the plan has a cycle");
     finishes[sim] = now;
   }
