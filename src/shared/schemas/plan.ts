@@ -51,6 +51,27 @@ export const plannedSubtask = z.object({
     .min(0.5)
     .max(10_000)
     .describe("Developer-hours, subtasks included; at most 16 for a subtask done in one pull request"),
+  /** The optimistic and pessimistic ends around estimated_hours (a planner that gives none gets a rule's range). */
+  estimate_low_hours: z
+    .number()
+    .min(0)
+    .max(10_000)
+    .optional()
+    .describe("Optimistic developer-hours: it rarely takes less"),
+  estimate_high_hours: z
+    .number()
+    .min(0)
+    .max(10_000)
+    .optional()
+    .describe("Pessimistic developer-hours: it rarely takes more"),
+  /** 1-based numbers of earlier siblings in the same list that must be done first. */
+  depends_on: z
+    .array(z.number().int().min(1).max(10))
+    .max(9)
+    .optional()
+    .describe(
+      "Numbers (1 = the first subtask of this list) of sibling subtasks that must be finished before this one starts; empty when it can start at once",
+    ),
 });
 export type PlannedSubtask = z.infer<typeof plannedSubtask>;
 

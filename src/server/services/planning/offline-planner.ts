@@ -9,7 +9,8 @@ import {
 } from "../../../shared/schemas/plan";
 import { renderEventModelMarkdown } from "./event-model-markdown";
 import { composeOutlineContext, composeOutlineEventModel } from "./outline/compose";
-import { complexityForHours, pointsForHours } from "./outline/estimate";
+import { complexityForHours, pointsForHours, rangeAround } from "./outline/estimate";
+import { siblingOrder } from "./outline/order";
 import { buildOutline, idList, type Limits, type Outline, type OutlineNode } from "./outline/outline";
 import type { Planned, Planner, Usage } from "./planner";
 
@@ -32,7 +33,8 @@ function complexityOf(node: OutlineNode): number {
   );
 }
 
-function toSubtask(node: OutlineNode): PlannedSubtask {
+function toSubtask(node: OutlineNode, dependsOn: number[]): PlannedSubtask {
+  const range = rangeAround(node.hours);
   return plannedSubtask.parse({
     description: node.title,
     complexity_score: complexityOf(node),
@@ -41,6 +43,9 @@ function toSubtask(node: OutlineNode): PlannedSubtask {
     acceptance_criteria: node.criteria,
     requirement_ids: node.requirementIds,
     estimated_hours: node.hours,
+    estimate_low_hours: range.low,
+    estimate_high_hours: range.high,
+    depends_on: dependsOn,
   });
 }
 
@@ -103,7 +108,9 @@ export function createOfflinePlanner(): Planner {
       const path = request.depth === 0 ? [] : [...request.ancestors.slice(1), request.task.description];
       const node = nodeAt(outline, path);
       // A node the outline has no finer steps for (or one a person renamed) is not split further.
-      return planned(node ? node.children.map(toSubtask) : []);
+      if (!node) return planned([]);
+      const order = siblingOrder(node.children);
+      return planned(node.children.map((child, i) => toSubtask(child, order[i]!)));
     },
 
     async composeContext(request, signal) {

@@ -3,7 +3,7 @@ import type { PlannedSubtask } from "../../../shared/schemas/plan";
 import { STAGES, type StageId, type StageStatus } from "../../../shared/schemas/realtime";
 import { readTaskOptions, type TaskStatus } from "../../../shared/schemas/tasks";
 import { resultRows } from "../../db/client";
-import { epics, eventModels, jobs, tasks, userStories } from "../../db/schema/index";
+import { epics, eventModels, jobs, taskDependencies, tasks, userStories } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import type { JobKind } from "../../jobs/payloads";
 import {
@@ -22,6 +22,7 @@ import { findDuplicates } from "./dedupe";
 import { fetchRepositoryContext } from "./grounding";
 import type { Planner, Usage } from "./planner";
 import { PlannerError } from "./planner-error";
+import { plannedRange, siblingDependencies } from "./sibling-dependencies";
 
 export const JOB_ROOT = "decompose.root" satisfies JobKind;
 export const JOB_NODE = "decompose.node" satisfies JobKind;
@@ -120,7 +121,15 @@ function estimateSourceOf(planner: Planner): "rule" | "model" {
   return planner.name === "offline" ? "rule" : "model";
 }
 
-/** Inserts a node's children and queues the split of every non-atomic one, in one transaction. */
+function rangeColumns(p: PlannedSubtask) {
+  const range = plannedRange(p);
+  return { estimateLowHours: range.low, estimateHighHours: range.high };
+}
+
+/**
+ * Inserts a node's children with the dependencies the planner proposed among them, and queues the split
+ * of every non-atomic one, in one transaction.
+ */
 async function insertChildren(
   deps: Deps,
   tx: Tx,
@@ -133,6 +142,7 @@ async function insertChildren(
 ) {
   const depth = parent.depth + 1;
   const values = planned.map((p, i) => ({
+    ...rangeColumns(p),
     userId: parent.userId,
     parentId: parent.id,
     rootTaskId: rootId,
@@ -153,6 +163,14 @@ async function insertChildren(
     ),
   }));
   const inserted = values.length ? await tx.insert(tasks).values(values).returning() : [];
+  // Rows come back in insertion order, so a planner's sibling numbers map onto them.
+  const edges = siblingDependencies(planned).map(([waiting, awaited]) => ({
+    taskId: inserted[waiting]!.id,
+    dependsOnId: inserted[awaited]!.id,
+    rootTaskId: rootId,
+    source: "planner" as const,
+  }));
+  if (edges.length) await tx.insert(taskDependencies).values(edges).onConflictDoNothing();
   if (queueSplits) {
     for (const child of inserted)
       if (!child.isAtomic) await enqueueNodeDecomposition(deps.jobs, rootId, child.id, tx);

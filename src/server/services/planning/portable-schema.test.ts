@@ -141,6 +141,9 @@ async function samples(): Promise<Record<string, unknown[]>> {
       acceptance_criteria: Array.from({ length: 5 }, () => "a".repeat(500)),
       requirement_ids: Array.from({ length: 50 }, (_, i) => `R${i + 1}`),
       estimated_hours: 10_000,
+      estimate_low_hours: 0,
+      estimate_high_hours: 10_000,
+      depends_on: Array.from({ length: 9 }, (_, i) => i + 1),
     })),
   });
   return out;
@@ -208,7 +211,7 @@ describe("portableFormat over every schema in plan.ts", () => {
       for (const value of list) {
         expect(schema.safeParse(value).success, `${name} sample is zod-valid`).toBe(true);
         expect(problems(format.schema, value), name).toEqual([]);
-        // Nothing was optional in plan.ts, so nothing is dropped on the way back.
+        // The samples fill every optional field, so nothing is dropped on the way back.
         expect(format.toZodInput(value)).toEqual(value);
       }
       const first = list[0] as Record<string, unknown>;

@@ -75,8 +75,12 @@ ${what} Return at most ${r.maxSubtasks} subtasks (fewer is fine when fewer make 
 imperative description, complexity_score (never above the task being split), story_points,
 implementation_details (1-3 sentences of concrete guidance: files, endpoints, tables, libraries),
 acceptance_criteria (2-5 short, testable statements of when it is done), requirement_ids (the ids of
-the stated requirements it serves; empty for cross-cutting work) and estimated_hours (developer-hours,
-its own subtasks included; at most 16 for a task meant to be done without further splitting).`;
+the stated requirements it serves; empty for cross-cutting work), estimated_hours (developer-hours,
+its own subtasks included; at most 16 for a task meant to be done without further splitting) with
+estimate_low_hours and estimate_high_hours (the optimistic and pessimistic ends around it), and
+depends_on (the numbers, 1 for the first subtask of your list, of the subtasks that must be finished
+before this one can start: setup before features, a data model before the API that uses it, an
+integration before what calls it; empty when it can start at once; never a cycle).`;
 }
 
 function treeText(r: ComposeRequest): string {

@@ -31,7 +31,17 @@ export type OutlineNode = {
   children: OutlineNode[];
   /** Every requirement this node covers, in full, so a node that is not split further still quotes them. */
   covers: Requirement[];
+  /** Its place in the order among its siblings (outline/order.ts); none for a feature. */
+  role?: OutlineRole;
+  /** One of a series of steps done in turn (discovery, measuring before fixing, a cut-over before the switch). */
+  sequence?: boolean;
 };
+
+/** setup comes first, release last; within a release, checks ("verify") come before shipping ("ship"). */
+export type OutlineRole = "setup" | "release" | "verify" | "ship";
+
+const as = <T extends OutlineNode>(node: T, role: OutlineRole): T => ({ ...node, role });
+const inSequence = (nodes: OutlineNode[]) => nodes.map((n) => ({ ...n, sequence: true }));
 
 export type Outline = {
   scope: StatedScope;
@@ -435,10 +445,10 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
   const last: OutlineNode[] = [];
 
   if (kind === "performance") {
-    middle.push(...performanceSteps(requirements));
+    middle.push(...inSequence(performanceSteps(requirements)));
     streamsOut.push({ title: "Performance, measured first", nodes: middle });
   } else {
-    if (kind === "vague") first.push(...discoverySteps());
+    if (kind === "vague") first.push(...inSequence(discoverySteps()));
     if (kind === "change") {
       first.push(
         leaf(
@@ -460,7 +470,7 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
         ...(named.length === 0 && !stackName ? [chooseStack()] : []),
         ...(ciReqs.length ? ciReqs.map((r) => requirementLeaf(r)) : [repositorySetup(named, stackName)]),
       ];
-      first.push(setup.length === 1 ? setup[0]! : group("Project setup", setup));
+      first.push(setup.length === 1 ? setup[0]! : group("Project setup", inSequence(setup)));
     }
     streamsOut.push({
       title:
@@ -494,14 +504,14 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
       }
     }
     const release = [
-      ...(needsSecurityReview(text, made) ? [securityReview()] : []),
-      ...(requirements.length > 1 ? [acceptanceRun(requirements)] : []),
-      ...(kind === "change" ? rollout(isMigration(brief)) : []),
+      ...(needsSecurityReview(text, made) ? [as(securityReview(), "verify")] : []),
+      ...(requirements.length > 1 ? [as(acceptanceRun(requirements), "verify")] : []),
+      ...(kind === "change" ? inSequence(rollout(isMigration(brief))).map((n) => as(n, "ship")) : []),
       ...(deployReqs.length
-        ? deployReqs.map((r) => requirementLeaf(r))
+        ? deployReqs.map((r) => as(requirementLeaf(r), "ship"))
         : kind === "change"
           ? []
-          : [releaseStep(made, tech)]),
+          : [as(releaseStep(made, tech), "ship")]),
     ];
     const releaseTitle = kind === "change" ? "Roll out the change" : "Quality and release";
     last.push(release.length === 1 ? release[0]! : group(releaseTitle, release));
@@ -514,7 +524,13 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
     deliverable: made,
     tech,
     workstreams: streamsOut.filter((w) => w.nodes.length > 0),
-    children: fitFirstLevel(first, middle, last, limits.maxSubtasks, flatTitle),
+    children: fitFirstLevel(
+      first.map((n) => as(n, "setup")),
+      middle,
+      last.map((n) => as(n, "release")),
+      limits.maxSubtasks,
+      flatTitle,
+    ),
   };
 }
 
