@@ -119,6 +119,41 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     );
   });
 
+  it("keeps the dependencies and estimate ranges the model proposes, dropping impossible ones", async () => {
+    const deps = [[], [1], [1, 2, 9], [3, 4]];
+    let call = 0;
+    llm.setResponder((req) =>
+      req.schemaName === "subtask_plan"
+        ? {
+            subtasks: deps.map((depends_on, i) => ({
+              description: `Ordered step ${++call}`,
+              complexity_score: 3,
+              story_points: 2,
+              implementation_details: "Details.",
+              acceptance_criteria: ["It works", "It is tested"],
+              requirement_ids: [],
+              estimated_hours: 8,
+              // Strict mode answers every property; null where the model has nothing to say.
+              estimate_low_hours: i === 0 ? null : 5,
+              estimate_high_hours: i === 0 ? null : 13,
+              depends_on,
+            })),
+          }
+        : undefined,
+    );
+    const client = await signedIn();
+    const { nodes } = await decompose(client, { description: "Ordered plan", max_depth: 1, max_subtasks: 4 });
+    const steps = nodes.filter((n) => n.depth === 1).sort((a, b) => a.position - b.position);
+    expect(steps).toHaveLength(4);
+    const [s1, s2, s3, s4] = steps.map((n) => n.id);
+    expect(steps.map((n) => n.depends_on)).toEqual([[], [s1], [s1, s2], [s3]]);
+    expect(steps[0]!.estimate_hours).toEqual({ low: 6, likely: 8, high: 14 }); // the rule's range
+    expect(steps[1]!.estimate_hours).toEqual({ low: 5, likely: 8, high: 13 });
+    const schedule = (await client.get(`/api/tasks/${nodes[0]!.id}/schedule`)).json;
+    expect(schedule.critical_path).toEqual([s1, s2, s3, s4]);
+    expect(schedule.ready).toEqual([s1]);
+  });
+
   it("honours max_subtasks even when the model proposes more, and max_depth", async () => {
     // Numbered across the whole plan: the same title in two branches would be merged as a duplicate.
     let proposed = 0;

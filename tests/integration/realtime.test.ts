@@ -199,7 +199,9 @@ describe("task changes are published", () => {
     await client.post(`/api/tasks/${subtask.id}/complete`);
     const completed = await ch.waitFor((m) => m.type === "task.completed" && m.task_id === subtask.id);
     expect(completed).toMatchObject({ root_task_id: created.json.id, status: "completed" });
-    const mine = ch.messages.filter((m) => m.task_id === subtask.id).map((m) => `${m.type}:${m.status}`);
+    const mine = ch.messages
+      .filter((m) => m.task_id === subtask.id && m.type !== "task.ready")
+      .map((m) => `${m.type}:${m.status}`);
     expect(mine).toEqual([
       "task.updated:in_progress",
       "task.status_changed:in_progress",
@@ -207,6 +209,14 @@ describe("task changes are published", () => {
       "task.status_changed:completed",
       "task.completed:completed",
     ]);
+    // The first subtask starts the plan, and others wait for it: completing it makes those with nothing
+    // else to wait for ready, live.
+    const ready = await ch.waitFor((m) => m.type === "task.ready" && m.task_id === subtask.id);
+    const waiting = (await client.get(`/api/tasks/${created.json.id}/tree`)).json.children
+      .filter((c: { depends_on: string[] }) => c.depends_on.includes(subtask.id))
+      .map((c: { id: string }) => c.id);
+    expect(ready.data.ready.length).toBeGreaterThan(0);
+    for (const id of ready.data.ready) expect(waiting).toContain(id);
     await client.request("DELETE", `/api/tasks/${subtask.id}/subtask`);
     await ch.waitFor((m) => m.type === "task.deleted" && m.task_id === subtask.id);
     ch.ws.close();

@@ -13,6 +13,8 @@ type TreeNode = {
   implementation_details: string | null;
   position: number;
   parent_id: string | null;
+  depends_on: string[];
+  estimate_hours: { low: number; likely: number; high: number } | null;
   children: TreeNode[];
 };
 

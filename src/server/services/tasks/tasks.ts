@@ -396,7 +396,7 @@ export async function updateTask(
 }
 
 /**
- * After a task is completed (or reopened), the leaves whose dependencies are now all done: one
+ * After a task is completed (or reopened), the leaves whose dependencies are now all done, if any: one
  * `task.ready` event for the plan, so every open Plan tab updates its "Next up" list live.
  */
 async function publishNewlyReady(
@@ -420,6 +420,7 @@ async function publishNewlyReady(
   node.done = wasDone;
   const before = new Set(readyLeaves(graph));
   const ready = [...after].filter((j) => !before.has(j)).map((j) => graph.nodes[j]!.id);
+  if (ready.length === 0) return;
   await deps.events.publish({
     type: "task.ready",
     userId,
