@@ -63,6 +63,15 @@ export function toastForEvent(event: RealtimeEvent): EventToast | null {
         message: event.message ?? (reason ? `Task rejected: ${reason}` : "Task rejected"),
       };
     }
+    case "task.ready": {
+      const ready = Array.isArray(event.data?.ready) ? event.data.ready.length : 0;
+      if (ready === 0) return null;
+      return {
+        type: "info",
+        id: `ready-${event.root_task_id ?? task}`,
+        message: ready === 1 ? "1 task is ready to start" : `${ready} tasks are ready to start`,
+      };
+    }
     case "decomposition.completed":
       return { type: "success", id: `decomposition-${task}`, message: "Decomposition complete" };
     case "decomposition.error":

@@ -4,7 +4,7 @@ import { useTRPC } from "./trpc";
 
 /**
  * The task queries a change makes stale, in one place: the dashboard list and stats, the monthly usage,
- * and single tasks and trees (a change to one node shows in every tree that holds it).
+ * and single tasks, trees and schedules (a change to one node shows in every tree that holds it).
  */
 export function useTaskCache() {
   const trpc = useTRPC();
@@ -21,6 +21,7 @@ export function useTaskCache() {
         Promise.all([
           queryClient.invalidateQueries({ queryKey: trpc.tasks.get.pathKey() }),
           queryClient.invalidateQueries({ queryKey: trpc.tasks.tree.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.tasks.schedule.pathKey() }),
         ]),
       /** Drops a deleted task's own queries so nothing refetches a 404. */
       forgetTask: (id: string) => {

@@ -27,6 +27,9 @@ export const estimateRange = z
   .refine((e) => e.likely <= e.high, { message: "high must not be below likely", path: ["high"] });
 export type EstimateRange = { low: number; likely: number; high: number };
 
+/** A leaf without an estimate is scheduled at this size (a day's work, with a wide range). */
+export const DEFAULT_ESTIMATE: EstimateRange = { low: 3, likely: 6, high: 12 };
+
 /** POST /tasks/{id}/dependencies */
 export const addDependencyInput = z.strictObject({
   depends_on: z

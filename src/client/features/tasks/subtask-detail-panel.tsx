@@ -2,7 +2,9 @@ import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
-import { formatComplexity } from "./task-tree";
+import { DependenciesSection } from "./dependencies-section";
+import { formatRange } from "./plan-view";
+import { formatComplexity, type TreeIndexEntry } from "./task-tree";
 
 /** "6 h", "1.5 h", "3 days" (8-hour days from 24 hours). */
 function formatHours(hours: number): string {
@@ -14,13 +16,20 @@ function formatHours(hours: number): string {
 export function SubtaskDetailPanel({
   node,
   isRoot,
+  rootId,
+  index,
   requirements,
   onClose,
   onAddTask,
   onDelete,
+  onSelect,
 }: {
   node: TaskTreeNode;
   isRoot: boolean;
+  rootId: string;
+  /** Every node of the tree, for the dependency lists and search. */
+  index: ReadonlyMap<string, TreeIndexEntry>;
+  onSelect: (id: string) => void;
   /** The root's stated requirements, so the ids a node covers can be shown with their words. */
   requirements: { id: string; text: string }[];
   onClose: () => void;
@@ -85,9 +94,13 @@ export function SubtaskDetailPanel({
           <dd>{node.story_points ?? "Not estimated yet"}</dd>
           <dt className="text-base-content/60">Estimate</dt>
           <dd data-testid="node-estimate">
-            {node.estimated_hours !== null
-              ? `About ${formatHours(node.estimated_hours)}`
-              : "Not estimated yet"}
+            {node.rollup
+              ? `${formatRange(node.rollup.estimate_hours)} in all`
+              : node.estimate_hours
+                ? formatRange(node.estimate_hours)
+                : node.estimated_hours !== null
+                  ? `About ${formatHours(node.estimated_hours)}`
+                  : "Not estimated yet"}
             {node.estimate_source === "rule" && (
               <span
                 className="badge badge-sm badge-ghost ml-2"
@@ -97,6 +110,15 @@ export function SubtaskDetailPanel({
               </span>
             )}
           </dd>
+          {node.rollup && (
+            <>
+              <dt className="text-base-content/60">Progress</dt>
+              <dd data-testid="node-rollup">
+                {node.rollup.leaves_done} of {node.rollup.leaves_total} done, {node.rollup.story_points}{" "}
+                points
+              </dd>
+            </>
+          )}
           <dt className="text-base-content/60">Atomic</dt>
           <dd>{node.is_atomic ? "Yes" : "No"}</dd>
           <dt className="text-base-content/60">Subtasks</dt>
@@ -105,6 +127,8 @@ export function SubtaskDetailPanel({
             {node.total_subtasks > node.children_count ? `, ${node.total_subtasks} in all` : ""}
           </dd>
         </dl>
+
+        {!isRoot && <DependenciesSection node={node} rootId={rootId} index={index} onSelect={onSelect} />}
 
         <div>
           <h4 className="text-sm font-semibold">Description</h4>

@@ -125,6 +125,9 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
             <SubtaskDetailPanel
               node={selected}
               isRoot={selected.id === tree.id}
+              rootId={tree.id}
+              index={index}
+              onSelect={setSelectedId}
               requirements={tree.stated_scope?.requirements ?? []}
               onClose={() => setSelectedId(null)}
               onAddTask={() => setAddTargetId(selected.id)}

@@ -14,6 +14,7 @@ import type { ProgressAction, ProgressState } from "./decomposition-progress";
 import { DecompositionProgressPanel, useProgressPanelVisible } from "./decomposition-progress-panel";
 import { OverviewTab } from "./overview-tab";
 import { PlanReviewCard, RejectedPlanCard } from "./plan-review";
+import { PlanTab } from "./plan-tab";
 import { SubtasksTab } from "./subtasks-tab";
 import { classifyTaskError } from "./task-error";
 import { TaskSummaryCard } from "./task-summary-card";
@@ -28,7 +29,7 @@ const EventModelTab = lazyPage<{ task: Task }>(() =>
   import("./event-model-tab").then((m) => ({ default: m.EventModelTab })),
 );
 
-const TAB_IDS = ["overview", "subtasks", "stories", "event-model"] as const;
+const TAB_IDS = ["overview", "subtasks", "plan", "stories", "event-model"] as const;
 type TabId = (typeof TAB_IDS)[number];
 const isTabId = (v: string | null): v is TabId => (TAB_IDS as readonly (string | null)[]).includes(v);
 
@@ -211,6 +212,7 @@ function TaskDetail({
         </>
       ),
     },
+    { id: "plan" as const, label: "Plan" },
     {
       id: "stories" as const,
       label: (
@@ -260,6 +262,17 @@ function TaskDetail({
               >
                 {treeQuery.isError ? classifyTaskError(treeQuery.error).message : "The tree came back empty."}
               </EmptyState>
+            ) : (
+              <div className="flex min-h-40 items-center justify-center">
+                <Spinner label="Loading task tree..." />
+              </div>
+            ))}
+        </div>
+
+        <div {...tabPanelProps("task", "plan", tab)} className="focus:outline-none">
+          {visited.has("plan") &&
+            (tree && tree.id === task.id ? (
+              <PlanTab key={tree.id} tree={tree} />
             ) : (
               <div className="flex min-h-40 items-center justify-center">
                 <Spinner label="Loading task tree..." />

@@ -41,7 +41,12 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
     const changed = new Set<string>();
     const invalidateTask = (id: string) =>
       queryClient.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ id }) });
-    const invalidateTrees = () => queryClient.invalidateQueries({ queryKey: trpc.tasks.tree.pathKey() });
+    const invalidateTrees = () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: trpc.tasks.tree.pathKey() }),
+        // The Plan tab: a completion, an edit or a new dependency changes what is ready and when it ends.
+        queryClient.invalidateQueries({ queryKey: trpc.tasks.schedule.pathKey() }),
+      ]);
     const afterTaskEvent = createDebounce(() => {
       const ids = [taskId, ...changed];
       changed.clear();

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_ESTIMATE,
   type EstimateRange,
   type Forecast,
   HOURS_PER_DAY,
@@ -28,9 +29,6 @@ export type PlanNode = {
   storyPoints: number | null;
 };
 export type PlanEdge = { taskId: string; dependsOnId: string };
-
-/** A leaf without an estimate is scheduled at this size (a day's work, with a wide range). */
-export const DEFAULT_ESTIMATE: EstimateRange = { low: 3, likely: 6, high: 12 };
 
 const start = (i: number) => 2 * i;
 const end = (i: number) => 2 * i + 1;

@@ -1,0 +1,246 @@
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { useId, useMemo, useState } from "react";
+import { DEFAULT_ESTIMATE, TEAM_SIZE_MAX } from "../../../shared/schemas/schedule";
+import type { TaskTreeNode } from "../../../shared/schemas/tasks";
+import { EmptyState } from "../../components/empty-state";
+import { Spinner } from "../../components/spinner";
+import { useToast } from "../../components/toast";
+import { errorDetailOf } from "../../lib/api-error";
+import { useTRPC } from "../../lib/trpc";
+import { finishDate, formatRange, titleOf } from "./plan-view";
+import { indexTree } from "./task-tree";
+import { useRefreshTask } from "./use-task-detail";
+
+/** A wave shows this many leaves before "N more". */
+const WAVE_SHOWN = 24;
+
+const dateFormat = new Intl.DateTimeFormat("en", { weekday: "short", month: "short", day: "numeric" });
+
+/**
+ * The Plan tab: what can start now, the order of the rest (waves of leaves that can run side by side),
+ * the critical path, and when the work ends for a team of N people (P50/P90 of a seeded Monte Carlo
+ * forecast, computed by the server: services/tasks/plan-graph.ts).
+ */
+export function PlanTab({ tree }: { tree: TaskTreeNode }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshTask(tree.id);
+  const [teamInput, setTeamInput] = useState("1");
+  const teamSize = Number(teamInput);
+  const teamValid = Number.isInteger(teamSize) && teamSize >= 1 && teamSize <= TEAM_SIZE_MAX;
+  const [lastValidTeam, setLastValidTeam] = useState(1);
+  if (teamValid && teamSize !== lastValidTeam) setLastValidTeam(teamSize);
+  const teamId = useId();
+
+  const schedule = useQuery(
+    trpc.tasks.schedule.queryOptions(
+      { id: tree.id, team_size: teamValid ? teamSize : lastValidTeam },
+      { placeholderData: keepPreviousData },
+    ),
+  );
+  const index = useMemo(() => indexTree(tree), [tree]);
+  const complete = useMutation(
+    trpc.tasks.complete.mutationOptions({
+      retry: false,
+      onSuccess: (task) => {
+        toast.success(`Done: ${titleOf(task)}`);
+        void refresh();
+      },
+      onError: (err) => toast.error(errorDetailOf(err) ?? "Could not mark the task done"),
+    }),
+  );
+
+  if (schedule.isPending) {
+    return (
+      <div className="flex min-h-40 items-center justify-center">
+        <Spinner label="Computing the schedule..." />
+      </div>
+    );
+  }
+  if (schedule.isError) {
+    return (
+      <EmptyState
+        title="The schedule could not be computed"
+        actions={
+          <button type="button" className="btn btn-sm" onClick={() => void schedule.refetch()}>
+            Retry
+          </button>
+        }
+      >
+        {errorDetailOf(schedule.error) ?? "Please try again."}
+      </EmptyState>
+    );
+  }
+  const s = schedule.data;
+  const critical = new Set(s.critical_path);
+  const nameOf = (id: string) => {
+    const node = index.get(id)?.node;
+    return node ? titleOf(node) : "A task";
+  };
+  if (tree.children.length === 0) {
+    return (
+      <EmptyState title="Nothing to schedule yet">
+        The plan has no subtasks yet. Once it is decomposed, its order and forecast appear here.
+      </EmptyState>
+    );
+  }
+  const today = new Date();
+  const remaining = s.waves.reduce((n, w) => n + w.length, 0);
+
+  return (
+    <div className="flex flex-col gap-4" aria-busy={schedule.isFetching}>
+      <section aria-labelledby="forecast-heading" className="card border border-base-300 bg-base-200">
+        <div className="card-body gap-3 p-4">
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <h3 id="forecast-heading" className="card-title text-base">
+              Forecast
+            </h3>
+            <div className="form-control">
+              <label htmlFor={teamId} className="label py-0 text-sm">
+                Team size
+              </label>
+              <input
+                id={teamId}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={TEAM_SIZE_MAX}
+                step={1}
+                className={`input input-sm w-24 ${teamValid ? "" : "input-error"}`}
+                value={teamInput}
+                aria-invalid={!teamValid}
+                aria-describedby={teamValid ? undefined : `${teamId}-error`}
+                onChange={(e) => setTeamInput(e.target.value)}
+              />
+              {!teamValid && (
+                <p id={`${teamId}-error`} role="alert" className="mt-1 text-xs text-error">
+                  Enter a whole number from 1 to {TEAM_SIZE_MAX}.
+                </p>
+              )}
+            </div>
+          </div>
+          {remaining === 0 ? (
+            <p data-testid="forecast-done">Every task of this plan is done.</p>
+          ) : (
+            <dl className="grid gap-3 sm:grid-cols-3" data-testid="forecast">
+              <div>
+                <dt className="text-xs uppercase tracking-wide text-base-content/60">Likely (P50)</dt>
+                <dd className="text-lg font-semibold" data-testid="forecast-p50">
+                  {s.forecast.p50_days} working days
+                </dd>
+                <dd className="text-sm text-base-content/70">
+                  {dateFormat.format(finishDate(today, s.forecast.p50_days))}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs uppercase tracking-wide text-base-content/60">Safe (P90)</dt>
+                <dd className="text-lg font-semibold" data-testid="forecast-p90">
+                  {s.forecast.p90_days} working days
+                </dd>
+                <dd className="text-sm text-base-content/70">
+                  {dateFormat.format(finishDate(today, s.forecast.p90_days))}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs uppercase tracking-wide text-base-content/60">Critical path</dt>
+                <dd className="text-lg font-semibold" data-testid="critical-hours">
+                  {s.critical_path.length} {s.critical_path.length === 1 ? "task" : "tasks"},{" "}
+                  {s.critical_path_hours} h
+                </dd>
+                <dd className="text-sm text-base-content/70">the shortest the rest can take</dd>
+              </div>
+            </dl>
+          )}
+          <p className="text-xs text-base-content/60">
+            {s.forecast.simulations.toLocaleString("en")} simulated runs over each task's estimate range, with{" "}
+            {s.forecast.team_size} {s.forecast.team_size === 1 ? "person" : "people"}, dependencies respected,
+            and {s.forecast.hours_per_day} focused hours per working day.
+            {s.unestimated.length > 0 &&
+              ` ${s.unestimated.length} ${s.unestimated.length === 1 ? "task has" : "tasks have"} no estimate and ${s.unestimated.length === 1 ? "counts" : "count"} as ${formatRange(DEFAULT_ESTIMATE)}.`}
+          </p>
+        </div>
+      </section>
+
+      <section aria-labelledby="next-up-heading" className="card border border-base-300 bg-base-200">
+        <div className="card-body gap-2 p-4">
+          <h3 id="next-up-heading" className="card-title text-base">
+            Next up
+          </h3>
+          {s.ready.length === 0 ? (
+            <p className="text-sm text-base-content/70">
+              {remaining === 0
+                ? "Nothing left to do."
+                : "Nothing is ready: every remaining task waits for another."}
+            </p>
+          ) : (
+            <ol className="flex flex-col gap-1" data-testid="next-up">
+              {s.ready.map((id) => {
+                const node = index.get(id)?.node;
+                return (
+                  <li
+                    key={id}
+                    className="flex flex-wrap items-center gap-2 rounded-box bg-base-100 px-3 py-2"
+                  >
+                    <span className="min-w-0 flex-1 break-words">{nameOf(id)}</span>
+                    {critical.has(id) && <span className="badge badge-sm badge-primary">critical</span>}
+                    {node?.estimate_hours && (
+                      <span className="text-xs text-base-content/70">{formatRange(node.estimate_hours)}</span>
+                    )}
+                    <button
+                      type="button"
+                      className="btn btn-xs btn-outline"
+                      disabled={complete.isPending}
+                      aria-label={`Mark done: ${nameOf(id)}`}
+                      onClick={() => complete.mutate({ id })}
+                    >
+                      Mark done
+                    </button>
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+        </div>
+      </section>
+
+      <section aria-labelledby="waves-heading" className="card border border-base-300 bg-base-200">
+        <div className="card-body gap-3 p-4">
+          <h3 id="waves-heading" className="card-title text-base">
+            Order of work
+          </h3>
+          <p className="text-sm text-base-content/70">
+            Each wave can run side by side once the waves before it are done.{" "}
+            <span className="badge badge-sm badge-primary">critical</span> marks the longest chain: a delay
+            there delays the end.
+          </p>
+          <ol className="flex flex-col gap-3" data-testid="waves">
+            {s.waves.map((wave, w) => (
+              // Waves are positions in the order; their content changes, their place does not.
+              // biome-ignore lint/suspicious/noArrayIndexKey: a wave is identified by its position
+              <li key={w} className="grid gap-2 sm:grid-cols-[6rem_minmax(0,1fr)]">
+                <span className="text-sm font-semibold text-base-content/70">Wave {w + 1}</span>
+                <ul className="flex flex-wrap gap-2">
+                  {wave.slice(0, WAVE_SHOWN).map((id) => (
+                    <li
+                      key={id}
+                      className={`rounded-box border px-2 py-1 text-sm ${critical.has(id) ? "border-primary bg-primary/10 font-medium" : "border-base-300 bg-base-100"}`}
+                      data-critical={critical.has(id) || undefined}
+                    >
+                      {nameOf(id)}
+                      {critical.has(id) && <span className="sr-only"> (critical path)</span>}
+                    </li>
+                  ))}
+                  {wave.length > WAVE_SHOWN && (
+                    <li className="px-2 py-1 text-sm text-base-content/60">
+                      and {wave.length - WAVE_SHOWN} more
+                    </li>
+                  )}
+                </ul>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+    </div>
+  );
+}

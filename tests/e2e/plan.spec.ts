@@ -1,0 +1,89 @@
+import { createTask, expect, test, waitUntilPlanned } from "./fixtures";
+
+const DESCRIPTION = [
+  "A book club site",
+  "- Members sign up with e-mail",
+  "- Members propose books and vote on the next one",
+  "- Organisers schedule meetings on a calendar",
+].join("\n");
+
+test("the Plan tab: forecast by team size, a dependency changes the critical path, a cycle is refused inline, and completing the next task readies what waited for it", async ({
+  page,
+  origin,
+  signedIn: _account,
+}) => {
+  const task = await createTask(page.request, origin, DESCRIPTION);
+  await waitUntilPlanned(page.request, task.id);
+  await page.goto(`/tasks/${task.id}?tab=plan`);
+
+  const forecast = page.getByTestId("forecast");
+  await expect(forecast).toBeVisible();
+  const p50 = page.getByTestId("forecast-p50");
+  const days = async () => Number((await p50.textContent())?.match(/[\d.]+/)?.[0]);
+  await expect(p50).toContainText("working days");
+  const oneDays = await days();
+  // Only the setup's first step can start: no stack is named, so it is chosen before the repository is set up.
+  const nextUp = page.getByTestId("next-up");
+  await expect(nextUp.getByRole("listitem")).toHaveCount(1);
+  await expect(nextUp).toContainText("Choose the stack and record the decision");
+  await expect(nextUp.getByText("critical")).toBeVisible();
+
+  const team = page.getByLabel("Team size");
+  await team.fill("3");
+  await expect.poll(days).toBeLessThan(oneDays);
+  await team.fill("0");
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Enter a whole number from 1 to 50." }),
+  ).toBeVisible();
+  await team.fill("1");
+  await expect.poll(days).toBe(oneDays);
+  const criticalHours = async () =>
+    Number((await page.getByTestId("critical-hours").textContent())?.match(/([\d.]+) h/)?.[1]);
+  const before = await criticalHours();
+
+  // In the Subtasks tab's side panel: R2 waits for R3, which lengthens the critical path.
+  const tabs = page.getByRole("tablist", { name: "Task sections" });
+  await tabs.getByRole("tab", { name: /Subtasks/ }).click();
+  const tree = page.getByRole("tree", { name: "Task hierarchy" });
+  await tree.getByRole("treeitem", { name: /R2: Members sign up/ }).click();
+  const deps = page.getByTestId("dependencies");
+  await expect(deps.getByText("Nothing waits for it.")).toBeHidden();
+  await deps.getByLabel("Add a task it waits for").fill("propose books");
+  await deps
+    .getByTestId("dependency-candidates")
+    .getByRole("button", { name: /R3: Members propose books/ })
+    .click();
+  await expect(deps.getByTestId("blocked-by")).toContainText("R3: Members propose books");
+
+  // The setup cannot wait for R2: R2 already waits for it. The server names the cycle, shown inline.
+  await tree.getByRole("treeitem", { name: /^Project setup/ }).click();
+  await expect(deps.getByTestId("blocks")).toContainText("R2: Members sign up");
+  await deps.getByLabel("Add a task it waits for").fill("sign up");
+  await deps
+    .getByTestId("dependency-candidates")
+    .getByRole("button", { name: /R2: Members sign up/ })
+    .click();
+  await expect(deps.getByTestId("dependency-error")).toContainText(
+    "This would create a cycle: Project setup -> R2: Members sign up with e-mail -> Project setup",
+  );
+
+  await tabs.getByRole("tab", { name: "Plan" }).click();
+  await expect.poll(criticalHours).toBeGreaterThan(before);
+  const r3 = page
+    .getByTestId("waves")
+    .locator("[data-critical]")
+    .filter({ hasText: "R3: Members propose books" });
+  await expect(r3).toBeVisible();
+
+  // Completing the setup's steps readies what waited only for it (R1, R3, R4), live; R2 still waits for R3.
+  await nextUp.getByRole("button", { name: /Mark done: Choose the stack/ }).click();
+  await expect(page.getByText("1 task is ready to start")).toBeVisible();
+  await expect(nextUp).toContainText("Set up the repository");
+  await nextUp.getByRole("button", { name: /Mark done: Set up the repository/ }).click();
+  await expect(page.getByText("3 tasks are ready to start")).toBeVisible();
+  await expect(nextUp.getByRole("listitem")).toHaveCount(3);
+  await expect(nextUp).toContainText("R3: Members propose books");
+  await expect(nextUp).not.toContainText("R2: Members sign up");
+  // The critical one comes first.
+  await expect(nextUp.getByRole("listitem").first()).toContainText("R3: Members propose books");
+});
