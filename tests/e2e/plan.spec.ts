@@ -66,6 +66,11 @@ test("the Plan tab: forecast by team size, a dependency changes the critical pat
   await expect(deps.getByTestId("dependency-error")).toContainText(
     "This would create a cycle: Project setup -> R2: Members sign up with e-mail -> Project setup",
   );
+  // Another node starts with a fresh search and no message; R2 still waits for the setup and R3.
+  await tree.getByRole("treeitem", { name: /R2: Members sign up/ }).click();
+  await expect(deps.getByTestId("dependency-error")).toBeHidden();
+  await expect(deps.getByLabel("Add a task it waits for")).toHaveValue("");
+  await expect(deps.getByTestId("blocked-by").getByRole("listitem")).toHaveCount(2);
 
   await tabs.getByRole("tab", { name: "Plan" }).click();
   await expect.poll(criticalHours).toBeGreaterThan(before);

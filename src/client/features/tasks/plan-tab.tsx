@@ -181,7 +181,9 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
                     key={id}
                     className="flex flex-wrap items-center gap-2 rounded-box bg-base-100 px-3 py-2"
                   >
-                    <span className="min-w-0 flex-1 break-words">{nameOf(id)}</span>
+                    <span className="min-w-0 basis-full break-words sm:flex-1 sm:basis-auto">
+                      {nameOf(id)}
+                    </span>
                     {critical.has(id) && <span className="badge badge-sm badge-primary">critical</span>}
                     {node?.estimate_hours && (
                       <span className="text-xs text-base-content/70">{formatRange(node.estimate_hours)}</span>

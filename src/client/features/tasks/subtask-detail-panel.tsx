@@ -128,7 +128,10 @@ export function SubtaskDetailPanel({
           </dd>
         </dl>
 
-        {!isRoot && <DependenciesSection node={node} rootId={rootId} index={index} onSelect={onSelect} />}
+        {!isRoot && (
+          // A fresh search and message for each node.
+          <DependenciesSection key={node.id} node={node} rootId={rootId} index={index} onSelect={onSelect} />
+        )}
 
         <div>
           <h4 className="text-sm font-semibold">Description</h4>
