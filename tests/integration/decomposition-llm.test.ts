@@ -105,17 +105,20 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     expect(splits).toHaveLength(3);
     for (const prompt of splits) {
       const own = prompt.split("Task to split:\n")[1]!.split("\n")[0]!;
-      const siblings = prompt.split("Sibling tasks, planned separately (do not repeat their work):\n")[1]!;
-      const listed = siblings.split("\n\n")[0]!;
+      const siblings = prompt.split(
+        "Sibling tasks, planned separately (do not repeat their work; cite their numbers in depends_on_elsewhere when a subtask needs one finished first):\n",
+      )[1]!;
+      const listed = siblings.split("\n\n")[0]!.split("\n");
+      // Numbered from 1, so a subtask can cite a sibling of its parent as work that must come first.
+      expect(listed.map((line) => line.match(/^(\d+)\. /)?.[1])).toEqual(listed.map((_, i) => String(i + 1)));
       for (const d of firstLevel) {
-        if (d === own) expect(listed).not.toContain(`- ${d.slice(0, 100)}`);
-        else expect(listed).toContain(`- ${d.slice(0, 100)}`);
+        expect(listed.some((line) => line.endsWith(`. ${d.slice(0, 100)}`))).toBe(d !== own);
       }
     }
     // A second-level split also sees what the other branches planned.
     const deeper = llm.requests.map((r) => r.messages.at(-1)!.content).find((p) => /Depth: 2 of/.test(p));
-    expect(deeper).toContain(
-      "Already planned elsewhere in this project (titles only; do not plan this work again):",
+    expect(deeper).toMatch(
+      /Already planned elsewhere in this project \(titles only; do not plan this work again; cite their numbers in depends_on_elsewhere when a subtask needs one finished first\):\n\d+\. /,
     );
   });
 
@@ -152,6 +155,53 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     const schedule = (await client.get(`/api/tasks/${nodes[0]!.id}/schedule`)).json;
     expect(schedule.critical_path).toEqual([s1, s2, s3, s4]);
     expect(schedule.ready).toEqual([s1]);
+  });
+
+  it("keeps dependencies the model proposes across branches by their number in the prompt, dropping impossible ones", async () => {
+    const step = (description: string, extra: Record<string, unknown> = {}) => ({
+      description,
+      complexity_score: 3,
+      story_points: 2,
+      implementation_details: "Details.",
+      acceptance_criteria: ["It works", "It is tested"],
+      requirement_ids: [],
+      estimated_hours: 6,
+      ...extra,
+    });
+    llm.setResponder((req) => {
+      if (req.schemaName !== "subtask_plan") return undefined;
+      const prompt = req.messages.at(-1)!.content;
+      if (/Depth: 0 of/.test(prompt))
+        return {
+          subtasks: [
+            step("Billing branch", { complexity_score: 9 }),
+            step("Invoices branch", { complexity_score: 9 }),
+          ],
+        };
+      if (!/Task to split:\nInvoices branch/.test(prompt))
+        return { subtasks: [step("Billing data model"), step("Billing screens")] };
+      // The numbered lists of work outside this branch: cite "Billing branch" (a sibling of the task being
+      // split) by its number, plus a number that names nothing.
+      const number = Number(prompt.match(/^(\d+)\. Billing branch$/m)?.[1]);
+      expect(number).toBeGreaterThan(0);
+      return {
+        subtasks: [
+          step("Send invoices", { depends_on_elsewhere: [number, 999] }),
+          step("Invoice history", { depends_on_elsewhere: null }),
+        ],
+      };
+    });
+    const client = await signedIn();
+    const { nodes } = await decompose(client, {
+      description: "Billing and invoices",
+      max_depth: 2,
+      max_subtasks: 2,
+    });
+    const byTitle = (t: string) => nodes.find((n) => n.description === t)!;
+    expect(byTitle("Send invoices").depends_on).toEqual([byTitle("Billing branch").id]);
+    expect(byTitle("Invoice history").depends_on).toEqual([]);
+    const schedule = (await client.get(`/api/tasks/${nodes[0]!.id}/schedule`)).json;
+    expect(schedule.waves[0]).not.toContain(byTitle("Send invoices").id);
   });
 
   it("honours max_subtasks even when the model proposes more, and max_depth", async () => {

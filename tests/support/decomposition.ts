@@ -5,6 +5,7 @@ import { waitUntil } from "./wait";
 
 type TreeNode = {
   id: string;
+  description: string;
   depth: number;
   status: string;
   is_atomic: boolean;

@@ -72,6 +72,14 @@ export const plannedSubtask = z.object({
     .describe(
       "Numbers (1 = the first subtask of this list) of sibling subtasks that must be finished before this one starts; empty when it can start at once",
     ),
+  /** Numbers of the prompt's sibling tasks or work planned elsewhere (other branches) that must be done first. */
+  depends_on_elsewhere: z
+    .array(z.number().int().min(1).max(1000))
+    .max(10)
+    .optional()
+    .describe(
+      "Numbers from the lists of sibling tasks and work planned elsewhere in the project that must be finished before this subtask starts; empty when none",
+    ),
 });
 export type PlannedSubtask = z.infer<typeof plannedSubtask>;
 

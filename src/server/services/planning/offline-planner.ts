@@ -46,6 +46,8 @@ function toSubtask(node: OutlineNode, dependsOn: number[]): PlannedSubtask {
     estimate_low_hours: range.low,
     estimate_high_hours: range.high,
     depends_on: dependsOn,
+    // The whole outline is known at once: its order is among siblings (outline/order.ts).
+    depends_on_elsewhere: [],
   });
 }
 

@@ -15,6 +15,8 @@ import {
   type TypedJob,
 } from "../../jobs/queue";
 import { githubTokenFor } from "../integrations/credentials";
+import { acceptableDependencies } from "../tasks/plan-graph";
+import { loadPlanGraph } from "../tasks/plan-rows";
 import type { TaskRow } from "../tasks/serialize";
 import { isAtomic } from "./atomicity";
 import { briefOf, optionsOf } from "./brief";
@@ -391,10 +393,14 @@ async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobConte
     .where(and(eq(tasks.rootTaskId, rootId), ne(tasks.id, nodeId)))
     .orderBy(asc(tasks.depth), asc(tasks.position))
     .limit(OUTLINE_LIMIT);
-  const siblings = others.filter((t) => t.parentId === node.parentId).map((t) => t.description);
-  const elsewhere = others
-    .filter((t) => t.parentId !== node.parentId && !ancestors.includes(t.description))
-    .map((t) => t.description);
+  const siblingTasks = others.filter((t) => t.parentId === node.parentId);
+  const elsewhereTasks = others.filter(
+    (t) => t.parentId !== node.parentId && !ancestors.includes(t.description),
+  );
+  const siblings = siblingTasks.map((t) => t.description);
+  const elsewhere = elsewhereTasks.map((t) => t.description);
+  // The prompt numbers the siblings, then the rest (prompts.ts), for depends_on_elsewhere.
+  const citable = [...siblingTasks, ...elsewhereTasks];
   const planner = await deps.planners.forUser(root.userId);
   const planned = await planner.splitTask(
     {
@@ -426,7 +432,33 @@ async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobConte
       await tx.update(tasks).set({ isAtomic: true, updatedAt: new Date() }).where(eq(tasks.id, nodeId));
       return [];
     }
-    return insertChildren(deps, tx, node, rootId, capped, opts, true, estimateSourceOf(planner));
+    const children = await insertChildren(
+      deps,
+      tx,
+      node,
+      rootId,
+      capped,
+      opts,
+      true,
+      estimateSourceOf(planner),
+    );
+    // Work the model says must come first from other branches (by its number in the prompt's list).
+    const across = capped.flatMap((p, i) =>
+      (p.depends_on_elsewhere ?? []).flatMap((n) => {
+        const other = citable[n - 1];
+        return other ? [{ taskId: children[i]!.id, dependsOnId: other.id }] : [];
+      }),
+    );
+    if (across.length) {
+      const kept = acceptableDependencies(await loadPlanGraph(tx, rootId), across);
+      if (kept.length) {
+        await tx
+          .insert(taskDependencies)
+          .values(kept.map((e) => ({ ...e, rootTaskId: rootId, source: "planner" as const })))
+          .onConflictDoNothing();
+      }
+    }
+    return children;
   });
   if (inserted.length) {
     await reportStage(

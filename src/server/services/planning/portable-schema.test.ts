@@ -144,6 +144,7 @@ async function samples(): Promise<Record<string, unknown[]>> {
       estimate_low_hours: 0,
       estimate_high_hours: 10_000,
       depends_on: Array.from({ length: 9 }, (_, i) => i + 1),
+      depends_on_elsewhere: Array.from({ length: 10 }, (_, i) => 1000 - i),
     })),
   });
   return out;

@@ -56,11 +56,21 @@ export function splitPrompt(r: SplitRequest): string {
     items?.length
       ? `${heading}\n${items.map((d) => `- ${d.replace(/\s+/g, " ").slice(0, 100)}`).join("\n")}\n\n`
       : "";
+  // One numbering across both lists, so a subtask can cite any work outside its own branch.
+  const numbered = (items: string[] | undefined, from: number, heading: string) =>
+    items?.length
+      ? `${heading}\n${items.map((d, i) => `${from + i}. ${d.replace(/\s+/g, " ").slice(0, 100)}`).join("\n")}\n\n`
+      : "";
   const around =
-    list(r.siblings, "Sibling tasks, planned separately (do not repeat their work):") +
-    list(
+    numbered(
+      r.siblings,
+      1,
+      "Sibling tasks, planned separately (do not repeat their work; cite their numbers in depends_on_elsewhere when a subtask needs one finished first):",
+    ) +
+    numbered(
       r.elsewhere,
-      "Already planned elsewhere in this project (titles only; do not plan this work again):",
+      (r.siblings?.length ?? 0) + 1,
+      "Already planned elsewhere in this project (titles only; do not plan this work again; cite their numbers in depends_on_elsewhere when a subtask needs one finished first):",
     );
   const what =
     r.depth === 0
@@ -80,7 +90,9 @@ its own subtasks included; at most 16 for a task meant to be done without furthe
 estimate_low_hours and estimate_high_hours (the optimistic and pessimistic ends around it), and
 depends_on (the numbers, 1 for the first subtask of your list, of the subtasks that must be finished
 before this one can start: setup before features, a data model before the API that uses it, an
-integration before what calls it; empty when it can start at once; never a cycle).`;
+integration before what calls it; empty when it can start at once; never a cycle), and
+depends_on_elsewhere (the numbers of sibling tasks or work planned elsewhere that must be finished
+first; empty when none).`;
 }
 
 function treeText(r: ComposeRequest): string {

@@ -180,6 +180,28 @@ export class PlanGraph {
   }
 }
 
+/**
+ * Of `candidates` (in order), the dependencies that can join the plan: between tasks of this plan, not
+ * between a task and its own ancestor or descendant, not already there, and closing no cycle with the
+ * ones kept before them. For proposals a planner makes across branches, where a wrong one is dropped,
+ * not refused.
+ */
+export function acceptableDependencies(graph: PlanGraph, candidates: readonly PlanEdge[]): PlanEdge[] {
+  const kept: PlanEdge[] = [];
+  let current = graph;
+  for (const edge of candidates) {
+    const a = current.index.get(edge.taskId);
+    const b = current.index.get(edge.dependsOnId);
+    if (a === undefined || b === undefined || a === b) continue;
+    if (current.isAncestor(a, b) || current.isAncestor(b, a)) continue;
+    if (current.edges.some((e) => e.taskId === edge.taskId && e.dependsOnId === edge.dependsOnId)) continue;
+    if (current.cycleThrough(a, b)) continue;
+    kept.push(edge);
+    current = new PlanGraph(current.nodes, [...current.edges, edge]);
+  }
+  return kept;
+}
+
 function topologicalOrder(first: Int32Array, succ: Int32Array, events: number): Int32Array | null {
   const indegree = new Int32Array(events);
   for (let k = 0; k < succ.length; k++) indegree[succ[k]!]!++;
