@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EstimateRange } from "../../../shared/schemas/schedule";
-import { PlanGraph, type PlanNode, rollups, schedulePlan } from "./plan-graph";
+import { acceptableDependencies, PlanGraph, type PlanNode, rollups, schedulePlan } from "./plan-graph";
 
 const point = (h: number): EstimateRange => ({ low: h, likely: h, high: h });
 
@@ -173,6 +173,30 @@ describe("PlanGraph cycles", () => {
     expect(g.order).not.toBeNull();
     const cyclic = new PlanGraph(g.nodes, [...g.edges, { taskId: "P2", dependsOnId: "P1" }]);
     expect(cyclic.order).toBeNull();
+  });
+});
+
+describe("acceptableDependencies", () => {
+  it("keeps proposals that join the plan and drops ancestors, repeats, unknown tasks and cycles, in order", () => {
+    const g = new PlanGraph(
+      [
+        node("R", null),
+        node("P1", "R"),
+        node("a1", "P1", point(1)),
+        node("P2", "R"),
+        node("b1", "P2", point(1)),
+      ],
+      [{ taskId: "P1", dependsOnId: "P2" }],
+    );
+    const kept = acceptableDependencies(g, [
+      { taskId: "a1", dependsOnId: "b1" }, // already implied, still fine
+      { taskId: "a1", dependsOnId: "P1" }, // its own parent
+      { taskId: "P1", dependsOnId: "P2" }, // already there
+      { taskId: "b1", dependsOnId: "a1" }, // closes a cycle through P1 -> P2
+      { taskId: "b1", dependsOnId: "nope" },
+      { taskId: "a1", dependsOnId: "a1" },
+    ]);
+    expect(kept).toEqual([{ taskId: "a1", dependsOnId: "b1" }]);
   });
 });
 
