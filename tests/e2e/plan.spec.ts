@@ -72,6 +72,21 @@ test("the Plan tab: forecast by team size, a dependency changes the critical pat
   await expect(deps.getByLabel("Add a task it waits for")).toHaveValue("");
   await expect(deps.getByTestId("blocked-by").getByRole("listitem")).toHaveCount(2);
 
+  // A person's estimate range, checked as it is typed.
+  await tree.getByRole("treeitem", { name: /R4: Organisers schedule/ }).click();
+  await page.getByRole("button", { name: "Edit estimate" }).click();
+  const estimate = page.getByRole("form", { name: "Edit estimate" });
+  await estimate.getByLabel("Low (h)").fill("10");
+  await estimate.getByLabel("Likely (h)").fill("5");
+  await expect(estimate.getByText("low must not be above likely")).toBeVisible();
+  await expect(estimate.getByRole("button", { name: "Save estimate" })).toBeDisabled();
+  await estimate.getByLabel("Low (h)").fill("4");
+  await estimate.getByLabel("Likely (h)").fill("8");
+  await estimate.getByLabel("High (h)").fill("16");
+  await estimate.getByRole("button", { name: "Save estimate" }).click();
+  await expect(page.getByTestId("node-estimate")).toContainText("4-16 h (likely 8 h)");
+  await expect(estimate).toBeHidden();
+
   await tabs.getByRole("tab", { name: "Plan" }).click();
   await expect.poll(criticalHours).toBeGreaterThan(before);
   const r3 = page

@@ -1,8 +1,10 @@
+import { useState } from "react";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
 import { DependenciesSection } from "./dependencies-section";
+import { EstimateEditor } from "./estimate-editor";
 import { formatRange } from "./plan-view";
 import { formatComplexity, type TreeIndexEntry } from "./task-tree";
 
@@ -36,6 +38,8 @@ export function SubtaskDetailPanel({
   onAddTask: () => void;
   onDelete: () => void;
 }) {
+  const [editingEstimate, setEditingEstimate] = useState(false);
+  const isLeaf = node.children.length === 0;
   return (
     <section
       aria-labelledby="subtask-detail-heading"
@@ -109,7 +113,22 @@ export function SubtaskDetailPanel({
                 estimated by rule
               </span>
             )}
+            {isLeaf && !editingEstimate && (
+              <button
+                type="button"
+                className="btn btn-ghost btn-xs ml-1"
+                aria-label="Edit estimate"
+                onClick={() => setEditingEstimate(true)}
+              >
+                Edit
+              </button>
+            )}
           </dd>
+          {isLeaf && editingEstimate && (
+            <dd className="col-span-2">
+              <EstimateEditor key={node.id} node={node} onDone={() => setEditingEstimate(false)} />
+            </dd>
+          )}
           {node.rollup && (
             <>
               <dt className="text-base-content/60">Progress</dt>

@@ -123,6 +123,7 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
           </div>
           {selected && (
             <SubtaskDetailPanel
+              key={selected.id}
               node={selected}
               isRoot={selected.id === tree.id}
               rootId={tree.id}

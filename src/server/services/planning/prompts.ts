@@ -52,10 +52,6 @@ export function splitPrompt(r: SplitRequest): string {
   const path = r.ancestors.length
     ? `Path from the project down to this task:\n${r.ancestors.map((a, i) => `${"  ".repeat(i)}- ${a}`).join("\n")}\n\n`
     : "";
-  const list = (items: string[] | undefined, heading: string) =>
-    items?.length
-      ? `${heading}\n${items.map((d) => `- ${d.replace(/\s+/g, " ").slice(0, 100)}`).join("\n")}\n\n`
-      : "";
   // One numbering across both lists, so a subtask can cite any work outside its own branch.
   const numbered = (items: string[] | undefined, from: number, heading: string) =>
     items?.length

@@ -370,7 +370,7 @@ export function schedulePlan(
     waves: waves.filter((w) => w !== undefined),
     ready,
     unestimated,
-    forecast: forecast(graph, order, work, { low, likely, high }, tail, teamSize, seed, simulations),
+    forecast: forecast(graph, work, { low, likely, high }, tail, teamSize, seed, simulations),
   };
 }
 
@@ -406,7 +406,6 @@ function triangular(u: number, a: number, m: number, b: number) {
  */
 function forecast(
   graph: PlanGraph,
-  order: Int32Array,
   work: number[],
   range: { low: Float64Array; likely: Float64Array; high: Float64Array },
   tail: Float64Array,
