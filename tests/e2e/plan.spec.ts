@@ -87,6 +87,21 @@ test("the Plan tab: forecast by team size, a dependency changes the critical pat
   await expect(page.getByTestId("node-estimate")).toContainText("4-16 h (likely 8 h)");
   await expect(estimate).toBeHidden();
 
+  // Editing a subtask in place: only what changed is sent, and the tree shows it.
+  await tree.getByRole("treeitem", { name: /R1: A book club site/ }).click();
+  await page.getByRole("button", { name: "Edit Subtask" }).click();
+  const editor = page.getByRole("form", { name: "Edit subtask" });
+  await expect(editor.getByRole("button", { name: "Save changes" })).toBeDisabled();
+  await editor.getByLabel("Description").fill("R1: A book club website\nWith a public landing page");
+  await editor.getByLabel("Story points").selectOption("5");
+  await editor.getByLabel("Complexity (1-10)").fill("11");
+  await expect(editor.getByText("complexity_score must be between 1 and 10")).toBeVisible();
+  await editor.getByLabel("Complexity (1-10)").fill("4");
+  await editor.getByRole("button", { name: "Save changes" }).click();
+  await expect(tree.getByRole("treeitem", { name: /R1: A book club website/ })).toBeVisible();
+  await expect(editor).toBeHidden();
+  await expect(page.getByRole("heading", { name: "R1: A book club website" })).toBeVisible();
+
   await tabs.getByRole("tab", { name: "Plan" }).click();
   await expect.poll(criticalHours).toBeGreaterThan(before);
   const r3 = page

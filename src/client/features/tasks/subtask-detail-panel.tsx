@@ -5,6 +5,7 @@ import { TaskStatusBadge } from "../../components/task-status-badge";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
 import { DependenciesSection } from "./dependencies-section";
 import { EstimateEditor } from "./estimate-editor";
+import { NodeEditor } from "./node-editor";
 import { formatRange } from "./plan-view";
 import { formatComplexity, type TreeIndexEntry } from "./task-tree";
 
@@ -39,6 +40,7 @@ export function SubtaskDetailPanel({
   onDelete: () => void;
 }) {
   const [editingEstimate, setEditingEstimate] = useState(false);
+  const [editing, setEditing] = useState(false);
   const isLeaf = node.children.length === 0;
   return (
     <section
@@ -152,12 +154,29 @@ export function SubtaskDetailPanel({
           <DependenciesSection key={node.id} node={node} rootId={rootId} index={index} onSelect={onSelect} />
         )}
 
-        <div>
-          <h4 className="text-sm font-semibold">Description</h4>
-          <p className="mt-1 max-h-60 overflow-y-auto whitespace-pre-wrap break-words text-sm text-base-content/85">
-            {node.description}
-          </p>
-        </div>
+        {editing ? (
+          <NodeEditor node={node} onDone={() => setEditing(false)} />
+        ) : (
+          <>
+            <div>
+              <h4 className="text-sm font-semibold">Description</h4>
+              <p className="mt-1 max-h-60 overflow-y-auto whitespace-pre-wrap break-words text-sm text-base-content/85">
+                {node.description}
+              </p>
+            </div>
+
+            <div>
+              <h4 className="text-sm font-semibold">Implementation details</h4>
+              {node.implementation_details ? (
+                <p className="mt-1 max-h-60 overflow-y-auto whitespace-pre-wrap break-words text-sm text-base-content/85">
+                  {node.implementation_details}
+                </p>
+              ) : (
+                <p className="mt-1 text-sm text-base-content/60">No implementation details yet.</p>
+              )}
+            </div>
+          </>
+        )}
 
         {node.requirement_ids.length > 0 && (
           <div>
@@ -191,18 +210,12 @@ export function SubtaskDetailPanel({
           )}
         </div>
 
-        <div>
-          <h4 className="text-sm font-semibold">Implementation details</h4>
-          {node.implementation_details ? (
-            <p className="mt-1 max-h-60 overflow-y-auto whitespace-pre-wrap break-words text-sm text-base-content/85">
-              {node.implementation_details}
-            </p>
-          ) : (
-            <p className="mt-1 text-sm text-base-content/60">No implementation details yet.</p>
-          )}
-        </div>
-
         <div className="flex flex-wrap gap-2">
+          {!isRoot && !editing && (
+            <button type="button" className="btn btn-sm btn-outline" onClick={() => setEditing(true)}>
+              Edit Subtask
+            </button>
+          )}
           <button type="button" className="btn btn-sm btn-outline" onClick={onAddTask}>
             Add Task Here
           </button>
