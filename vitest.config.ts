@@ -35,6 +35,7 @@ export const postgresSuites = [
   "tests/integration/hostile-input.test.ts",
   "tests/integration/job-payloads.test.ts",
   "tests/integration/model-providers.test.ts",
+  "tests/integration/plan-locks.pg.test.ts",
   "tests/integration/plan-order.test.ts",
   "tests/integration/plan-quality.test.ts",
   "tests/integration/process.test.ts",

@@ -16,7 +16,7 @@ import {
 } from "../../jobs/queue";
 import { githubTokenFor } from "../integrations/credentials";
 import { acceptableDependencies } from "../tasks/plan-graph";
-import { loadPlanGraph } from "../tasks/plan-rows";
+import { loadPlanGraph, lockTaskRow } from "../tasks/plan-rows";
 import type { TaskRow } from "../tasks/serialize";
 import { isAtomic } from "./atomicity";
 import { briefOf, optionsOf } from "./brief";
@@ -188,7 +188,8 @@ async function hasChildren(tx: DbOrTx, id: string) {
 /** When the last split of a decomposition finishes, the composer runs. Serialised on the root row. */
 async function finishGroupIfIdle(deps: Deps, tx: Tx, rootId: string) {
   const [root] = resultRows<{ status: string }>(
-    await tx.execute(sql`select status from ${tasks} where id = ${rootId} for update`),
+    // See lockTaskRow: serialised without blocking other transactions' inserts that refer to the root.
+    await tx.execute(sql`select status from ${tasks} where id = ${rootId} for no key update`),
   );
   if (root?.status !== "processing") return;
   const active = await tx
@@ -328,7 +329,7 @@ async function runRootStages(
     );
     await recordUsage(deps, rootId, planned.usage, planner);
     await deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select id from ${tasks} where id = ${rootId} for update`);
+      await lockTaskRow(tx, rootId);
       if (await hasChildren(tx, rootId)) return;
       await insertChildren(
         deps,
@@ -421,7 +422,7 @@ async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobConte
   );
   await recordUsage(deps, rootId, planned.usage, planner);
   const inserted = await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select id from ${tasks} where id = ${nodeId} for update`);
+    await lockTaskRow(tx, nodeId);
     if (await hasChildren(tx, nodeId)) return [];
     // A parent is never less complex than its children: cap scores at the parent's.
     const capped = planned.value
@@ -648,7 +649,7 @@ async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: Jo
  */
 async function mergeDuplicateLeaves(deps: Deps, root: TaskRow): Promise<number> {
   return deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select id from ${tasks} where id = ${root.id} for update`);
+    await lockTaskRow(tx, root.id);
     const nodes = await tx
       .select()
       .from(tasks)
@@ -736,7 +737,7 @@ async function flagNodeForAttention(deps: Deps, root: TaskRow, nodeId: string, r
   const node = await deps.db.transaction(async (tx) => {
     // The root row first, as every split's completion locks it: one lock order, no deadlock.
     const [locked] = resultRows<{ status: string }>(
-      await tx.execute(sql`select status from ${tasks} where id = ${root.id} for update`),
+      await tx.execute(sql`select status from ${tasks} where id = ${root.id} for no key update`),
     );
     if (!locked || !["processing", "completed"].includes(locked.status)) return null;
     const [flagged] = await tx

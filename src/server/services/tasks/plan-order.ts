@@ -12,7 +12,7 @@ import { taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { type PlanGraph, schedulePlan } from "./plan-graph";
-import { type DbOrTx, loadPlanGraph, type TitledPlanNode } from "./plan-rows";
+import { type DbOrTx, loadPlanGraph, lockTaskRow, type TitledPlanNode } from "./plan-rows";
 import { getOwnedRow, TASK_NOT_FOUND } from "./tasks";
 
 /**
@@ -67,7 +67,7 @@ export async function addDependency(
   const rootId = task.rootTaskId ?? task.id;
   if (!UUID_PATTERN.test(input.depends_on)) throw notFound();
   const result = await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select id from ${tasks} where id = ${rootId} for update`);
+    await lockTaskRow(tx, rootId);
     const [other] = await tx
       .select({ id: tasks.id, rootTaskId: tasks.rootTaskId })
       .from(tasks)

@@ -8,6 +8,18 @@ import { PlanGraph, type PlanNode } from "./plan-graph";
 /** The plan's rows as the schedule and the task answers read them (no service logic here). */
 
 export type DbOrTx = Deps["db"] | Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
+type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
+
+/**
+ * Serialises work on one task row (a split, a change to a plan's dependencies) for the rest of the
+ * transaction. `for no key update`, not `for update`: it still excludes the other holders, but lets other
+ * transactions insert rows that refer to this one (their foreign-key checks take a key-share lock). With
+ * `for update`, two splits each citing the other's node waited on each other, and PostgreSQL aborted one
+ * as a deadlock.
+ */
+export async function lockTaskRow(tx: Tx, id: string): Promise<void> {
+  await tx.execute(sql`select id from ${tasks} where id = ${id} for no key update`);
+}
 export type TitledPlanNode = PlanNode & { description: string };
 
 /** A row's estimate range, when it has one (older rows got theirs from migration 0007). */
