@@ -66,6 +66,7 @@ function sampleTree(): TaskTreeNode {
     is_atomic: true,
     status: "completed",
     estimated_hours: 6,
+    estimate_hours: { low: 4, likely: 6, high: 11 },
     estimate_source: "rule",
     requirement_ids: ["R1", "R3"],
     acceptance_criteria: ["Wrong passwords are refused", "=SUM(A1) stays text"],
@@ -75,9 +76,16 @@ function sampleTree(): TaskTreeNode {
     complexity_score: 4.25,
     story_points: 3,
     is_atomic: true,
+    depends_on: ["a1"],
   });
   const a = node("a", "Authentication", { parent_id: "root", complexity_score: 6, children: [a1, a2] });
-  const b = node("b", "=SUM(A1:A2) deploy", { parent_id: "root", story_points: 5, is_atomic: true });
+  const b = node("b", "=SUM(A1:A2) deploy", {
+    parent_id: "root",
+    story_points: 5,
+    is_atomic: true,
+    // A task outside the exported tree (a subtree export) is left out.
+    depends_on: ["a", "elsewhere"],
+  });
   return node("root", "Build a yoga studio booking site\nWith classes and payments", {
     complexity_score: 8,
     children: [a, b],
@@ -239,6 +247,10 @@ describe("treeToCsv", () => {
       "",
       "",
       "",
+      "",
+      "",
+      "",
+      "",
     ]);
     expect(byId.a1!.slice(0, 4)).toEqual(["a1", "a", "2", "1.1.1"]);
     expect(byId.a1![4]).toBe('Write the "login" form, with validation');
@@ -251,8 +263,15 @@ describe("treeToCsv", () => {
       "rule",
       "R1 R3",
       "Wrong passwords are refused | =SUM(A1) stays text",
+      "4",
+      "11",
+      "",
+      "",
     ]);
     expect(byId.a2![3]).toBe("1.1.2");
+    // What each task waits for, by id and by its place in the tree.
+    expect(byId.a2!.slice(-2)).toEqual(["a1", "1.1.1"]);
+    expect(byId.b!.slice(-2)).toEqual(["a", "1.1"]);
     expect(byId.a2![5]).toBe("Hook up the API\nsecond line, with a comma");
     expect(byId.b![3]).toBe("1.2");
     // Every row has every column, whatever the quoting.
@@ -286,7 +305,7 @@ describe("treeToMarkdown", () => {
     expect(at("**Authentication**")).toMatch(/^ {2}- \[ \] \*\*Authentication\*\* _\(complexity 6\/10/);
     expect(at("login")).toMatch(/^ {4}- \[x\] /);
     expect(at("login")).toContain(
-      "complexity 3/10, 2 story points, about 6 h (estimated by rule), covers R1, R3, atomic",
+      "complexity 3/10, 2 story points, about 6 h (estimated by rule), range 4-11 h, covers R1, R3, atomic",
     );
     const login = lines.findIndex((l) => l.includes("login"));
     expect(lines.slice(login + 1, login + 4)).toEqual([
@@ -295,6 +314,13 @@ describe("treeToMarkdown", () => {
       "      - =SUM(A1) stays text",
     ]);
     expect(at("Hook up the API")).toContain("complexity 4.3/10, 3 story points");
+    // What a task waits for, by title, right under it (tasks outside the export are left out).
+    const hook = lines.findIndex((l) => l.includes("Hook up the API"));
+    expect(lines[hook + 1]).toBe('      Blocked by: Write the "login" form, with validation');
+    expect(at("SUM(A1:A2) deploy")).toBeDefined();
+    expect(lines[lines.findIndex((l) => l.includes("SUM(A1:A2) deploy")) + 1]).toBe(
+      "    Blocked by: Authentication",
+    );
     expect(at("second line")).toMatch(/^ {6}second line, with a comma$/);
     expect(md).toContain("- **Subtasks:** 4");
     expect(md).toContain("- **Story points (work items):** 10");

@@ -111,6 +111,8 @@ function details(node: TaskTreeNode): string {
     parts.push(
       `about ${node.estimated_hours} h${node.estimate_source === "rule" ? " (estimated by rule)" : ""}`,
     );
+  const range = node.estimate_hours;
+  if (range && range.low !== range.high) parts.push(`range ${range.low}-${range.high} h`);
   if (node.requirement_ids?.length) parts.push(`covers ${node.requirement_ids.join(", ")}`);
   if (node.is_atomic) parts.push("atomic");
   if (node.status && node.status !== "completed") parts.push(node.status.replace(/_/g, " "));
@@ -148,8 +150,9 @@ function storyBlock(story: UserStory): string[] {
 
 /**
  * The tree as Markdown: a heading and summary for the root, the hierarchy as nested checklists
- * (checked when completed) with complexity and story points, then epics with their user stories,
- * then the event model's own Markdown.
+ * (checked when completed) with complexity, story points, the estimate and its range, what each task
+ * is blocked by and its acceptance criteria, then epics with their user stories, then the event model's
+ * own Markdown.
  */
 export function treeToMarkdown(tree: TaskTreeNode): string {
   const out: string[] = [];
@@ -168,10 +171,14 @@ export function treeToMarkdown(tree: TaskTreeNode): string {
   out.push("");
 
   out.push("## Task Tree", "");
+  const titles = new Map(visits.map((v) => [v.node.id, titleOf(v.node)]));
   for (const { node, depth } of visits) {
     const indent = "  ".repeat(depth);
     const box = node.status === "completed" ? "[x]" : "[ ]";
     out.push(`${indent}- ${box} **${inline(titleOf(node))}**${details(node)}`);
+    const blockers = (node.depends_on ?? []).filter((id) => titles.has(id));
+    if (blockers.length)
+      out.push(`${indent}  Blocked by: ${blockers.map((id) => inline(titles.get(id)!)).join("; ")}`);
     for (const line of bodyLines(node)) out.push(`${indent}  ${line}`);
     if (node.children?.length === 0 && node.acceptance_criteria?.length) {
       out.push(`${indent}  Acceptance criteria:`);
@@ -221,6 +228,12 @@ export const CSV_COLUMNS = [
   "estimate_source",
   "requirement_ids",
   "acceptance_criteria",
+  "estimate_low_hours",
+  "estimate_high_hours",
+  /** The ids of the tasks this one waits for, separated by spaces. */
+  "depends_on",
+  /** The same tasks by their place in the tree (the `path` column), for reading in a spreadsheet. */
+  "depends_on_paths",
 ] as const;
 
 /** RFC 4180: a field with a comma, a double quote or a line break is quoted, its quotes doubled. */
@@ -238,7 +251,10 @@ function neutralise(text: string): string {
 /** One row per task, parents before children, CRLF line ends (RFC 4180), a header row first. */
 export function treeToCsv(tree: TaskTreeNode): string {
   const rows: string[] = [CSV_COLUMNS.join(",")];
-  for (const { node, parent, depth, path } of walk(tree)) {
+  const visits = walk(tree);
+  const paths = new Map(visits.map((v) => [v.node.id, v.path]));
+  for (const { node, parent, depth, path } of visits) {
+    const blockers = (node.depends_on ?? []).filter((id) => paths.has(id));
     const score = scoreOf(node);
     rows.push(
       [
@@ -256,6 +272,10 @@ export function treeToCsv(tree: TaskTreeNode): string {
         node.estimate_source ?? "",
         (node.requirement_ids ?? []).join(" "),
         neutralise((node.acceptance_criteria ?? []).join(" | ")),
+        node.estimate_hours?.low ?? "",
+        node.estimate_hours?.high ?? "",
+        blockers.join(" "),
+        blockers.map((id) => paths.get(id)).join(" "),
       ]
         .map(csvField)
         .join(","),
