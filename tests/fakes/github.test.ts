@@ -48,6 +48,7 @@ beforeAll(async () => {
   gh.addRepo({ owner: "ada", name: "closed", hasIssues: false, files: ["x"] });
   gh.addRepo({ owner: "ada", name: "export", files: ["x"] });
   gh.addRepo({ owner: "ada", name: "paged", files: ["x"], labels: [] });
+  gh.addRepo({ owner: "ada", name: "older", files: ["x"], dependencies: false });
 });
 
 afterAll(async () => {
@@ -65,7 +66,7 @@ describe("authentication and GET /user", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("x-oauth-scopes")).toBe("repo, read:user");
     const body = await json(res);
-    expect(body).toMatchObject({ login: "ada", name: "Ada Lovelace", type: "User", public_repos: 7 });
+    expect(body).toMatchObject({ login: "ada", name: "Ada Lovelace", type: "User", public_repos: 8 });
     expect(typeof body.id).toBe("number");
   });
 
@@ -407,6 +408,7 @@ describe("issues, labels and sub-issues", () => {
       body: "Run the tests",
       labels: ["bug", "atomize"],
       subIssues: [],
+      blockedBy: [],
     });
   });
 
@@ -497,6 +499,37 @@ describe("issues, labels and sub-issues", () => {
     ).toBe(422);
     expect(
       (await post("/repos/ada/export/issues/9999/sub_issues", CLASSIC, { sub_issue_id: child.id })).status,
+    ).toBe(404);
+  });
+
+  it("records 'blocked by' dependencies by the blocking issue's id, as GitHub's issue-dependencies API does", async () => {
+    const setup = await json(await post("/repos/ada/export/issues", CLASSIC, { title: "Setup" }));
+    const feature = await json(await post("/repos/ada/export/issues", CLASSIC, { title: "Feature" }));
+    const path = `/repos/ada/export/issues/${feature.number}/dependencies/blocked_by`;
+    const res = await post(path, CLASSIC, { issue_id: setup.id });
+    expect(res.status).toBe(201);
+    expect(await json(res)).toMatchObject({ number: feature.number });
+    expect(gh.issues("ada", "export").find((i) => i.number === feature.number)?.blockedBy).toEqual([
+      setup.number,
+    ]);
+    // The number is not the id; ids are integers; no issue blocks itself; a pair is added once.
+    expect((await post(path, CLASSIC, { issue_id: 999_999 })).status).toBe(404);
+    expect((await post(path, CLASSIC, { issue_id: `${setup.id}` })).status).toBe(422);
+    expect((await post(path, CLASSIC, {})).status).toBe(422);
+    expect((await post(path, CLASSIC, { issue_id: feature.id })).status).toBe(422);
+    expect((await post(path, CLASSIC, { issue_id: setup.id })).status).toBe(422);
+    // Push access is needed; a repository without issues is 410; a server without the feature 404s.
+    expect((await post(path, CLASSIC_OTHER, { issue_id: setup.id })).status).toBe(403);
+    expect(
+      (await post("/repos/ada/closed/issues/1/dependencies/blocked_by", CLASSIC, { issue_id: 1 })).status,
+    ).toBe(410);
+    const old = await json(await post("/repos/ada/older/issues", CLASSIC, { title: "Old" }));
+    expect(
+      (
+        await post(`/repos/ada/older/issues/${old.number}/dependencies/blocked_by`, CLASSIC, {
+          issue_id: setup.id,
+        })
+      ).status,
     ).toBe(404);
   });
 

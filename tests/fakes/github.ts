@@ -23,6 +23,14 @@
  *   the caller has push access (here: the token's login owns the repo), and unknown labels are
  *   created on the fly; new repositories start with GitHub's nine default labels.
  *   Creating labels / adding sub-issues needs push access (else 403).
+ * - Issue dependencies ("blocked by"), `POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/
+ *   blocked_by` with `{ issue_id }` (the blocking issue's numeric id, not its number), per GitHub's REST
+ *   reference (https://docs.github.com/rest/issues/issue-dependencies, operation
+ *   `issues/add-blocked-by-dependency`: 201 with the blocked issue, or 301/403/404/410/422). Push access
+ *   is needed (403); an unknown or unreadable blocking issue is 404; a missing or non-integer `issue_id`,
+ *   an issue blocking itself, or a repeated pair is 422 (the wording of these 422s is ours: GitHub's
+ *   reference names the status, not the text). A repository created with `dependencies: false` answers
+ *   404 there, as a GitHub Enterprise Server without the feature does for a route it does not know.
  * - Writes with a classic token need `public_repo`/`repo` (`repo` for private repos), else 404;
  *   a fine-grained token writing to a repo it was not granted gets 403
  *   "Resource not accessible by personal access token".
@@ -68,6 +76,8 @@ export type FakeGitHubRepo = {
   hasIssues?: boolean;
   /** Initial labels; defaults to GitHub's default set (bug, documentation, …). */
   labels?: string[];
+  /** Defaults to true; false: the issue-dependencies endpoints answer 404 (a server without them). */
+  dependencies?: boolean;
 };
 
 export type FakeGitHubToken = {
@@ -108,7 +118,15 @@ export type FakeGitHub = {
   issues(
     owner: string,
     repo: string,
-  ): Array<{ number: number; title: string; body: string; labels: string[]; subIssues: number[] }>;
+  ): Array<{
+    number: number;
+    title: string;
+    body: string;
+    labels: string[];
+    subIssues: number[];
+    /** Numbers of the issues this one is blocked by. */
+    blockedBy: number[];
+  }>;
   labels(owner: string, repo: string): string[];
   /** Every request received; `path` includes the query string, `auth` is the raw Authorization header. */
   readonly requests: Array<{ method: string; path: string; auth: string | null }>;
@@ -144,6 +162,8 @@ const DOCS = {
   createLabel: "https://docs.github.com/rest/issues/labels#create-a-label",
   listLabels: "https://docs.github.com/rest/issues/labels#list-labels-for-a-repository",
   addSubIssue: "https://docs.github.com/rest/issues/sub-issues#add-sub-issue",
+  addBlockedBy:
+    "https://docs.github.com/rest/issues/issue-dependencies#add-a-dependency-an-issue-is-blocked-by",
   listSubIssues: "https://docs.github.com/rest/issues/sub-issues#list-sub-issues",
   rateLimitAuth: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
   rateLimitAnon: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting",
@@ -229,6 +249,8 @@ type Issue = {
   createdAt: string;
   parentId: number | null;
   subIssueIds: number[];
+  /** Ids of the issues blocking this one. */
+  blockedByIds: number[];
 };
 type Repo = {
   id: number;
@@ -238,6 +260,7 @@ type Repo = {
   defaultBranch: string;
   description: string | null;
   hasIssues: boolean;
+  dependencies: boolean;
   root: TreeNode | null;
   trees: Map<string, TreeNode>;
   blobs: Map<string, Blob>;
@@ -772,6 +795,7 @@ export async function startFakeGitHub(
       createdAt: isoNow(),
       parentId: null,
       subIssueIds: [],
+      blockedByIds: [],
     };
     r.issues.push(issue);
     issuesById.set(issue.id, { repo: r, issue });
@@ -844,6 +868,31 @@ export async function startFakeGitHub(
     child.parentId = parent.id;
     parent.subIssueIds.push(child.id);
     return jsonReply(201, issueJson(r, parent));
+  }
+
+  function handleAddBlockedBy(ctx: Ctx, r: Repo, numberRaw: string) {
+    if (!r.dependencies) throw notFound(DOCS.root);
+    requireWriter(ctx, r, DOCS.addBlockedBy, true);
+    ensureIssuesEnabled(r);
+    const issue = issueByNumber(r, numberRaw, DOCS.addBlockedBy);
+    const data = readJsonObject(ctx.req, DOCS.addBlockedBy);
+    const blockingId = data.issue_id;
+    if (blockingId === undefined)
+      throw new HttpError(422, 'Invalid request.\n\n"issue_id" wasn\'t supplied.', DOCS.addBlockedBy);
+    if (typeof blockingId !== "number" || !Number.isInteger(blockingId))
+      throw new HttpError(
+        422,
+        `Invalid request.\n\nFor 'properties/issue_id', ${JSON.stringify(blockingId)} is not an integer.`,
+        DOCS.addBlockedBy,
+      );
+    const found = issuesById.get(blockingId);
+    if (!found || !canRead(found.repo, ctx.token)) throw notFound(DOCS.addBlockedBy);
+    if (found.issue.id === issue.id)
+      throw new HttpError(422, "An issue cannot be blocked by itself", DOCS.addBlockedBy);
+    if (issue.blockedByIds.includes(blockingId))
+      throw new HttpError(422, "This issue is already blocked by that issue", DOCS.addBlockedBy);
+    issue.blockedByIds.push(blockingId);
+    return jsonReply(201, issueJson(r, issue));
   }
 
   function handleListSubIssues(ctx: Ctx, r: Repo, numberRaw: string) {
@@ -921,6 +970,9 @@ export async function startFakeGitHub(
   });
   repoRoute("POST", "/issues/:number/sub_issues", (ctx, ref, p) =>
     handleAddSubIssue(ctx, findRepo(ctx, ref, DOCS.addSubIssue), p.number ?? ""),
+  );
+  repoRoute("POST", "/issues/:number/dependencies/blocked_by", (ctx, ref, p) =>
+    handleAddBlockedBy(ctx, findRepo(ctx, ref, DOCS.addBlockedBy), p.number ?? ""),
   );
   repoRoute("GET", "/issues/:number/sub_issues", (ctx, ref, p) =>
     handleListSubIssues(ctx, findRepo(ctx, ref, DOCS.listSubIssues), p.number ?? ""),
@@ -1087,6 +1139,7 @@ export async function startFakeGitHub(
         defaultBranch: input.defaultBranch ?? "main",
         description: input.description ?? null,
         hasIssues: input.hasIssues ?? true,
+        dependencies: input.dependencies ?? true,
         root: rootNode,
         trees,
         blobs,
@@ -1147,6 +1200,7 @@ export async function startFakeGitHub(
         body: i.body ?? "",
         labels: i.labels.map((l) => l.name),
         subIssues: i.subIssueIds.map((id) => issuesById.get(id)?.issue.number ?? -1),
+        blockedBy: i.blockedByIds.map((id) => issuesById.get(id)?.issue.number ?? -1),
       }));
     },
     labels(owner, name) {
