@@ -9,6 +9,11 @@ type GithubState = {
   labels?: string[];
   issues?: Record<string, { number: number; id: number; url: string }>;
   linked?: string[];
+  /** "waiting task id>blocking task id" of the 'blocked by' relationships made, and of those refused with 422. */
+  blocked?: string[];
+  refused?: string[];
+  /** The repository's server has no issue-dependencies endpoint (an older GitHub Enterprise Server). */
+  dependenciesUnavailable?: boolean;
 };
 
 const LABELS = [
@@ -37,10 +42,13 @@ const NOT_WRITABLE = "The repository was not found, or the connected token canno
 const ISSUES_DISABLED = "Issues are disabled on this repository.";
 
 function body(task: TaskTreeNode): string {
+  const range = task.estimate_hours;
   return [
     task.description,
     task.implementation_details ? `**Implementation:** ${task.implementation_details}` : "",
-    `**Complexity:** ${task.complexity_score ?? "?"}/10 · **Story points:** ${task.story_points ?? "?"}`,
+    `**Complexity:** ${task.complexity_score ?? "?"}/10 · **Story points:** ${task.story_points ?? "?"}${
+      range ? ` · **Estimate:** ${range.low}-${range.high} h (likely ${range.likely} h)` : ""
+    }`,
     task.children.length
       ? `### Subtasks\n${task.children.map((c) => `- [${c.status === "completed" ? "x" : " "}] ${taskTitle(c.description, 200)}`).join("\n")}`
       : "",
@@ -54,10 +62,36 @@ type GithubPlan = ExportPlan & {
   github: GithubClient;
   owner: string;
   repo: string;
-  issues: Array<{ task: TaskTreeNode; title: string; body: string; labels: string[] }>;
+  /** In creation order: every issue after the issues it is blocked by, otherwise in tree order. */
+  issues: Array<{ task: TaskTreeNode; title: string; body: string; labels: string[]; blockedBy: string[] }>;
   /** Sub-issue links: child task id -> parent task id (first-level tasks have no parent issue). */
   links: Array<{ taskId: string; parentTaskId: string }>;
 };
+
+/**
+ * Tasks ordered so that each comes after the tasks it waits for, and otherwise in tree order (Kahn's
+ * algorithm taking the earliest ready task first), so an issue's body can name its blockers by number.
+ * A plan's dependencies never form a cycle (the service refuses them); were one to appear, the rest
+ * follow in tree order.
+ */
+export function blockersFirst<T extends { id: string; depends_on: string[] }>(tasks: T[]): T[] {
+  const at = new Map(tasks.map((t, i) => [t.id, i]));
+  const waiting = tasks.map((t) => t.depends_on.filter((id) => at.has(id) && id !== t.id).length);
+  const blocks = tasks.map(() => [] as number[]);
+  tasks.forEach((t, i) => {
+    for (const id of t.depends_on) if (at.has(id) && id !== t.id) blocks[at.get(id)!]!.push(i);
+  });
+  const done = new Array<boolean>(tasks.length).fill(false);
+  const out: T[] = [];
+  while (out.length < tasks.length) {
+    let next = waiting.findIndex((w, i) => w === 0 && !done[i]);
+    if (next < 0) next = done.indexOf(false);
+    done[next] = true;
+    out.push(tasks[next]!);
+    for (const j of blocks[next]!) waiting[j]!--;
+  }
+  return out;
+}
 
 const isStatus = (err: unknown, status: number) =>
   err instanceof IntegrationError && err.serviceStatus === status;
@@ -79,11 +113,14 @@ export const githubExporter: Exporter<GithubPlan> = {
     if (!data.has_issues) throw new IntegrationError(ISSUES_DISABLED, 410);
     if (data.permissions && !data.permissions.push) throw new IntegrationError(NOT_WRITABLE, 403);
     const tasks = subtasksOf(ctx.tree);
-    const issues = tasks.map((t) => {
+    const exported = new Set(tasks.map((t) => t.id));
+    const issues = blockersFirst(tasks).map((t) => {
       const labels = ["atomize", `complexity: ${complexityBand(t.complexity_score)}`];
       if (t.story_points) labels.push(`sp: ${t.story_points}`);
-      return { task: t, title: taskTitle(t.description, 250), body: body(t), labels };
+      const blockedBy = t.depends_on.filter((id) => exported.has(id));
+      return { task: t, title: taskTitle(t.description, 250), body: body(t), labels, blockedBy };
     });
+    const dependencies = issues.reduce((n, i) => n + i.blockedBy.length, 0);
     const links = tasks
       .filter((t) => t.parent_id && t.parent_id !== ctx.tree.id)
       .map((t) => ({ taskId: t.id, parentTaskId: t.parent_id! }));
@@ -93,7 +130,7 @@ export const githubExporter: Exporter<GithubPlan> = {
       repo,
       issues,
       links,
-      writes: { labels: LABELS.length, issues: issues.length, sub_issues: links.length },
+      writes: { labels: LABELS.length, issues: issues.length, sub_issues: links.length, dependencies },
     };
   },
 
@@ -114,14 +151,18 @@ export const githubExporter: Exporter<GithubPlan> = {
 
     state.issues ??= {};
     let made = Object.keys(state.issues).length;
-    // Parents first (tree order), so their numbers exist when children are linked.
+    // Blockers first, so each body names them by number (read on any GitHub, with or without the
+    // issue-dependencies API); links come after every issue exists.
     for (const issue of issues) {
       if (state.issues[issue.task.id]) continue;
+      const blockers = issue.blockedBy.map((id) => state.issues![id]).filter((i) => i !== undefined);
       const { data } = await github.rest.issues.create({
         owner,
         repo,
         title: issue.title,
-        body: issue.body,
+        body: blockers.length
+          ? `${issue.body}\n\n**Blocked by:** ${blockers.map((b) => `#${b.number}`).join(", ")}`
+          : issue.body,
         labels: issue.labels,
       });
       state.issues[issue.task.id] = { number: data.number, id: data.id, url: data.html_url };
@@ -163,8 +204,49 @@ export const githubExporter: Exporter<GithubPlan> = {
       }
     }
     await ctx.saveState();
+
+    // GitHub's own 'blocked by' relationship (issue dependencies), where the server has it.
+    state.blocked ??= [];
+    state.refused ??= [];
+    const pairs = issues.flatMap((i) => i.blockedBy.map((b) => ({ taskId: i.task.id, blockerId: b })));
+    const seen = new Set([...state.blocked, ...state.refused]);
+    const pending = pairs.filter((p) => !seen.has(`${p.taskId}>${p.blockerId}`));
+    let blocked = 0;
+    for (const pair of state.dependenciesUnavailable ? [] : pending) {
+      const outcome = await github.rest.issues
+        .addBlockedByDependency({
+          owner,
+          repo,
+          issue_number: state.issues[pair.taskId]!.number,
+          issue_id: state.issues[pair.blockerId]!.id,
+        })
+        .then(
+          () => "made" as const,
+          (err: unknown) => {
+            // 404 with both issues in place: this server has no issue-dependencies API (the bodies
+            // already say "Blocked by #n"). 422: GitHub refused this pair (e.g. it exists after a
+            // resumed export); the body still names it.
+            if (isStatus(err, 404)) return "unavailable" as const;
+            if (isStatus(err, 422)) return "refused" as const;
+            throw err;
+          },
+        );
+      if (outcome === "unavailable") {
+        state.dependenciesUnavailable = true;
+        break;
+      }
+      (outcome === "made" ? state.blocked : state.refused).push(`${pair.taskId}>${pair.blockerId}`);
+      if (outcome === "made") blocked += 1;
+      if (blocked % 10 === 0) {
+        await ctx.saveState();
+        await ctx.progress("issue_creation", 98, `Linked ${blocked} of ${pending.length} dependencies`);
+      }
+    }
+    await ctx.saveState();
     return {
       issues_created: Object.keys(state.issues).length,
+      dependencies: pairs.length,
+      dependencies_linked: state.dependenciesUnavailable ? 0 : state.blocked.length,
       repository: name,
       repository_url: `https://github.com/${name}/issues`,
     };
