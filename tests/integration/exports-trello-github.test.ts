@@ -103,6 +103,35 @@ describe("Trello export", () => {
     trello.setRateLimits({ perToken: 5000, perKey: 5000, windowMs: 10_000 });
   });
 
+  it("carries the order: a 'Blocked by' checklist on each card that waits, checked once its blocker is done", async () => {
+    const { client, rootId } = await ownerWithTree(2, 2);
+    const first = await server.deps.database.rows<{ id: string }>(
+      sql`select id from tasks where parent_id = ${rootId} order by position`,
+    );
+    const [one, two] = first;
+    expect((await client.post(`/api/tasks/${one!.id}/dependencies`, { depends_on: two!.id })).status).toBe(
+      201,
+    );
+    const started = await client.post("/api/trello/start-export", {
+      config: {
+        board_name: "Ordered",
+        trello_api_key: "trello-key-1234",
+        trello_token: "trello-token-secret",
+      },
+      task_id: rootId,
+    });
+    const done = await waitForExport(client, started.json.export_id);
+    expect(done.status).toBe("completed");
+    const board = trello.boards().find((b) => b.name === "Ordered")!;
+    const card = board.cards.find((c) => c.name === "Level 1 task 1")!;
+    expect(card.checklists.find((l) => l.name === "Blocked by")).toEqual({
+      name: "Blocked by",
+      items: ["Level 1 task 2"],
+    });
+    const blocker = board.cards.find((c) => c.name === "Level 1 task 2")!;
+    expect(blocker.checklists.some((l) => l.name === "Blocked by")).toBe(false);
+  });
+
   it("asks for credentials when none are stored or given, and validates the board name", async () => {
     const { client, rootId } = await ownerWithTree(1, 1);
     const none = await client.post("/api/trello/start-export", {

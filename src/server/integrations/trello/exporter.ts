@@ -42,7 +42,11 @@ function cardDescription(task: TaskTreeNode, path: string[]): string {
   return [
     task.description,
     task.implementation_details ? `**Implementation:** ${task.implementation_details}` : "",
-    `**Complexity:** ${task.complexity_score ?? "?"}/10 · **Story points:** ${task.story_points ?? "?"}`,
+    `**Complexity:** ${task.complexity_score ?? "?"}/10 · **Story points:** ${task.story_points ?? "?"}${
+      task.estimate_hours
+        ? ` · **Estimate:** ${task.estimate_hours.low}-${task.estimate_hours.high} h (likely ${task.estimate_hours.likely} h)`
+        : ""
+    }`,
     path.length ? `**Part of:** ${path.join(" › ")}` : "",
   ]
     .filter(Boolean)
@@ -114,9 +118,26 @@ export const trelloExporter: Exporter<TrelloPlan> = {
   run: runTrelloExport,
 };
 
-/** Checklists: subtasks of every card with children; acceptance criteria on first-level cards. */
+/**
+ * Checklists: subtasks of every card with children; "Blocked by" on every card whose task waits for
+ * others (checked once the blocker is done); acceptance criteria on first-level cards.
+ */
 function planChecklists(tree: TaskTreeNode): Checklist[] {
   const lists: Checklist[] = [];
+  const exported = new Map(subtasksOf(tree).map((t) => [t.id, t]));
+  for (const t of exported.values()) {
+    const blockers = t.depends_on.flatMap((id) => exported.get(id) ?? []);
+    if (blockers.length === 0) continue;
+    lists.push({
+      key: `${t.id}:blocked-by`,
+      cardTask: t.id,
+      name: "Blocked by",
+      items: blockers.map((b) => ({
+        name: taskTitle(b.description, 200),
+        checked: b.status === "completed",
+      })),
+    });
+  }
   for (const t of subtasksOf(tree)) {
     if (t.children.length === 0) continue;
     lists.push({
