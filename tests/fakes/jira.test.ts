@@ -321,6 +321,7 @@ describe("bulk create", () => {
         labels: ["atomize"],
         storyPoints: null,
         description: doc("d"),
+        blockedBy: [],
       },
       {
         key: "HIE-2",
@@ -330,6 +331,7 @@ describe("bulk create", () => {
         labels: [],
         storyPoints: 3,
         description: doc("d"),
+        blockedBy: [],
       },
       {
         key: "HIE-3",
@@ -339,6 +341,7 @@ describe("bulk create", () => {
         labels: [],
         storyPoints: null,
         description: doc("d"),
+        blockedBy: [],
       },
       {
         key: "HIE-4",
@@ -348,6 +351,7 @@ describe("bulk create", () => {
         labels: [],
         storyPoints: null,
         description: doc("d"),
+        blockedBy: [],
       },
     ]);
     const got = await json(await call("/rest/api/3/issue/HIE-2"));
@@ -617,6 +621,60 @@ describe("update and search", () => {
     expect(await err("project = NOPE")).toBe("The value 'NOPE' does not exist for the field 'project'.");
     expect(await err('summary = "x"')).toBe("The operator '=' is not supported by the 'summary' field.");
     expect(await err("project = (")).toMatch(/^Error in the JQL Query/);
+  });
+});
+
+describe("issue links", () => {
+  it("lists the site's link types and links two issues; the inward issue is the one that blocks", async () => {
+    const types = await json(await call("/rest/api/3/issueLinkType"));
+    expect(types.issueLinkTypes.find((t: any) => t.name === "Blocks")).toMatchObject({
+      inward: "is blocked by",
+      outward: "blocks",
+    });
+    const made = await json(
+      await bulk([
+        issue({ summary: "Setup", issuetype: { id: typeIds.task } }),
+        issue({ summary: "Feature", issuetype: { id: typeIds.task } }),
+      ]),
+    );
+    const [setup, feature] = made.issues.map((i: any) => i.key);
+    const res = await post("/rest/api/3/issueLink", {
+      type: { name: "Blocks" },
+      inwardIssue: { key: setup },
+      outwardIssue: { key: feature },
+    });
+    expect(res.status).toBe(201);
+    expect(await res.text()).toBe("");
+    const stored = jira.issues("ATM");
+    expect(stored.find((i) => i.key === feature)!.blockedBy).toEqual([setup]);
+    expect(stored.find((i) => i.key === setup)!.blockedBy).toEqual([]);
+
+    const unknownType = await post("/rest/api/3/issueLink", {
+      type: { name: "Precedes" },
+      inwardIssue: { key: setup },
+      outwardIssue: { key: feature },
+    });
+    expect(unknownType.status).toBe(404);
+    expect((await json(unknownType)).errorMessages).toEqual([
+      "No issue link type with name 'Precedes' found.",
+    ]);
+    const unknownIssue = await post("/rest/api/3/issueLink", {
+      type: { name: "Blocks" },
+      inwardIssue: { key: "ATM-9999" },
+      outwardIssue: { key: feature },
+    });
+    expect(unknownIssue.status).toBe(404);
+    jira.setLinkTypes(["Relates"]);
+    expect(
+      (
+        await post("/rest/api/3/issueLink", {
+          type: { name: "Blocks" },
+          inwardIssue: { key: setup },
+          outwardIssue: { key: feature },
+        })
+      ).status,
+    ).toBe(404);
+    jira.setLinkTypes(["Blocks", "Cloners", "Duplicate", "Relates"]);
   });
 });
 

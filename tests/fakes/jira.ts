@@ -2,6 +2,15 @@
  * A local, in-process fake of JIRA Cloud REST v3 + Confluence Cloud REST v2 on one origin (what
  * `https://your-site.atlassian.net` serves), on the fake-server kit (kit.ts), for integration tests.
  *
+ * Issue links (`GET /rest/api/3/issueLinkType`, `POST /rest/api/3/issueLink` → 201 with no body): the
+ * site's link types are JIRA Cloud's defaults (Blocks "is blocked by"/"blocks", Cloners, Duplicate,
+ * Relates; `setLinkTypes` removes some, as a site admin can); an unknown type is 404 "No issue link type
+ * with name '…' found.", an unknown issue 404 as elsewhere. Direction, as the real service behaves: the
+ * `inwardIssue` is the one that blocks and the `outwardIssue` the one blocked (its page reads "is blocked
+ * by"), which is the reverse of what Atlassian's reference suggests (the linking model,
+ * developer.atlassian.com/cloud/jira/platform/issue-linking-model; observed on Jira Cloud in
+ * atlassian/atlassian-mcp-server#112 and fixed for it in mozilla/jira-bugzilla-integration#1285).
+ *
  * It covers what an exporter needs and mimics Atlassian's observable behaviour where a client
  * could depend on it:
  * - Basic auth `base64(email:api_token)` (email case-insensitive). JIRA answers a missing or wrong
@@ -91,7 +100,11 @@ export type FakeJira = {
     labels: string[];
     storyPoints: number | null;
     description: unknown;
+    /** Keys of the issues that block this one ("Blocks" links where this is the outward issue). */
+    blockedBy: string[];
   }>;
+  /** Keeps only the named link types (JIRA Cloud's defaults: Blocks, Cloners, Duplicate, Relates). */
+  setLinkTypes(names: string[]): void;
   /** Current pages of a space in creation order, without the homepage; body = storage value. Throws for an unknown space. */
   pages(spaceKey: string): Array<{ id: string; title: string; body: string; parentId: string | null }>;
   /** Every request; `path` includes the query string, `status` is 0 until answered (or if never answered). */
@@ -614,6 +627,14 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
   const projects = new Map<string, Project>(); // by key
   const issues: Issue[] = [];
   const issuesByKey = new Map<string, Issue>();
+  const DEFAULT_LINK_TYPES = [
+    { id: "10000", name: "Blocks", inward: "is blocked by", outward: "blocks" },
+    { id: "10001", name: "Cloners", inward: "is cloned by", outward: "clones" },
+    { id: "10002", name: "Duplicate", inward: "is duplicated by", outward: "duplicates" },
+    { id: "10003", name: "Relates", inward: "relates to", outward: "relates to" },
+  ];
+  let linkTypes = [...DEFAULT_LINK_TYPES];
+  const links: Array<{ type: string; inward: Issue; outward: Issue }> = [];
   const issuesById = new Map<string, Issue>();
   const spaces = new Map<string, Space>(); // by key
   const spacesById = new Map<string, Space>();
@@ -1713,6 +1734,32 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     )
     .post("/rest/api/3/issue/bulk", createBulk)
     .post("/rest/api/3/issue", createOne)
+    .get("/rest/api/3/issueLinkType", () =>
+      reply(200, {
+        issueLinkTypes: linkTypes.map((t) => ({ ...t, self: `${base}/rest/api/3/issueLinkType/${t.id}` })),
+      }),
+    )
+    .post("/rest/api/3/issueLink", (ctx) => {
+      const body = readJson(ctx);
+      const type = isRecord(body.type) ? body.type : {};
+      const found = linkTypes.find(
+        (t) =>
+          (typeof type.name === "string" && t.name === type.name) ||
+          (typeof type.id === "string" && t.id === type.id),
+      );
+      if (!found)
+        throw jiraError(404, [`No issue link type with name '${String(type.name ?? type.id ?? "")}' found.`]);
+      const ref = (side: unknown) => {
+        const r = isRecord(side) ? (side.key ?? side.id) : undefined;
+        if (typeof r !== "string" || r === "") throw jiraError(404, [MSG.noIssue]);
+        return issueOr404(r);
+      };
+      const inward = ref(body.inwardIssue);
+      const outward = ref(body.outwardIssue);
+      if (!links.some((l) => l.type === found.name && l.inward === inward && l.outward === outward))
+        links.push({ type: found.name, inward, outward });
+      return reply(201);
+    })
     .get("/rest/api/3/issue/:key", (ctx, { key = "" }) =>
       reply(
         200,
@@ -1855,7 +1902,11 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
           labels: [...i.labels],
           storyPoints: i.storyPoints,
           description: i.description,
+          blockedBy: links.filter((l) => l.type === "Blocks" && l.outward === i).map((l) => l.inward.key),
         }));
+    },
+    setLinkTypes(names) {
+      linkTypes = DEFAULT_LINK_TYPES.filter((t) => names.includes(t.name));
     },
     pages(spaceKey) {
       const s = spaces.get(spaceKey);

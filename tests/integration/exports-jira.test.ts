@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { type FakeJira, startFakeJira } from "../fakes/jira";
@@ -89,6 +90,61 @@ describe("JIRA export", () => {
     const requests = jira.requests.length - before;
     expect(requests / 155).toBeLessThanOrEqual(0.1);
     expect(jira.requests.filter((r) => r.path.startsWith("/rest/api/3/issue/bulk")).length).toBe(1 + 1 + 3);
+  });
+
+  /** A small tree (2 epics, 4 stories, 8 sub-tasks) where the first epic waits for the second. */
+  async function orderedTree() {
+    const client = new TestClient(server.url);
+    const { user } = await registerUser(client);
+    const { rootId } = await seedTree(server.deps.database, user.id, {
+      fanout: 2,
+      depth: 3,
+      description: "Ordered",
+    });
+    const epics = await server.deps.database.rows<{ id: string }>(
+      sql`select id from tasks where parent_id = ${rootId} order by position`,
+    );
+    expect(
+      (await client.post(`/api/tasks/${epics[0]!.id}/dependencies`, { depends_on: epics[1]!.id })).status,
+    ).toBe(201);
+    return { client, rootId, epics };
+  }
+
+  it("carries the order as 'Blocks' links: the blocker is the inward issue, so the waiting one reads 'is blocked by'", async () => {
+    const { client, rootId, epics } = await orderedTree();
+    const started = await client.post("/api/jira/start-export", { config: config("ORD"), task_id: rootId });
+    const done = await waitForExport(client, started.json.export_id);
+    expect(done.status).toBe("completed");
+    expect(done.result).toMatchObject({ dependencies: 1, dependencies_linked: 1 });
+    const issues = jira.issues("ORD");
+    const epicIssues = issues.filter((i) => i.type === "epic");
+    const [first, second] = [epicIssues[0]!, epicIssues[1]!];
+    expect(first.blockedBy).toEqual([second.key]);
+    expect(second.blockedBy).toEqual([]);
+    const link = jira.server.log.find((e) => e.method === "POST" && e.path === "/rest/api/3/issueLink");
+    expect(link).toBeDefined();
+    expect(epics).toHaveLength(2);
+  });
+
+  it("keeps the export when the site has no 'Blocks' link type, and says why nothing was linked", async () => {
+    jira.setLinkTypes(["Relates", "Duplicate"]);
+    try {
+      const { client, rootId } = await orderedTree();
+      const started = await client.post("/api/jira/start-export", {
+        config: config("NOBL"),
+        task_id: rootId,
+      });
+      const done = await waitForExport(client, started.json.export_id);
+      expect(done.status).toBe("completed");
+      expect(done.result).toMatchObject({
+        dependencies: 1,
+        dependencies_linked: 0,
+        dependencies_note: 'This JIRA site has no "Blocks" issue link type, so the order was not linked.',
+      });
+      expect(jira.issues("NOBL").every((i) => i.blockedBy.length === 0)).toBe(true);
+    } finally {
+      jira.setLinkTypes(["Blocks", "Cloners", "Duplicate", "Relates"]);
+    }
   });
 
   it("slows down for rate limits (429 + Retry-After) and still finishes", async () => {

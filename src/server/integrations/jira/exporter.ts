@@ -20,6 +20,8 @@ type JiraState = {
   issues?: Record<string, string>;
   pending?: string[];
   pages?: Record<string, string>;
+  /** "waiting task id>blocking task id" of the "Blocks" links made. */
+  links?: string[];
 };
 
 function describeJira(status: number, body: unknown): string {
@@ -238,14 +240,65 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
   });
   await ctx.progress("label_update", 88, `Labels applied to ${Object.keys(state.issues).length} issues`);
 
+  // -- the order: "Blocks" links ------------------------------------------------------------------------
+  const order = await linkBlockers(ctx, http, planned, state);
+
   // -- Confluence pages: tech stack, best practices, standards ---------------------------------------
   const pages = await writeConfluencePages(ctx, http, key, plan.pages);
   return {
+    ...order,
     issues_created: Object.keys(state.issues).length,
     project_key: key,
     project_url: `${site}/browse/${key}`,
     confluence_pages: pages,
   };
+}
+
+/**
+ * Each dependency as a "Blocks" link. JIRA shows the `inwardIssue` as the one that blocks and the
+ * `outwardIssue` as the one blocked (the reverse of what its reference suggests; tests/fakes/jira.ts
+ * cites where this was observed). A site whose admin removed the "Blocks" type (found by name, or by its
+ * "blocks" outward wording when renamed) keeps its issues; the result says why no link was made.
+ */
+async function linkBlockers(ctx: ExportContext, http: HttpClient, planned: Planned[], state: JiraState) {
+  const issues = state.issues!;
+  const pairs = planned.flatMap((p) =>
+    p.task.depends_on.filter((id) => issues[id]).map((blocker) => ({ taskId: p.task.id, blocker })),
+  );
+  if (pairs.length === 0) return { dependencies: 0, dependencies_linked: 0 };
+  state.links ??= [];
+  const types = await http.request<{ issueLinkTypes?: Array<{ name: string; outward?: string }> }>(
+    "GET",
+    "/rest/api/3/issueLinkType",
+  );
+  const list = types.body.issueLinkTypes ?? [];
+  const blocks =
+    list.find((t) => t.name === "Blocks") ?? list.find((t) => t.outward?.toLowerCase() === "blocks");
+  if (!blocks) {
+    return {
+      dependencies: pairs.length,
+      dependencies_linked: 0,
+      dependencies_note: 'This JIRA site has no "Blocks" issue link type, so the order was not linked.',
+    };
+  }
+  for (const pair of pairs) {
+    const mark = `${pair.taskId}>${pair.blocker}`;
+    if (state.links.includes(mark)) continue;
+    await http.request("POST", "/rest/api/3/issueLink", {
+      json: {
+        type: { name: blocks.name },
+        inwardIssue: { key: issues[pair.blocker] },
+        outwardIssue: { key: issues[pair.taskId] },
+      },
+    });
+    state.links.push(mark);
+    if (state.links.length % 10 === 0) {
+      await ctx.saveState();
+      await ctx.progress("label_update", 90, `Linked ${state.links.length} of ${pairs.length} dependencies`);
+    }
+  }
+  await ctx.saveState();
+  return { dependencies: pairs.length, dependencies_linked: state.links.length };
 }
 
 function issueFields(
