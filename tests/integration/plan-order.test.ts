@@ -311,3 +311,96 @@ describe("over tRPC", () => {
     expect(notYours.data.code).toBe("NOT_FOUND");
   });
 });
+
+describe("moving a task", () => {
+  const childrenOf = async (client: TestClient, rootId: string) => {
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json;
+    const titles = (n: { description: string; children: unknown[] }): unknown =>
+      n.children.length ? { [n.description]: (n.children as (typeof n)[]).map(titles) } : n.description;
+    return { tree, shape: titles(tree as { description: string; children: unknown[] }) };
+  };
+
+  it("moves a subtree to another parent or place, keeping sibling order and depths", async () => {
+    const { client, user } = await signedIn();
+    const id = await seedPlan(user.id, PLAN);
+    const res = await client.post(`/api/tasks/${id["Query page"]}/move`, {
+      parent_id: id.Project,
+      position: 0,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ id: id["Query page"], parent_id: id.Project, position: 0, depth: 1 });
+    expect((await childrenOf(client, id.Project!)).shape).toEqual({
+      Project: ["Query page", "Foundation", "Profiles", { Search: ["Index"] }],
+    });
+    // Past the end means last; moving within the same parent reorders.
+    await client.post(`/api/tasks/${id["Query page"]}/move`, { parent_id: id.Project, position: 99 });
+    await client.post(`/api/tasks/${id.Search}/move`, { parent_id: id.Project, position: 0 });
+    const { tree, shape } = await childrenOf(client, id.Project!);
+    expect(shape).toEqual({ Project: [{ Search: ["Index"] }, "Foundation", "Profiles", "Query page"] });
+    expect(tree.children.map((c: { position: number }) => c.position)).toEqual([1, 2, 3, 4]);
+    // A subtree moves with its depth: Search (with Index) under Foundation.
+    await client.post(`/api/tasks/${id.Search}/move`, { parent_id: id.Foundation, position: 0 });
+    const after = (await childrenOf(client, id.Project!)).tree;
+    const index = after.children[0].children[0].children[0];
+    expect(index).toMatchObject({ description: "Index", depth: 3 });
+    const events = await server.deps.events.history({ userId: user.id, rootTaskId: id.Project });
+    expect(events.filter((e) => e.type === "task.updated" && e.data.moved === true)).toHaveLength(4);
+  });
+
+  it("refuses the root, a place under itself, another plan's parent, a stranger, and bad input", async () => {
+    const { client, user } = await signedIn();
+    const id = await seedPlan(user.id, PLAN);
+    const other = await seedPlan(user.id, PLAN);
+    const root = await client.post(`/api/tasks/${id.Project}/move`, { parent_id: id.Search, position: 0 });
+    expect(root.status).toBe(422);
+    expect(root.json.detail).toBe("The root task cannot be moved.");
+    const under = await client.post(`/api/tasks/${id.Search}/move`, { parent_id: id.Index, position: 0 });
+    expect(under.status).toBe(422);
+    expect(under.json.detail).toBe("A task cannot be moved under itself or one of its subtasks.");
+    expect(
+      (await client.post(`/api/tasks/${id.Search}/move`, { parent_id: other.Project, position: 0 })).status,
+    ).toBe(404);
+    const stranger = await signedIn();
+    expect(
+      (await stranger.client.post(`/api/tasks/${id.Search}/move`, { parent_id: id.Project, position: 0 }))
+        .status,
+    ).toBe(404);
+    const bad = await client.post(`/api/tasks/${id.Search}/move`, { parent_id: id.Project, position: -1 });
+    expect(bad.status).toBe(422);
+    expect(bad.json.errors[0].field).toBe("position");
+    expect((await childrenOf(client, id.Project!)).shape).toEqual({
+      Project: ["Foundation", "Profiles", { Search: ["Index", "Query page"] }],
+    });
+  });
+
+  it("refuses a move that would put two dependent tasks in one branch or close a cycle, and changes nothing", async () => {
+    const { client, user } = await signedIn();
+    const id = await seedPlan(user.id, PLAN);
+    await client.post(`/api/tasks/${id.Index}/dependencies`, { depends_on: id.Profiles });
+    const branch = await client.post(`/api/tasks/${id.Index}/move`, { parent_id: id.Profiles, position: 0 });
+    expect(branch.status).toBe(422);
+    expect(branch.json.detail).toContain('"Index" and "Profiles", which depend on each other, in one branch');
+    await client.post(`/api/tasks/${id.Search}/dependencies`, { depends_on: id.Foundation });
+    await client.post(`/api/tasks/${id.Foundation}/dependencies`, { depends_on: id.Profiles });
+    // Profiles inside Search: Search waits for Foundation, which waits for Profiles, which Search holds.
+    const cycle = await client.post(`/api/tasks/${id.Profiles}/move`, { parent_id: id.Search, position: 0 });
+    expect(cycle.status).toBe(422);
+    expect(cycle.json.detail).toBe(
+      "This move would create a cycle in the plan's order. Remove a dependency first.",
+    );
+    expect((await childrenOf(client, id.Project!)).shape).toEqual({
+      Project: ["Foundation", "Profiles", { Search: ["Index", "Query page"] }],
+    });
+  });
+
+  it("moves over tRPC too", async () => {
+    const { client, user } = await signedIn();
+    const id = await seedPlan(user.id, PLAN);
+    const trpc = trpcHttp(client);
+    const moved = await trpc.tasks.move.mutate({ id: id.Profiles!, parent_id: id.Search!, position: 1 });
+    expect(moved).toMatchObject({ parent_id: id.Search, position: 1, depth: 2 });
+    expect((await childrenOf(client, id.Project!)).shape).toEqual({
+      Project: ["Foundation", { Search: ["Index", "Profiles", "Query page"] }],
+    });
+  });
+});

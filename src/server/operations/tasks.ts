@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addDependencyInput, scheduleInput } from "../../shared/schemas/schedule";
+import { addDependencyInput, moveTaskInput, scheduleInput } from "../../shared/schemas/schedule";
 import {
   addTaskInput,
   createTaskInput,
@@ -172,6 +172,14 @@ export const taskOperations = {
     input: scheduleInput.extend({ id: taskId }),
     run: ({ deps, user }, { id, ...input }) => order.getSchedule(deps, user.id, id, input),
     rest: [{ method: "get", path: "/tasks/{id}/schedule", from: "query" }],
+  }),
+  move: mutation({
+    access: "user",
+    summary:
+      "Moves a task with its subtasks under another parent of the same plan, at a place among its children.",
+    input: moveTaskInput.extend({ id: taskId }),
+    run: ({ deps, user }, { id, ...input }) => order.moveTask(deps, user.id, id, input),
+    rest: [{ method: "post", path: "/tasks/{id}/move", from: "body" }],
   }),
   addTask: mutation({
     access: "user",

@@ -39,6 +39,20 @@ export const addDependencyInput = z.strictObject({
     .max(100, "depends_on must be the id of a task in the same plan"),
 });
 
+/** POST /tasks/{id}/move: the new parent (same plan) and the 0-based place among its children. */
+export const moveTaskInput = z.strictObject({
+  parent_id: z
+    .string({ error: "parent_id must be the id of a task in the same plan" })
+    .trim()
+    .min(1, "parent_id must be the id of a task in the same plan")
+    .max(100, "parent_id must be the id of a task in the same plan"),
+  position: z
+    .number({ error: "position must be a whole number from 0" })
+    .int("position must be a whole number from 0")
+    .min(0, "position must be a whole number from 0")
+    .max(100_000, "position must be a whole number from 0"),
+});
+
 /** GET /tasks/{id}/schedule */
 export const scheduleInput = z.strictObject({
   team_size: z.coerce
