@@ -102,6 +102,20 @@ test("the Plan tab: forecast by team size, a dependency changes the critical pat
   await expect(editor).toBeHidden();
   await expect(page.getByRole("heading", { name: "R1: A book club website" })).toBeVisible();
 
+  // Moving with the keyboard: R4 up one place; R2 cannot go under the setup it waits for.
+  await tree.getByRole("treeitem", { name: /R4: Organisers schedule/ }).click();
+  const move = page.getByTestId("move");
+  await move.getByRole("button", { name: "Move up" }).click();
+  await expect(page.getByText("Task moved")).toBeVisible();
+  const firstLevel = tree.getByRole("treeitem").filter({ hasText: /^R\d/ });
+  await expect
+    .poll(async () => (await firstLevel.allTextContents()).map((t) => t.match(/^R\d/)?.[0]))
+    .toEqual(["R1", "R2", "R4", "R3"]);
+  await tree.getByRole("treeitem", { name: /R2: Members sign up/ }).click();
+  await move.getByLabel("Move under").selectOption({ label: "\u00a0\u00a0Project setup" });
+  await move.getByRole("button", { name: "Move", exact: true }).click();
+  await expect(page.getByTestId("move-error")).toContainText("which depend on each other, in one branch");
+
   await tabs.getByRole("tab", { name: "Plan" }).click();
   await expect.poll(criticalHours).toBeGreaterThan(before);
   const r3 = page

@@ -5,6 +5,7 @@ import { TaskStatusBadge } from "../../components/task-status-badge";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
 import { DependenciesSection } from "./dependencies-section";
 import { EstimateEditor } from "./estimate-editor";
+import { MoveSection } from "./move-section";
 import { NodeEditor } from "./node-editor";
 import { formatRange } from "./plan-view";
 import { formatComplexity, type TreeIndexEntry } from "./task-tree";
@@ -153,6 +154,7 @@ export function SubtaskDetailPanel({
           // A fresh search and message for each node.
           <DependenciesSection key={node.id} node={node} rootId={rootId} index={index} onSelect={onSelect} />
         )}
+        {!isRoot && <MoveSection key={`move-${node.id}`} node={node} rootId={rootId} index={index} />}
 
         {editing ? (
           <NodeEditor node={node} onDone={() => setEditing(false)} />
