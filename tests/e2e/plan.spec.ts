@@ -94,6 +94,9 @@ test("the Plan tab: forecast by team size, a dependency changes the critical pat
   await expect(editor.getByRole("button", { name: "Save changes" })).toBeDisabled();
   await editor.getByLabel("Description").fill("R1: A book club website\nWith a public landing page");
   await editor.getByLabel("Story points").selectOption("5");
+  await editor
+    .getByLabel("Acceptance criteria")
+    .fill("Shown working as R1 states\nThe landing page loads without signing in");
   await editor.getByLabel("Complexity (1-10)").fill("11");
   await expect(editor.getByText("complexity_score must be between 1 and 10")).toBeVisible();
   await editor.getByLabel("Complexity (1-10)").fill("4");
@@ -101,6 +104,7 @@ test("the Plan tab: forecast by team size, a dependency changes the critical pat
   await expect(tree.getByRole("treeitem", { name: /R1: A book club website/ })).toBeVisible();
   await expect(editor).toBeHidden();
   await expect(page.getByRole("heading", { name: "R1: A book club website" })).toBeVisible();
+  await expect(page.getByTestId("node-criteria")).toContainText("The landing page loads without signing in");
 
   // Moving with the keyboard: R4 up one place; R2 cannot go under the setup it waits for.
   await tree.getByRole("treeitem", { name: /R4: Organisers schedule/ }).click();

@@ -288,6 +288,35 @@ describe("estimate ranges and roll-ups", () => {
   });
 });
 
+describe("editing in place", () => {
+  it("takes a node's acceptance criteria, with limits, as a person's edit", async () => {
+    const { client, user } = await signedIn();
+    const id = await seedPlan(user.id, PLAN);
+    const ok = await client.request("PATCH", `/api/tasks/${id.Index}`, {
+      acceptance_criteria: ["  Finds recipes by ingredient ", "Answers in under 200 ms"],
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json.acceptance_criteria).toEqual(["Finds recipes by ingredient", "Answers in under 200 ms"]);
+    const tooMany = await client.request("PATCH", `/api/tasks/${id.Index}`, {
+      acceptance_criteria: Array.from({ length: 11 }, (_, i) => `Criterion ${i}`),
+    });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.json.errors[0]).toEqual({
+      field: "acceptance_criteria",
+      message: "At most 10 acceptance criteria",
+    });
+    const empty = await client.request("PATCH", `/api/tasks/${id.Index}`, {
+      acceptance_criteria: ["ok", "  "],
+    });
+    expect(empty.status).toBe(422);
+    expect(empty.json.errors[0]).toEqual({
+      field: "acceptance_criteria.1",
+      message: "An acceptance criterion cannot be empty",
+    });
+    expect((await client.get(`/api/tasks/${id.Index}`)).json.acceptance_criteria).toHaveLength(2);
+  });
+});
+
 describe("over tRPC", () => {
   it("adds and removes dependencies and schedules, with the same rules", async () => {
     const { client, user } = await signedIn();

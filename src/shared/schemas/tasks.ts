@@ -32,6 +32,8 @@ export const DASHBOARD_PAGE_SIZE = 9;
 export const DESCRIPTION_MAX = 20_000;
 export const EVENT_MODEL_MARKDOWN_MAX = 200_000;
 export const REJECT_REASON_MAX = 2000;
+export const ACCEPTANCE_CRITERIA_MAX = 10;
+export const ACCEPTANCE_CRITERION_MAX = 500;
 
 export const taskId = z.string().trim().min(1).max(100);
 
@@ -129,6 +131,19 @@ export const updateTaskInput = z
       .nullable()
       .optional(),
     estimate_hours: estimateRange.nullable().optional(),
+    acceptance_criteria: z
+      .array(
+        z
+          .string({ error: "Each acceptance criterion must be text" })
+          .trim()
+          .min(1, "An acceptance criterion cannot be empty")
+          .max(
+            ACCEPTANCE_CRITERION_MAX,
+            `An acceptance criterion is at most ${ACCEPTANCE_CRITERION_MAX} characters`,
+          ),
+      )
+      .max(ACCEPTANCE_CRITERIA_MAX, `At most ${ACCEPTANCE_CRITERIA_MAX} acceptance criteria`)
+      .optional(),
   })
   .refine((v) => Object.keys(v).length > 0, { message: "Nothing to update", path: ["body"] });
 export type UpdateTaskInput = z.input<typeof updateTaskInput>;

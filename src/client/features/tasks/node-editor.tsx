@@ -13,18 +13,37 @@ import { type FieldErrors, hasErrors, schemaFieldErrors, serverFieldErrors } fro
 import { useTRPC } from "../../lib/trpc";
 import { useRefreshTask } from "./use-task-detail";
 
-type NodeField = "description" | "implementation_details" | "story_points" | "complexity_score";
-const FIELDS: Record<string, NodeField> = {
-  description: "description",
-  implementation_details: "implementation_details",
-  story_points: "story_points",
-  complexity_score: "complexity_score",
+type NodeField =
+  | "description"
+  | "implementation_details"
+  | "story_points"
+  | "complexity_score"
+  | "acceptance_criteria";
+const FIELDS = (path: string): NodeField | undefined => {
+  const head = path.split(".")[0];
+  return head === "description" ||
+    head === "implementation_details" ||
+    head === "story_points" ||
+    head === "complexity_score" ||
+    head === "acceptance_criteria"
+    ? head
+    : undefined;
 };
+
+/** One criterion per line; blank lines are dropped. */
+const criteriaOf = (text: string) =>
+  text
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
 
 /** The form's text as the update it asks for: only what changed (an unchanged form sends nothing). */
 export function nodeUpdates(
-  node: Pick<TaskTreeNode, "description" | "implementation_details" | "story_points" | "complexity_score">,
-  form: { description: string; details: string; points: string; complexity: string },
+  node: Pick<
+    TaskTreeNode,
+    "description" | "implementation_details" | "story_points" | "complexity_score" | "acceptance_criteria"
+  >,
+  form: { description: string; details: string; points: string; complexity: string; criteria?: string },
 ): UpdateTaskInput {
   const updates: UpdateTaskInput = {};
   if (form.description.trim() !== node.description.trim()) updates.description = form.description.trim();
@@ -34,6 +53,10 @@ export function nodeUpdates(
   if (points !== node.story_points) updates.story_points = points;
   const complexity = form.complexity.trim() === "" ? null : Number(form.complexity);
   if (complexity !== node.complexity_score) updates.complexity_score = complexity;
+  if (form.criteria !== undefined) {
+    const criteria = criteriaOf(form.criteria);
+    if (criteria.join("\n") !== node.acceptance_criteria.join("\n")) updates.acceptance_criteria = criteria;
+  }
   return updates;
 }
 
@@ -50,6 +73,7 @@ export function NodeEditor({ node, onDone }: { node: TaskTreeNode; onDone: () =>
     details: node.implementation_details ?? "",
     points: node.story_points === null ? "" : String(node.story_points),
     complexity: node.complexity_score === null ? "" : String(node.complexity_score),
+    criteria: node.acceptance_criteria.join("\n"),
   });
   const [serverErrors, setServerErrors] = useState<FieldErrors<NodeField>>({});
   const [error, setError] = useState<string | null>(null);
@@ -117,6 +141,17 @@ export function NodeEditor({ node, onDone }: { node: TaskTreeNode; onDone: () =>
         error={errors.implementation_details ?? serverErrors.implementation_details}
         value={form.details}
         onChange={(e) => set("details")(e.target.value)}
+      />
+      <Field
+        as="textarea"
+        id={id("criteria")}
+        label="Acceptance criteria"
+        hint="One per line, at most 10."
+        optional
+        rows={4}
+        error={errors.acceptance_criteria ?? serverErrors.acceptance_criteria}
+        value={form.criteria}
+        onChange={(e) => set("criteria")(e.target.value)}
       />
       <div className="grid grid-cols-2 gap-2">
         <Field

@@ -366,6 +366,7 @@ export async function updateTask(
   if (input.implementation_details !== undefined) set.implementationDetails = input.implementation_details;
   if (input.complexity_score !== undefined) set.complexityScore = input.complexity_score;
   if (input.story_points !== undefined) set.storyPoints = input.story_points;
+  if (input.acceptance_criteria !== undefined) set.acceptanceCriteria = input.acceptance_criteria;
   if (input.estimate_hours !== undefined) {
     set.estimateLowHours = input.estimate_hours?.low ?? null;
     set.estimatedHours = input.estimate_hours?.likely ?? null;
