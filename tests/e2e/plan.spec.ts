@@ -119,6 +119,14 @@ test("the Plan tab: forecast by team size, a dependency changes the critical pat
   await move.getByLabel("Move under").selectOption({ label: "\u00a0\u00a0Project setup" });
   await move.getByRole("button", { name: "Move", exact: true }).click();
   await expect(page.getByTestId("move-error")).toContainText("which depend on each other, in one branch");
+  // Drag and drop: R1 dropped onto R4 goes under it.
+  await tree
+    .getByRole("treeitem", { name: /R1: A book club website/ })
+    .dragTo(tree.getByRole("treeitem", { name: /R4: Organisers schedule/ }));
+  await expect(tree.getByRole("treeitem", { name: /R1: A book club website/ })).toHaveAttribute(
+    "aria-level",
+    "3",
+  );
 
   await tabs.getByRole("tab", { name: "Plan" }).click();
   await expect.poll(criticalHours).toBeGreaterThan(before);
@@ -128,14 +136,16 @@ test("the Plan tab: forecast by team size, a dependency changes the critical pat
     .filter({ hasText: "R3: Members propose books" });
   await expect(r3).toBeVisible();
 
-  // Completing the setup's steps readies what waited only for it (R1, R3, R4), live; R2 still waits for R3.
+  // Completing the setup's steps readies what waited only for it, live; R2 still waits for R3.
   await nextUp.getByRole("button", { name: /Mark done: Choose the stack/ }).click();
   await expect(page.getByText("1 task is ready to start")).toBeVisible();
   await expect(nextUp).toContainText("Set up the repository");
   await nextUp.getByRole("button", { name: /Mark done: Set up the repository/ }).click();
-  await expect(page.getByText("3 tasks are ready to start")).toBeVisible();
-  await expect(nextUp.getByRole("listitem")).toHaveCount(3);
+  // R3 and R1 (now under R4, which is a parent and no longer a leaf of its own).
+  await expect(page.getByText("2 tasks are ready to start")).toBeVisible();
+  await expect(nextUp.getByRole("listitem")).toHaveCount(2);
   await expect(nextUp).toContainText("R3: Members propose books");
+  await expect(nextUp).toContainText("R1: A book club website");
   await expect(nextUp).not.toContainText("R2: Members sign up");
   // The critical one comes first.
   await expect(nextUp.getByRole("listitem").first()).toContainText("R3: Members propose books");

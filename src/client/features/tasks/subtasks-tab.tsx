@@ -45,6 +45,20 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
       return next;
     });
 
+  // Drag and drop: the dragged node goes under the one it is dropped on, placed last (the side panel's
+  // Move section is the keyboard way). The server refuses a move that breaks the plan's order.
+  const moveNode = useMutation(
+    trpc.tasks.move.mutationOptions({
+      retry: false,
+      onSuccess: (_res, { parent_id }) => {
+        toast.success("Task moved");
+        setExpanded((prev) => new Set(prev).add(parent_id));
+        void refresh();
+      },
+      onError: (err) => toast.error(errorDetailOf(err) ?? "The task could not be moved"),
+    }),
+  );
+
   const removeSubtask = useMutation(
     trpc.tasks.deleteSubtask.mutationOptions({
       retry: false,
@@ -108,6 +122,13 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
         >
           <div className="min-w-0">
             <TaskTreeView
+              onDropOnto={(dragged, target) =>
+                moveNode.mutate({
+                  id: dragged,
+                  parent_id: target,
+                  position: index.get(target)?.node.children.length ?? 0,
+                })
+              }
               rows={rows}
               activeId={activeId}
               selectedId={selected?.id ?? null}

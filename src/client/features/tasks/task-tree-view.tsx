@@ -1,5 +1,5 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type KeyboardEvent, useEffect, useMemo, useRef } from "react";
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
@@ -19,7 +19,11 @@ export type TaskTreeViewProps = {
   onToggle: (id: string) => void;
   label: string;
   idPrefix: string;
+  /** Drag and drop: a row (not the root) dropped onto another goes under it. */
+  onDropOnto?: (draggedId: string, targetId: string) => void;
 };
+
+const DRAG_TYPE = "application/x-atomize-task";
 
 /**
  * The task hierarchy as a virtualised ARIA tree: only the rows in view are in the DOM, so thousands of
@@ -35,7 +39,9 @@ export function TaskTreeView({
   onToggle,
   label,
   idPrefix,
+  onDropOnto,
 }: TaskTreeViewProps) {
+  const [dropTarget, setDropTarget] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const indexById = useMemo(() => new Map(rows.map((r, i) => [r.node.id, i])), [rows]);
   const virtualizer = useVirtualizer({
@@ -142,18 +148,46 @@ export function TaskTreeView({
               tabIndex={-1}
               className={`absolute left-0 top-0 flex w-full cursor-pointer items-center gap-2 border-b border-base-300/50 pr-2 text-sm ${
                 selected ? "bg-primary/15" : "hover:bg-base-200"
-              } ${active ? "group-focus-visible:outline-2 group-focus-visible:-outline-offset-2 group-focus-visible:outline-primary" : ""}`}
+              } ${active ? "group-focus-visible:outline-2 group-focus-visible:-outline-offset-2 group-focus-visible:outline-primary" : ""} ${
+                dropTarget === node.id ? "outline-2 -outline-offset-2 outline-dashed outline-primary" : ""
+              }`}
+              draggable={onDropOnto !== undefined && row.level > 1}
+              onDragStart={(event) => {
+                event.dataTransfer.setData(DRAG_TYPE, node.id);
+                event.dataTransfer.effectAllowed = "move";
+              }}
+              onDragOver={(event) => {
+                if (!onDropOnto || !event.dataTransfer.types.includes(DRAG_TYPE)) return;
+                event.preventDefault();
+                event.dataTransfer.dropEffect = "move";
+                if (dropTarget !== node.id) setDropTarget(node.id);
+              }}
+              onDragLeave={() => setDropTarget((t) => (t === node.id ? null : t))}
+              onDrop={(event) => {
+                const dragged = event.dataTransfer.getData(DRAG_TYPE);
+                setDropTarget(null);
+                if (!onDropOnto || !dragged || dragged === node.id) return;
+                event.preventDefault();
+                onDropOnto(dragged, node.id);
+              }}
+              onDragEnd={() => setDropTarget(null)}
               style={{
                 height: item.size,
                 transform: `translateY(${item.start}px)`,
                 paddingLeft: `calc(0.25rem + ${row.level - 1} * var(--tree-indent))`,
               }}
               onMouseDown={(event) => {
-                // Focus stays on the tree, which owns the keyboard (aria-activedescendant).
+                // Focus stays on the tree, which owns the keyboard (aria-activedescendant). A row that
+                // can be dragged keeps the default (preventing it, or moving focus now, stops the drag);
+                // its click hands focus back to the tree.
+                if (onDropOnto && row.level > 1) return;
                 event.preventDefault();
                 scrollRef.current?.focus({ preventScroll: true });
               }}
-              onClick={() => onActive(node.id)}
+              onClick={() => {
+                scrollRef.current?.focus({ preventScroll: true });
+                onActive(node.id);
+              }}
             >
               {row.hasChildren ? (
                 <button
