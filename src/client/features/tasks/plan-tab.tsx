@@ -16,6 +16,29 @@ const WAVE_SHOWN = 24;
 
 const dateFormat = new Intl.DateTimeFormat("en", { weekday: "short", month: "short", day: "numeric" });
 
+/** One figure of the forecast: a label, the value, and what it means. */
+function Figure({
+  label,
+  value,
+  note,
+  testId,
+}: {
+  label: string;
+  value: string;
+  note: string;
+  testId: string;
+}) {
+  return (
+    <div>
+      <dt className="text-xs uppercase tracking-wide text-base-content/60">{label}</dt>
+      <dd className="text-lg font-semibold" data-testid={testId}>
+        {value}
+      </dd>
+      <dd className="text-sm text-base-content/70">{note}</dd>
+    </div>
+  );
+}
+
 /**
  * The Plan tab: what can start now, the order of the rest (waves of leaves that can run side by side),
  * the critical path, and when the work ends for a team of N people (P50/P90 of a seeded Monte Carlo
@@ -123,32 +146,24 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
             <p data-testid="forecast-done">Every task of this plan is done.</p>
           ) : (
             <dl className="grid gap-3 sm:grid-cols-3" data-testid="forecast">
-              <div>
-                <dt className="text-xs uppercase tracking-wide text-base-content/60">Likely (P50)</dt>
-                <dd className="text-lg font-semibold" data-testid="forecast-p50">
-                  {s.forecast.p50_days} working days
-                </dd>
-                <dd className="text-sm text-base-content/70">
-                  {dateFormat.format(finishDate(today, s.forecast.p50_days))}
-                </dd>
-              </div>
-              <div>
-                <dt className="text-xs uppercase tracking-wide text-base-content/60">Safe (P90)</dt>
-                <dd className="text-lg font-semibold" data-testid="forecast-p90">
-                  {s.forecast.p90_days} working days
-                </dd>
-                <dd className="text-sm text-base-content/70">
-                  {dateFormat.format(finishDate(today, s.forecast.p90_days))}
-                </dd>
-              </div>
-              <div>
-                <dt className="text-xs uppercase tracking-wide text-base-content/60">Critical path</dt>
-                <dd className="text-lg font-semibold" data-testid="critical-hours">
-                  {s.critical_path.length} {s.critical_path.length === 1 ? "task" : "tasks"},{" "}
-                  {s.critical_path_hours} h
-                </dd>
-                <dd className="text-sm text-base-content/70">the shortest the rest can take</dd>
-              </div>
+              <Figure
+                label="Likely (P50)"
+                testId="forecast-p50"
+                value={`${s.forecast.p50_days} working days`}
+                note={dateFormat.format(finishDate(today, s.forecast.p50_days))}
+              />
+              <Figure
+                label="Safe (P90)"
+                testId="forecast-p90"
+                value={`${s.forecast.p90_days} working days`}
+                note={dateFormat.format(finishDate(today, s.forecast.p90_days))}
+              />
+              <Figure
+                label="Critical path"
+                testId="critical-hours"
+                value={`${s.critical_path.length} ${s.critical_path.length === 1 ? "task" : "tasks"}, ${s.critical_path_hours} h`}
+                note="the shortest the rest can take"
+              />
             </dl>
           )}
           <p className="text-xs text-base-content/60">

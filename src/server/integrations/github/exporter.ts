@@ -1,4 +1,5 @@
 import { complexityBand } from "../../../shared/complexity";
+import { formatRange } from "../../../shared/estimate-text";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { type Exporter, type ExportPlan, subtasksOf } from "../../services/exports/runner";
@@ -47,7 +48,7 @@ function body(task: TaskTreeNode): string {
     task.description,
     task.implementation_details ? `**Implementation:** ${task.implementation_details}` : "",
     `**Complexity:** ${task.complexity_score ?? "?"}/10 · **Story points:** ${task.story_points ?? "?"}${
-      range ? ` · **Estimate:** ${range.low}-${range.high} h (likely ${range.likely} h)` : ""
+      range ? ` · **Estimate:** ${formatRange(range)}` : ""
     }`,
     task.children.length
       ? `### Subtasks\n${task.children.map((c) => `- [${c.status === "completed" ? "x" : " "}] ${taskTitle(c.description, 200)}`).join("\n")}`

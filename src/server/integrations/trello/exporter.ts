@@ -1,4 +1,5 @@
 import { complexityBand } from "../../../shared/complexity";
+import { formatRange } from "../../../shared/estimate-text";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { fitText, taskTitle } from "../../../shared/task-title";
 import {
@@ -43,9 +44,7 @@ function cardDescription(task: TaskTreeNode, path: string[]): string {
     task.description,
     task.implementation_details ? `**Implementation:** ${task.implementation_details}` : "",
     `**Complexity:** ${task.complexity_score ?? "?"}/10 · **Story points:** ${task.story_points ?? "?"}${
-      task.estimate_hours
-        ? ` · **Estimate:** ${task.estimate_hours.low}-${task.estimate_hours.high} h (likely ${task.estimate_hours.likely} h)`
-        : ""
+      task.estimate_hours ? ` · **Estimate:** ${formatRange(task.estimate_hours)}` : ""
     }`,
     path.length ? `**Part of:** ${path.join(" › ")}` : "",
   ]
