@@ -273,6 +273,17 @@ function TaskDetail({
           {visited.has("plan") &&
             (tree && tree.id === task.id ? (
               <PlanTab key={tree.id} tree={tree} />
+            ) : treeQuery.isError ? (
+              <EmptyState
+                title="The plan could not be loaded"
+                actions={
+                  <button type="button" className="btn btn-sm" onClick={() => void treeQuery.refetch()}>
+                    Retry
+                  </button>
+                }
+              >
+                {classifyTaskError(treeQuery.error).message}
+              </EmptyState>
             ) : (
               <div className="flex min-h-40 items-center justify-center">
                 <Spinner label="Loading task tree..." />
