@@ -21,6 +21,7 @@ import type {
   ProjectBrief,
   Usage,
 } from "../../src/server/services/planning/planner";
+import { siblingDependencies } from "../../src/server/services/planning/sibling-dependencies";
 import type { TaskRow } from "../../src/server/services/tasks/serialize";
 import type { EventModelPlan, PlannedSubtask, ProjectContext } from "../../src/shared/schemas/plan";
 import type { EvalCase } from "./case";
@@ -61,6 +62,8 @@ export type PlanNode = {
   acceptance_criteria?: string[];
   requirement_ids?: string[];
   estimated_hours?: number | null;
+  /** The siblings this node waits for (ids), as the pipeline stores the planner's proposals. */
+  depends_on?: string[];
   /** Why this node's split failed (it stays a leaf), as the pipeline would flag it. */
   needsAttention?: string;
 };
@@ -161,7 +164,7 @@ export async function planCase(
   /** Inserts a split's children, as insertChildren does; returns those to split next. */
   const insert = (parent: PlanNode, planned: PlannedSubtask[]): PlanNode[] => {
     const depth = parent.depth + 1;
-    return planned.map((p, i) => {
+    const made = planned.map((p, i) => {
       const node: PlanNode = {
         id: `n${nextId++}`,
         parentId: parent.id,
@@ -182,6 +185,12 @@ export async function planCase(
       byId.set(node.id, node);
       return node;
     });
+    // The order the planner proposed among these siblings, kept as the pipeline keeps it.
+    for (const [waiting, awaited] of siblingDependencies(planned)) {
+      const node = made[waiting]!;
+      node.depends_on = [...(node.depends_on ?? []), made[awaited]!.id];
+    }
+    return made;
   };
 
   try {

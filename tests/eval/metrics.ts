@@ -2,6 +2,7 @@
  * Planning-quality metrics: pure functions of an annotated case (tests/eval/case.ts) and the plan the driver
  * recorded for it (tests/eval/driver.ts). The root (depth 0) is the user's own text: it never counts.
  */
+import { PlanGraph } from "../../src/server/services/tasks/plan-graph";
 import { findApplicationType, findStack } from "../../src/shared/catalogue";
 import type { EvalCase } from "./case";
 import type { PlanNode, PlanRecord } from "./driver";
@@ -484,11 +485,31 @@ export type PlanScore = {
   requirementIds: { leaves: number; withIds: number } | null;
   /** Splits that failed and left their node a leaf. */
   needsAttention: number;
+  /** The order the planner proposed: dependencies kept, and whether they (with the tree) form a cycle. */
+  dependencies: { edges: number; cyclic: boolean };
   wallMs: number;
   calls: number;
   promptTokens: number;
   completionTokens: number;
 };
+
+/** The plan's dependencies through the same graph the schedule uses (a cycle would make it unschedulable). */
+function orderOf(plan: PlanRecord): { edges: number; cyclic: boolean } {
+  const edges = plan.nodes.flatMap((n) =>
+    (n.depends_on ?? []).map((d) => ({ taskId: n.id, dependsOnId: d })),
+  );
+  const graph = new PlanGraph(
+    plan.nodes.map((n) => ({
+      id: n.id,
+      parentId: n.parentId,
+      done: false,
+      estimate: null,
+      storyPoints: null,
+    })),
+    edges,
+  );
+  return { edges: graph.edges.length, cyclic: graph.order === null };
+}
 
 export function scorePlan(evalCase: EvalCase, plan: PlanRecord): PlanScore {
   const leaves = leavesOf(plan);
@@ -539,6 +560,7 @@ export function scorePlan(evalCase: EvalCase, plan: PlanRecord): PlanScore {
       ? { leaves: leaves.length, withIds: leaves.filter((l) => (l.requirement_ids?.length ?? 0) > 0).length }
       : null,
     needsAttention: plan.nodes.filter((n) => n.needsAttention !== undefined).length,
+    dependencies: orderOf(plan),
     wallMs: plan.wallMs,
     calls: plan.usage.calls,
     promptTokens: plan.usage.promptTokens,
@@ -573,6 +595,9 @@ export type Totals = {
   acceptance2to5: number | null;
   withRequirementIds: number | null;
   needsAttention: number;
+  dependencies: number;
+  plansWithDependencies: number;
+  cyclicPlans: number;
   wallMs: number;
   calls: number;
   promptTokens: number;
@@ -633,6 +658,9 @@ export function totals(scores: PlanScore[]): Totals {
       (r) => r.leaves,
     ),
     needsAttention: sum(scores.map((s) => s.needsAttention)),
+    dependencies: sum(scores.map((s) => s.dependencies.edges)),
+    plansWithDependencies: scores.filter((s) => s.dependencies.edges > 0).length,
+    cyclicPlans: scores.filter((s) => s.dependencies.cyclic).length,
     wallMs: sum(scores.map((s) => s.wallMs)),
     calls: sum(scores.map((s) => s.calls)),
     promptTokens,
@@ -653,7 +681,8 @@ export type GateRule =
   | "near-duplicate"
   | "garbled-title"
   | "too-few-leaves"
-  | "uniform-story-points";
+  | "uniform-story-points"
+  | "dependency-cycle";
 
 export type GateFailure = { rule: GateRule; caseId: string | null; message: string };
 
@@ -681,6 +710,8 @@ export function gateFailures(scores: PlanScore[]): GateFailure[] {
       );
     for (const g of s.garbled) f("garbled-title", `${node(g.nodeId, g.title)}: ${g.rule}`);
     if (s.leaves < MIN_LEAVES) f("too-few-leaves", `${s.leaves} leaves (at least ${MIN_LEAVES})`);
+    if (s.dependencies.cyclic)
+      f("dependency-cycle", "the proposed dependencies form a cycle: the plan cannot be scheduled");
   }
   const values = new Set(scores.flatMap((s) => Object.keys(s.storyPoints)));
   if (scores.length > 1 && values.size <= 1)

@@ -62,6 +62,7 @@ const RULE_TITLES: Record<GateRule, string> = {
   "garbled-title": "Garbled titles",
   "too-few-leaves": "Plans with too few leaves",
   "uniform-story-points": "Story points",
+  "dependency-cycle": "Dependencies that form a cycle",
 };
 
 export function formatScorecard(e: Evaluation, opts: { maxPerRule?: number } = {}): string {
@@ -98,6 +99,9 @@ export function formatScorecard(e: Evaluation, opts: { maxPerRule?: number } = {
   out.push(`  leaves <= 16 h         ${pct(t.hoursAtMost16)}`);
   out.push(`  leaves with 2-5 AC     ${pct(t.acceptance2to5)}`);
   out.push(`  leaves with req ids    ${pct(t.withRequirementIds)}`);
+  out.push(
+    `  dependencies           ${t.dependencies} (in ${t.plansWithDependencies} of ${t.cases} plans); plans with a cycle ${t.cyclicPlans}`,
+  );
   out.push(
     `  model calls / tokens   ${t.calls} calls, ${t.promptTokens + t.completionTokens} tokens (${t.promptTokens} prompt, ${t.completionTokens} completion), ${t.tokensPerNode.toFixed(0)} per node`,
   );

@@ -529,6 +529,28 @@ describe("the gate", () => {
     );
   });
 
+  it("counts the proposed dependencies and refuses a plan whose order has a cycle", () => {
+    const rows = (dependsOn: Record<string, string[]>): Row[] => [
+      [0, "A CLI in Go that parses dates"],
+      [1, "Parse dates from arguments", { story_points: 2, depends_on: dependsOn.n1 }],
+      [1, "Print dates in the local time zone", { story_points: 3, depends_on: dependsOn.n2 }],
+      [1, "Release static binaries with GoReleaser", { story_points: 1, depends_on: dependsOn.n3 }],
+    ];
+    const ordered = scorePlan(c, plan(rows({ n2: ["n1"], n3: ["n1", "n2"] })));
+    expect(ordered.dependencies).toEqual({ edges: 3, cyclic: false });
+    expect(gateFailures([ordered])).toEqual([]);
+    const cyclic = scorePlan(c, plan(rows({ n1: ["n3"], n3: ["n1"] })));
+    expect(cyclic.dependencies).toEqual({ edges: 2, cyclic: true });
+    expect(gateFailures([cyclic]).map((f) => f.message)).toEqual([
+      "[gate-case] the proposed dependencies form a cycle: the plan cannot be scheduled",
+    ]);
+    expect(totals([ordered, cyclic])).toMatchObject({
+      dependencies: 5,
+      plansWithDependencies: 2,
+      cyclicPlans: 1,
+    });
+  });
+
   it("refuses plans with fewer than 3 leaves, failed plans, and one story-point value across the corpus", () => {
     const small = plan([
       [0, "root"],
