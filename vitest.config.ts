@@ -40,6 +40,7 @@ export const postgresSuites = [
   "tests/integration/plan-quality.test.ts",
   "tests/integration/process.test.ts",
   "tests/integration/realtime.test.ts",
+  "tests/integration/replan.test.ts",
   "tests/integration/session-sockets.test.ts",
   "tests/integration/settings.test.ts",
   "tests/integration/socket-liveness.test.ts",

@@ -15,6 +15,7 @@ type TreeNode = {
   position: number;
   parent_id: string | null;
   depends_on: string[];
+  locked: string[];
   estimate_hours: { low: number; likely: number; high: number } | null;
   children: TreeNode[];
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { acceptReplanInput, replanInput } from "../../shared/schemas/replan";
 import { addDependencyInput, moveTaskInput, scheduleInput } from "../../shared/schemas/schedule";
 import {
   addTaskInput,
@@ -12,7 +13,9 @@ import {
   updateTaskInput,
 } from "../../shared/schemas/tasks";
 import * as order from "../services/tasks/plan-order";
+import * as replan from "../services/tasks/replan";
 import * as review from "../services/tasks/review";
+import * as revisions from "../services/tasks/revisions";
 import * as service from "../services/tasks/tasks";
 import { mutation, query } from "./define";
 
@@ -180,6 +183,52 @@ export const taskOperations = {
     input: moveTaskInput.extend({ id: taskId }),
     run: ({ deps, user }, { id, ...input }) => order.moveTask(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/move", from: "body" }],
+  }),
+  replan: mutation({
+    access: "user",
+    summary:
+      "Asks the planner for a new subtree of a task, with optional guidance, and returns the changes as a proposal; the tree is not touched.",
+    input: replanInput.extend({ id: taskId }),
+    run: ({ deps, user }, { id, ...input }) => replan.proposeReplan(deps, user.id, id, input),
+    rest: [{ method: "post", path: "/tasks/{id}/replan", from: "body" }],
+  }),
+  getReplan: query({
+    access: "user",
+    summary: "A re-plan proposal of a task.",
+    input: z.strictObject({ id: taskId, proposal_id: taskId }),
+    run: ({ deps, user }, input) => replan.getReplan(deps, user.id, input.id, input.proposal_id),
+    rest: [{ method: "get", path: "/tasks/{id}/replan/{proposal_id}" }],
+  }),
+  acceptReplan: mutation({
+    access: "user",
+    summary:
+      "Applies all of a re-plan's changes, or the chosen ones with what they need, as one revision (409 when the plan changed since).",
+    input: acceptReplanInput.extend({ id: taskId, proposal_id: taskId }),
+    run: ({ deps, user }, { id, proposal_id, ...input }) =>
+      replan.acceptReplan(deps, user.id, id, proposal_id, input),
+    rest: [{ method: "post", path: "/tasks/{id}/replan/{proposal_id}/accept", from: "body" }],
+  }),
+  unlock: mutation({
+    access: "user",
+    summary:
+      "Lets re-plans change a task a person edited or an export created (a completed task stays locked).",
+    input: byId,
+    run: ({ deps, user }, input) => replan.unlockTask(deps, user.id, input.id),
+    rest: [{ method: "post", path: "/tasks/{id}/unlock" }],
+  }),
+  revisions: query({
+    access: "user",
+    summary: "The plan's revisions, newest first: every accepted re-plan, move, edit and restore.",
+    input: byId,
+    run: ({ deps, user }, input) => revisions.listRevisions(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/tasks/{id}/revisions" }],
+  }),
+  restoreRevision: mutation({
+    access: "user",
+    summary: "Brings the plan back as it was at a revision, as a new revision.",
+    input: z.strictObject({ id: taskId, revision_id: taskId }),
+    run: ({ deps, user }, input) => revisions.restoreRevision(deps, user.id, input.id, input.revision_id),
+    rest: [{ method: "post", path: "/tasks/{id}/revisions/{revision_id}/restore" }],
   }),
   addTask: mutation({
     access: "user",

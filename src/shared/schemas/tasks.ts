@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseGithubRepoUrl } from "../github-names";
+import type { LockReason } from "./replan";
 import { type EstimateRange, estimateRange, type Rollup } from "./schedule";
 
 export const TASK_STATUSES = [
@@ -255,6 +256,11 @@ export type Task = {
   depends_on: string[];
   /** "rule" (the offline outline's heuristic, shown as "estimated by rule"), "model" or "person". */
   estimate_source: string | null;
+  /** Why a re-plan leaves this node alone (empty when it may change it); see schemas/replan.ts. */
+  locked: LockReason[];
+  /** When a person last changed its content or place, and when an export last created it elsewhere. */
+  edited_at: string | null;
+  exported_at: string | null;
   /** On a root: what its description states, read by rule (requirements R1, R2, ... and non-goals). */
   stated_scope: { requirements: { id: string; text: string }[]; non_goals: string[] } | null;
   is_atomic: boolean;

@@ -12,6 +12,7 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { ReplanChange, ReplanProposal, RevisionKind } from "../../../shared/schemas/replan";
 import { DEPENDENCY_SOURCES } from "../../../shared/schemas/schedule";
 import { type StoredTaskOptions, TASK_STATUSES } from "../../../shared/schemas/tasks";
 import { users } from "./users";
@@ -66,6 +67,10 @@ export const tasks = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),
+    /** When a person last changed the node's content or place: a re-plan leaves it alone until unlocked. */
+    editedAt: timestamp({ withTimezone: true }),
+    /** When an export last created it in JIRA, Trello or GitHub: a re-plan leaves it alone until unlocked. */
+    exportedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     index("tasks_user_top_level_idx").on(t.userId, t.createdAt.desc()).where(sql`${t.parentId} is null`),
@@ -156,3 +161,79 @@ export const eventModels = pgTable("event_models", {
   userEditedAt: timestamp({ withTimezone: true }),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+/** A re-plan's proposed changes, kept until accepted or superseded (services/tasks/replan.ts). */
+export const replanProposals = pgTable(
+  "replan_proposals",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    taskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    guidance: text(),
+    planner: text().notNull(),
+    /** The re-planned subtree's fingerprint when proposed: accepting after it changed is refused (409). */
+    baseFingerprint: text().notNull(),
+    status: text({ enum: ["open", "accepted", "stale"] })
+      .$type<ReplanProposal["status"]>()
+      .notNull()
+      .default("open"),
+    changes: jsonb().$type<ReplanChange[]>().notNull(),
+    keptLocked: jsonb().$type<ReplanProposal["kept_locked"]>().notNull().default([]),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("replan_proposals_root_idx").on(t.rootTaskId, t.createdAt)],
+);
+
+/** One node of a revision's snapshot of the plan. */
+export type SnapshotNode = {
+  id: string;
+  parent_id: string | null;
+  position: number;
+  depth: number;
+  description: string;
+  implementation_details: string | null;
+  acceptance_criteria: string[];
+  requirement_ids: string[];
+  story_points: number | null;
+  complexity_score: number | null;
+  estimated_hours: number | null;
+  estimate_low_hours: number | null;
+  estimate_high_hours: number | null;
+  estimate_source: string | null;
+  is_atomic: boolean;
+  status: string;
+  completed_at: string | null;
+  edited_at: string | null;
+  exported_at: string | null;
+};
+export type PlanSnapshot = {
+  nodes: SnapshotNode[];
+  edges: { task_id: string; depends_on_id: string; source: "planner" | "person" }[];
+};
+
+/** The plan as it was after each accepted re-plan, move, edit or restore (services/tasks/revisions.ts). */
+export const taskRevisions = pgTable(
+  "task_revisions",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Orders revisions made in one transaction (the baseline and the first change share a timestamp). */
+    seq: integer().generatedAlwaysAsIdentity(),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** The task the change was made on (no foreign key: the task may be gone since). */
+    taskId: uuid(),
+    kind: text().$type<RevisionKind>().notNull(),
+    summary: text().notNull(),
+    snapshot: jsonb().$type<PlanSnapshot>().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("task_revisions_root_idx").on(t.rootTaskId, t.seq)],
+);

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { ExportKind } from "../../../shared/schemas/integrations";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
-import { exports } from "../../db/schema/index";
+import { exports, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { IntegrationError } from "../../integrations/errors";
 import { type JobContext, PermanentJobError, type TypedJob } from "../../jobs/queue";
@@ -103,6 +103,9 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
     const plan = await exporter.prepare(ctx);
     deps.log.info("export planned", { exportId, kind: row.kind, ...plan.writes });
     const result = await exporter.run(ctx, plan);
+    // What now exists in JIRA, Trello or GitHub is locked against re-plans (a person can unlock it).
+    const exported = [tree.id, ...subtasksOf(tree).map((t) => t.id)];
+    await deps.db.update(tasks).set({ exportedAt: new Date() }).where(inArray(tasks.id, exported));
     await deps.db
       .update(exports)
       // The sealed credentials are dropped once the export is done.

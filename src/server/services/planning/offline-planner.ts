@@ -8,11 +8,13 @@ import {
   projectContext,
 } from "../../../shared/schemas/plan";
 import { renderEventModelMarkdown } from "./event-model-markdown";
+import { leftOut, readGuidance } from "./guidance";
 import { composeOutlineContext, composeOutlineEventModel } from "./outline/compose";
 import { complexityForHours, pointsForHours, rangeAround } from "./outline/estimate";
 import { siblingOrder } from "./outline/order";
 import { buildOutline, idList, type Limits, type Outline, type OutlineNode } from "./outline/outline";
 import type { Planned, Planner, Usage } from "./planner";
+import { extractScope } from "./requirements";
 
 /** The offline planner makes no model calls; each stage counts as one call with no tokens. */
 const USAGE: Usage = { calls: 1, promptTokens: 0, completionTokens: 0 };
@@ -108,11 +110,22 @@ export function createOfflinePlanner(): Planner {
       const outline = buildOutline(request.brief, request);
       // ancestors[0] is the project itself; below it, each level is found by its title.
       const path = request.depth === 0 ? [] : [...request.ancestors.slice(1), request.task.description];
-      const node = nodeAt(outline, path);
+      const guidance = readGuidance(request.replan?.guidance);
+      let node = nodeAt(outline, path);
+      if (!node && request.replan) {
+        // A re-plan of a node the outline does not know (renamed, or added by a person): the outline of
+        // its own text and the guidance.
+        const description = [request.task.description, guidance.text].filter(Boolean).join("\n\n");
+        node = buildOutline(
+          { ...request.brief, description, additionalRequirements: null, scope: extractScope(description) },
+          request,
+        );
+      }
       // A node the outline has no finer steps for (or one a person renamed) is not split further.
       if (!node) return planned([]);
-      const order = siblingOrder(node.children);
-      return planned(node.children.map((child, i) => toSubtask(child, order[i]!)));
+      const kept = node.children.filter((c) => !leftOut(guidance, c.title));
+      const order = siblingOrder(kept);
+      return planned(kept.map((child, i) => toSubtask(child, order[i]!)));
     },
 
     async composeContext(request, signal) {

@@ -38,6 +38,8 @@ export type SplitRequest = {
   depth: number;
   maxDepth: number;
   maxSubtasks: number;
+  /** Set when a person re-plans the node: their guidance (possibly empty) and its current subtasks. */
+  replan?: { guidance: string; current: string[] };
 };
 
 export type ComposeRequest = {

@@ -68,13 +68,20 @@ export function splitPrompt(r: SplitRequest): string {
       (r.siblings?.length ?? 0) + 1,
       "Already planned elsewhere in this project (titles only; do not plan this work again; cite their numbers in depends_on_elsewhere when a subtask needs one finished first):",
     );
+  const replan = r.replan
+    ? `This is a re-plan of the task: a person will review your answer as a change to its current subtasks.${
+        r.replan.current.length
+          ? ` Its current subtasks (keep the ones that still fit, worded exactly as here, so they are recognised):\n${r.replan.current.map((c) => `- ${c.replace(/\s+/g, " ").slice(0, 160)}`).join("\n")}`
+          : ""
+      }${r.replan.guidance ? `\nTheir guidance for the new plan (follow it): ${r.replan.guidance}` : ""}\n\n`
+    : "";
   const what =
     r.depth === 0
       ? "Plan the first level of the project: the main workstreams a team would run (setup, each major feature, quality, delivery). Together they must cover every stated requirement."
       : "Split this task into the concrete steps needed to complete it.";
   return `${briefText(r.brief)}
 
-${scopeText(r.brief, r.depth === 0)}${path}${around}Task to split:\n${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}
+${scopeText(r.brief, r.depth === 0)}${path}${around}${replan}Task to split:\n${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}
 ${r.task.complexity_score !== null ? `Its complexity: ${r.task.complexity_score}/10.\n` : ""}
 Depth: ${r.depth} of at most ${r.maxDepth}.
 ${what} Return at most ${r.maxSubtasks} subtasks (fewer is fine when fewer make sense), each with a specific

@@ -12,9 +12,10 @@ import { taskTitle } from "../../../shared/task-title";
 import { taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { getOwnedRow, TASK_NOT_FOUND } from "./owned";
 import { type PlanGraph, schedulePlan } from "./plan-graph";
-import { type DbOrTx, loadPlanGraph, lockTaskRow, type TitledPlanNode } from "./plan-rows";
-import { getOwnedRow, TASK_NOT_FOUND } from "./tasks";
+import { type DbOrTx, loadPlanGraph, type TitledPlanNode } from "./plan-rows";
+import { beginRevision, recordRevision, revisionTitle } from "./revisions";
 
 /**
  * Forecast runs per schedule, by the plan's size: 1,000 for a small plan, fewer for a large one (107 for
@@ -68,7 +69,7 @@ export async function addDependency(
   const rootId = task.rootTaskId ?? task.id;
   if (!UUID_PATTERN.test(input.depends_on)) throw notFound();
   const result = await deps.db.transaction(async (tx) => {
-    await lockTaskRow(tx, rootId);
+    await beginRevision(tx, rootId);
     const [other] = await tx
       .select({ id: tasks.id, rootTaskId: tasks.rootTaskId })
       .from(tasks)
@@ -101,6 +102,12 @@ export async function addDependency(
       .insert(taskDependencies)
       .values({ taskId: task.id, dependsOnId: other.id, rootTaskId: rootId, source: "person" })
       .onConflictDoNothing();
+    await recordRevision(tx, {
+      rootId,
+      taskId: task.id,
+      kind: "dependency",
+      summary: `${titleOf(graph, a)} now waits for ${titleOf(graph, b)}`,
+    });
     return dependenciesOf(tx, task.id);
   });
   await publishOrderChange(deps, userId, task.id, rootId, "Dependency added");
@@ -116,11 +123,25 @@ export async function removeDependency(
 ): Promise<void> {
   const task = await getOwnedRow(deps, userId, taskId);
   if (!UUID_PATTERN.test(dependsOnId)) throw notFound();
-  const removed = await deps.db
-    .delete(taskDependencies)
-    .where(and(eq(taskDependencies.taskId, task.id), eq(taskDependencies.dependsOnId, dependsOnId)))
-    .returning({ taskId: taskDependencies.taskId });
-  if (removed.length === 0) throw new AppError("NOT_FOUND", "This task does not depend on that task.");
+  const rootId = task.rootTaskId ?? task.id;
+  await deps.db.transaction(async (tx) => {
+    await beginRevision(tx, rootId);
+    const removed = await tx
+      .delete(taskDependencies)
+      .where(and(eq(taskDependencies.taskId, task.id), eq(taskDependencies.dependsOnId, dependsOnId)))
+      .returning({ taskId: taskDependencies.taskId });
+    if (removed.length === 0) throw new AppError("NOT_FOUND", "This task does not depend on that task.");
+    const [other] = await tx
+      .select({ description: tasks.description })
+      .from(tasks)
+      .where(eq(tasks.id, dependsOnId));
+    await recordRevision(tx, {
+      rootId,
+      taskId: task.id,
+      kind: "dependency",
+      summary: `${revisionTitle(task.description)} no longer waits for ${revisionTitle(other?.description ?? "a task")}`,
+    });
+  });
   await publishOrderChange(deps, userId, task.id, task.rootTaskId ?? task.id, "Dependency removed");
 }
 
@@ -204,7 +225,7 @@ export async function moveTask(
   const rootId = task.rootTaskId ?? task.id;
   if (!UUID_PATTERN.test(input.parent_id)) throw notFound();
   const moved = await deps.db.transaction(async (tx) => {
-    await lockTaskRow(tx, rootId);
+    await beginRevision(tx, rootId);
     const [parent] = await tx
       .select({ id: tasks.id, rootTaskId: tasks.rootTaskId, depth: tasks.depth })
       .from(tasks)
@@ -233,7 +254,11 @@ export async function moveTask(
     const order = siblings.map((s) => s.id).filter((s) => s !== task.id);
     order.splice(Math.min(input.position, order.length), 0, task.id);
     const delta = parent.depth + 1 - task.depth;
-    await tx.update(tasks).set({ parentId: parent.id, updatedAt: new Date() }).where(eq(tasks.id, task.id));
+    // Placed by hand: a re-plan leaves it where the person put it.
+    await tx
+      .update(tasks)
+      .set({ parentId: parent.id, updatedAt: new Date(), editedAt: new Date() })
+      .where(eq(tasks.id, task.id));
     for (const [i, sid] of order.entries()) {
       await tx
         .update(tasks)
@@ -261,6 +286,12 @@ export async function moveTask(
         fieldErrors: [{ field: "parent_id", message }],
       });
     }
+    await recordRevision(tx, {
+      rootId,
+      taskId: task.id,
+      kind: "move",
+      summary: `Moved ${revisionTitle(task.description)} under ${titleOf(before, target)}`,
+    });
     return {
       id: task.id,
       parent_id: parent.id,

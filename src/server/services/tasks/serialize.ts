@@ -1,3 +1,4 @@
+import type { LockReason } from "../../../shared/schemas/replan";
 import {
   type Chapter,
   type Epic,
@@ -99,6 +100,9 @@ export function toTask(
     estimate_hours: estimateOf(row),
     depends_on: counts.dependsOn ?? [],
     estimate_source: row.estimateSource,
+    locked: lockReasons(row),
+    edited_at: row.editedAt ? row.editedAt.toISOString() : null,
+    exported_at: row.exportedAt ? row.exportedAt.toISOString() : null,
     stated_scope: row.parentId === null ? statedScope(row, options) : null,
     is_atomic: row.isAtomic,
     predictions: row.predictions ?? null,
@@ -108,6 +112,23 @@ export function toTask(
     model: row.model,
     warnings: row.warnings,
   };
+}
+
+/**
+ * Why a re-plan must leave a node alone: done work, a person's edit, or what an export created elsewhere.
+ * A root's "completed" means its plan is finished, not its work, so it does not lock it.
+ */
+export function lockReasons(row: {
+  parentId: string | null;
+  status: string;
+  editedAt: Date | null;
+  exportedAt: Date | null;
+}): LockReason[] {
+  const out: LockReason[] = [];
+  if (row.status === "completed" && row.parentId !== null) out.push("completed");
+  if (row.editedAt) out.push("edited");
+  if (row.exportedAt) out.push("exported");
+  return out;
 }
 
 function statedScope(row: TaskRow, options: StoredTaskOptions | null): Task["stated_scope"] {

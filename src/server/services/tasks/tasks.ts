@@ -27,11 +27,13 @@ import {
   enqueueNodeDecomposition,
   refreshAttentionWarning,
 } from "../planning/pipeline";
+import { getOwnedRow, TASK_NOT_FOUND } from "./owned";
 import { PlanGraph, readyLeaves, rollups } from "./plan-graph";
 import { dependsOnLists, estimateOf, loadPlanGraph } from "./plan-rows";
+import { beginRevision, recordRevision, revisionTitle } from "./revisions";
 import { type RootExtras, type TaskRow, toMetadata, toTask } from "./serialize";
 
-export const TASK_NOT_FOUND = "Task not found";
+export { getOwnedRow, TASK_NOT_FOUND };
 
 const notFound = () => new AppError("NOT_FOUND", TASK_NOT_FOUND);
 
@@ -46,18 +48,6 @@ const descendantsCount = sql<number>`(case when ${outer("parent_id")} is null
           select s.id from ${tasks} s where s.parent_id = ${outer("id")}
           union all select x.id from ${tasks} x join sub on x.parent_id = sub.id)
         select count(*)::int from sub) end)`;
-
-/** The caller's task, or 404 whether it does not exist or is someone else's. */
-export async function getOwnedRow(deps: Deps, userId: string, id: string): Promise<TaskRow> {
-  if (!UUID_PATTERN.test(id)) throw notFound();
-  const [row] = await deps.db
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
-    .limit(1);
-  if (!row) throw notFound();
-  return row;
-}
 
 async function loadRootExtras(deps: Deps, rootId: string): Promise<RootExtras> {
   const [e, s, m] = await Promise.all([
@@ -384,10 +374,31 @@ export async function updateTask(
     set.completedAt = input.status === "completed" ? new Date() : null;
     if (input.status !== "completed") set.rejectionReason = null;
   }
-  await deps.db
-    .update(tasks)
-    .set(set)
-    .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+  // A change to what the plan says (not only progress) is a person's edit: it locks the node against
+  // re-plans and is saved as a revision of the plan.
+  const edited = Object.keys(input).filter((k) => k !== "status");
+  const rootId = before.rootTaskId ?? before.id;
+  if (edited.length === 0) {
+    await deps.db
+      .update(tasks)
+      .set(set)
+      .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+  } else {
+    set.editedAt = new Date();
+    await deps.db.transaction(async (tx) => {
+      await beginRevision(tx, rootId);
+      await tx
+        .update(tasks)
+        .set(set)
+        .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+      await recordRevision(tx, {
+        rootId,
+        taskId: id,
+        kind: "edit",
+        summary: `Edited ${revisionTitle(input.description ?? before.description)}: ${edited.map((k) => k.replace(/_/g, " ")).join(", ")}`,
+      });
+    });
+  }
   const task = await getTask(deps, userId, id);
   await publishTaskChange(deps, userId, task, before.status);
   if ((before.status === "completed") !== (task.status === "completed")) {
@@ -457,9 +468,11 @@ export function completeTask(deps: Deps, userId: string, id: string): Promise<Ta
 /** Deletes a task and its whole subtree (and a root's epics, stories and event model) in one transaction. */
 export async function deleteTask(deps: Deps, userId: string, id: string): Promise<{ deleted: number }> {
   const row = await getOwnedRow(deps, userId, id);
+  const rootId = row.rootTaskId ?? row.id;
   const result = await deps.db.transaction(async (tx) => {
     // Deleting a project stops its decomposition in every process.
     if (!row.parentId) await deps.jobs.cancelGroup(row.id, tx);
+    else await beginRevision(tx, rootId);
     // Foreign keys cascade parent -> children, so one statement removes the subtree atomically.
     const [counted] = resultRows<{ n: number }>(
       await tx.execute(sql`with recursive sub(id) as (
@@ -468,13 +481,22 @@ export async function deleteTask(deps: Deps, userId: string, id: string): Promis
         select count(*)::int as n from sub`),
     );
     await tx.delete(tasks).where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+    const n = counted?.n ?? 0;
+    if (row.parentId) {
+      await recordRevision(tx, {
+        rootId,
+        taskId: id,
+        kind: "remove",
+        summary: `Deleted ${revisionTitle(row.description)}${n > 1 ? ` with ${n - 1} subtask${n === 2 ? "" : "s"}` : ""}`,
+      });
+    }
     return { deleted: counted?.n ?? 0 };
   });
   await deps.events.publish({
     type: "task.deleted",
     userId,
     taskId: id,
-    rootTaskId: row.rootTaskId ?? row.id,
+    rootTaskId: rootId,
     data: { parent_id: row.parentId, deleted: result.deleted },
   });
   return result;
@@ -604,6 +626,7 @@ export async function addTask(
     if (input.auto_decompose) {
       await countMonthlyUse(tx, userId, " You can still add the task without automatic decomposition.");
     }
+    await beginRevision(tx, rootId);
     const siblings = await tx
       .select({ id: tasks.id, position: tasks.position })
       .from(tasks)
@@ -634,9 +657,16 @@ export async function addTask(
         description: input.description,
         status: "pending",
         options: { auto_decompose: input.auto_decompose },
+        editedAt: new Date(),
       })
       .returning();
     await tx.update(tasks).set({ isAtomic: false, updatedAt: new Date() }).where(eq(tasks.id, parentId));
+    await recordRevision(tx, {
+      rootId,
+      taskId: inserted!.id,
+      kind: "add",
+      summary: `Added ${revisionTitle(input.description)}`,
+    });
     if (input.auto_decompose) await enqueueNodeDecomposition(deps.jobs, rootId, inserted!.id, tx);
     return inserted!;
   });

@@ -1,0 +1,286 @@
+import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { UUID_PATTERN } from "../../../shared/ids";
+import type { Revision, RevisionKind, RevisionList } from "../../../shared/schemas/replan";
+import { taskTitle } from "../../../shared/task-title";
+import {
+  type PlanSnapshot,
+  type SnapshotNode,
+  taskDependencies,
+  taskRevisions,
+  tasks,
+} from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import { getOwnedRow } from "./owned";
+import { lockTaskRow } from "./plan-rows";
+import type { TaskRow } from "./serialize";
+
+/**
+ * The plan's history: after every accepted re-plan, move, edit, added or deleted subtask, dependency
+ * change and restore, the whole tree is saved as a revision; the first change also saves the plan as it
+ * was before it (the baseline). Restoring a revision brings the tree back as it was, as a new revision.
+ * Progress (a status change) is not a revision, and a restore keeps every surviving task's status.
+ */
+
+type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
+
+/** Revisions kept per plan; older ones are dropped as new ones are saved. */
+export const REVISIONS_KEPT = 50;
+
+const title = (description: string) => `"${taskTitle(description, 60)}"`;
+
+export { title as revisionTitle };
+
+function toSnapshotNode(r: TaskRow): SnapshotNode {
+  return {
+    id: r.id,
+    parent_id: r.parentId,
+    position: r.position,
+    depth: r.depth,
+    description: r.description,
+    implementation_details: r.implementationDetails,
+    acceptance_criteria: r.acceptanceCriteria,
+    requirement_ids: r.requirementIds,
+    story_points: r.storyPoints,
+    complexity_score: r.complexityScore,
+    estimated_hours: r.estimatedHours,
+    estimate_low_hours: r.estimateLowHours,
+    estimate_high_hours: r.estimateHighHours,
+    estimate_source: r.estimateSource,
+    is_atomic: r.isAtomic,
+    status: r.status,
+    completed_at: r.completedAt?.toISOString() ?? null,
+    edited_at: r.editedAt?.toISOString() ?? null,
+    exported_at: r.exportedAt?.toISOString() ?? null,
+  };
+}
+
+async function treeRows(tx: Tx, rootId: string): Promise<TaskRow[]> {
+  return tx
+    .select()
+    .from(tasks)
+    .where(or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId)))
+    .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt));
+}
+
+async function snapshotPlan(tx: Tx, rootId: string): Promise<PlanSnapshot> {
+  const [rows, edges] = await Promise.all([
+    treeRows(tx, rootId),
+    tx
+      .select()
+      .from(taskDependencies)
+      .where(eq(taskDependencies.rootTaskId, rootId))
+      .orderBy(asc(taskDependencies.createdAt)),
+  ]);
+  return {
+    nodes: rows.map(toSnapshotNode),
+    edges: edges.map((e) => ({ task_id: e.taskId, depends_on_id: e.dependsOnId, source: e.source })),
+  };
+}
+
+/**
+ * Call first in the transaction of a change that will be a revision: serialises changes to the plan on
+ * its root row and, before the plan's first recorded change, saves the plan as it is (the baseline).
+ */
+export async function beginRevision(tx: Tx, rootId: string): Promise<void> {
+  await lockTaskRow(tx, rootId);
+  const [any] = await tx
+    .select({ id: taskRevisions.id })
+    .from(taskRevisions)
+    .where(eq(taskRevisions.rootTaskId, rootId))
+    .limit(1);
+  if (any) return;
+  await tx.insert(taskRevisions).values({
+    rootTaskId: rootId,
+    taskId: null,
+    kind: "baseline",
+    summary: "The plan before the first recorded change",
+    snapshot: await snapshotPlan(tx, rootId),
+  });
+}
+
+/** Saves the plan as it is now, after a change, as a revision (call beginRevision first). */
+export async function recordRevision(
+  tx: Tx,
+  rev: { rootId: string; taskId: string | null; kind: RevisionKind; summary: string },
+): Promise<string> {
+  const [saved] = await tx
+    .insert(taskRevisions)
+    .values({
+      rootTaskId: rev.rootId,
+      taskId: rev.taskId,
+      kind: rev.kind,
+      summary: rev.summary.slice(0, 300),
+      snapshot: await snapshotPlan(tx, rev.rootId),
+    })
+    .returning({ id: taskRevisions.id, seq: taskRevisions.seq });
+  const [oldest] = await tx
+    .select({ seq: taskRevisions.seq })
+    .from(taskRevisions)
+    .where(eq(taskRevisions.rootTaskId, rev.rootId))
+    .orderBy(desc(taskRevisions.seq))
+    .offset(REVISIONS_KEPT - 1)
+    .limit(1);
+  if (oldest) {
+    await tx
+      .delete(taskRevisions)
+      .where(and(eq(taskRevisions.rootTaskId, rev.rootId), lt(taskRevisions.seq, oldest.seq)));
+  }
+  return saved!.id;
+}
+
+function toRevision(r: {
+  id: string;
+  kind: RevisionKind;
+  summary: string;
+  taskId: string | null;
+  createdAt: Date;
+  tasks: number;
+}): Revision {
+  return {
+    revision_id: r.id,
+    kind: r.kind,
+    summary: r.summary,
+    task_id: r.taskId,
+    created_at: r.createdAt.toISOString(),
+    tasks: r.tasks,
+  };
+}
+
+/** The plan's revisions, newest first (any task of the plan names the plan). */
+export async function listRevisions(deps: Deps, userId: string, id: string): Promise<RevisionList> {
+  const row = await getOwnedRow(deps, userId, id);
+  const rootId = row.rootTaskId ?? row.id;
+  const rows = await deps.db
+    .select({
+      id: taskRevisions.id,
+      kind: taskRevisions.kind,
+      summary: taskRevisions.summary,
+      taskId: taskRevisions.taskId,
+      createdAt: taskRevisions.createdAt,
+      tasks: sql<number>`jsonb_array_length(${taskRevisions.snapshot}->'nodes')::int`,
+    })
+    .from(taskRevisions)
+    .where(eq(taskRevisions.rootTaskId, rootId))
+    .orderBy(desc(taskRevisions.seq));
+  return { task_id: row.id, revisions: rows.map(toRevision) };
+}
+
+/** The columns a restore writes back, from a snapshot node. Status and lock marks stay as they are now. */
+function restoredColumns(n: SnapshotNode) {
+  return {
+    parentId: n.parent_id,
+    position: n.position,
+    depth: n.depth,
+    description: n.description,
+    implementationDetails: n.implementation_details,
+    acceptanceCriteria: n.acceptance_criteria,
+    requirementIds: n.requirement_ids,
+    storyPoints: n.story_points,
+    complexityScore: n.complexity_score,
+    estimatedHours: n.estimated_hours,
+    estimateLowHours: n.estimate_low_hours,
+    estimateHighHours: n.estimate_high_hours,
+    estimateSource: n.estimate_source,
+    isAtomic: n.is_atomic,
+  };
+}
+
+function differs(row: TaskRow, n: SnapshotNode): boolean {
+  const want = restoredColumns(n);
+  return (Object.keys(want) as (keyof typeof want)[]).some(
+    (k) => JSON.stringify(row[k] ?? null) !== JSON.stringify(want[k] ?? null),
+  );
+}
+
+/**
+ * Brings the plan back as it was at a revision, as a new revision: tasks added since are deleted, tasks
+ * deleted since come back (with the same ids), the rest get back their place and content, and the
+ * dependencies are the revision's. The status of a task that still exists is kept (history is about the
+ * plan, not about work done). Refused while the plan is being decomposed (409).
+ */
+export async function restoreRevision(
+  deps: Deps,
+  userId: string,
+  id: string,
+  revisionId: string,
+): Promise<Revision> {
+  const row = await getOwnedRow(deps, userId, id);
+  const rootId = row.rootTaskId ?? row.id;
+  const notFound = () => new AppError("NOT_FOUND", "Revision not found");
+  if (!UUID_PATTERN.test(revisionId)) throw notFound();
+  const restored = await deps.db.transaction(async (tx) => {
+    await beginRevision(tx, rootId);
+    const [revision] = await tx
+      .select()
+      .from(taskRevisions)
+      .where(and(eq(taskRevisions.id, revisionId), eq(taskRevisions.rootTaskId, rootId)))
+      .limit(1);
+    if (!revision) throw notFound();
+    const current = await treeRows(tx, rootId);
+    const root = current.find((r) => r.id === rootId)!;
+    if (root.status === "processing" || root.status === "pending") {
+      throw new AppError(
+        "CONFLICT",
+        "The plan is still being decomposed. Restore it once the decomposition has finished.",
+      );
+    }
+    const byId = new Map(current.map((r) => [r.id, r]));
+    const wanted = new Set(revision.snapshot.nodes.map((n) => n.id));
+    // Snapshots are in depth order: a task that comes back finds its parent already there.
+    for (const n of revision.snapshot.nodes) {
+      const now = byId.get(n.id);
+      if (!now) {
+        await tx.insert(tasks).values({
+          ...restoredColumns(n),
+          id: n.id,
+          userId,
+          rootTaskId: rootId,
+          status: n.status as TaskRow["status"],
+          completedAt: n.completed_at ? new Date(n.completed_at) : null,
+          editedAt: n.edited_at ? new Date(n.edited_at) : null,
+          exportedAt: n.exported_at ? new Date(n.exported_at) : null,
+        });
+      } else if (differs(now, n)) {
+        await tx
+          .update(tasks)
+          .set({ ...restoredColumns(n), updatedAt: new Date() })
+          .where(eq(tasks.id, n.id));
+      }
+    }
+    // Every task kept now hangs under a kept parent, so deleting the rest takes nothing kept with it.
+    const extra = current.filter((r) => !wanted.has(r.id)).map((r) => r.id);
+    if (extra.length) await tx.delete(tasks).where(inArray(tasks.id, extra));
+    await tx.delete(taskDependencies).where(eq(taskDependencies.rootTaskId, rootId));
+    if (revision.snapshot.edges.length) {
+      await tx.insert(taskDependencies).values(
+        revision.snapshot.edges.map((e) => ({
+          taskId: e.task_id,
+          dependsOnId: e.depends_on_id,
+          rootTaskId: rootId,
+          source: e.source,
+        })),
+      );
+    }
+    const when = revision.createdAt.toISOString().slice(0, 16).replace("T", " ");
+    const summary = `Restored the plan as it was at ${when} UTC (${revision.summary})`;
+    const newId = await recordRevision(tx, { rootId, taskId: row.id, kind: "restore", summary });
+    return toRevision({
+      id: newId,
+      kind: "restore",
+      summary: summary.slice(0, 300),
+      taskId: row.id,
+      createdAt: new Date(),
+      tasks: revision.snapshot.nodes.length,
+    });
+  });
+  await deps.events.publish({
+    type: "task.updated",
+    userId,
+    taskId: rootId,
+    rootTaskId: rootId,
+    message: "Plan restored",
+    data: { restored: true, revision_id: restored.revision_id },
+  });
+  return restored;
+}

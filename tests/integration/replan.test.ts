@@ -1,0 +1,304 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tasks } from "../../src/server/db/schema/index";
+import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
+import { registerUser, TestClient } from "../support/http-client";
+import { startTestServer, type TestServer } from "../support/server";
+import { trpcHttp } from "../support/trpc-client";
+
+/**
+ * Re-planning as a reviewable diff and the plan's history, over /api and tRPC, on plans the offline
+ * outline makes (the default planner): a proposal never touches the tree or a locked node, accepting some
+ * changes applies exactly those (and what they need), a changed subtree makes a proposal stale, and a
+ * revision can be restored.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ REGISTRATIONS_PER_IP_PER_HOUR: "1000" });
+});
+afterAll(() => server?.stop());
+
+const DESCRIPTION = `Build a recipe sharing web app.
+- Users sign up and log in with email and password.
+- Users can post recipes with photos and ingredients.
+- Users can search recipes by ingredient.
+- Users can rate and comment on recipes.
+- Admins can moderate comments.`;
+
+type Change = {
+  change_id: string;
+  op: "add" | "update" | "remove" | "move";
+  task_id?: string;
+  parent_id?: string | null;
+  parent_change_id?: string | null;
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+  requires: string[];
+};
+type Proposal = {
+  proposal_id: string;
+  task_id: string;
+  changes: Change[];
+  kept_locked: { task_id: string; locked: string[] }[];
+};
+
+async function planned(client: TestClient): Promise<TreeNode> {
+  const created = await client.post("/api/tasks", { description: DESCRIPTION, max_depth: 3 });
+  expect(created.status).toBe(201);
+  await waitForStatus(client, created.json.id, ["completed"]);
+  return (await client.get(`/api/tasks/${created.json.id}/tree`)).json as unknown as TreeNode;
+}
+
+async function signedIn() {
+  const client = new TestClient(server.url);
+  await registerUser(client);
+  return client;
+}
+
+/** The tree as titles under their parents' titles: what a person sees, without ids or timestamps. */
+function shape(tree: TreeNode): string[] {
+  const byId = new Map(flatten(tree).map((n) => [n.id, n]));
+  return flatten(tree)
+    .map((n) => `${n.parent_id ? byId.get(n.parent_id)!.description : "-"} > ${n.description}`)
+    .sort();
+}
+
+const tree = async (client: TestClient, id: string): Promise<TreeNode> =>
+  (await client.get(`/api/tasks/${id}/tree`)).json as unknown as TreeNode;
+
+describe("re-planning", () => {
+  it("proposes without touching the tree; an unchanged outline proposes nothing", async () => {
+    const client = await signedIn();
+    const plan = await planned(client);
+    expect(flatten(plan).length).toBeGreaterThan(8);
+    const res = await client.post(`/api/tasks/${plan.id}/replan`, {});
+    expect(res.status).toBe(200);
+    const proposal = res.json as Proposal;
+    expect(proposal.task_id).toBe(plan.id);
+    expect(proposal.changes).toEqual([]);
+    const accept = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
+    expect(accept.status).toBe(422);
+    expect(accept.json.detail).toMatch(/no changes/);
+  });
+
+  it('"less detail" proposes removing the second level; accepting some applies exactly those', async () => {
+    const client = await signedIn();
+    const plan = await planned(client);
+    const before = shape(plan);
+    const res = await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "less detail" });
+    expect(res.status).toBe(200);
+    const proposal = res.json as Proposal;
+    const removes = proposal.changes.filter((c) => c.op === "remove");
+    const grandchildren = plan.children.flatMap((c) => c.children);
+    expect(grandchildren.length).toBeGreaterThan(2);
+    expect(removes.map((r) => r.task_id).sort()).toEqual(grandchildren.map((g) => g.id).sort());
+    // Proposing changed nothing.
+    expect(shape(await tree(client, plan.id))).toEqual(before);
+
+    const chosen = removes.slice(0, 2);
+    const accepted = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {
+      change_ids: chosen.map((c) => c.change_id),
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json.applied.sort()).toEqual(chosen.map((c) => c.change_id).sort());
+    const after = flatten(await tree(client, plan.id));
+    const ids = new Set(after.map((n) => n.id));
+    for (const r of removes) expect(ids.has(r.task_id!)).toBe(!chosen.includes(r));
+    expect(after.length).toBe(flatten(plan).length - 2);
+    // A parent left without subtasks is a leaf again.
+    for (const n of after) if (n.children.length === 0 && n.parent_id) expect(n.is_atomic).toBe(true);
+
+    // Accepted once: a second accept is a conflict, and the tree changed, so the rest is stale anyway.
+    const again = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
+    expect(again.status).toBe(409);
+  });
+
+  it("never changes locked nodes: edited by hand, completed, exported; unlock lets it", async () => {
+    const client = await signedIn();
+    const plan = await planned(client);
+    const [first, second, third] = plan.children.filter((c) => c.children.length > 0);
+    expect(third).toBeDefined();
+    const edited = first!.children[0]!;
+    const done = second!.children[0]!;
+    expect(
+      (await client.request("PATCH", `/api/tasks/${edited.id}`, { description: "Our own wording" })).status,
+    ).toBe(200);
+    expect((await client.post(`/api/tasks/${done.id}/complete`, {})).status).toBe(200);
+    const exported = third!.children[0]!;
+    await server.deps.db.update(tasks).set({ exportedAt: new Date() }).where(eq(tasks.id, exported.id));
+
+    const now = await tree(client, plan.id);
+    const lockOf = (id: string) => flatten(now).find((n) => n.id === id)!.locked;
+    expect(lockOf(edited.id)).toEqual(["edited"]);
+    expect(lockOf(done.id)).toEqual(["completed"]);
+    expect(lockOf(exported.id)).toEqual(["exported"]);
+    expect(lockOf(plan.children[0]!.id)).toEqual([]);
+
+    const proposal = (await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "less detail" }))
+      .json as Proposal;
+    const locked = [edited.id, done.id, exported.id];
+    const touched = proposal.changes.flatMap((c) => (c.task_id ? [c.task_id] : []));
+    for (const id of locked) expect(touched).not.toContain(id);
+    // Their parents stay too (removing one would take a locked node with it).
+    for (const p of [first!, second!, third!]) expect(touched).not.toContain(p.id);
+    expect(proposal.kept_locked.map((k) => k.task_id).sort()).toEqual([...locked].sort());
+    expect(proposal.changes.filter((c) => c.op === "remove").length).toBeGreaterThan(0);
+    const applied = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
+    expect(applied.status).toBe(200);
+    const ids = new Set(flatten(await tree(client, plan.id)).map((n) => n.id));
+    for (const id of locked) expect(ids.has(id)).toBe(true);
+
+    // Unlocked, the edited node is the planner's again: the next "less detail" re-plan may remove it.
+    const unlocked = await client.post(`/api/tasks/${edited.id}/unlock`, {});
+    expect(unlocked.status).toBe(200);
+    expect(unlocked.json.locked).toEqual([]);
+    const next = (await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "less detail" }))
+      .json as Proposal;
+    expect(next.changes.some((c) => c.op === "remove" && c.task_id === edited.id)).toBe(true);
+  });
+
+  it("re-plans a subtask with guidance that leaves work out, and refuses a stale proposal (409)", async () => {
+    const client = await signedIn();
+    const plan = await planned(client);
+    const parent = plan.children.find((c) => c.children.length >= 2)!;
+    const dropped = parent.children[0]!;
+    const word = dropped.description
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .find(
+        (w) =>
+          w.length >= 6 && !parent.children.slice(1).some((c) => c.description.toLowerCase().includes(w)),
+      );
+    expect(word).toBeDefined();
+    const res = await client.post(`/api/tasks/${parent.id}/replan`, { guidance: `We already have ${word}` });
+    expect(res.status).toBe(200);
+    const proposal = res.json as Proposal;
+    expect(proposal.changes.map((c) => [c.op, c.task_id])).toContainEqual(["remove", dropped.id]);
+    // Nothing outside the re-planned node is part of the proposal.
+    const inside = new Set(flatten(parent).map((n) => n.id));
+    for (const c of proposal.changes) if (c.task_id) expect(inside.has(c.task_id)).toBe(true);
+
+    // The subtree changes (a person edits a node in it): the proposal no longer fits.
+    await client.request("PATCH", `/api/tasks/${parent.children[1]!.id}`, { story_points: 5 });
+    const stale = await client.post(`/api/tasks/${parent.id}/replan/${proposal.proposal_id}/accept`, {});
+    expect(stale.status).toBe(409);
+    expect(stale.json.detail).toMatch(/Re-plan again/);
+    expect(flatten(await tree(client, plan.id)).some((n) => n.id === dropped.id)).toBe(true);
+  });
+
+  it("works over tRPC too, and refuses bad input and other people's plans", async () => {
+    const client = await signedIn();
+    const plan = await planned(client);
+    const proposal = (await trpcHttp(client).tasks.replan.mutate({
+      id: plan.id,
+      guidance: "less detail",
+    })) as Proposal;
+    expect(proposal.changes.length).toBeGreaterThan(0);
+    const fetched = await client.get(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}`);
+    expect(fetched.json.changes).toEqual(proposal.changes);
+
+    expect((await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "x".repeat(501) })).status).toBe(
+      422,
+    );
+    expect((await client.post(`/api/tasks/${plan.id}/replan`, { guidance: 5 })).status).toBe(422);
+    expect((await client.post(`/api/tasks/${plan.id}/replan`, { other: 1 })).status).toBe(422);
+    const unknown = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {
+      change_ids: ["c9999"],
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.json.detail).toMatch(/Unknown change: c9999/);
+    expect(
+      (await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, { change_ids: [] }))
+        .status,
+    ).toBe(422);
+    expect((await client.post(`/api/tasks/${plan.id}/replan/not-a-uuid/accept`, {})).status).toBe(404);
+
+    const stranger = await signedIn();
+    const paths = [
+      ["post", `/api/tasks/${plan.id}/replan`],
+      ["get", `/api/tasks/${plan.id}/replan/${proposal.proposal_id}`],
+      ["post", `/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`],
+      ["post", `/api/tasks/${plan.id}/unlock`],
+      ["get", `/api/tasks/${plan.id}/revisions`],
+    ] as const;
+    for (const [method, path] of paths) {
+      const r = method === "get" ? await stranger.get(path) : await stranger.post(path, {});
+      expect(r.status, path).toBe(404);
+    }
+    // The owner's proposal is still there and still applies.
+    const accepted = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
+    expect(accepted.status).toBe(200);
+  });
+});
+
+describe("history", () => {
+  it("records edits, moves and re-plans as revisions and restores one as a new revision", async () => {
+    const client = await signedIn();
+    const plan = await planned(client);
+    const original = shape(plan);
+    expect((await client.get(`/api/tasks/${plan.id}/revisions`)).json.revisions).toEqual([]);
+
+    const group = plan.children.find((c) => c.children.length >= 3)!;
+    const leaf = group.children[0]!;
+    expect(
+      (await client.request("PATCH", `/api/tasks/${leaf.id}`, { description: "Renamed by a person" })).status,
+    ).toBe(200);
+    // Progress is not a revision.
+    await client.post(`/api/tasks/${plan.children[0]!.id}/complete`, {});
+    const moved = await client.post(`/api/tasks/${leaf.id}/move`, { parent_id: group.id, position: 2 });
+    expect(moved.status).toBe(200);
+    const proposal = (await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "less detail" }))
+      .json as Proposal;
+    await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
+    const changed = shape(await tree(client, plan.id));
+    expect(changed).not.toEqual(original);
+
+    const list = (await client.get(`/api/tasks/${leaf.id}/revisions`)).json;
+    expect(list.revisions.map((r: { kind: string }) => r.kind)).toEqual([
+      "replan",
+      "move",
+      "edit",
+      "baseline",
+    ]);
+    expect(list.revisions[2].summary).toMatch(/Edited "Renamed by a person": description/);
+    const baseline = list.revisions[3];
+    expect(baseline.tasks).toBe(flatten(plan).length);
+
+    const restored = await client.post(`/api/tasks/${plan.id}/revisions/${baseline.revision_id}/restore`, {});
+    expect(restored.status).toBe(200);
+    expect(restored.json.kind).toBe("restore");
+    const back = await tree(client, plan.id);
+    expect(shape(back)).toEqual(original);
+    // Same ids as before, and work done since is kept.
+    expect(
+      flatten(back)
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual(
+      flatten(plan)
+        .map((n) => n.id)
+        .sort(),
+    );
+    expect(flatten(back).find((n) => n.id === plan.children[0]!.id)!.status).toBe("completed");
+    const kinds = (await client.get(`/api/tasks/${plan.id}/revisions`)).json.revisions.map(
+      (r: { kind: string }) => r.kind,
+    );
+    expect(kinds).toEqual(["restore", "replan", "move", "edit", "baseline"]);
+
+    // Restoring the re-plan's revision brings its version back.
+    const replanRev = (await client.get(`/api/tasks/${plan.id}/revisions`)).json.revisions[1];
+    await client.post(`/api/tasks/${plan.id}/revisions/${replanRev.revision_id}/restore`, {});
+    expect(shape(await tree(client, plan.id))).toEqual(changed);
+
+    const stranger = await signedIn();
+    expect(
+      (await stranger.post(`/api/tasks/${plan.id}/revisions/${baseline.revision_id}/restore`, {})).status,
+    ).toBe(404);
+    const other = await planned(stranger);
+    // A revision of another plan is not found from this one.
+    expect(
+      (await stranger.post(`/api/tasks/${other.id}/revisions/${baseline.revision_id}/restore`, {})).status,
+    ).toBe(404);
+  });
+});
