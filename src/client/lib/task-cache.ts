@@ -22,6 +22,7 @@ export function useTaskCache() {
           queryClient.invalidateQueries({ queryKey: trpc.tasks.get.pathKey() }),
           queryClient.invalidateQueries({ queryKey: trpc.tasks.tree.pathKey() }),
           queryClient.invalidateQueries({ queryKey: trpc.tasks.schedule.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.tasks.revisions.pathKey() }),
         ]),
       /** Drops a deleted task's own queries so nothing refetches a 404. */
       forgetTask: (id: string) => {

@@ -1,14 +1,20 @@
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
+import { useToast } from "../../components/toast";
+import { errorDetailOf } from "../../lib/api-error";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
+import { useTRPC } from "../../lib/trpc";
 import { DependenciesSection } from "./dependencies-section";
 import { EstimateEditor } from "./estimate-editor";
 import { MoveSection } from "./move-section";
 import { NodeEditor } from "./node-editor";
 import { formatRange } from "./plan-view";
+import { lockText } from "./replan-view";
 import { formatComplexity, type TreeIndexEntry } from "./task-tree";
+import { useRefreshTask } from "./use-task-detail";
 
 /** "6 h", "1.5 h", "3 days" (8-hour days from 24 hours). */
 function formatHours(hours: number): string {
@@ -27,6 +33,7 @@ export function SubtaskDetailPanel({
   onAddTask,
   onDelete,
   onSelect,
+  onReplan,
 }: {
   node: TaskTreeNode;
   isRoot: boolean;
@@ -39,6 +46,7 @@ export function SubtaskDetailPanel({
   onClose: () => void;
   onAddTask: () => void;
   onDelete: () => void;
+  onReplan: () => void;
 }) {
   const [editingEstimate, setEditingEstimate] = useState(false);
   const [editing, setEditing] = useState(false);
@@ -81,6 +89,8 @@ export function SubtaskDetailPanel({
             </div>
           </div>
         )}
+
+        {node.locked.length > 0 && <LockNotice node={node} rootId={rootId} />}
 
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-base-content/60">Status</dt>
@@ -221,6 +231,9 @@ export function SubtaskDetailPanel({
           <button type="button" className="btn btn-sm btn-outline" onClick={onAddTask}>
             Add Task Here
           </button>
+          <button type="button" className="btn btn-sm btn-outline" onClick={onReplan}>
+            Re-plan...
+          </button>
           {!isRoot && (
             <button type="button" className="btn btn-sm btn-error btn-outline" onClick={onDelete}>
               Delete Subtask
@@ -229,5 +242,45 @@ export function SubtaskDetailPanel({
         </div>
       </div>
     </section>
+  );
+}
+
+/** Why a re-plan leaves this node alone, with Unlock where a person can lift it. */
+function LockNotice({ node, rootId }: { node: TaskTreeNode; rootId: string }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshTask(rootId);
+  const unlock = useMutation(
+    trpc.tasks.unlock.mutationOptions({
+      retry: false,
+      onSuccess: (task) => {
+        toast.success("Unlocked: a re-plan may change it now");
+        void refresh(task);
+      },
+      onError: (err) => toast.error(errorDetailOf(err) ?? "The task could not be unlocked"),
+    }),
+  );
+  const unlockable = node.locked.some((l) => l !== "completed");
+  return (
+    <div className="alert alert-soft text-sm" data-testid="lock-notice">
+      <span aria-hidden="true">🔒</span>
+      <div className="min-w-0">
+        <p className="font-semibold">{lockText(node.locked)}</p>
+        <p className="text-base-content/70">
+          Re-plans leave it as it is.
+          {node.locked.includes("completed") && !unlockable ? " Reopen it to let a re-plan change it." : ""}
+        </p>
+      </div>
+      {unlockable && (
+        <button
+          type="button"
+          className="btn btn-sm"
+          disabled={unlock.isPending}
+          onClick={() => unlock.mutate({ id: node.id })}
+        >
+          Unlock
+        </button>
+      )}
+    </div>
   );
 }

@@ -9,6 +9,7 @@ import { isAwaitingDecomposition } from "../../lib/task-status";
 import { deleteSubtaskConfirmation } from "../../lib/task-text";
 import { useTRPC } from "../../lib/trpc";
 import { AddTaskModal } from "./add-task-modal";
+import { ReplanDialog } from "./replan-dialog";
 import { SubtaskDetailPanel } from "./subtask-detail-panel";
 import { expandableIds, flattenVisible, indexTree } from "./task-tree";
 import { TaskTreeView } from "./task-tree-view";
@@ -32,6 +33,8 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [addTargetId, setAddTargetId] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<TaskTreeNode | null>(null);
+  const [replanId, setReplanId] = useState<string | null>(null);
+  const replanTarget = replanId ? index.get(replanId)?.node : undefined;
 
   const rows = useMemo(() => flattenVisible(tree, expanded), [tree, expanded]);
   const selected = selectedId ? index.get(selectedId)?.node : undefined;
@@ -96,6 +99,11 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
               </button>
             </>
           )}
+          {!onlyRoot && (
+            <button type="button" className="btn btn-sm" onClick={() => setReplanId(selected?.id ?? tree.id)}>
+              Re-plan...
+            </button>
+          )}
           <button type="button" className="btn btn-sm btn-primary" onClick={openAdd}>
             Add Task to Tree
           </button>
@@ -154,6 +162,7 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
               onClose={() => setSelectedId(null)}
               onAddTask={() => setAddTargetId(selected.id)}
               onDelete={() => setToDelete(selected)}
+              onReplan={() => setReplanId(selected.id)}
             />
           )}
         </div>
@@ -169,6 +178,16 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
             if (position === "child") setExpanded((prev) => new Set(prev).add(addTarget.id));
             void refresh();
           }}
+        />
+      )}
+
+      {replanTarget && (
+        <ReplanDialog
+          key={replanTarget.id}
+          node={replanTarget}
+          rootId={tree.id}
+          index={index}
+          onClose={() => setReplanId(null)}
         />
       )}
 

@@ -12,6 +12,7 @@ import type { ConnectionState } from "../../lib/realtime-connection";
 import { TASK_TITLE_MAX } from "../../lib/task-text";
 import type { ProgressAction, ProgressState } from "./decomposition-progress";
 import { DecompositionProgressPanel, useProgressPanelVisible } from "./decomposition-progress-panel";
+import { HistoryTab } from "./history-tab";
 import { OverviewTab } from "./overview-tab";
 import { PlanReviewCard, RejectedPlanCard } from "./plan-review";
 import { PlanTab } from "./plan-tab";
@@ -29,7 +30,7 @@ const EventModelTab = lazyPage<{ task: Task }>(() =>
   import("./event-model-tab").then((m) => ({ default: m.EventModelTab })),
 );
 
-const TAB_IDS = ["overview", "subtasks", "plan", "stories", "event-model"] as const;
+const TAB_IDS = ["overview", "subtasks", "plan", "history", "stories", "event-model"] as const;
 type TabId = (typeof TAB_IDS)[number];
 const isTabId = (v: string | null): v is TabId => (TAB_IDS as readonly (string | null)[]).includes(v);
 
@@ -213,6 +214,7 @@ function TaskDetail({
       ),
     },
     { id: "plan" as const, label: "Plan" },
+    { id: "history" as const, label: "History" },
     {
       id: "stories" as const,
       label: (
@@ -289,6 +291,10 @@ function TaskDetail({
                 <Spinner label="Loading task tree..." />
               </div>
             ))}
+        </div>
+
+        <div {...tabPanelProps("task", "history", tab)} className="focus:outline-none">
+          {visited.has("history") && <HistoryTab rootId={task.root_task_id ?? task.id} />}
         </div>
 
         <div {...tabPanelProps("task", "stories", tab)} className="focus:outline-none">

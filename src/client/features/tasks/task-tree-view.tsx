@@ -3,6 +3,7 @@ import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react"
 import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
+import { lockText } from "./replan-view";
 import { formatComplexity, type TreeRow } from "./task-tree";
 
 const ROW_HEIGHT = 44;
@@ -221,6 +222,16 @@ export function TaskTreeView({
                   <span className="badge badge-ghost badge-sm hidden sm:inline-flex">Root</span>
                 )}
                 <TaskStatusBadge status={node.status} screen="detail" />
+                {node.locked.length > 0 && (
+                  <span
+                    className="badge badge-sm badge-ghost"
+                    title={lockText(node.locked)}
+                    data-testid="lock-mark"
+                  >
+                    <span aria-hidden="true">🔒</span>
+                    <span className="sr-only">{lockText(node.locked)}</span>
+                  </span>
+                )}
                 {node.needs_attention && (
                   <span
                     className="badge badge-sm badge-warning"
