@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tasks } from "../../src/server/db/schema/index";
-import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
+import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
 import { trpcHttp } from "../support/trpc-client";
@@ -300,5 +300,82 @@ describe("history", () => {
     expect(
       (await stranger.post(`/api/tasks/${other.id}/revisions/${baseline.revision_id}/restore`, {})).status,
     ).toBe(404);
+  });
+});
+
+describe("re-planning with a model", () => {
+  it("sends the guidance and the current subtasks, keeps what the model kept, and counts one use", async () => {
+    const backed = await startModelBackedServer({ REGISTRATIONS_PER_IP_PER_HOUR: "1000" });
+    backed.llm.setPlanShape({
+      subtasks: (depth) => (depth === 0 ? 3 : 2),
+      complexity: (depth) => (depth === 0 ? 9 : 3),
+    });
+    try {
+      const client = new TestClient(backed.server.url);
+      await registerUser(client);
+      const created = await client.post("/api/tasks", { description: DESCRIPTION, max_depth: 2 });
+      await waitForStatus(client, created.json.id, ["completed"]);
+      const plan = (await client.get(`/api/tasks/${created.json.id}/tree`)).json as unknown as TreeNode;
+      const [kept, reworded, dropped] = plan.children;
+      expect(dropped).toBeDefined();
+      const used = (await client.get("/api/tasks/usage")).json.used;
+      const subtask = (description: string, n: number) => ({
+        description,
+        complexity_score: 3,
+        story_points: 2,
+        implementation_details: `Step ${n}`,
+        acceptance_criteria: ["It is done", "It is tested"],
+        requirement_ids: [],
+        estimated_hours: 6,
+        estimate_low_hours: 4,
+        estimate_high_hours: 9,
+        depends_on: n === 3 ? [1] : [],
+        depends_on_elsewhere: [],
+      });
+      backed.llm.setResponder((req) => {
+        const prompt = req.messages.at(-1)?.content ?? "";
+        if (!prompt.includes("This is a re-plan")) return undefined;
+        return {
+          subtasks: [
+            { ...subtask(kept!.description, 1), implementation_details: kept!.implementation_details },
+            subtask(`${reworded!.description} for every user role`, 2),
+            subtask("Role-based access rules", 3),
+          ],
+        };
+      });
+      backed.llm.requests.length = 0;
+      const res = await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "split by user role" });
+      expect(res.status).toBe(200);
+      const prompt = backed.llm.requests[0]!.messages.at(-1)!.content;
+      expect(prompt).toContain("Their guidance for the new plan (follow it): split by user role");
+      for (const c of plan.children) expect(prompt).toContain(`- ${c.description}`);
+      // Complexity 3 and 6 hours: atomic, so one call makes the whole proposal.
+      expect(backed.llm.requests).toHaveLength(1);
+      const proposal = res.json as Proposal;
+      const ops = proposal.changes.map((c) => [c.op, c.task_id ?? c.after?.description]);
+      expect(ops).toContainEqual(["update", reworded!.id]);
+      expect(ops).toContainEqual(["add", "Role-based access rules"]);
+      expect(ops).toContainEqual(["remove", dropped!.id]);
+      expect(proposal.changes.filter((c) => c.op === "add")).toHaveLength(1);
+      // The kept task's own subtasks go: the model planned it as a leaf.
+      expect(kept!.children.length).toBeGreaterThan(0);
+      for (const g of kept!.children) expect(ops).toContainEqual(["remove", g.id]);
+      expect((await client.get("/api/tasks/usage")).json.used).toBe(used + 1);
+
+      const accepted = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
+      expect(accepted.status).toBe(200);
+      const after = (await client.get(`/api/tasks/${plan.id}/tree`)).json as unknown as TreeNode;
+      expect(after.children.map((c) => c.description)).toEqual([
+        kept!.description,
+        `${reworded!.description} for every user role`,
+        "Role-based access rules",
+      ]);
+      expect(after.children[0]!.id).toBe(kept!.id);
+      // The new task waits for the first one, as the model said.
+      expect(after.children[2]!.depends_on).toContain(kept!.id);
+      expect(after.children[2]!.estimate_hours).toEqual({ low: 4, likely: 6, high: 9 });
+    } finally {
+      await backed.stop();
+    }
   });
 });
