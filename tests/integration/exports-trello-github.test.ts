@@ -82,6 +82,17 @@ describe("Trello export", () => {
     for (const c of withChecklists)
       expect(c.checklists[0]).toMatchObject({ name: "Subtasks", items: expect.any(Array) });
     expect(withChecklists.every((c) => c.checklists[0]!.items.length === 5)).toBe(true);
+    // What now exists on the board is locked against re-plans.
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json;
+    const nodes = [
+      tree,
+      ...tree.children,
+      ...tree.children.flatMap((c: { children: unknown[] }) => c.children),
+    ];
+    for (const n of nodes) {
+      expect(n.locked).toContain("exported");
+      expect(n.exported_at).not.toBeNull();
+    }
   });
 
   it("backs off on Trello's 429s (no Retry-After) and still finishes without duplicates", async () => {
