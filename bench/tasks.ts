@@ -3,6 +3,7 @@
  * list page, stats and the full tree, each measured as server time (Server-Timing) and throughput.
  */
 import { performance } from "node:perf_hooks";
+import { and, eq } from "drizzle-orm";
 import { tasks } from "../src/server/db/schema/index";
 import { registerUser, TestClient } from "../tests/support/http-client";
 import { seedTree } from "../tests/support/seed";
@@ -32,6 +33,25 @@ async function run(token: string, url: string, requests: number, concurrency: nu
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  return { p50: percentile(serverMs, 50), p99: percentile(serverMs, 99), rps: requests / seconds };
+}
+
+/** Server time of `requests` writes one after another (each request from `next()`). */
+async function write(token: string, requests: number, next: () => [string, string, unknown]) {
+  const serverMs: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < requests; i++) {
+    const [method, url, body] = next();
+    const res = await fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status}`);
+    serverMs.push(Number(res.headers.get("server-timing")?.match(/dur=([\d.]+)/)?.[1]));
+  }
   const seconds = (performance.now() - started) / 1000;
   return { p50: percentile(serverMs, 50), p99: percentile(serverMs, 99), rps: requests / seconds };
 }
@@ -95,6 +115,34 @@ export async function benchTasks(databaseUrl: string | undefined): Promise<Row[]
     add(
       `GET /api/tasks/{id}/schedule?team_size=5 (2,801 nodes, ${dependencies.toLocaleString("en")} dependencies)`,
       await measure(token, `${base}/api/tasks/${rootId}/schedule?team_size=5`, 60, 2),
+    );
+    // Writes on the same plan: every edit saves the whole tree as a revision in its transaction.
+    const [leaf] = await server.deps.db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.rootTaskId, rootId), eq(tasks.isAtomic, true), eq(tasks.status, "pending")))
+      .limit(1);
+    const [branch] = await server.deps.db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.parentId, rootId)))
+      .limit(1);
+    let points = 0;
+    add(
+      "PATCH /api/tasks/{id} (2,801-node plan, revision saved)",
+      await write(token, 30, () => [
+        "PATCH",
+        `${base}/api/tasks/${leaf!.id}`,
+        { story_points: [3, 5][points++ % 2] },
+      ]),
+    );
+    add(
+      'POST /api/tasks/{id}/replan (offline, "less detail" on a 400-node branch)',
+      await write(token, 10, () => [
+        "POST",
+        `${base}/api/tasks/${branch!.id}/replan`,
+        { guidance: "less detail" },
+      ]),
     );
     return rows;
   } finally {

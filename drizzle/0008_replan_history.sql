@@ -20,6 +20,7 @@ CREATE TABLE "task_revisions" (
 	"kind" text NOT NULL,
 	"summary" text NOT NULL,
 	"snapshot" jsonb NOT NULL,
+	"task_count" integer DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

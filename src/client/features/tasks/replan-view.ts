@@ -110,7 +110,7 @@ export function changeViews(
           lines: [],
           requires: c.requires,
         };
-      case "remove":
+      default:
         return {
           id: c.change_id,
           op: c.op,

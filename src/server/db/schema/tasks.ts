@@ -233,6 +233,8 @@ export const taskRevisions = pgTable(
     kind: text().$type<RevisionKind>().notNull(),
     summary: text().notNull(),
     snapshot: jsonb().$type<PlanSnapshot>().notNull(),
+    /** How many tasks the snapshot holds (listed without reading the snapshots). */
+    taskCount: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("task_revisions_root_idx").on(t.rootTaskId, t.seq)],

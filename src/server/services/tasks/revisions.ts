@@ -31,30 +31,6 @@ const title = (description: string) => `"${taskTitle(description, 60)}"`;
 
 export { title as revisionTitle };
 
-function toSnapshotNode(r: TaskRow): SnapshotNode {
-  return {
-    id: r.id,
-    parent_id: r.parentId,
-    position: r.position,
-    depth: r.depth,
-    description: r.description,
-    implementation_details: r.implementationDetails,
-    acceptance_criteria: r.acceptanceCriteria,
-    requirement_ids: r.requirementIds,
-    story_points: r.storyPoints,
-    complexity_score: r.complexityScore,
-    estimated_hours: r.estimatedHours,
-    estimate_low_hours: r.estimateLowHours,
-    estimate_high_hours: r.estimateHighHours,
-    estimate_source: r.estimateSource,
-    is_atomic: r.isAtomic,
-    status: r.status,
-    completed_at: r.completedAt?.toISOString() ?? null,
-    edited_at: r.editedAt?.toISOString() ?? null,
-    exported_at: r.exportedAt?.toISOString() ?? null,
-  };
-}
-
 async function treeRows(tx: Tx, rootId: string): Promise<TaskRow[]> {
   return tx
     .select()
@@ -63,19 +39,30 @@ async function treeRows(tx: Tx, rootId: string): Promise<TaskRow[]> {
     .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt));
 }
 
-async function snapshotPlan(tx: Tx, rootId: string): Promise<PlanSnapshot> {
-  const [rows, edges] = await Promise.all([
-    treeRows(tx, rootId),
-    tx
-      .select()
-      .from(taskDependencies)
-      .where(eq(taskDependencies.rootTaskId, rootId))
-      .orderBy(asc(taskDependencies.createdAt)),
-  ]);
-  return {
-    nodes: rows.map(toSnapshotNode),
-    edges: edges.map((e) => ({ task_id: e.taskId, depends_on_id: e.dependsOnId, source: e.source })),
-  };
+/**
+ * The plan as a snapshot (schema/tasks.ts PlanSnapshot), built by the database itself: a large plan's
+ * snapshot (about 1.5 MB of JSON at 2,801 nodes) never travels to the server and back.
+ */
+function snapshotOf(rootId: string) {
+  return sql<PlanSnapshot>`jsonb_build_object(
+    'nodes', coalesce((select jsonb_agg(jsonb_build_object(
+        'id', t.id, 'parent_id', t.parent_id, 'position', t.position, 'depth', t.depth,
+        'description', t.description, 'implementation_details', t.implementation_details,
+        'acceptance_criteria', t.acceptance_criteria, 'requirement_ids', t.requirement_ids,
+        'story_points', t.story_points, 'complexity_score', t.complexity_score,
+        'estimated_hours', t.estimated_hours, 'estimate_low_hours', t.estimate_low_hours,
+        'estimate_high_hours', t.estimate_high_hours, 'estimate_source', t.estimate_source,
+        'is_atomic', t.is_atomic, 'status', t.status, 'completed_at', t.completed_at,
+        'edited_at', t.edited_at, 'exported_at', t.exported_at)
+        order by t.depth, t.position, t.created_at)
+      from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId}), '[]'::jsonb),
+    'edges', coalesce((select jsonb_agg(jsonb_build_object(
+        'task_id', d.task_id, 'depends_on_id', d.depends_on_id, 'source', d.source) order by d.created_at)
+      from ${taskDependencies} d where d.root_task_id = ${rootId}), '[]'::jsonb))`;
+}
+
+function taskCountOf(rootId: string) {
+  return sql<number>`(select count(*)::int from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId})`;
 }
 
 /**
@@ -95,7 +82,8 @@ export async function beginRevision(tx: Tx, rootId: string): Promise<void> {
     taskId: null,
     kind: "baseline",
     summary: "The plan before the first recorded change",
-    snapshot: await snapshotPlan(tx, rootId),
+    snapshot: snapshotOf(rootId),
+    taskCount: taskCountOf(rootId),
   });
 }
 
@@ -111,7 +99,8 @@ export async function recordRevision(
       taskId: rev.taskId,
       kind: rev.kind,
       summary: rev.summary.slice(0, 300),
-      snapshot: await snapshotPlan(tx, rev.rootId),
+      snapshot: snapshotOf(rev.rootId),
+      taskCount: taskCountOf(rev.rootId),
     })
     .returning({ id: taskRevisions.id, seq: taskRevisions.seq });
   const [oldest] = await tx
@@ -158,7 +147,7 @@ export async function listRevisions(deps: Deps, userId: string, id: string): Pro
       summary: taskRevisions.summary,
       taskId: taskRevisions.taskId,
       createdAt: taskRevisions.createdAt,
-      tasks: sql<number>`jsonb_array_length(${taskRevisions.snapshot}->'nodes')::int`,
+      tasks: taskRevisions.taskCount,
     })
     .from(taskRevisions)
     .where(eq(taskRevisions.rootTaskId, rootId))
