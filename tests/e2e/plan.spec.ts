@@ -127,6 +127,17 @@ test("the Plan tab: forecast by team size, a dependency changes the critical pat
     "aria-level",
     "3",
   );
+  // Dropped on the top edge of R2, R3 goes before it.
+  await tree
+    .getByRole("treeitem", { name: /R3: Members propose books/ })
+    .dragTo(tree.getByRole("treeitem", { name: /R2: Members sign up/ }), { targetPosition: { x: 60, y: 3 } });
+  await expect
+    .poll(async () =>
+      (await tree.locator('[aria-level="2"]').filter({ hasText: /^R\d/ }).allTextContents()).map(
+        (t) => t.match(/^R\d/)?.[0],
+      ),
+    )
+    .toEqual(["R3", "R2", "R4"]);
 
   await tabs.getByRole("tab", { name: "Plan" }).click();
   await expect.poll(criticalHours).toBeGreaterThan(before);

@@ -11,7 +11,7 @@ import { useTRPC } from "../../lib/trpc";
 import { AddTaskModal } from "./add-task-modal";
 import { ReplanDialog } from "./replan-dialog";
 import { SubtaskDetailPanel } from "./subtask-detail-panel";
-import { expandableIds, flattenVisible, indexTree } from "./task-tree";
+import { dropPlacement, expandableIds, flattenVisible, indexTree } from "./task-tree";
 import { TaskTreeView } from "./task-tree-view";
 import { useRefreshTask } from "./use-task-detail";
 
@@ -48,8 +48,8 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
       return next;
     });
 
-  // Drag and drop: the dragged node goes under the one it is dropped on, placed last (the side panel's
-  // Move section is the keyboard way). The server refuses a move that breaks the plan's order.
+  // Drag and drop: the dragged node goes under the row it is dropped on (last), or before or after it
+  // (the side panel's Move section is the keyboard way). The server refuses a move that breaks the order.
   const moveNode = useMutation(
     trpc.tasks.move.mutationOptions({
       retry: false,
@@ -130,13 +130,10 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
         >
           <div className="min-w-0">
             <TaskTreeView
-              onDropOnto={(dragged, target) =>
-                moveNode.mutate({
-                  id: dragged,
-                  parent_id: target,
-                  position: index.get(target)?.node.children.length ?? 0,
-                })
-              }
+              onDropOnto={(dragged, target, where) => {
+                const placement = dropPlacement(index, dragged, target, where);
+                if (placement) moveNode.mutate({ id: dragged, ...placement });
+              }}
               rows={rows}
               activeId={activeId}
               selectedId={selected?.id ?? null}

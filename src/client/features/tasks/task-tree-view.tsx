@@ -20,8 +20,27 @@ export type TaskTreeViewProps = {
   onToggle: (id: string) => void;
   label: string;
   idPrefix: string;
-  /** Drag and drop: a row (not the root) dropped onto another goes under it. */
-  onDropOnto?: (draggedId: string, targetId: string) => void;
+  /**
+   * Drag and drop: a row (not the root) dropped on the middle of another goes under it; on its top or
+   * bottom edge, before or after it among its siblings.
+   */
+  onDropOnto?: (draggedId: string, targetId: string, where: DropPlace) => void;
+};
+
+export type DropPlace = "before" | "inside" | "after";
+
+/** Where a drop lands on a row: its top quarter is before it, its bottom quarter after it (not for the root). */
+function dropPlace(event: { clientY: number; currentTarget: Element }, isRoot: boolean): DropPlace {
+  if (isRoot) return "inside";
+  const rect = event.currentTarget.getBoundingClientRect();
+  const y = (event.clientY - rect.top) / Math.max(1, rect.height);
+  return y < 0.25 ? "before" : y > 0.75 ? "after" : "inside";
+}
+
+const DROP_CLASS: Record<DropPlace, string> = {
+  inside: "outline-2 -outline-offset-2 outline-dashed outline-primary",
+  before: "shadow-[inset_0_3px_0_0_var(--color-primary)]",
+  after: "shadow-[inset_0_-3px_0_0_var(--color-primary)]",
 };
 
 const DRAG_TYPE = "application/x-atomize-task";
@@ -42,7 +61,7 @@ export function TaskTreeView({
   idPrefix,
   onDropOnto,
 }: TaskTreeViewProps) {
-  const [dropTarget, setDropTarget] = useState<string | null>(null);
+  const [dropTarget, setDropTarget] = useState<{ id: string; where: DropPlace } | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const indexById = useMemo(() => new Map(rows.map((r, i) => [r.node.id, i])), [rows]);
   const virtualizer = useVirtualizer({
@@ -150,7 +169,7 @@ export function TaskTreeView({
               className={`absolute left-0 top-0 flex w-full cursor-pointer items-center gap-2 border-b border-base-300/50 pr-2 text-sm ${
                 selected ? "bg-primary/15" : "hover:bg-base-200"
               } ${active ? "group-focus-visible:outline-2 group-focus-visible:-outline-offset-2 group-focus-visible:outline-primary" : ""} ${
-                dropTarget === node.id ? "outline-2 -outline-offset-2 outline-dashed outline-primary" : ""
+                dropTarget?.id === node.id ? DROP_CLASS[dropTarget.where] : ""
               }`}
               draggable={onDropOnto !== undefined && row.level > 1}
               onDragStart={(event) => {
@@ -161,15 +180,17 @@ export function TaskTreeView({
                 if (!onDropOnto || !event.dataTransfer.types.includes(DRAG_TYPE)) return;
                 event.preventDefault();
                 event.dataTransfer.dropEffect = "move";
-                if (dropTarget !== node.id) setDropTarget(node.id);
+                const where = dropPlace(event, row.level === 1);
+                if (dropTarget?.id !== node.id || dropTarget.where !== where)
+                  setDropTarget({ id: node.id, where });
               }}
-              onDragLeave={() => setDropTarget((t) => (t === node.id ? null : t))}
+              onDragLeave={() => setDropTarget((t) => (t?.id === node.id ? null : t))}
               onDrop={(event) => {
                 const dragged = event.dataTransfer.getData(DRAG_TYPE);
                 setDropTarget(null);
                 if (!onDropOnto || !dragged || dragged === node.id) return;
                 event.preventDefault();
-                onDropOnto(dragged, node.id);
+                onDropOnto(dragged, node.id, dropPlace(event, row.level === 1));
               }}
               onDragEnd={() => setDropTarget(null)}
               style={{

@@ -98,3 +98,29 @@ export function progressPercent(completed: number, total: number): number {
 export function formatComplexity(score: number): string {
   return `${Math.round(score * 10) / 10}/10`;
 }
+
+/**
+ * Where a dragged task goes for POST /tasks/{id}/move: under the target (last), or before or after it
+ * among the target's siblings (the place counted without the dragged task, as the server counts it).
+ * Null when the drop changes nothing or is not a move (onto itself, the root's siblings).
+ */
+export function dropPlacement(
+  index: ReadonlyMap<string, TreeIndexEntry>,
+  dragged: string,
+  target: string,
+  where: "before" | "inside" | "after",
+): { parent_id: string; position: number } | null {
+  const t = index.get(target);
+  if (!t || dragged === target) return null;
+  if (where === "inside") {
+    const others = t.node.children.filter((c) => c.id !== dragged);
+    return { parent_id: target, position: others.length };
+  }
+  if (!t.parent) return null;
+  const siblings = t.parent.children.map((c) => c.id).filter((id) => id !== dragged);
+  const i = siblings.indexOf(target);
+  const position = where === "before" ? i : i + 1;
+  const current = t.parent.children.map((c) => c.id).indexOf(dragged);
+  if (current !== -1 && current === position) return null; // dropped where it already is
+  return { parent_id: t.parent.id, position };
+}
