@@ -46,6 +46,8 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
         queryClient.invalidateQueries({ queryKey: trpc.tasks.tree.pathKey() }),
         // The Plan tab: a completion, an edit or a new dependency changes what is ready and when it ends.
         queryClient.invalidateQueries({ queryKey: trpc.tasks.schedule.pathKey() }),
+        // The History tab: an edit, a move or an accepted re-plan in another tab is a new revision.
+        queryClient.invalidateQueries({ queryKey: trpc.tasks.revisions.pathKey() }),
       ]);
     const afterTaskEvent = createDebounce(() => {
       const ids = [taskId, ...changed];
