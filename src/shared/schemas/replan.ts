@@ -99,6 +99,15 @@ export type ReplanChange =
     };
 export type ReplanOp = ReplanChange["op"];
 
+/** "2 added, 1 moved" / "2 to add, 1 to move": how many changes of each kind, in the given words. */
+export function changeSummary(changes: readonly { op: ReplanOp }[], words: Record<ReplanOp, string>): string {
+  return (["add", "update", "move", "remove"] as const)
+    .map((op) => [changes.filter((c) => c.op === op).length, words[op]] as const)
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`)
+    .join(", ");
+}
+
 export type ReplanProposal = {
   proposal_id: string;
   task_id: string;

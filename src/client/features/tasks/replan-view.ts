@@ -1,5 +1,10 @@
 import { formatRange } from "../../../shared/estimate-text";
-import type { LockReason, PlannedFields, ReplanChange } from "../../../shared/schemas/replan";
+import {
+  changeSummary,
+  type LockReason,
+  type PlannedFields,
+  type ReplanChange,
+} from "../../../shared/schemas/replan";
 import { taskTitle } from "../../../shared/task-title";
 import type { TreeIndexEntry } from "./task-tree";
 
@@ -129,17 +134,7 @@ export function changeViews(
 
 /** "2 to add, 1 to change, 3 to remove" for the proposal's summary line. */
 export function changeCounts(changes: readonly { op: ReplanChange["op"] }[]): string {
-  const n = (op: ReplanChange["op"]) => changes.filter((c) => c.op === op).length;
-  const parts = [
-    [n("add"), "to add"],
-    [n("update"), "to change"],
-    [n("move"), "to move"],
-    [n("remove"), "to remove"],
-  ] as const;
-  return parts
-    .filter(([count]) => count > 0)
-    .map(([count, what]) => `${count} ${what}`)
-    .join(", ");
+  return changeSummary(changes, { add: "to add", update: "to change", move: "to move", remove: "to remove" });
 }
 
 /**

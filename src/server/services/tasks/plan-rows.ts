@@ -22,6 +22,15 @@ export async function lockTaskRow(tx: Tx, id: string): Promise<void> {
 }
 export type TitledPlanNode = PlanNode & { description: string };
 
+/** Every row of one tree, in tree order (depth, then place among siblings). */
+export async function loadTreeRows(db: DbOrTx, rootId: string): Promise<(typeof tasks.$inferSelect)[]> {
+  return db
+    .select()
+    .from(tasks)
+    .where(or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId)))
+    .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt));
+}
+
 /** A row's estimate range, when it has one (older rows got theirs from migration 0007). */
 export function estimateOf(row: {
   estimatedHours: number | null;

@@ -220,7 +220,8 @@ export function diffPlan(targetId: string, existing: ExistingNode[], proposed: P
   return { changes, keptLocked: [...keptLocked.values()] };
 }
 
-function fieldsOf(p: ProposedNode): PlannedFields {
+/** Just the planned fields of a node (a proposal's, or a planner's subtask with its estimate range). */
+export function fieldsOf(p: PlannedFields): PlannedFields {
   return {
     description: p.description,
     implementation_details: p.implementation_details,

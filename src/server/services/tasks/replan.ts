@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, inArray, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { UUID_PATTERN } from "../../../shared/ids";
 import type { PlannedSubtask } from "../../../shared/schemas/plan";
-import type {
-  acceptReplanInput,
-  PlannedFields,
-  ReplanChange,
-  ReplanProposal,
-  ReplanResult,
-  replanInput,
+import {
+  type acceptReplanInput,
+  changeSummary,
+  type PlannedFields,
+  type ReplanProposal,
+  type ReplanResult,
+  type replanInput,
 } from "../../../shared/schemas/replan";
 import type { Task } from "../../../shared/schemas/tasks";
 import { replanProposals, taskDependencies, tasks } from "../../db/schema/index";
@@ -21,8 +21,15 @@ import { readGuidance } from "../planning/guidance";
 import type { Planner, SplitRequest } from "../planning/planner";
 import { plannedRange, siblingDependencies } from "../planning/sibling-dependencies";
 import { acceptableDependencies } from "./plan-graph";
-import { estimateOf, loadPlanGraph } from "./plan-rows";
-import { diffPlan, type ExistingNode, normalTitle, type ProposedNode, withRequirements } from "./replan-diff";
+import { estimateOf, loadPlanGraph, loadTreeRows } from "./plan-rows";
+import {
+  diffPlan,
+  type ExistingNode,
+  fieldsOf,
+  normalTitle,
+  type ProposedNode,
+  withRequirements,
+} from "./replan-diff";
 import { beginRevision, recordRevision, revisionTitle } from "./revisions";
 import { lockReasons, type TaskRow } from "./serialize";
 import { countMonthlyUse, getOwnedRow, getTask } from "./tasks";
@@ -43,14 +50,6 @@ const REPLAN_OFFLINE_SPLITS = 500;
 export const PROPOSALS_KEPT = 10;
 const CONCURRENT_SPLITS = 4;
 const ELSEWHERE_LIMIT = 80;
-
-async function treeRows(db: Deps["db"] | Tx, rootId: string): Promise<TaskRow[]> {
-  return db
-    .select()
-    .from(tasks)
-    .where(or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId)))
-    .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt));
-}
 
 function childrenMap(rows: TaskRow[]): Map<string, TaskRow[]> {
   const out = new Map<string, TaskRow[]>();
@@ -126,13 +125,7 @@ function toProposed(planned: PlannedSubtask[], elsewhere: Set<string>): Proposed
   return cleaned.map((p, i) => {
     const range = plannedRange(p);
     return {
-      description: p.description,
-      implementation_details: p.implementation_details,
-      acceptance_criteria: p.acceptance_criteria,
-      requirement_ids: p.requirement_ids,
-      story_points: p.story_points,
-      complexity_score: p.complexity_score,
-      estimate_hours: { low: range.low, likely: p.estimated_hours, high: range.high },
+      ...fieldsOf({ ...p, estimate_hours: { low: range.low, likely: p.estimated_hours, high: range.high } }),
       depends_on: waits.filter(([w]) => w === i).map(([, a]) => a),
       children: null,
     };
@@ -306,7 +299,7 @@ export async function proposeReplan(
 ): Promise<ReplanProposal> {
   const target = await getOwnedRow(deps, userId, id);
   const rootId = target.rootTaskId ?? target.id;
-  const rows = await treeRows(deps.db, rootId);
+  const rows = await loadTreeRows(deps.db, rootId);
   const root = rows.find((r) => r.id === rootId)!;
   refuseWhileDecomposing(root, "re-plan it");
   const planner = await deps.planners.forUser(userId);
@@ -369,21 +362,26 @@ export async function getReplan(
   proposalId: string,
 ): Promise<ReplanProposal> {
   const target = await getOwnedRow(deps, userId, id);
-  const notFound = () => new AppError("NOT_FOUND", "Re-plan proposal not found");
-  if (!UUID_PATTERN.test(proposalId)) throw notFound();
-  const [row] = await deps.db
+  return toProposal(await findProposal(deps.db, userId, target.id, proposalId));
+}
+
+/** The caller's proposal for this task (404 otherwise, whatever the id looks like). */
+async function findProposal(db: Deps["db"] | Tx, userId: string, taskId: string, proposalId: string) {
+  const notFound = new AppError("NOT_FOUND", "Re-plan proposal not found");
+  if (!UUID_PATTERN.test(proposalId)) throw notFound;
+  const [row] = await db
     .select()
     .from(replanProposals)
     .where(
       and(
         eq(replanProposals.id, proposalId),
         eq(replanProposals.userId, userId),
-        eq(replanProposals.taskId, target.id),
+        eq(replanProposals.taskId, taskId),
       ),
     )
     .limit(1);
-  if (!row) throw notFound();
-  return toProposal(row);
+  if (!row) throw notFound;
+  return row;
 }
 
 const PLANNED_COLUMNS = {
@@ -432,24 +430,11 @@ export async function acceptReplan(
 ): Promise<ReplanResult> {
   const target = await getOwnedRow(deps, userId, id);
   const rootId = target.rootTaskId ?? target.id;
-  const notFound = () => new AppError("NOT_FOUND", "Re-plan proposal not found");
-  if (!UUID_PATTERN.test(proposalId)) throw notFound();
   const result = await deps.db.transaction(async (tx) => {
     await beginRevision(tx, rootId);
-    const [proposal] = await tx
-      .select()
-      .from(replanProposals)
-      .where(
-        and(
-          eq(replanProposals.id, proposalId),
-          eq(replanProposals.userId, userId),
-          eq(replanProposals.taskId, target.id),
-        ),
-      )
-      .limit(1);
-    if (!proposal) throw notFound();
+    const proposal = await findProposal(tx, userId, target.id, proposalId);
     if (proposal.status === "accepted") throw new AppError("CONFLICT", "This re-plan was already accepted.");
-    const rows = await treeRows(tx, rootId);
+    const rows = await loadTreeRows(tx, rootId);
     refuseWhileDecomposing(rows.find((r) => r.id === rootId)!, "accept a re-plan");
     if (fingerprint(rows, target.id) !== proposal.baseFingerprint) {
       throw new AppError(
@@ -608,20 +593,11 @@ export async function acceptReplan(
       );
     }
     await tx.update(replanProposals).set({ status: "accepted" }).where(eq(replanProposals.id, proposal.id));
-    const count = (op: ReplanChange["op"]) => applied.filter((c) => c.op === op).length;
-    const parts = [
-      [count("add"), "added"],
-      [count("update"), "changed"],
-      [count("move"), "moved"],
-      [count("remove"), "removed"],
-    ]
-      .filter(([n]) => n)
-      .map(([n, what]) => `${n} ${what}`);
     const revisionId = await recordRevision(tx, {
       rootId,
       taskId: target.id,
       kind: "replan",
-      summary: `Re-plan of ${revisionTitle(target.description)}${proposal.guidance ? ` ("${proposal.guidance.slice(0, 80)}")` : ""}: ${parts.join(", ")}`,
+      summary: `Re-plan of ${revisionTitle(target.description)}${proposal.guidance ? ` ("${proposal.guidance.slice(0, 80)}")` : ""}: ${changeSummary(applied, { add: "added", update: "changed", move: "moved", remove: "removed" })}`,
     });
     return {
       proposal_id: proposal.id,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { UUID_PATTERN } from "../../../shared/ids";
 import type { Revision, RevisionKind, RevisionList } from "../../../shared/schemas/replan";
 import { taskTitle } from "../../../shared/task-title";
@@ -12,7 +12,7 @@ import {
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { getOwnedRow } from "./owned";
-import { lockTaskRow } from "./plan-rows";
+import { loadTreeRows, lockTaskRow } from "./plan-rows";
 import type { TaskRow } from "./serialize";
 
 /**
@@ -30,14 +30,6 @@ export const REVISIONS_KEPT = 50;
 const title = (description: string) => `"${taskTitle(description, 60)}"`;
 
 export { title as revisionTitle };
-
-async function treeRows(tx: Tx, rootId: string): Promise<TaskRow[]> {
-  return tx
-    .select()
-    .from(tasks)
-    .where(or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId)))
-    .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt));
-}
 
 /**
  * The plan as a snapshot (schema/tasks.ts PlanSnapshot), built by the database itself: a large plan's
@@ -206,7 +198,7 @@ export async function restoreRevision(
       .where(and(eq(taskRevisions.id, revisionId), eq(taskRevisions.rootTaskId, rootId)))
       .limit(1);
     if (!revision) throw notFound();
-    const current = await treeRows(tx, rootId);
+    const current = await loadTreeRows(tx, rootId);
     const root = current.find((r) => r.id === rootId)!;
     if (root.status === "processing" || root.status === "pending") {
       throw new AppError(
