@@ -116,6 +116,19 @@ export async function benchTasks(databaseUrl: string | undefined): Promise<Row[]
       `GET /api/tasks/{id}/schedule?team_size=5 (2,801 nodes, ${dependencies.toLocaleString("en")} dependencies)`,
       await measure(token, `${base}/api/tasks/${rootId}/schedule?team_size=5`, 60, 2),
     );
+    for (const team of [1, 5, 20]) {
+      const res = await fetch(`${base}/api/tasks/${rootId}/schedule?team_size=${team}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const s = (await res.json()) as {
+        critical_path: string[];
+        critical_path_hours: number;
+        forecast: { p50_days: number; p90_days: number; simulations: number };
+      };
+      console.info(
+        `  forecast (${server.deps.database.driver}, 2,801 nodes, team of ${team}): P50 ${s.forecast.p50_days} / P90 ${s.forecast.p90_days} working days; critical path ${s.critical_path.length} tasks, ${s.critical_path_hours} h; ${s.forecast.simulations} simulations`,
+      );
+    }
     // Writes on the same plan: every edit saves the whole tree as a revision in its transaction.
     const [leaf] = await server.deps.db
       .select({ id: tasks.id })
