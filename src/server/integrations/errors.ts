@@ -22,6 +22,12 @@ export class IntegrationError extends AppError {
     readonly serviceStatus: number | null,
     readonly body: unknown = null,
     readonly retryable = false,
+    more: {
+      /** A create whose answer never came (or was a 5xx): it may have succeeded. */
+      unconfirmed?: boolean;
+      /** How long the service asked to wait before trying again (the job waits at least this long). */
+      retryAfterMs?: number | undefined;
+    } = {},
   ) {
     const { code, message } =
       typeof described === "string"
@@ -32,5 +38,9 @@ export class IntegrationError extends AppError {
         : described;
     super(code, message);
     this.name = "IntegrationError";
+    this.unconfirmed = more.unconfirmed ?? false;
+    this.retryAfterMs = more.retryAfterMs;
   }
+  readonly unconfirmed: boolean;
+  readonly retryAfterMs: number | undefined;
 }

@@ -16,6 +16,12 @@ export type HttpClientOptions = {
   timeoutMs?: number;
   /** Back-off when a 429 carries no Retry-After (Trello sends none). */
   defaultRetryAfterMs?: number;
+  /**
+   * How long this client may wait in all for rate limits (Retry-After is honoured in full: JIRA penalises
+   * early retries). A wait beyond what is left ends the request with a retryable error carrying the wait,
+   * so the export job comes back when the service asked, instead of holding a worker.
+   */
+  retryBudgetMs?: number;
   signal?: AbortSignal;
   /** Words an answer that is an error (a 4xx, or a 429/5xx once the retries are spent). */
   describe: (status: number, body: unknown) => Described;
@@ -35,6 +41,8 @@ export function createHttpClient(opts: HttpClientOptions) {
   const waiting: Array<() => void> = [];
   const sent: number[] = [];
   let requests = 0;
+  let waited = 0;
+  const budget = opts.retryBudgetMs ?? 600_000;
 
   async function acquire() {
     if (active >= opts.concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -63,6 +71,12 @@ export function createHttpClient(opts: HttpClientOptions) {
       json?: unknown;
       query?: Record<string, string | number | boolean | undefined>;
       expect?: number[];
+      /**
+       * A write that must not be sent twice (it creates something). After a timeout, a lost connection or
+       * a 5xx it is not re-sent: the answer may have been lost after the write succeeded. It fails with a
+       * retryable IntegrationError marked `unconfirmed`, and the exporter first looks for what it made.
+       */
+      create?: boolean;
     } = {},
   ): Promise<HttpResponse<T>> {
     const url = new URL(path.startsWith("http") ? path : `${opts.baseUrl.replace(/\/$/, "")}${path}`);
@@ -92,13 +106,14 @@ export function createHttpClient(opts: HttpClientOptions) {
       } catch (err) {
         release();
         opts.signal?.throwIfAborted();
-        if (attempt >= retries) {
+        if (attempt >= retries || init.create) {
           const timedOut = (err as Error).name === "TimeoutError";
           throw new IntegrationError(
             timedOut ? (opts.timedOut ?? TIMED_OUT) : (opts.unreachable ?? UNREACHABLE),
             null,
             null,
             true,
+            { unconfirmed: Boolean(init.create) },
           );
         }
         await sleep(backoff(attempt), undefined, { signal: opts.signal });
@@ -115,14 +130,25 @@ export function createHttpClient(opts: HttpClientOptions) {
       if (res.ok || init.expect?.includes(res.status))
         return { status: res.status, body: body as T, headers: res.headers };
       const retryable = res.status === 429 || res.status >= 500;
-      if (retryable && attempt < retries) {
+      // A 429 was refused before any work; a 5xx may have come after the write succeeded.
+      const unconfirmed = Boolean(init.create) && res.status >= 500;
+      if (retryable && attempt < retries && !unconfirmed) {
         const wait =
           retryAfterMs(res.headers) ??
           (res.status === 429 ? (opts.defaultRetryAfterMs ?? 1000) * 2 ** attempt : backoff(attempt));
-        await sleep(Math.min(wait, 60_000), undefined, { signal: opts.signal });
+        if (waited + wait > budget) {
+          throw new IntegrationError(opts.describe(res.status, body), res.status, body, true, {
+            retryAfterMs: wait,
+          });
+        }
+        waited += wait;
+        await sleep(wait, undefined, { signal: opts.signal });
         continue;
       }
-      throw new IntegrationError(opts.describe(res.status, body), res.status, body, retryable);
+      throw new IntegrationError(opts.describe(res.status, body), res.status, body, retryable, {
+        unconfirmed,
+        retryAfterMs: retryAfterMs(res.headers) ?? undefined,
+      });
     }
   }
 

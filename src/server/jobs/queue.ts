@@ -256,7 +256,12 @@ export class JobQueue {
     }
     if (aborted) return; // cancelled: the row already says so
     const permanent = error instanceof PermanentJobError || job.attempts >= job.maxAttempts;
-    const backoffMs = Math.min(30_000, 500 * 2 ** (job.attempts - 1));
+    // An error may say how long the other side asked to wait (a Retry-After): the job waits at least that.
+    const asked = (error as { retryAfterMs?: unknown }).retryAfterMs;
+    const backoffMs = Math.max(
+      Math.min(30_000, 500 * 2 ** (job.attempts - 1)),
+      typeof asked === "number" && Number.isFinite(asked) ? Math.min(asked, 86_400_000) : 0,
+    );
     const [row] = await this.database.db
       .update(jobs)
       .set(
