@@ -168,7 +168,7 @@ describe("projects", () => {
     expect(dup.status).toBe(400);
     expect(await json(dup)).toEqual({
       errorMessages: [],
-      errors: { projectKey: "A project with that project key already exists." },
+      errors: { projectKey: "Project 'Atomize' uses this project key." },
     });
     expect((await json(await createProject("OTHER", "Atomize"))).errors).toEqual({
       projectName: "A project with that name already exists.",
@@ -681,11 +681,12 @@ describe("issue links", () => {
 describe("Confluence", () => {
   let spaceId: string;
   beforeAll(async () => {
-    const spaces = await json(await call("/wiki/api/v2/spaces?keys=ATM"));
-    spaceId = spaces.results[0].id;
+    // JIRA creates no Confluence space with a project.
+    expect((await json(await call("/wiki/api/v2/spaces?keys=ATM"))).results).toEqual([]);
+    spaceId = jira.addSpace({ key: "ATM", name: "Atomize" }).id;
   });
 
-  it("finds the space created with the project, and spaces added directly", async () => {
+  it("finds spaces added directly", async () => {
     const body = await json(await call("/wiki/api/v2/spaces?keys=ATM,DOCS"));
     expect(body.results).toHaveLength(1);
     expect(body.results[0]).toMatchObject({ key: "ATM", name: "Atomize", homepageId: expect.any(String) });
@@ -867,5 +868,140 @@ describe("failure modes", () => {
     await other.close();
     expect(await pending).toBeInstanceOf(TypeError);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe("what the first version's fake let pass", () => {
+  it("refuses project creation without Administer Jira, and says so through mypermissions", async () => {
+    jira.addUser({ ...GRACE, admin: false });
+    const grace = basic(GRACE.email, GRACE.apiToken);
+    const perms = await call("/rest/api/3/mypermissions?permissions=ADMINISTER", { auth: grace });
+    expect((await json(perms)).permissions.ADMINISTER).toMatchObject({ havePermission: false });
+    expect((await call("/rest/api/3/mypermissions", { auth: grace })).status).toBe(400);
+    const res = await call("/rest/api/3/project", {
+      auth: grace,
+      method: "POST",
+      body: JSON.stringify({
+        key: "GRC",
+        name: "Grace",
+        projectTypeKey: "software",
+        projectTemplateKey: SCRUM,
+        leadAccountId: GRACE.accountId,
+      }),
+    });
+    expect(res.status).toBe(403);
+    expect(jira.projects().some((p) => p.key === "GRC")).toBe(false);
+    const list = await json(await call("/rest/api/3/project/search?maxResults=1", { auth: grace }));
+    expect(list).toMatchObject({ startAt: 0, maxResults: 1, isLast: false });
+    expect(list.values).toHaveLength(1);
+  });
+
+  it("creates Confluence spaces only through v1 with the permission, and a site may have no Confluence", async () => {
+    const created = await post("/wiki/rest/api/space", { key: "NEWSP", name: "New space" });
+    expect(created.status).toBe(200);
+    expect(await json(created)).toMatchObject({ key: "NEWSP", name: "New space" });
+    expect((await json(await call("/wiki/api/v2/spaces?keys=NEWSP"))).results).toHaveLength(1);
+    expect((await post("/wiki/rest/api/space", { key: "NEWSP", name: "Again" })).status).toBe(400);
+    jira.addUser({
+      email: "nospace@example.com",
+      apiToken: "t-nospace",
+      accountId: "5b10a2844c20165700ede299",
+      canCreateSpaces: false,
+    });
+    const refused = await call("/wiki/rest/api/space", {
+      auth: basic("nospace@example.com", "t-nospace"),
+      method: "POST",
+      body: JSON.stringify({ key: "NOPE", name: "Nope" }),
+    });
+    expect(refused.status).toBe(403);
+    jira.setConfluence(false);
+    try {
+      expect((await call("/wiki/api/v2/spaces?keys=ATM")).status).toBe(404);
+      expect((await post("/wiki/rest/api/space", { key: "OFF", name: "Off" })).status).toBe(404);
+    } finally {
+      jira.setConfluence(true);
+    }
+  });
+
+  it("takes fields from the create screen: no story points where it lacks them, required fields enforced", async () => {
+    jira.setCreateScreen("story", {
+      storyPoints: false,
+      required: [{ fieldId: "customfield_10200", name: "Team" }],
+    });
+    try {
+      const meta = await json(
+        await call(`/rest/api/3/issue/createmeta/ATM/issuetypes/${typeIds.story}?maxResults=100`),
+      );
+      const ids = meta.fields.map((f: { fieldId: string }) => f.fieldId);
+      expect(ids).not.toContain("customfield_10016");
+      expect(meta.fields.find((f: { fieldId: string }) => f.fieldId === "customfield_10200")).toMatchObject({
+        required: true,
+        hasDefaultValue: false,
+        name: "Team",
+      });
+      const res = await bulk([
+        issue({ summary: "s", issuetype: { id: typeIds.story }, customfield_10016: 3 }),
+      ]);
+      const errors = (await json(res)).errors[0].elementErrors.errors;
+      expect(errors).toEqual({
+        customfield_10016:
+          "Field 'customfield_10016' cannot be set. It is not on the appropriate screen, or unknown.",
+        customfield_10200: "Team is required.",
+      });
+      const ok = await bulk([
+        issue({ summary: "s", issuetype: { id: typeIds.story }, customfield_10200: "Platform" }),
+      ]);
+      expect(ok.status).toBe(201);
+    } finally {
+      jira.setCreateScreen("story", { storyPoints: true, required: [] });
+    }
+  });
+
+  it("refuses a description over 32,767 characters", async () => {
+    const res = await bulk([
+      issue({ summary: "long", issuetype: { id: typeIds.task }, description: doc("x".repeat(33_000)) }),
+    ]);
+    expect((await json(res)).errors[0].elementErrors.errors).toEqual({
+      description: "The entered text is too long. It exceeds the allowed limit of 32,767 characters.",
+    });
+  });
+
+  it("finds new issues only after the search index caught up", async () => {
+    jira.setSearchLag(300);
+    try {
+      const created = await json(
+        await bulk([issue({ summary: "lagging", issuetype: { id: typeIds.task }, labels: ["lag-check"] })]),
+      );
+      expect(created.issues).toHaveLength(1);
+      const find = async () =>
+        (await json(await call("/rest/api/3/search/jql?jql=labels%20%3D%20%22lag-check%22&fields=summary")))
+          .issues.length;
+      expect(await find()).toBe(0);
+      await new Promise((r) => setTimeout(r, 350));
+      expect(await find()).toBe(1);
+    } finally {
+      jira.setSearchLag(0);
+    }
+  });
+
+  it("takes scoped tokens only through the gateway, with the cloud id from tenant_info", async () => {
+    jira.addUser({
+      email: "scoped@example.com",
+      apiToken: "ATSTT-scoped",
+      accountId: "5b10a2844c20165700ede2aa",
+      scoped: true,
+    });
+    const auth = basic("scoped@example.com", "ATSTT-scoped");
+    const info = await json(await call("/_edge/tenant_info", { auth: null }));
+    expect(info.cloudId).toBe(jira.cloudId);
+    expect((await call("/rest/api/3/myself", { auth })).status).toBe(401);
+    expect((await call(`/ex/jira/${info.cloudId}/rest/api/3/myself`, { auth })).status).toBe(200);
+    expect((await call(`/ex/confluence/${info.cloudId}/wiki/api/v2/spaces?keys=ATM`, { auth })).status).toBe(
+      200,
+    );
+    expect((await call(`/ex/jira/not-the-cloud/rest/api/3/myself`, { auth })).status).toBe(404);
+    expect((await call(`/ex/jira/${info.cloudId}/wiki/api/v2/spaces`, { auth })).status).toBe(404);
+    // A classic token is refused on the gateway.
+    expect((await call(`/ex/jira/${info.cloudId}/rest/api/3/myself`)).status).toBe(401);
   });
 });

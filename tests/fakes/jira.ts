@@ -50,11 +50,38 @@
  *   (case-insensitive, current pages only), versioned updates (409 unless `version.number` is current
  *   + 1), cursor pagination via `_links.next`. Pages created without `parentId` go under the homepage.
  *
+ * Stricter than the first version, after checking Atlassian's own descriptions:
+ * - JIRA does not create a Confluence space with a project: a space exists only when added (`addSpace`)
+ *   or created through Confluence's v1 API (`POST /wiki/rest/api/space` {key, name, description}; v2
+ *   reads spaces but creates them only on role-based tenants: confluence.js "Spaces" recipe,
+ *   developer.atlassian.com/cloud/confluence/rest/v1/api-group-space/#api-wiki-rest-api-space-post),
+ *   which needs the "Create Space(s)" global permission (`canCreateSpaces`). `setConfluence(false)` is a
+ *   site without Confluence: every /wiki path is 404.
+ * - Creating a project needs the Administer Jira global permission (`admin`; 403 otherwise), readable
+ *   through `GET /rest/api/3/mypermissions?permissions=ADMINISTER` (the parameter is required). A
+ *   duplicate key is JIRA's `errors.projectKey` "Project '<name>' uses this project key.". Projects are
+ *   listed by `GET /rest/api/3/project/search` (paged: values, startAt, maxResults, total, isLast).
+ * - Fields a project accepts come from its create screens, per issue type (createmeta,
+ *   `GET /rest/api/3/issue/createmeta/{project}/issuetypes/{id}`): `setCreateScreen(kind, …)` takes the
+ *   story-points field off a screen (then setting it is "cannot be set"), or adds a required custom
+ *   field without a default (then omitting it is "<Name> is required.").
+ * - A description over 32,767 characters is refused: errors.description "The entered text is too long.
+ *   It exceeds the allowed limit of 32,767 characters." (JRACLOUD-59124; seen in
+ *   prometheus-community/jiralert#41 and mozilla/jira-bugzilla-integration#1134). The fake measures the
+ *   ADF document as sent (its JSON), the strictest reading of where the limit applies.
+ * - Search is eventually consistent: with `setSearchLag(ms)` an issue appears in JQL results only `ms`
+ *   after it was created (JIRA's search index lags behind writes).
+ * - Scoped API tokens (`addUser({ scoped: true })`) work only through the platform gateway,
+ *   `/ex/jira/{cloudId}/rest/...` and `/ex/confluence/{cloudId}/wiki/...` (here on the same origin, which
+ *   stands for https://api.atlassian.com); classic tokens only on the site. The site's cloud id is at
+ *   `GET /_edge/tenant_info` without credentials (pchuri/jira-cli#29 documents both).
+ * - A write whose answer is lost: `server.faults.loseAnswer({ method, path })` (the kit's mode).
+ *
  * `setMode` modes apply before auth and routing, to every request or only those whose pathname starts
  * with `path`, and stay until changed or for the next `times` matching requests. Error messages marked
  * "(fake)" in the source are ours; the others are Atlassian's.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import {
   type FakeRequest,
   type FakeServer,
@@ -74,7 +101,18 @@ export type FakeJira = {
   /** The site origin without trailing slash, e.g. http://127.0.0.1:PORT (JIRA at /rest, Confluence at /wiki). */
   url: string;
   /** Account ids look like "5b10ac8d82e05b22cc7d4ef5" (24 hex) or "712020:<uuid>"; anything else throws. */
-  addUser(u: { email: string; apiToken: string; accountId: string; displayName?: string }): void;
+  addUser(u: {
+    email: string;
+    apiToken: string;
+    accountId: string;
+    displayName?: string;
+    /** Administer Jira (may create projects); default true. */
+    admin?: boolean;
+    /** Create Space(s) in Confluence; default true. */
+    canCreateSpaces?: boolean;
+    /** A scoped API token: accepted only through the gateway paths; default false. */
+    scoped?: boolean;
+  }): void;
   /** The id of the "Story point estimate" field (default customfield_10016). */
   setStoryPointsField(id: string): void;
   /** Renames issue types (e.g. `{ epic: "Épica" }`); ids and hierarchy levels do not change. */
@@ -88,7 +126,21 @@ export type FakeJira = {
     mode: FakeJiraMode,
     opts?: { times?: number; path?: string; delayMs?: number; retryAfter?: number },
   ): void;
-  /** Creates a Confluence space (a JIRA project creates one too). Throws if the key exists. */
+  /** The site's cloud id (what `/_edge/tenant_info` answers). */
+  readonly cloudId: string;
+  /** false: a site without Confluence (every /wiki path is 404). */
+  setConfluence(enabled: boolean): void;
+  /** Issues appear in search results only this long after they are created (default 0). */
+  setSearchLag(ms: number): void;
+  /**
+   * The create screen of an issue type in every project: without the story-points field, and/or with
+   * required custom fields that have no default value.
+   */
+  setCreateScreen(
+    kind: FakeJiraIssueType,
+    screen: { storyPoints?: boolean; required?: Array<{ fieldId: string; name: string }> },
+  ): void;
+  /** Creates a Confluence space. Throws if the key exists. */
   addSpace(space: { key: string; name?: string }): { id: string; homepageId: string };
   projects(): Array<{ key: string; name: string; leadAccountId: string }>;
   /** Issues in creation order. Throws for an unknown project. */
@@ -142,7 +194,10 @@ const MSG = {
   badKey:
     "Project keys must start with an uppercase letter, followed by one or more uppercase alphanumeric characters.",
   keyTooLong: "The project key must not exceed 10 characters in length.",
-  keyExists: "A project with that project key already exists.",
+  keyExists: (name: string) => `Project '${name}' uses this project key.`,
+  notAdmin: "You must have global administrator rights in order to create a project.", // (fake) wording
+  descriptionTooLong: "The entered text is too long. It exceeds the allowed limit of 32,767 characters.",
+  required: (name: string) => `${name} is required.`,
   nameExists: "A project with that name already exists.",
   nameMissing: "You must specify a valid project name.",
   nameTooLong: "The project name must not exceed 80 characters in length.",
@@ -178,7 +233,15 @@ const MSG = {
 // ---------------------------------------------------------------------------------------------
 // State
 
-type User = { email: string; apiToken: string; accountId: string; displayName: string };
+type User = {
+  email: string;
+  apiToken: string;
+  accountId: string;
+  displayName: string;
+  admin: boolean;
+  canCreateSpaces: boolean;
+  scoped: boolean;
+};
 type TypeDef = { kind: FakeJiraIssueType; id: string; level: number; description: string; name: string };
 type Project = {
   id: string;
@@ -202,6 +265,8 @@ type Issue = {
   storyPoints: number | null;
   reporter: User;
   created: string;
+  /** Date.now() at creation: search sees it only once `searchLagMs` has passed. */
+  createdMs: number;
   updated: string;
   seq: number;
 };
@@ -640,6 +705,20 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
   const spacesById = new Map<string, Space>();
   const pages = new Map<string, Page>();
   let storyPointsField = DEFAULT_SP_FIELD;
+  const cloudId = randomUUID();
+  let confluence = true;
+  let searchLagMs = 0;
+  const screens: Record<
+    FakeJiraIssueType,
+    { storyPoints: boolean; required: Array<{ fieldId: string; name: string }> }
+  > = {
+    epic: { storyPoints: true, required: [] },
+    story: { storyPoints: true, required: [] },
+    task: { storyPoints: true, required: [] },
+    bug: { storyPoints: true, required: [] },
+    subtask: { storyPoints: false, required: [] },
+  };
+  const requiredFields = () => Object.values(screens).flatMap((sc) => sc.required);
   let nextProjectId = 10000;
   let nextIssueId = 10000;
   let nextSpaceId = 98305;
@@ -846,6 +925,14 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
         "com.atlassian.jira.plugin.system.customfieldtypes:float",
       ),
       custom(storyPointsField, "Story point estimate", "com.pyxis.greenhopper.jira:jsw-story-points"),
+      ...requiredFields().map((r) => ({
+        ...custom(r.fieldId, r.name, "com.atlassian.jira.plugin.system.customfieldtypes:textfield"),
+        schema: {
+          type: "string",
+          custom: "com.atlassian.jira.plugin.system.customfieldtypes:textfield",
+          customId: Number(r.fieldId.replace(/\D/g, "")),
+        },
+      })),
     ];
   };
 
@@ -978,13 +1065,14 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
   // ----- JIRA: projects --------------------------------------------------------------------------
 
   function createProject(ctx: Ctx) {
+    if (!ctx.user.admin) throw jiraError(403, [MSG.notAdmin]);
     const body = readJson(ctx);
     const errors: Record<string, string> = {};
     const key = body.key;
     const name = typeof body.name === "string" ? body.name.trim() : "";
     if (typeof key !== "string" || !PROJECT_KEY_RE.test(key)) errors.projectKey = MSG.badKey;
     else if (key.length > 10) errors.projectKey = MSG.keyTooLong;
-    else if (projects.has(key)) errors.projectKey = MSG.keyExists;
+    else if (projects.has(key)) errors.projectKey = MSG.keyExists(projects.get(key)!.name);
     if (name === "") errors.projectName = MSG.nameMissing;
     else if (name.length > 80) errors.projectName = MSG.nameTooLong;
     else if ([...projects.values()].some((p) => p.name.toLowerCase() === name.toLowerCase()))
@@ -1013,7 +1101,6 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       nextNumber: 1,
     };
     projects.set(project.key, project);
-    if (!spaces.has(project.key)) createSpace(project.key, project.name);
     return reply(201, {
       self: `${base}/rest/api/3/project/${project.id}`,
       id: Number(project.id),
@@ -1063,7 +1150,8 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       meta("assignee", false, ["set"]),
       meta("priority", false, ["set"]),
       meta("parent", t.level < 0, ["set"]),
-      ...(t.level >= 0 ? [meta(storyPointsField, false, ["set"])] : []),
+      ...(t.level >= 0 && screens[t.kind].storyPoints ? [meta(storyPointsField, false, ["set"])] : []),
+      ...screens[t.kind].required.map((r) => meta(r.fieldId, true, ["set"])),
     ];
     return reply(200, {
       maxResults,
@@ -1076,7 +1164,8 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
 
   // ----- JIRA: issues ----------------------------------------------------------------------------
 
-  const settable = () =>
+  /** What the create screen of an issue type lets a request set (all types' fields when the type is unknown). */
+  const settable = (type: TypeDef | null) =>
     new Set([
       "project",
       "issuetype",
@@ -1087,7 +1176,8 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       "reporter",
       "assignee",
       "priority",
-      storyPointsField,
+      ...(type === null || screens[type.kind].storyPoints ? [storyPointsField] : []),
+      ...(type === null ? requiredFields() : screens[type.kind].required).map((r) => r.fieldId),
     ]);
 
   const resolveType = (v: unknown): TypeDef | null => {
@@ -1166,12 +1256,20 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       if (!type) errors.issuetype = MSG.issueTypeInvalid;
     }
     for (const k of Object.keys(f))
-      if (!settable().has(k) || (k === storyPointsField && type?.level === -1)) errors[k] = MSG.cannotSet(k);
+      if (!settable(type).has(k) || (k === storyPointsField && type?.level === -1))
+        errors[k] = MSG.cannotSet(k);
+    if (type) {
+      for (const r of screens[type.kind].required) {
+        const v = f[r.fieldId];
+        if (typeof v !== "string" || v.trim() === "") errors[r.fieldId] = MSG.required(r.name);
+      }
+    }
     const summary = summaryProblem(f.summary);
     if (summary) errors.summary = summary;
     if (f.description !== undefined) {
       const d = adfProblem(f.description);
       if (d) errors.description = d;
+      else if (JSON.stringify(f.description).length > 32_767) errors.description = MSG.descriptionTooLong;
     }
     let labels: string[] = [];
     if (f.labels !== undefined) {
@@ -1223,6 +1321,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       storyPoints: draft.storyPoints,
       reporter,
       created,
+      createdMs: Date.now(),
       updated: created,
       seq: seq++,
     };
@@ -1466,7 +1565,9 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       if (!["key", "issuekey", "id", "created", "summary"].includes(o.field.toLowerCase()))
         throw jqlError(MSG.jqlNoField(o.field));
     const where = parsed.where;
-    const matches = issues.filter((i) => evalCond(where, i));
+    // The index lags behind writes: an issue created within the last `searchLagMs` is not found yet.
+    const now = Date.now();
+    const matches = issues.filter((i) => now - i.createdMs >= searchLagMs && evalCond(where, i));
     const order = parsed.order.length > 0 ? parsed.order : [{ field: "created", desc: true }];
     matches.sort((a, b) => {
       for (const o of order) {
@@ -1529,6 +1630,32 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       links.next = `${next.pathname}${next.search}`;
     }
     return reply(200, { results: slice.map(toJson), _links: links });
+  }
+
+  /** Confluence v1 `POST /wiki/rest/api/space` (v2 creates spaces only on role-based tenants). */
+  function createSpaceV1(ctx: Ctx) {
+    const body = readJson(ctx);
+    const key = typeof body.key === "string" ? body.key : "";
+    const name = typeof body.name === "string" ? body.name.trim() : "";
+    if (!ctx.user.canCreateSpaces)
+      throw new ApiError(403, {
+        statusCode: 403,
+        message:
+          "com.atlassian.confluence.api.service.exceptions.PermissionException: Not permitted to create a space", // (fake) wording
+      });
+    if (!/^[A-Za-z0-9]{1,255}$/.test(key) || name === "")
+      throw new ApiError(400, {
+        statusCode: 400,
+        message:
+          "com.atlassian.confluence.api.service.exceptions.BadRequestException: Invalid space key or name", // (fake) wording
+      });
+    if (spaces.has(key))
+      throw new ApiError(400, {
+        statusCode: 400,
+        message: `com.atlassian.confluence.api.service.exceptions.BadRequestException: A space already exists with key ${key}`,
+      });
+    const space = createSpace(key, name);
+    return reply(200, { id: Number(space.id), key: space.key, name: space.name, type: "global" });
   }
 
   function listSpaces(ctx: Ctx) {
@@ -1657,13 +1784,13 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
 
   // ----- Dispatch --------------------------------------------------------------------------------
 
-  const isWiki = (req: FakeRequest) => req.url.pathname.startsWith("/wiki/api/v2/");
+  const isWiki = (req: FakeRequest) => req.url.pathname.startsWith("/wiki/");
   const notFoundError = (req: FakeRequest) =>
     isWiki(req)
       ? wikiError(404, "NOT_FOUND", "Not Found")
       : jiraError(404, [`null for uri: ${base}${req.url.pathname}`]);
 
-  function authenticate(req: FakeRequest, wiki: boolean): User {
+  function authenticate(req: FakeRequest, wiki: boolean, viaGateway: boolean): User {
     const header = req.headers.authorization;
     const match = header ? /^Basic\s+(\S+)\s*$/i.exec(header) : null;
     let user: User | undefined;
@@ -1672,7 +1799,9 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       const sep = decoded.indexOf(":");
       if (sep > 0) {
         const candidate = users.get(decoded.slice(0, sep).toLowerCase());
-        if (candidate && candidate.apiToken === decoded.slice(sep + 1)) user = candidate;
+        // A scoped token works only through the gateway, a classic one only on the site.
+        if (candidate && candidate.apiToken === decoded.slice(sep + 1) && candidate.scoped === viaGateway)
+          user = candidate;
       }
     }
     if (user) return user;
@@ -1689,6 +1818,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
 
   const routes = new Router<Ctx>()
     // Confluence
+    .post("/wiki/rest/api/space", createSpaceV1)
     .get("/wiki/api/v2/spaces", listSpaces)
     .get("/wiki/api/v2/spaces/:id", (_ctx, { id = "" }) => {
       const s = spacesById.get(id);
@@ -1723,6 +1853,37 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       }),
     )
     .get("/rest/api/3/field", () => reply(200, fieldList()))
+    .get("/rest/api/3/mypermissions", (ctx) => {
+      const wanted = (ctx.req.url.searchParams.get("permissions") ?? "").split(",").filter(Boolean);
+      if (wanted.length === 0) throw jiraError(400, ["The 'permissions' query parameter is required."]); // (fake) wording
+      const known: Record<string, { id: string; name: string; type: string; have: boolean }> = {
+        ADMINISTER: { id: "0", name: "Administer Jira", type: "GLOBAL", have: ctx.user.admin },
+        CREATE_ISSUES: { id: "11", name: "Create work items", type: "PROJECT", have: true },
+        BROWSE_PROJECTS: { id: "10", name: "Browse Projects", type: "PROJECT", have: true },
+      };
+      const out: Record<string, unknown> = {};
+      for (const w of wanted) {
+        const k = known[w];
+        if (!k) throw jiraError(404, [`Permission with key ${w} does not exist.`]); // (fake) wording
+        out[w] = { id: k.id, key: w, name: k.name, type: k.type, description: "", havePermission: k.have };
+      }
+      return reply(200, { permissions: out });
+    })
+    .get("/rest/api/3/project/search", (ctx) => {
+      const q = ctx.req.url.searchParams;
+      const startAt = Math.max(0, Number(q.get("startAt") ?? 0) || 0);
+      const maxResults = Math.min(100, Math.max(1, Number(q.get("maxResults") ?? 50) || 50));
+      const all = [...projects.values()].sort((a, b) => a.key.localeCompare(b.key));
+      const values = all.slice(startAt, startAt + maxResults).map(projectJson);
+      return reply(200, {
+        self: `${base}/rest/api/3/project/search?startAt=${startAt}&maxResults=${maxResults}`,
+        maxResults,
+        startAt,
+        total: all.length,
+        isLast: startAt + maxResults >= all.length,
+        values,
+      });
+    })
     .post("/rest/api/3/project", createProject)
     .get("/rest/api/3/project", () => reply(200, [...projects.values()].map(projectJson)))
     .get("/rest/api/3/project/:key", (_ctx, { key = "" }) => reply(200, projectJson(projectOr404(key))))
@@ -1781,10 +1942,21 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     bodyLimit: MAX_BODY_BYTES,
     async handle(req, route) {
       try {
+        if (req.path === "/_edge/tenant_info") return reply(200, { cloudId });
+        // The platform gateway (api.atlassian.com): /ex/{product}/{cloudId} before the product's paths.
+        const gw = /^\/ex\/(jira|confluence)\/([^/]+)(\/.*)$/.exec(req.url.pathname);
+        if (gw) {
+          const [, product, id, rest] = gw as unknown as [string, string, string, string];
+          const fits = product === "jira" ? rest.startsWith("/rest/") : rest.startsWith("/wiki/");
+          if (id !== cloudId || !fits) return reply(404, { code: 404, message: "Not Found" }); // (fake) wording
+          req.url.pathname = rest;
+          req.path = rest.replace(/\/+$/, "") || "/";
+        }
         const wiki = isWiki(req);
+        if (wiki && !confluence) return reply(404, { code: 404, message: "Not Found" }); // (fake): no Confluence
         // Outside the two APIs nothing asks for credentials.
         if (!wiki && !req.path.startsWith("/rest/api/3/")) throw notFoundError(req);
-        return await route({ req, wiki, user: authenticate(req, wiki) });
+        return await route({ req, wiki, user: authenticate(req, wiki, Boolean(gw)) });
       } catch (err) {
         return errorReply(err);
       }
@@ -1853,6 +2025,9 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
         apiToken: u.apiToken,
         accountId: u.accountId,
         displayName: u.displayName ?? u.email.split("@")[0]!,
+        admin: u.admin ?? true,
+        canCreateSpaces: u.canCreateSpaces ?? true,
+        scoped: u.scoped ?? false,
       };
       users.set(u.email.toLowerCase(), user);
       usersById.set(u.accountId, user);
@@ -1860,6 +2035,24 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     setStoryPointsField(id) {
       if (!/^customfield_\d+$/.test(id)) throw new Error(`fake JIRA: "${id}" is not a custom field id`);
       storyPointsField = id;
+    },
+    get cloudId() {
+      return cloudId;
+    },
+    setConfluence(enabled) {
+      confluence = enabled;
+    },
+    setSearchLag(ms) {
+      searchLagMs = Math.max(0, ms);
+    },
+    setCreateScreen(kind, screen) {
+      if (screen.storyPoints !== undefined) screens[kind].storyPoints = screen.storyPoints;
+      if (screen.required) {
+        for (const r of screen.required)
+          if (!/^customfield_\d+$/.test(r.fieldId))
+            throw new Error(`fake JIRA: "${r.fieldId}" is not a custom field id`);
+        screens[kind].required = screen.required;
+      }
     },
     setIssueTypeNames(names) {
       for (const [kind, name] of Object.entries(names) as Array<[FakeJiraIssueType, string | undefined]>)

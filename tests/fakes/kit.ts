@@ -475,7 +475,8 @@ export async function startFakeServer<C = FakeRequest>(opts: FakeServerOptions<C
     }
 
     const route = async (ctx: C): Promise<Reply | undefined> => {
-      const found = opts.routes.match(method, path);
+      // req.path as it is now: a fake may rewrite it first (JIRA's gateway prefix).
+      const found = opts.routes.match(method, req.path);
       if ("handler" in found) return found.handler(ctx, found.params);
       if (found.allowed.length > 0 && opts.methodNotAllowed) return opts.methodNotAllowed(req, found.allowed);
       return opts.notFound(req);
