@@ -110,6 +110,16 @@ export const configSchema = z
           .map((e) => e.trim())
           .filter(Boolean),
       ),
+    /**
+     * Atlassian's platform gateway: scoped API tokens reach JIRA and Confluence only through it
+     * (/ex/jira/{cloudId}, /ex/confluence/{cloudId}). Tests point it at the fake site.
+     */
+    ATLASSIAN_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.atlassian.com"),
+    /**
+     * How long a resumed JIRA export keeps looking for issues a lost answer may have created (JIRA's
+     * search lags behind its writes) before it creates the rest again.
+     */
+    JIRA_SEARCH_SETTLE_MS: z.coerce.number().int().min(0).max(120_000).default(15_000),
     TRELLO_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.trello.com"),
     /** Trello allows 100 requests per 10 s per token; exports pace themselves to this. */
     TRELLO_REQUESTS_PER_10S: z.coerce.number().int().min(1).max(10_000).default(100),

@@ -92,6 +92,14 @@ export const jiraExportConfig = z.strictObject({
     .array(z.object({ username: z.string().max(200), email: z.string().max(254) }))
     .max(50)
     .optional(),
+  /** Export into the existing project `project_key` instead of creating one (no admin rights needed). */
+  existing_project: z.boolean({ error: "existing_project must be true or false" }).optional(),
+  /** The Confluence space for the pages (default: the project key); created when it does not exist. */
+  confluence_space_key: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{1,255}$/, "Confluence space key must be letters and digits only")
+    .optional(),
 });
 export type JiraExportConfig = z.infer<typeof jiraExportConfig>;
 

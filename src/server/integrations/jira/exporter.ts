@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
@@ -8,15 +9,33 @@ import {
   subtasksOf,
 } from "../../services/exports/runner";
 import { IntegrationError } from "../errors";
-import { createHttpClient, type HttpClient } from "../http-client";
+import type { HttpClient } from "../http-client";
+import { connectJira } from "./connection";
 
 const BULK_MAX = 50;
 const ATOMIZE_LABEL = "atomize";
+/** JIRA refuses a description over 32,767 characters; the ADF document sent stays under this. */
+export const DESCRIPTION_MAX = 32_000;
+export const DESCRIPTION_CUT_NOTE =
+  "(Cut to fit JIRA's 32,767-character limit: the full text is in Atomize.)";
+/** Fields every issue gets from the exporter itself (or JIRA's defaults): never reported as missing. */
+const FILLED_FIELDS = new Set([
+  "project",
+  "issuetype",
+  "summary",
+  "parent",
+  "reporter",
+  "description",
+  "labels",
+]);
+const STORY_POINTS_CUSTOM = "com.pyxis.greenhopper.jira:jsw-story-points";
 
 type IssueType = { id: string; name: string; hierarchyLevel: number; subtask?: boolean };
 type Planned = { task: TaskTreeNode; kind: "epic" | "story" | "subtask"; parentTaskId: string | null };
 type JiraState = {
   project_key?: string;
+  /** The project was asked for: after a lost answer, look for it before asking again. */
+  project_requested?: boolean;
   issues?: Record<string, string>;
   pending?: string[];
   pages?: Record<string, string>;
@@ -41,7 +60,7 @@ export function adf(blocks: string[]) {
   const content = blocks
     .map((b) => b.trim())
     .filter(Boolean)
-    .map((text) => ({ type: "paragraph", content: [{ type: "text", text: text.slice(0, 30_000) }] }));
+    .map((text) => ({ type: "paragraph", content: [{ type: "text", text }] }));
   return {
     type: "doc",
     version: 1,
@@ -73,11 +92,26 @@ export function planIssues(tree: TaskTreeNode): Planned[] {
 
 type JiraPlan = ExportPlan & {
   http: HttpClient;
+  wiki: HttpClient;
   site: string;
   key: string;
+  existing: boolean;
   planned: Planned[];
   pages: Array<[string, string]>;
 };
+
+type MetaField = {
+  fieldId: string;
+  name: string;
+  required: boolean;
+  hasDefaultValue?: boolean;
+  schema?: { custom?: string; type?: string };
+};
+
+/** The JQL string literal of a value (a project key may be a reserved word, such as AND or IN). */
+export function jqlString(value: string): string {
+  return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+}
 
 /**
  * A JIRA project with epics, stories and sub-tasks (bulk-created, level by level), labels set at
@@ -88,27 +122,55 @@ export const jiraExporter: Exporter<JiraPlan> = {
   async prepare(ctx) {
     const { config, secret, deps } = ctx;
     const site = String(config.jira_url);
-    const http = createHttpClient({
-      baseUrl: site,
-      headers: {
-        authorization: `Basic ${Buffer.from(`${secret.user_email}:${secret.api_token}`).toString("base64")}`,
-      },
+    const key = String(config.project_key);
+    const existing = config.existing_project === true;
+    const { jira: http, wiki } = await connectJira({
+      site,
+      email: secret.user_email!,
+      token: secret.api_token!,
+      gateway: deps.config.ATLASSIAN_API_URL,
       concurrency: deps.config.EXPORT_CONCURRENCY,
       signal: ctx.signal,
       retries: deps.config.EXPORT_HTTP_RETRIES,
       describe: describeJira,
     });
-    await http.request("GET", "/rest/api/3/myself");
+    const state = ctx.state as JiraState;
+    if (existing) {
+      const found = await http.request("GET", `/rest/api/3/project/${encodeURIComponent(key)}`, {
+        expect: [404],
+      });
+      if (found.status === 404) {
+        throw new IntegrationError(
+          `There is no JIRA project ${key}, or this account cannot see it. Pick one of your projects.`,
+          404,
+        );
+      }
+    } else if (!state.project_key) {
+      // Creating a project needs the Administer Jira global permission: say so before anything is written.
+      const perms = await http.request<{ permissions?: Record<string, { havePermission?: boolean }> }>(
+        "GET",
+        "/rest/api/3/mypermissions",
+        { query: { permissions: "ADMINISTER" } },
+      );
+      if (!perms.body.permissions?.ADMINISTER?.havePermission) {
+        throw new IntegrationError(
+          "Creating a JIRA project needs the Administer Jira permission, which this account does not have. Export into one of your existing projects instead.",
+          403,
+        );
+      }
+    }
     const planned = planIssues(ctx.tree);
     const pages = confluenceDocuments(ctx, String(config.project_name));
     return {
       http,
+      wiki,
       site,
-      key: String(config.project_key),
+      key,
+      existing,
       planned,
       pages,
       writes: {
-        projects: 1,
+        projects: existing ? 0 : 1,
         epics: planned.filter((p) => p.kind === "epic").length,
         stories: planned.filter((p) => p.kind === "story").length,
         subtasks: planned.filter((p) => p.kind === "subtask").length,
@@ -127,8 +189,27 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
   state.pages ??= {};
 
   // -- project_creation ------------------------------------------------------------------------------
-  await ctx.progress("project_creation", 2, `Creating the JIRA project ${key}`);
+  if (plan.existing) {
+    await ctx.progress("project_creation", 2, `Exporting into the JIRA project ${key}`);
+    state.project_key = key;
+  } else {
+    await ctx.progress("project_creation", 2, `Creating the JIRA project ${key}`);
+  }
+  if (!state.project_key && state.project_requested) {
+    // The last request may have created it and lost the answer: a project led by this account is ours.
+    const found = await http.request<{ lead?: { accountId?: string } }>(
+      "GET",
+      `/rest/api/3/project/${encodeURIComponent(key)}`,
+      { expect: [404] },
+    );
+    if (found.status === 200 && found.body.lead?.accountId === String(config.account_id)) {
+      state.project_key = key;
+      await ctx.saveState();
+    }
+  }
   if (!state.project_key) {
+    state.project_requested = true;
+    await ctx.saveState();
     const created = await http.request<{ errors?: Record<string, string> }>("POST", "/rest/api/3/project", {
       json: {
         key,
@@ -139,12 +220,13 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
         description: taskTitle(ctx.tree.description, 255),
       },
       expect: [400],
+      create: true,
     });
     if (created.status === 400) {
       const errors = created.body.errors ?? {};
-      if (errors.projectKey?.includes("already exists")) {
+      if (errors.projectKey && /uses this project key|already exists/i.test(errors.projectKey)) {
         throw new IntegrationError(
-          `A JIRA project with the key ${key} already exists. Choose another project key.`,
+          `JIRA says: ${errors.projectKey} Choose another project key, or export into that project.`,
           400,
         );
       }
@@ -153,13 +235,10 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
     state.project_key = key;
     await ctx.saveState();
   }
-  const [meta, fields] = await Promise.all([
-    http.request<{ issueTypes: IssueType[] }>("GET", `/rest/api/3/issue/createmeta/${key}/issuetypes`),
-    http.request<Array<{ id: string; name: string; schema?: { custom?: string } }>>(
-      "GET",
-      "/rest/api/3/field",
-    ),
-  ]);
+  const meta = await http.request<{ issueTypes: IssueType[] }>(
+    "GET",
+    `/rest/api/3/issue/createmeta/${encodeURIComponent(key)}/issuetypes`,
+  );
   // Issue types by hierarchy level, not by (translatable) name.
   const types = meta.body.issueTypes;
   const epicType = types.find((t) => t.hierarchyLevel === 1);
@@ -172,14 +251,34 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
       400,
     );
   }
-  const storyPoints = fields.body.find(
-    (f) => f.schema?.custom === "com.pyxis.greenhopper.jira:jsw-story-points",
-  )?.id;
+  // What each issue type's create screen takes in this project: story points only where it is listed,
+  // and any required field Atomize cannot fill is reported before the first issue is sent.
+  const screens = await Promise.all(
+    [epicType, storyType, subtaskType].map((t) => createScreen(http, key, t)),
+  );
+  const storyPoints = { epic: screens[0]!.storyPoints, story: screens[1]!.storyPoints, subtask: null };
+  const unfillable = screens.flatMap((sc, i) =>
+    sc.unfillable.length
+      ? [`${sc.unfillable.join(", ")} on ${[epicType, storyType, subtaskType][i]!.name}`]
+      : [],
+  );
+  if (unfillable.length) {
+    throw new IntegrationError(
+      `JIRA requires fields Atomize cannot fill in project ${key}: ${unfillable.join("; ")}. Make them optional or give them a default value in the project's settings, then retry the export.`,
+      400,
+    );
+  }
   await ctx.progress("project_creation", 10, `Project ${key} is ready`);
 
   // -- issue_creation --------------------------------------------------------------------------------
   const typeOf = { epic: epicType, story: storyType, subtask: subtaskType };
-  if (state.pending?.length) await reconcile(http, key, planned, state);
+  const marker = exportMarker(ctx.row.id);
+  if (state.pending?.length) {
+    await ctx.progress("issue_creation", 10, "Looking for issues a lost answer may have created");
+    await reconcile(http, key, marker, planned, state, ctx.deps.config.JIRA_SEARCH_SETTLE_MS, ctx.signal);
+    await ctx.saveState();
+  }
+  let cut = 0;
   const levels: Planned[][] = [
     planned.filter((p) => p.kind === "epic"),
     planned.filter((p) => p.kind === "story"),
@@ -192,20 +291,32 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
       const chunk = todo.slice(i, i + BULK_MAX);
       state.pending = chunk.map((p) => p.task.id);
       await ctx.saveState();
-      const res = await http.request<{
-        issues: Array<{ key: string }>;
-        errors: Array<{
-          failedElementNumber: number;
-          elementErrors?: { errorMessages?: string[]; errors?: Record<string, string> };
-        }>;
-      }>("POST", "/rest/api/3/issue/bulk", {
-        json: {
-          issueUpdates: chunk.map((p) => ({
-            fields: issueFields(p, key, typeOf[p.kind].id, storyPoints, state),
-          })),
-        },
-        expect: [400],
-      });
+      const res = await http
+        .request<{
+          issues: Array<{ key: string }>;
+          errors: Array<{
+            failedElementNumber: number;
+            elementErrors?: { errorMessages?: string[]; errors?: Record<string, string> };
+          }>;
+        }>("POST", "/rest/api/3/issue/bulk", {
+          json: {
+            issueUpdates: chunk.map((p) => {
+              const fields = issueFields(p, key, typeOf[p.kind].id, storyPoints[p.kind], state, marker);
+              if (fields.cut) cut += 1;
+              return { fields: fields.fields };
+            }),
+          },
+          expect: [400],
+          create: true,
+        })
+        .catch(async (err: unknown) => {
+          // Refused outright (a 4xx, a 429): nothing was created, so nothing needs looking for.
+          if (!(err instanceof IntegrationError && err.unconfirmed)) {
+            state.pending = [];
+            await ctx.saveState();
+          }
+          throw err;
+        });
       const failed = new Set((res.body.errors ?? []).map((e) => e.failedElementNumber));
       let k = 0;
       chunk.forEach((p, index) => {
@@ -236,7 +347,11 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
   // it); one search confirms JIRA has them, instead of a request per issue.
   await ctx.progress("label_update", 82, "Checking labels");
   await http.request("GET", "/rest/api/3/search/jql", {
-    query: { jql: `project = ${key} AND labels = ${ATOMIZE_LABEL}`, fields: "labels", maxResults: 1 },
+    query: {
+      jql: `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
+      fields: "labels",
+      maxResults: 1,
+    },
   });
   await ctx.progress("label_update", 88, `Labels applied to ${Object.keys(state.issues).length} issues`);
 
@@ -244,13 +359,32 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
   const order = await linkBlockers(ctx, http, planned, state);
 
   // -- Confluence pages: tech stack, best practices, standards ---------------------------------------
-  const pages = await writeConfluencePages(ctx, http, key, plan.pages);
+  const spaceKey = typeof config.confluence_space_key === "string" ? config.confluence_space_key : key;
+  const confluence = await writeConfluencePages(
+    ctx,
+    plan.wiki,
+    spaceKey,
+    String(config.project_name),
+    plan.pages,
+  );
+  const warnings = [
+    ...(confluence.note ? [confluence.note] : []),
+    ...("dependencies_note" in order && order.dependencies_note ? [order.dependencies_note] : []),
+    ...(cut
+      ? [
+          `${cut} description${cut === 1 ? " was" : "s were"} cut to fit JIRA's 32,767-character limit; the full text is in Atomize.`,
+        ]
+      : []),
+  ];
   return {
     ...order,
     issues_created: Object.keys(state.issues).length,
     project_key: key,
     project_url: `${site}/browse/${key}`,
-    confluence_pages: pages,
+    confluence_pages: confluence.pages,
+    confluence_space_key: confluence.pages ? spaceKey : null,
+    ...(confluence.note ? { confluence_note: confluence.note } : {}),
+    warnings,
   };
 }
 
@@ -301,71 +435,147 @@ async function linkBlockers(ctx: ExportContext, http: HttpClient, planned: Plann
   return { dependencies: pairs.length, dependencies_linked: state.links.length };
 }
 
-function issueFields(
+/** The label that marks this export's issues, so a resumed export finds exactly what it created. */
+export function exportMarker(exportId: string): string {
+  return `atomize-export-${exportId.replace(/-/g, "").slice(0, 12)}`;
+}
+
+/** An issue's fields; `cut` when its description had to be shortened to JIRA's limit. */
+export function issueFields(
   p: Planned,
   projectKey: string,
   typeId: string,
-  storyPointsField: string | undefined,
+  storyPointsField: string | null,
   state: JiraState,
-) {
+  marker: string,
+): { fields: Record<string, unknown>; cut: boolean } {
   const t = p.task;
-  const labels = [ATOMIZE_LABEL, `complexity-${complexityBand(t.complexity_score)}`];
+  const labels = [ATOMIZE_LABEL, marker, `complexity-${complexityBand(t.complexity_score)}`];
   if (t.story_points) labels.push(`story-points-${t.story_points}`);
   if (p.kind === "epic") {
     const highest = Math.max(t.complexity_score ?? 0, ...subtasksOf(t).map((x) => x.complexity_score ?? 0));
     labels.push(`epic-complexity-${complexityBand(highest)}`);
   }
+  const { doc, cut } = description(t);
   const fields: Record<string, unknown> = {
     project: { key: projectKey },
     summary: taskTitle(t.description, 250),
     issuetype: { id: typeId },
     labels,
-    description: adf([
-      t.description,
-      t.implementation_details ? `Implementation: ${t.implementation_details}` : "",
-      `Complexity ${t.complexity_score ?? "?"}/10 · Story points ${t.story_points ?? "?"} · Planned by Atomize`,
-    ]),
+    description: doc,
   };
   if (p.parentTaskId) fields.parent = { key: state.issues![p.parentTaskId] };
-  if (storyPointsField && p.kind !== "subtask" && t.story_points) fields[storyPointsField] = t.story_points;
-  return fields;
+  if (storyPointsField && t.story_points) fields[storyPointsField] = t.story_points;
+  return { fields, cut };
 }
 
-/** After an interrupted bulk call: find what JIRA did create (by label, summary and parent) before sending again. */
-async function reconcile(http: HttpClient, key: string, planned: Planned[], state: JiraState) {
-  const found: Array<{ key: string; fields: { summary: string; parent?: { key: string } } }> = [];
-  let nextPageToken: string | undefined;
-  do {
-    const res = await http.request<{ issues: typeof found; nextPageToken?: string }>(
+/** The description as ADF, its text cut (with a note) when the document would pass JIRA's limit. */
+function description(t: TaskTreeNode): { doc: ReturnType<typeof adf>; cut: boolean } {
+  const rest = [
+    t.implementation_details ? `Implementation: ${t.implementation_details}` : "",
+    `Complexity ${t.complexity_score ?? "?"}/10 · Story points ${t.story_points ?? "?"} · Planned by Atomize`,
+  ];
+  const full = adf([t.description, ...rest]);
+  if (JSON.stringify(full).length <= DESCRIPTION_MAX) return { doc: full, cut: false };
+  // Long text: keep the start of each part within the limit, then say where the rest is.
+  let budget = t.description.length + rest.join("").length;
+  for (;;) {
+    budget = Math.floor(budget * 0.9);
+    const share = (text: string) =>
+      text.slice(
+        0,
+        Math.max(
+          200,
+          Math.floor((budget * text.length) / Math.max(1, t.description.length + rest.join("").length)),
+        ),
+      );
+    const doc = adf([
+      share(t.description),
+      ...rest.map((r, i) => (i === rest.length - 1 ? r : share(r))),
+      DESCRIPTION_CUT_NOTE,
+    ]);
+    if (JSON.stringify(doc).length <= DESCRIPTION_MAX) return { doc, cut: true };
+  }
+}
+
+/** The create screen of an issue type in a project: its story-points field, and required fields nobody fills. */
+async function createScreen(http: HttpClient, key: string, type: IssueType) {
+  const fields: MetaField[] = [];
+  for (let startAt = 0; ; ) {
+    const page = await http.request<{ fields?: MetaField[]; total?: number; maxResults?: number }>(
       "GET",
-      "/rest/api/3/search/jql",
-      {
-        query: {
-          jql: `project = ${key} AND labels = ${ATOMIZE_LABEL}`,
-          fields: "summary,parent",
-          maxResults: 100,
-          nextPageToken,
+      `/rest/api/3/issue/createmeta/${encodeURIComponent(key)}/issuetypes/${encodeURIComponent(type.id)}`,
+      { query: { startAt, maxResults: 200 } },
+    );
+    const got = page.body.fields ?? [];
+    fields.push(...got);
+    startAt += got.length;
+    if (got.length === 0 || startAt >= (page.body.total ?? 0)) break;
+  }
+  const storyPoints =
+    fields.find((f) => f.schema?.custom === STORY_POINTS_CUSTOM)?.fieldId ??
+    fields.find((f) => /^story points?$/i.test(f.name) && f.schema?.type === "number")?.fieldId ??
+    null;
+  const unfillable = fields
+    .filter((f) => f.required && !f.hasDefaultValue && !FILLED_FIELDS.has(f.fieldId))
+    .map((f) => f.name);
+  return { storyPoints, unfillable };
+}
+
+/**
+ * After a bulk call whose answer was lost (or that failed half-way): find what JIRA did create, by this
+ * export's marker label, summary and parent, before sending anything again. JIRA's search lags behind its
+ * writes, so it looks again for up to `settleMs` while some are still unaccounted for; what it does not
+ * find by then is created again.
+ */
+async function reconcile(
+  http: HttpClient,
+  key: string,
+  marker: string,
+  planned: Planned[],
+  state: JiraState,
+  settleMs: number,
+  signal: AbortSignal,
+) {
+  const deadline = Date.now() + settleMs;
+  for (;;) {
+    const found: Array<{ key: string; fields: { summary: string; parent?: { key: string } } }> = [];
+    let nextPageToken: string | undefined;
+    do {
+      const res = await http.request<{ issues: typeof found; nextPageToken?: string }>(
+        "GET",
+        "/rest/api/3/search/jql",
+        {
+          query: {
+            jql: `project = ${jqlString(key)} AND labels = ${jqlString(marker)}`,
+            fields: "summary,parent",
+            maxResults: 100,
+            nextPageToken,
+          },
         },
-      },
-    );
-    found.push(...res.body.issues);
-    nextPageToken = res.body.nextPageToken;
-  } while (nextPageToken);
-  const known = new Set(Object.values(state.issues ?? {}));
-  for (const id of state.pending ?? []) {
-    const p = planned.find((x) => x.task.id === id);
-    if (!p) continue;
-    const parentKey = p.parentTaskId ? state.issues![p.parentTaskId] : undefined;
-    const match = found.find(
-      (i) =>
-        !known.has(i.key) &&
-        i.fields.summary === taskTitle(p.task.description, 250) &&
-        i.fields.parent?.key === parentKey,
-    );
-    if (match) {
-      state.issues![id] = match.key;
-      known.add(match.key);
+      );
+      found.push(...res.body.issues);
+      nextPageToken = res.body.nextPageToken;
+    } while (nextPageToken);
+    const known = new Set(Object.values(state.issues ?? {}));
+    for (const id of state.pending ?? []) {
+      const p = planned.find((x) => x.task.id === id);
+      if (!p) continue;
+      const parentKey = p.parentTaskId ? state.issues![p.parentTaskId] : undefined;
+      const match = found.find(
+        (i) =>
+          !known.has(i.key) &&
+          i.fields.summary === taskTitle(p.task.description, 250) &&
+          i.fields.parent?.key === parentKey,
+      );
+      if (match) {
+        state.issues![id] = match.key;
+        known.add(match.key);
+      }
     }
+    state.pending = (state.pending ?? []).filter((id) => !state.issues![id]);
+    if (state.pending.length === 0 || Date.now() >= deadline) break;
+    await sleep(Math.min(1000, Math.max(50, settleMs / 10)), undefined, { signal });
   }
   state.pending = [];
 }
@@ -404,27 +614,67 @@ function confluenceDocuments(ctx: ExportContext, projectName: string): Array<[st
   ];
 }
 
+/**
+ * The pages go into the Confluence space with the project's key (or the one the user chose), created when
+ * it does not exist (Confluence's v1 API: v2 reads spaces but creates them only on some sites). A site
+ * without Confluence, or an account that may not create spaces, gets a visible note instead of pages.
+ */
 async function writeConfluencePages(
   ctx: ExportContext,
-  http: HttpClient,
-  key: string,
+  wiki: HttpClient,
+  spaceKey: string,
+  projectName: string,
   documents: Array<[string, string]>,
-) {
+): Promise<{ pages: number; note: string | null }> {
   const state = ctx.state as JiraState;
-  const spaces = await http.request<{ results: Array<{ id: string }> }>("GET", "/wiki/api/v2/spaces", {
-    query: { keys: key },
-  });
-  const space = spaces.body.results[0];
-  if (!space) return 0;
+  const findSpace = async () => {
+    const res = await wiki.request<{ results?: Array<{ id: string }> }>("GET", "/wiki/api/v2/spaces", {
+      query: { keys: spaceKey },
+      expect: [404],
+    });
+    return res.status === 404 ? "no-confluence" : (res.body.results?.[0] ?? null);
+  };
+  let space: { id: string } | "no-confluence" | null = await findSpace();
+  if (space === "no-confluence") {
+    const note =
+      "This Atlassian site has no Confluence, so the tech stack, best practices and standards pages were not written.";
+    await ctx.progress("label_update", 98, note);
+    return { pages: 0, note };
+  }
+  if (!space) {
+    const created = await wiki.request<{ message?: string }>("POST", "/wiki/rest/api/space", {
+      json: {
+        key: spaceKey,
+        name: projectName.slice(0, 200),
+        description: { plain: { value: `Planned with Atomize: ${projectName}`, representation: "plain" } },
+      },
+      expect: [400, 403],
+      create: true,
+    });
+    if (created.status === 403) {
+      const note = `This account may not create Confluence spaces, so the pages were not written. Ask a Confluence admin for a space with the key ${spaceKey}, or choose an existing space, and export again.`;
+      await ctx.progress("label_update", 98, note);
+      return { pages: 0, note };
+    }
+    if (created.status === 400 && !/already exists/i.test(String(created.body?.message ?? ""))) {
+      throw new IntegrationError(describeJira(400, created.body), 400);
+    }
+    const listed = await findSpace();
+    if (!listed || listed === "no-confluence") {
+      throw new IntegrationError("Confluence created the space but does not list it yet.", 503, null, true);
+    }
+    space = listed;
+  }
   let written = 0;
   for (const [title, value] of documents) {
     if (state.pages![title]) {
       written += 1;
       continue;
     }
-    const res = await http.request<{ id?: string }>("POST", "/wiki/api/v2/pages", {
+    const res = await wiki.request<{ id?: string }>("POST", "/wiki/api/v2/pages", {
       json: { spaceId: space.id, status: "current", title, body: { representation: "storage", value } },
       expect: [400],
+      create: true,
     });
     if (res.status === 400 && !JSON.stringify(res.body).includes("already exists")) {
       throw new IntegrationError(describeJira(400, res.body), 400);
@@ -438,5 +688,5 @@ async function writeConfluencePages(
       `Wrote Confluence page ${written} of ${documents.length}`,
     );
   }
-  return written;
+  return { pages: written, note: null };
 }

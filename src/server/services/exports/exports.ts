@@ -95,6 +95,8 @@ export async function startExport(
       project_name: c.project_name,
       project_key: c.project_key,
       user_email: email,
+      existing_project: c.existing_project === true,
+      ...(c.confluence_space_key ? { confluence_space_key: c.confluence_space_key } : {}),
     };
   } else if (request.kind === "trello") {
     const input = request.input;

@@ -102,7 +102,7 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
   try {
     const plan = await exporter.prepare(ctx);
     deps.log.info("export planned", { exportId, kind: row.kind, ...plan.writes });
-    const result = await exporter.run(ctx, plan);
+    const result = await runResuming(exporter, ctx, plan);
     // What now exists in JIRA, Trello or GitHub is locked against re-plans (a person can unlock it).
     const exported = [tree.id, ...subtasksOf(tree).map((t) => t.id)];
     await deps.db.update(tasks).set({ exportedAt: new Date() }).where(inArray(tasks.id, exported));
@@ -145,6 +145,29 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
       `Temporary problem (${(err as Error).message}); retrying`,
     );
     throw err;
+  }
+}
+
+/** Resumes after a write whose answer was lost, this many times in one attempt, before the job retries. */
+const LOST_ANSWER_RESUMES = 5;
+
+/**
+ * Runs an exporter, resuming it when a create's answer was lost (IntegrationError.unconfirmed): its saved
+ * state says what it was creating, and it looks for that before creating anything again.
+ */
+async function runResuming<Plan extends ExportPlan>(
+  exporter: Exporter<Plan>,
+  ctx: ExportContext,
+  plan: Plan,
+) {
+  for (let resumes = 0; ; resumes++) {
+    try {
+      return await exporter.run(ctx, plan);
+    } catch (err) {
+      if (!(err instanceof IntegrationError && err.unconfirmed) || resumes >= LOST_ANSWER_RESUMES) throw err;
+      await ctx.saveState();
+      ctx.deps.log.warn("export write unconfirmed; resuming", { exportId: ctx.row.id, resumes });
+    }
   }
 }
 

@@ -16,6 +16,7 @@ import { AppError } from "../../errors";
 import { jiraSiteOrigin } from "../../integrations/allowed-origin";
 import { githubClient, INTERACTIVE_RATE_LIMIT_WAIT_MS } from "../../integrations/github/client";
 import { createHttpClient } from "../../integrations/http-client";
+import { connectJira } from "../../integrations/jira/connection";
 import type { UserRow } from "../auth/sessions";
 import { deleteCredential, maskHint, readCredential, saveCredential } from "./credentials";
 
@@ -106,11 +107,12 @@ export async function saveJiraCredentials(
   input: z.output<typeof jiraCredentialsInput>,
 ) {
   const origin = jiraSiteOrigin(input.jira_url, deps.config.JIRA_ALLOWED_ORIGINS);
-  const jira = createHttpClient({
-    baseUrl: origin,
-    headers: {
-      authorization: `Basic ${Buffer.from(`${input.user_email}:${input.api_token}`).toString("base64")}`,
-    },
+  // A classic token on the site, or a scoped one through Atlassian's gateway (jira/connection.ts).
+  const connection = await connectJira({
+    site: origin,
+    email: input.user_email,
+    token: input.api_token,
+    gateway: deps.config.ATLASSIAN_API_URL,
     concurrency: 1,
     retries: 0,
     timeoutMs: TIMEOUT,
@@ -124,13 +126,17 @@ export async function saveJiraCredentials(
           }
         : `JIRA answered ${status}. Please try again later.`,
   });
-  await jira.request("GET", "/rest/api/3/myself");
   await saveCredential(
     deps,
     userId,
     "jira",
     { user_email: input.user_email, api_token: input.api_token },
-    { jira_url: origin, user_email: input.user_email, account_id: input.account_id },
+    {
+      jira_url: origin,
+      user_email: input.user_email,
+      account_id: input.account_id,
+      scoped_token: connection.cloudId !== null,
+    },
   );
   return (await integrationStatus(deps, userId)).jira;
 }

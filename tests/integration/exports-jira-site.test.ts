@@ -1,0 +1,204 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { tasks } from "../../src/server/db/schema/index";
+import { type FakeJira, startFakeJira } from "../fakes/jira";
+import { waitForExport } from "../support/exports";
+import { registerUser, TestClient } from "../support/http-client";
+import { seedTree } from "../support/seed";
+import { startTestServer, type TestServer } from "../support/server";
+
+/**
+ * The JIRA export against what real Atlassian sites do and the first fake did not (tests/fakes/jira.ts
+ * cites the sources): no Confluence space comes with a project, project creation needs an admin, create
+ * screens decide the fields, descriptions have a limit, search lags, answers get lost, scoped tokens go
+ * through the gateway, and a project key may be a JQL reserved word.
+ */
+
+const ADMIN = { email: "admin@example.com", apiToken: "atl-admin", accountId: "5b10ac8d82e05b22cc7d4ef5" };
+const MEMBER = { email: "member@example.com", apiToken: "atl-member", accountId: "5b10a2844c20165700ede210" };
+const SCOPED = {
+  email: "scoped@example.com",
+  apiToken: "ATSTT-scoped",
+  accountId: "5b10a2844c20165700ede2aa",
+};
+let jira: FakeJira;
+let server: TestServer;
+
+beforeAll(async () => {
+  jira = await startFakeJira();
+  jira.addUser({ ...ADMIN, displayName: "Admin" });
+  jira.addUser({ ...MEMBER, admin: false, canCreateSpaces: false });
+  jira.addUser({ ...SCOPED, scoped: true });
+  server = await startTestServer({
+    JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*",
+    ATLASSIAN_API_URL: jira.url,
+    EXPORT_HTTP_RETRIES: "1",
+    JIRA_SEARCH_SETTLE_MS: "2000",
+    JOBS_ENABLED: "true",
+    REGISTRATIONS_PER_IP_PER_HOUR: "1000",
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await jira?.close();
+});
+afterEach(() => {
+  jira.setMode("ok");
+  jira.setConfluence(true);
+  jira.setSearchLag(0);
+  jira.setCreateScreen("story", { storyPoints: true, required: [] });
+});
+
+/** 1 + 3 + 9 + 27 = 40 nodes: 3 epics, 9 stories, 27 sub-tasks. */
+async function ownerWithTree() {
+  const client = new TestClient(server.url);
+  const { user } = await registerUser(client);
+  const { rootId } = await seedTree(server.deps.database, user.id, {
+    fanout: 3,
+    depth: 3,
+    description: "Site",
+  });
+  return { client, rootId };
+}
+
+const config = (account: typeof ADMIN, key: string, extra: Record<string, unknown> = {}) => ({
+  jira_url: jira.url,
+  user_email: account.email,
+  api_token: account.apiToken,
+  account_id: account.accountId,
+  project_name: `Atomize ${key}`,
+  project_key: key,
+  ...extra,
+});
+
+async function exportTo(cfg: ReturnType<typeof config>) {
+  const { client, rootId } = await ownerWithTree();
+  const started = await client.post("/api/jira/start-export", { config: cfg, task_id: rootId });
+  expect(started.status).toBe(202);
+  return { client, rootId, done: await waitForExport(client, started.json.export_id) };
+}
+
+describe("JIRA export on a real site's terms", () => {
+  it("creates the Confluence space the project needs (JIRA makes none) and writes the pages there", async () => {
+    const { done } = await exportTo(config(ADMIN, "SPC"));
+    expect(done.status).toBe("completed");
+    expect(done.result).toMatchObject({ confluence_pages: 3, confluence_space_key: "SPC", warnings: [] });
+    expect(jira.pages("SPC")).toHaveLength(3);
+  });
+
+  it("uses a space the user picked", async () => {
+    jira.addSpace({ key: "DOCS", name: "Docs" });
+    const { done } = await exportTo(config(ADMIN, "PICK", { confluence_space_key: "DOCS" }));
+    expect(done.result).toMatchObject({ confluence_pages: 3, confluence_space_key: "DOCS" });
+    expect(jira.pages("DOCS").map((p) => p.title)).toContain("Atomize PICK: Tech Stack");
+  });
+
+  it("says so, visibly, when the site has no Confluence", async () => {
+    jira.setConfluence(false);
+    const { done } = await exportTo(config(ADMIN, "NOCF"));
+    expect(done.status).toBe("completed");
+    expect(done.result.confluence_pages).toBe(0);
+    expect(done.result.confluence_note).toMatch(/has no Confluence/);
+    expect(done.result.warnings).toContain(done.result.confluence_note);
+    expect(jira.issues("NOCF")).toHaveLength(39);
+  });
+
+  it("refuses to create a project without Administer Jira, before writing anything, and exports into an existing one", async () => {
+    const before = jira.projects().length;
+    const { done } = await exportTo(config(MEMBER, "MEMB"));
+    expect(done.status).toBe("failed");
+    expect(done.error).toMatch(/needs the Administer Jira permission/);
+    expect(jira.projects()).toHaveLength(before);
+
+    // An admin made the project; the member exports into it. They may not create spaces: a note says so.
+    const made = await exportTo(config(ADMIN, "TEAM"));
+    expect(made.done.status).toBe("completed");
+    const into = await exportTo(
+      config(MEMBER, "TEAM", { existing_project: true, confluence_space_key: "MEMSP" }),
+    );
+    expect(into.done.status).toBe("completed");
+    expect(into.done.result).toMatchObject({ issues_created: 39, project_key: "TEAM", confluence_pages: 0 });
+    expect(into.done.result.confluence_note).toMatch(/may not create Confluence spaces/);
+    expect(jira.issues("TEAM")).toHaveLength(78);
+
+    const missing = await exportTo(config(MEMBER, "NOPE", { existing_project: true }));
+    expect(missing.done.status).toBe("failed");
+    expect(missing.done.error).toMatch(/There is no JIRA project NOPE/);
+  });
+
+  it("sets story points only where the create screen has them, and names required fields it cannot fill", async () => {
+    jira.setCreateScreen("story", { storyPoints: false });
+    const { done } = await exportTo(config(ADMIN, "NOSP"));
+    expect(done.status).toBe("completed");
+    const issues = jira.issues("NOSP");
+    expect(issues.filter((i) => i.type === "story").every((i) => i.storyPoints === null)).toBe(true);
+    expect(issues.filter((i) => i.type === "epic").every((i) => i.storyPoints !== null)).toBe(true);
+
+    jira.setCreateScreen("story", { required: [{ fieldId: "customfield_10300", name: "Team" }] });
+    const refused = await exportTo(config(ADMIN, "REQ"));
+    expect(refused.done.status).toBe("failed");
+    expect(refused.done.error).toMatch(/requires fields Atomize cannot fill in project REQ: Team on Story/);
+    expect(jira.issues("REQ")).toHaveLength(0);
+  });
+
+  it("cuts a description over JIRA's limit, with a note, instead of failing the export", async () => {
+    const { client, rootId } = await ownerWithTree();
+    const [leaf] = await server.deps.database.rows<{ id: string }>(
+      sql`select id from tasks where root_task_id = ${rootId} and depth = 3 limit 1`,
+    );
+    const long = `Long task\n${"word ".repeat(9_000)}`;
+    await server.deps.db.update(tasks).set({ description: long }).where(eq(tasks.id, leaf!.id));
+    const started = await client.post("/api/jira/start-export", {
+      config: config(ADMIN, "LONG"),
+      task_id: rootId,
+    });
+    const done = await waitForExport(client, started.json.export_id);
+    expect(done.status).toBe("completed");
+    expect(done.result.warnings).toContain(
+      "1 description was cut to fit JIRA's 32,767-character limit; the full text is in Atomize.",
+    );
+    const cut = jira.issues("LONG").find((i) => i.summary === "Long task")!;
+    const json = JSON.stringify(cut.description);
+    expect(json.length).toBeLessThanOrEqual(32_767);
+    expect(json).toContain("full text is in Atomize");
+  });
+
+  it("creates nothing twice when JIRA's answer to a write is lost, even while its search lags", async () => {
+    jira.setSearchLag(500);
+    jira.server.faults.loseAnswer({ method: "POST", path: "/rest/api/3/project", times: 1 });
+    jira.server.faults.loseAnswer({ method: "POST", path: "/rest/api/3/issue/bulk", times: 2 });
+    const { done } = await exportTo(config(ADMIN, "LOST"));
+    expect(done.status).toBe("completed");
+    const issues = jira.issues("LOST");
+    expect(issues).toHaveLength(39);
+    expect(new Set(issues.map((i) => `${i.parentKey}|${i.summary}|${i.type}`)).size).toBe(39);
+    expect(jira.projects().filter((p) => p.key === "LOST")).toHaveLength(1);
+  });
+
+  it("works with a scoped API token, through Atlassian's gateway", async () => {
+    const client = new TestClient(server.url);
+    await registerUser(client);
+    const saved = await client.post("/api/jira/credentials", {
+      jira_url: jira.url,
+      user_email: SCOPED.email,
+      api_token: SCOPED.apiToken,
+      account_id: SCOPED.accountId,
+    });
+    expect(saved.status).toBe(200);
+    const before = jira.requests.length;
+    const { done } = await exportTo(config(SCOPED, "SCOP"));
+    expect(done.status).toBe("completed");
+    expect(jira.issues("SCOP")).toHaveLength(39);
+    expect(jira.pages("SCOP")).toHaveLength(3);
+    const paths = jira.requests.slice(before).map((r) => r.path);
+    expect(paths.some((p) => p.startsWith(`/ex/jira/${jira.cloudId}/rest/api/3/issue/bulk`))).toBe(true);
+    expect(paths.some((p) => p.startsWith(`/ex/confluence/${jira.cloudId}/wiki/api/v2/pages`))).toBe(true);
+  });
+
+  it("quotes the project key in JQL, so a reserved word works as a key", async () => {
+    jira.server.faults.loseAnswer({ method: "POST", path: "/rest/api/3/issue/bulk", times: 1 });
+    const { done } = await exportTo(config(ADMIN, "AND"));
+    expect(done.status).toBe("completed");
+    expect(jira.issues("AND")).toHaveLength(39);
+  });
+});
