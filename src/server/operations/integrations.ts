@@ -51,6 +51,12 @@ export const integrationOperations = {
     run: ({ deps, user }, input) => integrations.saveJiraCredentials(deps, user.id, input),
     rest: [{ method: "post", path: "/jira/credentials", from: "body" }],
   }),
+  jiraProjects: query({
+    access: "user",
+    summary: "The JIRA projects the stored connection can see (up to 200), to export into one of them.",
+    run: ({ deps, user }) => integrations.jiraProjects(deps, user.id),
+    rest: [{ method: "get", path: "/jira/projects" }],
+  }),
   remove: mutation({
     access: "user",
     summary: "Forgets the stored credentials of one integration.",

@@ -38,6 +38,19 @@ function ResultSummary({ kind, api }: { kind: ExportKind; api: ExportProgressApi
           </>
         )}
       </p>
+      {r.warnings.length > 0 && (
+        <ul
+          role="status"
+          className="alert alert-warning alert-soft flex flex-col items-start gap-1 text-sm"
+          data-testid="export-warnings"
+        >
+          {r.warnings.map((w) => (
+            <li key={w} className="break-words">
+              {w}
+            </li>
+          ))}
+        </ul>
+      )}
       {r.url && (
         <a
           className="btn btn-primary btn-sm self-start"

@@ -49,7 +49,8 @@ describe("exportReducer", () => {
           issues_created: 12,
           project_key: "ATOMIZE",
           project_url: "https://acme.atlassian.net/browse/ATOMIZE",
-          confluence_pages: 3,
+          confluence_pages: 0,
+          warnings: ["This Atlassian site has no Confluence, so the pages were not written.", 7],
         },
       ],
       s,
@@ -60,7 +61,9 @@ describe("exportReducer", () => {
       count: 12,
       name: "ATOMIZE",
       url: "https://acme.atlassian.net/browse/ATOMIZE",
-      confluencePages: 3,
+      confluencePages: 0,
+      // Only text is shown: a warning that is not a string is dropped.
+      warnings: ["This Atlassian site has no Confluence, so the pages were not written."],
     });
     expect(successToast("jira", done.result!)).toBe("Successfully created JIRA project with 12 issues");
     expect(dialogTitle("jira", done.phase)).toBe("Export Complete");

@@ -17,7 +17,18 @@ export type ExportResult = {
   name: string | null;
   url: string | null;
   confluencePages: number | null;
+  /** What the export could not do and says so (no Confluence, cut descriptions, no "Blocks" links). */
+  warnings: string[];
 };
+
+/** The result's warnings: strings only, a few, each of bounded length (they come from a third party's site). */
+function warningsOf(data: Record<string, unknown>): string[] {
+  const raw = Array.isArray(data.warnings) ? data.warnings : [];
+  return raw
+    .filter((w): w is string => typeof w === "string" && w.length > 0)
+    .slice(0, 10)
+    .map((w) => w.slice(0, 500));
+}
 
 export type ExportProgressState = {
   phase: ExportPhase;
@@ -89,6 +100,7 @@ export function resultOf(kind: ExportKind, data: Record<string, unknown>): Expor
       name: str(data.project_key),
       url: safeUrl(data.project_url),
       confluencePages: num(data.confluence_pages),
+      warnings: warningsOf(data),
     };
   }
   if (kind === "trello") {
@@ -97,6 +109,7 @@ export function resultOf(kind: ExportKind, data: Record<string, unknown>): Expor
       name: str(data.board_name),
       url: safeUrl(data.board_url),
       confluencePages: null,
+      warnings: warningsOf(data),
     };
   }
   return {
@@ -104,6 +117,7 @@ export function resultOf(kind: ExportKind, data: Record<string, unknown>): Expor
     name: str(data.repository),
     url: safeUrl(data.repository_url),
     confluencePages: null,
+    warnings: warningsOf(data),
   };
 }
 

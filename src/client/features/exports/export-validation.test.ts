@@ -17,6 +17,8 @@ const valid: JiraExportForm = {
   userEmail: "dev@example.com",
   apiToken: "secret",
   accountId: "5b10ac8d82e05b22cc7d4ef5",
+  existingProject: false,
+  confluenceSpaceKey: "",
 };
 
 describe("sanitizeProjectKey", () => {
@@ -73,6 +75,9 @@ describe("jiraExportErrors (the export's and the connection's schemas)", () => {
       user_email: "dev@example.com",
       account_id: "5b10ac8d82e05b22cc7d4ef5",
     });
+    expect(
+      jiraExportConfigOf({ ...valid, existingProject: true, confluenceSpaceKey: " DOCS " }),
+    ).toMatchObject({ existing_project: true, confluence_space_key: "DOCS" });
   });
 });
 

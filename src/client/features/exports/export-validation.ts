@@ -34,9 +34,13 @@ export type JiraExportForm = {
   userEmail: string;
   apiToken: string;
   accountId: string;
+  /** Export into the existing project `projectKey` (no admin rights needed) instead of creating one. */
+  existingProject: boolean;
+  /** Optional: the Confluence space for the pages (default: the project key). */
+  confluenceSpaceKey: string;
 };
 
-export type JiraField = keyof JiraExportForm;
+export type JiraField = Exclude<keyof JiraExportForm, "existingProject">;
 
 /** The schemas' paths (jiraExportConfig, jiraCredentialsInput; the server's 422s) to the form's fields. */
 export const JIRA_FIELDS: Record<string, JiraField> = {
@@ -46,6 +50,7 @@ export const JIRA_FIELDS: Record<string, JiraField> = {
   user_email: "userEmail",
   api_token: "apiToken",
   account_id: "accountId",
+  confluence_space_key: "confluenceSpaceKey",
 };
 
 /** The export's config: trimmed, and without an API token when none was typed (the stored one is used). */
@@ -58,6 +63,8 @@ export function jiraExportConfigOf(form: JiraExportForm): JiraExportConfig {
     user_email: form.userEmail.trim(),
     account_id: form.accountId.trim(),
     ...(token ? { api_token: token } : {}),
+    ...(form.existingProject ? { existing_project: true } : {}),
+    ...(form.confluenceSpaceKey.trim() ? { confluence_space_key: form.confluenceSpaceKey.trim() } : {}),
   };
 }
 

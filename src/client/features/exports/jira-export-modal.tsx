@@ -1,4 +1,4 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { defaultExportName } from "../../../shared/export-formats";
 import type { IntegrationStatus } from "../../../shared/schemas/integrations";
@@ -29,6 +29,7 @@ const FIELD_IDS: Record<JiraField, string> = {
   userEmail: "jira-export-email",
   apiToken: "jira-export-api-token",
   accountId: "jira-export-account-id",
+  confluenceSpaceKey: "jira-export-confluence-space",
 };
 
 function initialForm(task: Task, jira: IntegrationStatus["jira"] | undefined): JiraExportForm {
@@ -39,6 +40,8 @@ function initialForm(task: Task, jira: IntegrationStatus["jira"] | undefined): J
     userEmail: jira?.user_email ?? "",
     apiToken: "",
     accountId: jira?.account_id ?? "",
+    existingProject: false,
+    confluenceSpaceKey: "",
   };
 }
 
@@ -70,6 +73,13 @@ export function JiraExportModal({
     setErrors({});
   }, [open]);
 
+  // Existing projects, listed through the stored connection when the user asks for them.
+  const projects = useQuery({
+    ...trpc.integrations.jiraProjects.queryOptions(),
+    enabled: open && form.existingProject && tokenStored,
+    retry: false,
+    staleTime: 60_000,
+  });
   const set = (field: JiraField, value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
     setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
@@ -106,9 +116,63 @@ export function JiraExportModal({
       size="lg"
     >
       <p className="text-sm text-base-content/70">
-        Creates a JIRA project with epics, stories and sub-tasks from this task tree, plus Confluence pages
-        for the tech stack, best practices and standards.
+        Creates epics, stories and sub-tasks from this task tree in a new or an existing JIRA project, plus
+        Confluence pages for the tech stack, best practices and standards.
       </p>
+      <fieldset className="flex flex-wrap gap-4" aria-label="JIRA project">
+        <label className="flex cursor-pointer items-center gap-2 text-sm">
+          <input
+            type="radio"
+            className="radio radio-sm"
+            name="jira-project-mode"
+            checked={!form.existingProject}
+            onChange={() => setForm((f) => ({ ...f, existingProject: false }))}
+          />
+          Create a new project (needs JIRA admin rights)
+        </label>
+        <label className="flex cursor-pointer items-center gap-2 text-sm">
+          <input
+            type="radio"
+            className="radio radio-sm"
+            name="jira-project-mode"
+            checked={form.existingProject}
+            onChange={() => setForm((f) => ({ ...f, existingProject: true }))}
+          />
+          Use an existing project
+        </label>
+      </fieldset>
+      {form.existingProject && tokenStored && (
+        <div className="flex flex-col gap-1 text-sm">
+          <label htmlFor="jira-export-existing" className="font-medium">
+            Your projects
+          </label>
+          {projects.isPending ? (
+            <span className="text-base-content/60">Loading your JIRA projects...</span>
+          ) : projects.isError ? (
+            <span role="alert" className="text-error">
+              {errorDetailOf(projects.error) ?? "Your JIRA projects could not be listed."} Type the key
+              instead.
+            </span>
+          ) : (
+            <select
+              id="jira-export-existing"
+              className="select select-bordered select-sm w-full"
+              value={form.projectKey}
+              onChange={(e) => {
+                const picked = projects.data.projects.find((p) => p.key === e.target.value);
+                if (picked) setForm((f) => ({ ...f, projectKey: picked.key, projectName: picked.name }));
+              }}
+            >
+              <option value="">Choose a project</option>
+              {projects.data.projects.map((p) => (
+                <option key={p.key} value={p.key}>
+                  {p.key}: {p.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </div>
+      )}
       <div className="grid gap-3 md:grid-cols-2">
         <Field
           id={FIELD_IDS.projectName}
@@ -139,6 +203,18 @@ export function JiraExportModal({
           onChange={(e) => set("projectKey", sanitizeProjectKey(e.target.value))}
         />
       </div>
+
+      <Field
+        id={FIELD_IDS.confluenceSpaceKey}
+        label="Confluence space key (optional)"
+        value={form.confluenceSpaceKey}
+        autoComplete="off"
+        spellCheck={false}
+        className="font-mono"
+        error={errors.confluenceSpaceKey}
+        hint="Where the pages go; by default a space with the project key, created if it does not exist."
+        onChange={(e) => set("confluenceSpaceKey", e.target.value.replace(/[^A-Za-z0-9]/g, ""))}
+      />
 
       <fieldset className="flex flex-col gap-3 rounded-box border border-base-300 p-3">
         <legend className="px-1 text-sm font-medium">JIRA connection</legend>

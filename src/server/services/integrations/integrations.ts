@@ -100,20 +100,14 @@ export async function saveTrelloCredentials(
   return (await integrationStatus(deps, userId)).trello;
 }
 
-/** POST /jira/credentials: the site must be allowed, the account must answer /myself. */
-export async function saveJiraCredentials(
-  deps: Deps,
-  userId: string,
-  input: z.output<typeof jiraCredentialsInput>,
-) {
-  const origin = jiraSiteOrigin(input.jira_url, deps.config.JIRA_ALLOWED_ORIGINS);
-  // A classic token on the site, or a scoped one through Atlassian's gateway (jira/connection.ts).
-  const connection = await connectJira({
-    site: origin,
-    email: input.user_email,
-    token: input.api_token,
+/** A classic token on the site, or a scoped one through Atlassian's gateway (jira/connection.ts), for what a person waits on. */
+function jiraFor(deps: Deps, site: string, email: string, token: string) {
+  return connectJira({
+    site,
+    email,
+    token,
     gateway: deps.config.ATLASSIAN_API_URL,
-    concurrency: 1,
+    concurrency: 2,
     retries: 0,
     timeoutMs: TIMEOUT,
     unreachable: "Your JIRA site could not be reached. Check the URL and try again.",
@@ -126,6 +120,47 @@ export async function saveJiraCredentials(
           }
         : `JIRA answered ${status}. Please try again later.`,
   });
+}
+
+/** Projects listed at most, for picking one to export into. */
+export const JIRA_PROJECTS_MAX = 200;
+
+/** GET /jira/projects: the projects the stored JIRA connection can see, to export into one of them. */
+export async function jiraProjects(
+  deps: Deps,
+  userId: string,
+): Promise<{ projects: { key: string; name: string }[]; truncated: boolean }> {
+  const stored = await readCredential<{ user_email: string; api_token: string }>(deps, userId, "jira");
+  if (!stored)
+    throw new AppError("UNPROCESSABLE_CONTENT", "Connect JIRA in Settings first to list your projects.");
+  const site = jiraSiteOrigin(String(stored.publicData.jira_url), deps.config.JIRA_ALLOWED_ORIGINS);
+  const { jira } = await jiraFor(deps, site, stored.secret.user_email, stored.secret.api_token);
+  const projects: { key: string; name: string }[] = [];
+  let last = false;
+  for (let startAt = 0; !last && projects.length < JIRA_PROJECTS_MAX; ) {
+    const page = await jira.request<{ values?: Array<{ key?: unknown; name?: unknown }>; isLast?: boolean }>(
+      "GET",
+      "/rest/api/3/project/search",
+      { query: { startAt, maxResults: 100, orderBy: "key" } },
+    );
+    const values = page.body.values ?? [];
+    for (const v of values)
+      if (typeof v.key === "string" && typeof v.name === "string")
+        projects.push({ key: v.key, name: v.name });
+    startAt += values.length;
+    last = page.body.isLast !== false || values.length === 0;
+  }
+  return { projects: projects.slice(0, JIRA_PROJECTS_MAX), truncated: !last };
+}
+
+/** POST /jira/credentials: the site must be allowed, the account must answer /myself. */
+export async function saveJiraCredentials(
+  deps: Deps,
+  userId: string,
+  input: z.output<typeof jiraCredentialsInput>,
+) {
+  const origin = jiraSiteOrigin(input.jira_url, deps.config.JIRA_ALLOWED_ORIGINS);
+  const connection = await jiraFor(deps, origin, input.user_email, input.api_token);
   await saveCredential(
     deps,
     userId,
