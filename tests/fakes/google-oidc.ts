@@ -26,6 +26,11 @@
  *
  * Failure modes (`setMode`) are sticky until changed: "deny" affects the authorization
  * endpoint; all other modes affect the token endpoint / the ID token it issues.
+ *
+ * `issParameter: true` makes it an RFC 9207 issuer: discovery advertises
+ * `authorization_response_iss_parameter_supported: true` and every redirect back from the authorization
+ * endpoint, success or error (RFC 9207 section 2), carries `iss` with the issuer identifier. By default it
+ * does neither, so the suites also cover an issuer that does not advertise it.
  */
 import {
   createHash,
@@ -187,6 +192,8 @@ export async function startFakeGoogle(opts: {
   host?: string /* default 127.0.0.1 */;
   /** Fixed port for a long-running fake (the e2e web server); 0 picks a free one. */
   port?: number;
+  /** Advertise RFC 9207 in discovery and send `iss` in every authorization response. */
+  issParameter?: boolean;
 }): Promise<FakeGoogle> {
   const signingKey = makeSigningKey();
   // Same kid as the published key, so the client must actually verify the signature
@@ -224,6 +231,7 @@ export async function startFakeGoogle(opts: {
     ],
     code_challenge_methods_supported: ["plain", "S256"],
     grant_types_supported: ["authorization_code"], // no refresh_token: not implemented here
+    ...(opts.issParameter ? { authorization_response_iss_parameter_supported: true } : {}),
   });
 
   /** Claims Google releases for the granted scopes (email needs "email", name/picture need "profile"). */
@@ -295,6 +303,7 @@ export async function startFakeGoogle(opts: {
       const target = new URL(redirect);
       if (state !== null) target.searchParams.set("state", state);
       for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
+      if (opts.issParameter) target.searchParams.set("iss", issuer);
       return target.href;
     };
 

@@ -251,6 +251,55 @@ describe("Google sign-in through openid-client against a local issuer", () => {
   });
 });
 
+describe("Google sign-in against an issuer that sends iss in its authorization response (RFC 9207)", () => {
+  it("passes iss on to openid-client, and refuses a callback without it or with another issuer's", async () => {
+    const issGoogle = await startFakeGoogle({ clientId, clientSecret, issParameter: true });
+    const issServer = await startTestServer({
+      GOOGLE_CLIENT_ID: clientId,
+      GOOGLE_CLIENT_SECRET: clientSecret,
+      GOOGLE_ISSUER_URL: issGoogle.issuer,
+    });
+    try {
+      const discovery = await fetch(`${issGoogle.issuer}/.well-known/openid-configuration`);
+      expect((await discovery.json()).authorization_response_iss_parameter_supported).toBe(true);
+      issGoogle.setUser({ sub: `google-sub-iss-${Date.now()}`, email: "iss.param@example.com", name: "Iss" });
+      const client = new TestClient(issServer.url);
+      const auth = await client.get("/api/auth/google/authorize");
+      expect(auth.status).toBe(200);
+      const location = new URL(await issGoogle.authorize(auth.json.authorization_url));
+      const { code, state, iss } = Object.fromEntries(location.searchParams);
+      expect(iss).toBe(issGoogle.issuer);
+
+      // A refusal for the issuer comes before the code is redeemed: the same code still signs in below.
+      const missing = await client.post("/api/auth/google/exchange", { code, state });
+      expect(missing.status).toBe(400);
+      expect(missing.json.detail).toBe(
+        "The sign-in response did not name its issuer (iss). Please try logging in again.",
+      );
+      const other = await client.post("/api/auth/google/exchange", {
+        code,
+        state,
+        iss: "https://accounts.google.com",
+      });
+      expect(other.status).toBe(400);
+      expect(other.json.detail).toBe(
+        "The sign-in response came from an unexpected issuer. Please try logging in again.",
+      );
+      expect(client.cookies.has("atomize_session")).toBe(false);
+      expect(issGoogle.requests.filter((r) => r.path === "/token")).toEqual([]);
+
+      const res = await client.post("/api/auth/google/exchange", { code, state, iss });
+      expect(res.status).toBe(200);
+      expect(res.json.user).toMatchObject({ email: "iss.param@example.com", provider: "google" });
+      expect((await client.get("/api/auth/me")).json.email).toBe("iss.param@example.com");
+      expect(issGoogle.requests.filter((r) => r.path === "/token")).toHaveLength(1);
+    } finally {
+      await issServer.stop();
+      await issGoogle.close();
+    }
+  });
+});
+
 describe("Google not configured", () => {
   it("says so instead of failing obscurely", async () => {
     const plain = await startTestServer();

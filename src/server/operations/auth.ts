@@ -113,7 +113,7 @@ export const authOperations = {
   }),
   googleExchange: mutation({
     access: "public",
-    summary: "Completes Google sign-in with the code and state Google returned.",
+    summary: "Completes Google sign-in with the code, state and issuer (iss, RFC 9207) Google returned.",
     input: googleExchangeInput,
     run: async ({ deps, meta, setCookies }, input) =>
       signedIn(deps, await google.completeGoogleSignIn(deps, input, meta), setCookies),

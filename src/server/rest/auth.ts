@@ -16,7 +16,12 @@ export const authRoutes = new Hono<AppEnv>()
     const to = (params: Record<string, string>) =>
       c.redirect(`/oauth-callback?${new URLSearchParams(params)}`, 302);
     if (q.error) return to({ error: q.error.slice(0, 100) });
-    const parsed = googleExchangeInput.safeParse({ code: q.code ?? "", state: q.state ?? "" });
+    const parsed = googleExchangeInput.safeParse({
+      code: q.code ?? "",
+      state: q.state ?? "",
+      // RFC 9207: the issuer's name for itself, which openid-client compares with the discovered issuer.
+      ...(q.iss === undefined ? {} : { iss: q.iss }),
+    });
     if (!parsed.success) return to({ error: "invalid_request" });
     try {
       const { user } = await google.completeGoogleSignIn(
@@ -38,7 +43,7 @@ export const authRouteDocs: RouteDoc[] = [
     tag: "Auth",
     summary:
       "Google's redirect after sign-in: redeems the code and redirects to /oauth-callback with a one-time code or an error.",
-    query: ["code", "state", "error"],
+    query: ["code", "state", "iss", "error"],
     responses: { "302": "To /oauth-callback?code=... or /oauth-callback?error=..." },
   },
 ];

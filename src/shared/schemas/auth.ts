@@ -59,10 +59,22 @@ export const authorizeInput = z.strictObject({
   redirect_uri: z.string().max(2000).optional(),
 });
 
+/** An issuer identifier: compared verbatim with the discovered `issuer`, so it is not trimmed. */
+export const ISSUER_MAX = 2000;
+
 export const googleExchangeInput = z.strictObject({
   code: z.string().trim().min(1, "Invalid authorization code").max(4096),
   state: z.string().trim().min(1, "Missing OAuth state").max(512),
   redirect_uri: z.string().max(2000).optional(),
+  /**
+   * The authorization response's `iss` (RFC 9207), as the provider sent it. A provider that advertises
+   * `authorization_response_iss_parameter_supported` always sends it, and openid-client then requires it.
+   */
+  iss: z
+    .string()
+    .max(ISSUER_MAX, "Invalid issuer (iss)")
+    .pipe(z.url({ protocol: /^https?$/, error: "Invalid issuer (iss)" }))
+    .optional(),
 });
 
 export const exchangeAuthCodeInput = z.strictObject({

@@ -5,7 +5,11 @@ import { AuthErrorScreen, CompletingSignIn } from "./auth-error-screen";
 import { oauthRedirectUri } from "./oauth-flow";
 import { useOAuthCodeExchange } from "./use-oauth-code-exchange";
 
-/** /oauth/{provider}/callback: reads code, state and error and exchanges the code (Google only). */
+/**
+ * /oauth/{provider}/callback: reads code, state, iss and error and exchanges the code (Google only). `iss`
+ * (RFC 9207) goes along when the provider sent it: a provider that advertises it must send it, and the
+ * server refuses a response without it.
+ */
 export default function OAuthCallbackPage() {
   const { provider = "" } = useParams<{ provider: string }>();
   usePageMeta({ title: "Signing In", path: `/oauth/${provider}/callback`, noIndex: true });
@@ -13,12 +17,15 @@ export default function OAuthCallbackPage() {
   const error = useOAuthCodeExchange({
     markerProvider: provider,
     rejectReason: provider === "google" ? null : "Unsupported OAuth provider",
-    exchange: (code, params) =>
-      client.auth.googleExchange.mutate({
+    exchange: (code, params) => {
+      const iss = params.get("iss");
+      return client.auth.googleExchange.mutate({
         code,
         state: params.get("state") ?? "",
         redirect_uri: oauthRedirectUri("google"),
-      }),
+        ...(iss === null ? {} : { iss }),
+      });
+    },
   });
   return error ? <AuthErrorScreen message={error} /> : <CompletingSignIn />;
 }

@@ -113,10 +113,12 @@ type GoogleClaims = { sub: string; email?: string; email_verified?: boolean; nam
 /** Redeems the code of a callback (state, nonce and PKCE checked, ID token verified) and signs the user in. */
 export async function completeGoogleSignIn(
   deps: Deps,
-  input: { code: string; state: string; redirect_uri?: string | undefined },
+  input: { code: string; state: string; redirect_uri?: string | undefined; iss?: string | undefined },
   meta: SessionMeta = {},
 ): Promise<{ user: UserRow; tokens: IssuedTokens }> {
   const config = await googleConfig(deps);
+  // Before the flow is taken: a response refused for its issuer leaves the sign-in open for the genuine one.
+  checkResponseIssuer(deps, config, input.iss);
   const [flow] = await deps.db
     .delete(oauthFlows)
     .where(and(eq(oauthFlows.stateHash, hashSecret(input.state)), eq(oauthFlows.provider, "google")))
@@ -130,6 +132,7 @@ export async function completeGoogleSignIn(
   const callbackUrl = new URL(flow.redirectUri);
   callbackUrl.searchParams.set("code", input.code);
   callbackUrl.searchParams.set("state", input.state);
+  if (input.iss !== undefined) callbackUrl.searchParams.set("iss", input.iss);
   let claims: GoogleClaims;
   try {
     const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
@@ -147,6 +150,37 @@ export async function completeGoogleSignIn(
   const user = await upsertGoogleUser(deps, claims);
   const tokens = await createSession(deps, user.id, meta);
   return { user, tokens };
+}
+
+/**
+ * RFC 9207 (OAuth 2.0 Authorization Server Issuer Identification): an authorization server that advertises
+ * `authorization_response_iss_parameter_supported` names itself in every authorization response's `iss`,
+ * and the client compares it with the issuer it sent the user to (section 2.4), which defeats mix-up
+ * attacks. openid-client makes the same checks in authorizationCodeGrant (a missing or different `iss` is
+ * an OAUTH_INVALID_RESPONSE error); they are made here first so that a refusal says what went wrong, and
+ * so that a code from a response naming another issuer is never sent to our token endpoint.
+ */
+function checkResponseIssuer(deps: Deps, config: oidc.Configuration, iss: string | undefined): void {
+  const metadata = config.serverMetadata();
+  if (iss === undefined) {
+    if (metadata.authorization_response_iss_parameter_supported === true) {
+      throw new AppError(
+        "BAD_REQUEST",
+        "The sign-in response did not name its issuer (iss). Please try logging in again.",
+      );
+    }
+    return;
+  }
+  if (iss !== metadata.issuer) {
+    deps.log.warn("google callback named another issuer", {
+      expected: metadata.issuer,
+      iss: iss.slice(0, 200),
+    });
+    throw new AppError(
+      "BAD_REQUEST",
+      "The sign-in response came from an unexpected issuer. Please try logging in again.",
+    );
+  }
 }
 
 function exchangeError(deps: Deps, err: unknown): AppError {
