@@ -136,6 +136,14 @@ export const configSchema = z
      * up at once. Exports wait up to this; what a person waits on (connect, grounding) waits at most 5 s.
      */
     GITHUB_RATE_LIMIT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(7_200_000).default(900_000),
+    /**
+     * GitHub allows about 500 content-creating requests an hour per user: an export keeps under this many
+     * in any GITHUB_WRITE_WINDOW_MS and pauses (saying when it resumes) rather than meet the limit.
+     */
+    GITHUB_WRITES_PER_HOUR: z.coerce.number().int().min(1).max(5000).default(480),
+    GITHUB_WRITE_WINDOW_MS: z.coerce.number().int().min(100).max(7_200_000).default(3_600_000),
+    /** The wait after a secondary limit without retry-after (GitHub: at least one minute). */
+    GITHUB_SECONDARY_LIMIT_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     // Blog e-mail (issue 6). SMTP server for outgoing mail (smtp:// or smtps://, credentials in the URL);
     // unset, mail is kept in the mail_outbox table instead (readable at GET /api/admin/outbox).
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),

@@ -562,3 +562,57 @@ describe("issues, labels and sub-issues", () => {
     expect(gh.labels("ada", "paged")).toEqual([]);
   });
 });
+
+describe("what the first version's fake let pass", () => {
+  it("refuses a request GitHub's OpenAPI description does not allow, and records it", async () => {
+    const before = gh.openapiViolations.length;
+    const bad = await post("/repos/ada/export/issues", CLASSIC, { title: "x", labels: "not-an-array" });
+    expect(bad.status).toBe(422);
+    expect((await json(bad)).message).toMatch(
+      /^Invalid request\.\n\nissues\/create: body \/labels must be array/,
+    );
+    const unknownParam = await call("/repos/ada/export/labels?colour=red", { token: CLASSIC });
+    expect(unknownParam.status).toBe(422);
+    expect(gh.openapiViolations.slice(before)).toHaveLength(2);
+    gh.openapiViolations.length = before; // the suites that use the fake assert it stays empty
+  });
+
+  it("answers volume with a 403 secondary limit and no retry-after", async () => {
+    gh.setContentLimits({ perMinute: 2, minuteMs: 60_000 });
+    try {
+      for (let i = 0; i < 2; i++)
+        expect((await post("/repos/ada/export/issues", CLASSIC, { title: `v${i}` })).status).toBe(201);
+      const third = await post("/repos/ada/export/issues", CLASSIC, { title: "v2" });
+      expect(third.status).toBe(403);
+      expect(third.headers.get("retry-after")).toBeNull();
+      expect((await json(third)).message).toMatch(/^You have exceeded a secondary rate limit/);
+      // Reads are not content-creating.
+      expect((await call("/repos/ada/export", { token: CLASSIC })).status).toBe(200);
+    } finally {
+      gh.setContentLimits({ perMinute: 80, perHour: 500, minuteMs: 60_000, hourMs: 3_600_000 });
+    }
+  });
+
+  it("redirects a renamed repository: 301 for reads, 307 for writes", async () => {
+    gh.addRepo({ owner: "ada", name: "oldname", files: ["x"] });
+    gh.renameRepo("ada", "oldname", "newname");
+    const read = await call("/repos/ada/oldname", { token: CLASSIC, redirect: "manual" });
+    expect(read.status).toBe(301);
+    expect(read.headers.get("location")).toMatch(new RegExp(`^${gh.url}/repositories/\\d+$`));
+    const write = await call("/repos/ada/oldname/issues", {
+      token: CLASSIC,
+      method: "POST",
+      body: JSON.stringify({ title: "t" }),
+      redirect: "manual",
+    });
+    expect(write.status).toBe(307);
+    expect((await json(await call("/repos/ada/newname", { token: CLASSIC }))).full_name).toBe("ada/newname");
+  });
+
+  it("names the permission a fine-grained token lacked", async () => {
+    gh.addToken({ token: "github_pat_readonly", login: "ada", issues: "read" });
+    const res = await post("/repos/ada/export/issues", "github_pat_readonly", { title: "t" });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("x-accepted-github-permissions")).toBe("issues=write");
+  });
+});

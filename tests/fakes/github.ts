@@ -43,10 +43,22 @@
  * content get the synthetic content `${path}\n`; web URLs (`html_url`, `download_url`) point
  * at github.com / raw.githubusercontent.com while API URLs point at this fake.
  *
+ * - Every request is checked against GitHub's official OpenAPI description (github-openapi.ts: the
+ *   operations served here, from the `@octokit/openapi` package): a request no operation describes, an
+ *   unknown query parameter, or a value or body the schema does not allow is answered 422 "Invalid
+ *   request." and recorded in `openapiViolations`, which export tests assert stays empty.
+ * - Secondary rate limits triggered by volume, as GitHub documents them ("Rate limits for the REST API",
+ *   docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits):
+ *   no more than 80 content-creating requests a minute and 500 an hour per user; past either, a
+ *   content-creating request (a POST, PATCH, PUT or DELETE) gets 403 with the secondary-limit message and
+ *   no `retry-after` (GitHub: then wait at least a minute). `setContentLimits` scales them for tests.
+ * - A write whose answer is lost: `server.faults.loseAnswer({ method: "POST", path })` (the kit's mode).
+ *
  * `setMode` modes apply before anything else (auth, rate limit) and stay until changed, or for
  * the next `times` requests only.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { openapiProblems } from "./github-openapi";
 import {
   type FakeRequest,
   type FakeServer,
@@ -92,6 +104,8 @@ export type FakeGitHubToken = {
   publicRepos?: number;
   /** "owner/name" of private repos (owned by others) this token can read. */
   canSee?: string[];
+  /** A fine-grained token's "Issues" repository permission (default "write"). */
+  issues?: "write" | "read";
 };
 
 export type FakeGitHubMode = "ok" | "server_error" | "secondary_rate_limit" | "slow";
@@ -128,6 +142,14 @@ export type FakeGitHub = {
     blockedBy: number[];
   }>;
   labels(owner: string, repo: string): string[];
+  /** Renames a repository: the old name answers 301 (reads) or 307 (writes) to the new location. */
+  renameRepo(owner: string, from: string, to: string): void;
+  /** Sub-issues a parent may have (GitHub: 100). */
+  setSubIssueLimit(n: number): void;
+  /** Content-creating requests allowed per user in a minute and in an hour (GitHub: 80 and 500). */
+  setContentLimits(opts: { perMinute?: number; perHour?: number; minuteMs?: number; hourMs?: number }): void;
+  /** Requests that broke GitHub's OpenAPI description (each was answered 422). */
+  readonly openapiViolations: string[];
   /** Every request received; `path` includes the query string, `auth` is the raw Authorization header. */
   readonly requests: Array<{ method: string; path: string; auth: string | null }>;
   /** The kit underneath: its full request log and failure modes (`setMode` replaces the armed ones). */
@@ -272,6 +294,7 @@ type Repo = {
 type Token = {
   user: User;
   fineGrained: boolean;
+  issues: "write" | "read";
   scopes: string[];
   publicRepos: number | undefined;
   canSee: Set<string>;
@@ -498,6 +521,16 @@ export async function startFakeGitHub(
   /** Look up a visible repository; hidden ones are indistinguishable from missing ones. */
   const findRepo = (ctx: Ctx, ref: { owner: string; name: string } | { id: number }, docs: string): Repo => {
     const repo = "id" in ref ? reposById.get(ref.id) : repos.get(key(ref.owner, ref.name));
+    if (!repo && !("id" in ref)) {
+      const moved = renamed.get(key(ref.owner, ref.name));
+      if (moved && canRead(moved, ctx.token)) {
+        // A renamed repository: GitHub answers 301 for a read and 307 for a write, to the new location.
+        const rest = ctx.req.url.pathname.replace(/^\/repos\/[^/]+\/[^/]+/, "");
+        throw new HttpError(["GET", "HEAD"].includes(ctx.req.method) ? 301 : 307, "Moved Permanently", docs, {
+          url: `${base}/repositories/${moved.id}${rest}${ctx.req.url.search}`,
+        });
+      }
+    }
     if (!repo || !canRead(repo, ctx.token)) throw notFound(docs);
     if (ctx.token && !ctx.token.fineGrained) ctx.headers["X-Accepted-OAuth-Scopes"] = "repo";
     return repo;
@@ -508,8 +541,11 @@ export async function startFakeGitHub(
     const t = ctx.token;
     if (!t) throw new HttpError(401, "Requires authentication", docs);
     if (t.fineGrained) {
-      if (!grantedExplicitly(r, t))
+      if (!grantedExplicitly(r, t) || t.issues !== "write") {
+        // GitHub names the permission the request needed.
+        ctx.headers["X-Accepted-GitHub-Permissions"] = "issues=write";
         throw new HttpError(403, "Resource not accessible by personal access token", docs);
+      }
     } else if (!hasScope(t, r.private ? "repo" : "public_repo")) {
       throw notFound(docs);
     }
@@ -859,8 +895,8 @@ export async function startFakeGitHub(
     if (parent.subIssueIds.includes(child.id)) throw fail("Sub issue has already been taken");
     if (child.parentId !== null && data.replace_parent !== true)
       throw fail("Sub issue may only have one parent");
-    if (parent.subIssueIds.length >= MAX_SUB_ISSUES)
-      throw fail(`Parent issue cannot have more than ${MAX_SUB_ISSUES} sub-issues`);
+    if (parent.subIssueIds.length >= subIssueLimit)
+      throw fail(`Parent issue cannot have more than ${subIssueLimit} sub-issues`);
     if (child.parentId !== null) {
       const old = issuesById.get(child.parentId)?.issue;
       if (old) old.subIssueIds = old.subIssueIds.filter((id) => id !== child.id);
@@ -1005,6 +1041,12 @@ export async function startFakeGitHub(
       const { bucket, limit } = bucketFor(ctx);
       setRateHeaders(ctx, bucket, limit);
     }
+    if (
+      err instanceof HttpError &&
+      (err.status === 301 || err.status === 307) &&
+      typeof err.extra.url === "string"
+    )
+      ctx.headers.location = err.extra.url;
     const reply =
       err instanceof HttpError
         ? jsonReply(err.status, errorJson(err))
@@ -1018,6 +1060,60 @@ export async function startFakeGitHub(
     if (bucket.used < limit) bucket.used++;
     setRateHeaders(ctx, bucket, limit);
   };
+
+  const openapiViolations: string[] = [];
+  let subIssueLimit = MAX_SUB_ISSUES;
+  /** Old "owner/name" -> the repository it was renamed to (GitHub redirects the old name). */
+  const renamed = new Map<string, Repo>();
+  const content = { perMinute: 80, perHour: 500, minuteMs: 60_000, hourMs: 3_600_000 };
+  const writes = new Map<string, number[]>(); // per login: times of content-creating requests
+
+  /** GitHub's volume-triggered secondary limit: 403, no retry-after, past 80 a minute or 500 an hour. */
+  function contentLimit(ctx: Ctx) {
+    if (ctx.req.method === "GET" || ctx.req.method === "HEAD" || !ctx.token) return;
+    const now = Date.now();
+    const list = (writes.get(ctx.token.user.login) ?? []).filter((t) => now - t < content.hourMs);
+    const lastMinute = list.filter((t) => now - t < content.minuteMs).length;
+    if (lastMinute >= content.perMinute || list.length >= content.perHour) {
+      writes.set(ctx.token.user.login, list);
+      throw new HttpError(
+        403,
+        `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${ctx.headers["x-github-request-id"]}.`,
+        DOCS.secondary,
+      );
+    }
+    list.push(now);
+    writes.set(ctx.token.user.login, list);
+  }
+
+  /** GitHub's rules for the request, from its OpenAPI description; a breach is a 422 and is recorded. */
+  function checkOpenapi(req: FakeRequest) {
+    let raw: Buffer;
+    try {
+      raw = req.raw();
+    } catch {
+      return;
+    }
+    let body: unknown = null;
+    if (raw.length) {
+      try {
+        body = JSON.parse(raw.toString("utf8"));
+      } catch {
+        return; // malformed JSON has its own answer
+      }
+    }
+    const problems = openapiProblems({
+      method: req.method,
+      path: req.path,
+      query: req.url.searchParams,
+      body,
+      hasBody: raw.length > 0,
+    });
+    if (problems.length === 0) return;
+    openapiViolations.push(...problems.map((p) => `${req.method} ${req.path}${req.url.search}: ${p}`));
+    if (problems.some((p) => p.includes("is no operation"))) return; // the router's 404
+    throw new HttpError(422, `Invalid request.\n\n${problems.join("\n")}`, DOCS.root);
+  }
 
   async function handle(req: FakeRequest, route: (ctx: Ctx) => Promise<Reply | undefined>) {
     const ctx = newCtx(req);
@@ -1051,6 +1147,8 @@ export async function startFakeGitHub(
 
       // GET /rate_limit does not count, like GitHub.
       if (!(req.method === "GET" && req.path === "/rate_limit")) spend(ctx);
+      checkOpenapi(req);
+      contentLimit(ctx);
       const reply = await route(ctx);
       return reply && withHeaders(reply, ctx.headers);
     } catch (err) {
@@ -1161,6 +1259,7 @@ export async function startFakeGitHub(
         scopes: [...(input.scopes ?? [])],
         publicRepos: input.publicRepos,
         canSee: new Set((input.canSee ?? []).map((s) => s.toLowerCase())),
+        issues: input.issues ?? "write",
       });
     },
     setRateLimit(next) {
@@ -1202,6 +1301,24 @@ export async function startFakeGitHub(
         subIssues: i.subIssueIds.map((id) => issuesById.get(id)?.issue.number ?? -1),
         blockedBy: i.blockedByIds.map((id) => issuesById.get(id)?.issue.number ?? -1),
       }));
+    },
+    renameRepo(owner, from, to) {
+      const r = repos.get(key(owner, from));
+      if (!r) throw new Error(`fake GitHub: no repository ${owner}/${from}`);
+      repos.delete(key(owner, from));
+      r.name = to;
+      repos.set(key(owner, to), r);
+      renamed.set(key(owner, from), r);
+    },
+    setSubIssueLimit(n) {
+      subIssueLimit = n;
+    },
+    setContentLimits(next) {
+      Object.assign(content, Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)));
+      writes.clear();
+    },
+    get openapiViolations() {
+      return openapiViolations;
     },
     labels(owner, name) {
       const r = repos.get(key(owner, name));

@@ -39,6 +39,8 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  // Every request this suite made to GitHub must follow GitHub's own OpenAPI description.
+  expect(github?.openapiViolations ?? []).toEqual([]);
   await server?.stop();
   await llm?.close();
   await github?.close();

@@ -23,6 +23,8 @@ beforeAll(async () => {
   server = await startTestServer({ GITHUB_API_URL: github.url });
 });
 afterAll(async () => {
+  // Every request this suite made to GitHub must follow GitHub's own OpenAPI description.
+  expect(github?.openapiViolations ?? []).toEqual([]);
   await server?.stop();
   await github?.close();
 });

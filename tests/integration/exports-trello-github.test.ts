@@ -20,6 +20,7 @@ beforeAll(async () => {
   github.addRepo({ owner: "ada", name: "older", files: ["README.md"], dependencies: false });
   github.addToken({ token: "ghp_classic_ok", login: "ada", scopes: ["repo", "read:user"], publicRepos: 7 });
   github.addToken({ token: "ghp_no_repo", login: "bob", scopes: ["read:user"] });
+  github.addToken({ token: "ghp_public_only", login: "cleo", scopes: ["public_repo"] });
   server = await startTestServer({
     TRELLO_API_URL: trello.url,
     GITHUB_API_URL: github.url,
@@ -31,6 +32,8 @@ beforeAll(async () => {
   trello.setRateLimits({ perToken: 5000, perKey: 5000, windowMs: 10_000 });
 });
 afterAll(async () => {
+  // Every request this suite made to GitHub must follow GitHub's own OpenAPI description.
+  expect(github?.openapiViolations ?? []).toEqual([]);
   await server?.stop();
   await trello?.close();
   await github?.close();
@@ -197,7 +200,13 @@ describe("GitHub connection and GitHub Issues export", () => {
     });
     const missing = await client.post("/api/github/connect", { access_token: "ghp_no_repo" });
     expect(missing.status).toBe(400);
-    expect(missing.json.detail).toBe("The token is missing these scopes: repo. It needs repo and read:user.");
+    expect(missing.json.detail).toBe(
+      "The token cannot write issues: it needs the repo scope (or public_repo, for public repositories only).",
+    );
+    // public_repo is enough to connect (an export into a private repository says what it lacks).
+    const publicOnly = new TestClient(server.url);
+    await registerUser(publicOnly);
+    expect((await publicOnly.post("/api/github/connect", { access_token: "ghp_public_only" })).status).toBe(200);
     const bad = await client.post("/api/github/connect", { access_token: "ghp_wrong" });
     expect(bad.json.detail).toBe("GitHub rejected the token (Bad credentials). Check it and try again.");
     const empty = await client.post("/api/github/connect", { access_token: " " });

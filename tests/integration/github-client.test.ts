@@ -19,6 +19,8 @@ beforeAll(async () => {
   github.addToken({ token: "ghp_classic_ok", login: "ada", scopes: ["repo", "read:user"] });
 });
 afterAll(async () => {
+  // Every request this suite made to GitHub must follow GitHub's own OpenAPI description.
+  expect(github?.openapiViolations ?? []).toEqual([]);
   await github?.close();
 });
 beforeEach(() => {

@@ -10,7 +10,10 @@ export const TRELLO_BOARD_NAME_MAX = 30;
 /** A Trello export without a stored (or given) key and token. */
 export const TRELLO_CREDENTIALS_REQUIRED =
   "Please add your Trello API key and token in the Settings page first.";
-export const GITHUB_TOKEN_SCOPES = ["repo", "read:user"] as const;
+/** Scopes a new classic token is created with (Settings links to GitHub's form with them). */
+export const GITHUB_TOKEN_SCOPES = ["repo"] as const;
+/** A classic token can write issues with either: `repo` anywhere, `public_repo` in public repositories. */
+export const GITHUB_WRITE_SCOPES = ["repo", "public_repo"] as const;
 
 const required = (message: string, max = 500) => z.string({ error: message }).trim().min(1, message).max(max);
 

@@ -33,7 +33,17 @@ const MAX_LIMIT_RETRIES = 3;
 export const INTERACTIVE_RATE_LIMIT_WAIT_MS = 5_000;
 
 type GithubConfig = Pick<Config, "GITHUB_API_URL"> &
-  Partial<Pick<Config, "GITHUB_TIMEOUT_MS" | "GITHUB_WRITE_INTERVAL_MS" | "GITHUB_RATE_LIMIT_MAX_WAIT_MS">>;
+  Partial<
+    Pick<
+      Config,
+      | "GITHUB_TIMEOUT_MS"
+      | "GITHUB_WRITE_INTERVAL_MS"
+      | "GITHUB_RATE_LIMIT_MAX_WAIT_MS"
+      | "GITHUB_WRITES_PER_HOUR"
+      | "GITHUB_WRITE_WINDOW_MS"
+      | "GITHUB_SECONDARY_LIMIT_WAIT_MS"
+    >
+  >;
 
 /** Why a GitHub request failed, for callers that word it their own way. */
 export type GithubFailure = {
@@ -44,6 +54,8 @@ export type GithubFailure = {
   rateLimited: boolean;
   /** GitHub's own `message`, when it sent one. */
   message: string | null;
+  /** What a fine-grained token lacked, from `x-accepted-github-permissions` (e.g. "issues=write"). */
+  acceptedPermissions: string | null;
 };
 
 export type GithubClientOptions = {
@@ -88,6 +100,35 @@ function pacing(minTime: number) {
   return groups;
 }
 
+/** Content-creating requests per token in the process, for the hourly budget (sha-256 prefix -> times). */
+const writeTimes = new Map<string, number[]>();
+
+/**
+ * Waits until one more content-creating request of this token fits GitHub's hourly budget (at most
+ * GITHUB_WRITES_PER_HOUR in GITHUB_WRITE_WINDOW_MS, for every export of the token in this process), then
+ * counts it. `onWait` hears how long the pause is, so an export can show when it resumes.
+ */
+export async function takeWriteBudget(
+  config: Pick<Config, "GITHUB_WRITES_PER_HOUR" | "GITHUB_WRITE_WINDOW_MS">,
+  token: string,
+  signal: AbortSignal | undefined,
+  onWait: (ms: number) => Promise<void> | void,
+): Promise<void> {
+  const id = createHash("sha256").update(token).digest("hex").slice(0, 16);
+  for (;;) {
+    const now = Date.now();
+    const times = (writeTimes.get(id) ?? []).filter((t) => now - t < config.GITHUB_WRITE_WINDOW_MS);
+    writeTimes.set(id, times);
+    if (times.length < config.GITHUB_WRITES_PER_HOUR) {
+      times.push(now);
+      return;
+    }
+    const waitMs = times[0]! + config.GITHUB_WRITE_WINDOW_MS - now + 50;
+    await onWait(waitMs);
+    await sleep(waitMs, undefined, { signal });
+  }
+}
+
 type RequestErrorLike = Error & {
   status: number;
   response?: { headers: Record<string, string | undefined>; data?: unknown };
@@ -102,7 +143,7 @@ export function githubFailureOf(err: unknown): GithubFailure | null {
   if (!response) {
     // No answer: @octokit/request reports network errors and timeouts as a 500 without a response.
     const timedOut = (err.cause as Error | undefined)?.name === "TimeoutError";
-    return { status: null, timedOut, rateLimited: false, message: null };
+    return { status: null, timedOut, rateLimited: false, message: null, acceptedPermissions: null };
   }
   const data = response.data as { message?: unknown } | string | null | undefined;
   const message =
@@ -111,7 +152,13 @@ export function githubFailureOf(err: unknown): GithubFailure | null {
     err.status === 429 ||
     (err.status === 403 &&
       (response.headers["x-ratelimit-remaining"] === "0" || /\bsecondary rate\b/i.test(message ?? "")));
-  return { status: err.status, timedOut: false, rateLimited, message };
+  return {
+    status: err.status,
+    timedOut: false,
+    rateLimited,
+    message,
+    acceptedPermissions: response.headers["x-accepted-github-permissions"] ?? null,
+  };
 }
 
 /**
@@ -205,6 +252,8 @@ export function githubClient(
       ...pacing(config.GITHUB_WRITE_INTERVAL_MS ?? 1000),
       // The handlers above have already waited.
       retryAfterBaseValue: 0,
+      // A secondary limit without retry-after: GitHub asks for at least a minute.
+      fallbackSecondaryRateRetryAfter: Math.ceil((config.GITHUB_SECONDARY_LIMIT_WAIT_MS ?? 60_000) / 1000),
       onRateLimit: onLimit("primary"),
       onSecondaryRateLimit: onLimit("secondary"),
     },

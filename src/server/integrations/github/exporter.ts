@@ -4,10 +4,14 @@ import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { type Exporter, type ExportPlan, subtasksOf } from "../../services/exports/runner";
 import { IntegrationError, TIMED_OUT, UNREACHABLE } from "../errors";
-import { type GithubClient, type GithubFailure, githubClient } from "./client";
+import { type GithubClient, type GithubFailure, githubClient, takeWriteBudget } from "./client";
 
 type GithubState = {
   labels?: string[];
+  /** The task whose issue was being created: after a lost answer, look for it before creating again. */
+  pending_issue?: string;
+  /** Sub-issue links GitHub refused for a reason other than "already linked" (task id: GitHub's words). */
+  sub_issue_refusals?: Record<string, string>;
   issues?: Record<string, { number: number; id: number; url: string }>;
   linked?: string[];
   /** "waiting task id>blocking task id" of the 'blocked by' relationships made, and of those refused with 422. */
@@ -34,6 +38,8 @@ function describeGithubExport(f: GithubFailure): string {
   if (f.status === null) return f.timedOut ? TIMED_OUT : UNREACHABLE;
   if (f.status === 401)
     return "GitHub rejected the connected token (Bad credentials). Reconnect GitHub in Settings.";
+  if (f.status === 403 && f.acceptedPermissions)
+    return `The connected token lacks a permission this export needs on the repository (GitHub asked for ${f.acceptedPermissions}). Give the token "Issues: Read and write" on it, or reconnect GitHub with another token.`;
   if (f.status === 404) return NOT_WRITABLE;
   if (f.status === 410) return ISSUES_DISABLED;
   return `GitHub answered ${f.status}${f.message ? `: ${f.message}` : ""}`;
@@ -57,6 +63,11 @@ function body(task: TaskTreeNode): string {
   ]
     .filter(Boolean)
     .join("\n\n");
+}
+
+/** An invisible line in each issue's body that names its task, so a resumed export finds what it made. */
+export function taskMarker(taskId: string): string {
+  return `<!-- atomize-task:${taskId} -->`;
 }
 
 type GithubPlan = ExportPlan & {
@@ -110,9 +121,19 @@ export const githubExporter: Exporter<GithubPlan> = {
       retries: ctx.deps.config.EXPORT_HTTP_RETRIES,
       describe: describeGithubExport,
     });
-    const { data } = await github.rest.repos.get({ owner, repo });
+    const { data, headers } = await github.rest.repos.get({ owner, repo });
     if (!data.has_issues) throw new IntegrationError(ISSUES_DISABLED, 410);
     if (data.permissions && !data.permissions.push) throw new IntegrationError(NOT_WRITABLE, 403);
+    // A classic token lists its scopes: a private repository needs `repo`, a public one `public_repo` at least.
+    const scopes = headers["x-oauth-scopes"]?.split(",").map((x) => x.trim());
+    if (scopes && !scopes.includes("repo") && (data.private || !scopes.includes("public_repo"))) {
+      throw new IntegrationError(
+        data.private
+          ? `The connected token has no repo scope, which ${owner}/${repo} (a private repository) needs. Reconnect GitHub with a token that has it.`
+          : "The connected token has neither the repo nor the public_repo scope. Reconnect GitHub with a token that has one.",
+        403,
+      );
+    }
     const tasks = subtasksOf(ctx.tree);
     const exported = new Set(tasks.map((t) => t.id));
     const issues = blockersFirst(tasks).map((t) => {
@@ -139,10 +160,23 @@ export const githubExporter: Exporter<GithubPlan> = {
     const { github, owner, repo, issues, links } = plan;
     const state = ctx.state as GithubState;
     const name = `${owner}/${repo}`;
+    let step = "label_creation";
+    let percent = 2;
+    // GitHub's hourly budget for content-creating requests: pause (and say until when) rather than meet it.
+    const budget = () =>
+      takeWriteBudget(ctx.deps.config, ctx.secret.token ?? "", ctx.signal, async (ms) => {
+        const at = new Date(Date.now() + ms).toISOString().slice(11, 16);
+        await ctx.progress(
+          step,
+          percent,
+          `Paused for GitHub's limit of about 500 new issues and links an hour: resuming at ${at} UTC (in ${Math.ceil(ms / 60_000)} min)`,
+        );
+      });
     await ctx.progress("label_creation", 2, `Preparing labels in ${name}`);
     state.labels ??= [];
     for (const label of LABELS) {
       if (state.labels.includes(label.name)) continue;
+      await budget();
       await github.rest.issues.createLabel({ owner, repo, ...label }).catch((err: unknown) => {
         if (!isStatus(err, 422)) throw err; // 422: it exists already
       });
@@ -151,38 +185,54 @@ export const githubExporter: Exporter<GithubPlan> = {
     await ctx.saveState();
 
     state.issues ??= {};
+    step = "issue_creation";
+    percent = 5;
+    if (state.pending_issue) {
+      await ctx.progress(step, percent, "Looking for an issue a lost answer may have created");
+      await findPendingIssue(github, owner, repo, state, new Date(ctx.row.createdAt));
+      await ctx.saveState();
+    }
     let made = Object.keys(state.issues).length;
     // Blockers first, so each body names them by number (read on any GitHub, with or without the
     // issue-dependencies API); links come after every issue exists.
     for (const issue of issues) {
       if (state.issues[issue.task.id]) continue;
       const blockers = issue.blockedBy.map((id) => state.issues![id]).filter((i) => i !== undefined);
-      const { data } = await github.rest.issues.create({
-        owner,
-        repo,
-        title: issue.title,
-        body: blockers.length
-          ? `${issue.body}\n\n**Blocked by:** ${blockers.map((b) => `#${b.number}`).join(", ")}`
-          : issue.body,
-        labels: issue.labels,
-      });
+      await budget();
+      state.pending_issue = issue.task.id;
+      await ctx.saveState();
+      const data = await createOnce(() =>
+        github.rest.issues.create({
+          owner,
+          repo,
+          title: issue.title,
+          body: `${
+            blockers.length
+              ? `${issue.body}\n\n**Blocked by:** ${blockers.map((b) => `#${b.number}`).join(", ")}`
+              : issue.body
+          }\n\n${taskMarker(issue.task.id)}`,
+          labels: issue.labels,
+          // Never re-sent blind: a lost answer is resumed by looking for the issue (findPendingIssue).
+          request: { retries: 0 },
+        }),
+      );
       state.issues[issue.task.id] = { number: data.number, id: data.id, url: data.html_url };
+      state.pending_issue = undefined;
       made += 1;
       if (made % 10 === 0 || made === issues.length) {
         await ctx.saveState();
-        await ctx.progress(
-          "issue_creation",
-          5 + (75 * made) / issues.length,
-          `Created ${made} of ${issues.length} issues`,
-        );
+        percent = 5 + (75 * made) / issues.length;
+        await ctx.progress("issue_creation", percent, `Created ${made} of ${issues.length} issues`);
       }
     }
     await ctx.saveState();
     state.linked ??= [];
     let linked = 0;
     const todo = links.filter((l) => !state.linked!.includes(l.taskId));
+    state.sub_issue_refusals ??= {};
     for (const link of todo) {
       const parent = state.issues[link.parentTaskId]!;
+      await budget();
       await github.rest.issues
         .addSubIssue({
           owner,
@@ -191,7 +241,11 @@ export const githubExporter: Exporter<GithubPlan> = {
           sub_issue_id: state.issues[link.taskId]!.id,
         })
         .catch((err: unknown) => {
-          if (!isStatus(err, 422)) throw err; // already linked
+          if (!isStatus(err, 422)) throw err;
+          // "already been taken": linked by an earlier try. Any other 422 is GitHub refusing this link
+          // (a second parent, over 100 sub-issues): the export goes on and says which were refused.
+          const why = (err as Error).message;
+          if (!/already been taken|duplicate/i.test(why)) state.sub_issue_refusals![link.taskId] = why;
         });
       state.linked.push(link.taskId);
       linked += 1;
@@ -214,6 +268,7 @@ export const githubExporter: Exporter<GithubPlan> = {
     const pending = pairs.filter((p) => !seen.has(`${p.taskId}>${p.blockerId}`));
     let blocked = 0;
     for (const pair of state.dependenciesUnavailable ? [] : pending) {
+      await budget();
       const outcome = await github.rest.issues
         .addBlockedByDependency({
           owner,
@@ -244,7 +299,14 @@ export const githubExporter: Exporter<GithubPlan> = {
       }
     }
     await ctx.saveState();
+    const refusals = Object.keys(state.sub_issue_refusals).length;
     return {
+      warnings: refusals
+        ? [
+            `GitHub refused ${refusals} sub-issue link${refusals === 1 ? "" : "s"} (${[...new Set(Object.values(state.sub_issue_refusals))][0]}); those issues are listed in their parent's body instead.`,
+          ]
+        : [],
+      sub_issues_refused: refusals,
       issues_created: Object.keys(state.issues).length,
       dependencies: pairs.length,
       dependencies_linked: state.dependenciesUnavailable ? 0 : state.blocked.length,
@@ -253,3 +315,48 @@ export const githubExporter: Exporter<GithubPlan> = {
     };
   },
 };
+
+/** A create whose answer did not come (or was a 5xx) may have succeeded: the runner resumes the export. */
+async function createOnce<T>(send: () => Promise<{ data: T }>): Promise<T> {
+  try {
+    return (await send()).data;
+  } catch (err) {
+    if (err instanceof IntegrationError && (err.serviceStatus === null || err.serviceStatus >= 500)) {
+      throw new IntegrationError(err.message, err.serviceStatus, err.body, true, { unconfirmed: true });
+    }
+    throw err;
+  }
+}
+
+/**
+ * After a create whose answer was lost: the repository's issues labelled "atomize" since the export
+ * began, newest first, searched for the pending task's marker. GitHub's issue list is read from its
+ * database, not a search index, so an issue just created is already there.
+ */
+async function findPendingIssue(
+  github: GithubClient,
+  owner: string,
+  repo: string,
+  state: GithubState,
+  since: Date,
+) {
+  const taskId = state.pending_issue!;
+  const marker = taskMarker(taskId);
+  for await (const page of github.paginate.iterator(github.rest.issues.listForRepo, {
+    owner,
+    repo,
+    labels: "atomize",
+    state: "all",
+    since: new Date(since.getTime() - 60_000).toISOString(),
+    sort: "created",
+    direction: "desc",
+    per_page: 100,
+  })) {
+    const found = page.data.find((i) => i.body?.includes(marker));
+    if (found) {
+      state.issues![taskId] = { number: found.number, id: found.id, url: found.html_url };
+      break;
+    }
+  }
+  state.pending_issue = undefined;
+}

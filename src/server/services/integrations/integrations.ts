@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import {
   type GeneralSettings,
-  GITHUB_TOKEN_SCOPES,
+  GITHUB_WRITE_SCOPES,
   type GithubStatus,
   type generalSettingsInput,
   type githubConnectInput,
@@ -205,17 +205,13 @@ export async function connectGithub(
           .split(",")
           .map((s) => s.trim())
           .filter(Boolean);
-  // Classic tokens list their scopes; `repo` implies every repo scope. Fine-grained tokens list none.
-  const missing =
-    scopes === null
-      ? []
-      : GITHUB_TOKEN_SCOPES.filter(
-          (s) => !scopes.includes(s) && !(s === "read:user" && scopes.includes("user")),
-        );
-  if (missing.length) {
+  // Classic tokens list their scopes: writing issues needs `repo`, or `public_repo` for public
+  // repositories (each export checks its repository). Fine-grained tokens list none: what they may do is
+  // per repository, and an export says which permission a refusal named (github/exporter.ts).
+  if (scopes !== null && !GITHUB_WRITE_SCOPES.some((s) => scopes.includes(s))) {
     throw new AppError(
       "BAD_REQUEST",
-      `The token is missing these scopes: ${missing.join(", ")}. It needs repo and read:user.`,
+      "The token cannot write issues: it needs the repo scope (or public_repo, for public repositories only).",
     );
   }
   const me = res.data;
