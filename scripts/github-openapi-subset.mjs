@@ -57,10 +57,16 @@ function jsonSchema(schema, names = false) {
 const dir = mkdtempSync(path.join(tmpdir(), "octokit-openapi-"));
 try {
   execFileSync("npm", ["pack", `@octokit/openapi@${VERSION}`, "--silent"], { cwd: dir, stdio: "pipe" });
-  execFileSync("tar", ["xzf", `octokit-openapi-${VERSION}.tgz`, "package/generated/api.github.com.deref.json"], {
-    cwd: dir,
-  });
-  const spec = JSON.parse(readFileSync(path.join(dir, "package/generated/api.github.com.deref.json"), "utf8"));
+  execFileSync(
+    "tar",
+    ["xzf", `octokit-openapi-${VERSION}.tgz`, "package/generated/api.github.com.deref.json"],
+    {
+      cwd: dir,
+    },
+  );
+  const spec = JSON.parse(
+    readFileSync(path.join(dir, "package/generated/api.github.com.deref.json"), "utf8"),
+  );
   const operations = [];
   for (const [p, item] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(item)) {

@@ -206,7 +206,9 @@ describe("GitHub connection and GitHub Issues export", () => {
     // public_repo is enough to connect (an export into a private repository says what it lacks).
     const publicOnly = new TestClient(server.url);
     await registerUser(publicOnly);
-    expect((await publicOnly.post("/api/github/connect", { access_token: "ghp_public_only" })).status).toBe(200);
+    expect((await publicOnly.post("/api/github/connect", { access_token: "ghp_public_only" })).status).toBe(
+      200,
+    );
     const bad = await client.post("/api/github/connect", { access_token: "ghp_wrong" });
     expect(bad.json.detail).toBe("GitHub rejected the token (Bad credentials). Check it and try again.");
     const empty = await client.post("/api/github/connect", { access_token: " " });
