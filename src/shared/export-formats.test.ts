@@ -32,6 +32,7 @@ function node(id: string, description: string, over: Partial<TaskTreeNode> = {})
     locked: [],
     edited_at: null,
     exported_at: null,
+    remote_links: [],
     stated_scope: null,
     attention_reason: null,
     created_at: "2026-01-01T00:00:00.000Z",

@@ -57,7 +57,7 @@
  * `setMode` modes apply before anything else (auth, rate limit) and stay until changed, or for
  * the next `times` requests only.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { openapiProblems } from "./github-openapi";
 import {
   type FakeRequest,
@@ -142,6 +142,19 @@ export type FakeGitHub = {
     blockedBy: number[];
   }>;
   labels(owner: string, repo: string): string[];
+  /**
+   * Closes or reopens an issue, as a person would on github.com, and delivers an `issues` event to the
+   * repository's webhooks (signed as GitHub signs them: X-Hub-Signature-256, HMAC-SHA256 of the body).
+   */
+  setIssueState(
+    owner: string,
+    repo: string,
+    number: number,
+    state: "open" | "closed",
+    reason?: "completed" | "not_planned",
+  ): Promise<Array<{ status: number }>>;
+  /** A repository webhook: `issues` events are POSTed to `url`, signed with `secret`. */
+  addWebhook(owner: string, repo: string, hook: { url: string; secret: string }): void;
   /** Renames a repository: the old name answers 301 (reads) or 307 (writes) to the new location. */
   renameRepo(owner: string, from: string, to: string): void;
   /** Sub-issues a parent may have (GitHub: 100). */
@@ -273,6 +286,8 @@ type Issue = {
   subIssueIds: number[];
   /** Ids of the issues blocking this one. */
   blockedByIds: number[];
+  state: "open" | "closed";
+  stateReason: "completed" | "not_planned" | "reopened" | null;
 };
 type Repo = {
   id: number;
@@ -484,7 +499,7 @@ export async function startFakeGitHub(
       title: i.title,
       user: userJson(i.author),
       labels: i.labels.map((l) => labelJson(r, l)),
-      state: "open",
+      state: i.state,
       locked: false,
       assignee: null,
       assignees: [],
@@ -501,7 +516,7 @@ export async function startFakeGitHub(
       closed_by: null,
       timeline_url: `${api}/timeline`,
       performed_via_github_app: null,
-      state_reason: null,
+      state_reason: i.stateReason,
     };
   };
 
@@ -832,6 +847,8 @@ export async function startFakeGitHub(
       parentId: null,
       subIssueIds: [],
       blockedByIds: [],
+      state: "open",
+      stateReason: null,
     };
     r.issues.push(issue);
     issuesById.set(issue.id, { repo: r, issue });
@@ -841,8 +858,8 @@ export async function startFakeGitHub(
   function handleListIssues(ctx: Ctx, r: Repo) {
     const q = ctx.req.url.searchParams;
     const state = q.get("state") ?? "open";
-    // Every issue here is open. With issues disabled GitHub lists pull requests only: none here.
-    let items = r.hasIssues && state !== "closed" ? [...r.issues] : [];
+    // With issues disabled GitHub lists pull requests only: none here.
+    let items = r.hasIssues ? r.issues.filter((i) => state === "all" || i.state === state) : [];
     const wanted = (q.get("labels") ?? "")
       .split(",")
       .map((s) => s.trim().toLowerCase())
@@ -1063,6 +1080,7 @@ export async function startFakeGitHub(
 
   const openapiViolations: string[] = [];
   let subIssueLimit = MAX_SUB_ISSUES;
+  const hooks = new Map<string, Array<{ url: string; secret: string }>>();
   /** Old "owner/name" -> the repository it was renamed to (GitHub redirects the old name). */
   const renamed = new Map<string, Repo>();
   const content = { perMinute: 80, perHour: 500, minuteMs: 60_000, hourMs: 3_600_000 };
@@ -1301,6 +1319,41 @@ export async function startFakeGitHub(
         subIssues: i.subIssueIds.map((id) => issuesById.get(id)?.issue.number ?? -1),
         blockedBy: i.blockedByIds.map((id) => issuesById.get(id)?.issue.number ?? -1),
       }));
+    },
+    async setIssueState(owner, name, number, state, reason) {
+      const r = repos.get(key(owner, name));
+      const issue = r?.issues.find((i) => i.number === number);
+      if (!r || !issue) throw new Error(`fake GitHub: no issue ${owner}/${name}#${number}`);
+      issue.state = state;
+      issue.stateReason = state === "closed" ? (reason ?? "completed") : "reopened";
+      const body = JSON.stringify({
+        action: state === "closed" ? "closed" : "reopened",
+        issue: issueJson(r, issue),
+        repository: { id: r.id, name: r.name, full_name: `${r.owner.login}/${r.name}` },
+        sender: userJson(r.owner),
+      });
+      const out: Array<{ status: number }> = [];
+      for (const hook of hooks.get(key(owner, name)) ?? []) {
+        const signature = createHmac("sha256", hook.secret).update(body).digest("hex");
+        const res = await fetch(hook.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "user-agent": "GitHub-Hookshot/fake",
+            "x-github-event": "issues",
+            "x-github-delivery": randomBytes(16).toString("hex"),
+            "x-hub-signature-256": `sha256=${signature}`,
+          },
+          body,
+        });
+        await res.arrayBuffer();
+        out.push({ status: res.status });
+      }
+      return out;
+    },
+    addWebhook(owner, name, hook) {
+      const k = key(owner, name);
+      hooks.set(k, [...(hooks.get(k) ?? []), hook]);
     },
     renameRepo(owner, from, to) {
       const r = repos.get(key(owner, from));

@@ -81,7 +81,7 @@
  * with `path`, and stay until changed or for the next `times` matching requests. Error messages marked
  * "(fake)" in the source are ours; the others are Atlassian's.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import {
   type FakeRequest,
   type FakeServer,
@@ -93,6 +93,17 @@ import {
   startFakeServer,
   textReply,
 } from "./kit";
+
+/** JIRA's default workflow: each status with its category (new, indeterminate, done). */
+export type FakeJiraStatus = "To Do" | "In Progress" | "Done";
+const STATUSES: Record<
+  FakeJiraStatus,
+  { id: string; category: { id: number; key: string; colorName: string } }
+> = {
+  "To Do": { id: "10000", category: { id: 2, key: "new", colorName: "blue-gray" } },
+  "In Progress": { id: "3", category: { id: 4, key: "indeterminate", colorName: "yellow" } },
+  Done: { id: "10001", category: { id: 3, key: "done", colorName: "green" } },
+};
 
 export type FakeJiraMode = "ok" | "rate_limit" | "unavailable" | "server_error" | "slow";
 export type FakeJiraIssueType = "epic" | "story" | "task" | "bug" | "subtask";
@@ -155,6 +166,13 @@ export type FakeJira = {
     /** Keys of the issues that block this one ("Blocks" links where this is the outward issue). */
     blockedBy: string[];
   }>;
+  /**
+   * Moves an issue to a status, as a person would on the board, and delivers `jira:issue_updated` to the
+   * registered webhooks (signed with X-Hub-Signature: sha256=HMAC of the body, for webhooks with a secret).
+   */
+  setIssueStatus(key: string, status: FakeJiraStatus): Promise<Array<{ status: number }>>;
+  /** An admin webhook for issue events, with its secret. */
+  addWebhook(hook: { url: string; secret: string }): void;
   /** Keeps only the named link types (JIRA Cloud's defaults: Blocks, Cloners, Duplicate, Relates). */
   setLinkTypes(names: string[]): void;
   /** Current pages of a space in creation order, without the homepage; body = storage value. Throws for an unknown space. */
@@ -267,6 +285,7 @@ type Issue = {
   created: string;
   /** Date.now() at creation: search sees it only once `searchLagMs` has passed. */
   createdMs: number;
+  status: FakeJiraStatus;
   updated: string;
   seq: number;
 };
@@ -706,6 +725,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
   const pages = new Map<string, Page>();
   let storyPointsField = DEFAULT_SP_FIELD;
   const cloudId = randomUUID();
+  const webhooks: Array<{ url: string; secret: string }> = [];
   let confluence = true;
   let searchLagMs = 0;
   const screens: Record<
@@ -821,24 +841,27 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     isPrivate: false,
     properties: {},
   });
-  const statusJson = () => ({
-    self: `${base}/rest/api/3/status/10000`,
-    description: "",
-    name: "To Do",
-    id: "10000",
-    statusCategory: {
-      self: `${base}/rest/api/3/statuscategory/2`,
-      id: 2,
-      key: "new",
-      colorName: "blue-gray",
-      name: "To Do",
-    },
-  });
+  const statusJson = (name: FakeJiraStatus = "To Do") => {
+    const st = STATUSES[name];
+    return {
+      self: `${base}/rest/api/3/status/${st.id}`,
+      description: "",
+      name,
+      id: st.id,
+      statusCategory: {
+        self: `${base}/rest/api/3/statuscategory/${st.category.id}`,
+        id: st.category.id,
+        key: st.category.key,
+        colorName: st.category.colorName,
+        name: name === "In Progress" ? "In Progress" : name,
+      },
+    };
+  };
   const issueRef = (i: Issue) => ({
     id: i.id,
     key: i.key,
     self: `${base}/rest/api/3/issue/${i.id}`,
-    fields: { summary: i.summary, status: statusJson(), issuetype: typeJson(types[i.kind]) },
+    fields: { summary: i.summary, status: statusJson(i.status), issuetype: typeJson(types[i.kind]) },
   });
   const allFields = (i: Issue): Record<string, unknown> => {
     const fields: Record<string, unknown> = {
@@ -847,7 +870,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       project: projectRef(i.project),
       description: i.description ?? null,
       labels: [...i.labels],
-      status: statusJson(),
+      status: statusJson(i.status),
       priority: { self: `${base}/rest/api/3/priority/3`, id: "3", name: "Medium" },
       reporter: { ...userJson(i.reporter), emailAddress: undefined },
       creator: { ...userJson(i.reporter), emailAddress: undefined },
@@ -1322,6 +1345,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       reporter,
       created,
       createdMs: Date.now(),
+      status: "To Do",
       updated: created,
       seq: seq++,
     };
@@ -1487,7 +1511,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       case "parent":
         return set(i.parent ? [i.parent.key.toLowerCase(), i.parent.id] : []);
       case "status":
-        return set(["to do", "10000"]);
+        return set([i.status.toLowerCase(), STATUSES[i.status].id]);
       default:
         return false;
     }
@@ -2038,6 +2062,47 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     },
     get cloudId() {
       return cloudId;
+    },
+    async setIssueStatus(issueKey, status) {
+      const issue = issuesByKey.get(issueKey.toUpperCase());
+      if (!issue) throw new Error(`fake JIRA: no issue ${issueKey}`);
+      const from = issue.status;
+      issue.status = status;
+      issue.updated = nowJira();
+      const body = JSON.stringify({
+        timestamp: Date.now(),
+        webhookEvent: "jira:issue_updated",
+        issue_event_type_name: "issue_generic",
+        user: userJson(issue.reporter),
+        issue: {
+          id: issue.id,
+          key: issue.key,
+          self: `${base}/rest/api/3/issue/${issue.id}`,
+          fields: allFields(issue),
+        },
+        changelog: {
+          id: String(seq++),
+          items: [{ field: "status", fieldtype: "jira", fromString: from, toString: status }],
+        },
+      });
+      const out: Array<{ status: number }> = [];
+      for (const hook of webhooks) {
+        const res = await fetch(hook.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-hub-signature": `sha256=${createHmac("sha256", hook.secret).update(body).digest("hex")}`,
+            "x-atlassian-webhook-identifier": String(seq++),
+          },
+          body,
+        });
+        await res.arrayBuffer();
+        out.push({ status: res.status });
+      }
+      return out;
+    },
+    addWebhook(hook) {
+      webhooks.push(hook);
     },
     setConfluence(enabled) {
       confluence = enabled;

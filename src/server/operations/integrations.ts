@@ -9,6 +9,7 @@ import {
   trelloCredentialsInput,
 } from "../../shared/schemas/integrations";
 import * as exportsService from "../services/exports/exports";
+import * as webhooks from "../services/exports/webhooks";
 import * as integrations from "../services/integrations/integrations";
 import { mutation, query } from "./define";
 
@@ -50,6 +51,20 @@ export const integrationOperations = {
     input: jiraCredentialsInput,
     run: ({ deps, user }, input) => integrations.saveJiraCredentials(deps, user.id, input),
     rest: [{ method: "post", path: "/jira/credentials", from: "body" }],
+  }),
+  webhooks: query({
+    access: "user",
+    summary: "Your webhook endpoints for GitHub and JIRA (their secrets are shown only when created).",
+    run: ({ deps, user }) => webhooks.listWebhooks(deps, user.id),
+    rest: [{ method: "get", path: "/webhooks" }],
+  }),
+  createWebhook: mutation({
+    access: "user",
+    summary:
+      "Creates (or replaces) your webhook endpoint for GitHub or JIRA and shows its secret once, to paste into the service.",
+    input: z.strictObject({ kind: z.enum(["github", "jira"], { error: "kind must be github or jira" }) }),
+    run: ({ deps, user }, input) => webhooks.createWebhook(deps, user.id, input.kind),
+    rest: [{ method: "post", path: "/webhooks/{kind}", status: 201 }],
   }),
   jiraProjects: query({
     access: "user",

@@ -12,6 +12,7 @@ import {
   updateEventModelInput,
   updateTaskInput,
 } from "../../shared/schemas/tasks";
+import * as sync from "../services/exports/sync";
 import * as order from "../services/tasks/plan-order";
 import * as replan from "../services/tasks/replan";
 import * as review from "../services/tasks/review";
@@ -229,6 +230,14 @@ export const taskOperations = {
     input: z.strictObject({ id: taskId, revision_id: taskId }),
     run: ({ deps, user }, input) => revisions.restoreRevision(deps, user.id, input.id, input.revision_id),
     rest: [{ method: "post", path: "/tasks/{id}/revisions/{revision_id}/restore" }],
+  }),
+  sync: mutation({
+    access: "user",
+    summary:
+      "Asks JIRA and GitHub for the status of what exports made for this plan and moves the tasks to match.",
+    input: byId,
+    run: ({ deps, user }, input) => sync.syncPlan(deps, user.id, input.id),
+    rest: [{ method: "post", path: "/tasks/{id}/sync" }],
   }),
   addTask: mutation({
     access: "user",

@@ -9,6 +9,7 @@ import { authRouteDocs, authRoutes } from "./auth";
 import { blogRouteDocs, blogRoutes } from "./blog";
 import type { AppEnv } from "./http";
 import { restRoutesOf } from "./operations";
+import { webhookRouteDocs, webhookRoutes } from "./webhooks";
 
 const referenceDocs: RouteDoc[] = [
   {
@@ -30,7 +31,7 @@ const referenceDocs: RouteDoc[] = [
 /** The OpenAPI description of everything mounted below, built once from the same declarations. */
 export const apiDocument = openApiDocument({
   groups: operationGroups,
-  routes: [...authRouteDocs, ...blogRouteDocs, ...referenceDocs],
+  routes: [...authRouteDocs, ...blogRouteDocs, ...webhookRouteDocs, ...referenceDocs],
   version: "1",
   sessionCookie: SESSION_COOKIE,
 });
@@ -48,6 +49,7 @@ export function apiRoutes(): Hono<AppEnv> {
       return c.html(apiReference);
     })
     .route("/", authRoutes)
+    .route("/", webhookRoutes)
     .route("/", restRoutesOf(operationGroups.flatMap((g) => Object.values(g.operations))))
     .route("/", blogRoutes)
     .all("*", () => {

@@ -261,6 +261,8 @@ export type Task = {
   /** When a person last changed its content or place, and when an export last created it elsewhere. */
   edited_at: string | null;
   exported_at: string | null;
+  /** What exports made for this task: the JIRA issue, Trello card or GitHub issue, with its link. */
+  remote_links: RemoteLink[];
   /** On a root: what its description states, read by rule (requirements R1, R2, ... and non-goals). */
   stated_scope: { requirements: { id: string; text: string }[]; non_goals: string[] } | null;
   is_atomic: boolean;
@@ -278,6 +280,15 @@ export type Task = {
   warnings: string[];
 };
 /** A node of a tree answer: its children, and on a parent the roll-up of its subtree (null on a leaf). */
+export type RemoteLink = {
+  kind: "jira" | "trello" | "github";
+  /** "MKT-12", "#34", a card's short link. */
+  key: string;
+  url: string;
+  /** Its status there when last seen ("Done", "closed"), or null before the first sync. */
+  status: string | null;
+};
+
 export type TaskTreeNode = Task & { children: TaskTreeNode[]; rollup: Rollup | null };
 
 export type TaskList = { tasks: Task[]; total: number; page: number; page_size: number };

@@ -69,3 +69,58 @@ export const modelProviders = pgTable(
     uniqueIndex("model_providers_instance_idx").on(sql`(true)`).where(sql`${t.userId} is null`),
   ],
 );
+
+/**
+ * What an export made for each task (issue 13's two-way sync): the JIRA issue, Trello card or GitHub
+ * issue, with its key and link, so the tree links to it, "Sync now" and webhooks bring its status back,
+ * and an export of the same tree to the same place updates it instead of creating another.
+ */
+export const remoteItems = pgTable(
+  "remote_items",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    taskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    kind: text({ enum: ["jira", "trello", "github"] }).notNull(),
+    /** Where it lives: "<site origin>|<project key>" (JIRA), the board id (Trello), "owner/repo" (GitHub, lower case). */
+    target: text().notNull(),
+    /** The service's id for it: the issue key (JIRA), the card id (Trello), the issue number (GitHub). */
+    remoteId: text().notNull(),
+    /** What people read: "MKT-12", "#34", the card's short link. */
+    remoteKey: text().notNull(),
+    url: text().notNull(),
+    /** The status last seen there, in the service's words ("Done", "closed", the list's name). */
+    remoteStatus: text(),
+    syncedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("remote_items_task_target_idx").on(t.taskId, t.kind, t.target),
+    index("remote_items_lookup_idx").on(t.kind, t.target, t.remoteId),
+    index("remote_items_root_idx").on(t.rootTaskId),
+  ],
+);
+
+/** A user's webhook endpoint for one service: /api/webhooks/{kind}/{id}, signed with the sealed secret. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text({ enum: ["jira", "trello", "github"] }).notNull(),
+    /** The signing secret, sealed with the credentials vault (shown to its owner to paste into the service). */
+    secretCiphertext: text().notNull(),
+    lastDeliveryAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("webhook_endpoints_user_kind_idx").on(t.userId, t.kind)],
+);

@@ -312,6 +312,15 @@ export const githubExporter: Exporter<GithubPlan> = {
       dependencies_linked: state.dependenciesUnavailable ? 0 : state.blocked.length,
       repository: name,
       repository_url: `https://github.com/${name}/issues`,
+      remote: {
+        target: name.toLowerCase(),
+        items: Object.entries(state.issues).map(([taskId, issue]) => ({
+          task_id: taskId,
+          remote_id: String(issue.number),
+          key: `#${issue.number}`,
+          url: issue.url,
+        })),
+      },
     };
   },
 };

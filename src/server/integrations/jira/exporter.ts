@@ -385,6 +385,15 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
     confluence_space_key: confluence.pages ? spaceKey : null,
     ...(confluence.note ? { confluence_note: confluence.note } : {}),
     warnings,
+    remote: {
+      target: `${site}|${key}`,
+      items: Object.entries(state.issues).map(([taskId, issueKey]) => ({
+        task_id: taskId,
+        remote_id: issueKey,
+        key: issueKey,
+        url: `${site}/browse/${issueKey}`,
+      })),
+    },
   };
 }
 

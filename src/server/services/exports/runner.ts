@@ -1,7 +1,7 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { ExportKind } from "../../../shared/schemas/integrations";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
-import { exports, tasks } from "../../db/schema/index";
+import { exports, remoteItems, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { IntegrationError } from "../../integrations/errors";
 import { type JobContext, PermanentJobError, type TypedJob } from "../../jobs/queue";
@@ -22,6 +22,14 @@ export type ExportContext = {
   progress(step: string, percent: number, message: string): Promise<void>;
 };
 
+/** What an export made for one task, kept for links, sync and re-export (schema remote_items). */
+export type RemoteItem = { task_id: string; remote_id: string; key: string; url: string };
+
+/** An exporter's result; `remote` (where, and what it made there) is kept apart, not shown as the result. */
+export type ExportOutcome = Record<string, unknown> & {
+  remote?: { target: string; items: RemoteItem[] };
+};
+
 /** What an exporter will write, worked out before the first write. */
 export type ExportPlan = {
   /** How many of each thing it will create (the ones a resumed export made already included), for the log. */
@@ -38,7 +46,7 @@ export type ExportPlan = {
  */
 export type Exporter<Plan extends ExportPlan = ExportPlan> = {
   prepare(ctx: ExportContext): Promise<Plan>;
-  run(ctx: ExportContext, plan: Plan): Promise<Record<string, unknown>>;
+  run(ctx: ExportContext, plan: Plan): Promise<ExportOutcome>;
 };
 /** One exporter per target, passed in Deps (server.ts builds it): no registration by import side effect. */
 export type Exporters = Record<ExportKind, Exporter>;
@@ -102,10 +110,11 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
   try {
     const plan = await exporter.prepare(ctx);
     deps.log.info("export planned", { exportId, kind: row.kind, ...plan.writes });
-    const result = await runResuming(exporter, ctx, plan);
+    const { remote, ...result } = await runResuming(exporter, ctx, plan);
     // What now exists in JIRA, Trello or GitHub is locked against re-plans (a person can unlock it).
     const exported = [tree.id, ...subtasksOf(tree).map((t) => t.id)];
     await deps.db.update(tasks).set({ exportedAt: new Date() }).where(inArray(tasks.id, exported));
+    if (remote) await recordRemoteItems(deps, row, tree.id, remote);
     await deps.db
       .update(exports)
       // The sealed credentials are dropped once the export is done.
@@ -145,6 +154,41 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
       `Temporary problem (${(err as Error).message}); retrying`,
     );
     throw err;
+  }
+}
+
+/** Keeps what the export made per task (one row per task and place; a new export there replaces it). */
+async function recordRemoteItems(
+  deps: Deps,
+  row: ExportRow,
+  rootId: string,
+  remote: NonNullable<ExportOutcome["remote"]>,
+) {
+  const kind = row.kind as ExportKind;
+  for (let i = 0; i < remote.items.length; i += 500) {
+    const chunk = remote.items.slice(i, i + 500);
+    await deps.db
+      .insert(remoteItems)
+      .values(
+        chunk.map((it) => ({
+          userId: row.userId,
+          taskId: it.task_id,
+          rootTaskId: rootId,
+          kind,
+          target: remote.target,
+          remoteId: it.remote_id,
+          remoteKey: it.key,
+          url: it.url,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [remoteItems.taskId, remoteItems.kind, remoteItems.target],
+        set: {
+          remoteId: sql`excluded.remote_id`,
+          remoteKey: sql`excluded.remote_key`,
+          url: sql`excluded.url`,
+        },
+      });
   }
 }
 

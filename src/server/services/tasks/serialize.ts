@@ -3,6 +3,7 @@ import {
   type Chapter,
   type Epic,
   type EventModelMetadata,
+  type RemoteLink,
   type StoredTaskOptions,
   type Swimlane,
   TASK_DEFAULTS,
@@ -65,7 +66,7 @@ export function toMetadata(em: EventModelRow | null): EventModelMetadata | null 
 /** Hot path for trees of thousands of nodes: one object literal per node, no spreads or rest copies. */
 export function toTask(
   row: TaskRow,
-  counts: { children: number; descendants: number; dependsOn?: string[] },
+  counts: { children: number; descendants: number; dependsOn?: string[]; remote?: RemoteLink[] },
   extras: RootExtras | null = null,
 ): Task {
   const options = row.options;
@@ -103,6 +104,7 @@ export function toTask(
     locked: lockReasons(row),
     edited_at: row.editedAt ? row.editedAt.toISOString() : null,
     exported_at: row.exportedAt ? row.exportedAt.toISOString() : null,
+    remote_links: counts.remote ?? [],
     stated_scope: row.parentId === null ? statedScope(row, options) : null,
     is_atomic: row.isAtomic,
     predictions: row.predictions ?? null,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { findApplicationType, findStack } from "../../../shared/catalogue";
 import { UUID_PATTERN } from "../../../shared/ids";
@@ -6,6 +6,7 @@ import {
   type addTaskInput,
   type createTaskInput,
   type listTasksInput,
+  type RemoteLink,
   statsGroupOf,
   type statsInput,
   type Task,
@@ -17,7 +18,15 @@ import {
   type updateTaskInput,
 } from "../../../shared/schemas/tasks";
 import { resultRows } from "../../db/client";
-import { epics, eventModels, taskDependencies, tasks, userStories, users } from "../../db/schema/index";
+import {
+  epics,
+  eventModels,
+  remoteItems,
+  taskDependencies,
+  tasks,
+  userStories,
+  users,
+} from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { currentUsagePeriod } from "../auth/accounts";
@@ -109,22 +118,50 @@ export async function getTask(deps: Deps, userId: string, id: string): Promise<T
     .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
     .limit(1);
   if (!r) throw notFound();
-  const [extras, dependsOn] = await Promise.all([
+  const [extras, dependsOn, remote] = await Promise.all([
     r.row.parentId === null ? loadRootExtras(deps, r.row.id) : null,
     dependsOnLists(deps.db, [r.row.id]),
+    remoteLinks(deps.db, eq(remoteItems.taskId, r.row.id)),
   ]);
   return toTask(
     r.row,
-    { children: r.children, descendants: r.descendants, dependsOn: dependsOn.get(r.row.id) ?? [] },
+    {
+      children: r.children,
+      descendants: r.descendants,
+      dependsOn: dependsOn.get(r.row.id) ?? [],
+      remote: remote.get(r.row.id) ?? [],
+    },
     extras,
   );
+}
+
+/** What exports made, per task (for the tree's links). */
+async function remoteLinks(db: Deps["db"], where: SQL): Promise<Map<string, RemoteLink[]>> {
+  const rows = await db
+    .select({
+      taskId: remoteItems.taskId,
+      kind: remoteItems.kind,
+      key: remoteItems.remoteKey,
+      url: remoteItems.url,
+      status: remoteItems.remoteStatus,
+    })
+    .from(remoteItems)
+    .where(where)
+    .orderBy(asc(remoteItems.createdAt));
+  const out = new Map<string, RemoteLink[]>();
+  for (const r of rows) {
+    const list = out.get(r.taskId) ?? [];
+    list.push({ kind: r.kind, key: r.key, url: r.url, status: r.status });
+    out.set(r.taskId, list);
+  }
+  return out;
 }
 
 /** The tree below (and including) a task: every node of its root loads in one indexed query. */
 export async function getTaskTree(deps: Deps, userId: string, id: string): Promise<TaskTreeNode> {
   const target = await getOwnedRow(deps, userId, id);
   const rootId = target.rootTaskId ?? target.id;
-  const [rows, extras, edges] = await Promise.all([
+  const [rows, extras, edges, remote] = await Promise.all([
     deps.db
       .select()
       .from(tasks)
@@ -136,8 +173,9 @@ export async function getTaskTree(deps: Deps, userId: string, id: string): Promi
       .from(taskDependencies)
       .where(eq(taskDependencies.rootTaskId, rootId))
       .orderBy(asc(taskDependencies.createdAt)),
+    remoteLinks(deps.db, eq(remoteItems.rootTaskId, rootId)),
   ]);
-  return buildTree(rows, target.id, extras, edges);
+  return buildTree(rows, target.id, extras, edges, remote);
 }
 
 /**
@@ -149,6 +187,7 @@ export function buildTree(
   targetId: string,
   rootExtras: RootExtras | null,
   edges: { taskId: string; dependsOnId: string }[] = [],
+  remote: Map<string, RemoteLink[]> = new Map(),
 ): TaskTreeNode {
   const dependsOn = new Map<string, string[]>();
   for (const e of edges) {
@@ -175,7 +214,7 @@ export function buildTree(
     nodes.set(row.id, {
       ...toTask(
         row,
-        { children: 0, descendants: 0, dependsOn: dependsOn.get(row.id) ?? [] },
+        { children: 0, descendants: 0, dependsOn: dependsOn.get(row.id) ?? [], remote: remote.get(row.id) },
         row.parentId === null ? rootExtras : null,
       ),
       children: [],

@@ -1,0 +1,148 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { UUID_PATTERN } from "../../../shared/ids";
+import { webhookEndpoints } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import { applyRemoteState, itemsFor, type RemoteState } from "./sync";
+
+/**
+ * Webhooks that bring status changes from GitHub and JIRA as they happen (issue 13's two-way sync).
+ *
+ * Each user has one endpoint per service, `/api/hooks/{kind}/{id}`, with a secret they paste into the
+ * service's webhook settings (shown once; creating it again makes a new one). A delivery is accepted only
+ * when its signature is the HMAC-SHA256 of the raw body with that secret:
+ * - GitHub: `X-Hub-Signature-256: sha256=<hex>` ("Validating webhook deliveries", docs.github.com/webhooks);
+ *   `X-GitHub-Event: issues` with action closed or reopened moves the task; `ping` is acknowledged.
+ * - JIRA Cloud: `X-Hub-Signature: sha256=<hex>` (admin webhooks with a secret, "Webhooks" in Atlassian's
+ *   JIRA Cloud platform documentation); `jira:issue_updated` carries the issue's status.
+ * A bad or missing signature is 401 and changes nothing; an item no export of this user made is ignored
+ * (202) and logged.
+ */
+
+export type HookKind = "github" | "jira";
+export const WEBHOOK_BODY_MAX = 1024 * 1024;
+
+const notFound = () => new AppError("NOT_FOUND", "Webhook not found");
+
+export function webhookUrl(deps: Deps, kind: HookKind, id: string) {
+  return `${deps.config.publicOrigin}/api/hooks/${kind}/${id}`;
+}
+
+/** Creates (or replaces) the user's endpoint for a service; the secret is shown this once. */
+export async function createWebhook(
+  deps: Deps,
+  userId: string,
+  kind: HookKind,
+): Promise<{ kind: HookKind; url: string; secret: string }> {
+  const secret = randomBytes(24).toString("base64url");
+  const sealed = deps.vault.encrypt(secret);
+  const [row] = await deps.db
+    .insert(webhookEndpoints)
+    .values({ userId, kind, secretCiphertext: sealed })
+    .onConflictDoUpdate({
+      target: [webhookEndpoints.userId, webhookEndpoints.kind],
+      set: { secretCiphertext: sealed, lastDeliveryAt: null },
+    })
+    .returning({ id: webhookEndpoints.id });
+  return { kind, url: webhookUrl(deps, kind, row!.id), secret };
+}
+
+/** The user's endpoints (never their secrets). */
+export async function listWebhooks(deps: Deps, userId: string) {
+  const rows = await deps.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
+  return {
+    webhooks: rows
+      .filter((r): r is typeof r & { kind: HookKind } => r.kind === "github" || r.kind === "jira")
+      .map((r) => ({
+        kind: r.kind,
+        url: webhookUrl(deps, r.kind, r.id),
+        last_delivery_at: r.lastDeliveryAt?.toISOString() ?? null,
+      })),
+  };
+}
+
+function signatureOk(secret: string, raw: Buffer, header: string | undefined): boolean {
+  const m = /^sha256=([0-9a-f]{64})$/i.exec(header?.trim() ?? "");
+  if (!m) return false;
+  const expected = createHmac("sha256", secret).update(raw).digest();
+  const given = Buffer.from(m[1]!, "hex");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export type Delivery = { raw: Buffer; headers: Record<string, string | undefined> };
+
+/** Handles one delivery; throws 404 (no such endpoint), 401 (signature) or 400 (not JSON). */
+export async function receiveWebhook(
+  deps: Deps,
+  kind: HookKind,
+  id: string,
+  delivery: Delivery,
+): Promise<{ status: "applied" | "ignored"; changed: number }> {
+  if (!UUID_PATTERN.test(id)) throw notFound();
+  const [endpoint] = await deps.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.kind, kind)))
+    .limit(1);
+  if (!endpoint) throw notFound();
+  const header =
+    kind === "github" ? delivery.headers["x-hub-signature-256"] : delivery.headers["x-hub-signature"];
+  if (!signatureOk(deps.vault.decrypt(endpoint.secretCiphertext), delivery.raw, header)) {
+    deps.log.warn("webhook signature refused", { kind, webhookId: id });
+    throw new AppError("UNAUTHORIZED", "The webhook's signature does not match its secret.");
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(delivery.raw.toString("utf8"));
+  } catch {
+    throw new AppError("BAD_REQUEST", "The webhook's body is not JSON.");
+  }
+  await deps.db
+    .update(webhookEndpoints)
+    .set({ lastDeliveryAt: new Date() })
+    .where(eq(webhookEndpoints.id, id));
+  const change =
+    kind === "github" ? githubChange(delivery.headers["x-github-event"], payload) : jiraChange(payload);
+  if (!change) return { status: "ignored", changed: 0 };
+  const items = await itemsFor(deps, endpoint.userId, kind, [change.remoteId], change.target);
+  if (items.length === 0) {
+    deps.log.info("webhook for an item no export made", { kind, webhookId: id, remoteId: change.remoteId });
+    return { status: "ignored", changed: 0 };
+  }
+  let changed = 0;
+  for (const item of items) if (await applyRemoteState(deps, item, change.state)) changed += 1;
+  return { status: "applied", changed };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+const str = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** An `issues` event that opened or closed an issue: the repository, the number and the new state. */
+function githubChange(
+  event: string | undefined,
+  p: unknown,
+): { remoteId: string; target: string; state: RemoteState } | null {
+  if (event !== "issues" || !isRecord(p) || !isRecord(p.issue) || !isRecord(p.repository)) return null;
+  if (!["closed", "reopened"].includes(String(p.action))) return null;
+  const number = p.issue.number;
+  const repo = str(p.repository.full_name);
+  const state = str(p.issue.state);
+  if (!Number.isInteger(number) || !repo || !state) return null;
+  return {
+    remoteId: String(number),
+    target: repo.toLowerCase(),
+    state: { kind: "github", state, reason: str(p.issue.state_reason) },
+  };
+}
+
+/** A `jira:issue_updated` event: the issue's key and its status now. */
+function jiraChange(p: unknown): { remoteId: string; target?: string; state: RemoteState } | null {
+  if (!isRecord(p) || p.webhookEvent !== "jira:issue_updated" || !isRecord(p.issue)) return null;
+  const key = str(p.issue.key);
+  const fields = isRecord(p.issue.fields) ? p.issue.fields : null;
+  const status = fields && isRecord(fields.status) ? fields.status : null;
+  const category = status && isRecord(status.statusCategory) ? str(status.statusCategory.key) : null;
+  if (!key || !status || !category) return null;
+  return { remoteId: key, state: { kind: "jira", status: str(status.name) ?? category, category } };
+}
