@@ -35,6 +35,7 @@ export const postgresSuites = [
   "tests/integration/exports-jira-site.test.ts",
   "tests/integration/exports-jira.test.ts",
   "tests/integration/exports-trello-github.test.ts",
+  "tests/integration/exports-trello-site.test.ts",
   "tests/integration/hostile-input.test.ts",
   "tests/integration/job-payloads.test.ts",
   "tests/integration/model-providers.test.ts",

@@ -2,16 +2,38 @@
  * A local, in-process fake of the Trello REST API (api.trello.com, paths under `/1`) on the
  * fake-server kit (kit.ts), for integration tests. Clients call `${fake.url}/1/...`.
  *
- * It covers what Atomize's Trello export uses (token check via `GET /1/members/me`, boards,
- * lists, labels, cards, checklists, check items) and mimics Trello's observable behaviour where
+ * Sources, and what was taken from each:
+ * - Trello's OpenAPI description, https://developer.atlassian.com/cloud/trello/swagger.v3.json (read in
+ *   the byte-identical copy api-evangelist/trello, openapi/trello-rest-api-openapi.json, fetched
+ *   2026-10-04): where each parameter goes. `POST /boards/` (post-boards: name 1-16384 required,
+ *   defaultLabels, defaultLists, desc 0-16384, …), `POST /lists` (post-lists: name, idBoard, idListSource,
+ *   pos), `POST /labels` (post-labels: name, color, idBoard, all required), `POST /checklists`
+ *   (post-checklists: idCard required, name, pos, idChecklistSource) and `POST /checklists/{id}/checkItems`
+ *   (post-checklists-id-checkitems: name 1-16384 required, pos, checked, due, dueReminder, idMember)
+ *   document every parameter `in: query` and no request body. `POST /cards` (post-cards) documents query
+ *   parameters (idList required, name, desc, pos, idLabels, …) and says "Query parameters may also be
+ *   replaced with a JSON request body instead". `GET /members/{id}/boards` takes `filter` (`all`, the
+ *   default, or closed, members, open, organization, public, starred) and `fields`. The security schemes
+ *   are `key` and `token` in the query (APIKey, APIToken) or OAuth 2.0.
+ * - Trello's authorization guide, https://developer.atlassian.com/cloud/trello/guides/rest-api/authorization/
+ *   ("Passing token and key in API requests"): the key and token go in the query string, in an
+ *   `Authorization: OAuth oauth_consumer_key="…", oauth_token="…"` header, or in the body of a PUT or POST.
+ * - Trello's rate-limit guide, https://developer.atlassian.com/cloud/trello/guides/rest-api/rate-limits/:
+ *   300 requests per 10 s per key, 100 per 10 s per token, the 429 bodies, the 200-refusal lock-out.
+ *
+ * It covers what Atomize's Trello export uses (token check via `GET /1/members/me`, the member's boards,
+ * boards, lists, labels, cards, checklists, check items) and mimics Trello's observable behaviour where
  * our code could depend on it:
- * - Credentials: `key` + `token` as query parameters (or in a form/JSON body, which Trello also
- *   reads), or `Authorization: OAuth oauth_consumer_key="KEY", oauth_token="TOKEN"`. A missing or
- *   unknown key is 401 `invalid key`; a missing token, or one not issued for that key, is 401
- *   `invalid token`. Trello's error bodies are plain text (`text/plain; charset=utf-8`), not JSON,
- *   except for rate-limit errors.
- * - Parameters may come as query string, `application/json` or `application/x-www-form-urlencoded`
- *   body (the body wins over the query). `fields=a,b` trims GET responses to `id` + those fields.
+ * - Credentials: `key` + `token` as query parameters, in a form or JSON body, or in
+ *   `Authorization: OAuth oauth_consumer_key="KEY", oauth_token="TOKEN"` (values percent-decoded). A
+ *   missing or unknown key is 401 `invalid key`; a missing token, or one not issued for that key, is 401
+ *   `invalid token`. `requests[].auth` says which way each request took. Trello's error bodies are plain
+ *   text (`text/plain; charset=utf-8`), not JSON, except for rate-limit errors.
+ * - Parameters are read where the OpenAPI description puts them: from the query string, and for
+ *   `POST /1/cards` also from a JSON body (which wins over the query). A value sent only in a body
+ *   anywhere else is not seen, as Trello would not: `POST /1/boards` with its name only in a JSON body is
+ *   400 `invalid value for name`. Form bodies carry credentials only. `fields=a,b` trims GET responses to
+ *   `id` + those fields.
  * - Ids are 24-hex object ids; boards and cards can also be addressed by their 8-character
  *   shortLink. A malformed id in a path is 400 `invalid id`; an unknown one is 404
  *   `The requested resource was not found.`; an unknown id in a parameter is 400
@@ -23,7 +45,7 @@
  * - `pos` is `top`, `bottom` (the default) or a positive number; new items at the bottom get the
  *   largest sibling position + 16384, as Trello does.
  * - Label colours: green, yellow, orange, red, purple, blue, sky, lime, pink, black, their
- *   `_dark` / `_light` variants (Trello's 2023 palette), or null (`"null"` in a query/form).
+ *   `_dark` / `_light` variants (Trello's 2023 palette), or null (`"null"` in a query).
  * - Rate limits as Trello documents them: 300 requests per 10 s per API key and 100 per 10 s per
  *   token (fixed windows starting at a bucket's first request). Every authenticated response
  *   carries `x-rate-limit-api-{key,token}-{interval-ms,max,remaining}`. Over the limit: 429 with
@@ -31,10 +53,11 @@
  *   `API_KEY_LIMIT_EXCEEDED`) and no `Retry-After`. Refused requests do not spend budget, but
  *   after more than 200 refusals in one window the key is refused for the rest of that window.
  *
- * Deliberate simplifications: no workspaces/organizations, no board-count limits, no special
- * `/1/members` route limit (100 per 900 s), no multipart bodies, no updates except
- * `DELETE /1/boards/{id}`. Every authenticated request spends budget, validation errors included;
- * 401s never do.
+ * Deliberate simplifications: no workspaces/organizations, no closed (archived) boards, no
+ * board-count limits, no special `/1/members` route limit (100 per 900 s), no multipart bodies, no
+ * updates except `DELETE /1/boards/{id}`. Every authenticated request spends budget, validation errors
+ * included; 401s never do. The kit's server keeps Node's 16 KiB limit on a request's head, so a query
+ * string near that size is refused (431) before the fake sees it; Trello documents no URL limit.
  *
  * `setMode` modes apply before anything else (auth, rate limits) and stay until changed, or for
  * the next `times` matching requests only; with `path`, only requests whose path starts with it.
@@ -106,7 +129,7 @@ export type FakeTrello = {
     path: string;
     status: number;
     at: number;
-    auth: "query" | "header" | "none";
+    auth: "query" | "header" | "body" | "none";
   }>;
   /** Highest number of requests handled at the same time so far. */
   readonly maxInFlight: number;
@@ -135,6 +158,9 @@ const BASE_COLORS = ["green", "yellow", "orange", "red", "purple", "blue", "sky"
 const LABEL_COLORS = new Set(BASE_COLORS.flatMap((c) => [c, `${c}_dark`, `${c}_light`]));
 const DEFAULT_LABEL_COLORS = ["green", "yellow", "orange", "red", "purple", "blue"];
 const DEFAULT_LIST_NAMES = ["To Do", "Doing", "Done"];
+
+/** GET /1/members/{id}/boards `filter`: "`all` or a comma-separated list of: closed, members, open, organization, public, starred". */
+const BOARD_FILTERS = new Set(["all", "closed", "members", "open", "organization", "public", "starred"]);
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 const SHORT_LINK = /^[0-9A-Za-z]{8}$/;
@@ -315,7 +341,11 @@ type Board = {
   nextIdShort: number;
 };
 type Bucket = { start: number; used: number; refused: number; locked: boolean };
-type Ctx = { params: Params; member: Member };
+/**
+ * `params`: the query string, where Trello's OpenAPI documents every parameter Atomize uses; `json`: the
+ * JSON body's fields, read only where it documents a body too (POST /1/cards).
+ */
+type Ctx = { params: Params; json: Params; member: Member };
 
 export async function startFakeTrello(opts: { host?: string; port?: number } = {}): Promise<FakeTrello> {
   const members = new Map<string, Member>();
@@ -454,6 +484,13 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
 
   // ----- Lookups and access --------------------------------------------------------------------
 
+  /** `me`, the member's id or username; another member is 404 here (the fake knows only its own). */
+  const memberFromPath = (ctx: Ctx, ref: string): Member => {
+    const m = ctx.member;
+    if (ref !== "me" && ref !== m.id && ref.toLowerCase() !== m.username.toLowerCase()) throw notFound();
+    return m;
+  };
+
   const canAccess = (ctx: Ctx, b: Board) => {
     if (b.idMember !== ctx.member.id) throw new HttpError(401, "unauthorized permission requested");
     return b;
@@ -561,8 +598,10 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     return jsonReply(200, labelJson(label));
   }
 
-  function createCard(ctx: Ctx) {
-    const { params } = ctx;
+  function createCard(queryCtx: Ctx) {
+    // "Query parameters may also be replaced with a JSON request body instead" (post-cards): the body wins.
+    const params: Params = new Map([...queryCtx.params, ...queryCtx.json]);
+    const ctx: Ctx = { ...queryCtx, params };
     const list = fromParam(ctx, "idList", lists, (l) => l.idBoard);
     const board = boards.get(list.idBoard)!;
     const name = text(params, "name", { required: false });
@@ -653,10 +692,17 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
   }
 
   const routes = new Router<Ctx>()
-    .get("/1/members/:id", (ctx, { id = "" }) => {
-      const m = ctx.member;
-      if (id !== "me" && id !== m.id && id.toLowerCase() !== m.username.toLowerCase()) throw notFound();
-      return picked(ctx, memberJson(m));
+    .get("/1/members/:id", (ctx, { id = "" }) => picked(ctx, memberJson(memberFromPath(ctx, id))))
+    .get("/1/members/:id/boards", (ctx, { id = "" }) => {
+      const m = memberFromPath(ctx, id);
+      const filter = scalar(ctx.params, "filter") ?? "all";
+      if (!BOARD_FILTERS.has(filter)) throw invalidValue("filter");
+      // The fake has no closed, starred, public or Workspace boards: every board is open and private.
+      const mine = [...boards.values()].filter((b) => b.idMember === m.id);
+      return picked(
+        ctx,
+        filter === "all" || filter === "open" || filter === "members" ? mine.map(boardJson) : [],
+      );
     })
     .post("/1/boards", createBoard)
     .get("/1/boards/:id", (ctx, { id = "" }) => picked(ctx, boardJson(boardFromPath(ctx, id))))
@@ -728,7 +774,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
   // ----- Dispatch ------------------------------------------------------------------------------
 
   /** How each request presented its credentials, for `requests`. */
-  const authOf = new WeakMap<LoggedRequest, "query" | "header">();
+  const authOf = new WeakMap<LoggedRequest, "query" | "header" | "body">();
 
   const errorReply = (err: unknown): Reply => {
     if (err instanceof HttpError)
@@ -736,33 +782,43 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     return textReply(500, `Internal Server Error: ${String(err)}`);
   };
 
-  /** Parameters: the query string, then the body (JSON or form), which wins. */
-  function readParams(req: FakeRequest): Params {
-    const params: Params = new Map();
-    fromSearchParams(params, req.url.searchParams);
+  /**
+   * The body's fields (JSON object or form), for credentials everywhere and, from JSON, for the parameters
+   * of the one operation that documents a body. Malformed JSON is Trello's 400 wherever it is sent.
+   */
+  function readBody(req: FakeRequest): { json: Params; form: Params } {
+    const json: Params = new Map();
+    const form: Params = new Map();
     const type = mediaType(req.headers["content-type"]);
     if (req.raw().length > 0 && type === "application/json") {
       const parsed = req.json();
       if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-        for (const [k, v] of Object.entries(parsed)) params.set(k, v);
+        for (const [k, v] of Object.entries(parsed)) json.set(k, v);
     } else if (req.raw().length > 0 && type === "application/x-www-form-urlencoded") {
-      fromSearchParams(params, req.form());
+      fromSearchParams(form, req.form());
     }
-    return params;
+    return { json, form };
   }
 
   async function handle(req: FakeRequest, route: (ctx: Ctx) => Promise<Reply | undefined>) {
     // Rate-limit headers, once the request is known to come from a key and token.
     const headers: Record<string, string> = {};
     try {
-      const params = readParams(req);
-      // Credentials: parameters first, then the OAuth header.
+      const params: Params = new Map();
+      fromSearchParams(params, req.url.searchParams);
+      const { json, form } = readBody(req);
+      // Credentials, in the three places Trello's authorization guide names: the query string, the
+      // OAuth header, the body of a PUT or POST.
       const oauth = parseOAuthHeader(req.headers.authorization);
-      const paramKey = scalar(params, "key");
-      const paramToken = scalar(params, "token");
-      const key = paramKey || oauth?.key;
-      const token = paramToken || oauth?.token;
-      if (paramKey || paramToken) authOf.set(req.log, "query");
+      const fromBody = (name: string) => scalar(json, name) || scalar(form, name);
+      const queryKey = scalar(params, "key");
+      const queryToken = scalar(params, "token");
+      const bodyKey = fromBody("key");
+      const bodyToken = fromBody("token");
+      const key = queryKey || bodyKey || oauth?.key;
+      const token = queryToken || bodyToken || oauth?.token;
+      if (queryKey || queryToken) authOf.set(req.log, "query");
+      else if (bodyKey || bodyToken) authOf.set(req.log, "body");
       else if (oauth) authOf.set(req.log, "header");
       if (!key || !keys.has(key)) throw new HttpError(401, "invalid key");
       const issued = token ? tokens.get(token) : undefined;
@@ -770,7 +826,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
       const member = members.get(issued.memberId)!;
 
       spend(headers, key, token);
-      const reply = await route({ params, member });
+      const reply = await route({ params, json, member });
       return reply && withHeaders(reply, headers);
     } catch (err) {
       return withHeaders(errorReply(err), headers);

@@ -9,6 +9,7 @@ import {
   subtasksOf,
 } from "../../services/exports/runner";
 import { createHttpClient, type HttpClient } from "../http-client";
+import { trelloAuthorization } from "./auth";
 
 const LISTS = ["To Do", "In Progress", "Done"] as const;
 const LABELS = [
@@ -17,14 +18,31 @@ const LABELS = [
   { band: "low", name: "Complexity: Low", color: "green" },
 ] as const;
 
+/**
+ * What this export made so far, saved after every step. `pending` names what a create was sent for and
+ * not yet confirmed (its answer may have been lost after Trello made it): the next run looks for those
+ * on the board before it creates anything again.
+ */
 type TrelloState = {
   board?: { id: string; url: string; name: string };
   lists?: Record<string, string>;
   labels?: Record<string, string>;
+  /** Task id -> card id. */
   cards?: Record<string, string>;
-  pendingCards?: string[];
+  /** Checklist key -> checklist id. */
   checklists?: Record<string, string>;
+  /** Checklist key -> how many of its items exist. */
   items?: Record<string, number>;
+  pending?: Pending;
+};
+type Pending = {
+  board?: boolean;
+  lists?: string[];
+  labels?: string[];
+  cards?: string[];
+  checklists?: string[];
+  /** Checklist keys whose items were being added. */
+  items?: string[];
 };
 
 function describeTrello(status: number, body: unknown): string {
@@ -39,8 +57,21 @@ function listFor(task: TaskTreeNode): (typeof LISTS)[number] {
   return "To Do";
 }
 
+/** The line at the end of a card's description that says which task it is, so a resumed export finds it. */
+export function cardMarker(taskId: string): string {
+  return `atomize:${taskId}`;
+}
+
+/** The line in the board's description that marks this export's board. */
+export function boardMarker(exportId: string): string {
+  return `atomize-export-${exportId.replace(/-/g, "").slice(0, 12)}`;
+}
+
+const hasLine = (text: string | undefined, line: string) =>
+  (text ?? "").split(/\r?\n/).some((l) => l.trim() === line);
+
 function cardDescription(task: TaskTreeNode, path: string[]): string {
-  return [
+  const text = [
     task.description,
     task.implementation_details ? `**Implementation:** ${task.implementation_details}` : "",
     `**Complexity:** ${task.complexity_score ?? "?"}/10 · **Story points:** ${task.story_points ?? "?"}${
@@ -51,6 +82,8 @@ function cardDescription(task: TaskTreeNode, path: string[]): string {
     .filter(Boolean)
     .join("\n\n")
     .slice(0, 16_000);
+  // Within Trello's 16,384 characters with the marker.
+  return `${text}\n\n${cardMarker(task.id)}`;
 }
 
 type Checklist = {
@@ -62,6 +95,7 @@ type Checklist = {
 
 type TrelloPlan = ExportPlan & {
   http: HttpClient;
+  concurrency: number;
   boardName: string;
   /** Cards in tree order, each with the path of titles above it. */
   cards: Array<{ task: TaskTreeNode; path: string[] }>;
@@ -79,9 +113,7 @@ export const trelloExporter: Exporter<TrelloPlan> = {
     const { deps, secret } = ctx;
     const http = createHttpClient({
       baseUrl: deps.config.TRELLO_API_URL,
-      headers: {
-        authorization: `OAuth oauth_consumer_key="${secret.api_key}", oauth_token="${secret.token}"`,
-      },
+      headers: { authorization: trelloAuthorization(secret.api_key!, secret.token!) },
       concurrency: deps.config.EXPORT_CONCURRENCY,
       rateLimit: { limit: deps.config.TRELLO_REQUESTS_PER_10S, windowMs: 10_000 },
       defaultRetryAfterMs: 2000,
@@ -101,6 +133,7 @@ export const trelloExporter: Exporter<TrelloPlan> = {
     const checklists = planChecklists(ctx.tree);
     return {
       http,
+      concurrency: deps.config.EXPORT_CONCURRENCY,
       boardName: String(ctx.config.board_name),
       cards,
       checklists,
@@ -169,135 +202,293 @@ function planChecklists(tree: TaskTreeNode): Checklist[] {
   return lists;
 }
 
+/**
+ * Board, lists, labels, cards, then checklists with their items. Every create is sent once (`create:
+ * true`): when its answer is lost (a timeout, a cut connection, a 5xx) the run fails `unconfirmed` and the
+ * runner calls it again. Before each step sends anything, what the state marks pending is looked for
+ * first: the board by the marker in its description, lists and labels by name on the board, cards by the
+ * `atomize:<task id>` line ending their description, checklists by card and name, check items by count.
+ * Trello's reads are consistent, so what a lost request made is listed at once.
+ */
 async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   const { http, boardName } = plan;
   const state = ctx.state as TrelloState;
+  state.pending ??= {};
+  const pending = state.pending;
 
+  // -- the board -----------------------------------------------------------------------------------
   await ctx.progress("board_creation", 2, `Creating the board "${boardName}"`);
+  const marker = boardMarker(ctx.row.id);
+  if (!state.board && pending.board) {
+    const found = await findBoard(http, marker);
+    if (found) state.board = found;
+    pending.board = false;
+    await ctx.saveState();
+  }
   if (!state.board) {
+    pending.board = true;
+    await ctx.saveState();
     const board = await http.request<{ id: string; url: string; name: string }>("POST", "/1/boards", {
-      json: {
+      query: {
         name: boardName,
         defaultLists: false,
         defaultLabels: false,
-        desc: taskTitle(ctx.tree.description, 500),
+        desc: `${taskTitle(ctx.tree.description, 500)}\n\n${marker}`,
       },
+      create: true,
     });
     state.board = { id: board.body.id, url: board.body.url, name: board.body.name };
+    pending.board = false;
     await ctx.saveState();
   }
   const boardId = state.board.id;
 
+  // -- lists and labels, by name ---------------------------------------------------------------------
   await ctx.progress("list_creation", 5, "Creating lists");
   state.lists ??= {};
-  for (const [i, name] of LISTS.entries()) {
-    if (state.lists[name]) continue;
-    const list = await http.request<{ id: string }>("POST", "/1/lists", {
-      json: { name, idBoard: boardId, pos: (i + 1) * 1024 },
+  const lists = state.lists;
+  if (pending.lists?.length) {
+    const res = await http.request<Array<{ id: string; name: string }>>("GET", `/1/boards/${boardId}/lists`, {
+      query: { fields: "name" },
     });
-    state.lists[name] = list.body.id;
+    adopt(pending.lists, lists, (name, taken) => res.body.find((l) => !taken.has(l.id) && l.name === name));
+    pending.lists = [];
     await ctx.saveState();
   }
+  await createInTurn(ctx, "lists", LISTS, lists, async (name) => {
+    const list = await http.request<{ id: string }>("POST", "/1/lists", {
+      query: { name, idBoard: boardId, pos: (LISTS.indexOf(name) + 1) * 1024 },
+      create: true,
+    });
+    return list.body.id;
+  });
 
   await ctx.progress("label_creation", 8, "Creating complexity labels");
   state.labels ??= {};
-  for (const label of LABELS) {
-    if (state.labels[label.band]) continue;
-    const created = await http.request<{ id: string }>("POST", "/1/labels", {
-      json: { name: label.name, color: label.color, idBoard: boardId },
+  const labels = state.labels;
+  if (pending.labels?.length) {
+    const res = await http.request<Array<{ id: string; name: string }>>(
+      "GET",
+      `/1/boards/${boardId}/labels`,
+      {
+        query: { fields: "name" },
+      },
+    );
+    adopt(pending.labels, labels, (band, taken) => {
+      const name = LABELS.find((l) => l.band === band)?.name;
+      return res.body.find((l) => !taken.has(l.id) && l.name === name);
     });
-    state.labels[label.band] = created.body.id;
+    pending.labels = [];
     await ctx.saveState();
   }
+  await createInTurn(
+    ctx,
+    "labels",
+    LABELS.map((l) => l.band),
+    labels,
+    async (band) => {
+      const label = LABELS.find((l) => l.band === band)!;
+      const created = await http.request<{ id: string }>("POST", "/1/labels", {
+        query: { name: label.name, color: label.color, idBoard: boardId },
+        create: true,
+      });
+      return created.body.id;
+    },
+  );
 
-  // Cards, in tree order; after an interruption, cards Trello did create are matched by name first.
+  // -- cards, in tree order ----------------------------------------------------------------------------
   const tasks = plan.cards.map((c) => c.task);
   const paths = new Map(plan.cards.map((c) => [c.task.id, c.path]));
+  const order = new Map(tasks.map((t, i) => [t.id, i]));
   state.cards ??= {};
-  if (state.pendingCards?.length) await reconcileCards(http, boardId, tasks, state);
-  const todo = tasks.filter((t) => !state.cards![t.id]);
+  const cards = state.cards;
+  if (pending.cards?.length) {
+    await ctx.progress("card_creation", 10, "Looking for cards a lost answer may have created");
+    const res = await http.request<Array<{ id: string; desc?: string }>>(
+      "GET",
+      `/1/boards/${boardId}/cards`,
+      {
+        query: { fields: "desc" },
+      },
+    );
+    adopt(pending.cards, cards, (taskId, taken) =>
+      res.body.find((c) => !taken.has(c.id) && hasLine(c.desc, cardMarker(taskId))),
+    );
+    pending.cards = [];
+    await ctx.saveState();
+  }
+  const todo = tasks.filter((t) => !cards[t.id]);
   let made = tasks.length - todo.length;
-  state.pendingCards = todo.map((t) => t.id);
+  if (todo.length) {
+    pending.cards = todo.map((t) => t.id);
+    await ctx.saveState();
+  }
+  await eachLimited(todo, plan.concurrency, async (t) => {
+    const card = await http.request<{ id: string }>("POST", "/1/cards", {
+      // The one create whose parameters Trello documents as a JSON body too: descriptions can be long.
+      json: {
+        idList: lists[listFor(t)],
+        name: taskTitle(t.description, 250),
+        desc: cardDescription(t, paths.get(t.id) ?? []),
+        idLabels: [labels[complexityBand(t.complexity_score)]],
+        pos: (order.get(t.id)! + 1) * 1024,
+      },
+      create: true,
+    });
+    cards[t.id] = card.body.id;
+    made += 1;
+    if (made % 10 === 0 || made === tasks.length) {
+      await ctx.saveState();
+      await ctx.progress(
+        "card_creation",
+        10 + (60 * made) / tasks.length,
+        `Created ${made} of ${tasks.length} cards`,
+      );
+    }
+  });
+  pending.cards = [];
   await ctx.saveState();
-  await Promise.all(
-    todo.map(async (t, i) => {
-      const card = await http.request<{ id: string }>("POST", "/1/cards", {
-        json: {
-          idList: state.lists![listFor(t)],
-          name: taskTitle(t.description, 250),
-          desc: cardDescription(t, paths.get(t.id) ?? []),
-          idLabels: [state.labels![complexityBand(t.complexity_score)]],
-          pos: (i + 1) * 1024,
-        },
+
+  // -- checklists and their items ----------------------------------------------------------------------
+  state.checklists ??= {};
+  state.items ??= {};
+  const checklists = state.checklists;
+  const items = state.items;
+  const planned = plan.checklists;
+  if (pending.checklists?.length || pending.items?.length) {
+    await ctx.progress("card_creation", 70, "Looking for checklists a lost answer may have created");
+    const res = await http.request<
+      Array<{ id: string; name: string; idCard: string; checkItems?: Array<{ id: string }> }>
+    >("GET", `/1/boards/${boardId}/checklists`);
+    adopt(pending.checklists ?? [], checklists, (key, taken) => {
+      const l = planned.find((x) => x.key === key);
+      return (
+        l && res.body.find((c) => !taken.has(c.id) && c.idCard === cards[l.cardTask] && c.name === l.name)
+      );
+    });
+    // Items go on one at a time, in order, so those a checklist has are the first ones planned.
+    for (const key of new Set([...(pending.checklists ?? []), ...(pending.items ?? [])])) {
+      const l = planned.find((x) => x.key === key);
+      const found = res.body.find((c) => c.id === checklists[key]);
+      if (l && found) items[key] = Math.min(l.items.length, found.checkItems?.length ?? 0);
+    }
+    pending.checklists = [];
+    pending.items = [];
+    await ctx.saveState();
+  }
+  const totalItems = planned.reduce((n, l) => n + l.items.length, 0);
+  let itemsDone = Object.values(items).reduce((n, v) => n + v, 0);
+  const unfinished = planned.filter((l) => !checklists[l.key] || (items[l.key] ?? 0) < l.items.length);
+  if (unfinished.length) {
+    pending.checklists = unfinished.filter((l) => !checklists[l.key]).map((l) => l.key);
+    pending.items = unfinished.map((l) => l.key);
+    await ctx.saveState();
+  }
+  await eachLimited(unfinished, plan.concurrency, async (l) => {
+    if (!checklists[l.key]) {
+      const created = await http.request<{ id: string }>("POST", "/1/checklists", {
+        query: { idCard: cards[l.cardTask], name: l.name },
+        create: true,
       });
-      state.cards![t.id] = card.body.id;
-      made += 1;
-      if (made % 10 === 0 || made === tasks.length) {
+      checklists[l.key] = created.body.id;
+    }
+    const id = checklists[l.key]!;
+    for (let i = items[l.key] ?? 0; i < l.items.length; i++) {
+      const item = l.items[i]!;
+      await http.request("POST", `/1/checklists/${id}/checkItems`, {
+        query: { name: item.name, checked: item.checked },
+        create: true,
+      });
+      items[l.key] = i + 1;
+      itemsDone += 1;
+      if (itemsDone % 10 === 0 || itemsDone === totalItems) {
         await ctx.saveState();
         await ctx.progress(
           "card_creation",
-          10 + (60 * made) / tasks.length,
-          `Created ${made} of ${tasks.length} cards`,
+          70 + (28 * itemsDone) / Math.max(1, totalItems),
+          `Added ${itemsDone} of ${totalItems} checklist items`,
         );
       }
-    }),
-  );
-  state.pendingCards = [];
-  await ctx.saveState();
-
-  state.checklists ??= {};
-  state.items ??= {};
-  const lists = plan.checklists;
-  const totalItems = lists.reduce((n, l) => n + l.items.length, 0);
-  let itemsDone = Object.values(state.items).reduce((n, v) => n + v, 0);
-  await Promise.all(
-    lists.map(async (l) => {
-      if (!state.checklists![l.key]) {
-        const created = await http.request<{ id: string }>("POST", "/1/checklists", {
-          json: { idCard: state.cards![l.cardTask], name: l.name },
-        });
-        state.checklists![l.key] = created.body.id;
-      }
-      const id = state.checklists![l.key]!;
-      for (let i = state.items![l.key] ?? 0; i < l.items.length; i++) {
-        const item = l.items[i]!;
-        await http.request("POST", `/1/checklists/${id}/checkItems`, {
-          json: { name: item.name, checked: item.checked },
-        });
-        state.items![l.key] = i + 1;
-        itemsDone += 1;
-        if (itemsDone % 10 === 0 || itemsDone === totalItems) {
-          await ctx.saveState();
-          await ctx.progress(
-            "card_creation",
-            70 + (28 * itemsDone) / Math.max(1, totalItems),
-            `Added ${itemsDone} of ${totalItems} checklist items`,
-          );
-        }
-      }
-    }),
-  );
+    }
+  });
+  pending.checklists = [];
+  pending.items = [];
   await ctx.saveState();
   return {
-    cards_created: Object.keys(state.cards).length,
+    cards_created: Object.keys(cards).length,
     board_name: state.board.name,
     board_url: state.board.url,
     requests: http.requestCount(),
   };
 }
 
-async function reconcileCards(http: HttpClient, boardId: string, tasks: TaskTreeNode[], state: TrelloState) {
-  const res = await http.request<Array<{ id: string; name: string }>>("GET", `/1/boards/${boardId}/cards`, {
-    query: { fields: "name" },
-  });
-  const taken = new Set(Object.values(state.cards ?? {}));
-  for (const id of state.pendingCards ?? []) {
-    const t = tasks.find((x) => x.id === id);
-    const match = t && res.body.find((c) => !taken.has(c.id) && c.name === taskTitle(t.description, 250));
+/** This export's board among the member's open boards, by the marker line in its description. */
+async function findBoard(http: HttpClient, marker: string) {
+  const res = await http.request<Array<{ id: string; name: string; desc?: string; url: string }>>(
+    "GET",
+    "/1/members/me/boards",
+    { query: { fields: "name,desc,url", filter: "open" } },
+  );
+  const board = res.body.find((b) => hasLine(b.desc, marker));
+  return board && { id: board.id, url: board.url, name: board.name };
+}
+
+/** Records, for each pending key not yet known, the object `find` recognises as made for it. */
+function adopt(
+  keys: string[],
+  known: Record<string, string>,
+  find: (key: string, taken: Set<string>) => { id: string } | undefined,
+) {
+  const taken = new Set(Object.values(known));
+  for (const key of keys) {
+    if (known[key]) continue;
+    const match = find(key, taken);
     if (match) {
-      state.cards![id] = match.id;
+      known[key] = match.id;
       taken.add(match.id);
     }
   }
-  state.pendingCards = [];
+}
+
+/** Creates the missing ones of `keys` one at a time, marked pending (and saved) before the first is sent. */
+async function createInTurn<K extends string>(
+  ctx: ExportContext,
+  kind: "lists" | "labels",
+  keys: readonly K[],
+  known: Record<string, string>,
+  create: (key: K) => Promise<string>,
+) {
+  const pending = (ctx.state as TrelloState).pending!;
+  const todo = keys.filter((k) => !known[k]);
+  if (todo.length === 0) return;
+  pending[kind] = todo;
+  await ctx.saveState();
+  for (const key of todo) {
+    known[key] = await create(key);
+    await ctx.saveState();
+  }
+  pending[kind] = [];
+  await ctx.saveState();
+}
+
+/**
+ * `fn` for each item, at most `limit` at a time. After a failure no further item starts, and the ones
+ * under way are waited for before the first error is thrown: a resumed run must not begin while writes of
+ * this one are still in flight, or it could look for them before they land and create them again.
+ */
+async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await fn(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw (failure as { error: unknown }).error;
 }

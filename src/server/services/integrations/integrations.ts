@@ -74,6 +74,12 @@ export async function saveTrelloCredentials(
 ) {
   const trello = createHttpClient({
     baseUrl: deps.config.TRELLO_API_URL,
+    // The key and token as the exports send them (integrations/trello/auth.ts): Trello's OAuth header,
+    // never the query string, so the token is in no URL. tests/integration/exports-trello-site.test.ts
+    // checks that this check and the export present them the same way.
+    headers: {
+      authorization: `OAuth oauth_consumer_key="${encodeURIComponent(input.api_key)}", oauth_token="${encodeURIComponent(input.token)}"`,
+    },
     concurrency: 1,
     retries: 0,
     timeoutMs: TIMEOUT,
@@ -87,7 +93,7 @@ export async function saveTrelloCredentials(
         : `Trello answered ${status}. Please try again later.`,
   });
   const res = await trello.request("GET", "/1/members/me", {
-    query: { key: input.api_key, token: input.token, fields: "username,fullName" },
+    query: { fields: "username,fullName" },
   });
   const me = res.body as { username?: string };
   await saveCredential(
