@@ -34,6 +34,7 @@ export const postgresSuites = [
   "tests/integration/exports-github-site.test.ts",
   "tests/integration/exports-jira-site.test.ts",
   "tests/integration/exports-jira.test.ts",
+  "tests/integration/exports-sync.test.ts",
   "tests/integration/exports-trello-github.test.ts",
   "tests/integration/exports-trello-site.test.ts",
   "tests/integration/hostile-input.test.ts",

@@ -123,6 +123,8 @@ export type FakeTrello = {
   ): void;
   /** Every open board, lists/cards in display order (cards by list, then position). */
   boards(): FakeTrelloBoard[];
+  /** Moves a card to the list of that name on its board, as a person dragging it would. */
+  moveCard(cardId: string, listName: string): void;
   /** Every request received; `path` is the path without the query (which holds credentials). */
   readonly requests: Array<{
     method: string;
@@ -888,6 +890,17 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
           }),
         );
       if (next === "slow") server.faults.delay(target, modeOpts.delayMs ?? DEFAULT_SLOW_MS);
+    },
+    moveCard(cardId, listName) {
+      for (const b of boards.values()) {
+        const card = b.cards.find((c) => c.id === cardId);
+        if (!card) continue;
+        const list = openLists(b).find((l) => l.name === listName);
+        if (!list) throw new Error(`fake Trello: no list ${listName} on board ${b.id}`);
+        card.idList = list.id;
+        return;
+      }
+      throw new Error(`fake Trello: no card ${cardId}`);
     },
     boards() {
       return [...boards.values()].map((b) => ({

@@ -1,4 +1,4 @@
-import type { Described } from "../errors";
+import { type Described, IntegrationError } from "../errors";
 import { createHttpClient, type HttpClient, type HttpClientOptions } from "../http-client";
 
 /**
@@ -51,7 +51,15 @@ export async function connectJira(opts: JiraConnectOptions): Promise<JiraConnect
   }
   const root = gateway.replace(/\/$/, "");
   const viaGateway = client(`${root}/ex/jira/${cloudId}`);
-  const me = await viaGateway.request<JiraConnection["me"]>("GET", "/rest/api/3/myself");
+  const me = await viaGateway
+    .request<JiraConnection["me"]>("GET", "/rest/api/3/myself")
+    .catch(async (err: unknown) => {
+      // The gateway could not be asked (or does not know the site): the site's own refusal is the answer.
+      if (err instanceof IntegrationError && (err.serviceStatus === null || err.serviceStatus === 404)) {
+        await onSite.request("GET", "/rest/api/3/myself");
+      }
+      throw err;
+    });
   return {
     jira: viaGateway,
     wiki: client(`${root}/ex/confluence/${cloudId}`),

@@ -419,6 +419,15 @@ async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     board_name: state.board.name,
     board_url: state.board.url,
     requests: http.requestCount(),
+    remote: {
+      target: state.board.id,
+      items: Object.entries(cards).map(([taskId, cardId]) => ({
+        task_id: taskId,
+        remote_id: cardId,
+        key: `card ${cardId.slice(-6)}`,
+        url: `https://trello.com/c/${cardId}`,
+      })),
+    },
   };
 }
 

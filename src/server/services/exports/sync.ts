@@ -3,7 +3,9 @@ import type { TaskStatus } from "../../../shared/schemas/tasks";
 import { remoteItems, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { githubClient } from "../../integrations/github/client";
+import { createHttpClient } from "../../integrations/http-client";
 import { connectJira } from "../../integrations/jira/connection";
+import { trelloAuthorization } from "../../integrations/trello/auth";
 import { readCredential } from "../integrations/credentials";
 import { getOwnedRow } from "../tasks/owned";
 import { updateTask } from "../tasks/tasks";
@@ -116,12 +118,8 @@ export async function syncPlan(deps: Deps, userId: string, id: string): Promise<
         kind === "jira"
           ? await jiraStates(deps, userId, target, group)
           : kind === "github"
-            ? await githubStates(deps, userId, target, group)
-            : null;
-      if (!states) {
-        result.problems.push(`Trello: status sync comes through its webhook, not "Sync now", for now.`);
-        continue;
-      }
+            ? await githubStates(deps, userId, target)
+            : await trelloStates(deps, userId, target);
       for (const it of group) {
         const state = states.get(it.remoteId);
         if (!state) continue;
@@ -129,9 +127,8 @@ export async function syncPlan(deps: Deps, userId: string, id: string): Promise<
         if (await applyRemoteState(deps, it, state)) result.changed += 1;
       }
     } catch (err) {
-      result.problems.push(
-        `${kind === "jira" ? "JIRA" : "GitHub"} (${target.split("|").pop()}): ${(err as Error).message}`,
-      );
+      const name = { jira: "JIRA", github: "GitHub", trello: "Trello" }[kind];
+      result.problems.push(`${name} (${target.split("|").pop()}): ${(err as Error).message}`);
     }
   }
   if (result.changed > 0) {
@@ -185,12 +182,40 @@ async function jiraStates(deps: Deps, userId: string, target: string, group: Ite
   return out;
 }
 
-async function githubStates(deps: Deps, userId: string, target: string, group: ItemRow[]) {
+/** Each card's list on the board (the export's To Do, In Progress and Done lists). */
+async function trelloStates(deps: Deps, userId: string, boardId: string) {
+  const stored = await readCredential<{ api_key: string; token: string }>(deps, userId, "trello");
+  if (!stored) throw new Error("connect Trello in Settings to sync its statuses");
+  const http = createHttpClient({
+    baseUrl: deps.config.TRELLO_API_URL,
+    headers: { authorization: trelloAuthorization(stored.secret.api_key, stored.secret.token) },
+    concurrency: 2,
+    retries: 1,
+    describe: (status) => `Trello answered ${status}`,
+  });
+  const board = encodeURIComponent(boardId);
+  const [lists, cards] = await Promise.all([
+    http.request<Array<{ id: string; name: string }>>("GET", `/1/boards/${board}/lists`, {
+      query: { fields: "name" },
+    }),
+    http.request<Array<{ id: string; idList: string }>>("GET", `/1/boards/${board}/cards`, {
+      query: { fields: "idList" },
+    }),
+  ]);
+  const names = new Map(lists.body.map((l) => [l.id, l.name]));
+  const out = new Map<string, RemoteState>();
+  for (const c of cards.body) {
+    const list = names.get(c.idList);
+    if (list) out.set(c.id, { kind: "trello", list });
+  }
+  return out;
+}
+
+async function githubStates(deps: Deps, userId: string, target: string) {
   const stored = await readCredential<{ token: string }>(deps, userId, "github");
   if (!stored) throw new Error("connect GitHub in Settings to sync its statuses");
   const [owner, repo] = target.split("/") as [string, string];
   const github = githubClient(deps, stored.secret.token, { retries: 1 });
-  const wanted = new Set(group.map((g) => g.remoteId));
   const out = new Map<string, RemoteState>();
   for await (const page of github.paginate.iterator(github.rest.issues.listForRepo, {
     owner,
@@ -199,12 +224,12 @@ async function githubStates(deps: Deps, userId: string, target: string, group: I
     state: "all",
     per_page: 100,
   })) {
-    for (const issue of page.data) {
-      const n = String(issue.number);
-      if (wanted.has(n))
-        out.set(n, { kind: "github", state: issue.state, reason: issue.state_reason ?? null });
-    }
-    if (out.size === wanted.size) break;
+    for (const issue of page.data)
+      out.set(String(issue.number), {
+        kind: "github",
+        state: issue.state,
+        reason: issue.state_reason ?? null,
+      });
   }
   return out;
 }
