@@ -91,6 +91,8 @@ export default defineConfig({
         GOOGLE_ISSUER_URL: `http://127.0.0.1:${googlePort}`,
         GITHUB_API_URL: `http://127.0.0.1:${githubPort}`,
         TRELLO_API_URL: `http://127.0.0.1:${trelloPort}`,
+        // tests/e2e/sync.spec.ts runs a fake JIRA site on a loopback port of its own.
+        JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*",
         // The blog's admin (tests/e2e/fixtures.ts) and one that auth.spec.ts registers to see the role arrive.
         ADMIN_EMAILS: "e2e.admin@example.com,e2e.first-admin@example.com",
         // Every test registers from 127.0.0.1; the per-address limits have their own integration tests.

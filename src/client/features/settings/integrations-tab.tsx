@@ -4,6 +4,7 @@ import { ToggleRow } from "../../components/toggle-row";
 import { GithubCard } from "./github-card";
 import { JIRA_FIELD_IDS, missingCredentialsHint, TRELLO_FIELD_IDS } from "./settings-form";
 import type { SettingsApi } from "./use-settings";
+import { WebhooksCard } from "./webhooks-card";
 
 const STORED = "•••••••• (stored)";
 
@@ -89,6 +90,7 @@ export function IntegrationsTab({ api }: { api: SettingsApi }) {
   return (
     <div className="flex flex-col gap-4">
       <GithubCard />
+      <WebhooksCard />
 
       <IntegrationCard id="trello-card" title="Trello" enabled={form.trello.enabled}>
         <ToggleRow

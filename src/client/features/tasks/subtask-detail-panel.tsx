@@ -16,6 +16,8 @@ import { lockText } from "./replan-view";
 import { formatComplexity, type TreeIndexEntry } from "./task-tree";
 import { useRefreshTask } from "./use-task-detail";
 
+const REMOTE_LABEL = { jira: "JIRA", trello: "Trello", github: "GitHub" } as const;
+
 /** "6 h", "1.5 h", "3 days" (8-hour days from 24 hours). */
 function formatHours(hours: number): string {
   if (hours >= 24) return `${Math.round((hours / 8) * 10) / 10} days`;
@@ -190,6 +192,24 @@ export function SubtaskDetailPanel({
           </>
         )}
 
+        {node.remote_links.length > 0 && (
+          <div>
+            <h4 className="text-sm font-semibold">Exported to</h4>
+            <ul className="mt-1 flex flex-col gap-1 text-sm" data-testid="remote-links">
+              {node.remote_links.map((link) => (
+                <li key={`${link.kind}-${link.url}`} className="flex flex-wrap items-center gap-2">
+                  <span className="badge badge-sm badge-outline">{REMOTE_LABEL[link.kind]}</span>
+                  <a className="link" href={link.url} target="_blank" rel="noopener noreferrer">
+                    {link.key}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                  {link.status && <span className="text-base-content/60">{link.status}</span>}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+
         {node.requirement_ids.length > 0 && (
           <div>
             <h4 className="text-sm font-semibold">Requirements covered</h4>
@@ -263,7 +283,9 @@ function LockNotice({ node, rootId }: { node: TaskTreeNode; rootId: string }) {
   const unlockable = node.locked.some((l) => l !== "completed");
   return (
     <div className="alert alert-soft text-sm" data-testid="lock-notice">
-      <span aria-hidden="true">🔒</span>
+      <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0" fill="currentColor">
+        <path d="M6 8V6a4 4 0 1 1 8 0v2h1a1 1 0 0 1 1 1v8a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V9a1 1 0 0 1 1-1h1Zm2 0h4V6a2 2 0 1 0-4 0v2Z" />
+      </svg>
       <div className="min-w-0">
         <p className="font-semibold">{lockText(node.locked)}</p>
         <p className="text-base-content/70">

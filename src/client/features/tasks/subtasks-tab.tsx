@@ -62,6 +62,24 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
     }),
   );
 
+  // Status from JIRA, Trello and GitHub: asked for on demand (webhooks bring it on their own).
+  const exported = useMemo(() => [...index.values()].some((e) => e.node.remote_links.length > 0), [index]);
+  const syncNow = useMutation(
+    trpc.tasks.sync.mutationOptions({
+      retry: false,
+      onSuccess: (result) => {
+        if (result.problems.length) toast.error(result.problems.join(" "));
+        toast.success(
+          result.changed
+            ? `Synced: ${result.changed} task${result.changed === 1 ? "" : "s"} updated`
+            : `Synced: all ${result.checked} exported tasks are up to date`,
+        );
+        void refresh();
+      },
+      onError: (err) => toast.error(errorDetailOf(err) ?? "The plan could not be synced"),
+    }),
+  );
+
   const removeSubtask = useMutation(
     trpc.tasks.deleteSubtask.mutationOptions({
       retry: false,
@@ -98,6 +116,19 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
                 Collapse All
               </button>
             </>
+          )}
+          {exported && (
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={syncNow.isPending}
+              onClick={() => syncNow.mutate({ id: tree.id })}
+            >
+              {syncNow.isPending && (
+                <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+              )}
+              Sync now
+            </button>
           )}
           {!onlyRoot && (
             <button type="button" className="btn btn-sm" onClick={() => setReplanId(selected?.id ?? tree.id)}>
