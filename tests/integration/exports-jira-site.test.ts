@@ -201,4 +201,41 @@ describe("JIRA export on a real site's terms", () => {
     expect(done.status).toBe("completed");
     expect(jira.issues("AND")).toHaveLength(39);
   });
+
+  it("exports the same plan to the same project again: updates what exists, creates what is new, marks what was removed", async () => {
+    const { client, rootId } = await ownerWithTree();
+    const first = await client.post("/api/jira/start-export", {
+      config: config(ADMIN, "AGAIN"),
+      task_id: rootId,
+    });
+    expect((await waitForExport(client, first.json.export_id)).status).toBe("completed");
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as {
+      children: Array<{ id: string; children: Array<{ id: string; children: Array<{ id: string }> }> }>;
+    };
+    const story = tree.children[0]!.children[0]!;
+    await client.request("PATCH", `/api/tasks/${story.id}`, { description: "Renamed story" });
+    const gone = tree.children[1]!.children[0]!.children[0]!;
+    const goneKey = (await client.get(`/api/tasks/${gone.id}`)).json.remote_links[0].key;
+    expect((await client.request("DELETE", `/api/tasks/${gone.id}/subtask`)).status).toBe(200);
+    const added = await client.post(`/api/tasks/${story.id}/add-task`, {
+      description: "A new sub-task",
+      position: "child",
+      auto_decompose: false,
+    });
+    expect(added.status).toBe(201);
+
+    const again = await client.post("/api/jira/start-export", {
+      config: config(ADMIN, "AGAIN"),
+      task_id: rootId,
+    });
+    const done = await waitForExport(client, again.json.export_id);
+    expect(done.status).toBe("completed");
+    expect(done.result).toMatchObject({ issues_created: 1, issues_updated: 38, issues_marked_removed: 1 });
+    const issues = jira.issues("AGAIN");
+    expect(issues).toHaveLength(40); // 39 + 1, none twice
+    expect(issues.filter((i) => i.summary === "Renamed story")).toHaveLength(1);
+    expect(issues.find((i) => i.key === goneKey)!.labels).toContain("atomize-removed");
+    const made = issues.find((i) => i.summary === "A new sub-task")!;
+    expect(issues.find((i) => i.key === made.parentKey)!.summary).toBe("Renamed story");
+  });
 });

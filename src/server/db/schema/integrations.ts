@@ -82,13 +82,14 @@ export const remoteItems = pgTable(
     userId: uuid()
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    taskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** Null once the task was deleted: the next export to the same place marks the item removed there. */
+    taskId: uuid().references(() => tasks.id, { onDelete: "set null" }),
     rootTaskId: uuid()
       .notNull()
       .references(() => tasks.id, { onDelete: "cascade" }),
     kind: text({ enum: ["jira", "trello", "github"] }).notNull(),
+    /** When an export marked it removed (its task was deleted): it is left alone from then on. */
+    removedAt: timestamp({ withTimezone: true }),
     /** Where it lives: "<site origin>|<project key>" (JIRA), the board id (Trello), "owner/repo" (GitHub, lower case). */
     target: text().notNull(),
     /** The service's id for it: the issue key (JIRA), the card id (Trello), the issue number (GitHub). */

@@ -3,6 +3,12 @@ import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import {
+  exportCounts,
+  markRemoved,
+  type PreviousExport,
+  previousExport,
+} from "../../services/exports/remote";
+import {
   type ExportContext,
   type Exporter,
   type ExportPlan,
@@ -34,6 +40,8 @@ type IssueType = { id: string; name: string; hierarchyLevel: number; subtask?: b
 type Planned = { task: TaskTreeNode; kind: "epic" | "story" | "subtask"; parentTaskId: string | null };
 type JiraState = {
   project_key?: string;
+  /** Earlier issues already brought up to date by this export (task ids). */
+  refreshed?: string[];
   /** The project was asked for: after a lost answer, look for it before asking again. */
   project_requested?: boolean;
   issues?: Record<string, string>;
@@ -96,6 +104,7 @@ type JiraPlan = ExportPlan & {
   site: string;
   key: string;
   existing: boolean;
+  previous: PreviousExport;
   planned: Planned[];
   pages: Array<[string, string]>;
 };
@@ -123,7 +132,9 @@ export const jiraExporter: Exporter<JiraPlan> = {
     const { config, secret, deps } = ctx;
     const site = String(config.jira_url);
     const key = String(config.project_key);
-    const existing = config.existing_project === true;
+    // An earlier export of this plan to this project: it is updated, not made again.
+    const previous = await previousExport(deps, ctx.tree.id, "jira", `${site}|${key}`);
+    const existing = config.existing_project === true || previous.byTask.size > 0;
     const { jira: http, wiki } = await connectJira({
       site,
       email: secret.user_email!,
@@ -167,10 +178,15 @@ export const jiraExporter: Exporter<JiraPlan> = {
       site,
       key,
       existing,
+      previous,
       planned,
       pages,
       writes: {
         projects: existing ? 0 : 1,
+        ...exportCounts(
+          previous,
+          planned.map((p) => p.task.id),
+        ),
         epics: planned.filter((p) => p.kind === "epic").length,
         stories: planned.filter((p) => p.kind === "story").length,
         subtasks: planned.filter((p) => p.kind === "subtask").length,
@@ -187,6 +203,11 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
   const state = ctx.state as JiraState;
   state.issues ??= {};
   state.pages ??= {};
+  // What an earlier export made here is this export's too: it is updated below, not created again.
+  const inPlan = new Set(planned.map((p) => p.task.id));
+  for (const [taskId, item] of plan.previous.byTask)
+    if (inPlan.has(taskId) && !state.issues[taskId]) state.issues[taskId] = item.remoteId;
+  const earlier = new Set(plan.previous.byTask.keys());
 
   // -- project_creation ------------------------------------------------------------------------------
   if (plan.existing) {
@@ -343,6 +364,14 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
     }
   }
 
+  // -- what an earlier export made: brought up to date, and what was made for deleted tasks marked --
+  const updated = await updateEarlierIssues(ctx, plan, earlier, {
+    typeIds: { epic: epicType.id, story: storyType.id, subtask: subtaskType.id },
+    storyPoints,
+    marker,
+  });
+  const removed = await markRemovedIssues(ctx, plan);
+
   // -- label_update: labels go on at creation (an epic also carries the highest complexity band below
   // it); one search confirms JIRA has them, instead of a request per issue.
   await ctx.progress("label_update", 82, "Checking labels");
@@ -378,7 +407,9 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
   ];
   return {
     ...order,
-    issues_created: Object.keys(state.issues).length,
+    issues_created: Object.keys(state.issues).length - updated,
+    issues_updated: updated,
+    issues_marked_removed: removed,
     project_key: key,
     project_url: `${site}/browse/${key}`,
     confluence_pages: confluence.pages,
@@ -698,4 +729,62 @@ async function writeConfluencePages(
     );
   }
   return { pages: written, note: null };
+}
+
+/**
+ * Brings what an earlier export made up to date with the plan: summary, description, labels, story
+ * points and (for stories and sub-tasks) parent. One request per issue, resumable (state.refreshed).
+ */
+async function updateEarlierIssues(
+  ctx: ExportContext,
+  plan: JiraPlan,
+  earlier: Set<string>,
+  opts: {
+    typeIds: Record<Planned["kind"], string>;
+    storyPoints: Record<Planned["kind"], string | null>;
+    marker: string;
+  },
+): Promise<number> {
+  const state = ctx.state as JiraState;
+  state.refreshed ??= [];
+  const todo = plan.planned.filter((p) => earlier.has(p.task.id) && !state.refreshed!.includes(p.task.id));
+  let n = 0;
+  for (const p of todo) {
+    const { fields } = issueFields(
+      p,
+      plan.key,
+      opts.typeIds[p.kind],
+      opts.storyPoints[p.kind],
+      state,
+      opts.marker,
+    );
+    // The issue type and project stay as they are; labels are set as planned now.
+    const { project: _p, issuetype: _t, ...editable } = fields;
+    await plan.http.request("PUT", `/rest/api/3/issue/${encodeURIComponent(state.issues![p.task.id]!)}`, {
+      json: { fields: editable },
+    });
+    state.refreshed.push(p.task.id);
+    n += 1;
+    if (n % 10 === 0) {
+      await ctx.saveState();
+      await ctx.progress("issue_creation", 80, `Updated ${n} of ${todo.length} earlier issues`);
+    }
+  }
+  await ctx.saveState();
+  return state.refreshed.length;
+}
+
+/** Issues made for tasks deleted since: labelled "atomize-removed", never deleted. */
+async function markRemovedIssues(ctx: ExportContext, plan: JiraPlan): Promise<number> {
+  for (const item of plan.previous.removed) {
+    await plan.http.request("PUT", `/rest/api/3/issue/${encodeURIComponent(item.remoteId)}`, {
+      json: { update: { labels: [{ add: "atomize-removed" }] } },
+      expect: [404],
+    });
+  }
+  await markRemoved(
+    ctx.deps,
+    plan.previous.removed.map((r) => r.id),
+  );
+  return plan.previous.removed.length;
 }

@@ -72,6 +72,7 @@ export async function applyRemoteState(deps: Deps, item: ItemRow, remote: Remote
     .update(remoteItems)
     .set({ remoteStatus: remoteStatusText(remote).slice(0, 100), syncedAt: new Date() })
     .where(eq(remoteItems.id, item.id));
+  if (!item.taskId) return false; // its task was deleted
   const [task] = await deps.db
     .select({ status: tasks.status, parentId: tasks.parentId })
     .from(tasks)

@@ -150,6 +150,7 @@ async function remoteLinks(db: Deps["db"], where: SQL): Promise<Map<string, Remo
     .orderBy(asc(remoteItems.createdAt));
   const out = new Map<string, RemoteLink[]>();
   for (const r of rows) {
+    if (!r.taskId) continue;
     const list = out.get(r.taskId) ?? [];
     list.push({ kind: r.kind, key: r.key, url: r.url, status: r.status });
     out.set(r.taskId, list);
