@@ -28,6 +28,7 @@ const OPERATIONS = [
   "git/get-blob",
   "issues/list-for-repo",
   "issues/create",
+  "issues/update",
   "issues/get",
   "issues/add-sub-issue",
   "issues/list-sub-issues",

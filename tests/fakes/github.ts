@@ -193,6 +193,7 @@ const DOCS = {
   createIssue: "https://docs.github.com/rest/issues/issues#create-an-issue",
   listIssues: "https://docs.github.com/rest/issues/issues#list-repository-issues",
   getIssue: "https://docs.github.com/rest/issues/issues#get-an-issue",
+  updateIssue: "https://docs.github.com/rest/issues/issues#update-an-issue",
   issuesDisabled: "https://docs.github.com/v3/issues/",
   createLabel: "https://docs.github.com/rest/issues/labels#create-a-label",
   listLabels: "https://docs.github.com/rest/issues/labels#list-labels-for-a-repository",
@@ -792,6 +793,33 @@ export async function startFakeGitHub(
     return result;
   }
 
+  /** `PATCH /repos/{owner}/{repo}/issues/{issue_number}` (issues/update): title, body, labels, state. */
+  function handleUpdateIssue(ctx: Ctx, r: Repo, numberRaw: string) {
+    const t = requireWriter(ctx, r, DOCS.updateIssue, false);
+    ensureIssuesEnabled(r);
+    const issue = issueByNumber(r, numberRaw, DOCS.updateIssue);
+    const data = readJsonObject(ctx.req, DOCS.updateIssue);
+    if (data.title !== undefined) {
+      const title = String(data.title);
+      if (title.trim() === "" || title.length > MAX_TITLE)
+        throw validationFailed(DOCS.updateIssue, { resource: "Issue", field: "title", code: "invalid" });
+      issue.title = title;
+    }
+    if (data.body !== undefined) {
+      if (typeof data.body === "string" && data.body.length > MAX_ISSUE_BODY)
+        throw validationFailed(DOCS.updateIssue, { resource: "Issue", field: "body", code: "custom" });
+      issue.body = (data.body as string | null) ?? null;
+    }
+    // Labels, like on create, only from someone with push access.
+    if (data.labels !== undefined && isOwner(r, t)) issue.labels = labelsFor(r, data.labels);
+    if (data.state === "open" || data.state === "closed") {
+      issue.state = data.state;
+      issue.stateReason =
+        data.state === "closed" ? ((data.state_reason as Issue["stateReason"]) ?? "completed") : "reopened";
+    }
+    return jsonReply(200, issueJson(r, issue));
+  }
+
   function handleCreateIssue(ctx: Ctx, r: Repo) {
     const t = requireWriter(ctx, r, DOCS.createIssue, false);
     ensureIssuesEnabled(r);
@@ -1021,6 +1049,9 @@ export async function startFakeGitHub(
     ensureIssuesEnabled(r);
     return jsonReply(200, issueJson(r, issueByNumber(r, p.number ?? "", DOCS.getIssue)));
   });
+  repoRoute("PATCH", "/issues/:number", (ctx, ref, p) =>
+    handleUpdateIssue(ctx, findRepo(ctx, ref, DOCS.updateIssue), p.number ?? ""),
+  );
   repoRoute("POST", "/issues/:number/sub_issues", (ctx, ref, p) =>
     handleAddSubIssue(ctx, findRepo(ctx, ref, DOCS.addSubIssue), p.number ?? ""),
   );

@@ -18,10 +18,10 @@ let server: TestServer;
 
 beforeAll(async () => {
   github = await startFakeGitHub();
-  for (const name of ["lost", "volume", "budget", "moved", "fine", "subs"])
+  for (const name of ["lost", "volume", "budget", "moved", "fine", "subs", "again"])
     github.addRepo({ owner: "ada", name, files: ["README.md"] });
   github.addRepo({ owner: "ada", name: "secret", files: ["README.md"], private: true });
-  for (const t of ["lost", "volume", "budget", "moved", "subs"])
+  for (const t of ["lost", "volume", "budget", "moved", "subs", "again"])
     github.addToken({ token: `ghp_${t}`, login: "ada", scopes: ["repo"] });
   github.addToken({ token: "ghp_public", login: "ada", scopes: ["public_repo"] });
   github.addToken({ token: "github_pat_read_only", login: "ada", issues: "read", canSee: ["ada/fine"] });
@@ -53,9 +53,13 @@ async function exportTo(repository: string, token: string, fanout = 2) {
   const { rootId } = await seedTree(server.deps.database, user.id, { fanout, depth: 2, description: "Site" });
   const connected = await client.post("/api/github/connect", { access_token: token });
   expect(connected.status).toBe(200);
+  return { client, rootId, done: await exportAgain(client, rootId, repository) };
+}
+
+async function exportAgain(client: TestClient, rootId: string, repository: string) {
   const started = await client.post("/api/github/start-export", { task_id: rootId, config: { repository } });
   expect(started.status).toBe(202);
-  return { client, done: await waitForExport(client, started.json.export_id) };
+  return waitForExport(client, started.json.export_id);
 }
 
 /** How many tasks the issues stand for (each body names its task once). */
@@ -134,5 +138,34 @@ describe("GitHub export on GitHub's terms", () => {
     } finally {
       github.setSubIssueLimit(100);
     }
+  });
+
+  it("exports the same plan to the same repository again: updates what changed, creates what is new, labels what was removed", async () => {
+    const { client, rootId, done } = await exportTo("ada/again", "ghp_again");
+    expect(done.status).toBe("completed");
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as {
+      children: Array<{ id: string; children: Array<{ id: string; remote_links: Array<{ key: string }> }> }>;
+    };
+    await client.request("PATCH", `/api/tasks/${tree.children[0]!.id}`, { description: "Renamed area" });
+    const gone = tree.children[1]!.children[0]!;
+    const goneNumber = Number(gone.remote_links[0]!.key.slice(1));
+    expect((await client.request("DELETE", `/api/tasks/${gone.id}/subtask`)).status).toBe(200);
+    const added = await client.post(`/api/tasks/${tree.children[0]!.id}/add-task`, {
+      description: "A new step",
+      position: "child",
+      auto_decompose: false,
+    });
+    expect(added.status).toBe(201);
+
+    const again = await exportAgain(client, rootId, "ada/again");
+    expect(again.status).toBe("completed");
+    // Updated: the renamed area (its title, and its subtask list gained the new step) and the other area
+    // (its subtask list lost the deleted one); the other issues are as they were, so left alone.
+    expect(again.result).toMatchObject({ issues_created: 1, issues_updated: 2, issues_marked_removed: 1 });
+    const issues = github.issues("ada", "again");
+    expect(issues).toHaveLength(7);
+    expect(unique(issues)).toBe(7);
+    expect(issues.filter((i) => i.title === "Renamed area")).toHaveLength(1);
+    expect(issues.find((i) => i.number === goneNumber)!.labels).toContain("atomize: removed");
   });
 });

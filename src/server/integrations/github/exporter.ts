@@ -2,12 +2,20 @@ import { complexityBand } from "../../../shared/complexity";
 import { formatRange } from "../../../shared/estimate-text";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
+import {
+  exportCounts,
+  markRemoved,
+  type PreviousExport,
+  previousExport,
+} from "../../services/exports/remote";
 import { type Exporter, type ExportPlan, subtasksOf } from "../../services/exports/runner";
 import { IntegrationError, TIMED_OUT, UNREACHABLE } from "../errors";
 import { type GithubClient, type GithubFailure, githubClient, takeWriteBudget } from "./client";
 
 type GithubState = {
   labels?: string[];
+  /** Earlier issues brought up to date by this export (task ids). */
+  refreshed?: string[];
   /** The task whose issue was being created: after a lost answer, look for it before creating again. */
   pending_issue?: string;
   /** Sub-issue links GitHub refused for a reason other than "already linked" (task id: GitHub's words). */
@@ -21,8 +29,10 @@ type GithubState = {
   dependenciesUnavailable?: boolean;
 };
 
+const REMOVED_LABEL = "atomize: removed";
 const LABELS = [
   { name: "atomize", color: "5b21b6", description: "Planned with Atomize" },
+  { name: REMOVED_LABEL, color: "bfbfbf", description: "Its task was deleted from the Atomize plan" },
   { name: "complexity: high", color: "d73a4a", description: "Complexity 8-10" },
   { name: "complexity: medium", color: "fbca04", description: "Complexity 5-7" },
   { name: "complexity: low", color: "0e8a16", description: "Complexity 1-4" },
@@ -72,6 +82,7 @@ export function taskMarker(taskId: string): string {
 
 type GithubPlan = ExportPlan & {
   github: GithubClient;
+  previous: PreviousExport;
   owner: string;
   repo: string;
   /** In creation order: every issue after the issues it is blocked by, otherwise in tree order. */
@@ -136,6 +147,8 @@ export const githubExporter: Exporter<GithubPlan> = {
     }
     const tasks = subtasksOf(ctx.tree);
     const exported = new Set(tasks.map((t) => t.id));
+    // What earlier exports of this plan made in this repository is updated, not made again.
+    const previous = await previousExport(ctx.deps, ctx.tree.id, "github", `${owner}/${repo}`.toLowerCase());
     const issues = blockersFirst(tasks).map((t) => {
       const labels = ["atomize", `complexity: ${complexityBand(t.complexity_score)}`];
       if (t.story_points) labels.push(`sp: ${t.story_points}`);
@@ -148,11 +161,20 @@ export const githubExporter: Exporter<GithubPlan> = {
       .map((t) => ({ taskId: t.id, parentTaskId: t.parent_id! }));
     return {
       github,
+      previous,
       owner,
       repo,
       issues,
       links,
-      writes: { labels: LABELS.length, issues: issues.length, sub_issues: links.length, dependencies },
+      writes: {
+        labels: LABELS.length,
+        ...exportCounts(
+          previous,
+          issues.map((i) => i.task.id),
+        ),
+        sub_issues: links.length,
+        dependencies,
+      },
     };
   },
 
@@ -192,6 +214,27 @@ export const githubExporter: Exporter<GithubPlan> = {
       await findPendingIssue(github, owner, repo, state, new Date(ctx.row.createdAt));
       await ctx.saveState();
     }
+    // Earlier issues of this plan here are this export's: found by number (an issue deleted on GitHub
+    // since is made again).
+    const earlier = new Map<string, { title: string; body: string; labels: string[] }>();
+    for (const issue of issues) {
+      const item = plan.previous.byTask.get(issue.task.id);
+      if (!item || state.issues[issue.task.id]) continue;
+      const found = await github.rest.issues
+        .get({ owner, repo, issue_number: Number(item.remoteId) })
+        .then((r) => r.data)
+        .catch((err: unknown) => {
+          if (isStatus(err, 404) || isStatus(err, 410)) return null;
+          throw err;
+        });
+      if (!found) continue;
+      state.issues[issue.task.id] = { number: found.number, id: found.id, url: found.html_url };
+      earlier.set(issue.task.id, {
+        title: found.title,
+        body: found.body ?? "",
+        labels: found.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))),
+      });
+    }
     let made = Object.keys(state.issues).length;
     // Blockers first, so each body names them by number (read on any GitHub, with or without the
     // issue-dependencies API); links come after every issue exists.
@@ -225,6 +268,63 @@ export const githubExporter: Exporter<GithubPlan> = {
         await ctx.progress("issue_creation", percent, `Created ${made} of ${issues.length} issues`);
       }
     }
+    await ctx.saveState();
+
+    // Earlier issues brought up to date (only those that differ: each write counts against GitHub's budget).
+    state.refreshed ??= [];
+    let updated = 0;
+    for (const issue of issues) {
+      const now = earlier.get(issue.task.id);
+      if (!now || state.refreshed.includes(issue.task.id)) continue;
+      const blockers = issue.blockedBy.map((id) => state.issues![id]).filter((i) => i !== undefined);
+      const body = `${
+        blockers.length
+          ? `${issue.body}\n\n**Blocked by:** ${blockers.map((b) => `#${b.number}`).join(", ")}`
+          : issue.body
+      }\n\n${taskMarker(issue.task.id)}`;
+      const same =
+        now.title === issue.title &&
+        now.body === body &&
+        [...now.labels].sort().join("\n") === [...issue.labels].sort().join("\n");
+      if (!same) {
+        await budget();
+        await github.rest.issues.update({
+          owner,
+          repo,
+          issue_number: state.issues[issue.task.id]!.number,
+          title: issue.title,
+          body,
+          labels: issue.labels,
+        });
+        updated += 1;
+      }
+      state.refreshed.push(issue.task.id);
+      if (state.refreshed.length % 10 === 0) await ctx.saveState();
+    }
+    // Issues made for tasks deleted since: labelled, never closed or deleted.
+    for (const item of plan.previous.removed) {
+      const found = await github.rest.issues
+        .get({ owner, repo, issue_number: Number(item.remoteId) })
+        .then((r) => r.data)
+        .catch((err: unknown) => {
+          if (isStatus(err, 404) || isStatus(err, 410)) return null;
+          throw err;
+        });
+      const labels = found?.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))) ?? [];
+      if (found && !labels.includes(REMOVED_LABEL)) {
+        await budget();
+        await github.rest.issues.update({
+          owner,
+          repo,
+          issue_number: found.number,
+          labels: [...labels, REMOVED_LABEL],
+        });
+      }
+    }
+    await markRemoved(
+      ctx.deps,
+      plan.previous.removed.map((r) => r.id),
+    );
     await ctx.saveState();
     state.linked ??= [];
     let linked = 0;
@@ -307,7 +407,9 @@ export const githubExporter: Exporter<GithubPlan> = {
           ]
         : [],
       sub_issues_refused: refusals,
-      issues_created: Object.keys(state.issues).length,
+      issues_created: Object.keys(state.issues).length - state.refreshed.length,
+      issues_updated: updated,
+      issues_marked_removed: plan.previous.removed.length,
       dependencies: pairs.length,
       dependencies_linked: state.dependenciesUnavailable ? 0 : state.blocked.length,
       repository: name,
