@@ -157,6 +157,10 @@ describe("GitHub export on GitHub's terms", () => {
     });
     expect(added.status).toBe(201);
 
+    const preview = await client.get(
+      `/api/exports/preview?task_id=${rootId}&kind=github&repository=ada/again`,
+    );
+    expect(preview.json).toEqual({ exported_before: true, update: 5, create: 1, remove: 1 });
     const again = await exportAgain(client, rootId, "ada/again");
     expect(again.status).toBe("completed");
     // Updated: the renamed area (its title, and its subtask list gained the new step) and the other area

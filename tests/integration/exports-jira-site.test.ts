@@ -224,6 +224,15 @@ describe("JIRA export on a real site's terms", () => {
     });
     expect(added.status).toBe(201);
 
+    // Before it runs, the export says what it will do there.
+    const preview = await client.get(
+      `/api/exports/preview?task_id=${rootId}&kind=jira&project_key=AGAIN&jira_url=${jira.url}`,
+    );
+    expect(preview.json).toEqual({ exported_before: true, update: 38, create: 1, remove: 1 });
+    const elsewhere = await client.get(
+      `/api/exports/preview?task_id=${rootId}&kind=jira&project_key=OTHER&jira_url=${jira.url}`,
+    );
+    expect(elsewhere.json).toEqual({ exported_before: false, update: 0, create: 39, remove: 0 });
     const again = await client.post("/api/jira/start-export", {
       config: config(ADMIN, "AGAIN"),
       task_id: rootId,

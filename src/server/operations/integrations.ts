@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  exportPreviewInput,
   generalSettingsInput,
   githubConnectInput,
   jiraCredentialsInput,
@@ -148,6 +149,14 @@ export const exportOperations = {
     input: startGithubExportInput,
     run: ({ deps, user }, input) => exportsService.startExport(deps, user, { kind: "github", input }),
     rest: [{ method: "post", path: "/github/start-export", from: "body", status: 202 }],
+  }),
+  preview: query({
+    access: "user",
+    summary:
+      "What an export of a plan to a place would do before it runs: how many earlier items it updates, how many it creates, how many it marks removed.",
+    input: exportPreviewInput,
+    run: ({ deps, user }, input) => exportsService.previewExport(deps, user, input),
+    rest: [{ method: "get", path: "/exports/preview", from: "query" }],
   }),
   get: query({
     access: "user",

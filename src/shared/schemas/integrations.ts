@@ -146,6 +146,17 @@ export const startGithubExportInput = z.strictObject({
   config: githubExportConfig,
 });
 
+/** GET /exports/preview: what an export to this place would update, create and mark removed. */
+export const exportPreviewInput = z.strictObject({
+  task_id: z.string().trim().min(1).max(100),
+  kind: z.enum(EXPORT_KINDS, { error: `kind must be one of ${EXPORT_KINDS.join(", ")}` }),
+  /** JIRA: the project key (and the site when no connection is stored); GitHub: owner/name. */
+  project_key: z.string().trim().max(20).optional(),
+  jira_url: z.string().trim().max(300).optional(),
+  repository: z.string().trim().max(200).optional(),
+});
+export type ExportPreview = { exported_before: boolean; update: number; create: number; remove: number };
+
 export type ExportView = {
   export_id: string;
   kind: ExportKind;

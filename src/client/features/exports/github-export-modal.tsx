@@ -8,6 +8,7 @@ import { errorDetailOf, getErrorMessage } from "../../lib/api-error";
 import { schemaFieldErrors, serverFieldErrors } from "../../lib/field-errors";
 import { useTRPC } from "../../lib/trpc";
 import { ExportFormModal } from "./export-form-modal";
+import { ExportPreviewLine } from "./export-preview-line";
 import { failureToast } from "./export-state";
 import { repositoryFromUrl } from "./export-validation";
 
@@ -90,6 +91,11 @@ export function GithubExportModal({
           setRepository(e.target.value);
           if (error) setError(null);
         }}
+      />
+      <ExportPreviewLine
+        taskId={task.id}
+        kind="github"
+        repository={repositoryFromUrl(repository) || repository.trim()}
       />
     </ExportFormModal>
   );

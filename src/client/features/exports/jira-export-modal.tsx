@@ -10,6 +10,7 @@ import { errorDetailOf, getErrorMessage } from "../../lib/api-error";
 import { type FieldErrors, focusFirstError, serverFieldErrors } from "../../lib/field-errors";
 import { useTRPC } from "../../lib/trpc";
 import { ExportFormModal } from "./export-form-modal";
+import { ExportPreviewLine } from "./export-preview-line";
 import { failureToast } from "./export-state";
 import {
   DEFAULT_JIRA_KEY,
@@ -204,6 +205,12 @@ export function JiraExportModal({
         />
       </div>
 
+      <ExportPreviewLine
+        taskId={task.id}
+        kind="jira"
+        projectKey={form.projectKey}
+        jiraUrl={form.jiraUrl.trim()}
+      />
       <Field
         id={FIELD_IDS.confluenceSpaceKey}
         label="Confluence space key (optional)"

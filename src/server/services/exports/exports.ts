@@ -1,15 +1,18 @@
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
+import { parseGithubRepository } from "../../../shared/github-names";
 import { UUID_PATTERN } from "../../../shared/ids";
 import {
   type ExportKind,
+  type ExportPreview,
   type ExportView,
+  type exportPreviewInput,
   type startGithubExportInput,
   type startJiraExportInput,
   type startTrelloExportInput,
   TRELLO_CREDENTIALS_REQUIRED,
 } from "../../../shared/schemas/integrations";
-import { exports } from "../../db/schema/index";
+import { exports, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { jiraSiteOrigin } from "../../integrations/allowed-origin";
@@ -17,6 +20,7 @@ import type { JobKind } from "../../jobs/payloads";
 import type { UserRow } from "../auth/sessions";
 import { readCredential } from "../integrations/credentials";
 import { getOwnedRow } from "../tasks/tasks";
+import { exportCounts, previousExport } from "./remote";
 
 export const JOB_EXPORT = "export.run" satisfies JobKind;
 export type ExportRow = typeof exports.$inferSelect;
@@ -183,4 +187,34 @@ export async function retryExport(deps: Deps, userId: string, id: string): Promi
     );
   });
   return getExport(deps, userId, id);
+}
+
+/**
+ * What an export of this plan to this place would do, before it runs: earlier exports' items it updates,
+ * tasks it creates items for, items of deleted tasks it marks removed. Trello always makes a new board.
+ */
+export async function previewExport(
+  deps: Deps,
+  user: UserRow,
+  input: z.output<typeof exportPreviewInput>,
+): Promise<ExportPreview> {
+  const task = await getOwnedRow(deps, user.id, input.task_id);
+  const rootId = task.rootTaskId ?? task.id;
+  let target: string | null = null;
+  if (input.kind === "jira" && input.project_key) {
+    const stored = await readCredential(deps, user.id, "jira");
+    const url = input.jira_url || (stored?.publicData.jira_url as string | undefined);
+    if (url) target = `${jiraSiteOrigin(url, deps.config.JIRA_ALLOWED_ORIGINS)}|${input.project_key}`;
+  } else if (input.kind === "github" && input.repository) {
+    const repo = parseGithubRepository(input.repository);
+    if (repo) target = `${repo.owner}/${repo.repo}`.toLowerCase();
+  }
+  const subtasks = await deps.db.select({ id: tasks.id }).from(tasks).where(eq(tasks.rootTaskId, rootId));
+  const ids = subtasks.map((t) => t.id);
+  if (!target) return { exported_before: false, update: 0, create: ids.length, remove: 0 };
+  const previous = await previousExport(deps, rootId, input.kind, target);
+  return {
+    exported_before: previous.byTask.size + previous.removed.length > 0,
+    ...exportCounts(previous, ids),
+  };
 }
