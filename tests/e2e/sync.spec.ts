@@ -68,4 +68,13 @@ test("export to JIRA, move an issue to Done there, and see its task done here, l
   expect((await jira.setIssueStatus(key, "Done")).map((d) => d.status)).toEqual([200]);
   await expect(leaf).toContainText("Completed");
   await expect(links).toContainText("Done");
+
+  // Exporting to the same project again: the dialog says it updates what is there rather than copy it.
+  await page.getByRole("button", { name: "Export" }).click();
+  await page.getByRole("menu", { name: "Export" }).getByRole("menuitem", { name: "Export to JIRA" }).click();
+  const again = page.getByRole("dialog", { name: "Configure JIRA Export" });
+  await again.getByLabel("Project Key").fill("SYNC");
+  await expect(again.getByTestId("export-preview")).toContainText(
+    "This plan was exported here before: 9 items will be updated, 0 created",
+  );
 });
