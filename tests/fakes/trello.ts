@@ -62,7 +62,7 @@
  * `setMode` modes apply before anything else (auth, rate limits) and stay until changed, or for
  * the next `times` matching requests only; with `path`, only requests whose path starts with it.
  */
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import {
   type FakeRequest,
   type FakeServer,
@@ -108,6 +108,8 @@ export type FakeTrello = {
     memberId?: string;
     username?: string;
     fullName?: string;
+    /** The application's secret for this key: what Trello signs webhook deliveries with. */
+    secret?: string;
   }): void;
   /** Defaults 300 / 100 / 10000 ms, as Trello documents. Resets all counters. */
   setRateLimits(l: { perKey?: number; perToken?: number; windowMs?: number }): void;
@@ -123,8 +125,14 @@ export type FakeTrello = {
   ): void;
   /** Every open board, lists/cards in display order (cards by list, then position). */
   boards(): FakeTrelloBoard[];
-  /** Moves a card to the list of that name on its board, as a person dragging it would. */
-  moveCard(cardId: string, listName: string): void;
+  /**
+   * Moves a card to the list of that name on its board, as a person dragging it would, and delivers the
+   * `updateCard` action to the board's webhooks, signed as Trello signs them (X-Trello-Webhook:
+   * base64 HMAC-SHA1 of the body followed by the callback URL, with the application's secret).
+   */
+  moveCard(cardId: string, listName: string): Promise<Array<{ status: number }>>;
+  /** Webhooks registered with POST /1/webhooks. */
+  webhooks(): Array<{ id: string; idModel: string; callbackURL: string }>;
   /** Every request received; `path` is the path without the query (which holds credentials). */
   readonly requests: Array<{
     method: string;
@@ -354,6 +362,8 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
   /** token -> { key, member id } */
   const tokens = new Map<string, { key: string; memberId: string }>();
   const keys = new Set<string>();
+  const appSecrets = new Map<string, string>();
+  const hooks: Array<{ id: string; idModel: string; callbackURL: string; key: string }> = [];
   const boards = new Map<string, Board>();
   const lists = new Map<string, List>();
   const labels = new Map<string, Label>();
@@ -570,6 +580,36 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     return jsonReply(200, boardJson(board));
   }
 
+  /**
+   * POST /1/webhooks (callbackURL, idModel, description as query parameters): Trello first sends a HEAD
+   * to the callback URL and refuses the webhook unless it answers 200; a repeat of the same callback,
+   * model and token is refused too (developer.atlassian.com/cloud/trello/guides/rest-api/webhooks).
+   */
+  async function createWebhook(ctx: Ctx) {
+    const { params } = ctx;
+    const callbackURL = text(params, "callbackURL", { required: true, min: 1 });
+    const idModel = text(params, "idModel", { required: true, min: 1 });
+    if (!boards.has(idModel)) throw invalidValue("idModel");
+    const key = [...tokens.values()].find((t) => t.memberId === ctx.member.id)?.key ?? "";
+    if (hooks.some((h) => h.callbackURL === callbackURL && h.idModel === idModel && h.key === key))
+      throw new HttpError(400, "A webhook with that callback, model, and token already exists");
+    const check = await fetch(callbackURL, { method: "HEAD" }).catch(() => null);
+    if (check?.status !== 200)
+      throw new HttpError(
+        400,
+        `URL (${callbackURL}) did not return 200 status code, got ${check?.status ?? "no answer"}`,
+      );
+    const hook = { id: objectId(), idModel, callbackURL, key };
+    hooks.push(hook);
+    return jsonReply(200, {
+      id: hook.id,
+      idModel,
+      callbackURL,
+      active: true,
+      description: scalar(params, "description") ?? "",
+    });
+  }
+
   function createList(ctx: Ctx) {
     const { params } = ctx;
     const name = text(params, "name", { required: true, min: 1 });
@@ -725,6 +765,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
       ),
     )
     .post("/1/lists", createList)
+    .post("/1/webhooks", createWebhook)
     .post("/1/labels", createLabel)
     .post("/1/cards", createCard)
     .get("/1/cards/:id", (ctx, { id = "" }) => picked(ctx, cardJson(cardFromPath(ctx, id))))
@@ -864,6 +905,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
         if (c.fullName) member.fullName = c.fullName;
       }
       keys.add(c.key);
+      if (c.secret) appSecrets.set(c.key, c.secret);
       tokens.set(c.token, { key: c.key, memberId: member.id });
     },
     setRateLimits(l) {
@@ -891,16 +933,48 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
         );
       if (next === "slow") server.faults.delay(target, modeOpts.delayMs ?? DEFAULT_SLOW_MS);
     },
-    moveCard(cardId, listName) {
+    async moveCard(cardId, listName) {
       for (const b of boards.values()) {
         const card = b.cards.find((c) => c.id === cardId);
         if (!card) continue;
         const list = openLists(b).find((l) => l.name === listName);
         if (!list) throw new Error(`fake Trello: no list ${listName} on board ${b.id}`);
+        const before = lists.get(card.idList);
         card.idList = list.id;
-        return;
+        const out: Array<{ status: number }> = [];
+        for (const hook of hooks.filter((h) => h.idModel === b.id)) {
+          const body = JSON.stringify({
+            model: { id: b.id, name: b.name },
+            action: {
+              id: objectId(),
+              type: "updateCard",
+              date: new Date().toISOString(),
+              data: {
+                card: { id: card.id, name: card.name },
+                board: { id: b.id, name: b.name },
+                listBefore: before ? { id: before.id, name: before.name } : undefined,
+                listAfter: { id: list.id, name: list.name },
+              },
+            },
+          });
+          const secret = appSecrets.get(hook.key) ?? "";
+          const signature = createHmac("sha1", secret)
+            .update(body + hook.callbackURL)
+            .digest("base64");
+          const res = await fetch(hook.callbackURL, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-trello-webhook": signature },
+            body,
+          });
+          await res.arrayBuffer();
+          out.push({ status: res.status });
+        }
+        return out;
       }
       throw new Error(`fake Trello: no card ${cardId}`);
+    },
+    webhooks() {
+      return hooks.map(({ id, idModel, callbackURL }) => ({ id, idModel, callbackURL }));
     },
     boards() {
       return [...boards.values()].map((b) => ({

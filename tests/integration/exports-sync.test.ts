@@ -27,7 +27,12 @@ beforeAll(async () => {
   github = await startFakeGitHub();
   github.addToken({ token: "ghp_sync", login: "ada", scopes: ["repo"] });
   trello = await startFakeTrello();
-  trello.addCredentials({ key: "trello-key-1234", token: "trello-token-secret", username: "ada" });
+  trello.addCredentials({
+    key: "trello-key-1234",
+    token: "trello-token-secret",
+    username: "ada",
+    secret: "trello-app-secret-5678",
+  });
   server = await startTestServer({
     JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*",
     ATLASSIAN_API_URL: jira.url,
@@ -220,11 +225,59 @@ describe("two-way sync with Trello", () => {
     const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as unknown as TreeNode;
     const [a, b] = tree.children as Linked[];
     const cardOf = (n: Linked) => n.remote_links[0]!.url.split("/").pop()!;
-    trello.moveCard(cardOf(a!), "Done");
-    trello.moveCard(cardOf(b!), "In Progress");
+    await trello.moveCard(cardOf(a!), "Done");
+    await trello.moveCard(cardOf(b!), "In Progress");
     const synced = (await client.post(`/api/tasks/${rootId}/sync`, {})).json;
     expect(synced).toEqual({ checked: 2, changed: 2, problems: [] });
     expect((await node(client, a!.id)).status).toBe("completed");
     expect((await node(client, b!.id)).status).toBe("in_progress");
+  });
+});
+
+describe("Trello's signed webhook", () => {
+  it("is registered on the exported board and moves a task when its card changes list", async () => {
+    const client = new TestClient(server.url);
+    const { user } = await registerUser(client);
+    const { rootId } = await seedTree(server.deps.database, user.id, {
+      fanout: 2,
+      depth: 1,
+      description: "TW",
+    });
+    await server.deps.db.execute(
+      sql`update tasks set status = 'pending', completed_at = null where root_task_id = ${rootId}`,
+    );
+    await client.post("/api/trello/credentials", {
+      api_key: "trello-key-1234",
+      token: "trello-token-secret",
+    });
+    expect((await client.post("/api/webhooks/trello", {})).status).toBe(422); // Trello's secret is needed
+    const hook = await client.post("/api/webhooks/trello", { secret: "trello-app-secret-5678" });
+    expect(hook.status).toBe(201);
+    const started = await client.post("/api/trello/start-export", {
+      task_id: rootId,
+      config: { board_name: "Hooked board" },
+    });
+    const done = await waitForExport(client, started.json.export_id);
+    expect(done.status).toBe("completed");
+    expect(done.result.warnings).toEqual([]);
+    const board = trello.boards().find((b) => b.name === "Hooked board")!;
+    expect(trello.webhooks().filter((w) => w.idModel === board.id)).toEqual([
+      expect.objectContaining({ callbackURL: hook.json.url }),
+    ]);
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as unknown as TreeNode;
+    const first = tree.children[0] as Linked;
+    const card = first.remote_links[0]!.url.split("/").pop()!;
+    expect((await trello.moveCard(card, "Done")).map((d) => d.status)).toEqual([200]);
+    expect((await node(client, first.id)).status).toBe("completed");
+
+    const forged = await fetch(hook.json.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-trello-webhook": "bm90IGEgc2lnbmF0dXJl" },
+      body: JSON.stringify({
+        action: { type: "updateCard", data: { card: { id: card }, listAfter: { name: "To Do" } } },
+      }),
+    });
+    expect(forged.status).toBe(401);
+    expect((await node(client, first.id)).status).toBe("completed");
   });
 });

@@ -62,10 +62,14 @@ export const integrationOperations = {
   createWebhook: mutation({
     access: "user",
     summary:
-      "Creates (or replaces) your webhook endpoint for GitHub or JIRA and shows its secret once, to paste into the service.",
-    input: z.strictObject({ kind: z.enum(["github", "jira"], { error: "kind must be github or jira" }) }),
-    run: ({ deps, user }, input) => webhooks.createWebhook(deps, user.id, input.kind),
-    rest: [{ method: "post", path: "/webhooks/{kind}", status: 201 }],
+      "Creates (or replaces) your webhook endpoint for GitHub, JIRA or Trello and shows its secret once (Trello's is the application secret you give).",
+    input: z.strictObject({
+      kind: z.enum(["github", "jira", "trello"], { error: "kind must be github, jira or trello" }),
+      /** Trello only: the application secret Trello signs deliveries with. */
+      secret: z.string().trim().min(8, "The secret is at least 8 characters").max(200).optional(),
+    }),
+    run: ({ deps, user }, input) => webhooks.createWebhook(deps, user.id, input.kind, input.secret),
+    rest: [{ method: "post", path: "/webhooks/{kind}", from: "body", status: 201 }],
   }),
   jiraProjects: query({
     access: "user",

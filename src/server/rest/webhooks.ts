@@ -1,35 +1,53 @@
 import { Hono } from "hono";
 import { AppError } from "../errors";
 import type { RouteDoc } from "../operations/define";
-import { type HookKind, receiveWebhook, WEBHOOK_BODY_MAX } from "../services/exports/webhooks";
+import { type HookKind, receiveWebhook, WEBHOOK_BODY_MAX, webhookExists } from "../services/exports/webhooks";
 import type { AppEnv } from "./http";
 
 /**
  * Deliveries from GitHub and JIRA: not operations, because the signature covers the raw body, which must
  * reach the service byte for byte (services/exports/webhooks.ts).
  */
-export const webhookRoutes = new Hono<AppEnv>().post("/hooks/:kind/:id", async (c) => {
-  const kind = c.req.param("kind");
-  if (kind !== "github" && kind !== "jira") throw new AppError("NOT_FOUND", "Webhook not found");
-  const length = Number(c.req.header("content-length") ?? 0);
-  if (length > WEBHOOK_BODY_MAX) throw new AppError("PAYLOAD_TOO_LARGE", "The webhook's body is too large.");
-  const raw = Buffer.from(await c.req.arrayBuffer());
-  if (raw.length > WEBHOOK_BODY_MAX)
-    throw new AppError("PAYLOAD_TOO_LARGE", "The webhook's body is too large.");
-  const headers: Record<string, string | undefined> = {};
-  for (const name of ["x-hub-signature-256", "x-hub-signature", "x-github-event"])
-    headers[name] = c.req.header(name);
-  const outcome = await receiveWebhook(c.var.deps, kind as HookKind, c.req.param("id"), { raw, headers });
-  return c.json(outcome, outcome.status === "applied" ? 200 : 202);
-});
+const KINDS = ["github", "jira", "trello"];
+
+export const webhookRoutes = new Hono<AppEnv>()
+  // Trello checks a callback URL with a HEAD (Hono answers HEAD from this GET) before registering it.
+  .get("/hooks/:kind/:id", async (c) => {
+    const kind = c.req.param("kind");
+    if (!KINDS.includes(kind) || !(await webhookExists(c.var.deps, kind as HookKind, c.req.param("id"))))
+      throw new AppError("NOT_FOUND", "Webhook not found");
+    return c.body(null, 200);
+  })
+  .post("/hooks/:kind/:id", async (c) => {
+    const kind = c.req.param("kind");
+    if (!KINDS.includes(kind)) throw new AppError("NOT_FOUND", "Webhook not found");
+    const length = Number(c.req.header("content-length") ?? 0);
+    if (length > WEBHOOK_BODY_MAX)
+      throw new AppError("PAYLOAD_TOO_LARGE", "The webhook's body is too large.");
+    const raw = Buffer.from(await c.req.arrayBuffer());
+    if (raw.length > WEBHOOK_BODY_MAX)
+      throw new AppError("PAYLOAD_TOO_LARGE", "The webhook's body is too large.");
+    const headers: Record<string, string | undefined> = {};
+    for (const name of ["x-hub-signature-256", "x-hub-signature", "x-github-event", "x-trello-webhook"])
+      headers[name] = c.req.header(name);
+    const outcome = await receiveWebhook(c.var.deps, kind as HookKind, c.req.param("id"), { raw, headers });
+    return c.json(outcome, outcome.status === "applied" ? 200 : 202);
+  });
 
 export const webhookRouteDocs: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/hooks/{kind}/{id}",
+    tag: "Integrations",
+    summary: "Answers 200 for an existing endpoint: Trello's check (a HEAD) before it registers a webhook.",
+    responses: { "200": "Empty", "404": "No such endpoint" },
+  },
   {
     method: "post",
     path: "/hooks/{kind}/{id}",
     tag: "Integrations",
     summary:
-      "A webhook delivery from GitHub (X-Hub-Signature-256) or JIRA (X-Hub-Signature), signed with the endpoint's secret: issue status changes move the tasks an export made.",
+      "A webhook delivery from GitHub (X-Hub-Signature-256), JIRA (X-Hub-Signature) or Trello (X-Trello-Webhook), signed with the endpoint's secret: status changes move the tasks an export made.",
     responses: {
       "200": 'JSON: { status: "applied", changed }',
       "202": 'JSON: { status: "ignored", changed: 0 } (an event or item this endpoint does not act on)',

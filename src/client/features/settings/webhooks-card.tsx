@@ -4,12 +4,13 @@ import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
 
-type Kind = "github" | "jira";
-const LABEL: Record<Kind, string> = { github: "GitHub", jira: "JIRA" };
+type Kind = "github" | "jira" | "trello";
+const LABEL: Record<Kind, string> = { github: "GitHub", jira: "JIRA", trello: "Trello" };
 const WHERE: Record<Kind, string> = {
   github:
     'In the repository: Settings → Webhooks → Add webhook. Payload URL and Secret below, content type "application/json", the "Issues" event.',
   jira: 'In JIRA: Settings → System → Webhooks → Create. URL and Secret below, the "Issue updated" event.',
+  trello: "Nothing to do in Trello: each export to Trello registers this webhook on its board.",
 };
 
 /**
@@ -23,6 +24,7 @@ export function WebhooksCard() {
   const id = useId();
   const list = useQuery(trpc.integrations.webhooks.queryOptions());
   const [made, setMade] = useState<{ kind: Kind; url: string; secret: string } | null>(null);
+  const [trelloSecret, setTrelloSecret] = useState("");
   const create = useMutation(
     trpc.integrations.createWebhook.mutationOptions({
       retry: false,
@@ -69,7 +71,39 @@ export function WebhooksCard() {
             </div>
           );
         })}
-        {made && (
+        <div className="flex flex-col gap-1 text-sm">
+          <span>
+            Trello:{" "}
+            {list.isPending
+              ? "…"
+              : existing("trello")
+                ? "made; exports to Trello register it on their board"
+                : "no webhook yet"}
+          </span>
+          <div className="flex flex-wrap items-end gap-2">
+            <label className="flex min-w-60 flex-1 flex-col gap-1">
+              <span className="text-xs text-base-content/70">
+                Your Trello application secret (trello.com/power-ups/admin): Trello signs deliveries with it
+              </span>
+              <input
+                type="password"
+                autoComplete="off"
+                className="input input-sm input-bordered w-full"
+                value={trelloSecret}
+                onChange={(e) => setTrelloSecret(e.target.value)}
+              />
+            </label>
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={create.isPending || trelloSecret.trim().length < 8}
+              onClick={() => create.mutate({ kind: "trello", secret: trelloSecret.trim() })}
+            >
+              {existing("trello") ? "Replace Trello webhook" : "Make a Trello webhook"}
+            </button>
+          </div>
+        </div>
+        {made && made.kind !== "trello" && (
           <div
             role="status"
             className="alert alert-info alert-soft flex flex-col items-start gap-2 text-sm"

@@ -8,6 +8,7 @@ import {
   type ExportPlan,
   subtasksOf,
 } from "../../services/exports/runner";
+import { webhookUrlFor } from "../../services/exports/webhooks";
 import { createHttpClient, type HttpClient } from "../http-client";
 import { trelloAuthorization } from "./auth";
 
@@ -25,6 +26,8 @@ const LABELS = [
  */
 type TrelloState = {
   board?: { id: string; url: string; name: string };
+  /** The user's webhook was registered on the board (or Trello said why not). */
+  webhook?: "registered" | string;
   lists?: Record<string, string>;
   labels?: Record<string, string>;
   /** Task id -> card id. */
@@ -243,6 +246,23 @@ async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   }
   const boardId = state.board.id;
 
+  // -- status back: the user's Trello webhook on this board, when they made one in Settings ---------
+  if (!state.webhook) {
+    const callbackURL = await webhookUrlFor(ctx.deps, ctx.row.userId, "trello");
+    if (callbackURL) {
+      const hook = await http.request<{ message?: string } | string>("POST", "/1/webhooks", {
+        query: { callbackURL, idModel: boardId, description: "Atomize: card moves update their tasks" },
+        expect: [400],
+      });
+      const why = typeof hook.body === "string" ? hook.body : (hook.body?.message ?? "");
+      state.webhook =
+        hook.status === 200 || /already exists/i.test(why)
+          ? "registered"
+          : `Trello did not register the status webhook (${why.slice(0, 200)}); use Sync now instead.`;
+      await ctx.saveState();
+    }
+  }
+
   // -- lists and labels, by name ---------------------------------------------------------------------
   await ctx.progress("list_creation", 5, "Creating lists");
   state.lists ??= {};
@@ -418,6 +438,7 @@ async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     cards_created: Object.keys(cards).length,
     board_name: state.board.name,
     board_url: state.board.url,
+    warnings: state.webhook && state.webhook !== "registered" ? [state.webhook] : [],
     requests: http.requestCount(),
     remote: {
       target: state.board.id,

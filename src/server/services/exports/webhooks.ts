@@ -16,11 +16,15 @@ import { applyRemoteState, itemsFor, type RemoteState } from "./sync";
  *   `X-GitHub-Event: issues` with action closed or reopened moves the task; `ping` is acknowledged.
  * - JIRA Cloud: `X-Hub-Signature: sha256=<hex>` (admin webhooks with a secret, "Webhooks" in Atlassian's
  *   JIRA Cloud platform documentation); `jira:issue_updated` carries the issue's status.
+ * - Trello: `X-Trello-Webhook`, the base64 HMAC-SHA1 of the body followed by the callback URL, with the
+ *   Trello application's secret (the one for the user's API key, which they give Atomize: Trello makes it,
+ *   not us; "Webhooks" in Trello's REST API guides). Trello checks the URL with a HEAD first. Exports to
+ *   Trello register the board's webhook themselves. `updateCard` with a new list moves the task.
  * A bad or missing signature is 401 and changes nothing; an item no export of this user made is ignored
  * (202) and logged.
  */
 
-export type HookKind = "github" | "jira";
+export type HookKind = "github" | "jira" | "trello";
 export const WEBHOOK_BODY_MAX = 1024 * 1024;
 
 const notFound = () => new AppError("NOT_FOUND", "Webhook not found");
@@ -29,13 +33,25 @@ export function webhookUrl(deps: Deps, kind: HookKind, id: string) {
   return `${deps.config.publicOrigin}/api/hooks/${kind}/${id}`;
 }
 
-/** Creates (or replaces) the user's endpoint for a service; the secret is shown this once. */
+/**
+ * Creates (or replaces) the user's endpoint for a service; the secret is shown this once. Trello's is the
+ * application secret the user gives (Trello signs with it); the others are made here.
+ */
 export async function createWebhook(
   deps: Deps,
   userId: string,
   kind: HookKind,
+  given?: string,
 ): Promise<{ kind: HookKind; url: string; secret: string }> {
-  const secret = randomBytes(24).toString("base64url");
+  if (kind === "trello" && !given) {
+    const message = "Give your Trello application secret (trello.com/power-ups/admin).";
+    throw new AppError("UNPROCESSABLE_CONTENT", message, { fieldErrors: [{ field: "secret", message }] });
+  }
+  if (kind !== "trello" && given) {
+    const message = "Atomize makes this webhook's secret itself.";
+    throw new AppError("UNPROCESSABLE_CONTENT", message, { fieldErrors: [{ field: "secret", message }] });
+  }
+  const secret = given ?? randomBytes(24).toString("base64url");
   const sealed = deps.vault.encrypt(secret);
   const [row] = await deps.db
     .insert(webhookEndpoints)
@@ -52,14 +68,22 @@ export async function createWebhook(
 export async function listWebhooks(deps: Deps, userId: string) {
   const rows = await deps.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
   return {
-    webhooks: rows
-      .filter((r): r is typeof r & { kind: HookKind } => r.kind === "github" || r.kind === "jira")
-      .map((r) => ({
-        kind: r.kind,
-        url: webhookUrl(deps, r.kind, r.id),
-        last_delivery_at: r.lastDeliveryAt?.toISOString() ?? null,
-      })),
+    webhooks: rows.map((r) => ({
+      kind: r.kind,
+      url: webhookUrl(deps, r.kind, r.id),
+      last_delivery_at: r.lastDeliveryAt?.toISOString() ?? null,
+    })),
   };
+}
+
+/** Trello's: base64 HMAC-SHA1 of the body and the callback URL as registered. */
+function trelloSignatureOk(secret: string, raw: Buffer, callbackUrl: string, header: string | undefined) {
+  if (!header) return false;
+  const expected = createHmac("sha1", secret)
+    .update(Buffer.concat([raw, Buffer.from(callbackUrl)]))
+    .digest();
+  const given = Buffer.from(header.trim(), "base64");
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 function signatureOk(secret: string, raw: Buffer, header: string | undefined): boolean {
@@ -86,9 +110,21 @@ export async function receiveWebhook(
     .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.kind, kind)))
     .limit(1);
   if (!endpoint) throw notFound();
-  const header =
-    kind === "github" ? delivery.headers["x-hub-signature-256"] : delivery.headers["x-hub-signature"];
-  if (!signatureOk(deps.vault.decrypt(endpoint.secretCiphertext), delivery.raw, header)) {
+  const secret = deps.vault.decrypt(endpoint.secretCiphertext);
+  const signed =
+    kind === "trello"
+      ? trelloSignatureOk(
+          secret,
+          delivery.raw,
+          webhookUrl(deps, kind, id),
+          delivery.headers["x-trello-webhook"],
+        )
+      : signatureOk(
+          secret,
+          delivery.raw,
+          kind === "github" ? delivery.headers["x-hub-signature-256"] : delivery.headers["x-hub-signature"],
+        );
+  if (!signed) {
     deps.log.warn("webhook signature refused", { kind, webhookId: id });
     throw new AppError("UNAUTHORIZED", "The webhook's signature does not match its secret.");
   }
@@ -103,7 +139,11 @@ export async function receiveWebhook(
     .set({ lastDeliveryAt: new Date() })
     .where(eq(webhookEndpoints.id, id));
   const change =
-    kind === "github" ? githubChange(delivery.headers["x-github-event"], payload) : jiraChange(payload);
+    kind === "github"
+      ? githubChange(delivery.headers["x-github-event"], payload)
+      : kind === "jira"
+        ? jiraChange(payload)
+        : trelloChange(payload);
   if (!change) return { status: "ignored", changed: 0 };
   const items = await itemsFor(deps, endpoint.userId, kind, [change.remoteId], change.target);
   if (items.length === 0) {
@@ -145,4 +185,37 @@ function jiraChange(p: unknown): { remoteId: string; target?: string; state: Rem
   const category = status && isRecord(status.statusCategory) ? str(status.statusCategory.key) : null;
   if (!key || !status || !category) return null;
   return { remoteId: key, state: { kind: "jira", status: str(status.name) ?? category, category } };
+}
+
+/** Trello's `updateCard` with a new list: the card and the list it is in now. */
+function trelloChange(p: unknown): { remoteId: string; target?: string; state: RemoteState } | null {
+  if (!isRecord(p) || !isRecord(p.action) || p.action.type !== "updateCard" || !isRecord(p.action.data))
+    return null;
+  const data = p.action.data;
+  const card = isRecord(data.card) ? str(data.card.id) : null;
+  const list = isRecord(data.listAfter) ? str(data.listAfter.name) : null;
+  const board = isRecord(data.board) ? str(data.board.id) : null;
+  if (!card || !list) return null;
+  return { remoteId: card, ...(board ? { target: board } : {}), state: { kind: "trello", list } };
+}
+
+/** The user's webhook URL for a service, when they made one (exports to Trello register it). */
+export async function webhookUrlFor(deps: Deps, userId: string, kind: HookKind): Promise<string | null> {
+  const [row] = await deps.db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.kind, kind)))
+    .limit(1);
+  return row ? webhookUrl(deps, kind, row.id) : null;
+}
+
+/** Whether an endpoint exists (Trello's HEAD check before it registers a webhook). */
+export async function webhookExists(deps: Deps, kind: HookKind, id: string): Promise<boolean> {
+  if (!UUID_PATTERN.test(id)) return false;
+  const [row] = await deps.db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.kind, kind)))
+    .limit(1);
+  return Boolean(row);
 }
