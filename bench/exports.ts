@@ -2,8 +2,12 @@
  * Exports of the 156-node tree (5 children per node, depth 3) to the fakes, each answering in 50 ms.
  * Trello runs with its real limit switched on (100 requests per 10 s per token); its bound is the
  * earliest the last request may go out under that limit: floor((R - 1) / 100) x 10 s + one latency.
+ * GitHub runs under its documented limits (80 content-creating requests a minute, 500 an hour; the fake
+ * answers more with 403) with the export's real pacing (one write a second): its bound is one second per
+ * content-creating request after the first. It takes about five minutes.
  */
 import { performance } from "node:perf_hooks";
+import { startFakeGitHub } from "../tests/fakes/github";
 import { startFakeJira } from "../tests/fakes/jira";
 import { startFakeTrello } from "../tests/fakes/trello";
 import { waitForExport } from "../tests/support/exports";
@@ -21,8 +25,16 @@ export async function benchExports() {
   trello.addCredentials({ key: "k", token: "t" });
   trello.setRateLimits({ perToken: 100, perKey: 300, windowMs: 10_000 });
   trello.setMode("slow", { delayMs: LATENCY });
+  const github = await startFakeGitHub();
+  github.addRepo({ owner: "bench", name: "plan", files: ["README.md"] });
+  github.addToken({ token: "ghp_bench", login: "bench", scopes: ["repo"] });
   const server = await startTestServer(
-    { JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*", TRELLO_API_URL: trello.url, LOG_LEVEL: "silent" },
+    {
+      JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*",
+      TRELLO_API_URL: trello.url,
+      GITHUB_API_URL: github.url,
+      LOG_LEVEL: "silent",
+    },
     { databaseUrl: null },
   );
   try {
@@ -79,10 +91,36 @@ export async function benchExports() {
       ratio: (tWall / bound).toFixed(2),
       "429s": trello.requests.filter((r) => r.status === 429).length,
     });
+    if (process.env.BENCH_GITHUB !== "0") {
+      t0 = performance.now();
+      before = github.server.log.length;
+      await client.post("/api/github/connect", { access_token: "ghp_bench" });
+      const g = await client.post("/api/github/start-export", {
+        task_id: rootId,
+        config: { repository: "bench/plan" },
+      });
+      const gDone = await waitForExport(client, g.json.export_id, 1_800_000);
+      const gWall = performance.now() - t0;
+      const log = github.server.log.slice(before);
+      const writes = log.filter((r) => r.method !== "GET").length;
+      const gBound = (writes - 1) * 1000;
+      rows.push({
+        target: "GitHub (80/min, 500/h; 1 write/s)",
+        nodes: count,
+        created: gDone.result.issues_created,
+        "wall ms": gWall.toFixed(0),
+        requests: log.length,
+        "requests / item": (log.length / gDone.result.issues_created).toFixed(3),
+        "bound ms": gBound,
+        ratio: (gWall / gBound).toFixed(2),
+        "429s": log.filter((r) => r.status === 403 || r.status === 429).length,
+      });
+    }
     return rows;
   } finally {
     await server.stop();
     await jira.close();
     await trello.close();
+    await github.close();
   }
 }

@@ -30,7 +30,9 @@ try {
 }
 console.table(decompositions);
 
-console.info("\n# exports: 156-node tree, fakes at 50 ms per request, Trello at its real rate limit");
+console.info(
+  "\n# exports: 156-node tree, fakes at 50 ms per request, Trello and GitHub at their real limits (BENCH_GITHUB=0 skips GitHub's five minutes)",
+);
 console.table(await benchExports());
 
 console.info("\n# hostile clients against the real process (PGlite, default limits, 5 s request deadline)");

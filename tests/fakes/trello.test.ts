@@ -232,6 +232,7 @@ describe("boards, lists, labels, cards, checklists", () => {
           idList: list.id,
           idLabels: [label.id, plain.id],
           checklists: [{ name: "Steps", items: ["Write workflow", "Add badge"] }],
+          comments: [],
         },
       ],
     });

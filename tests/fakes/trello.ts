@@ -92,6 +92,7 @@ export type FakeTrelloBoard = {
     idList: string;
     idLabels: string[];
     checklists: Array<{ name: string; items: string[] }>;
+    comments: string[];
   }>;
 };
 
@@ -338,6 +339,7 @@ type Card = {
   idLabels: string[];
   pos: number;
   checklists: Checklist[];
+  comments: string[];
 };
 type Board = {
   id: string;
@@ -672,10 +674,46 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
         board.cards.filter((c) => c.idList === list.id),
       ),
       checklists: [],
+      comments: [],
     };
     board.cards.push(card);
     cards.set(card.id, card);
     return jsonReply(200, cardJson(card));
+  }
+
+  /** PUT /1/cards/{id} (put-cards-id): name, desc, idList, idLabels as query parameters. */
+  function updateCard(ctx: Ctx, ref: string) {
+    const card = cardFromPath(ctx, ref);
+    const { params } = ctx;
+    if (params.has("name")) card.name = text(params, "name", { required: false });
+    if (params.has("desc")) card.desc = text(params, "desc", { required: false });
+    if (params.has("idList")) {
+      const list = fromParam(ctx, "idList", lists, (l) => l.idBoard);
+      if (list.idBoard !== card.idBoard) throw invalidValue("idList");
+      card.idList = list.id;
+    }
+    if (params.has("idLabels")) {
+      const raw = String(params.get("idLabels") ?? "");
+      const ids = raw
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean);
+      for (const id of ids) if (labels.get(id)?.idBoard !== card.idBoard) throw invalidValue("idLabels");
+      card.idLabels = [...new Set(ids)];
+    }
+    return jsonReply(200, cardJson(card));
+  }
+
+  /** POST /1/cards/{id}/actions/comments (text as a query parameter). */
+  function commentOnCard(ctx: Ctx, ref: string) {
+    const card = cardFromPath(ctx, ref);
+    const comment = text(ctx.params, "text", { required: true, min: 1 });
+    card.comments.push(comment);
+    return jsonReply(200, {
+      id: objectId(),
+      type: "commentCard",
+      data: { text: comment, card: { id: card.id } },
+    });
   }
 
   function createChecklist(ctx: Ctx) {
@@ -769,6 +807,8 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     .post("/1/labels", createLabel)
     .post("/1/cards", createCard)
     .get("/1/cards/:id", (ctx, { id = "" }) => picked(ctx, cardJson(cardFromPath(ctx, id))))
+    .put("/1/cards/:id", (ctx, { id = "" }) => updateCard(ctx, id))
+    .post("/1/cards/:id/actions/comments", (ctx, { id = "" }) => commentOnCard(ctx, id))
     .get("/1/cards/:id/checklists", (ctx, { id = "" }) =>
       picked(ctx, byPos(cardFromPath(ctx, id).checklists).map(checklistJson)),
     )
@@ -993,6 +1033,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
             name: cl.name,
             items: byPos(cl.items).map((i) => i.name),
           })),
+          comments: [...c.comments],
         })),
       }));
     },

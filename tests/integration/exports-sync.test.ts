@@ -281,3 +281,68 @@ describe("Trello's signed webhook", () => {
     expect((await node(client, first.id)).status).toBe("completed");
   });
 });
+
+describe("exporting to the same Trello board again", () => {
+  it("updates its cards, adds new ones, and comments on those of deleted tasks", async () => {
+    const client = new TestClient(server.url);
+    const { user } = await registerUser(client);
+    const { rootId } = await seedTree(server.deps.database, user.id, {
+      fanout: 2,
+      depth: 2,
+      description: "TB",
+    });
+    await client.post("/api/trello/credentials", {
+      api_key: "trello-key-1234",
+      token: "trello-token-secret",
+    });
+    const first = await client.post("/api/trello/start-export", {
+      task_id: rootId,
+      config: { board_name: "Again board" },
+    });
+    expect((await waitForExport(client, first.json.export_id)).status).toBe("completed");
+    const board = trello.boards().find((b) => b.name === "Again board")!;
+    expect(board.cards).toHaveLength(6);
+
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as unknown as TreeNode;
+    await client.request("PATCH", `/api/tasks/${tree.children[0]!.id}`, { description: "Renamed card" });
+    const gone = tree.children[1]!.children[0]! as Linked;
+    const goneCard = gone.remote_links[0]!.url.split("/").pop()!;
+    expect((await client.request("DELETE", `/api/tasks/${gone.id}/subtask`)).status).toBe(200);
+    expect(
+      (
+        await client.post(`/api/tasks/${tree.children[0]!.id}/add-task`, {
+          description: "A new card",
+          position: "child",
+          auto_decompose: false,
+        })
+      ).status,
+    ).toBe(201);
+
+    const listed = (await client.get("/api/trello/boards")).json.boards as Array<{
+      id: string;
+      name: string;
+    }>;
+    expect(listed).toContainEqual(expect.objectContaining({ id: board.id, name: "Again board" }));
+    const preview = await client.get(
+      `/api/exports/preview?task_id=${rootId}&kind=trello&board_id=${board.id}`,
+    );
+    expect(preview.json).toEqual({ exported_before: true, update: 5, create: 1, remove: 1 });
+    const again = await client.post("/api/trello/start-export", {
+      task_id: rootId,
+      config: { board_name: "Again board", board_id: board.id },
+    });
+    const done = await waitForExport(client, again.json.export_id);
+    expect(done.status).toBe("completed");
+    expect(done.result).toMatchObject({ cards_created: 1, cards_marked_removed: 1 });
+    const after = trello.boards().filter((b) => b.name === "Again board");
+    expect(after).toHaveLength(1); // no second board
+    const cards = after[0]!.cards;
+    expect(cards).toHaveLength(7);
+    expect(new Set(cards.map((c) => c.desc.split("\n").pop())).size).toBe(7); // one card per task
+    expect(cards.filter((c) => c.name === "Renamed card")).toHaveLength(1);
+    expect(cards.find((c) => c.id === goneCard)!.comments[0]).toMatch(/task was deleted from the plan/);
+    expect(after[0]!.lists.map((l) => l.name)).toEqual(["To Do", "In Progress", "Done"]);
+    // Checklists were not doubled on the cards that had them.
+    for (const c of cards) expect(new Set(c.checklists.map((l) => l.name)).size).toBe(c.checklists.length);
+  });
+});

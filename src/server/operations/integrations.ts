@@ -71,6 +71,12 @@ export const integrationOperations = {
     run: ({ deps, user }, input) => webhooks.createWebhook(deps, user.id, input.kind, input.secret),
     rest: [{ method: "post", path: "/webhooks/{kind}", from: "body", status: 201 }],
   }),
+  trelloBoards: query({
+    access: "user",
+    summary: "Your open Trello boards (through the stored connection), to export into one of them.",
+    run: ({ deps, user }) => integrations.trelloBoards(deps, user.id),
+    rest: [{ method: "get", path: "/trello/boards" }],
+  }),
   jiraProjects: query({
     access: "user",
     summary: "The JIRA projects the stored connection can see (up to 200), to export into one of them.",

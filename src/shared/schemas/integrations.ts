@@ -114,6 +114,12 @@ export const trelloExportConfig = z.strictObject({
     .trim()
     .min(1, "Board name is required")
     .max(TRELLO_BOARD_NAME_MAX, `Board name must be at most ${TRELLO_BOARD_NAME_MAX} characters`),
+  /** Export into this existing board (one of the user's open boards) instead of making a new one. */
+  board_id: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{24}$/, "board_id must be a Trello board id")
+    .optional(),
 });
 export type TrelloExportConfig = z.infer<typeof trelloExportConfig>;
 
@@ -150,8 +156,9 @@ export const startGithubExportInput = z.strictObject({
 export const exportPreviewInput = z.strictObject({
   task_id: z.string().trim().min(1).max(100),
   kind: z.enum(EXPORT_KINDS, { error: `kind must be one of ${EXPORT_KINDS.join(", ")}` }),
-  /** JIRA: the project key (and the site when no connection is stored); GitHub: owner/name. */
+  /** JIRA: the project key (and the site when no connection is stored); GitHub: owner/name; Trello: the board. */
   project_key: z.string().trim().max(20).optional(),
+  board_id: z.string().trim().max(40).optional(),
   jira_url: z.string().trim().max(300).optional(),
   repository: z.string().trim().max(200).optional(),
 });

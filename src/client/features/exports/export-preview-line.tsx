@@ -11,9 +11,11 @@ export function ExportPreviewLine({
   projectKey,
   jiraUrl,
   repository,
+  boardId,
 }: {
   taskId: string;
-  kind: "jira" | "github";
+  kind: "jira" | "github" | "trello";
+  boardId?: string;
   projectKey?: string;
   jiraUrl?: string;
   repository?: string;
@@ -22,14 +24,18 @@ export function ExportPreviewLine({
   const ready =
     kind === "jira"
       ? /^[A-Z][A-Z0-9]{1,9}$/.test(projectKey ?? "")
-      : /^[^/\s]+\/[^/\s]+$/.test(repository ?? "");
+      : kind === "trello"
+        ? /^[0-9a-f]{24}$/.test(boardId ?? "")
+        : /^[^/\s]+\/[^/\s]+$/.test(repository ?? "");
   const preview = useQuery({
     ...trpc.exports.preview.queryOptions({
       task_id: taskId,
       kind,
       ...(kind === "jira"
         ? { project_key: projectKey, ...(jiraUrl ? { jira_url: jiraUrl } : {}) }
-        : { repository }),
+        : kind === "trello"
+          ? { board_id: boardId }
+          : { repository }),
     }),
     enabled: ready,
     retry: false,

@@ -1,4 +1,4 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { defaultExportName } from "../../../shared/export-formats";
@@ -14,6 +14,7 @@ import { errorDetailOf, getErrorMessage } from "../../lib/api-error";
 import { schemaFieldErrors, serverFieldErrors } from "../../lib/field-errors";
 import { useTRPC } from "../../lib/trpc";
 import { ExportFormModal } from "./export-form-modal";
+import { ExportPreviewLine } from "./export-preview-line";
 import { failureToast } from "./export-state";
 import { fitBoardName } from "./export-validation";
 
@@ -44,6 +45,13 @@ export function TrelloExportModal({
   const [boardName, setBoardName] = useState(() => fitBoardName(defaultExportName(task.description)));
   const [error, setError] = useState<string | null>(null);
   const [credentialsMissing, setCredentialsMissing] = useState(false);
+  const [boardId, setBoardId] = useState("");
+  const boards = useQuery({
+    ...trpc.integrations.trelloBoards.queryOptions(),
+    enabled: open && credentialsAvailable,
+    retry: false,
+    staleTime: 60_000,
+  });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh form each time it opens
   useEffect(() => {
@@ -51,12 +59,13 @@ export function TrelloExportModal({
     setBoardName(fitBoardName(defaultExportName(task.description)));
     setError(null);
     setCredentialsMissing(false);
+    setBoardId("");
   }, [open]);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (start.isPending) return;
-    const config = { board_name: boardName.trim() };
+    const config = { board_name: boardName.trim(), ...(boardId ? { board_id: boardId } : {}) };
     const found = schemaFieldErrors(trelloExportConfig, config, FIELDS).boardName;
     setError(found ?? null);
     setCredentialsMissing(!found && !credentialsAvailable);
@@ -94,6 +103,31 @@ export function TrelloExportModal({
           </Link>
         </div>
       ) : null}
+      {credentialsAvailable && (boards.data?.boards.length ?? 0) > 0 && (
+        <div className="flex flex-col gap-1 text-sm">
+          <label htmlFor="trello-export-board" className="font-medium">
+            Board
+          </label>
+          <select
+            id="trello-export-board"
+            className="select select-bordered select-sm w-full"
+            value={boardId}
+            onChange={(e) => {
+              setBoardId(e.target.value);
+              const picked = boards.data?.boards.find((b) => b.id === e.target.value);
+              if (picked) setBoardName(fitBoardName(picked.name));
+            }}
+          >
+            <option value="">A new board</option>
+            {boards.data?.boards.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {boardId && <ExportPreviewLine taskId={task.id} kind="trello" boardId={boardId} />}
       <Field
         id="trello-export-board-name"
         label="Board name"

@@ -3,12 +3,19 @@ import { formatRange } from "../../../shared/estimate-text";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { fitText, taskTitle } from "../../../shared/task-title";
 import {
+  exportCounts,
+  markRemoved,
+  type PreviousExport,
+  previousExport,
+} from "../../services/exports/remote";
+import {
   type ExportContext,
   type Exporter,
   type ExportPlan,
   subtasksOf,
 } from "../../services/exports/runner";
 import { webhookUrlFor } from "../../services/exports/webhooks";
+import { IntegrationError } from "../errors";
 import { createHttpClient, type HttpClient } from "../http-client";
 import { trelloAuthorization } from "./auth";
 
@@ -26,6 +33,8 @@ const LABELS = [
  */
 type TrelloState = {
   board?: { id: string; url: string; name: string };
+  /** Earlier cards brought up to date by this export (task ids). */
+  refreshed?: string[];
   /** The user's webhook was registered on the board (or Trello said why not). */
   webhook?: "registered" | string;
   lists?: Record<string, string>;
@@ -98,6 +107,9 @@ type Checklist = {
 
 type TrelloPlan = ExportPlan & {
   http: HttpClient;
+  /** The existing board to export into (config.board_id), and what earlier exports made there. */
+  board: { id: string; url: string; name: string } | null;
+  previous: PreviousExport;
   concurrency: number;
   boardName: string;
   /** Cards in tree order, each with the path of titles above it. */
@@ -125,6 +137,25 @@ export const trelloExporter: Exporter<TrelloPlan> = {
       describe: describeTrello,
     });
     await http.request("GET", "/1/members/me", { query: { fields: "username" } });
+    const boardId = typeof ctx.config.board_id === "string" ? ctx.config.board_id : null;
+    let board: TrelloPlan["board"] = null;
+    if (boardId) {
+      const found = await http.request<{ id: string; url: string; name: string; closed?: boolean }>(
+        "GET",
+        `/1/boards/${boardId}`,
+        { query: { fields: "name,url,closed" }, expect: [400, 401, 404] },
+      );
+      if (found.status !== 200 || found.body.closed) {
+        throw new IntegrationError(
+          "There is no open Trello board with that id, or this account cannot see it. Pick one of your boards.",
+          404,
+        );
+      }
+      board = { id: found.body.id, url: found.body.url, name: found.body.name };
+    }
+    const previous = boardId
+      ? await previousExport(deps, ctx.tree.id, "trello", boardId)
+      : { byTask: new Map(), removed: [] };
     const cards: TrelloPlan["cards"] = [];
     const walk = (n: TaskTreeNode, path: string[]) => {
       for (const c of n.children) {
@@ -136,12 +167,18 @@ export const trelloExporter: Exporter<TrelloPlan> = {
     const checklists = planChecklists(ctx.tree);
     return {
       http,
+      board,
+      previous,
       concurrency: deps.config.EXPORT_CONCURRENCY,
       boardName: String(ctx.config.board_name),
       cards,
       checklists,
       writes: {
-        boards: 1,
+        boards: board ? 0 : 1,
+        ...exportCounts(
+          previous,
+          cards.map((c) => c.task.id),
+        ),
         lists: LISTS.length,
         labels: LABELS.length,
         cards: cards.length,
@@ -220,7 +257,12 @@ async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   const pending = state.pending;
 
   // -- the board -----------------------------------------------------------------------------------
-  await ctx.progress("board_creation", 2, `Creating the board "${boardName}"`);
+  if (plan.board) state.board ??= plan.board;
+  await ctx.progress(
+    "board_creation",
+    2,
+    plan.board ? `Exporting into the board "${plan.board.name}"` : `Creating the board "${boardName}"`,
+  );
   const marker = boardMarker(ctx.row.id);
   if (!state.board && pending.board) {
     const found = await findBoard(http, marker);
@@ -275,6 +317,34 @@ async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     pending.lists = [];
     await ctx.saveState();
   }
+  // An existing board: its lists and labels of the same names are used, not made again.
+  const onBoard = plan.board
+    ? {
+        lists: (
+          await http.request<Array<{ id: string; name: string }>>("GET", `/1/boards/${boardId}/lists`, {
+            query: { fields: "name" },
+          })
+        ).body,
+        labels: (
+          await http.request<Array<{ id: string; name: string }>>("GET", `/1/boards/${boardId}/labels`, {
+            query: { fields: "name" },
+          })
+        ).body,
+        cards: (
+          await http.request<Array<{ id: string; name: string; desc?: string }>>(
+            "GET",
+            `/1/boards/${boardId}/cards`,
+            { query: { fields: "name,desc" } },
+          )
+        ).body,
+      }
+    : null;
+  if (onBoard) {
+    for (const name of LISTS) {
+      const found = onBoard.lists.find((l) => l.name === name);
+      if (found && !lists[name]) lists[name] = found.id;
+    }
+  }
   await createInTurn(ctx, "lists", LISTS, lists, async (name) => {
     const list = await http.request<{ id: string }>("POST", "/1/lists", {
       query: { name, idBoard: boardId, pos: (LISTS.indexOf(name) + 1) * 1024 },
@@ -301,6 +371,12 @@ async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     pending.labels = [];
     await ctx.saveState();
   }
+  if (onBoard) {
+    for (const l of LABELS) {
+      const found = onBoard.labels.find((x) => x.name === l.name);
+      if (found && !labels[l.band]) labels[l.band] = found.id;
+    }
+  }
   await createInTurn(
     ctx,
     "labels",
@@ -322,6 +398,15 @@ async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   const order = new Map(tasks.map((t, i) => [t.id, i]));
   state.cards ??= {};
   const cards = state.cards;
+  // What earlier exports made on this board: updated below where it differs, not made again.
+  const earlier = new Map<string, { name: string; desc: string }>();
+  for (const t of tasks) {
+    const item = plan.previous.byTask.get(t.id);
+    const card = item && onBoard?.cards.find((c) => c.id === item.remoteId);
+    if (!card) continue;
+    cards[t.id] ??= card.id;
+    earlier.set(t.id, { name: card.name, desc: card.desc ?? "" });
+  }
   if (pending.cards?.length) {
     await ctx.progress("card_creation", 10, "Looking for cards a lost answer may have created");
     const res = await http.request<Array<{ id: string; desc?: string }>>(
@@ -369,9 +454,54 @@ async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   pending.cards = [];
   await ctx.saveState();
 
+  // -- earlier cards brought up to date; cards of deleted tasks get a comment, never a deletion ------
+  state.refreshed ??= [];
+  let updated = 0;
+  for (const t of tasks) {
+    const now = earlier.get(t.id);
+    if (!now || state.refreshed.includes(t.id)) continue;
+    const name = taskTitle(t.description, 250);
+    const desc = cardDescription(t, paths.get(t.id) ?? []);
+    if (now.name !== name || now.desc !== desc) {
+      await http.request("PUT", `/1/cards/${cards[t.id]}`, {
+        query: { name, desc, idLabels: labels[complexityBand(t.complexity_score)] },
+      });
+      updated += 1;
+    }
+    state.refreshed.push(t.id);
+  }
+  for (const item of plan.previous.removed) {
+    if (!onBoard?.cards.some((c) => c.id === item.remoteId)) continue;
+    await http.request("POST", `/1/cards/${item.remoteId}/actions/comments`, {
+      query: {
+        text: "Atomize: this card's task was deleted from the plan. The card is kept; archive it if it is done with.",
+      },
+      create: true,
+    });
+  }
+  await markRemoved(
+    ctx.deps,
+    plan.previous.removed.map((r) => r.id),
+  );
+  await ctx.saveState();
+
   // -- checklists and their items ----------------------------------------------------------------------
   state.checklists ??= {};
   state.items ??= {};
+  // Earlier cards keep the checklists they have (their items are not rewritten).
+  if (earlier.size) {
+    const res = await http.request<
+      Array<{ id: string; name: string; idCard: string; checkItems?: Array<{ id: string }> }>
+    >("GET", `/1/boards/${boardId}/checklists`);
+    for (const l of plan.checklists) {
+      if (!earlier.has(l.cardTask) || state.checklists[l.key]) continue;
+      const found = res.body.find((c) => c.idCard === cards[l.cardTask] && c.name === l.name);
+      if (found) {
+        state.checklists[l.key] = found.id;
+        state.items[l.key] = l.items.length;
+      }
+    }
+  }
   const checklists = state.checklists;
   const items = state.items;
   const planned = plan.checklists;
@@ -435,7 +565,9 @@ async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   pending.items = [];
   await ctx.saveState();
   return {
-    cards_created: Object.keys(cards).length,
+    cards_created: Object.keys(cards).length - state.refreshed.length,
+    cards_updated: updated,
+    cards_marked_removed: plan.previous.removed.length,
     board_name: state.board.name,
     board_url: state.board.url,
     warnings: state.webhook && state.webhook !== "registered" ? [state.webhook] : [],

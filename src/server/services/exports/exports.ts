@@ -112,7 +112,10 @@ export async function startExport(
       throw new AppError("UNPROCESSABLE_CONTENT", TRELLO_CREDENTIALS_REQUIRED);
     }
     secret = { api_key: key, token };
-    config = { board_name: input.config.board_name };
+    config = {
+      board_name: input.config.board_name,
+      ...(input.config.board_id ? { board_id: input.config.board_id } : {}),
+    };
   } else {
     const input = request.input;
     taskId = input.task_id;
@@ -191,7 +194,7 @@ export async function retryExport(deps: Deps, userId: string, id: string): Promi
 
 /**
  * What an export of this plan to this place would do, before it runs: earlier exports' items it updates,
- * tasks it creates items for, items of deleted tasks it marks removed. Trello always makes a new board.
+ * tasks it creates items for, items of deleted tasks it marks removed (Trello: into an existing board).
  */
 export async function previewExport(
   deps: Deps,
@@ -205,6 +208,8 @@ export async function previewExport(
     const stored = await readCredential(deps, user.id, "jira");
     const url = input.jira_url || (stored?.publicData.jira_url as string | undefined);
     if (url) target = `${jiraSiteOrigin(url, deps.config.JIRA_ALLOWED_ORIGINS)}|${input.project_key}`;
+  } else if (input.kind === "trello" && input.board_id) {
+    target = input.board_id;
   } else if (input.kind === "github" && input.repository) {
     const repo = parseGithubRepository(input.repository);
     if (repo) target = `${repo.owner}/${repo.repo}`.toLowerCase();

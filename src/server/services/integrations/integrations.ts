@@ -17,6 +17,7 @@ import { jiraSiteOrigin } from "../../integrations/allowed-origin";
 import { githubClient, INTERACTIVE_RATE_LIMIT_WAIT_MS } from "../../integrations/github/client";
 import { createHttpClient } from "../../integrations/http-client";
 import { connectJira } from "../../integrations/jira/connection";
+import { trelloAuthorization } from "../../integrations/trello/auth";
 import type { UserRow } from "../auth/sessions";
 import { deleteCredential, maskHint, readCredential, saveCredential } from "./credentials";
 
@@ -126,6 +127,38 @@ function jiraFor(deps: Deps, site: string, email: string, token: string) {
           }
         : `JIRA answered ${status}. Please try again later.`,
   });
+}
+
+/** GET /trello/boards: the open boards of the stored Trello connection, to export into one of them. */
+export async function trelloBoards(
+  deps: Deps,
+  userId: string,
+): Promise<{ boards: { id: string; name: string; url: string }[] }> {
+  const stored = await readCredential<{ api_key: string; token: string }>(deps, userId, "trello");
+  if (!stored)
+    throw new AppError("UNPROCESSABLE_CONTENT", "Connect Trello in Settings first to list your boards.");
+  const trello = createHttpClient({
+    baseUrl: deps.config.TRELLO_API_URL,
+    headers: { authorization: trelloAuthorization(stored.secret.api_key, stored.secret.token) },
+    concurrency: 1,
+    retries: 0,
+    timeoutMs: TIMEOUT,
+    unreachable: "Trello could not be reached. Please try again later.",
+    describe: (status) =>
+      status === 401
+        ? "Trello rejected the stored key or token. Save them again in Settings."
+        : `Trello answered ${status}.`,
+  });
+  const res = await trello.request<Array<{ id?: unknown; name?: unknown; url?: unknown }>>(
+    "GET",
+    "/1/members/me/boards",
+    { query: { filter: "open", fields: "name,url" } },
+  );
+  const boards = (Array.isArray(res.body) ? res.body : [])
+    .filter((b) => typeof b.id === "string" && typeof b.name === "string" && typeof b.url === "string")
+    .slice(0, 200)
+    .map((b) => ({ id: b.id as string, name: b.name as string, url: b.url as string }));
+  return { boards };
 }
 
 /** Projects listed at most, for picking one to export into. */
