@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/github";
@@ -127,6 +128,22 @@ describe("two-way sync with JIRA", () => {
     expect((await node(client, leaf.id)).status).toBe("completed");
     const root = await node(client, rootId);
     expect(root.status).toBe("completed"); // the plan's own status is not the work's
+
+    // A signed delivery about an issue no export of this user made: acknowledged (202), ignored.
+    const unknown = JSON.stringify({
+      webhookEvent: "jira:issue_updated",
+      issue: { key: "ELSE-1", fields: { status: { name: "Done", statusCategory: { key: "done" } } } },
+    });
+    const ignored = await fetch(hook.json.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-hub-signature": `sha256=${createHmac("sha256", hook.json.secret).update(unknown).digest("hex")}`,
+      },
+      body: unknown,
+    });
+    expect(ignored.status).toBe(202);
+    expect(await ignored.json()).toEqual({ status: "ignored", changed: 0 });
 
     // A forged delivery: right endpoint, no or wrong signature.
     const forged = await fetch(hook.json.url, {
