@@ -33,6 +33,8 @@ export async function benchExports() {
       JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*",
       TRELLO_API_URL: trello.url,
       GITHUB_API_URL: github.url,
+      // The real pacing (tests run at 20 ms): one content-creating request a second.
+      GITHUB_WRITE_INTERVAL_MS: "1000",
       LOG_LEVEL: "silent",
     },
     { databaseUrl: null },
