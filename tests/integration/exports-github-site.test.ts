@@ -150,6 +150,13 @@ describe("GitHub export on GitHub's terms", () => {
     const gone = tree.children[1]!.children[0]!;
     const goneNumber = Number(gone.remote_links[0]!.key.slice(1));
     expect((await client.request("DELETE", `/api/tasks/${gone.id}/subtask`)).status).toBe(200);
+    // A task moved to the other area: its issue becomes the other parent's sub-issue.
+    const movedTask = tree.children[1]!.children[1]!;
+    const movedNumber = Number(movedTask.remote_links[0]!.key.slice(1));
+    expect(
+      (await client.post(`/api/tasks/${movedTask.id}/move`, { parent_id: tree.children[0]!.id, position: 0 }))
+        .status,
+    ).toBe(200);
     const added = await client.post(`/api/tasks/${tree.children[0]!.id}/add-task`, {
       description: "A new step",
       position: "child",
@@ -171,5 +178,10 @@ describe("GitHub export on GitHub's terms", () => {
     expect(unique(issues)).toBe(7);
     expect(issues.filter((i) => i.title === "Renamed area")).toHaveLength(1);
     expect(issues.find((i) => i.number === goneNumber)!.labels).toContain("atomize: removed");
+    const areaNumber = Number(
+      ((await client.get(`/api/tasks/${tree.children[0]!.id}`)).json.remote_links[0].key as string).slice(1),
+    );
+    expect(issues.find((i) => i.number === areaNumber)!.subIssues).toContain(movedNumber);
+    for (const i of issues) if (i.number !== areaNumber) expect(i.subIssues).not.toContain(movedNumber);
   });
 });

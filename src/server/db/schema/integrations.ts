@@ -96,6 +96,8 @@ export const remoteItems = pgTable(
     remoteId: text().notNull(),
     /** What people read: "MKT-12", "#34", the card's short link. */
     remoteKey: text().notNull(),
+    /** The service's id of its parent there, when the service keeps one (GitHub's sub-issue parent). */
+    remoteParent: text(),
     url: text().notNull(),
     /** The status last seen there, in the service's words ("Done", "closed", the list's name). */
     remoteStatus: text(),

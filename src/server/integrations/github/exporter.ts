@@ -332,6 +332,12 @@ export const githubExporter: Exporter<GithubPlan> = {
     state.sub_issue_refusals ??= {};
     for (const link of todo) {
       const parent = state.issues[link.parentTaskId]!;
+      // An earlier issue already under this parent stays; one whose task moved is moved (replace_parent).
+      const before = plan.previous.byTask.get(link.taskId);
+      if (before && earlier.has(link.taskId) && before.parent === String(parent.number)) {
+        state.linked.push(link.taskId);
+        continue;
+      }
       await budget();
       await github.rest.issues
         .addSubIssue({
@@ -339,6 +345,7 @@ export const githubExporter: Exporter<GithubPlan> = {
           repo,
           issue_number: parent.number,
           sub_issue_id: state.issues[link.taskId]!.id,
+          ...(before ? { replace_parent: true } : {}),
         })
         .catch((err: unknown) => {
           if (!isStatus(err, 422)) throw err;
@@ -416,12 +423,17 @@ export const githubExporter: Exporter<GithubPlan> = {
       repository_url: `https://github.com/${name}/issues`,
       remote: {
         target: name.toLowerCase(),
-        items: Object.entries(state.issues).map(([taskId, issue]) => ({
-          task_id: taskId,
-          remote_id: String(issue.number),
-          key: `#${issue.number}`,
-          url: issue.url,
-        })),
+        items: Object.entries(state.issues).map(([taskId, issue]) => {
+          const parentTask = links.find((l) => l.taskId === taskId)?.parentTaskId;
+          const parentIssue = parentTask ? state.issues![parentTask] : undefined;
+          return {
+            task_id: taskId,
+            remote_id: String(issue.number),
+            key: `#${issue.number}`,
+            url: issue.url,
+            parent: parentIssue && !state.sub_issue_refusals?.[taskId] ? String(parentIssue.number) : null,
+          };
+        }),
       },
     };
   },

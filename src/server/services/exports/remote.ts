@@ -9,7 +9,7 @@ import type { Deps } from "../../deps";
  */
 export type PreviousExport = {
   /** Task id -> what was made for it. */
-  byTask: Map<string, { remoteId: string; key: string; url: string }>;
+  byTask: Map<string, { remoteId: string; key: string; url: string; parent: string | null }>;
   /** Made for tasks deleted since, not yet marked removed there. */
   removed: Array<{ id: string; remoteId: string; key: string }>;
 };
@@ -26,10 +26,11 @@ export async function previousExport(
     .where(
       and(eq(remoteItems.rootTaskId, rootId), eq(remoteItems.kind, kind), eq(remoteItems.target, target)),
     );
-  const byTask = new Map<string, { remoteId: string; key: string; url: string }>();
+  const byTask: PreviousExport["byTask"] = new Map();
   const removed: PreviousExport["removed"] = [];
   for (const r of rows) {
-    if (r.taskId) byTask.set(r.taskId, { remoteId: r.remoteId, key: r.remoteKey, url: r.url });
+    if (r.taskId)
+      byTask.set(r.taskId, { remoteId: r.remoteId, key: r.remoteKey, url: r.url, parent: r.remoteParent });
     else if (!r.removedAt) removed.push({ id: r.id, remoteId: r.remoteId, key: r.remoteKey });
   }
   return { byTask, removed };

@@ -23,7 +23,14 @@ export type ExportContext = {
 };
 
 /** What an export made for one task, kept for links, sync and re-export (schema remote_items). */
-export type RemoteItem = { task_id: string; remote_id: string; key: string; url: string };
+export type RemoteItem = {
+  task_id: string;
+  remote_id: string;
+  key: string;
+  url: string;
+  /** Its parent's remote id, where the service links parents (GitHub sub-issues). */
+  parent?: string | null;
+};
 
 /** An exporter's result; `remote` (where, and what it made there) is kept apart, not shown as the result. */
 export type ExportOutcome = Record<string, unknown> & {
@@ -179,6 +186,7 @@ async function recordRemoteItems(
           remoteId: it.remote_id,
           remoteKey: it.key,
           url: it.url,
+          remoteParent: it.parent ?? null,
         })),
       )
       .onConflictDoUpdate({
@@ -187,6 +195,7 @@ async function recordRemoteItems(
           remoteId: sql`excluded.remote_id`,
           remoteKey: sql`excluded.remote_key`,
           url: sql`excluded.url`,
+          remoteParent: sql`excluded.remote_parent`,
         },
       });
   }

@@ -1,0 +1,2 @@
+import { benchExports } from "./exports";
+console.table(await benchExports());
