@@ -1,2 +1,0 @@
-import { benchExports } from "./exports";
-console.table(await benchExports());
