@@ -220,13 +220,7 @@ export const githubExporter: Exporter<GithubPlan> = {
     for (const issue of issues) {
       const item = plan.previous.byTask.get(issue.task.id);
       if (!item || state.issues[issue.task.id]) continue;
-      const found = await github.rest.issues
-        .get({ owner, repo, issue_number: Number(item.remoteId) })
-        .then((r) => r.data)
-        .catch((err: unknown) => {
-          if (isStatus(err, 404) || isStatus(err, 410)) return null;
-          throw err;
-        });
+      const found = await issueIfThere(github, owner, repo, item.remoteId);
       if (!found) continue;
       state.issues[issue.task.id] = { number: found.number, id: found.id, url: found.html_url };
       earlier.set(issue.task.id, {
@@ -303,13 +297,7 @@ export const githubExporter: Exporter<GithubPlan> = {
     }
     // Issues made for tasks deleted since: labelled, never closed or deleted.
     for (const item of plan.previous.removed) {
-      const found = await github.rest.issues
-        .get({ owner, repo, issue_number: Number(item.remoteId) })
-        .then((r) => r.data)
-        .catch((err: unknown) => {
-          if (isStatus(err, 404) || isStatus(err, 410)) return null;
-          throw err;
-        });
+      const found = await issueIfThere(github, owner, repo, item.remoteId);
       const labels = found?.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))) ?? [];
       if (found && !labels.includes(REMOVED_LABEL)) {
         await budget();
@@ -482,4 +470,15 @@ async function findPendingIssue(
     }
   }
   state.pending_issue = undefined;
+}
+
+/** An issue an earlier export made, or null when it is gone (deleted or transferred since). */
+function issueIfThere(github: GithubClient, owner: string, repo: string, number: string) {
+  return github.rest.issues
+    .get({ owner, repo, issue_number: Number(number) })
+    .then((r) => r.data)
+    .catch((err: unknown) => {
+      if (isStatus(err, 404) || isStatus(err, 410)) return null;
+      throw err;
+    });
 }

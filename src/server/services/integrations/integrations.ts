@@ -67,32 +67,37 @@ export async function integrationStatus(deps: Deps, userId: string): Promise<Int
   };
 }
 
-/** POST /trello/credentials: checked against Trello, then stored encrypted. */
-export async function saveTrelloCredentials(
-  deps: Deps,
-  userId: string,
-  input: z.output<typeof trelloCredentialsInput>,
-) {
-  const trello = createHttpClient({
+/** Trello for what a person waits on: the key and token in Trello's OAuth header, no retries. */
+function trelloFor(deps: Deps, key: string, token: string, refused: string) {
+  return createHttpClient({
     baseUrl: deps.config.TRELLO_API_URL,
-    // The key and token as the exports send them (integrations/trello/auth.ts): Trello's OAuth header,
-    // never the query string, so the token is in no URL. tests/integration/exports-trello-site.test.ts
-    // checks that this check and the export present them the same way.
-    headers: {
-      authorization: `OAuth oauth_consumer_key="${encodeURIComponent(input.api_key)}", oauth_token="${encodeURIComponent(input.token)}"`,
-    },
+    headers: { authorization: trelloAuthorization(key, token) },
     concurrency: 1,
     retries: 0,
     timeoutMs: TIMEOUT,
     unreachable: "Trello could not be reached. Please try again later.",
     describe: (status) =>
       status === 401
-        ? {
-            code: "BAD_REQUEST",
-            message: "Trello rejected the API key or token. Check both in your Trello developer settings.",
-          }
+        ? { code: "BAD_REQUEST", message: refused }
         : `Trello answered ${status}. Please try again later.`,
   });
+}
+
+/** POST /trello/credentials: checked against Trello, then stored encrypted. */
+export async function saveTrelloCredentials(
+  deps: Deps,
+  userId: string,
+  input: z.output<typeof trelloCredentialsInput>,
+) {
+  // The key and token as the exports send them (integrations/trello/auth.ts): Trello's OAuth header,
+  // never the query string, so the token is in no URL. tests/integration/exports-trello-site.test.ts
+  // checks that this check and the export present them the same way.
+  const trello = trelloFor(
+    deps,
+    input.api_key,
+    input.token,
+    "Trello rejected the API key or token. Check both in your Trello developer settings.",
+  );
   const res = await trello.request("GET", "/1/members/me", {
     query: { fields: "username,fullName" },
   });
@@ -137,18 +142,12 @@ export async function trelloBoards(
   const stored = await readCredential<{ api_key: string; token: string }>(deps, userId, "trello");
   if (!stored)
     throw new AppError("UNPROCESSABLE_CONTENT", "Connect Trello in Settings first to list your boards.");
-  const trello = createHttpClient({
-    baseUrl: deps.config.TRELLO_API_URL,
-    headers: { authorization: trelloAuthorization(stored.secret.api_key, stored.secret.token) },
-    concurrency: 1,
-    retries: 0,
-    timeoutMs: TIMEOUT,
-    unreachable: "Trello could not be reached. Please try again later.",
-    describe: (status) =>
-      status === 401
-        ? "Trello rejected the stored key or token. Save them again in Settings."
-        : `Trello answered ${status}.`,
-  });
+  const trello = trelloFor(
+    deps,
+    stored.secret.api_key,
+    stored.secret.token,
+    "Trello rejected the stored key or token. Save them again in Settings.",
+  );
   const res = await trello.request<Array<{ id?: unknown; name?: unknown; url?: unknown }>>(
     "GET",
     "/1/members/me/boards",
