@@ -33,6 +33,8 @@ const OPERATIONS = [
   "issues/add-sub-issue",
   "issues/list-sub-issues",
   "issues/add-blocked-by-dependency",
+  "issues/list-dependencies-blocked-by",
+  "issues/remove-dependency-blocked-by",
   "issues/list-labels-for-repo",
   "issues/create-label",
 ];

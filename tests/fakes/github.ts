@@ -1058,6 +1058,30 @@ export async function startFakeGitHub(
   repoRoute("POST", "/issues/:number/dependencies/blocked_by", (ctx, ref, p) =>
     handleAddBlockedBy(ctx, findRepo(ctx, ref, DOCS.addBlockedBy), p.number ?? ""),
   );
+  repoRoute("GET", "/issues/:number/dependencies/blocked_by", (ctx, ref, p) => {
+    const r = findRepo(ctx, ref, DOCS.addBlockedBy);
+    if (!r.dependencies) throw notFound(DOCS.root);
+    ensureIssuesEnabled(r);
+    const issue = issueByNumber(r, p.number ?? "", DOCS.addBlockedBy);
+    const blockers = issue.blockedByIds.flatMap((id) => {
+      const f = issuesById.get(id);
+      return f && canRead(f.repo, ctx.token) ? [issueJson(f.repo, f.issue)] : [];
+    });
+    return jsonReply(
+      200,
+      paginate(ctx, blockers, `${base}/repositories/${r.id}/issues/${issue.number}/dependencies/blocked_by`),
+    );
+  });
+  repoRoute("DELETE", "/issues/:number/dependencies/blocked_by/:issueId", (ctx, ref, p) => {
+    const r = findRepo(ctx, ref, DOCS.addBlockedBy);
+    if (!r.dependencies) throw notFound(DOCS.root);
+    requireWriter(ctx, r, DOCS.addBlockedBy, true);
+    const issue = issueByNumber(r, p.number ?? "", DOCS.addBlockedBy);
+    const id = Number(p.issueId);
+    if (!issue.blockedByIds.includes(id)) throw notFound(DOCS.addBlockedBy);
+    issue.blockedByIds = issue.blockedByIds.filter((b) => b !== id);
+    return jsonReply(200, issueJson(r, issue));
+  });
   repoRoute("GET", "/issues/:number/sub_issues", (ctx, ref, p) =>
     handleListSubIssues(ctx, findRepo(ctx, ref, DOCS.listSubIssues), p.number ?? ""),
   );

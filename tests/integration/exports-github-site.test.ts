@@ -18,10 +18,10 @@ let server: TestServer;
 
 beforeAll(async () => {
   github = await startFakeGitHub();
-  for (const name of ["lost", "volume", "budget", "moved", "fine", "subs", "again"])
+  for (const name of ["lost", "volume", "budget", "moved", "fine", "subs", "again", "deps"])
     github.addRepo({ owner: "ada", name, files: ["README.md"] });
   github.addRepo({ owner: "ada", name: "secret", files: ["README.md"], private: true });
-  for (const t of ["lost", "volume", "budget", "moved", "subs", "again"])
+  for (const t of ["lost", "volume", "budget", "moved", "subs", "again", "deps"])
     github.addToken({ token: `ghp_${t}`, login: "ada", scopes: ["repo"] });
   github.addToken({ token: "ghp_public", login: "ada", scopes: ["public_repo"] });
   github.addToken({ token: "github_pat_read_only", login: "ada", issues: "read", canSee: ["ada/fine"] });
@@ -183,5 +183,32 @@ describe("GitHub export on GitHub's terms", () => {
     );
     expect(issues.find((i) => i.number === areaNumber)!.subIssues).toContain(movedNumber);
     for (const i of issues) if (i.number !== areaNumber) expect(i.subIssues).not.toContain(movedNumber);
+  });
+
+  it("adds and removes GitHub's 'blocked by' as the plan's order changes between exports", async () => {
+    const { client, rootId, done } = await exportTo("ada/deps", "ghp_deps");
+    expect(done.status).toBe("completed");
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as {
+      children: Array<{ children: Array<{ id: string; remote_links: Array<{ key: string }> }> }>;
+    };
+    const [waiting, blocker] = tree.children[0]!.children;
+    const number = (n: { remote_links: Array<{ key: string }> }) => Number(n.remote_links[0]!.key.slice(1));
+    const issue = () => github.issues("ada", "deps").find((i) => i.number === number(waiting!))!;
+    expect(
+      (await client.post(`/api/tasks/${waiting!.id}/dependencies`, { depends_on: blocker!.id })).status,
+    ).toBe(201);
+    expect((await exportAgain(client, rootId, "ada/deps")).status).toBe("completed");
+    expect(issue().blockedBy).toEqual([number(blocker!)]);
+    expect(issue().body).toContain(`**Blocked by:** #${number(blocker!)}`);
+
+    expect(
+      (await client.request("DELETE", `/api/tasks/${waiting!.id}/dependencies/${blocker!.id}`)).status,
+    ).toBe(204);
+    const third = await exportAgain(client, rootId, "ada/deps");
+    expect(third.status).toBe("completed");
+    expect(third.result).toMatchObject({ issues_created: 0, dependencies_removed: 1 });
+    expect(issue().blockedBy).toEqual([]);
+    expect(issue().body).not.toContain("**Blocked by:**");
+    expect(github.issues("ada", "deps")).toHaveLength(6);
   });
 });

@@ -359,6 +359,44 @@ export const githubExporter: Exporter<GithubPlan> = {
     state.blocked ??= [];
     state.refused ??= [];
     const pairs = issues.flatMap((i) => i.blockedBy.map((b) => ({ taskId: i.task.id, blockerId: b })));
+    // An earlier issue's dependencies a person removed from the plan since: removed there too, but only
+    // those between this plan's own issues (anything else someone linked on GitHub is theirs).
+    let unlinked = 0;
+    if (!state.dependenciesUnavailable && earlier.size) {
+      const planIds = new Map(Object.entries(state.issues).map(([taskId, i]) => [i.id, taskId]));
+      for (const issue of issues) {
+        if (!earlier.has(issue.task.id)) continue;
+        const wanted = new Set(issue.blockedBy);
+        const number = state.issues[issue.task.id]!.number;
+        const blockers = await github
+          .paginate(github.rest.issues.listDependenciesBlockedBy, {
+            owner,
+            repo,
+            issue_number: number,
+            per_page: 100,
+          })
+          .catch((err: unknown) => {
+            if (isStatus(err, 404)) return null;
+            throw err;
+          });
+        if (blockers === null) {
+          state.dependenciesUnavailable = true;
+          break;
+        }
+        for (const b of blockers) {
+          const blockerTask = planIds.get(b.id);
+          if (!blockerTask || wanted.has(blockerTask)) continue;
+          await budget();
+          await github.rest.issues.removeDependencyBlockedBy({
+            owner,
+            repo,
+            issue_number: number,
+            issue_id: b.id,
+          });
+          unlinked += 1;
+        }
+      }
+    }
     const seen = new Set([...state.blocked, ...state.refused]);
     const pending = pairs.filter((p) => !seen.has(`${p.taskId}>${p.blockerId}`));
     let blocked = 0;
@@ -405,6 +443,7 @@ export const githubExporter: Exporter<GithubPlan> = {
       issues_created: Object.keys(state.issues).length - state.refreshed.length,
       issues_updated: updated,
       issues_marked_removed: plan.previous.removed.length,
+      dependencies_removed: unlinked,
       dependencies: pairs.length,
       dependencies_linked: state.dependenciesUnavailable ? 0 : state.blocked.length,
       repository: name,
