@@ -718,7 +718,8 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     { id: "10003", name: "Relates", inward: "relates to", outward: "relates to" },
   ];
   let linkTypes = [...DEFAULT_LINK_TYPES];
-  const links: Array<{ type: string; inward: Issue; outward: Issue }> = [];
+  const links: Array<{ id: string; type: string; inward: Issue; outward: Issue }> = [];
+  let nextLinkId = 10000;
   const issuesById = new Map<string, Issue>();
   const spaces = new Map<string, Space>(); // by key
   const spacesById = new Map<string, Space>();
@@ -878,6 +879,24 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       created: i.created,
       updated: i.updated,
       subtasks: issues.filter((c) => c.parent === i && c.kind === "subtask").map(issueRef),
+      // Each link as this issue sees it: the other side, under its role (JIRA's issuelinks field).
+      issuelinks: links
+        .filter((l) => l.inward === i || l.outward === i)
+        .map((l) => {
+          const t = linkTypes.find((x) => x.name === l.type) ?? {
+            id: "?",
+            name: l.type,
+            inward: "",
+            outward: "",
+          };
+          return {
+            id: l.id,
+            type: { id: t.id, name: t.name, inward: t.inward, outward: t.outward },
+            ...(l.outward === i
+              ? { inwardIssue: issueRef(l.inward) }
+              : { outwardIssue: issueRef(l.outward) }),
+          };
+        }),
       [storyPointsField]: i.storyPoints,
       [classicStoryPointsField()]: null,
     };
@@ -1942,8 +1961,14 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       const inward = ref(body.inwardIssue);
       const outward = ref(body.outwardIssue);
       if (!links.some((l) => l.type === found.name && l.inward === inward && l.outward === outward))
-        links.push({ type: found.name, inward, outward });
+        links.push({ id: String(nextLinkId++), type: found.name, inward, outward });
       return reply(201);
+    })
+    .delete("/rest/api/3/issueLink/:id", (_ctx, { id = "" }) => {
+      const at = links.findIndex((l) => l.id === id);
+      if (at < 0) throw jiraError(404, [`No issue link with id '${id}' exists.`]); // (fake) wording
+      links.splice(at, 1);
+      return reply(204);
     })
     .get("/rest/api/3/issue/:key", (ctx, { key = "" }) =>
       reply(

@@ -247,4 +247,35 @@ describe("JIRA export on a real site's terms", () => {
     const made = issues.find((i) => i.summary === "A new sub-task")!;
     expect(issues.find((i) => i.key === made.parentKey)!.summary).toBe("Renamed story");
   });
+
+  it("adds and removes 'Blocks' links as the plan's order changes between exports", async () => {
+    const { client, rootId } = await ownerWithTree();
+    const exportOnce = async () => {
+      const started = await client.post("/api/jira/start-export", {
+        config: config(ADMIN, "ORD"),
+        task_id: rootId,
+      });
+      return waitForExport(client, started.json.export_id);
+    };
+    expect((await exportOnce()).status).toBe("completed");
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as {
+      children: Array<{ children: Array<{ id: string; remote_links: Array<{ key: string }> }> }>;
+    };
+    const [waiting, blocker] = tree.children[0]!.children;
+    const issue = () => jira.issues("ORD").find((i) => i.key === waiting!.remote_links[0]!.key)!;
+    expect(
+      (await client.post(`/api/tasks/${waiting!.id}/dependencies`, { depends_on: blocker!.id })).status,
+    ).toBe(201);
+    expect((await exportOnce()).status).toBe("completed");
+    expect(issue().blockedBy).toEqual([blocker!.remote_links[0]!.key]);
+
+    expect(
+      (await client.request("DELETE", `/api/tasks/${waiting!.id}/dependencies/${blocker!.id}`)).status,
+    ).toBe(204);
+    const third = await exportOnce();
+    expect(third.status).toBe("completed");
+    expect(third.result).toMatchObject({ issues_created: 0, dependencies_removed: 1 });
+    expect(issue().blockedBy).toEqual([]);
+    expect(jira.issues("ORD")).toHaveLength(39);
+  });
 });

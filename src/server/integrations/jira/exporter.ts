@@ -385,6 +385,7 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
   await ctx.progress("label_update", 88, `Labels applied to ${Object.keys(state.issues).length} issues`);
 
   // -- the order: "Blocks" links ------------------------------------------------------------------------
+  const unlinked = earlier.size ? await unlinkDroppedBlockers(http, key, planned, state, earlier) : 0;
   const order = await linkBlockers(ctx, http, planned, state);
 
   // -- Confluence pages: tech stack, best practices, standards ---------------------------------------
@@ -410,6 +411,7 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
     issues_created: Object.keys(state.issues).length - updated,
     issues_updated: updated,
     issues_marked_removed: removed,
+    dependencies_removed: unlinked,
     project_key: key,
     project_url: `${site}/browse/${key}`,
     confluence_pages: confluence.pages,
@@ -787,4 +789,65 @@ async function markRemovedIssues(ctx: ExportContext, plan: JiraPlan): Promise<nu
     plan.previous.removed.map((r) => r.id),
   );
   return plan.previous.removed.length;
+}
+
+/**
+ * On an export to the same project again: "Blocks" links between this plan's issues that the plan no
+ * longer has (a person removed the dependency) are removed. Links to anything else are someone's own.
+ */
+async function unlinkDroppedBlockers(
+  http: HttpClient,
+  key: string,
+  planned: Planned[],
+  state: JiraState,
+  earlier: Set<string>,
+): Promise<number> {
+  const issues = state.issues!;
+  const wanted = new Set(
+    planned.flatMap((p) =>
+      p.task.depends_on.filter((id) => issues[id]).map((b) => `${issues[p.task.id]}>${issues[b]}`),
+    ),
+  );
+  const planKeys = new Set(Object.values(issues));
+  const earlierKeys = new Set([...earlier].flatMap((id) => (issues[id] ? [issues[id]] : [])));
+  type Found = {
+    key: string;
+    fields?: {
+      issuelinks?: Array<{
+        id: string;
+        type?: { name?: string; outward?: string };
+        inwardIssue?: { key?: string };
+      }>;
+    };
+  };
+  const dropped: string[] = [];
+  let nextPageToken: string | undefined;
+  do {
+    const res = await http.request<{ issues: Found[]; nextPageToken?: string }>(
+      "GET",
+      "/rest/api/3/search/jql",
+      {
+        query: {
+          jql: `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
+          fields: "issuelinks",
+          maxResults: 100,
+          nextPageToken,
+        },
+      },
+    );
+    for (const issue of res.body.issues) {
+      if (!earlierKeys.has(issue.key)) continue;
+      for (const link of issue.fields?.issuelinks ?? []) {
+        const blocks = link.type?.name === "Blocks" || link.type?.outward?.toLowerCase() === "blocks";
+        const blocker = link.inwardIssue?.key;
+        if (blocks && blocker && planKeys.has(blocker) && !wanted.has(`${issue.key}>${blocker}`))
+          dropped.push(link.id);
+      }
+    }
+    nextPageToken = res.body.nextPageToken;
+  } while (nextPageToken);
+  for (const id of dropped) {
+    await http.request("DELETE", `/rest/api/3/issueLink/${encodeURIComponent(id)}`, { expect: [404] });
+  }
+  return dropped.length;
 }
