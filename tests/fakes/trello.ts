@@ -753,6 +753,19 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     return jsonReply(200, checkItemJson(item));
   }
 
+  /** DELETE /1/checklists/{id}/checkItems/{idCheckItem} (delete-checklists-id-checkitems-idcheckitem). */
+  function deleteCheckItem(ctx: Ctx, ref: string, itemRef: string) {
+    if (!OBJECT_ID.test(ref) || !OBJECT_ID.test(itemRef)) throw new HttpError(400, "invalid id");
+    const checklist = checklists.get(ref);
+    const board = checklist && boards.get(checklist.idBoard);
+    if (!checklist || !board) throw notFound();
+    canAccess(ctx, board);
+    const at = checklist.items.findIndex((i) => i.id === itemRef);
+    if (at < 0) throw notFound();
+    checklist.items.splice(at, 1);
+    return jsonReply(200, {});
+  }
+
   const picked = (ctx: Ctx, body: Record<string, unknown> | Array<Record<string, unknown>>) =>
     jsonReply(
       200,
@@ -813,7 +826,10 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
       picked(ctx, byPos(cardFromPath(ctx, id).checklists).map(checklistJson)),
     )
     .post("/1/checklists", createChecklist)
-    .post("/1/checklists/:id/checkItems", (ctx, { id = "" }) => createCheckItem(ctx, id));
+    .post("/1/checklists/:id/checkItems", (ctx, { id = "" }) => createCheckItem(ctx, id))
+    .delete("/1/checklists/:id/checkItems/:item", (ctx, { id = "", item = "" }) =>
+      deleteCheckItem(ctx, id, item),
+    );
 
   // ----- Rate limiting -------------------------------------------------------------------------
 

@@ -86,6 +86,8 @@ type Linked = TreeNode & {
   remote_links: Array<{ kind: string; key: string; url: string; status: string | null }>;
 };
 const node = async (client: TestClient, id: string) => (await client.get(`/api/tasks/${id}`)).json;
+/** A Trello card's id, from its link. */
+const cardOf = (n: Linked) => n.remote_links[0]!.url.split("/").pop()!;
 
 describe("two-way sync with JIRA", () => {
   it("links every exported task to its issue, and Sync now brings statuses back", async () => {
@@ -241,7 +243,6 @@ describe("two-way sync with Trello", () => {
     expect((await waitForExport(client, started.json.export_id)).status).toBe("completed");
     const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as unknown as TreeNode;
     const [a, b] = tree.children as Linked[];
-    const cardOf = (n: Linked) => n.remote_links[0]!.url.split("/").pop()!;
     await trello.moveCard(cardOf(a!), "Done");
     await trello.moveCard(cardOf(b!), "In Progress");
     const synced = (await client.post(`/api/tasks/${rootId}/sync`, {})).json;
@@ -361,5 +362,28 @@ describe("exporting to the same Trello board again", () => {
     expect(after[0]!.lists.map((l) => l.name)).toEqual(["To Do", "In Progress", "Done"]);
     // Checklists were not doubled on the cards that had them.
     for (const c of cards) expect(new Set(c.checklists.map((l) => l.name)).size).toBe(c.checklists.length);
+
+    // The order: a dependency added shows as a "Blocked by" item; removed, the item goes.
+    const fresh = (await client.get(`/api/tasks/${rootId}/tree`)).json as unknown as TreeNode;
+    const [w, b] = fresh.children[0]!.children as Linked[];
+    const card = () =>
+      trello
+        .boards()
+        .find((x) => x.id === board.id)!
+        .cards.find((c) => c.id === cardOf(w!))!;
+    const exportToBoard = async () => {
+      const started = await client.post("/api/trello/start-export", {
+        task_id: rootId,
+        config: { board_name: "Again board", board_id: board.id },
+      });
+      return waitForExport(client, started.json.export_id);
+    };
+    expect((await client.post(`/api/tasks/${w!.id}/dependencies`, { depends_on: b!.id })).status).toBe(201);
+    expect((await exportToBoard()).status).toBe("completed");
+    expect(card().checklists.find((l) => l.name === "Blocked by")!.items).toEqual([b!.description]);
+    expect((await client.request("DELETE", `/api/tasks/${w!.id}/dependencies/${b!.id}`)).status).toBe(204);
+    expect((await exportToBoard()).status).toBe("completed");
+    expect(card().checklists.find((l) => l.name === "Blocked by")!.items).toEqual([]);
+    expect(trello.boards().find((x) => x.id === board.id)!.cards).toHaveLength(7);
   });
 });

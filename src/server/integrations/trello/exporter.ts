@@ -488,19 +488,35 @@ async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   // -- checklists and their items ----------------------------------------------------------------------
   state.checklists ??= {};
   state.items ??= {};
-  // Earlier cards keep the checklists they have (their items are not rewritten).
+  // Earlier cards' checklists are brought up to date item by item (a "Blocked by" item for a dependency
+  // removed since goes; new subtasks and dependencies are added); only the checklists Atomize makes.
   if (earlier.size) {
     const res = await http.request<
-      Array<{ id: string; name: string; idCard: string; checkItems?: Array<{ id: string }> }>
+      Array<{ id: string; name: string; idCard: string; checkItems?: Array<{ id: string; name: string }> }>
     >("GET", `/1/boards/${boardId}/checklists`);
-    for (const l of plan.checklists) {
-      if (!earlier.has(l.cardTask) || state.checklists[l.key]) continue;
-      const found = res.body.find((c) => c.idCard === cards[l.cardTask] && c.name === l.name);
-      if (found) {
-        state.checklists[l.key] = found.id;
-        state.items[l.key] = l.items.length;
+    const ours = new Set(["Blocked by", "Subtasks", "Acceptance criteria"]);
+    for (const found of res.body) {
+      const cardTask = [...earlier.keys()].find((id) => cards[id] === found.idCard);
+      if (!cardTask || !ours.has(found.name)) continue;
+      const l = plan.checklists.find((x) => x.cardTask === cardTask && x.name === found.name);
+      const wanted = new Set(l?.items.map((i) => i.name) ?? []);
+      for (const item of found.checkItems ?? []) {
+        if (!wanted.has(item.name))
+          await http.request("DELETE", `/1/checklists/${found.id}/checkItems/${item.id}`, { expect: [404] });
       }
+      if (!l || state.checklists[l.key]) continue;
+      const have = new Set((found.checkItems ?? []).map((i) => i.name));
+      for (const item of l.items.filter((i) => !have.has(i.name))) {
+        // Sent once: after a lost answer this sync runs again and adds only what is still missing.
+        await http.request("POST", `/1/checklists/${found.id}/checkItems`, {
+          query: { name: item.name, checked: item.checked },
+          create: true,
+        });
+      }
+      state.checklists[l.key] = found.id;
+      state.items[l.key] = l.items.length;
     }
+    await ctx.saveState();
   }
   const checklists = state.checklists;
   const items = state.items;
