@@ -278,4 +278,38 @@ describe("JIRA export on a real site's terms", () => {
     expect(issue().blockedBy).toEqual([]);
     expect(jira.issues("ORD")).toHaveLength(39);
   });
+
+  it("replaces an issue whose task changed kind (an epic left without subtasks becomes a story)", async () => {
+    const { client, rootId } = await ownerWithTree();
+    const exportOnce = async () => {
+      const started = await client.post("/api/jira/start-export", {
+        config: config(ADMIN, "KIND"),
+        task_id: rootId,
+      });
+      return waitForExport(client, started.json.export_id);
+    };
+    expect((await exportOnce()).status).toBe("completed");
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as {
+      children: Array<{
+        id: string;
+        description: string;
+        children: Array<{ id: string }>;
+        remote_links: Array<{ key: string }>;
+      }>;
+    };
+    const area = tree.children[2]!;
+    const epicKey = area.remote_links[0]!.key;
+    for (const c of area.children)
+      expect((await client.request("DELETE", `/api/tasks/${c.id}/subtask`)).status).toBe(200);
+
+    const again = await exportOnce();
+    expect(again.status).toBe("completed");
+    expect(again.result).toMatchObject({ issues_created: 1, issues_replaced: 1, issues_marked_removed: 13 });
+    const issues = jira.issues("KIND");
+    expect(issues.find((i) => i.key === epicKey)).toMatchObject({ type: "epic" });
+    expect(issues.find((i) => i.key === epicKey)!.labels).toContain("atomize-removed");
+    const newKey = (await client.get(`/api/tasks/${area.id}`)).json.remote_links[0].key;
+    expect(newKey).not.toBe(epicKey);
+    expect(issues.find((i) => i.key === newKey)).toMatchObject({ type: "story", summary: area.description });
+  });
 });

@@ -293,6 +293,10 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
 
   // -- issue_creation --------------------------------------------------------------------------------
   const typeOf = { epic: epicType, story: storyType, subtask: subtaskType };
+  // An earlier issue whose task changed kind (a story that became a parent, an epic left without
+  // subtasks) cannot change type in place: a new issue of the right type replaces it, and the old one is
+  // labelled atomize-removed, never deleted.
+  const replaced = earlier.size ? await replaceChangedKinds(http, key, planned, state, earlier) : 0;
   const marker = exportMarker(ctx.row.id);
   if (state.pending?.length) {
     await ctx.progress("issue_creation", 10, "Looking for issues a lost answer may have created");
@@ -410,7 +414,8 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
     ...order,
     issues_created: Object.keys(state.issues).length - updated,
     issues_updated: updated,
-    issues_marked_removed: removed,
+    issues_marked_removed: removed + replaced,
+    issues_replaced: replaced,
     dependencies_removed: unlinked,
     project_key: key,
     project_url: `${site}/browse/${key}`,
@@ -850,4 +855,51 @@ async function unlinkDroppedBlockers(
     await http.request("DELETE", `/rest/api/3/issueLink/${encodeURIComponent(id)}`, { expect: [404] });
   }
   return dropped.length;
+}
+
+const LEVEL: Record<Planned["kind"], number> = { epic: 1, story: 0, subtask: -1 };
+
+async function replaceChangedKinds(
+  http: HttpClient,
+  key: string,
+  planned: Planned[],
+  state: JiraState,
+  earlier: Set<string>,
+): Promise<number> {
+  const issues = state.issues!;
+  const levelOf = new Map<string, number>();
+  let nextPageToken: string | undefined;
+  do {
+    const res = await http.request<{
+      issues: Array<{ key: string; fields?: { issuetype?: { hierarchyLevel?: number } } }>;
+      nextPageToken?: string;
+    }>("GET", "/rest/api/3/search/jql", {
+      query: {
+        jql: `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
+        fields: "issuetype",
+        maxResults: 100,
+        nextPageToken,
+      },
+    });
+    for (const i of res.body.issues) {
+      const level = i.fields?.issuetype?.hierarchyLevel;
+      if (typeof level === "number") levelOf.set(i.key, level);
+    }
+    nextPageToken = res.body.nextPageToken;
+  } while (nextPageToken);
+  let n = 0;
+  for (const p of planned) {
+    const was = issues[p.task.id];
+    if (!earlier.has(p.task.id) || !was) continue;
+    const level = levelOf.get(was);
+    if (level === undefined || level === LEVEL[p.kind]) continue;
+    await http.request("PUT", `/rest/api/3/issue/${encodeURIComponent(was)}`, {
+      json: { update: { labels: [{ add: "atomize-removed" }] } },
+      expect: [404],
+    });
+    delete issues[p.task.id];
+    earlier.delete(p.task.id);
+    n += 1;
+  }
+  return n;
 }
