@@ -246,6 +246,20 @@ describe("JIRA export on a real site's terms", () => {
     expect(issues.find((i) => i.key === goneKey)!.labels).toContain("atomize-removed");
     const made = issues.find((i) => i.summary === "A new sub-task")!;
     expect(issues.find((i) => i.key === made.parentKey)!.summary).toBe("Renamed story");
+
+    // The plan's best practices changed: the Confluence page is rewritten (a new version), not duplicated.
+    await server.deps.db
+      .update(tasks)
+      .set({ context: { best_practices: ["Ship small pull requests"] } })
+      .where(eq(tasks.id, rootId));
+    const third = await client.post("/api/jira/start-export", {
+      config: config(ADMIN, "AGAIN"),
+      task_id: rootId,
+    });
+    expect((await waitForExport(client, third.json.export_id)).status).toBe("completed");
+    const practices = jira.pages("AGAIN").filter((p) => p.title === "Atomize AGAIN: Best Practices");
+    expect(practices).toHaveLength(1);
+    expect(practices[0]!.body).toContain("Ship small pull requests");
   });
 
   it("adds and removes 'Blocks' links as the plan's order changes between exports", async () => {

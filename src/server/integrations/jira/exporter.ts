@@ -726,6 +726,8 @@ async function writeConfluencePages(
     if (res.status === 400 && !JSON.stringify(res.body).includes("already exists")) {
       throw new IntegrationError(describeJira(400, res.body), 400);
     }
+    // A page an earlier export wrote (or one a lost answer made): brought up to date, a new version.
+    if (res.status === 400) await rewritePage(wiki, space.id, title, value);
     state.pages![title] = res.body.id ?? "existing";
     written += 1;
     await ctx.saveState();
@@ -902,4 +904,24 @@ async function replaceChangedKinds(
     n += 1;
   }
   return n;
+}
+
+/** Updates the page with this title in the space when its body differs (Confluence keeps the old version). */
+async function rewritePage(wiki: HttpClient, spaceId: string, title: string, value: string) {
+  const found = await wiki.request<{
+    results?: Array<{ id: string; version?: { number?: number }; body?: { storage?: { value?: string } } }>;
+  }>("GET", `/wiki/api/v2/spaces/${encodeURIComponent(spaceId)}/pages`, {
+    query: { title, "body-format": "storage" },
+  });
+  const page = found.body.results?.[0];
+  if (!page || page.body?.storage?.value === value) return;
+  await wiki.request("PUT", `/wiki/api/v2/pages/${encodeURIComponent(page.id)}`, {
+    json: {
+      id: page.id,
+      status: "current",
+      title,
+      body: { representation: "storage", value },
+      version: { number: (page.version?.number ?? 1) + 1, message: "Updated by Atomize" },
+    },
+  });
 }
