@@ -85,9 +85,17 @@ describe("raw realtime channels", () => {
 
   it("replays the history to a late joiner", async () => {
     const client = new TestClient(server.url);
-    const { access_token } = await registerUser(client);
+    const { access_token, user } = await registerUser(client);
     const created = await client.post("/api/tasks", { description: "Replay me", max_depth: 1 });
     await waitForStatus(client, created.json.id, ["completed"]);
+    // The root is marked completed a moment before the last events are published: join after them.
+    await waitUntil(
+      async () =>
+        (await server.deps.events.history({ userId: user.id, rootTaskId: created.json.id })).some(
+          (e) => e.type === "decomposition.completed",
+        ),
+      { intervalMs: 20, message: "decomposition.completed was published" },
+    );
     const ch = openChannel(`/ws/tasks/${created.json.id}?token=${access_token}`);
     const history = await ch.waitFor((m) => m.type === "event_history");
     expect(history.events.map((e: Msg) => e.data.type)).toContain("decomposition.completed");
