@@ -586,24 +586,11 @@ async function reconcile(
 ) {
   const deadline = Date.now() + settleMs;
   for (;;) {
-    const found: Array<{ key: string; fields: { summary: string; parent?: { key: string } } }> = [];
-    let nextPageToken: string | undefined;
-    do {
-      const res = await http.request<{ issues: typeof found; nextPageToken?: string }>(
-        "GET",
-        "/rest/api/3/search/jql",
-        {
-          query: {
-            jql: `project = ${jqlString(key)} AND labels = ${jqlString(marker)}`,
-            fields: "summary,parent",
-            maxResults: 100,
-            nextPageToken,
-          },
-        },
-      );
-      found.push(...res.body.issues);
-      nextPageToken = res.body.nextPageToken;
-    } while (nextPageToken);
+    const found = await searchAll<{ key: string; fields: { summary: string; parent?: { key: string } } }>(
+      http,
+      `project = ${jqlString(key)} AND labels = ${jqlString(marker)}`,
+      "summary,parent",
+    );
     const known = new Set(Object.values(state.issues ?? {}));
     for (const id of state.pending ?? []) {
       const p = planned.find((x) => x.task.id === id);
@@ -828,31 +815,20 @@ async function unlinkDroppedBlockers(
     };
   };
   const dropped: string[] = [];
-  let nextPageToken: string | undefined;
-  do {
-    const res = await http.request<{ issues: Found[]; nextPageToken?: string }>(
-      "GET",
-      "/rest/api/3/search/jql",
-      {
-        query: {
-          jql: `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
-          fields: "issuelinks",
-          maxResults: 100,
-          nextPageToken,
-        },
-      },
-    );
-    for (const issue of res.body.issues) {
-      if (!earlierKeys.has(issue.key)) continue;
-      for (const link of issue.fields?.issuelinks ?? []) {
-        const blocks = link.type?.name === "Blocks" || link.type?.outward?.toLowerCase() === "blocks";
-        const blocker = link.inwardIssue?.key;
-        if (blocks && blocker && planKeys.has(blocker) && !wanted.has(`${issue.key}>${blocker}`))
-          dropped.push(link.id);
-      }
+  const found = await searchAll<Found>(
+    http,
+    `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
+    "issuelinks",
+  );
+  for (const issue of found) {
+    if (!earlierKeys.has(issue.key)) continue;
+    for (const link of issue.fields?.issuelinks ?? []) {
+      const blocks = link.type?.name === "Blocks" || link.type?.outward?.toLowerCase() === "blocks";
+      const blocker = link.inwardIssue?.key;
+      if (blocks && blocker && planKeys.has(blocker) && !wanted.has(`${issue.key}>${blocker}`))
+        dropped.push(link.id);
     }
-    nextPageToken = res.body.nextPageToken;
-  } while (nextPageToken);
+  }
   for (const id of dropped) {
     await http.request("DELETE", `/rest/api/3/issueLink/${encodeURIComponent(id)}`, { expect: [404] });
   }
@@ -870,25 +846,15 @@ async function replaceChangedKinds(
 ): Promise<number> {
   const issues = state.issues!;
   const levelOf = new Map<string, number>();
-  let nextPageToken: string | undefined;
-  do {
-    const res = await http.request<{
-      issues: Array<{ key: string; fields?: { issuetype?: { hierarchyLevel?: number } } }>;
-      nextPageToken?: string;
-    }>("GET", "/rest/api/3/search/jql", {
-      query: {
-        jql: `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
-        fields: "issuetype",
-        maxResults: 100,
-        nextPageToken,
-      },
-    });
-    for (const i of res.body.issues) {
-      const level = i.fields?.issuetype?.hierarchyLevel;
-      if (typeof level === "number") levelOf.set(i.key, level);
-    }
-    nextPageToken = res.body.nextPageToken;
-  } while (nextPageToken);
+  const found = await searchAll<{ key: string; fields?: { issuetype?: { hierarchyLevel?: number } } }>(
+    http,
+    `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
+    "issuetype",
+  );
+  for (const i of found) {
+    const level = i.fields?.issuetype?.hierarchyLevel;
+    if (typeof level === "number") levelOf.set(i.key, level);
+  }
   let n = 0;
   for (const p of planned) {
     const was = issues[p.task.id];
@@ -924,4 +890,18 @@ async function rewritePage(wiki: HttpClient, spaceId: string, title: string, val
       version: { number: (page.version?.number ?? 1) + 1, message: "Updated by Atomize" },
     },
   });
+}
+
+/** Every issue a JQL search finds (JIRA's enhanced search, page by page via nextPageToken). */
+async function searchAll<T>(http: HttpClient, jql: string, fields: string): Promise<T[]> {
+  const out: T[] = [];
+  let nextPageToken: string | undefined;
+  do {
+    const res = await http.request<{ issues: T[]; nextPageToken?: string }>("GET", "/rest/api/3/search/jql", {
+      query: { jql, fields, maxResults: 100, nextPageToken },
+    });
+    out.push(...res.body.issues);
+    nextPageToken = res.body.nextPageToken;
+  } while (nextPageToken);
+  return out;
 }
