@@ -232,6 +232,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
           user: auth.session?.user ?? null,
           sessionId: auth.session?.sessionId ?? null,
           authVia: auth.via,
+          apiToken: auth.session?.apiToken ?? null,
           meta: c.get("meta"),
           refreshCookie: readCookies(c.req.header("cookie"))[REFRESH_COOKIE] ?? null,
           setCookies: (cookies: string[]) => {

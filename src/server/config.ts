@@ -114,6 +114,8 @@ export const configSchema = z
      * Atlassian's platform gateway: scoped API tokens reach JIRA and Confluence only through it
      * (/ex/jira/{cloudId}, /ex/confluence/{cloudId}). Tests point it at the fake site.
      */
+    /** Requests one personal access token may make in a minute (scripts, the CLI, coding agents). */
+    API_TOKEN_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
     ATLASSIAN_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.atlassian.com"),
     /**
      * How long a resumed JIRA export keeps looking for issues a lost answer may have created (JIRA's

@@ -1,5 +1,7 @@
 import { parse, serialize } from "hono/utils/cookie";
+import { TOKEN_PREFIX } from "../../shared/schemas/tokens";
 import type { Deps } from "../deps";
+import { validateApiToken } from "../services/auth/api-tokens";
 import { type ValidSession, validateAccessToken } from "../services/auth/sessions";
 
 export const SESSION_COOKIE = "atomize_session";
@@ -23,6 +25,8 @@ export async function authenticate(
   queryToken?: string | null,
 ): Promise<RequestAuth> {
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? queryToken ?? null;
+  if (bearer?.startsWith(TOKEN_PREFIX))
+    return { session: await validateApiToken(deps, bearer), via: "bearer" };
   if (bearer) return { session: await validateAccessToken(deps, bearer), via: "bearer" };
   const cookie = readCookies(cookieHeader)[SESSION_COOKIE];
   if (cookie) return { session: await validateAccessToken(deps, cookie), via: "cookie" };

@@ -23,6 +23,7 @@ import {
 } from "./integrations";
 import { modelProviderOperations } from "./model-providers";
 import { taskOperations } from "./tasks";
+import { tokenOperations } from "./tokens";
 
 /**
  * Every declared operation, grouped as the API reference shows them; `id` is the group's tRPC path and
@@ -33,6 +34,12 @@ export const operationGroups: OperationGroup[] = [
   { id: "auth", tag: "Auth", description: "Accounts, sign-in and sessions.", operations: authOperations },
   { id: "tasks", tag: "Tasks", description: "Tasks, their plans and reviews.", operations: taskOperations },
   { id: "settings", tag: "Settings", description: "General settings.", operations: settingsOperations },
+  {
+    id: "tokens",
+    tag: "Tokens",
+    description: "Personal access tokens for scripts, the CLI and coding agents.",
+    operations: tokenOperations,
+  },
   {
     id: "integrations",
     tag: "Integrations",

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Deps } from "../deps";
+import { AppError } from "../errors";
 import type { Logger } from "../lib/logger";
 import type { SessionMeta, UserRow } from "../services/auth/sessions";
 
@@ -79,6 +80,8 @@ export type Operation<
   run: (ctx: ContextFor<A>, input: InputOf<S>) => O | Promise<O>;
   /** Absent for procedures the SPA alone uses (nothing in the REST facade). */
   rest?: RestRoute<Awaited<O>>[];
+  /** Needs a signed-in session: a personal access token is refused (token management itself). */
+  sessionOnly?: boolean;
 };
 
 export type InputOf<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -91,6 +94,7 @@ export type AnyOperation = {
   output?: z.ZodType;
   run: (ctx: never, input: never) => unknown;
   rest?: RestRoute<never>[];
+  sessionOnly?: boolean;
 };
 
 type Declaration<A extends Access, S extends z.ZodType | undefined, O> = {
@@ -100,7 +104,23 @@ type Declaration<A extends Access, S extends z.ZodType | undefined, O> = {
   output?: z.ZodType;
   run: (ctx: ContextFor<A>, input: InputOf<S>) => O | Promise<O>;
   rest?: RestRoute<Awaited<O>>[];
+  sessionOnly?: boolean;
 };
+
+/**
+ * What a personal access token may not do, in both adapters: anything `sessionOnly`, and any change
+ * when the token is read-only.
+ */
+export function tokenRefusal(
+  op: { type: "query" | "mutation"; sessionOnly?: boolean },
+  apiToken: { scope: "read" | "write" } | undefined,
+): AppError | null {
+  if (!apiToken) return null;
+  if (op.sessionOnly) return new AppError("FORBIDDEN", "This needs a signed-in session, not an API token.");
+  if (op.type === "mutation" && apiToken.scope === "read")
+    return new AppError("FORBIDDEN", "This API token is read-only: make a write token to change anything.");
+  return null;
+}
 
 /** A read: a tRPC query, usually a GET. */
 export function query<A extends Access, O, S extends z.ZodType | undefined = undefined>(

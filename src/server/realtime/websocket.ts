@@ -56,6 +56,7 @@ export async function createWebSockets(deps: Deps) {
         user: auth.session?.user ?? null,
         sessionId: auth.session?.sessionId ?? null,
         authVia: auth.via,
+        apiToken: auth.session?.apiToken ?? null,
         meta: { ip: req.socket.remoteAddress ?? null, userAgent: req.headers["user-agent"] ?? null },
         refreshCookie: null,
         setCookies: null,

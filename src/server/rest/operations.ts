@@ -4,7 +4,13 @@ import type { z } from "zod";
 import { REFRESH_COOKIE, readCookies } from "../auth/http-session";
 import { notFound } from "../errors";
 import { HTTP_STATUS } from "../lib/http-status";
-import type { AnyOperation, OperationContext, RestRoute, SuccessStatus } from "../operations/define";
+import {
+  type AnyOperation,
+  type OperationContext,
+  type RestRoute,
+  type SuccessStatus,
+  tokenRefusal,
+} from "../operations/define";
 import { fieldErrorsOf, invalidInput, parseInput } from "../services/validation";
 import { type AppEnv, appendCookies, readJsonObject, requireAdmin, requireUser } from "./http";
 
@@ -16,6 +22,8 @@ export const pathFields = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map
 function operationContext(c: Context<AppEnv>, op: AnyOperation): OperationContext {
   const session =
     op.access === "admin" ? requireAdmin(c) : op.access === "user" ? requireUser(c) : c.var.auth.session;
+  const refused = tokenRefusal(op, c.var.auth.session?.apiToken);
+  if (refused) throw refused;
   return {
     deps: c.var.deps,
     user: session?.user ?? null,

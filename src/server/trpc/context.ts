@@ -7,6 +7,8 @@ export type Context = {
   user: UserRow | null;
   sessionId: string | null;
   authVia: "cookie" | "bearer" | null;
+  /** A personal access token's id and scope, when the caller used one. */
+  apiToken?: { id: string; scope: "read" | "write" } | null;
   meta: SessionMeta;
   /** The refresh-token cookie, when the browser sent one. */
   refreshCookie: string | null;

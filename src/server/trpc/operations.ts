@@ -1,6 +1,6 @@
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
 import type { z } from "zod";
-import type { AnyOperation, Operation, OperationContext } from "../operations/define";
+import { type AnyOperation, type Operation, type OperationContext, tokenRefusal } from "../operations/define";
 import type { Context } from "./context";
 import { adminProcedure, protectedProcedure, publicProcedure } from "./init";
 
@@ -31,8 +31,11 @@ export function procedureOf<Op extends AnyOperation>(op: Op): ProcedureOf<Op> {
   const base =
     op.access === "admin" ? adminProcedure : op.access === "user" ? protectedProcedure : publicProcedure;
   const withInput = op.input ? base.input(op.input) : base;
-  const resolve = ({ ctx, input }: { ctx: Context; input: unknown }) =>
-    op.run(operationContext(ctx) as never, input as never);
+  const resolve = ({ ctx, input }: { ctx: Context; input: unknown }) => {
+    const refused = tokenRefusal(op, ctx.apiToken ?? undefined);
+    if (refused) throw refused;
+    return op.run(operationContext(ctx) as never, input as never);
+  };
   const procedure = op.type === "query" ? withInput.query(resolve) : withInput.mutation(resolve);
   return procedure as unknown as ProcedureOf<Op>;
 }

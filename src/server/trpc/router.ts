@@ -9,6 +9,7 @@ import {
 import { githubOperations, integrationOperations, settingsOperations } from "../operations/integrations";
 import { modelProviderOperations } from "../operations/model-providers";
 import { taskOperations } from "../operations/tasks";
+import { tokenOperations } from "../operations/tokens";
 import { router } from "./init";
 import { procedureOf, proceduresOf } from "./operations";
 import { exportsRouter } from "./routers/exports";
@@ -35,6 +36,7 @@ export const appRouter = router({
   settings: router(proceduresOf(settingsOperations)),
   system: systemRouter,
   tasks: router(proceduresOf(taskOperations)),
+  tokens: router(proceduresOf(tokenOperations)),
 });
 
 /** Imported by the SPA and by TypeScript consumers (`atomize/router`). */

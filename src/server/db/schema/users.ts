@@ -138,3 +138,27 @@ export const appMeta = pgTable("app_meta", {
   value: text().notNull(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Personal access tokens (issue 14): for scripts, the CLI and coding agents (MCP). Only a hash of the
+ * token is kept; it is shown once, when made. `read` tokens may only read.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    scope: text({ enum: ["read", "write"] }).notNull(),
+    /** SHA-256 of the token (a 32-byte random secret: no salt or slow hash needed). */
+    tokenHash: text().notNull(),
+    /** The token's first characters, to tell tokens apart in the list. */
+    prefix: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("api_tokens_hash_idx").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId)],
+);

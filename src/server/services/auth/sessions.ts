@@ -44,7 +44,13 @@ export async function createSession(
   return { accessToken: `${id}.${secret}`, refreshToken, sessionId: id, expiresAt };
 }
 
-export type ValidSession = { sessionId: string; user: UserRow; expiresAt: Date };
+export type ValidSession = {
+  sessionId: string;
+  user: UserRow;
+  expiresAt: Date;
+  /** Set when the caller used a personal access token (services/auth/api-tokens.ts), not a session. */
+  apiToken?: { id: string; scope: "read" | "write" };
+};
 
 /** Checks an access token; extends its idle expiry (sliding) and returns its user, or null. */
 export async function validateAccessToken(deps: Deps, token: string): Promise<ValidSession | null> {
