@@ -8,6 +8,7 @@ import { usePageMeta } from "../../components/use-page-meta";
 import { useAuth } from "../../lib/auth";
 import { EmailVerificationNotice } from "../auth/email-verification-notice";
 import { AiModelTab } from "./ai-model-tab";
+import { ApiTokensTab } from "./api-tokens-tab";
 import { IntegrationsTab } from "./integrations-tab";
 import { type SettingsApi, useSettings } from "./use-settings";
 
@@ -15,6 +16,7 @@ const TABS = [
   { id: "general", label: "General" },
   { id: "integrations", label: "Integrations" },
   { id: "ai-model", label: "AI model" },
+  { id: "api-tokens", label: "API tokens" },
   { id: "account", label: "Account" },
 ] as const;
 type TabId = (typeof TABS)[number]["id"];
@@ -133,12 +135,17 @@ export default function SettingsPage() {
       <div {...tabPanelProps("settings", "ai-model", tab)} className="focus:outline-none">
         {tab === "ai-model" && <AiModelTab />}
       </div>
+      <div {...tabPanelProps("settings", "api-tokens", tab)} className="focus:outline-none">
+        {tab === "api-tokens" && <ApiTokensTab />}
+      </div>
       <div {...tabPanelProps("settings", "account", tab)} className="focus:outline-none">
         {tab === "account" && <AccountTab />}
       </div>
 
-      {/* The AI model tab saves each model with its own button. */}
-      <div className={`flex justify-end border-t border-base-300 pt-4 ${tab === "ai-model" ? "hidden" : ""}`}>
+      {/* The AI model and API tokens tabs save with their own buttons. */}
+      <div
+        className={`flex justify-end border-t border-base-300 pt-4 ${tab === "ai-model" || tab === "api-tokens" ? "hidden" : ""}`}
+      >
         <button
           type="button"
           className="btn btn-primary w-full sm:w-auto"
