@@ -24,7 +24,7 @@ test("enable Trello in Settings, export a task, and watch the progress dialog to
   await page.getByRole("tab", { name: "Integrations" }).click();
   await page.getByRole("switch", { name: "Enable Trello integration" }).click();
   await page.getByLabel("API Key").fill("e2e-trello-key");
-  await page.getByLabel("Token").fill("e2e-trello-token");
+  await page.getByLabel("Token", { exact: true }).fill("e2e-trello-token");
   await page.getByRole("button", { name: "Save Settings" }).click();
   await expect(page.getByText("Settings saved successfully!")).toBeVisible();
 
