@@ -296,7 +296,15 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
   // An earlier issue whose task changed kind (a story that became a parent, an epic left without
   // subtasks) cannot change type in place: a new issue of the right type replaces it, and the old one is
   // labelled atomize-removed, never deleted.
-  const replaced = earlier.size ? await replaceChangedKinds(http, key, planned, state, earlier) : 0;
+  // One search for what earlier exports made here: its issue types now, its links for the order below.
+  const onSite = earlier.size
+    ? await searchAll<EarlierIssue>(
+        http,
+        `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
+        "issuetype,issuelinks",
+      )
+    : [];
+  const replaced = earlier.size ? await replaceChangedKinds(http, onSite, planned, state, earlier) : 0;
   const marker = exportMarker(ctx.row.id);
   if (state.pending?.length) {
     await ctx.progress("issue_creation", 10, "Looking for issues a lost answer may have created");
@@ -389,7 +397,7 @@ async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
   await ctx.progress("label_update", 88, `Labels applied to ${Object.keys(state.issues).length} issues`);
 
   // -- the order: "Blocks" links ------------------------------------------------------------------------
-  const unlinked = earlier.size ? await unlinkDroppedBlockers(http, key, planned, state, earlier) : 0;
+  const unlinked = earlier.size ? await unlinkDroppedBlockers(http, onSite, planned, state, earlier) : 0;
   const order = await linkBlockers(ctx, http, planned, state);
 
   // -- Confluence pages: tech stack, best practices, standards ---------------------------------------
@@ -791,7 +799,7 @@ async function markRemovedIssues(ctx: ExportContext, plan: JiraPlan): Promise<nu
  */
 async function unlinkDroppedBlockers(
   http: HttpClient,
-  key: string,
+  found: EarlierIssue[],
   planned: Planned[],
   state: JiraState,
   earlier: Set<string>,
@@ -804,22 +812,7 @@ async function unlinkDroppedBlockers(
   );
   const planKeys = new Set(Object.values(issues));
   const earlierKeys = new Set([...earlier].flatMap((id) => (issues[id] ? [issues[id]] : [])));
-  type Found = {
-    key: string;
-    fields?: {
-      issuelinks?: Array<{
-        id: string;
-        type?: { name?: string; outward?: string };
-        inwardIssue?: { key?: string };
-      }>;
-    };
-  };
   const dropped: string[] = [];
-  const found = await searchAll<Found>(
-    http,
-    `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
-    "issuelinks",
-  );
   for (const issue of found) {
     if (!earlierKeys.has(issue.key)) continue;
     for (const link of issue.fields?.issuelinks ?? []) {
@@ -837,20 +830,28 @@ async function unlinkDroppedBlockers(
 
 const LEVEL: Record<Planned["kind"], number> = { epic: 1, story: 0, subtask: -1 };
 
+/** An issue an earlier export made, as the search for them answers: its type and its links. */
+type EarlierIssue = {
+  key: string;
+  fields?: {
+    issuetype?: { hierarchyLevel?: number };
+    issuelinks?: Array<{
+      id: string;
+      type?: { name?: string; outward?: string };
+      inwardIssue?: { key?: string };
+    }>;
+  };
+};
+
 async function replaceChangedKinds(
   http: HttpClient,
-  key: string,
+  found: EarlierIssue[],
   planned: Planned[],
   state: JiraState,
   earlier: Set<string>,
 ): Promise<number> {
   const issues = state.issues!;
   const levelOf = new Map<string, number>();
-  const found = await searchAll<{ key: string; fields?: { issuetype?: { hierarchyLevel?: number } } }>(
-    http,
-    `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
-    "issuetype",
-  );
   for (const i of found) {
     const level = i.fields?.issuetype?.hierarchyLevel;
     if (typeof level === "number") levelOf.set(i.key, level);
