@@ -15,6 +15,7 @@ import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "
 import type { Deps } from "./deps";
 import { AppError, notFound, reportUnexpected } from "./errors";
 import { containsNul, NUL_MESSAGE } from "./lib/forbidden-text";
+import { handleMcp, MCP_PATH } from "./mcp/route";
 import { apiRoutes } from "./rest/api";
 import {
   BLOG_IMAGE_UPLOAD_PATH,
@@ -152,7 +153,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
       : c.json({ status: "unavailable", detail: "Database unreachable" }, 503),
   );
 
-  // Body size, authentication and CSRF apply to both API surfaces.
+  // Body size, authentication and CSRF apply to every API surface (REST, tRPC and MCP).
   // The blog image upload alone may send up to UPLOAD_BODY_BYTES (about 6 MB).
   app.use(
     BLOG_IMAGE_UPLOAD_PATH,
@@ -178,7 +179,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
         }),
       ),
   });
-  for (const prefix of ["/api/*", "/trpc/*"]) {
+  for (const prefix of ["/api/*", "/trpc/*", MCP_PATH]) {
     app.use(prefix, (c, next) => (c.req.path === BLOG_IMAGE_UPLOAD_PATH ? next() : apiBodyLimit(c, next)));
     // Answers about an account must never be kept by a browser or proxy cache.
     app.use(prefix, async (c, next) => {
@@ -252,6 +253,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   });
 
   app.route("/api", apiRoutes());
+  app.all(MCP_PATH, handleMcp);
 
   // The built SPA: hashed assets cached for a year, every other path falls back to index.html.
   const clientDir = opts.clientDir ?? path.resolve("dist/client");

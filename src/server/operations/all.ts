@@ -1,4 +1,5 @@
 import { adminOperations } from "./admin";
+import { agentOperations } from "./agent";
 import { authOperations } from "./auth";
 import {
   blogOperations,
@@ -33,6 +34,12 @@ import { tokenOperations } from "./tokens";
 export const operationGroups: OperationGroup[] = [
   { id: "auth", tag: "Auth", description: "Accounts, sign-in and sessions.", operations: authOperations },
   { id: "tasks", tag: "Tasks", description: "Tasks, their plans and reviews.", operations: taskOperations },
+  {
+    id: "agent",
+    tag: "Agents and scripts",
+    description: "The plan as a coding agent or a script reads it (the MCP server and the CLI use the same).",
+    operations: agentOperations,
+  },
   { id: "settings", tag: "Settings", description: "General settings.", operations: settingsOperations },
   {
     id: "tokens",

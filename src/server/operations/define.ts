@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import type { Logger } from "../lib/logger";
-import type { SessionMeta, UserRow } from "../services/auth/sessions";
+import type { ApiTokenUse, SessionMeta, UserRow } from "../services/auth/sessions";
 
 /**
  * One operation of the API, declared once: who may call it, its input schema (from src/shared), the
@@ -19,6 +19,8 @@ export type OperationContext = {
   deps: Deps;
   user: UserRow | null;
   sessionId: string | null;
+  /** The personal access token the caller used (a script, the CLI, a coding agent), if any. */
+  apiToken: ApiTokenUse | null;
   meta: SessionMeta;
   log: Logger;
   /** The refresh-token cookie, when the browser sent one. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addNoteInput } from "../../shared/schemas/notes";
 import { acceptReplanInput, replanInput } from "../../shared/schemas/replan";
 import { addDependencyInput, moveTaskInput, scheduleInput } from "../../shared/schemas/schedule";
 import {
@@ -13,6 +14,7 @@ import {
   updateTaskInput,
 } from "../../shared/schemas/tasks";
 import * as sync from "../services/exports/sync";
+import * as notes from "../services/tasks/notes";
 import * as order from "../services/tasks/plan-order";
 import * as replan from "../services/tasks/replan";
 import * as review from "../services/tasks/review";
@@ -238,6 +240,20 @@ export const taskOperations = {
     input: byId,
     run: ({ deps, user }, input) => sync.syncPlan(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/sync" }],
+  }),
+  notes: query({
+    access: "user",
+    summary: "A task's notes, oldest first: what a person or a coding agent noted while doing it.",
+    input: byId,
+    run: ({ deps, user }, input) => notes.listNotes(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/tasks/{id}/notes" }],
+  }),
+  addNote: mutation({
+    access: "user",
+    summary: "Appends a timestamped note to a task (signed with the token's name when a token wrote it).",
+    input: addNoteInput.extend({ id: taskId }),
+    run: ({ deps, user, apiToken }, { id, ...input }) => notes.addNote(deps, user.id, id, input, apiToken),
+    rest: [{ method: "post", path: "/tasks/{id}/notes", from: "body", status: 201 }],
   }),
   addTask: mutation({
     access: "user",

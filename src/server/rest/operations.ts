@@ -28,6 +28,7 @@ function operationContext(c: Context<AppEnv>, op: AnyOperation): OperationContex
     deps: c.var.deps,
     user: session?.user ?? null,
     sessionId: session?.sessionId ?? null,
+    apiToken: c.var.auth.session?.apiToken ?? null,
     meta: c.var.meta,
     log: c.var.log,
     refreshCookie: readCookies(c.req.header("cookie"))[REFRESH_COOKIE] ?? null,

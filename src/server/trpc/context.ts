@@ -1,14 +1,14 @@
 import type { Deps } from "../deps";
 import type { Logger } from "../lib/logger";
-import type { SessionMeta, UserRow } from "../services/auth/sessions";
+import type { ApiTokenUse, SessionMeta, UserRow } from "../services/auth/sessions";
 
 export type Context = {
   deps: Deps;
   user: UserRow | null;
   sessionId: string | null;
   authVia: "cookie" | "bearer" | null;
-  /** A personal access token's id and scope, when the caller used one. */
-  apiToken?: { id: string; scope: "read" | "write" } | null;
+  /** The personal access token the caller used, if any. */
+  apiToken?: ApiTokenUse | null;
   meta: SessionMeta;
   /** The refresh-token cookie, when the browser sent one. */
   refreshCookie: string | null;

@@ -19,6 +19,7 @@ function operationContext(ctx: Context): OperationContext {
     deps: ctx.deps,
     user: ctx.user,
     sessionId: ctx.sessionId,
+    apiToken: ctx.apiToken ?? null,
     meta: ctx.meta,
     log: ctx.log,
     refreshCookie: ctx.refreshCookie,

@@ -1,4 +1,5 @@
 import { adminOperations } from "../operations/admin";
+import { agentOperations } from "../operations/agent";
 import { authOperations } from "../operations/auth";
 import {
   blogOperations,
@@ -19,6 +20,7 @@ import { systemRouter } from "./routers/system";
 /** The SPA's API: the declared operations (src/server/operations) plus the subscriptions, which are tRPC's alone. */
 export const appRouter = router({
   admin: router(proceduresOf(adminOperations)),
+  agent: router(proceduresOf(agentOperations)),
   auth: router(proceduresOf(authOperations)),
   blog: router({
     ...proceduresOf(blogOperations),

@@ -239,3 +239,25 @@ export const taskRevisions = pgTable(
   },
   (t) => [index("task_revisions_root_idx").on(t.rootTaskId, t.seq)],
 );
+
+/**
+ * Notes on a task (issue 14): what a person or a coding agent learned while doing it, newest last. Not
+ * part of the plan's revisions: a restore keeps the notes of every task it keeps.
+ */
+export const taskNotes = pgTable(
+  "task_notes",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    taskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    body: text().notNull(),
+    /** The personal access token's name when a script or agent wrote it; null from the app. */
+    tokenName: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("task_notes_task_idx").on(t.taskId, t.createdAt)],
+);

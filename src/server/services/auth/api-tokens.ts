@@ -118,6 +118,6 @@ export async function validateApiToken(deps: Deps, token: string): Promise<Valid
     sessionId: `api-token:${row.token.id}`,
     user: row.user,
     expiresAt: row.token.expiresAt ?? new Date(now + 365 * DAY_MS),
-    apiToken: { id: row.token.id, scope: row.token.scope },
+    apiToken: { id: row.token.id, scope: row.token.scope, name: row.token.name },
   };
 }

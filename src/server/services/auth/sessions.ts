@@ -49,8 +49,11 @@ export type ValidSession = {
   user: UserRow;
   expiresAt: Date;
   /** Set when the caller used a personal access token (services/auth/api-tokens.ts), not a session. */
-  apiToken?: { id: string; scope: "read" | "write" };
+  apiToken?: ApiTokenUse;
 };
+
+/** The personal access token a caller used: what it may do, and its name (shown on the notes it writes). */
+export type ApiTokenUse = { id: string; scope: "read" | "write"; name: string };
 
 /** Checks an access token; extends its idle expiry (sliding) and returns its user, or null. */
 export async function validateAccessToken(deps: Deps, token: string): Promise<ValidSession | null> {

@@ -1,0 +1,58 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Context } from "hono";
+import { AppError } from "../errors";
+import type { OperationContext } from "../operations/define";
+import type { AppEnv } from "../rest/http";
+import { createMcpServer } from "./server";
+
+export const MCP_PATH = "/mcp";
+
+const NEEDS_TOKEN =
+  "The MCP server needs a personal access token: make one in Atomize under Settings → API tokens and send it as Authorization: Bearer <token>.";
+
+/**
+ * POST /mcp: the MCP Streamable HTTP transport, stateless (a server and transport per request, JSON
+ * answers, no session kept), authenticated by a personal access token only. The app's middleware has
+ * already applied the body limit, the NUL and cross-site checks, and the token's rate limit.
+ */
+export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
+  if (c.req.method !== "POST") {
+    // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
+    return c.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "Method not allowed: send JSON-RPC with POST." },
+        id: null,
+      },
+      405,
+      { Allow: "POST" },
+    );
+  }
+  const session = c.var.auth.session;
+  if (!session?.apiToken) {
+    throw new AppError("UNAUTHORIZED", NEEDS_TOKEN, {
+      headers: { "WWW-Authenticate": 'Bearer realm="atomize", error="invalid_token"' },
+    });
+  }
+  const ctx: OperationContext = {
+    deps: c.var.deps,
+    user: session.user,
+    sessionId: session.sessionId,
+    apiToken: session.apiToken,
+    meta: c.var.meta,
+    log: c.var.log,
+    refreshCookie: null,
+    setCookies: null,
+  };
+  const server = createMcpServer(ctx);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  try {
+    await server.connect(transport);
+    return await transport.handleRequest(c.req.raw);
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,203 @@
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { treeToMarkdown } from "../../shared/export-formats";
+import { EDITABLE_STATUSES } from "../../shared/schemas/tasks";
+import { reportUnexpected } from "../errors";
+import { agentOperations } from "../operations/agent";
+import { type AnyOperation, type OperationContext, tokenRefusal } from "../operations/define";
+import { taskOperations } from "../operations/tasks";
+import { parseInput } from "../services/validation";
+
+/**
+ * The MCP server's tools and resources (docs/decisions/021-agents-and-scripts.md): a thin adapter over
+ * the same operations as /api. Each call goes through the operation's own access rule (a read-only
+ * token may not change anything), its own input schema (the same messages as /api) and its service
+ * (ownership checked there, as everywhere). The tool schemas below only describe the arguments to the
+ * agent; they stay short because every client puts the whole tool list into the model's context
+ * (measured by tests/integration/mcp.test.ts and `npm run bench`: under 2,000 tokens).
+ */
+
+export const MCP_SERVER_INFO = { name: "atomize", version: "1.0.0" } as const;
+
+const INSTRUCTIONS =
+  "Atomize plans projects as trees of small tasks with dependencies. To work through a project: next_task gives the task to do now with its acceptance criteria; set_task_status in_progress, do it, then completed; repeat. get_plan shows the outline.";
+
+/** Runs one operation for the MCP caller exactly as the REST facade would. */
+async function call(op: AnyOperation, ctx: OperationContext, input: unknown): Promise<unknown> {
+  const refused = tokenRefusal(op, ctx.apiToken ?? undefined);
+  if (refused) throw refused;
+  const parsed = op.input ? parseInput(op.input, input) : undefined;
+  return op.run(ctx as never, parsed as never);
+}
+
+const text = (value: unknown): CallToolResult => ({
+  content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }],
+});
+
+/** A refusal or bad input is the tool's answer (isError), never a broken session; the unexpected is logged. */
+function toolError(ctx: OperationContext, tool: string, err: unknown): CallToolResult {
+  const known = reportUnexpected(ctx.log, err, { mcpTool: tool });
+  const fields = known.fieldErrors?.filter((f) => f.message !== known.message) ?? [];
+  const detail = [known.message, ...fields.map((f) => `${f.field}: ${f.message}`)].join("\n");
+  return { content: [{ type: "text", text: detail }], isError: true };
+}
+
+const id = (what: string) => z.string().max(100).describe(what);
+
+/** The MCP server for one authenticated request (stateless: a server per request, nothing kept between). */
+export function createMcpServer(ctx: OperationContext): McpServer {
+  const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
+
+  const tool = <S extends z.ZodRawShape>(
+    name: string,
+    description: string,
+    shape: S,
+    readOnly: boolean,
+    run: (args: z.output<z.ZodObject<S>>) => Promise<unknown>,
+  ) =>
+    server.registerTool(
+      name,
+      { description, inputSchema: shape, annotations: { readOnlyHint: readOnly } },
+      (async (args: z.output<z.ZodObject<S>>) => {
+        try {
+          return text(await run(args));
+        } catch (err) {
+          return toolError(ctx, name, err);
+        }
+      }) as never,
+    );
+
+  tool(
+    "list_projects",
+    "Your projects with status and progress.",
+    { limit: z.number().int().optional() },
+    true,
+    (a) => call(agentOperations.projects, ctx, a),
+  );
+  tool(
+    "create_project",
+    "Plan a new project from a description; planning runs in the background. Returns its id.",
+    {
+      description: z.string(),
+      max_depth: z.number().int().optional().describe("1-6, default 4"),
+      github_repo: z.string().optional(),
+      additional_requirements: z.string().optional(),
+    },
+    false,
+    async ({ description, max_depth, github_repo, additional_requirements }) => {
+      const prefs = { github_repo, additional_requirements };
+      const task = (await call(taskOperations.create, ctx, {
+        description,
+        max_depth,
+        tech_preferences: github_repo || additional_requirements ? prefs : undefined,
+      })) as { id: string; status: string };
+      return { id: task.id, status: task.status };
+    },
+  );
+  tool(
+    "get_plan",
+    "Outline of a project or subtree: ids, status, points, dependencies, critical path.",
+    { task_id: id("project or subtask id"), depth: z.number().int().optional().describe("default 3") },
+    true,
+    async ({ task_id, depth }) => {
+      const o = (await call(agentOperations.outline, ctx, { id: task_id, depth })) as {
+        outline: string;
+        progress: { leaves_done: number; leaves_total: number };
+        critical_path_hours: number | null;
+      };
+      const hours = o.critical_path_hours === null ? "" : `, critical path ${o.critical_path_hours}h left`;
+      return `${o.progress.leaves_done}/${o.progress.leaves_total} tasks done${hours}\n${o.outline}`;
+    },
+  );
+  tool(
+    "next_task",
+    "The task to do next in a project, with everything needed to do it.",
+    { project_id: id("project or subtask id") },
+    true,
+    ({ project_id }) => call(agentOperations.next, ctx, { id: project_id }),
+  );
+  tool("get_task", "One task in full.", { task_id: id("task id") }, true, ({ task_id }) =>
+    call(agentOperations.brief, ctx, { id: task_id }),
+  );
+  tool(
+    "set_task_status",
+    "Set a task's status; completing it unblocks its dependents.",
+    { task_id: id("task id"), status: z.enum(EDITABLE_STATUSES) },
+    false,
+    ({ task_id, status }) => call(agentOperations.setStatus, ctx, { id: task_id, status }),
+  );
+  tool(
+    "add_note",
+    "Append a timestamped note to a task.",
+    { task_id: id("task id"), text: z.string() },
+    false,
+    ({ task_id, text }) => call(taskOperations.addNote, ctx, { id: task_id, body: text }),
+  );
+  tool(
+    "add_subtask",
+    "Add a subtask under a task.",
+    {
+      parent_id: id("parent task id"),
+      description: z.string(),
+      decompose: z.boolean().optional().describe("split it further; default false"),
+    },
+    false,
+    async ({ parent_id, description, decompose }) => {
+      const task = (await call(taskOperations.addTask, ctx, {
+        id: parent_id,
+        task: { description, position: "child", auto_decompose: decompose ?? false },
+      })) as { id: string; status: string };
+      return { id: task.id, status: task.status };
+    },
+  );
+  tool(
+    "replan_node",
+    "Propose a new plan for a subtree, with optional guidance. Changes nothing until accept_replan.",
+    { task_id: id("task id"), guidance: z.string().optional() },
+    false,
+    ({ task_id, guidance }) => call(taskOperations.replan, ctx, { id: task_id, guidance }),
+  );
+  tool(
+    "accept_replan",
+    "Apply a re-plan proposal, or only the listed changes.",
+    { task_id: id("task id"), proposal_id: id("proposal id"), change_ids: z.array(z.string()).optional() },
+    false,
+    ({ task_id, proposal_id, change_ids }) =>
+      call(taskOperations.acceptReplan, ctx, { id: task_id, proposal_id, change_ids }),
+  );
+
+  server.registerResource(
+    "plan",
+    new ResourceTemplate("atomize://plans/{id}", {
+      list: async () => {
+        const { projects } = (await call(agentOperations.projects, ctx, { limit: 50 })) as {
+          projects: { id: string; title: string }[];
+        };
+        return {
+          resources: projects.map((p) => ({
+            uri: `atomize://plans/${p.id}`,
+            name: p.title,
+            mimeType: "text/markdown",
+          })),
+        };
+      },
+    }),
+    { description: "A project's plan as Markdown.", mimeType: "text/markdown" },
+    async (uri, variables) => {
+      try {
+        const tree = await call(taskOperations.tree, ctx, { id: String(variables.id) });
+        return {
+          contents: [{ uri: uri.href, mimeType: "text/markdown", text: treeToMarkdown(tree as never) }],
+        };
+      } catch (err) {
+        const known = reportUnexpected(ctx.log, err, { mcpResource: uri.href });
+        const code =
+          known.code === "INTERNAL_SERVER_ERROR" ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+        throw new McpError(code, known.message);
+      }
+    },
+  );
+  return server;
+}

@@ -1,0 +1,396 @@
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { z } from "zod";
+import {
+  type AgentTask,
+  type NextTask,
+  OUTLINE_LINES_MAX,
+  type outlineInput,
+  type PlanOutline,
+  type Progress,
+  type ProjectList,
+  type projectsInput,
+  type StatusChange,
+  type setStatusInput,
+  type TaskRef,
+} from "../../../shared/schemas/agent";
+import type { TaskStatus } from "../../../shared/schemas/tasks";
+import { taskTitle } from "../../../shared/task-title";
+import { resultRows } from "../../db/client";
+import { tasks } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { listNotes } from "./notes";
+import { getOwnedRow } from "./owned";
+import { type PlanGraph, readyLeaves, schedulePlan } from "./plan-graph";
+import { loadPlanGraph, loadTreeRows } from "./plan-rows";
+import { getTask, updateTask } from "./tasks";
+
+/**
+ * The plan as a coding agent or a script reads it (the MCP tools, the CLI): the projects with their
+ * progress, a compact outline, one task with everything needed to do it, and the next task to take.
+ */
+
+const TITLE_MAX = 80;
+/** Forecast runs are not needed here (only the critical path and the ready leaves): the fewest allowed. */
+const SIMULATIONS = 20;
+
+type Row = Awaited<ReturnType<typeof loadTreeRows>>[number];
+
+const titleOf = (description: string) => taskTitle(description, TITLE_MAX);
+const refOf = (r: Pick<Row, "id" | "description" | "status">): TaskRef => ({
+  id: r.id,
+  title: titleOf(r.description),
+  status: r.status as TaskStatus,
+});
+
+function progressOf(done: number, total: number): Progress {
+  return {
+    leaves_done: done,
+    leaves_total: total,
+    percent: total === 0 ? 0 : Math.round((100 * done) / total),
+  };
+}
+
+/** Your projects (root tasks), newest first, with how many of their leaves are done. */
+export async function listProjects(
+  deps: Deps,
+  userId: string,
+  input: z.output<typeof projectsInput>,
+): Promise<ProjectList> {
+  const where = and(eq(tasks.userId, userId), isNull(tasks.parentId));
+  const roots = await deps.db
+    .select({
+      id: tasks.id,
+      description: tasks.description,
+      status: tasks.status,
+      createdAt: tasks.createdAt,
+      total: sql<number>`count(*) over ()::int`,
+    })
+    .from(tasks)
+    .where(where)
+    .orderBy(desc(tasks.createdAt), desc(tasks.id))
+    .limit(input.limit);
+  const ids = roots.map((r) => r.id);
+  const counts = new Map<string, { done: number; total: number }>();
+  if (ids.length > 0) {
+    const rows = resultRows<{ root: string; done: number; total: number }>(
+      await deps.db.execute(sql`
+        select coalesce(t.root_task_id, t.id) as root,
+               (count(*) filter (where t.status = 'completed'))::int as done,
+               count(*)::int as total
+        from ${tasks} t
+        where t.user_id = ${userId}
+          and coalesce(t.root_task_id, t.id) in (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )})
+          and not exists (select 1 from ${tasks} c where c.parent_id = t.id)
+        group by 1`),
+    );
+    for (const r of rows) counts.set(r.root, { done: r.done, total: r.total });
+  }
+  return {
+    projects: roots.map((r) => {
+      const c = counts.get(r.id) ?? { done: 0, total: 0 };
+      return {
+        id: r.id,
+        title: titleOf(r.description),
+        status: r.status as TaskStatus,
+        progress: progressOf(c.done, c.total),
+        created_at: r.createdAt.toISOString(),
+      };
+    }),
+    total: roots[0]?.total ?? 0,
+  };
+}
+
+/** The tree's rows with their children lists, dependencies and (when the order has no cycle) schedule marks. */
+async function loadPlan(deps: Deps, rootId: string) {
+  const [rows, graph] = await Promise.all([loadTreeRows(deps.db, rootId), loadPlanGraph(deps.db, rootId)]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const children = new Map<string, Row[]>();
+  for (const r of rows) {
+    if (!r.parentId) continue;
+    const list = children.get(r.parentId);
+    if (list) list.push(r);
+    else children.set(r.parentId, [r]);
+  }
+  const dependsOn = new Map<string, string[]>();
+  for (const e of graph.edges) {
+    const list = dependsOn.get(e.taskId);
+    if (list) list.push(e.dependsOnId);
+    else dependsOn.set(e.taskId, [e.dependsOnId]);
+  }
+  const rootIndex = graph.index.get(rootId);
+  // A cycle (only a manual or concurrent change could leave one) leaves the plan unscheduled.
+  const schedule =
+    graph.order && rootIndex !== undefined
+      ? schedulePlan(graph, rootIndex, 1, `${rootId}:agent`, SIMULATIONS)
+      : null;
+  const critical = new Set((schedule?.criticalPath ?? []).map((i) => graph.nodes[i]!.id));
+  const ready = (schedule?.ready ?? []).map((i) => graph.nodes[i]!.id);
+  return { rows, byId, children, dependsOn, graph, schedule, critical, ready };
+}
+type LoadedPlan = Awaited<ReturnType<typeof loadPlan>>;
+
+function leafProgress(plan: LoadedPlan, topId: string): Progress {
+  let done = 0;
+  let total = 0;
+  const stack = [topId];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    const kids = plan.children.get(id);
+    if (kids) for (const k of kids) stack.push(k.id);
+    else {
+      total++;
+      if (plan.byId.get(id)?.status === "completed") done++;
+    }
+  }
+  return progressOf(done, total);
+}
+
+const STATUS_MARK: Partial<Record<string, string>> = {
+  completed: "[x]",
+  in_progress: "[~]",
+  processing: "[~]",
+  failed: "[!]",
+  error: "[!]",
+  rejected: "[!]",
+};
+
+/**
+ * A compact outline of a task's subtree, `depth` levels down, numbered so dependencies read as
+ * `after 1.2`: ids to act on, status, points, hours, critical-path and ready marks.
+ */
+export async function getPlanOutline(
+  deps: Deps,
+  userId: string,
+  id: string,
+  input: z.output<typeof outlineInput>,
+): Promise<PlanOutline> {
+  const top = await getOwnedRow(deps, userId, id);
+  const rootId = top.rootTaskId ?? top.id;
+  const plan = await loadPlan(deps, rootId);
+  const ready = new Set(plan.ready);
+
+  // Number the subtree first, so a dependency on a later task still reads as its number.
+  const numbers = new Map<string, string>([[top.id, "0"]]);
+  const shown: { row: Row; number: string; level: number }[] = [];
+  let omitted = 0;
+  const walk = (parent: Row, prefix: string, level: number) => {
+    const kids = plan.children.get(parent.id) ?? [];
+    kids.forEach((kid, i) => {
+      const number = prefix ? `${prefix}.${i + 1}` : `${i + 1}`;
+      if (level > input.depth || shown.length >= OUTLINE_LINES_MAX) {
+        omitted++;
+        walk(kid, number, level + 1);
+        return;
+      }
+      numbers.set(kid.id, number);
+      shown.push({ row: kid, number, level });
+      walk(kid, number, level + 1);
+    });
+  };
+  walk(top, "", 1);
+
+  // A parent's mark is its work's progress (its own status is the plan's: "completed" once planned).
+  const leaves = new Map<string, { done: number; total: number }>();
+  const countLeaves = (row: Row): { done: number; total: number } => {
+    const known = leaves.get(row.id);
+    if (known) return known;
+    const kids = plan.children.get(row.id);
+    const c = kids
+      ? kids.map(countLeaves).reduce((a, b) => ({ done: a.done + b.done, total: a.total + b.total }))
+      : { done: row.status === "completed" ? 1 : 0, total: 1 };
+    leaves.set(row.id, c);
+    return c;
+  };
+  const markOf = (row: Row) => {
+    if (!plan.children.has(row.id)) return STATUS_MARK[row.status] ?? "[ ]";
+    const c = countLeaves(row);
+    return c.done === c.total ? "[x]" : c.done > 0 ? "[~]" : "[ ]";
+  };
+  const line = (row: Row, number: string, level: number) => {
+    const facts = [
+      row.storyPoints !== null ? `${row.storyPoints} pts` : null,
+      row.estimatedHours !== null ? `${row.estimatedHours}h` : null,
+      plan.children.has(row.id) ? `${plan.children.get(row.id)!.length} subtasks` : null,
+    ].filter(Boolean);
+    const after = (plan.dependsOn.get(row.id) ?? []).map((d) => numbers.get(d) ?? d);
+    return [
+      `${"  ".repeat(level)}${number} ${markOf(row)} ${titleOf(row.description)}`,
+      facts.length ? ` (${facts.join(", ")})` : "",
+      ` id=${row.id}`,
+      after.length ? ` after ${after.join(", ")}` : "",
+      plan.critical.has(row.id) ? " *critical" : "",
+      ready.has(row.id) ? " *ready" : "",
+    ].join("");
+  };
+  const lines = [line(top, "0", 0), ...shown.map((s) => line(s.row, s.number, s.level))];
+  if (omitted > 0) {
+    lines.push(
+      `(${omitted} more tasks below: ask for a subtask's own outline, or a greater depth, to see them)`,
+    );
+  }
+  return {
+    task_id: top.id,
+    root_task_id: rootId,
+    status: top.status as TaskStatus,
+    progress: leafProgress(plan, top.id),
+    critical_path_hours: plan.schedule ? plan.schedule.criticalPathHours : null,
+    outline: lines.join("\n"),
+    omitted,
+  };
+}
+
+/** The leaves that become ready once `id` is done (none while it is done already). */
+function unblockedBy(graph: PlanGraph, id: string): string[] {
+  const i = graph.index.get(id);
+  if (i === undefined || !graph.order) return [];
+  const node = graph.nodes[i] as { done: boolean };
+  if (node.done) return [];
+  const before = new Set(readyLeaves(graph));
+  node.done = true;
+  try {
+    return readyLeaves(graph)
+      .filter((j) => !before.has(j))
+      .map((j) => graph.nodes[j]!.id);
+  } finally {
+    node.done = false;
+  }
+}
+
+async function agentTaskIn(deps: Deps, userId: string, plan: LoadedPlan, id: string): Promise<AgentTask> {
+  const row = plan.byId.get(id)!;
+  const rootId = row.rootTaskId ?? row.id;
+  const [root, notes] = await Promise.all([getTask(deps, userId, rootId), listNotes(deps, userId, id)]);
+  const path: TaskRef[] = [];
+  for (let p = row.parentId ? plan.byId.get(row.parentId) : undefined; p; ) {
+    path.unshift(refOf(p));
+    p = p.parentId ? plan.byId.get(p.parentId) : undefined;
+  }
+  const refs = (ids: Iterable<string>) =>
+    [...ids].flatMap((d) => {
+      const r = plan.byId.get(d);
+      return r ? [refOf(r)] : [];
+    });
+  const wanted = new Set(row.requirementIds ?? []);
+  return {
+    id: row.id,
+    title: titleOf(row.description),
+    description: row.description,
+    status: row.status as TaskStatus,
+    is_leaf: !plan.children.has(row.id),
+    story_points: row.storyPoints,
+    estimate_hours:
+      row.estimatedHours === null
+        ? null
+        : {
+            low: row.estimateLowHours ?? row.estimatedHours,
+            likely: row.estimatedHours,
+            high: row.estimateHighHours ?? row.estimatedHours,
+          },
+    implementation_details: row.implementationDetails,
+    acceptance_criteria: row.acceptanceCriteria ?? [],
+    requirements: (root.stated_scope?.requirements ?? []).filter((r) => wanted.has(r.id)),
+    path,
+    depends_on: refs(plan.dependsOn.get(row.id) ?? []),
+    blocks: refs(plan.graph.edges.filter((e) => e.dependsOnId === row.id).map((e) => e.taskId)),
+    unblocks: refs(unblockedBy(plan.graph, row.id)),
+    critical: plan.critical.has(row.id),
+    notes: notes.notes.map((n) => ({ body: n.body, token_name: n.token_name, created_at: n.created_at })),
+    project: {
+      id: root.id,
+      title: titleOf(root.description),
+      tech_stack: root.context?.tech_stack ?? null,
+      best_practices: root.context?.best_practices ?? [],
+    },
+  };
+}
+
+/** One task with everything needed to do it: its text, criteria, requirements, order, notes and project. */
+export async function getAgentTask(deps: Deps, userId: string, id: string): Promise<AgentTask> {
+  const row = await getOwnedRow(deps, userId, id);
+  const plan = await loadPlan(deps, row.rootTaskId ?? row.id);
+  return agentTaskIn(deps, userId, plan, row.id);
+}
+
+/** Whether the plan is still being made (queued or running), or waits for its owner's review. */
+function planningState(root: Row, hasChildren: boolean): string | null {
+  if (root.status === "processing" || (root.status === "pending" && !hasChildren))
+    return "The plan is still being made";
+  if (root.status === "submitted") return "The plan waits for your review (approve it in Atomize)";
+  return null;
+}
+
+/**
+ * The ready leaf of a project (or of one subtree) to take next: critical path first, and a task nobody
+ * started before one already in progress. With nothing ready, says why (planning, all done, or waiting).
+ */
+export async function getNextTask(deps: Deps, userId: string, id: string): Promise<NextTask> {
+  const top = await getOwnedRow(deps, userId, id);
+  const rootId = top.rootTaskId ?? top.id;
+  const plan = await loadPlan(deps, rootId);
+  const inside = new Set<string>();
+  for (const stack = [top.id]; stack.length > 0; ) {
+    const t = stack.pop()!;
+    inside.add(t);
+    for (const k of plan.children.get(t) ?? []) stack.push(k.id);
+  }
+  const ready = plan.ready.filter((r) => inside.has(r));
+  const notStarted = ready.filter((r) => plan.byId.get(r)?.status !== "in_progress");
+  const chosen = notStarted[0] ?? ready[0] ?? null;
+  const progress = leafProgress(plan, top.id);
+  const root = plan.byId.get(rootId)!;
+  const planning = planningState(root, plan.children.has(rootId));
+  let message: string;
+  if (chosen) {
+    message =
+      chosen === notStarted[0]
+        ? `${ready.length} task${ready.length === 1 ? " is" : "s are"} ready; this one ${plan.critical.has(chosen) ? "is on the critical path" : "comes first"}.`
+        : "Every ready task is already in progress; this one is the first of them.";
+    if (planning) message += ` ${planning}: more tasks may appear.`;
+  } else if (planning) {
+    message = `${planning}; ask again in a moment.`;
+  } else if (progress.leaves_done === progress.leaves_total) {
+    message = "Everything in this plan is done.";
+  } else if (!plan.schedule) {
+    message = "This plan's dependencies form a cycle; remove one of them to schedule it.";
+  } else {
+    const waiting = progress.leaves_total - progress.leaves_done;
+    message = `Nothing is ready: the ${waiting} remaining task${waiting === 1 ? " waits" : "s wait"} for work outside this part of the plan.`;
+  }
+  return {
+    project_id: top.id,
+    task: chosen ? await agentTaskIn(deps, userId, plan, chosen) : null,
+    message,
+    also_ready: ready
+      .filter((r) => r !== chosen)
+      .slice(0, 10)
+      .map((r) => refOf(plan.byId.get(r)!)),
+    progress,
+  };
+}
+
+/**
+ * Sets a task's status (pending, in progress, completed) as the app's own edit does (live in every open
+ * tab, `task.ready` for what it unblocks) and says which leaves became ready with it.
+ */
+export async function setTaskStatus(
+  deps: Deps,
+  userId: string,
+  id: string,
+  input: z.output<typeof setStatusInput>,
+): Promise<StatusChange> {
+  const row = await getOwnedRow(deps, userId, id);
+  const rootId = row.rootTaskId ?? row.id;
+  const readyIds = (graph: PlanGraph) => new Set(readyLeaves(graph).map((i) => graph.nodes[i]!.id));
+  const before = readyIds(await loadPlanGraph(deps.db, rootId));
+  await updateTask(deps, userId, id, { status: input.status });
+  const plan = await loadPlan(deps, rootId);
+  const unblocked = plan.ready.filter((r) => !before.has(r) && r !== id);
+  return {
+    task: refOf(plan.byId.get(id)!),
+    unblocked: unblocked.map((r) => refOf(plan.byId.get(r)!)),
+    progress: leafProgress(plan, rootId),
+  };
+}

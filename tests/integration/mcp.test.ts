@@ -1,0 +1,277 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getEncoding } from "js-tiktoken";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { treeToMarkdown } from "../../src/shared/export-formats";
+import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
+import { registerUser, TestClient } from "../support/http-client";
+import { callTool, connectMcp, toolError } from "../support/mcp-client";
+import { startTestServer, type TestServer } from "../support/server";
+import { waitUntil } from "../support/wait";
+
+/**
+ * The MCP server at /mcp (issue 14), through the official SDK's own client over Streamable HTTP: the
+ * tool list and its size in tokens, a plan walked with next_task and set_task_status until it is done,
+ * notes, subtasks and re-plans, the plan resource, read-only tokens, another user's project refused, and
+ * bad input answered as a tool error without breaking the session.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({
+    REGISTRATIONS_PER_IP_PER_HOUR: "1000",
+    API_TOKEN_REQUESTS_PER_MINUTE: "5000",
+  });
+});
+afterAll(() => server?.stop());
+
+const clients: Client[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+});
+
+async function account() {
+  const web = new TestClient(server.url);
+  const reg = await registerUser(web);
+  const token = async (scope: "read" | "write") => {
+    const made = await web.post("/api/tokens", { name: `agent-${scope}`, scope, expires_in_days: 30 });
+    expect(made.status).toBe(201);
+    return made.json.token as string;
+  };
+  return { web, user: reg.user, token };
+}
+
+async function mcp(token: string | null) {
+  const client = await connectMcp(server.url, token);
+  clients.push(client);
+  return client;
+}
+
+async function plannedProject(agent: Client, web: TestClient, description: string, maxDepth = 1) {
+  const made = await callTool<{ id: string }>(agent, "create_project", { description, max_depth: maxDepth });
+  await waitForStatus(web, made.id, ["completed"], 30_000);
+  return made.id;
+}
+
+const TOOLS = [
+  "list_projects",
+  "create_project",
+  "get_plan",
+  "next_task",
+  "get_task",
+  "set_task_status",
+  "add_note",
+  "add_subtask",
+  "replan_node",
+  "accept_replan",
+];
+
+describe("the MCP server", () => {
+  it("lists its ten tools in under 2,000 tokens", async () => {
+    const { token } = await account();
+    const agent = await mcp(await token("read"));
+    const { tools } = await agent.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
+    for (const t of tools) expect(t.description?.length).toBeGreaterThan(10);
+    // What a client puts into the model's context: the tool list as JSON (o200k, GPT-4o's tokenizer).
+    const tokens = getEncoding("o200k_base").encode(JSON.stringify(tools)).length;
+    expect(tokens).toBeLessThan(2000);
+    expect(agent.getInstructions()).toContain("next_task");
+  });
+
+  it("refuses a request without a personal access token, naming where to make one", async () => {
+    await expect(mcp(null)).rejects.toThrow(/401|personal access token/);
+    const bare = await fetch(new URL("/mcp", server.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get("www-authenticate")).toMatch(/^Bearer /);
+    expect((await bare.json()).detail).toMatch(/Settings → API tokens/);
+    // A sign-in session's short-lived access token is not a personal access token.
+    const web = new TestClient(server.url);
+    const reg = await registerUser(web);
+    await expect(mcp(reg.access_token)).rejects.toThrow(/401|personal access token/);
+    const get = await fetch(new URL("/mcp", server.url), { method: "GET" });
+    expect(get.status).toBe(405);
+  });
+
+  it("walks a plan with next_task and set_task_status until it is done, live for the browser", async () => {
+    const { web, token } = await account();
+    const agent = await mcp(await token("write"));
+    const id = await plannedProject(
+      agent,
+      web,
+      "Build a small URL shortener with a REST API, a PostgreSQL table and a web page",
+    );
+    const listed = await callTool(agent, "list_projects", {});
+    expect(listed.projects[0]).toMatchObject({ id, status: "completed" });
+    expect(listed.projects[0].progress.leaves_done).toBe(0);
+
+    const tree = (await web.get(`/api/tasks/${id}/tree`)).json as TreeNode;
+    const leaves = flatten(tree).filter((n) => n.children.length === 0);
+    expect(leaves.length).toBeGreaterThanOrEqual(2);
+    // The last leaf waits for the first, so the walk must respect the order.
+    const [first, last] = [leaves[0]!, leaves.at(-1)!];
+    const dep = await web.post(`/api/tasks/${last.id}/dependencies`, { depends_on_id: first.id });
+    expect([201, 422]).toContain(dep.status); // 422: the planner already made the reverse order
+
+    const outline: string = await callTool(agent, "get_plan", { task_id: id });
+    for (const leaf of leaves) expect(outline).toContain(`id=${leaf.id}`);
+    expect(outline).toMatch(/\*critical/);
+    expect(outline).toMatch(/^0\/\d+ tasks done/);
+    // The project's own line shows its work's progress, not the planner's "completed".
+    expect(outline.split("\n")[1]).toMatch(/^0 \[ \] Build a small URL shortener/);
+
+    // Another browser tab of the same account hears every change (the realtime event bus).
+    const seen: string[] = [];
+    const off = server.deps.events.subscribe((e) => {
+      if (e.root_task_id === id && e.type === "task.completed" && e.task_id) seen.push(e.task_id);
+    });
+    const done: string[] = [];
+    for (let step = 0; step <= leaves.length; step++) {
+      const next = await callTool(agent, "next_task", { project_id: id });
+      if (next.task === null) {
+        expect(next.message).toBe("Everything in this plan is done.");
+        break;
+      }
+      const task = next.task;
+      expect(task.is_leaf).toBe(true);
+      expect(task.acceptance_criteria.length).toBeGreaterThan(0);
+      expect(task.project).toMatchObject({ id });
+      for (const d of task.depends_on) expect(done).toContain(d.id);
+      await callTool(agent, "set_task_status", { task_id: task.id, status: "in_progress" });
+      const changed = await callTool(agent, "set_task_status", { task_id: task.id, status: "completed" });
+      expect(changed.task).toMatchObject({ id: task.id, status: "completed" });
+      if (task.id === first.id && dep.status === 201) {
+        expect(changed.unblocked.map((t: { id: string }) => t.id)).toContain(last.id);
+      }
+      done.push(task.id);
+    }
+    off();
+    expect(done.sort()).toEqual(leaves.map((l) => l.id).sort());
+    expect(done.indexOf(first.id) < done.indexOf(last.id) || dep.status !== 201).toBe(true);
+    await waitUntil(() => leaves.every((l) => seen.includes(l.id)), { message: "task.completed events" });
+    const after = (await web.get(`/api/tasks/${id}/tree`)).json as TreeNode;
+    expect(
+      flatten(after)
+        .filter((n) => n.children.length === 0)
+        .every((n) => n.status === "completed"),
+    ).toBe(true);
+    expect((await callTool<string>(agent, "get_plan", { task_id: id })).split("\n")[1]).toMatch(/^0 \[x\]/);
+    const progress = await callTool(agent, "list_projects", {});
+    expect(progress.projects[0].progress).toMatchObject({ leaves_done: leaves.length, percent: 100 });
+  });
+
+  it("adds notes and subtasks, proposes and accepts a re-plan, and serves the plan as Markdown", async () => {
+    const { web, token } = await account();
+    const agent = await mcp(await token("write"));
+    const id = await plannedProject(agent, web, "Add a newsletter signup form with e-mail confirmation", 2);
+    const tree = (await web.get(`/api/tasks/${id}/tree`)).json as TreeNode;
+    const leaf = flatten(tree).find((n) => n.children.length === 0)!;
+
+    const note = await callTool(agent, "add_note", { task_id: leaf.id, text: "Used the existing mailer." });
+    expect(note).toMatchObject({ body: "Used the existing mailer.", token_name: "agent-write" });
+    const brief = await callTool(agent, "get_task", { task_id: leaf.id });
+    expect(brief.notes).toEqual([expect.objectContaining({ body: "Used the existing mailer." })]);
+    expect((await web.get(`/api/tasks/${leaf.id}/notes`)).json.notes).toHaveLength(1);
+
+    const sub = await callTool(agent, "add_subtask", {
+      parent_id: leaf.id,
+      description: "Write the e-mail copy",
+    });
+    const withSub = (await web.get(`/api/tasks/${leaf.id}`)).json;
+    expect(withSub.children_count).toBe(1);
+    expect((await web.get(`/api/tasks/${sub.id}`)).json).toMatchObject({
+      parent_id: leaf.id,
+      status: "pending",
+    });
+
+    const size = async () => flatten((await web.get(`/api/tasks/${id}/tree`)).json as TreeNode).length;
+    const before = await size();
+    const proposal = await callTool(agent, "replan_node", { task_id: id, guidance: "less detail" });
+    expect(proposal.proposal_id).toEqual(expect.any(String));
+    const removes = proposal.changes.filter((c: { op: string }) => c.op === "remove");
+    expect(removes.length).toBeGreaterThan(0);
+    expect(await size()).toBe(before); // nothing applied yet
+    const args = { task_id: id, proposal_id: proposal.proposal_id };
+    await callTool(agent, "accept_replan", args);
+    expect(await size()).toBeLessThan(before);
+    // The subtask the agent added (a person's edit) is kept.
+    expect((await web.get(`/api/tasks/${sub.id}`)).status).toBe(200);
+    const again = await toolError(agent, "accept_replan", args);
+    expect(again).toMatch(/already|changed/i);
+
+    const { resources } = await agent.listResources();
+    expect(resources).toContainEqual(
+      expect.objectContaining({ uri: `atomize://plans/${id}`, mimeType: "text/markdown" }),
+    );
+    const read = await agent.readResource({ uri: `atomize://plans/${id}` });
+    const nowTree = (await web.get(`/api/tasks/${id}/tree`)).json as never;
+    expect(read.contents[0]).toMatchObject({ mimeType: "text/markdown", text: treeToMarkdown(nowTree) });
+  });
+
+  it("refuses another user's project in every tool and changes nothing", async () => {
+    const owner = await account();
+    const ownerAgent = await mcp(await owner.token("write"));
+    const id = await plannedProject(
+      ownerAgent,
+      owner.web,
+      "Write a command line tool that renames photos by date",
+    );
+    const leaf = flatten((await owner.web.get(`/api/tasks/${id}/tree`)).json as TreeNode).at(-1)!;
+
+    const stranger = await account();
+    const agent = await mcp(await stranger.token("write"));
+    const calls: [string, Record<string, unknown>][] = [
+      ["get_plan", { task_id: id }],
+      ["next_task", { project_id: id }],
+      ["get_task", { task_id: leaf.id }],
+      ["set_task_status", { task_id: leaf.id, status: "completed" }],
+      ["add_note", { task_id: leaf.id, text: "mine now" }],
+      ["add_subtask", { parent_id: leaf.id, description: "sneaky" }],
+      ["replan_node", { task_id: id }],
+      ["accept_replan", { task_id: id, proposal_id: "00000000-0000-4000-8000-000000000000" }],
+    ];
+    for (const [name, args] of calls) expect(await toolError(agent, name, args)).toBe("Task not found");
+    await expect(agent.readResource({ uri: `atomize://plans/${id}` })).rejects.toThrow(/Task not found/);
+    expect((await callTool(agent, "list_projects", {})).projects).toEqual([]);
+    const untouched = (await owner.web.get(`/api/tasks/${leaf.id}`)).json;
+    expect(untouched).toMatchObject({ status: leaf.status, children_count: 0 });
+    expect((await owner.web.get(`/api/tasks/${leaf.id}/notes`)).json.notes).toEqual([]);
+  });
+
+  it("answers bad input and read-only tokens with a tool error and keeps the session working", async () => {
+    const { web, token } = await account();
+    const writer = await mcp(await token("write"));
+    const id = await plannedProject(writer, web, "Publish a static documentation site with search");
+    const leaf = flatten((await web.get(`/api/tasks/${id}/tree`)).json as TreeNode).at(-1)!;
+
+    expect(await toolError(writer, "set_task_status", { task_id: leaf.id, status: "done" })).toMatch(
+      /status/,
+    );
+    expect(await toolError(writer, "add_note", { task_id: leaf.id, text: "   " })).toBe("The note is empty");
+    expect(await toolError(writer, "get_plan", { task_id: id, depth: 99 })).toBe(
+      "depth must be between 1 and 10",
+    );
+    expect(await toolError(writer, "get_task", { task_id: "not-a-task" })).toBe("Task not found");
+    expect(await toolError(writer, "create_project", { description: "" })).toBe(
+      "Please enter a task description",
+    );
+    expect(await toolError(writer, "no_such_tool", {})).toMatch(/not found/);
+    expect(await toolError(writer, "add_note", { task_id: leaf.id, text: "x".repeat(5001) })).toMatch(
+      /at most 5,000 characters/,
+    );
+    // The session still works after every refusal.
+    expect((await callTool(writer, "list_projects", {})).projects).toHaveLength(1);
+
+    const reader = await mcp(await token("read"));
+    expect(await toolError(reader, "set_task_status", { task_id: leaf.id, status: "completed" })).toMatch(
+      /read-only/,
+    );
+    expect(await toolError(reader, "add_note", { task_id: leaf.id, text: "hi" })).toMatch(/read-only/);
+    expect(await toolError(reader, "create_project", { description: "More" })).toMatch(/read-only/);
+    expect((await callTool(reader, "next_task", { project_id: id })).task).not.toBeNull();
+    expect((await web.get(`/api/tasks/${leaf.id}`)).json.status).toBe(leaf.status);
+  });
+});
