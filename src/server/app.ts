@@ -254,6 +254,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
 
   app.route("/api", apiRoutes());
   app.all(MCP_PATH, handleMcp);
+  // Nothing is published under /.well-known (no OAuth metadata: /mcp takes personal access tokens), so
+  // a client probing it gets a 404, not the SPA's page.
+  app.all("/.well-known/*", () => {
+    throw notFound();
+  });
 
   // The built SPA: hashed assets cached for a year, every other path falls back to index.html.
   const clientDir = opts.clientDir ?? path.resolve("dist/client");

@@ -1,11 +1,12 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context } from "hono";
+import { MCP_PATH } from "../../shared/agent-setup";
 import { AppError } from "../errors";
 import type { OperationContext } from "../operations/define";
 import type { AppEnv } from "../rest/http";
 import { createMcpServer } from "./server";
 
-export const MCP_PATH = "/mcp";
+export { MCP_PATH };
 
 const NEEDS_TOKEN =
   "The MCP server needs a personal access token: make one in Atomize under Settings → API tokens and send it as Authorization: Bearer <token>.";

@@ -7,6 +7,7 @@ import { Spinner } from "../../components/spinner";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
+import { AgentSetupCard } from "./agent-setup-card";
 
 function when(iso: string | null, none: string) {
   return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : none;
@@ -192,6 +193,7 @@ export function ApiTokensTab() {
           )}
         </div>
       </section>
+      <AgentSetupCard token={made?.token ?? null} />
       <ConfirmModal
         open={toRevoke !== null}
         title="Revoke this token?"

@@ -11,6 +11,7 @@ import { DependenciesSection } from "./dependencies-section";
 import { EstimateEditor } from "./estimate-editor";
 import { MoveSection } from "./move-section";
 import { NodeEditor } from "./node-editor";
+import { NotesSection } from "./notes-section";
 import { formatRange } from "./plan-view";
 import { lockText } from "./replan-view";
 import { formatComplexity, type TreeIndexEntry } from "./task-tree";
@@ -167,6 +168,7 @@ export function SubtaskDetailPanel({
           <DependenciesSection key={node.id} node={node} rootId={rootId} index={index} onSelect={onSelect} />
         )}
         {!isRoot && <MoveSection key={`move-${node.id}`} node={node} rootId={rootId} index={index} />}
+        <NotesSection key={`notes-${node.id}`} taskId={node.id} />
 
         {editing ? (
           <NodeEditor node={node} onDone={() => setEditing(false)} />

@@ -48,6 +48,8 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
         queryClient.invalidateQueries({ queryKey: trpc.tasks.schedule.pathKey() }),
         // The History tab: an edit, a move or an accepted re-plan in another tab is a new revision.
         queryClient.invalidateQueries({ queryKey: trpc.tasks.revisions.pathKey() }),
+        // Notes a coding agent or another tab added.
+        queryClient.invalidateQueries({ queryKey: trpc.tasks.notes.pathKey() }),
       ]);
     const afterTaskEvent = createDebounce(() => {
       const ids = [taskId, ...changed];

@@ -1,0 +1,58 @@
+import { useId, useMemo, useState } from "react";
+import { type AgentSetup, agentSetups } from "../../../shared/agent-setup";
+import { TabList, tabPanelProps } from "../../components/tabs";
+import { useToast } from "../../components/toast";
+
+/**
+ * Settings → API tokens → Connect a coding agent: copy-paste setup for Claude Code, Cursor, VS Code and
+ * the command line, with this site's URL filled in (and the token just made, while it is shown).
+ */
+export function AgentSetupCard({ token }: { token: string | null }) {
+  const id = useId();
+  const toast = useToast();
+  const setups = useMemo(() => agentSetups(window.location.origin, token ?? undefined), [token]);
+  const [selected, setSelected] = useState<AgentSetup["id"]>("claude-code");
+  const copy = async (setup: AgentSetup) => {
+    try {
+      await navigator.clipboard.writeText(setup.text);
+      toast.success(`${setup.label} setup copied`);
+    } catch {
+      toast.error("Copying was refused by the browser: select the text and copy it instead");
+    }
+  };
+  return (
+    <section aria-labelledby={`${id}-title`} className="card border border-base-300 bg-base-200">
+      <div className="card-body gap-3">
+        <h2 id={`${id}-title`} className="card-title text-lg">
+          Connect a coding agent
+        </h2>
+        <p className="text-sm text-base-content/70">
+          Atomize's MCP server lets an agent pick up a project's next task, mark it done and get the next one.
+          Use a write token (a read token can only look).
+          {token ? " The token you just made is filled in below." : ""}
+        </p>
+        <TabList
+          tabs={setups.map((s) => ({ id: s.id, label: s.label }))}
+          selected={selected}
+          onSelect={setSelected}
+          idPrefix={`${id}-setup`}
+          label="Agent"
+        />
+        {setups.map((s) => (
+          <div key={s.id} {...tabPanelProps(`${id}-setup`, s.id, selected)} className="flex flex-col gap-2">
+            <p className="text-sm">{s.where}</p>
+            <pre
+              className="overflow-x-auto rounded-box bg-base-300 p-3 text-xs"
+              data-testid={`setup-${s.id}`}
+            >
+              <code>{s.text}</code>
+            </pre>
+            <button type="button" className="btn btn-sm btn-outline self-start" onClick={() => copy(s)}>
+              Copy {s.label} setup
+            </button>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
