@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { treeToCsv, treeToJson, treeToMarkdown } from "../../src/shared/export-formats";
+import type { TaskTreeNode } from "../../src/shared/schemas/tasks";
 import { waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { freePort, startTestServer, type TestServer } from "../support/server";
@@ -77,10 +78,11 @@ async function plannedProject(description: string): Promise<string> {
   return created.json.id;
 }
 
-const tree = async (id: string) => (await owner.get(`/api/tasks/${id}/tree`)).json;
+const tree = async (id: string): Promise<TaskTreeNode> =>
+  (await owner.get(`/api/tasks/${id}/tree`)).json as any;
 
 let project: string;
-let projectTree: any;
+let projectTree: TaskTreeNode;
 let dir: string;
 
 beforeAll(async () => {
@@ -188,7 +190,7 @@ describe("atomize projects and plan", () => {
     for (const child of projectTree.children) {
       const line = lines.find((l) => l.endsWith(child.id));
       expect(line, child.id).toMatch(/^ {2}\[ \] [* ] \S/);
-      expect(line).toContain(child.description.split("\n")[0].slice(0, 40));
+      expect(line).toContain(child.description.split("\n")[0]!.slice(0, 40));
     }
     // At least one task is on the critical path, marked with a star.
     expect(lines.some((l) => /^ {2}\[ \] \* /.test(l))).toBe(true);
@@ -210,7 +212,7 @@ describe("atomize projects and plan", () => {
 describe("atomize next, start and done", () => {
   it("walks a plan to the end: next, then done, until everything is done", async () => {
     const walk = await plannedProject("Write a changelog generator");
-    const leaves: string[] = (await tree(walk)).children.map((c: { id: string }) => c.id);
+    const leaves = (await tree(walk)).children.map((c) => c.id);
     const completed: string[] = [];
     for (let step = 0; step <= leaves.length; step++) {
       const next = await atomize(["next", walk], { dir });
@@ -245,26 +247,35 @@ describe("atomize next, start and done", () => {
     expect(plan.stdout).toContain("Nothing left to do.");
   });
 
-  it("shows what a task unblocks, and its JSON", async () => {
-    const leaf = projectTree.children[0];
-    const after = projectTree.children[1];
-    expect((await owner.post(`/api/tasks/${after.id}/dependencies`, { depends_on: leaf.id })).status).toBe(
-      201,
-    );
+  it("shows what the next task unblocks, and its JSON", async () => {
+    const first = JSON.parse((await atomize(["next", project, "--json"], { dir })).stdout);
+    const leaf = first.task;
+    expect(projectTree.children.map((c) => c.id)).toContain(leaf.id);
+    // Make another task wait for it (a ready task waits for nothing, so this closes no cycle).
+    const after = projectTree.children.find((c) => c.id !== leaf.id && !c.depends_on.includes(leaf.id));
+    if (after) {
+      const added = await owner.post(`/api/tasks/${after.id}/dependencies`, { depends_on: leaf.id });
+      expect(added.status).toBe(201);
+    }
+    const waiting = after ?? projectTree.children.find((c) => c.id !== leaf.id)!;
+
     const res = await atomize(["next", project], { dir });
+    expect(res.code).toBe(0);
     expect(res.stdout).toContain(`id: ${leaf.id}`);
     expect(res.stdout).toContain(`Unblocks:\n  - `);
-    expect(res.stdout).toContain(after.id);
+    expect(res.stdout).toContain(waiting.id);
     const json = JSON.parse((await atomize(["next", project, "--json"], { dir })).stdout);
     expect(json.task.id).toBe(leaf.id);
-    expect(json.dependencies.blocks).toContain(after.id);
-    expect((await owner.request("DELETE", `/api/tasks/${after.id}/dependencies/${leaf.id}`)).status).toBe(
-      204,
-    );
+    expect(json.dependencies).toMatchObject({ task_id: leaf.id, depends_on: [] });
+    expect(json.dependencies.blocks).toContain(waiting.id);
+    if (after) {
+      const removed = await owner.request("DELETE", `/api/tasks/${after.id}/dependencies/${leaf.id}`);
+      expect(removed.status).toBe(204);
+    }
   });
 
   it("refuses a read-only token's done with the server's reason", async () => {
-    const leaf = projectTree.children[0];
+    const leaf = projectTree.children[0]!;
     const res = await atomize(["done", leaf.id, "--url", server.url], { dir: configDir(), token: readToken });
     expect(res.code).toBe(1);
     expect(res.stderr).toBe("atomize: This API token is read-only: make a write token to change anything.\n");
