@@ -108,7 +108,12 @@ const commands: Record<string, Command> = {
     args: [],
     async run(_, opts) {
       const file = configFile();
-      const url = serverUrl(opts, readLogin(file));
+      // A stored login that cannot be read is about to be replaced, so it may not stop this one.
+      let stored: Connection | null = null;
+      try {
+        stored = readLogin(file);
+      } catch {}
+      const url = serverUrl(opts, stored);
       const token = checkToken(opts.token ?? (await readToken()));
       const me = await new Api({ url, token }).get<PublicUser>("/auth/me");
       writeLogin(file, { url, token });
@@ -242,6 +247,12 @@ async function main(argv: string[]): Promise<void> {
 
 /** Tokens never reach the terminal, whatever an error message quoted. */
 const redact = (text: string) => text.replace(/atz_[\w-]+/g, "atz_…");
+
+// `atomize plan x | head` closes the pipe early: that ends the command, without a stack trace.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code !== "EPIPE") throw err;
+  process.exit(0);
+});
 
 try {
   await main(process.argv.slice(2));

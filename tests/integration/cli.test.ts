@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,27 +32,22 @@ function configDir(): string {
 }
 
 /** Runs the CLI with its login kept in `dir`; no run may ever print a token. */
-function atomize(args: string[], opts: { dir: string; stdin?: string; token?: string }): Promise<Run> {
+async function atomize(args: string[], opts: { dir: string; stdin?: string; token?: string }): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, ATOMIZE_CONFIG_DIR: opts.dir };
   delete env.ATOMIZE_URL;
   delete env.ATOMIZE_TOKEN;
   if (opts.token) env.ATOMIZE_TOKEN = opts.token;
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd: tmpdir(), env },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
-        for (const token of [writeToken, readToken]) {
-          expect(stdout, `stdout of atomize ${args.join(" ")}`).not.toContain(token);
-          expect(stderr, `stderr of atomize ${args.join(" ")}`).not.toContain(token);
-        }
-        resolve({ code, stdout, stderr });
-      },
+  const run = await new Promise<Run>((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: tmpdir(), env }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
     );
     child.stdin!.end(opts.stdin ?? "");
   });
+  for (const token of [writeToken, readToken]) {
+    expect(run.stdout, `stdout of atomize ${args.join(" ")}`).not.toContain(token);
+    expect(run.stderr, `stderr of atomize ${args.join(" ")}`).not.toContain(token);
+  }
+  return run;
 }
 
 /** A config folder logged in to the test server with the write token. */
@@ -129,6 +124,15 @@ describe("atomize login and logout", () => {
     expect(login.code, login.stderr).toBe(0);
     expect(JSON.parse(login.stdout)).toMatchObject({ url: server.url, user: { full_name: "Cli Person" } });
     expect(statSync(d).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(d, "config.json")).mode & 0o777).toBe(0o600);
+
+    // A config file it did not write is named, and a new login replaces it.
+    writeFileSync(path.join(d, "config.json"), "{ not json");
+    const broken = await atomize(["projects"], { dir: d });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain("config.json is not a login this tool wrote: run `atomize login` again.");
+    const again = await atomize(["login", "--url", server.url], { dir: d, stdin: writeToken });
+    expect(again.code, again.stderr).toBe(0);
     expect(statSync(path.join(d, "config.json")).mode & 0o777).toBe(0o600);
   });
 
@@ -311,6 +315,7 @@ describe("usage errors", () => {
     [["plan", "a", "--format", "md"], "--format is not an option of `atomize plan`"],
     [["export", "a", "--format", "pdf"], "--format must be md, csv or json"],
     [["export", "a"], "Which format?"],
+    [["export", "a", "--json", "--format", "md"], "--json exports JSON; leave out --format."],
     [["projects", "--url", "ftp://example.com"], "The server URL must start with http:// or https://"],
   ])("atomize %j exits 2", async (args, message) => {
     const res = await atomize(args, { dir });
