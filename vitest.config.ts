@@ -23,6 +23,7 @@ export const postgresSuites = [
   "tests/integration/blog-posts.test.ts",
   "tests/integration/blog-site.test.ts",
   "tests/integration/blog-subscriptions.test.ts",
+  "tests/integration/cli.test.ts",
   "tests/integration/decomposition-edits.test.ts",
   "tests/integration/decomposition-grounding.test.ts",
   "tests/integration/decomposition-llm.test.ts",

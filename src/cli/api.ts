@@ -1,0 +1,76 @@
+import { CliError } from "./errors";
+
+/** How long one request may take before the command gives up. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export type Connection = { url: string; token: string };
+
+type ErrorBody = { detail?: unknown; errors?: { field?: string; message?: string }[] };
+
+/** A client of the app's public REST API (/api), authenticated with a personal access token. */
+export class Api {
+  constructor(private readonly conn: Connection) {}
+
+  get<T>(path: string): Promise<T> {
+    return this.request<T>("GET", path);
+  }
+  post<T>(path: string, body: unknown = {}): Promise<T> {
+    return this.request<T>("POST", path, body);
+  }
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return this.request<T>("PATCH", path, body);
+  }
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const { url, token } = this.conn;
+    let res: Response;
+    try {
+      res = await fetch(`${url}/api${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: "application/json",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch (err) {
+      throw new CliError(`Could not reach the Atomize server at ${url} (${reasonOf(err)}). Is it running?`);
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text === "" ? null : JSON.parse(text);
+    } catch {
+      throw new CliError(
+        `The server at ${url} answered ${res.status} without JSON: is that the Atomize server's address?`,
+      );
+    }
+    if (res.ok) return json as T;
+    throw new CliError(refusal(res, json as ErrorBody | null));
+  }
+}
+
+function refusal(res: Response, body: ErrorBody | null): string {
+  if (res.status === 401) {
+    return "The token was refused (expired or revoked?): make a new one under Settings → API tokens and run `atomize login`.";
+  }
+  const detail = typeof body?.detail === "string" ? body.detail : `The server answered ${res.status}.`;
+  const fields = (body?.errors ?? [])
+    .filter((e) => e.message && e.message !== detail)
+    .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message));
+  const text = fields.length ? `${detail} (${fields.join("; ")})` : detail;
+  if (res.status === 429) {
+    const wait = res.headers.get("retry-after");
+    return `${text} Rate limited${wait ? `: try again in ${wait} s` : ""}.`;
+  }
+  return text;
+}
+
+function reasonOf(err: unknown): string {
+  if (err instanceof Error && err.name === "TimeoutError")
+    return `no answer in ${REQUEST_TIMEOUT_MS / 1000} s`;
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err as Error).message;
+}

@@ -1,0 +1,264 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { type ExportFormat, treeToCsv, treeToJson, treeToMarkdown } from "../shared/export-formats";
+import type { PublicUser } from "../shared/schemas/auth";
+import type { Schedule, TaskDependencies } from "../shared/schemas/schedule";
+import type { Task, TaskList, TaskTreeNode } from "../shared/schemas/tasks";
+import { Api, type Connection } from "./api";
+import { configFile, readLogin, removeLogin, writeLogin } from "./config";
+import { CliError, UsageError } from "./errors";
+import { nextTask, nothingReady, planOutline, projectList, taskLine } from "./format";
+import { readToken } from "./read-token";
+
+/** `atomize`: the app's public REST API from a terminal (issue 14). Parses, calls, presents; nothing more. */
+
+const DEFAULT_URL = "http://localhost:8080";
+
+const USAGE = `Usage: atomize <command> [options]
+
+Commands:
+  login                  Store a personal access token (Settings → API tokens); asks for it on stdin
+  logout                 Forget the stored token
+  projects               List your projects
+  plan <id>              A project's tasks as an outline, its critical path and forecast
+  next <id>              The next task to do in a project, with what it takes and what it unblocks
+  start <task id>        Mark a task in progress
+  done <task id>         Mark a task completed
+  export <id>            A project as --format md, csv or json (as the app's download), to stdout
+                         or --output FILE
+
+Options:
+  --json                 Print the API's JSON instead of text (for scripts)
+  --url URL              The server (else ATOMIZE_URL, the stored login, or ${DEFAULT_URL})
+  --token TOKEN          The token (else ATOMIZE_TOKEN or the stored login); prefer stdin for login
+  -h, --help             This text
+  -v, --version          The version
+
+Exit status: 0 done, 1 the server refused or could not be reached, 2 a wrong command line.
+`;
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  url: { type: "string" },
+  token: { type: "string" },
+  format: { type: "string" },
+  output: { type: "string", short: "o" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+type Options = { json?: boolean; url?: string; token?: string; format?: string; output?: string };
+
+type Command = {
+  /** The positional arguments it needs, by name. */
+  args: string[];
+  /** Its options beyond --json, --url and --token. */
+  options?: (keyof typeof OPTIONS)[];
+  run(args: string[], opts: Options): Promise<void>;
+};
+
+const write = (text: string): void => {
+  process.stdout.write(text);
+};
+const printJson = (value: unknown): void => write(`${JSON.stringify(value, null, 2)}\n`);
+const taskPath = (id: string, rest = "") => `/tasks/${encodeURIComponent(id)}${rest}`;
+
+function serverUrl(opts: Options, stored: Connection | null): string {
+  const raw = opts.url || process.env.ATOMIZE_URL || stored?.url || DEFAULT_URL;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`Not a URL: ${raw}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`The server URL must start with http:// or https:// (got ${raw})`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+}
+
+function checkToken(token: string): string {
+  const t = token.trim();
+  if (t === "") throw new UsageError("No token given: pipe it on stdin or pass --token.");
+  // A header cannot carry spaces or control characters; refuse here rather than echo it in an error.
+  if (!/^[\x21-\x7e]+$/.test(t)) throw new UsageError("That is not an API token (they look like atz_...).");
+  return t;
+}
+
+/** The server and token to use: options, then the environment, then the stored login. */
+function connect(opts: Options): Api {
+  const file = configFile();
+  const stored = readLogin(file);
+  const url = serverUrl(opts, stored);
+  const explicit = opts.token || process.env.ATOMIZE_TOKEN;
+  // The stored token belongs to the stored server: it is never sent anywhere else.
+  const token = explicit || (stored && serverUrl({ url: stored.url }, null) === url ? stored.token : null);
+  if (!token) {
+    throw new CliError(
+      stored
+        ? `Not logged in to ${url} (the stored login is for ${stored.url}): run \`atomize login --url ${url}\`, or set ATOMIZE_TOKEN.`
+        : "Not logged in: run `atomize login` with a token from Settings → API tokens, or set ATOMIZE_TOKEN.",
+    );
+  }
+  return new Api({ url, token: checkToken(token) });
+}
+
+const commands: Record<string, Command> = {
+  login: {
+    args: [],
+    async run(_, opts) {
+      const file = configFile();
+      // A stored login that cannot be read is about to be replaced, so it may not stop this one.
+      let stored: Connection | null = null;
+      try {
+        stored = readLogin(file);
+      } catch {}
+      const url = serverUrl(opts, stored);
+      const token = checkToken(opts.token ?? (await readToken()));
+      const me = await new Api({ url, token }).get<PublicUser>("/auth/me");
+      writeLogin(file, { url, token });
+      if (opts.json) return printJson({ url, user: me });
+      write(`Logged in to ${url} as ${me.full_name ? `${me.full_name} <${me.email}>` : me.email}.\n`);
+      write(`The token is stored in ${file}.\n`);
+    },
+  },
+  logout: {
+    args: [],
+    async run(_, opts) {
+      const file = configFile();
+      const removed = removeLogin(file);
+      if (opts.json) return printJson({ logged_out: removed });
+      write(
+        removed
+          ? `Logged out: removed ${file}. The token itself works until you revoke it under Settings → API tokens.\n`
+          : "Not logged in: nothing to remove.\n",
+      );
+    },
+  },
+  projects: {
+    args: [],
+    async run(_, opts) {
+      const list = await connect(opts).get<TaskList>("/tasks?page_size=100");
+      if (opts.json) return printJson(list);
+      write(projectList(list));
+    },
+  },
+  plan: {
+    args: ["id"],
+    async run([id], opts) {
+      const api = connect(opts);
+      const [tree, schedule] = await Promise.all([
+        api.get<TaskTreeNode>(taskPath(id!, "/tree")),
+        api.get<Schedule>(taskPath(id!, "/schedule")),
+      ]);
+      if (opts.json) return printJson({ tree, schedule });
+      write(planOutline(tree, schedule));
+    },
+  },
+  next: {
+    args: ["id"],
+    async run([id], opts) {
+      const api = connect(opts);
+      const schedule = await api.get<Schedule>(taskPath(id!, "/schedule"));
+      const readyId = schedule.ready[0];
+      if (!readyId) {
+        if (opts.json) return printJson({ task: null });
+        return write(nothingReady(await api.get<Task>(taskPath(id!)), schedule));
+      }
+      const [task, dependencies] = await Promise.all([
+        api.get<Task>(taskPath(readyId)),
+        api.get<TaskDependencies>(taskPath(readyId, "/dependencies")),
+      ]);
+      if (opts.json) return printJson({ task, dependencies });
+      const blocks = await Promise.all(dependencies.blocks.map((b) => api.get<Task>(taskPath(b))));
+      write(nextTask(task, blocks, schedule.critical_path.includes(task.id)));
+    },
+  },
+  start: {
+    args: ["task id"],
+    async run([id], opts) {
+      const task = await connect(opts).patch<Task>(taskPath(id!), { status: "in_progress" });
+      if (opts.json) return printJson(task);
+      write(taskLine("Started", task));
+    },
+  },
+  done: {
+    args: ["task id"],
+    async run([id], opts) {
+      const task = await connect(opts).post<Task>(taskPath(id!, "/complete"));
+      if (opts.json) return printJson(task);
+      write(taskLine("Done", task));
+      const project = task.root_task_id ?? task.id;
+      write(`What now: atomize next ${project}\n`);
+    },
+  },
+  export: {
+    args: ["id"],
+    options: ["format", "output"],
+    async run([id], opts) {
+      const format = opts.format ?? (opts.json ? "json" : undefined);
+      if (!format) throw new UsageError("Which format? Add --format md, --format csv or --format json.");
+      if (!["md", "csv", "json"].includes(format)) {
+        throw new UsageError(`--format must be md, csv or json (got ${format}).`);
+      }
+      if (opts.json && format !== "json") throw new UsageError("--json exports JSON; leave out --format.");
+      const tree = await connect(opts).get<TaskTreeNode>(taskPath(id!, "/tree"));
+      const convert = { md: treeToMarkdown, csv: treeToCsv, json: treeToJson }[format as ExportFormat];
+      const text = convert(tree);
+      if (!opts.output) return write(text);
+      try {
+        writeFileSync(opts.output, text);
+      } catch (err) {
+        throw new CliError(`Cannot write ${opts.output}: ${(err as Error).message}`);
+      }
+      process.stderr.write(`Wrote ${opts.output}.\n`);
+    },
+  },
+};
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  return String(pkg.version);
+}
+
+async function main(argv: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    // Node's message goes on with advice about "--"; its first sentence says what is wrong.
+    throw new UsageError((err as Error).message.split(". ")[0]!);
+  }
+  const { values, positionals } = parsed;
+  if (values.version) return write(`${version()}\n`);
+  const [name, ...args] = positionals;
+  if (values.help || name === undefined || name === "help") return write(USAGE);
+  const command = commands[name];
+  if (!command) throw new UsageError(`Unknown command: ${name}`);
+  const allowed = new Set<string>(["json", "url", "token", ...(command.options ?? [])]);
+  const stray = Object.keys(values).find((k) => !allowed.has(k));
+  if (stray) throw new UsageError(`--${stray} is not an option of \`atomize ${name}\``);
+  const missing = command.args[args.length];
+  if (missing) throw new UsageError(`Missing the ${missing}: atomize ${name} <${missing}>`);
+  if (args.length > command.args.length)
+    throw new UsageError(`Unexpected argument: ${args[command.args.length]}`);
+  await command.run(args, values);
+}
+
+/** Tokens never reach the terminal, whatever an error message quoted. */
+const redact = (text: string) => text.replace(/atz_[\w-]+/g, "atz_…");
+
+// `atomize plan x | head` closes the pipe early: that ends the command, without a stack trace.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code !== "EPIPE") throw err;
+  process.exit(0);
+});
+
+try {
+  await main(process.argv.slice(2));
+} catch (err) {
+  const usage = err instanceof UsageError;
+  const message = err instanceof CliError || usage ? err.message : `unexpected error: ${String(err)}`;
+  process.stderr.write(redact(`atomize: ${message}\n${usage ? "Run `atomize help` for usage.\n" : ""}`));
+  process.exitCode = usage ? 2 : 1;
+}

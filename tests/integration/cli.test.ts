@@ -1,0 +1,338 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { treeToCsv, treeToJson, treeToMarkdown } from "../../src/shared/export-formats";
+import type { TaskTreeNode } from "../../src/shared/schemas/tasks";
+import { waitForStatus } from "../support/decomposition";
+import { registerUser, TestClient } from "../support/http-client";
+import { freePort, startTestServer, type TestServer } from "../support/server";
+
+/**
+ * `atomize`, the command line (issue 14): the real bin/atomize.mjs in a child process, against a real
+ * server, with its login kept in a folder of the test's own (ATOMIZE_CONFIG_DIR).
+ */
+
+const BIN = fileURLToPath(new URL("../../bin/atomize.mjs", import.meta.url));
+
+let server: TestServer;
+let owner: TestClient;
+let writeToken: string;
+let readToken: string;
+const dirs: string[] = [];
+
+type Run = { code: number; stdout: string; stderr: string };
+
+function configDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "atomize-cli-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Runs the CLI with its login kept in `dir`; no run may ever print a token. */
+async function atomize(args: string[], opts: { dir: string; stdin?: string; token?: string }): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ATOMIZE_CONFIG_DIR: opts.dir };
+  delete env.ATOMIZE_URL;
+  delete env.ATOMIZE_TOKEN;
+  if (opts.token) env.ATOMIZE_TOKEN = opts.token;
+  const run = await new Promise<Run>((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: tmpdir(), env }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
+    );
+    child.stdin!.end(opts.stdin ?? "");
+  });
+  for (const token of [writeToken, readToken]) {
+    expect(run.stdout, `stdout of atomize ${args.join(" ")}`).not.toContain(token);
+    expect(run.stderr, `stderr of atomize ${args.join(" ")}`).not.toContain(token);
+  }
+  return run;
+}
+
+/** A config folder logged in to the test server with the write token. */
+async function loggedIn(): Promise<string> {
+  const dir = configDir();
+  const login = await atomize(["login", "--url", server.url], { dir, stdin: `${writeToken}\n` });
+  expect(login.code, login.stderr).toBe(0);
+  return dir;
+}
+
+async function makeToken(scope: "read" | "write") {
+  const res = await owner.post("/api/tokens", { name: `cli ${scope}`, scope });
+  expect(res.status).toBe(201);
+  return res.json as { id: string; token: string };
+}
+
+/** A project planned by the offline planner: one level of a few subtasks. */
+async function plannedProject(description: string): Promise<string> {
+  const created = await owner.post("/api/tasks", { description, max_depth: 1, max_subtasks: 3 });
+  expect(created.status).toBe(201);
+  const done = await waitForStatus(owner, created.json.id, ["completed", "failed"]);
+  expect(done.status).toBe("completed");
+  return created.json.id;
+}
+
+const tree = async (id: string): Promise<TaskTreeNode> =>
+  (await owner.get(`/api/tasks/${id}/tree`)).json as any;
+
+let project: string;
+let projectTree: TaskTreeNode;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = new TestClient(server.url);
+  await registerUser(owner, { full_name: "Cli Person" });
+  writeToken = (await makeToken("write")).token;
+  readToken = (await makeToken("read")).token;
+  project = await plannedProject("Build a plant watering reminder app\nwith a weekly schedule");
+  projectTree = await tree(project);
+  expect(projectTree.children.length).toBeGreaterThan(1);
+  dir = await loggedIn();
+});
+afterAll(async () => {
+  await server?.stop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("atomize login and logout", () => {
+  it("reads the token from a pipe, checks it, and keeps it readable by its owner only", async () => {
+    const d = configDir();
+    const login = await atomize(["login", "--url", `${server.url}/`], { dir: d, stdin: `${writeToken}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain(`Logged in to ${server.url} as Cli Person <`);
+    const file = path.join(d, "config.json");
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ url: server.url, token: writeToken });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    // Later commands use the stored login without being told the server or the token.
+    expect((await atomize(["projects"], { dir: d })).code).toBe(0);
+
+    const logout = await atomize(["logout"], { dir: d });
+    expect(logout.code).toBe(0);
+    expect(logout.stdout).toContain("Logged out");
+    expect(existsSync(file)).toBe(false);
+    const after = await atomize(["projects"], { dir: d });
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain("Not logged in: run `atomize login`");
+  });
+
+  it("creates its config folder for its owner only, and answers --json", async () => {
+    const d = path.join(configDir(), "nested", "atomize");
+    const login = await atomize(["login", "--url", server.url, "--json"], { dir: d, stdin: writeToken });
+    expect(login.code, login.stderr).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ url: server.url, user: { full_name: "Cli Person" } });
+    expect(statSync(d).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(d, "config.json")).mode & 0o777).toBe(0o600);
+
+    // A config file it did not write is named, and a new login replaces it.
+    writeFileSync(path.join(d, "config.json"), "{ not json");
+    const broken = await atomize(["projects"], { dir: d });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain("config.json is not a login this tool wrote: run `atomize login` again.");
+    const again = await atomize(["login", "--url", server.url], { dir: d, stdin: writeToken });
+    expect(again.code, again.stderr).toBe(0);
+    expect(statSync(path.join(d, "config.json")).mode & 0o777).toBe(0o600);
+  });
+
+  it("refuses a bad token with a clear message and stores nothing", async () => {
+    const d = configDir();
+    const bad = await atomize(["login", "--url", server.url], { dir: d, stdin: "atz_not-a-real-token\n" });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("atomize: The token was refused (expired or revoked?)");
+    expect(bad.stderr).not.toContain("atz_not-a-real-token");
+    expect(existsSync(path.join(d, "config.json"))).toBe(false);
+
+    const empty = await atomize(["login", "--url", server.url], { dir: d, stdin: "" });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("No token given");
+  });
+
+  it("says so when a stored token is revoked, or the server cannot be reached", async () => {
+    const made = await makeToken("read");
+    const d = configDir();
+    expect((await atomize(["login", "--url", server.url], { dir: d, stdin: made.token })).code).toBe(0);
+    expect((await owner.request("DELETE", `/api/tokens/${made.id}`)).status).toBe(204);
+    const refused = await atomize(["projects"], { dir: d });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("The token was refused (expired or revoked?)");
+    expect(refused.stderr).not.toContain(made.token);
+
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const down = await atomize(["projects", "--url", nowhere], { dir: configDir(), token: writeToken });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain(`Could not reach the Atomize server at ${nowhere}`);
+  });
+
+  it("never sends the stored token to another server than the one it was made for", async () => {
+    const other = `http://127.0.0.1:${await freePort()}`;
+    const res = await atomize(["projects", "--url", other], { dir });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`Not logged in to ${other}`);
+  });
+});
+
+describe("atomize projects and plan", () => {
+  it("lists the projects, as text and as the API's JSON", async () => {
+    const text = await atomize(["projects"], { dir });
+    expect(text.code).toBe(0);
+    const line = text.stdout.split("\n").find((l) => l.startsWith(project));
+    expect(line).toContain("Build a plant watering reminder app");
+    expect(line).not.toContain("weekly schedule");
+
+    const json = await atomize(["projects", "--json"], { dir });
+    expect(JSON.parse(json.stdout).tasks.map((t: { id: string }) => t.id)).toContain(project);
+  });
+
+  it("shows the plan as an outline with the critical path and the forecast", async () => {
+    const res = await atomize(["plan", project], { dir });
+    expect(res.code, res.stderr).toBe(0);
+    const lines = res.stdout.split("\n");
+    expect(lines[0]).toMatch(/^\[ \] {3}Build a plant watering reminder app {2}\(0\/\d+ done, \d+ SP\) {2}/);
+    expect(lines[0]!.endsWith(project)).toBe(true);
+    for (const child of projectTree.children) {
+      const line = lines.find((l) => l.endsWith(child.id));
+      expect(line, child.id).toMatch(/^ {2}\[ \] [* ] \S/);
+      expect(line).toContain(child.description.split("\n")[0]!.slice(0, 40));
+    }
+    // At least one task is on the critical path, marked with a star.
+    expect(lines.some((l) => /^ {2}\[ \] \* /.test(l))).toBe(true);
+    expect(res.stdout).toMatch(/\* Critical path: \d+ tasks?, [\d.]+ h of work one after another\./);
+    expect(res.stdout).toMatch(/Forecast for 1 person: P50 [\d.]+ days?, P90 [\d.]+ days?/);
+
+    const json = JSON.parse((await atomize(["plan", project, "--json"], { dir })).stdout);
+    expect(json.tree.id).toBe(project);
+    expect(json.schedule.task_id).toBe(project);
+  });
+
+  it("names a task that is not there", async () => {
+    const res = await atomize(["plan", "00000000-0000-0000-0000-000000000000"], { dir });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^atomize: .*not found/i);
+  });
+});
+
+describe("atomize next, start and done", () => {
+  it("walks a plan to the end: next, then done, until everything is done", async () => {
+    const walk = await plannedProject("Write a changelog generator");
+    const leaves = (await tree(walk)).children.map((c) => c.id);
+    const completed: string[] = [];
+    for (let step = 0; step <= leaves.length; step++) {
+      const next = await atomize(["next", walk], { dir });
+      expect(next.code, next.stderr).toBe(0);
+      if (next.stdout.startsWith("Everything in")) break;
+      const id = next.stdout.match(/^id: (\S+)$/m)![1]!;
+      expect(leaves).toContain(id);
+      expect(next.stdout).toMatch(/^Next: \S/);
+      expect(next.stdout).toContain("Acceptance criteria:\n  - ");
+      expect(next.stdout).toContain(`When it is done: atomize done ${id}`);
+      if (step === 0) {
+        // Starting a task keeps it next, as the one to continue.
+        const started = await atomize(["start", id], { dir });
+        expect(started.stdout).toMatch(/^Started: .+ {2}\S+\n$/);
+        const again = await atomize(["next", walk], { dir });
+        expect(again.stdout).toMatch(/^Continue: .*in progress/);
+        expect(again.stdout).toContain(`id: ${id}`);
+      }
+      const done = await atomize(["done", id], { dir });
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toContain(`Done: `);
+      expect(done.stdout).toContain(`What now: atomize next ${walk}`);
+      completed.push(id);
+    }
+    expect(completed.sort()).toEqual([...leaves].sort());
+    const last = await atomize(["next", walk], { dir });
+    expect(last.code).toBe(0);
+    expect(last.stdout).toBe('Everything in "Write a changelog generator" is done.\n');
+    expect(JSON.parse((await atomize(["next", walk, "--json"], { dir })).stdout)).toEqual({ task: null });
+    const plan = await atomize(["plan", walk], { dir });
+    expect(plan.stdout).toMatch(/^\[x\] {3}Write a changelog generator/);
+    expect(plan.stdout).toContain("Nothing left to do.");
+  });
+
+  it("shows what the next task unblocks, and its JSON", async () => {
+    const first = JSON.parse((await atomize(["next", project, "--json"], { dir })).stdout);
+    const leaf = first.task;
+    expect(projectTree.children.map((c) => c.id)).toContain(leaf.id);
+    // Make another task wait for it (a ready task waits for nothing, so this closes no cycle).
+    const after = projectTree.children.find((c) => c.id !== leaf.id && !c.depends_on.includes(leaf.id));
+    if (after) {
+      const added = await owner.post(`/api/tasks/${after.id}/dependencies`, { depends_on: leaf.id });
+      expect(added.status).toBe(201);
+    }
+    const waiting = after ?? projectTree.children.find((c) => c.id !== leaf.id)!;
+
+    const res = await atomize(["next", project], { dir });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain(`id: ${leaf.id}`);
+    expect(res.stdout).toContain(`Unblocks:\n  - `);
+    expect(res.stdout).toContain(waiting.id);
+    const json = JSON.parse((await atomize(["next", project, "--json"], { dir })).stdout);
+    expect(json.task.id).toBe(leaf.id);
+    expect(json.dependencies).toMatchObject({ task_id: leaf.id, depends_on: [] });
+    expect(json.dependencies.blocks).toContain(waiting.id);
+    if (after) {
+      const removed = await owner.request("DELETE", `/api/tasks/${after.id}/dependencies/${leaf.id}`);
+      expect(removed.status).toBe(204);
+    }
+  });
+
+  it("refuses a read-only token's done with the server's reason", async () => {
+    const leaf = projectTree.children[0]!;
+    const res = await atomize(["done", leaf.id, "--url", server.url], { dir: configDir(), token: readToken });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe("atomize: This API token is read-only: make a write token to change anything.\n");
+    expect((await owner.get(`/api/tasks/${leaf.id}`)).json.status).not.toBe("completed");
+  });
+});
+
+describe("atomize export", () => {
+  it.each([
+    ["md", treeToMarkdown],
+    ["csv", treeToCsv],
+    ["json", treeToJson],
+  ] as const)("--format %s writes what the app's download writes", async (format, convert) => {
+    const expected = convert(await tree(project));
+    const res = await atomize(["export", project, "--format", format], { dir });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toBe(expected);
+
+    const file = path.join(configDir(), `plan.${format}`);
+    const toFile = await atomize(["export", project, "--format", format, "--output", file], { dir });
+    expect(toFile.code).toBe(0);
+    expect(toFile.stdout).toBe("");
+    expect(readFileSync(file, "utf8")).toBe(expected);
+  });
+});
+
+describe("usage errors", () => {
+  it.each([
+    [["frobnicate"], "Unknown command: frobnicate"],
+    [["projects", "--frob"], "Unknown option '--frob'"],
+    [["plan"], "Missing the id: atomize plan <id>"],
+    [["plan", "a", "b"], "Unexpected argument: b"],
+    [["plan", "a", "--format", "md"], "--format is not an option of `atomize plan`"],
+    [["export", "a", "--format", "pdf"], "--format must be md, csv or json"],
+    [["export", "a"], "Which format?"],
+    [["export", "a", "--json", "--format", "md"], "--json exports JSON; leave out --format."],
+    [["projects", "--url", "ftp://example.com"], "The server URL must start with http:// or https://"],
+  ])("atomize %j exits 2", async (args, message) => {
+    const res = await atomize(args, { dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`atomize: ${message}`);
+    expect(res.stderr).toContain("Run `atomize help` for usage.");
+    expect(res.stdout).toBe("");
+  });
+
+  it("prints the usage and the version", async () => {
+    for (const args of [[], ["help"], ["--help"], ["plan", "-h"]]) {
+      const res = await atomize(args, { dir });
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain("Usage: atomize <command> [options]");
+    }
+    const version = await atomize(["--version"], { dir });
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    expect(version.stdout).toBe(`${pkg.version}\n`);
+  });
+});
