@@ -1,13 +1,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type ExportFormat, treeToCsv, treeToJson, treeToMarkdown } from "../shared/export-formats";
+import type { NextTask, ProjectList, StatusChange } from "../shared/schemas/agent";
 import type { PublicUser } from "../shared/schemas/auth";
-import type { Schedule, TaskDependencies } from "../shared/schemas/schedule";
-import type { Task, TaskList, TaskTreeNode } from "../shared/schemas/tasks";
+import type { Schedule } from "../shared/schemas/schedule";
+import type { Task, TaskTreeNode } from "../shared/schemas/tasks";
 import { Api, type Connection } from "./api";
 import { configFile, readLogin, removeLogin, writeLogin } from "./config";
 import { CliError, UsageError } from "./errors";
-import { nextTask, nothingReady, planOutline, projectList, taskLine } from "./format";
+import { nextTask, planOutline, projectList, statusChange } from "./format";
 import { readToken } from "./read-token";
 
 /** `atomize`: the app's public REST API from a terminal (issue 14). Parses, calls, presents; nothing more. */
@@ -138,7 +139,7 @@ const commands: Record<string, Command> = {
   projects: {
     args: [],
     async run(_, opts) {
-      const list = await connect(opts).get<TaskList>("/tasks?page_size=100");
+      const list = await connect(opts).get<ProjectList>("/projects?limit=100");
       if (opts.json) return printJson(list);
       write(projectList(list));
     },
@@ -158,38 +159,30 @@ const commands: Record<string, Command> = {
   next: {
     args: ["id"],
     async run([id], opts) {
-      const api = connect(opts);
-      const schedule = await api.get<Schedule>(taskPath(id!, "/schedule"));
-      const readyId = schedule.ready[0];
-      if (!readyId) {
-        if (opts.json) return printJson({ task: null });
-        return write(nothingReady(await api.get<Task>(taskPath(id!)), schedule));
-      }
-      const [task, dependencies] = await Promise.all([
-        api.get<Task>(taskPath(readyId)),
-        api.get<TaskDependencies>(taskPath(readyId, "/dependencies")),
-      ]);
-      if (opts.json) return printJson({ task, dependencies });
-      const blocks = await Promise.all(dependencies.blocks.map((b) => api.get<Task>(taskPath(b))));
-      write(nextTask(task, blocks, schedule.critical_path.includes(task.id)));
+      const next = await connect(opts).get<NextTask>(taskPath(id!, "/next"));
+      if (opts.json) return printJson(next);
+      write(nextTask(next));
     },
   },
   start: {
     args: ["task id"],
     async run([id], opts) {
-      const task = await connect(opts).patch<Task>(taskPath(id!), { status: "in_progress" });
-      if (opts.json) return printJson(task);
-      write(taskLine("Started", task));
+      const change = await connect(opts).post<StatusChange>(taskPath(id!, "/status"), {
+        status: "in_progress",
+      });
+      if (opts.json) return printJson(change);
+      write(statusChange("Started", change));
     },
   },
   done: {
     args: ["task id"],
     async run([id], opts) {
-      const task = await connect(opts).post<Task>(taskPath(id!, "/complete"));
-      if (opts.json) return printJson(task);
-      write(taskLine("Done", task));
-      const project = task.root_task_id ?? task.id;
-      write(`What now: atomize next ${project}\n`);
+      const api = connect(opts);
+      const change = await api.post<StatusChange>(taskPath(id!, "/status"), { status: "completed" });
+      if (opts.json) return printJson(change);
+      write(statusChange("Done", change));
+      const task = await api.get<Task>(taskPath(id!));
+      write(`What now: atomize next ${task.root_task_id ?? task.id}\n`);
     },
   },
   export: {

@@ -1,6 +1,7 @@
+import type { NextTask, ProjectList, StatusChange, TaskRef } from "../shared/schemas/agent";
 import type { Schedule } from "../shared/schemas/schedule";
-import type { Task, TaskList, TaskTreeNode } from "../shared/schemas/tasks";
-import { descriptionFirstLine, taskTitle, UNTITLED_TASK } from "../shared/task-title";
+import type { Task, TaskTreeNode } from "../shared/schemas/tasks";
+import { descriptionFirstLine, fitText, taskTitle, UNTITLED_TASK } from "../shared/task-title";
 
 /** Human-readable text of what the API answered; the --json output is the answer itself. */
 
@@ -19,14 +20,14 @@ export function statusMark(task: Task & { rollup?: TaskTreeNode["rollup"] }): st
 
 const points = (n: number | null | undefined) => (n ? `${n} SP` : null);
 
-export function projectList(list: TaskList): string {
-  if (list.tasks.length === 0) return "No projects yet: create one in the app.\n";
-  const width = Math.max(...list.tasks.map((t) => t.status.length));
-  const lines = list.tasks.map((t) => {
-    const size = t.total_subtasks === 1 ? "1 subtask" : `${t.total_subtasks} subtasks`;
-    return `${t.id}  ${t.status.padEnd(width)}  ${size.padStart(12)}  ${taskTitle(t.description, TITLE_MAX)}`;
+export function projectList(list: ProjectList): string {
+  if (list.projects.length === 0) return "No projects yet: create one in the app.\n";
+  const width = Math.max(...list.projects.map((p) => p.status.length));
+  const lines = list.projects.map((p) => {
+    const done = `${p.progress.leaves_done}/${p.progress.leaves_total} done`;
+    return `${p.id}  ${p.status.padEnd(width)}  ${done.padStart(12)}  ${fitText(p.title, TITLE_MAX)}`;
   });
-  if (list.total > list.tasks.length) lines.push(`(the newest ${list.tasks.length} of ${list.total})`);
+  if (list.total > list.projects.length) lines.push(`(the newest ${list.projects.length} of ${list.total})`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -76,13 +77,17 @@ function section(title: string, body: string[]): string[] {
   return body.length ? ["", `${title}:`, ...body.map((l) => `  ${l}`)] : [];
 }
 
-/** Everything a person needs to start on a task: what, how, when it is done, what it unblocks. */
-export function nextTask(task: Task, blocks: Task[], onCriticalPath: boolean): string {
+const refLine = (t: TaskRef) => `- ${fitText(t.title, TITLE_MAX)}  ${t.id}`;
+
+/** Everything a person needs to start on the next task (what, how, when it is done, what it unblocks), or why there is none. */
+export function nextTask(next: NextTask): string {
+  const task = next.task;
+  if (!task) return `${next.message}\n`;
   const meta = [
     task.status === "in_progress" ? "in progress" : null,
     points(task.story_points),
-    task.estimated_hours !== null ? `about ${task.estimated_hours} h` : null,
-    onCriticalPath ? "on the critical path" : null,
+    task.estimate_hours ? `about ${task.estimate_hours.likely} h` : null,
+    task.critical ? "on the critical path" : null,
   ].filter(Boolean);
   const title = descriptionFirstLine(task.description) || UNTITLED_TASK;
   const rest = task.description
@@ -100,32 +105,22 @@ export function nextTask(task: Task, blocks: Task[], onCriticalPath: boolean): s
       "Acceptance criteria",
       task.acceptance_criteria.map((c) => `- ${c}`),
     ),
-    ...(task.requirement_ids.length ? ["", `Requirements: ${task.requirement_ids.join(", ")}`] : []),
     ...section(
-      "Unblocks",
-      blocks.map((b) => `- ${taskTitle(b.description, TITLE_MAX)}  ${b.id}`),
+      "Requirements",
+      task.requirements.map((r) => `${r.id}: ${r.text}`),
     ),
+    ...section("Unblocks", task.blocks.map(refLine)),
+    ...section("Already in progress", next.in_progress.filter((t) => t.id !== task.id).map(refLine)),
     "",
+    next.message,
     `When it is done: atomize done ${task.id}`,
   ];
   return `${lines.join("\n")}\n`;
 }
 
-/** One line about a task a command changed. */
-export function taskLine(verb: string, task: Task): string {
-  return `${verb}: ${taskTitle(task.description, TITLE_MAX)}  ${task.id}\n`;
-}
-
-/** Why `next` has nothing: all done, a plan not made yet or failed, or everything left waits. */
-export function nothingReady(project: Task, schedule: Schedule): string {
-  const title = taskTitle(project.description, TITLE_MAX);
-  const left = schedule.waves.flat().length;
-  if (left > 0) return `Nothing is ready in "${title}": ${left} tasks are left, each waiting for another.\n`;
-  if (["submitted", "processing"].includes(project.status)) {
-    return `"${title}" is still being planned (${project.status}): try again when its plan is made.\n`;
-  }
-  if (["failed", "error", "rejected"].includes(project.status)) {
-    return `"${title}" has no plan to work on (${project.status}).\n`;
-  }
-  return `Everything in "${title}" is done.\n`;
+/** One line about a task a command changed, and what became ready with it. */
+export function statusChange(verb: string, change: StatusChange): string {
+  const lines = [`${verb}: ${fitText(change.task.title, TITLE_MAX)}  ${change.task.id}`];
+  if (change.unblocked.length) lines.push(...section("Now ready", change.unblocked.map(refLine)).slice(1));
+  return `${lines.join("\n")}\n`;
 }

@@ -179,10 +179,11 @@ describe("atomize projects and plan", () => {
     expect(text.code).toBe(0);
     const line = text.stdout.split("\n").find((l) => l.startsWith(project));
     expect(line).toContain("Build a plant watering reminder app");
+    expect(line).toMatch(/ 0\/\d+ done /);
     expect(line).not.toContain("weekly schedule");
 
     const json = await atomize(["projects", "--json"], { dir });
-    expect(JSON.parse(json.stdout).tasks.map((t: { id: string }) => t.id)).toContain(project);
+    expect(JSON.parse(json.stdout).projects.map((p: { id: string }) => p.id)).toContain(project);
   });
 
   it("shows the plan as an outline with the critical path and the forecast", async () => {
@@ -222,18 +223,19 @@ describe("atomize next, start and done", () => {
       const next = await atomize(["next", walk], { dir });
       expect(next.code, next.stderr).toBe(0);
       if (next.stdout.startsWith("Everything in")) break;
+      expect(next.stdout).toMatch(/^\d+ tasks? (is|are) ready/m);
       const id = next.stdout.match(/^id: (\S+)$/m)![1]!;
       expect(leaves).toContain(id);
       expect(next.stdout).toMatch(/^Next: \S/);
       expect(next.stdout).toContain("Acceptance criteria:\n  - ");
       expect(next.stdout).toContain(`When it is done: atomize done ${id}`);
       if (step === 0) {
-        // Starting a task keeps it next, as the one to continue.
+        // A started task stays in view; the next one is another ready task, if there is one.
         const started = await atomize(["start", id], { dir });
         expect(started.stdout).toMatch(/^Started: .+ {2}\S+\n$/);
         const again = await atomize(["next", walk], { dir });
-        expect(again.stdout).toMatch(/^Continue: .*in progress/);
-        expect(again.stdout).toContain(`id: ${id}`);
+        if (again.stdout.startsWith("Continue: ")) expect(again.stdout).toContain(`id: ${id}`);
+        else expect(again.stdout).toContain(`Already in progress:\n  - `);
       }
       const done = await atomize(["done", id], { dir });
       expect(done.code, done.stderr).toBe(0);
@@ -244,8 +246,8 @@ describe("atomize next, start and done", () => {
     expect(completed.sort()).toEqual([...leaves].sort());
     const last = await atomize(["next", walk], { dir });
     expect(last.code).toBe(0);
-    expect(last.stdout).toBe('Everything in "Write a changelog generator" is done.\n');
-    expect(JSON.parse((await atomize(["next", walk, "--json"], { dir })).stdout)).toEqual({ task: null });
+    expect(last.stdout).toBe("Everything in this plan is done.\n");
+    expect(JSON.parse((await atomize(["next", walk, "--json"], { dir })).stdout).task).toBeNull();
     const plan = await atomize(["plan", walk], { dir });
     expect(plan.stdout).toMatch(/^\[x\] {3}Write a changelog generator/);
     expect(plan.stdout).toContain("Nothing left to do.");
@@ -270,8 +272,8 @@ describe("atomize next, start and done", () => {
     expect(res.stdout).toContain(waiting.id);
     const json = JSON.parse((await atomize(["next", project, "--json"], { dir })).stdout);
     expect(json.task.id).toBe(leaf.id);
-    expect(json.dependencies).toMatchObject({ task_id: leaf.id, depends_on: [] });
-    expect(json.dependencies.blocks).toContain(waiting.id);
+    expect(json.task.depends_on).toEqual([]);
+    expect(json.task.blocks.map((t: { id: string }) => t.id)).toContain(waiting.id);
     if (after) {
       const removed = await owner.request("DELETE", `/api/tasks/${after.id}/dependencies/${leaf.id}`);
       expect(removed.status).toBe(204);

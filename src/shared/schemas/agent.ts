@@ -104,6 +104,8 @@ export type NextTask = {
   message: string;
   /** Other ready leaves, in the order they should be taken. */
   also_ready: TaskRef[];
+  /** Ready leaves someone already started (the chosen one among them only when nothing else is ready). */
+  in_progress: TaskRef[];
   progress: Progress;
 };
 

@@ -367,6 +367,10 @@ export async function getNextTask(deps: Deps, userId: string, id: string): Promi
       .filter((r) => r !== chosen)
       .slice(0, 10)
       .map((r) => refOf(plan.byId.get(r)!)),
+    in_progress: ready
+      .filter((r) => plan.byId.get(r)?.status === "in_progress")
+      .slice(0, 10)
+      .map((r) => refOf(plan.byId.get(r)!)),
     progress,
   };
 }
