@@ -17,6 +17,9 @@ export type AgentSetup = {
   text: string;
 };
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's own input variable, which VS Code fills in.
+const VSCODE_TOKEN_INPUT = "${input:atomize-token}";
+
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 /** The MCP server's URL on an Atomize site (`origin` without a trailing slash). */
@@ -46,7 +49,7 @@ export function agentSetups(origin: string, token: string = TOKEN_PLACEHOLDER): 
       where: "Add to .vscode/mcp.json (VS Code asks for the token once and keeps it):",
       text: json({
         servers: {
-          atomize: { type: "http", url, headers: { Authorization: "Bearer ${input:atomize-token}" } },
+          atomize: { type: "http", url, headers: { Authorization: `Bearer ${VSCODE_TOKEN_INPUT}` } },
         },
         inputs: [
           { type: "promptString", id: "atomize-token", description: "Atomize API token", password: true },
