@@ -2,6 +2,7 @@
 import { benchDecomposition } from "./decomposition";
 import { benchExports } from "./exports";
 import { benchHostile } from "./hostile";
+import { benchMcp } from "./mcp";
 import { benchStartup } from "./startup";
 import { benchTasks } from "./tasks";
 
@@ -37,3 +38,6 @@ console.table(await benchExports());
 
 console.info("\n# hostile clients against the real process (PGlite, default limits, 5 s request deadline)");
 for (const [k, v] of Object.entries(await benchHostile())) console.info(`${k.padEnd(58)} ${v}`);
+
+console.info("\n# MCP server: tool list size and tool calls through the official SDK client (PGlite)");
+for (const [k, v] of Object.entries(await benchMcp())) console.info(`${k.padEnd(58)} ${v}`);

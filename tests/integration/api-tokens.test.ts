@@ -121,6 +121,13 @@ describe("personal access tokens", () => {
     for (let i = 0; i < 9; i++) statuses.push((await a.get("/api/tasks")).status);
     expect(statuses.slice(0, 8)).toEqual(Array(8).fill(200));
     expect(statuses[8]).toBe(429);
+    // The MCP server shares the token's budget.
+    const mcp = await fetch(new URL("/mcp", server.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${a.bearer}`, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(mcp.status).toBe(429);
     // Another token of the same user has its own budget.
     expect((await b.get("/api/tasks")).status).toBe(200);
   });

@@ -96,6 +96,38 @@ describe("the MCP server", () => {
     expect(get.status).toBe(405);
   });
 
+  it("bounds what one request can ask: batches, bodies that are not JSON, and no OAuth metadata to probe", async () => {
+    const token = await (await account()).token("read");
+    const post = (body: string) =>
+      fetch(new URL("/mcp", server.url), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body,
+      });
+    const call = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "list_projects" },
+    });
+    const batch = await post(JSON.stringify(Array.from({ length: 11 }, (_, i) => call(i))));
+    expect(batch.status).toBe(400);
+    expect((await batch.json()).error.message).toBe("Too many messages in one batch (at most 10).");
+    const junk = await post("{not json");
+    expect(junk.status).toBe(400);
+    expect((await junk.json()).error.code).toBe(-32700);
+    const huge = await post(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(1_100_000) }),
+    );
+    expect(huge.status).toBe(413);
+    const probe = await fetch(new URL("/.well-known/oauth-protected-resource/mcp", server.url));
+    expect(probe.status).toBe(404);
+  });
+
   it("walks a plan with next_task and set_task_status until it is done, live for the browser", async () => {
     const { web, token } = await account();
     const agent = await mcp(await token("write"));

@@ -8,6 +8,12 @@ import { createMcpServer } from "./server";
 
 export { MCP_PATH };
 
+/** JSON-RPC messages in one request: a batch is a loop a single request could make the server run. */
+export const MCP_BATCH_MAX = 10;
+
+const rpcError = (c: Context<AppEnv>, status: 400, code: number, message: string) =>
+  c.json({ jsonrpc: "2.0", error: { code, message }, id: null }, status);
+
 const NEEDS_TOKEN =
   "The MCP server needs a personal access token: make one in Atomize under Settings → API tokens and send it as Authorization: Bearer <token>.";
 
@@ -45,6 +51,16 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
     refreshCookie: null,
     setCookies: null,
   };
+  // Read here (the transport would read it otherwise) to bound a batch before anything runs.
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    return rpcError(c, 400, -32700, "Parse error: the body is not JSON.");
+  }
+  if (Array.isArray(body) && body.length > MCP_BATCH_MAX) {
+    return rpcError(c, 400, -32600, `Too many messages in one batch (at most ${MCP_BATCH_MAX}).`);
+  }
   const server = createMcpServer(ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -52,7 +68,7 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
   });
   try {
     await server.connect(transport);
-    return await transport.handleRequest(c.req.raw);
+    return await transport.handleRequest(c.req.raw, { parsedBody: body });
   } finally {
     await server.close();
   }

@@ -99,7 +99,7 @@ export function createMcpServer(ctx: OperationContext): McpServer {
   tool(
     "get_plan",
     "Outline of a project or subtree: ids, status, points, dependencies, critical path.",
-    { task_id: id("project or subtask id"), depth: z.number().int().optional().describe("default 3") },
+    { task_id: id("project or subtask id"), depth: z.number().int().optional().describe("default 2") },
     true,
     async ({ task_id, depth }) => {
       const o = (await call(agentOperations.outline, ctx, { id: task_id, depth })) as {

@@ -7,10 +7,10 @@ import { EDITABLE_STATUSES, type TaskStatus, type TechStackContext } from "./tas
  * /api/tasks/{id}/outline and /api/tasks/{id}/next): compact, with ids to act on.
  */
 
-export const OUTLINE_DEPTH_DEFAULT = 3;
+export const OUTLINE_DEPTH_DEFAULT = 2;
 export const OUTLINE_DEPTH_MAX = 10;
 /** An outline stops after this many lines and says how to see the rest (a subtree, less depth). */
-export const OUTLINE_LINES_MAX = 400;
+export const OUTLINE_LINES_MAX = 200;
 export const PROJECTS_LIMIT_DEFAULT = 20;
 export const PROJECTS_LIMIT_MAX = 100;
 
