@@ -10,6 +10,7 @@ import { defineConfig } from "vitest/config";
  * one that starts a test server or opens a database is missing here (or one listed here no longer does).
  */
 export const postgresSuites = [
+  "tests/integration/agent-api.test.ts",
   "tests/integration/api-tokens.test.ts",
   "tests/integration/auth-google-oidc-provider.test.ts",
   "tests/integration/auth-google.test.ts",
