@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import {
   type AgentTask,
@@ -16,12 +16,12 @@ import {
 import type { TaskStatus } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { resultRows } from "../../db/client";
-import { taskDependencies, tasks } from "../../db/schema/index";
+import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { listNotes } from "./notes";
 import { getOwnedRow } from "./owned";
 import { PlanGraph, readyLeaves, schedulePlan } from "./plan-graph";
-import { estimateOf, loadPlanGraph } from "./plan-rows";
+import { loadPlanEdges, loadPlanGraph, loadPlanRows, type PlanRow, planNodeOf } from "./plan-rows";
 import { getTask, updateTask } from "./tasks";
 
 /**
@@ -33,25 +33,7 @@ const TITLE_MAX = 80;
 /** Forecast runs are not needed here (only the critical path and the ready leaves): the fewest allowed. */
 const SIMULATIONS = 20;
 
-/** What the outline and the order need of every task of a plan (not its long texts or JSON). */
-async function loadSlimRows(deps: Deps, rootId: string) {
-  return deps.db
-    .select({
-      id: tasks.id,
-      parentId: tasks.parentId,
-      rootTaskId: tasks.rootTaskId,
-      status: tasks.status,
-      description: sql<string>`left(${tasks.description}, 300)`,
-      storyPoints: tasks.storyPoints,
-      estimatedHours: tasks.estimatedHours,
-      estimateLowHours: tasks.estimateLowHours,
-      estimateHighHours: tasks.estimateHighHours,
-    })
-    .from(tasks)
-    .where(or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId)))
-    .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt));
-}
-type Row = Awaited<ReturnType<typeof loadSlimRows>>[number];
+type Row = PlanRow;
 
 const titleOf = (description: string) => taskTitle(description, TITLE_MAX);
 const refOf = (r: Pick<Row, "id" | "description" | "status">): TaskRef => ({
@@ -123,23 +105,8 @@ export async function listProjects(
 
 /** The tree's rows with their children lists, dependencies and (when the order has no cycle) schedule marks. */
 async function loadPlan(deps: Deps, rootId: string) {
-  const [rows, edges] = await Promise.all([
-    loadSlimRows(deps, rootId),
-    deps.db
-      .select({ taskId: taskDependencies.taskId, dependsOnId: taskDependencies.dependsOnId })
-      .from(taskDependencies)
-      .where(eq(taskDependencies.rootTaskId, rootId)),
-  ]);
-  const graph = new PlanGraph(
-    rows.map((r) => ({
-      id: r.id,
-      parentId: r.parentId,
-      done: r.status === "completed",
-      estimate: estimateOf(r),
-      storyPoints: r.storyPoints,
-    })),
-    edges,
-  );
+  const [rows, edges] = await Promise.all([loadPlanRows(deps.db, rootId), loadPlanEdges(deps.db, rootId)]);
+  const graph = new PlanGraph(rows.map(planNodeOf), edges);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const children = new Map<string, Row[]>();
   for (const r of rows) {

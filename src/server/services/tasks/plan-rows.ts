@@ -3,7 +3,7 @@ import type { EstimateRange } from "../../../shared/schemas/schedule";
 import { resultRows } from "../../db/client";
 import { taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
-import { PlanGraph, type PlanNode } from "./plan-graph";
+import { type PlanEdge, PlanGraph, type PlanNode } from "./plan-graph";
 
 /** The plan's rows as the schedule and the task answers read them (no service logic here). */
 
@@ -46,37 +46,63 @@ export function estimateOf(row: {
   };
 }
 
-/** Every node and dependency of one tree, as the plan graph (nodes in tree order: depth, position). */
-export async function loadPlanGraph(db: DbOrTx, rootId: string): Promise<PlanGraph> {
-  const [rows, edges] = await Promise.all([
-    db
-      .select({
-        id: tasks.id,
-        parentId: tasks.parentId,
-        status: tasks.status,
-        description: tasks.description,
-        storyPoints: tasks.storyPoints,
-        estimatedHours: tasks.estimatedHours,
-        estimateLowHours: tasks.estimateLowHours,
-        estimateHighHours: tasks.estimateHighHours,
-      })
-      .from(tasks)
-      .where(or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId)))
-      .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt)),
-    db
-      .select({ taskId: taskDependencies.taskId, dependsOnId: taskDependencies.dependsOnId })
-      .from(taskDependencies)
-      .where(eq(taskDependencies.rootTaskId, rootId)),
-  ]);
-  const nodes: TitledPlanNode[] = rows.map((r) => ({
+/** What the order needs of every task of one tree (not its long texts or JSON), in tree order. */
+export async function loadPlanRows(db: DbOrTx, rootId: string) {
+  return db
+    .select({
+      id: tasks.id,
+      parentId: tasks.parentId,
+      rootTaskId: tasks.rootTaskId,
+      status: tasks.status,
+      // Enough for a title (the first line, fitted) without reading long descriptions.
+      description: sql<string>`left(${tasks.description}, 300)`,
+      storyPoints: tasks.storyPoints,
+      estimatedHours: tasks.estimatedHours,
+      estimateLowHours: tasks.estimateLowHours,
+      estimateHighHours: tasks.estimateHighHours,
+    })
+    .from(tasks)
+    .where(or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId)))
+    .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt));
+}
+export type PlanRow = Awaited<ReturnType<typeof loadPlanRows>>[number];
+
+/** Every dependency of one tree. */
+export function loadPlanEdges(db: DbOrTx, rootId: string): Promise<PlanEdge[]> {
+  return db
+    .select({ taskId: taskDependencies.taskId, dependsOnId: taskDependencies.dependsOnId })
+    .from(taskDependencies)
+    .where(eq(taskDependencies.rootTaskId, rootId));
+}
+
+/** A task row as a node of the plan graph. */
+export function planNodeOf(
+  r: Pick<
+    PlanRow,
+    | "id"
+    | "parentId"
+    | "status"
+    | "description"
+    | "storyPoints"
+    | "estimatedHours"
+    | "estimateLowHours"
+    | "estimateHighHours"
+  >,
+): TitledPlanNode {
+  return {
     id: r.id,
     parentId: r.parentId,
     done: r.status === "completed",
     estimate: estimateOf(r),
     storyPoints: r.storyPoints,
     description: r.description,
-  }));
-  return new PlanGraph(nodes, edges);
+  };
+}
+
+/** Every node and dependency of one tree, as the plan graph (nodes in tree order: depth, position). */
+export async function loadPlanGraph(db: DbOrTx, rootId: string): Promise<PlanGraph> {
+  const [rows, edges] = await Promise.all([loadPlanRows(db, rootId), loadPlanEdges(db, rootId)]);
+  return new PlanGraph(rows.map(planNodeOf), edges);
 }
 
 /** The depends_on lists of a set of tasks, by task id (for list and single-task answers). */

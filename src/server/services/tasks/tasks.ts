@@ -38,7 +38,7 @@ import {
 } from "../planning/pipeline";
 import { getOwnedRow, TASK_NOT_FOUND } from "./owned";
 import { PlanGraph, readyLeaves, rollups } from "./plan-graph";
-import { dependsOnLists, estimateOf, loadPlanGraph } from "./plan-rows";
+import { dependsOnLists, loadPlanGraph, planNodeOf } from "./plan-rows";
 import { beginRevision, recordRevision, revisionTitle } from "./revisions";
 import { type RootExtras, type TaskRow, toMetadata, toTask } from "./serialize";
 
@@ -196,16 +196,7 @@ export function buildTree(
     if (list) list.push(e.dependsOnId);
     else dependsOn.set(e.taskId, [e.dependsOnId]);
   }
-  const graph = new PlanGraph(
-    rows.map((r) => ({
-      id: r.id,
-      parentId: r.parentId,
-      done: r.status === "completed",
-      estimate: estimateOf(r),
-      storyPoints: r.storyPoints,
-    })),
-    [],
-  );
+  const graph = new PlanGraph(rows.map(planNodeOf), []);
   const rollup = rollups(
     graph,
     rows.map((_, i) => rows.length - 1 - i),
