@@ -1,4 +1,4 @@
-// Bundles the server's entry points (the app and the make-admin command) into plain JavaScript with
+// Bundles the server's entry points (the app, the make-admin command and the `atomize` command line) into plain JavaScript with
 // esbuild, the compiler tsx itself runs on. Packages stay external and resolve from node_modules, so the
 // output must live inside the project (dist/server by default). The tests bundle once per run into a
 // folder of their own (tests/support/app-bundle.ts), so a spawned app starts without compiling TypeScript.
@@ -12,7 +12,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export async function buildServer(outdir = path.join(root, "dist", "server")) {
   await build({
     absWorkingDir: root,
-    entryPoints: { main: "src/server/main.ts", "make-admin": "src/server/cli/make-admin.ts" },
+    entryPoints: {
+      main: "src/server/main.ts",
+      "make-admin": "src/server/cli/make-admin.ts",
+      atomize: "src/cli/atomize.ts",
+    },
     outdir,
     bundle: true,
     packages: "external",
@@ -22,7 +26,11 @@ export async function buildServer(outdir = path.join(root, "dist", "server")) {
     sourcemap: "linked",
     logLevel: "warning",
   });
-  return { main: path.join(outdir, "main.js"), makeAdmin: path.join(outdir, "make-admin.js") };
+  return {
+    main: path.join(outdir, "main.js"),
+    makeAdmin: path.join(outdir, "make-admin.js"),
+    cli: path.join(outdir, "atomize.js"),
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import pkg from "../../package.json" with { type: "json" };
 import { type ExportFormat, treeToCsv, treeToJson, treeToMarkdown } from "../shared/export-formats";
 import type { NextTask, ProjectList, StatusChange } from "../shared/schemas/agent";
 import type { PublicUser } from "../shared/schemas/auth";
@@ -210,7 +211,6 @@ const commands: Record<string, Command> = {
 };
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
   return String(pkg.version);
 }
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { treeToCsv, treeToJson, treeToMarkdown } from "../../src/shared/export-formats";
 import type { TaskTreeNode } from "../../src/shared/schemas/tasks";
+import { APP_BUNDLE_ENV } from "../support/app-bundle";
 import { waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { freePort, startTestServer, type TestServer } from "../support/server";
@@ -16,6 +17,11 @@ import { freePort, startTestServer, type TestServer } from "../support/server";
  */
 
 const BIN = fileURLToPath(new URL("../../bin/atomize.mjs", import.meta.url));
+/**
+ * The same code bundled once per run (tests/support/app-bundle.ts, as `npm run build` does): most runs use
+ * it, so they do not compile TypeScript at each start; the usage test runs the real launcher.
+ */
+const BUNDLED = process.env[APP_BUNDLE_ENV] ? path.join(process.env[APP_BUNDLE_ENV], "atomize.js") : BIN;
 
 let server: TestServer;
 let owner: TestClient;
@@ -32,14 +38,22 @@ function configDir(): string {
 }
 
 /** Runs the CLI with its login kept in `dir`; no run may ever print a token. */
-async function atomize(args: string[], opts: { dir: string; stdin?: string; token?: string }): Promise<Run> {
+async function atomize(
+  args: string[],
+  opts: { dir: string; stdin?: string; token?: string; launcher?: boolean },
+): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, ATOMIZE_CONFIG_DIR: opts.dir };
   delete env.ATOMIZE_URL;
   delete env.ATOMIZE_TOKEN;
   if (opts.token) env.ATOMIZE_TOKEN = opts.token;
   const run = await new Promise<Run>((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { cwd: tmpdir(), env }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
+    const script = opts.launcher ? BIN : BUNDLED;
+    const child = execFile(
+      process.execPath,
+      [script, ...args],
+      { cwd: tmpdir(), env },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
     );
     child.stdin!.end(opts.stdin ?? "");
   });
@@ -329,11 +343,11 @@ describe("usage errors", () => {
 
   it("prints the usage and the version", async () => {
     for (const args of [[], ["help"], ["--help"], ["plan", "-h"]]) {
-      const res = await atomize(args, { dir });
+      const res = await atomize(args, { dir, launcher: true });
       expect(res.code).toBe(0);
       expect(res.stdout).toContain("Usage: atomize <command> [options]");
     }
-    const version = await atomize(["--version"], { dir });
+    const version = await atomize(["--version"], { dir, launcher: true });
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
     expect(version.stdout).toBe(`${pkg.version}\n`);
   });
