@@ -44,7 +44,13 @@ async function providerRows(s: TestServer) {
 beforeAll(async () => {
   llm = await startFakeOpenAI({ apiKey: KEY });
   ollama = await startFakeOllama();
-  server = await startTestServer({ ADMIN_EMAILS: ADMIN, OLLAMA_URL: ollama.url, LLM_MAX_RETRIES: "0" });
+  server = await startTestServer({
+    ADMIN_EMAILS: ADMIN,
+    OLLAMA_URL: ollama.url,
+    LLM_MAX_RETRIES: "0",
+    // The fake answers at once; the default 1.5 s leaves no room on a loaded machine (the slow case has its own).
+    OLLAMA_DETECT_TIMEOUT_MS: "10000",
+  });
   admin = await registerAdmin(server);
 });
 afterAll(async () => {

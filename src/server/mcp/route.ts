@@ -35,6 +35,17 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
       { Allow: "POST" },
     );
   }
+  // Read first, even to refuse: an answer sent before the body is read can reset the connection under
+  // the client while it still sends. Read here (the transport would otherwise) to bound a batch.
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    return rpcError(c, 400, -32700, "Parse error: the body is not JSON.");
+  }
+  if (Array.isArray(body) && body.length > MCP_BATCH_MAX) {
+    return rpcError(c, 400, -32600, `Too many messages in one batch (at most ${MCP_BATCH_MAX}).`);
+  }
   const session = c.var.auth.session;
   if (!session?.apiToken) {
     throw new AppError("UNAUTHORIZED", NEEDS_TOKEN, {
@@ -51,16 +62,6 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
     refreshCookie: null,
     setCookies: null,
   };
-  // Read here (the transport would read it otherwise) to bound a batch before anything runs.
-  let body: unknown;
-  try {
-    body = JSON.parse(await c.req.text());
-  } catch {
-    return rpcError(c, 400, -32700, "Parse error: the body is not JSON.");
-  }
-  if (Array.isArray(body) && body.length > MCP_BATCH_MAX) {
-    return rpcError(c, 400, -32600, `Too many messages in one batch (at most ${MCP_BATCH_MAX}).`);
-  }
   const server = createMcpServer(ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
