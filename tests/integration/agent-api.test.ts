@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { taskNotes } from "../../src/server/db/schema/index";
 import { NOTES_PER_TASK_MAX } from "../../src/shared/schemas/notes";
 import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
@@ -32,7 +33,7 @@ async function planned(description: string, maxDepth = 2) {
 
 describe("notes", () => {
   it("are appended with a timestamp, listed oldest first, refused empty, past the limit, or on another's task", async () => {
-    const { client, leaves } = await planned("A team calendar with shared events", 1);
+    const { client, id, leaves } = await planned("A team calendar with shared events", 1);
     const leaf = leaves[0]!;
     const first = await client.post(`/api/tasks/${leaf.id}/notes`, { body: "  First finding  " });
     expect(first.status).toBe(201);
@@ -52,10 +53,16 @@ describe("notes", () => {
     expect((await stranger.post(`/api/tasks/${leaf.id}/notes`, { body: "mine" })).status).toBe(404);
     expect((await stranger.get(`/api/tasks/${leaf.id}/notes`)).status).toBe(404);
 
+    // The task next to it already holds the most notes a task keeps (all but one written straight away).
     const other = leaves[1]!;
-    for (let i = 0; i < NOTES_PER_TASK_MAX; i++) {
-      expect((await client.post(`/api/tasks/${other.id}/notes`, { body: `note ${i}` })).status).toBe(201);
-    }
+    await server.deps.db.insert(taskNotes).values(
+      Array.from({ length: NOTES_PER_TASK_MAX - 1 }, (_, i) => ({
+        taskId: other.id,
+        rootTaskId: id,
+        body: `note ${i}`,
+      })),
+    );
+    expect((await client.post(`/api/tasks/${other.id}/notes`, { body: "the last one" })).status).toBe(201);
     const over = await client.post(`/api/tasks/${other.id}/notes`, { body: "one too many" });
     expect(over.status).toBe(422);
     expect(over.json.detail).toBe(`This task already has ${NOTES_PER_TASK_MAX} notes, the most it keeps.`);
