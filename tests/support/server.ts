@@ -109,6 +109,10 @@ export async function startTestServer(
     // GitHub's own pause between writes is a second; a 20-issue export would spend most of a test on it.
     // tests/integration/github-client.test.ts checks the pacing itself.
     GITHUB_WRITE_INTERVAL_MS: "20",
+    // The suite's client shares this process's event loop with the server and PGlite: a long synchronous
+    // stretch (PGlite inserting thousands of rows) could let the server's idle timer close a kept-alive
+    // socket just as the client reuses it (ECONNRESET, "fetch failed"). Idle sockets stay open longer here.
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: "60000",
     ...env,
   });
   const inMemoryDatabase = !scratch && !opts.dataDir;
