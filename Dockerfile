@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
-# Multi-stage build: dependencies and the client bundle are built once; the runtime image runs as a
-# non-root user with the data folder as a volume.
+# Multi-stage build: dependencies, the client, the compiled server and its database seed are built once;
+# the runtime image runs the compiled JavaScript as a non-root user with the data folder as a volume.
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -16,7 +16,7 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/drizzle ./drizzle
-COPY --from=build --chown=node:node /app/src ./src
+COPY --from=build --chown=node:node /app/scripts/run-built.mjs ./scripts/run-built.mjs
 COPY --from=build --chown=node:node /app/package.json ./package.json
 RUN mkdir -p /data && chown node:node /data
 USER node
@@ -24,4 +24,5 @@ VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "--import", "tsx", "src/server/main.ts"]
+# The compiled server (npm run build); `docker exec … npm run make-admin -- someone@example.com` works too.
+CMD ["node", "dist/server/main.js"]

@@ -1,7 +1,9 @@
 /** `npm run bench`: the figures issue notes report (never asserted in tests). */
-import { benchDecomposition } from "./decomposition";
+import { benchCompression } from "./compression";
+import { benchDecompositions } from "./decomposition";
 import { benchExports } from "./exports";
 import { benchHostile } from "./hostile";
+import { benchLighthouse } from "./lighthouse";
 import { benchMcp } from "./mcp";
 import { benchStartup } from "./startup";
 import { benchTasks } from "./tasks";
@@ -9,8 +11,8 @@ import { benchTasks } from "./tasks";
 const pgUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
-console.info("\n# start-up and sign-in (PGlite, child process)");
-for (const [k, v] of Object.entries(await benchStartup())) console.info(`${k.padEnd(58)} ${v}`);
+console.info("\n# start-up and sign-in (the compiled server as npm start runs it, PGlite, child process)");
+for (const [k, v] of Object.entries(await benchStartup())) console.info(`${k.padEnd(76)} ${v}`);
 
 console.info("\n# task reads: 10,000 tasks / 20 users + a 2,801-node tree (server time from Server-Timing)");
 const rows = [...(await benchTasks(undefined))];
@@ -21,15 +23,10 @@ try {
 }
 console.table(rows);
 
-console.info("\n# decomposition: fake model at 200 ms per call, depth 3, 5 children per node");
-const decompositions = [await benchDecomposition(null, 4)];
-try {
-  decompositions.push(await benchDecomposition(pgUrl, 4));
-  decompositions.push(await benchDecomposition(pgUrl, 8));
-} catch (err) {
-  console.warn(`PostgreSQL run skipped (${(err as Error).message})`);
-}
-console.table(decompositions);
+console.info(
+  "\n# decomposition: fake model at 200 ms per call, depth 3, 5 children per node; wall time against the call-graph bound",
+);
+console.table(await benchDecompositions(pgUrl));
 
 console.info(
   "\n# exports: 156-node tree, fakes at 50 ms per request, Trello and GitHub at their real limits (BENCH_GITHUB=0 skips GitHub's five minutes)",
@@ -41,3 +38,24 @@ for (const [k, v] of Object.entries(await benchHostile())) console.info(`${k.pad
 
 console.info("\n# MCP server: tool list size and tool calls through the official SDK client (PGlite)");
 for (const [k, v] of Object.entries(await benchMcp())) console.info(`${k.padEnd(58)} ${v}`);
+
+console.info(
+  "\n# compression: bytes on the wire for the landing page (HTML + the scripts and styles Chromium loads) and the 2,801-node tree (PGlite; needs `npm run build`)",
+);
+try {
+  const { landing, tree, settings } = await benchCompression();
+  console.table(landing);
+  console.table(tree);
+  console.table(settings);
+} catch (err) {
+  console.warn(`compression skipped (${(err as Error).message})`);
+}
+
+console.info(
+  "\n# Lighthouse 12, mobile profile, on the public pages of a fresh production server (needs `npm run build`; median of BENCH_LIGHTHOUSE_RUNS=3)",
+);
+try {
+  console.table(await benchLighthouse());
+} catch (err) {
+  console.warn(`Lighthouse run skipped (${(err as Error).message})`);
+}

@@ -1,14 +1,34 @@
 /**
- * Start-up and sign-in figures on this machine (reported in issue notes, never asserted
- * in tests). Runs the real server as a child process on PGlite.
+ * Start-up and sign-in figures on this machine (reported in issue notes, never asserted in tests), from
+ * the compiled server as `npm start` runs it (decision 025), on PGlite, as a child process:
+ * - cold start to /readyz (spawn to the first 200) on a new data folder and on an existing one, the
+ *   median (and range) of BENCH_STARTUP_RUNS runs (default 5), with the process's CPU time by then,
+ *   which a busy machine disturbs less than the wall time;
+ * - where the time goes: each phase of the server's "atomize listening" line, median;
+ * - RSS once the process has idled a few seconds after a start;
+ * - the TypeScript source through tsx (how `npm start` ran before issue 15, and `npm run dev` still
+ *   does), on the existing folder, for comparison;
+ * - sign-in times.
+ * The data folders sit inside the project, as the default ./.data does: on these machines creating a
+ * file under /tmp costs about ten times as much, and a new folder is some 1,100 files.
+ * `node --import tsx bench/startup.ts` runs this part alone.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { spawnApp, waitForReady } from "../tests/support/process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+// @ts-expect-error: a plain ES module script without types (scripts/build-server.mjs)
+import { buildPgliteSeed, buildServer } from "../scripts/build-server.mjs";
+import { type AppProcess, spawnApp } from "../tests/support/process";
 import { freePort } from "../tests/support/server";
+import { waitUntil } from "../tests/support/wait";
 import { percentile } from "./stats";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
+const IDLE_MS = 3_000;
+const TICK_MS = 10; // Linux's USER_HZ: /proc/<pid>/stat counts CPU time in hundredths of a second
 
 async function timed<T>(fn: () => Promise<T>) {
   const t = performance.now();
@@ -16,21 +36,110 @@ async function timed<T>(fn: () => Promise<T>) {
   return performance.now() - t;
 }
 
+/** The process's CPU time so far (all its threads), from /proc; NaN where there is none. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function rssMb(pid: number): number {
+  const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+}
+
+type Start = { app: AppProcess; ms: number; cpuMs: number; phases: Record<string, number> };
+
+/** Starts the server and measures spawn to the first 200 from /readyz, polled every few milliseconds. */
+async function start(command: [string, ...string[]], env: Record<string, string>): Promise<Start> {
+  const t = performance.now();
+  const app = spawnApp(env, { command, cwd: root });
+  await waitUntil(
+    async () => {
+      if (app.child.exitCode !== null) throw new Error(`the server exited:\n${app.output()}`);
+      return fetch(`${app.url}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+    },
+    { timeoutMs: 120_000, intervalMs: 2, message: () => `the server was not ready:\n${app.output()}` },
+  );
+  const ms = performance.now() - t;
+  const cpu = cpuMs(app.child.pid!);
+  const line = await waitUntil(() => app.output().match(/^.*"msg":"atomize listening".*$/m)?.[0], {
+    message: "the start-up line",
+  });
+  return { app, ms, cpuMs: cpu, phases: JSON.parse(line).startup };
+}
+
+async function stop(app: AppProcess) {
+  app.child.kill("SIGTERM");
+  await app.exited;
+}
+
+const median = (xs: number[]) => percentile(xs, 50);
+const summary = (xs: number[]) =>
+  `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`;
+function phaseMedians(starts: Start[]): string {
+  const names = [...new Set(starts.flatMap((s) => Object.keys(s.phases)))];
+  return names.map((n) => `${n} ${median(starts.map((s) => s.phases[n] ?? 0)).toFixed(0)}`).join(" · ");
+}
+
 export async function benchStartup(): Promise<Record<string, string>> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "atomize-bench-"));
+  // What `npm run build` makes of the server (the seed is kept when current).
+  const outdir = path.join(root, "dist", "server");
+  await buildServer(outdir);
+  await buildPgliteSeed(outdir);
+  const built: [string, ...string[]] = [process.execPath, path.join(outdir, "main.js")];
+  const source: [string, ...string[]] = [process.execPath, "--import", "tsx", "src/server/main.ts"];
+
+  const scratch = path.join(root, "node_modules", ".cache", "atomize-bench");
+  mkdirSync(scratch, { recursive: true });
+  const dataDir = mkdtempSync(path.join(scratch, "startup-"));
   try {
     const port = await freePort();
-    const env = { PORT: String(port), DATA_DIR: dataDir, HOST: "127.0.0.1", LOG_LEVEL: "warn" };
+    const env = { PORT: String(port), DATA_DIR: dataDir, HOST: "127.0.0.1", LOG_LEVEL: "info" };
+    const fresh: Start[] = [];
+    const existing: Start[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      rmSync(dataDir, { recursive: true, force: true });
+      const first = await start(built, env);
+      fresh.push(first);
+      await stop(first.app);
+      const again = await start(built, env);
+      existing.push(again);
+      await stop(again.app);
+    }
     const results: Record<string, string> = {};
+    for (const [label, starts] of [
+      ["new data folder", fresh],
+      ["existing data folder", existing],
+    ] as const) {
+      results[`${label}: spawn to /readyz (ms, median of ${RUNS} and range)`] = summary(
+        starts.map((s) => s.ms),
+      );
+      results[`${label}: the server's CPU time by then (ms)`] = summary(starts.map((s) => s.cpuMs));
+      results[`${label}: phases (ms, median)`] = phaseMedians(starts);
+    }
 
-    let app = spawnApp(env);
-    results["cold start to /readyz, fresh PGlite (ms)"] = (await waitForReady(app)).toFixed(0);
-    app.child.kill("SIGTERM");
-    await app.exited;
-    app = spawnApp(env);
-    results["start to /readyz, existing PGlite (ms)"] = (await waitForReady(app)).toFixed(0);
+    const tsx: Start[] = [];
+    for (let i = 0; i < Math.min(RUNS, 3); i++) {
+      const s = await start(source, env);
+      tsx.push(s);
+      await stop(s.app);
+    }
+    results[`TypeScript source through tsx, existing folder: to /readyz, CPU (ms, median of ${tsx.length})`] =
+      `${summary(tsx.map((s) => s.ms))}, CPU ${summary(tsx.map((s) => s.cpuMs))}`;
 
-    const base = `http://127.0.0.1:${port}`;
+    const { app } = await start(built, env);
+    await sleep(IDLE_MS);
+    results[`server RSS ${IDLE_MS / 1000} s after a start, idle (MB)`] = rssMb(app.child.pid!).toFixed(0);
+
+    const base = app.url;
     const json = { "content-type": "application/json" };
     const email = `bench.${Date.now()}@example.com`;
     const password = "benchmark password";
@@ -73,18 +182,15 @@ export async function benchStartup(): Promise<Record<string, string>> {
     }
     results["GET /api/auth/me p50 / p95 (ms, session check)"] =
       `${percentile(mes, 50).toFixed(2)} / ${percentile(mes, 95).toFixed(2)}`;
+    results["server RSS after the run (MB)"] = rssMb(app.child.pid!).toFixed(0);
 
-    const rss = await fetch(`${base}/readyz`).then(() => app.child.pid);
-    const status = await import("node:fs/promises").then((fs) =>
-      fs.readFile(`/proc/${rss}/status`, "utf8").catch(() => ""),
-    );
-    const vmRss = status.match(/VmRSS:\s+(\d+) kB/)?.[1];
-    if (vmRss) results["server RSS after the run (MB)"] = (Number(vmRss) / 1024).toFixed(0);
-
-    app.child.kill("SIGTERM");
-    await app.exited;
+    await stop(app);
     return results;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const [k, v] of Object.entries(await benchStartup())) console.info(`${k.padEnd(72)} ${v}`);
 }

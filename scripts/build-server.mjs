@@ -1,15 +1,32 @@
 // Bundles the server's entry points (the app, the make-admin command and the `atomize` command line) into plain JavaScript with
-// esbuild, the compiler tsx itself runs on. Packages stay external and resolve from node_modules, so the
+// esbuild, the compiler tsx itself runs on. The packages they use are bundled too: Node's loader spent
+// about a second of CPU resolving and reading a few thousand files of node_modules at every start
+// (decision 025). Code loaded on demand (`await import(...)`) goes into chunks of its own, loaded only
+// when used. The few packages listed in `external` stay in node_modules and resolve from there, so the
 // output must live inside the project (dist/server by default). The tests bundle once per run into a
 // folder of their own (tests/support/app-bundle.ts), so a spawned app starts without compiling TypeScript.
+// `npm run build` also makes the PGlite seed: a migrated database that a new data folder starts from
+// (src/server/db/pglite-seed.ts, decision 025).
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const migrationsFolder = path.join(root, "drizzle");
 
-/** Writes main.js and make-admin.js into `outdir`; returns their paths. */
+/**
+ * Packages left in node_modules: PGlite finds its WebAssembly and data files beside its own module,
+ * argon2 is a native addon, the model SDK is loaded at the first model call
+ * (src/server/services/planning/langchain-planner.ts), and ws tries two optional native helpers.
+ */
+const external = ["@electric-sql/pglite", "@node-rs/argon2", "@langchain/*", "bufferutil", "utf-8-validate"];
+
+/** Writes main.js, make-admin.js and atomize.js (and their shared chunks) into `outdir`; returns their paths. */
 export async function buildServer(outdir = path.join(root, "dist", "server")) {
+  // Chunk names change with their content: drop the previous build's.
+  rmSync(path.join(outdir, "chunks"), { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints: {
@@ -19,10 +36,16 @@ export async function buildServer(outdir = path.join(root, "dist", "server")) {
     },
     outdir,
     bundle: true,
-    packages: "external",
+    external,
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     platform: "node",
     format: "esm",
     target: "node20",
+    // Bundled CommonJS packages call require() for Node's own modules; an ES module has none of its own.
+    banner: {
+      js: 'import { createRequire as __atomizeRequire } from "node:module"; const require = __atomizeRequire(import.meta.url);',
+    },
     sourcemap: "linked",
     logLevel: "warning",
   });
@@ -33,7 +56,53 @@ export async function buildServer(outdir = path.join(root, "dist", "server")) {
   };
 }
 
+/**
+ * Writes `outdir/pglite-seed` (a PGlite data folder holding every migration of drizzle/) and its manifest
+ * `outdir/pglite-seed.json`, which names the PGlite version that wrote it: the server uses the seed only
+ * with that version. `from` copies an already-migrated folder instead of creating one (the tests reuse the
+ * run's template). A seed whose manifest already matches is kept, so a rebuild skips initdb.
+ */
+export async function buildPgliteSeed(outdir = path.join(root, "dist", "server"), { from } = {}) {
+  const seed = path.join(outdir, "pglite-seed");
+  const manifestFile = `${seed}.json`;
+  const manifest = { pglite: pgliteVersion(), newestMigration: newestMigration() };
+  if (!from && existsSync(manifestFile) && existsSync(path.join(seed, "PG_VERSION"))) {
+    const current = JSON.parse(readFileSync(manifestFile, "utf8"));
+    if (current.pglite === manifest.pglite && current.newestMigration === manifest.newestMigration)
+      return seed;
+  }
+  rmSync(manifestFile, { force: true });
+  rmSync(seed, { recursive: true, force: true });
+  if (from) cpSync(from, seed, { recursive: true });
+  else {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const { drizzle } = await import("drizzle-orm/pglite");
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    const client = new PGlite(seed);
+    await client.waitReady;
+    await migrate(drizzle(client), { migrationsFolder });
+    await client.close();
+  }
+  // Written last: a seed without its manifest is never used.
+  writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  return seed;
+}
+
+function pgliteVersion() {
+  const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+  return JSON.parse(readFileSync(path.join(path.dirname(entry), "..", "package.json"), "utf8")).version;
+}
+
+function newestMigration() {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8"));
+  return Math.max(0, ...journal.entries.map((e) => e.when));
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const out = await buildServer(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
-  console.log(`server bundled: ${path.relative(root, out.main)}, ${path.relative(root, out.makeAdmin)}`);
+  const outdir = process.argv[2] ? path.resolve(process.argv[2]) : undefined;
+  const out = await buildServer(outdir);
+  const seed = await buildPgliteSeed(outdir);
+  console.log(
+    `server bundled: ${path.relative(root, out.main)}, ${path.relative(root, out.makeAdmin)}; database seed: ${path.relative(root, seed)}`,
+  );
 }

@@ -1,34 +1,48 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect } from "react";
+import { Router } from "wouter";
+import type { PublicConfigAnswer } from "../shared/page-bootstrap";
 import { AppLayout } from "./components/app-layout";
 import { ErrorBoundary } from "./components/error-boundary";
 import { LoadingProvider } from "./components/loading-overlay";
 import { ToastProvider } from "./components/toast";
-import { AuthProvider } from "./lib/auth";
-import { createQueryClient } from "./lib/query-client";
-import { notifySessionExpired } from "./lib/session";
-import { TRPCProvider } from "./lib/trpc";
-import { createAppTRPCClient } from "./lib/trpc-client";
-import { AppRoutes } from "./routes";
+import { PublicConfigProvider } from "./lib/public-config";
+import { PublicDataContext, type PublicDataStore } from "./lib/public-query";
+import { ShellRoutes } from "./routes";
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
-  const [trpcClient] = useState(() => createAppTRPCClient({ onSessionExpired: notifySessionExpired }));
+export type AppProps = {
+  /** The installation's public settings (null on the dev server: the defaults, then the API's). */
+  config: PublicConfigAnswer | null;
+  /** The public API answers the page was rendered from. */
+  data: PublicDataStore;
+  /** On the server: the request's path and query (the browser reads its own location). */
+  ssrPath?: string;
+  ssrSearch?: string;
+};
+
+/**
+ * The client's shell: the same tree on the server (src/client/entry-server.tsx) and in the browser
+ * (main.tsx), so the browser hydrates what the server rendered. It carries only what the public pages
+ * need; the signed-in side (tRPC, TanStack Query, auth) loads with its routes (lib/runtime.ts).
+ */
+export function App({ config, data, ssrPath, ssrSearch }: AppProps) {
+  // Marks the page as interactive: hydrated (or rendered) and listening (the browser tests wait for it).
+  useEffect(() => document.getElementById("root")?.setAttribute("data-hydrated", ""), []);
+  const routerProps = ssrPath === undefined ? {} : { ssrPath, ssrSearch: ssrSearch ?? "" };
   return (
     <ErrorBoundary>
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+      <PublicConfigProvider config={config}>
+        <PublicDataContext.Provider value={data}>
           <ToastProvider>
             <LoadingProvider>
-              <AuthProvider>
+              <Router {...routerProps}>
                 <AppLayout>
-                  <AppRoutes />
+                  <ShellRoutes />
                 </AppLayout>
-              </AuthProvider>
+              </Router>
             </LoadingProvider>
           </ToastProvider>
-        </TRPCProvider>
-      </QueryClientProvider>
+        </PublicDataContext.Provider>
+      </PublicConfigProvider>
     </ErrorBoundary>
   );
 }

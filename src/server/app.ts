@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { getConnInfo } from "@hono/node-server/conninfo";
@@ -14,6 +14,7 @@ import { type ErrorCode, errorCodes } from "../shared/errors";
 import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./auth/http-session";
 import type { Deps } from "./deps";
 import { AppError, notFound, reportUnexpected } from "./errors";
+import { compression } from "./lib/compression";
 import { containsNul, NUL_MESSAGE } from "./lib/forbidden-text";
 import { handleMcp, MCP_PATH } from "./mcp/route";
 import { apiRoutes } from "./rest/api";
@@ -24,12 +25,17 @@ import {
   uploadResponseHeaders,
 } from "./rest/blog";
 import type { AppEnv } from "./rest/http";
+import { createSitePages } from "./ssr/pages";
 import { appRouter } from "./trpc/router";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export type AppOptions = { clientDir?: string };
+export type AppOptions = {
+  clientDir?: string;
+  /** The server renderer's module (ssr/pages.ts); by default dist/ssr/entry-server.js beside the client. */
+  ssrEntry?: string;
+};
 
 export function clientIp(deps: Deps, c: Parameters<typeof getConnInfo>[0]): string | null {
   if (deps.config.TRUST_PROXY) {
@@ -125,6 +131,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
       ms: Math.round(ms),
     });
   });
+  // Every answer from here on (API JSON, pages, feeds, static files) is compressed by Accept-Encoding;
+  // inside the timing above, which so measures the handler alone (the body is compressed as it is sent).
+  app.use("*", compression());
   // Blog uploads: their own strict headers, set after (so over) the app-wide ones below.
   app.use("/uploads/*", uploadResponseHeaders);
   app.use(
@@ -260,29 +269,28 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
     throw notFound();
   });
 
-  // The built SPA: hashed assets cached for a year, every other path falls back to index.html.
+  // The built client: hashed assets cached for a year; every other path is a page, rendered on the
+  // server when the server renderer is built (ssr/pages.ts), else the SPA's index.html. Files are served
+  // as their build-time .br or .gz (scripts/precompress.mjs) when the client takes it.
   const clientDir = opts.clientDir ?? path.resolve("dist/client");
   const indexFile = path.join(clientDir, "index.html");
-  // Blog: uploads, sitemap.xml, robots.txt, the RSS feed and post pages with metadata, before the SPA.
-  app.route("/", blogSiteRoutes(indexFile));
+  // Blog: uploads, sitemap.xml, robots.txt and the RSS feed, before the pages.
+  app.route("/", blogSiteRoutes());
   if (existsSync(indexFile)) {
     const root = path.relative(process.cwd(), clientDir) || ".";
     app.use(
       "/assets/*",
       serveStatic({
         root,
+        precompressed: true,
         onFound: (_p, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
       }),
     );
-    app.use("*", serveStatic({ root }));
+    // "/" is a page (the landing page, rendered), not the template file.
+    const files = serveStatic({ root, precompressed: true });
+    app.use("*", (c, next) => (c.req.path === "/" ? next() : files(c, next)));
   }
-  app.get("*", (c) => {
-    if (!existsSync(indexFile)) {
-      return c.text("The client is not built. Run `npm run build` (or `npm run dev` for development).", 503);
-    }
-    c.header("Cache-Control", "no-cache");
-    return c.html(readFileSync(indexFile, "utf8"));
-  });
+  app.get("*", createSitePages(deps, { clientDir, ...(opts.ssrEntry ? { ssrEntry: opts.ssrEntry } : {}) }));
 
   // The one place a REST or site request's error becomes an answer.
   app.onError((err, c) => {

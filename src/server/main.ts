@@ -1,11 +1,11 @@
-import { performance } from "node:perf_hooks";
 import { ConfigError, loadConfig } from "./config";
 import { VaultError } from "./integrations/vault";
 import { installLastResortHandlers } from "./lib/last-resort";
 import { createLogger } from "./lib/logger";
+import { createStartupTimeline } from "./lib/startup-timeline";
 import { startServer } from "./server";
 
-const started = performance.now();
+const timeline = createStartupTimeline();
 let config: ReturnType<typeof loadConfig>;
 try {
   config = loadConfig();
@@ -18,10 +18,11 @@ try {
 }
 
 const log = createLogger(config.LOG_LEVEL);
+timeline.mark("config");
 
 let server: Awaited<ReturnType<typeof startServer>>;
 try {
-  server = await startServer(config, { log });
+  server = await startServer(config, { log, timeline });
 } catch (err) {
   // A problem the operator must fix (a damaged or mismatched key): one readable line, then stop.
   if (err instanceof VaultError) process.stderr.write(`${err.message}\n`);
@@ -35,7 +36,8 @@ log.info("atomize listening", {
   url: `http://localhost:${server.port}`,
   database: server.deps.database.driver,
   google: config.googleEnabled,
-  startupMs: Math.round(performance.now() - started),
+  // Milliseconds since the process began, by phase (decision 025); bench/startup.ts reads them.
+  startup: timeline.phases(),
 });
 
 let stopping = false;

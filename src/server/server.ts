@@ -11,6 +11,7 @@ import { trelloExporter } from "./integrations/trello/exporter";
 import { checkVaultKey, createVault, loadVaultKey } from "./integrations/vault";
 import { JobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./lib/logger";
+import type { StartupTimeline } from "./lib/startup-timeline";
 import { createEventBus } from "./realtime/event-bus";
 import { createWebSockets } from "./realtime/websocket";
 import { purgeExpiredSessions } from "./services/auth/sessions";
@@ -22,6 +23,7 @@ import { failDecomposition, registerDecomposition } from "./services/planning/pi
 import { createPlanners } from "./services/planning/planners";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
+const OLLAMA_PROBE_DELAY_MS = 1_000;
 
 export type RunningServer = {
   url: string;
@@ -33,20 +35,31 @@ export type RunningServer = {
 
 export async function startServer(
   config: Config,
-  opts: { log?: Logger; clientDir?: string; inMemoryDatabase?: boolean; pglite?: PGliteLease } = {},
+  opts: {
+    log?: Logger;
+    clientDir?: string;
+    inMemoryDatabase?: boolean;
+    pglite?: PGliteLease;
+    /** Records where the start-up's time goes (main.ts logs it). */
+    timeline?: StartupTimeline;
+  } = {},
 ): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  const timeline = opts.timeline;
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
     inMemory: opts.inMemoryDatabase,
     pglite: opts.pglite,
+    timeline,
   });
   const events = await createEventBus(database, log);
   let deps: Deps;
   const jobs = new JobQueue(database, log.child({ component: "jobs" }), {
-    concurrency: config.LLM_CONCURRENCY,
+    // Twice as many jobs as model calls in flight (the planners hold calls to LLM_CONCURRENCY): a job's
+    // database work overlaps other jobs' calls instead of keeping a call waiting (decision 026).
+    concurrency: config.LLM_CONCURRENCY * 2,
     leaseMs: config.JOB_LEASE_MS,
     onFailed: (job, error) =>
       job.kind.startsWith("decompose.") ? failDecomposition(deps, job, error) : Promise.resolve(),
@@ -80,14 +93,13 @@ export async function startServer(
     unsubscribeKey: deriveUnsubscribeKey(config.BLOG_UNSUBSCRIBE_SECRET, vaultKey),
     exporters: { jira: jiraExporter, trello: trelloExporter, github: githubExporter },
   };
-  // Looks for a local Ollama in the background; start-up does not wait for it.
-  void deps.ollama.detect();
   registerDecomposition(deps);
   registerExports(deps);
   registerBlog(deps); // blog: the "new post" e-mail job
   if (config.JOBS_ENABLED) await jobs.start();
   const app = createApp(deps, { clientDir: opts.clientDir });
   const sockets = await createWebSockets(deps);
+  timeline?.mark("app");
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
@@ -122,6 +134,11 @@ export async function startServer(
     socket.destroy();
   });
   server.on("upgrade", sockets.handleUpgrade);
+  timeline?.mark("listen");
+  // Looks for a local Ollama in the background once the server is up: the probe's first fetch loads
+  // Node's HTTP client, CPU that the first requests after a start should not wait behind (decision 026).
+  const ollamaProbe = setTimeout(() => void deps.ollama.detect(), OLLAMA_PROBE_DELAY_MS);
+  ollamaProbe.unref();
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === "0.0.0.0" || config.HOST === "::" ? "127.0.0.1" : config.HOST;
 
@@ -137,6 +154,7 @@ export async function startServer(
   const close = () => {
     closing ??= (async () => {
       clearInterval(housekeeping);
+      clearTimeout(ollamaProbe);
       const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       if ("closeIdleConnections" in server) server.closeIdleConnections();
       // Running decompositions are handed back to the queue so another process (or the next start) resumes them.

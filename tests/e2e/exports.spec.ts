@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, expectAccessibleInBothThemes, test } from "./fixtures";
 
 test("enable Trello in Settings, export a task, and watch the progress dialog to the result", async ({
   page,
@@ -40,6 +40,7 @@ test("enable Trello in Settings, export a task, and watch the progress dialog to
   await dialog.getByLabel("Board name").fill("  ");
   await dialog.getByRole("button", { name: "Export to Trello" }).click();
   await expect(dialog.getByText("Board name is required")).toBeVisible();
+  await expectAccessibleInBothThemes(page, "the Trello export dialog with an error");
   await dialog.getByLabel("Board name").fill("Recipes plan");
   await dialog.getByRole("button", { name: "Export to Trello" }).click();
 
@@ -51,4 +52,5 @@ test("enable Trello in Settings, export a task, and watch the progress dialog to
   const link = page.getByRole("link", { name: "Open board in Trello" });
   await expect(link).toHaveAttribute("target", "_blank");
   await expect(link).toHaveAttribute("href", /^https:\/\/trello\.com\/b\//);
+  await expectAccessibleInBothThemes(page, "the export's progress dialog, complete");
 });

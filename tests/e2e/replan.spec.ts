@@ -1,4 +1,4 @@
-import { createTask, expect, test, waitUntilPlanned } from "./fixtures";
+import { createTask, expect, expectAccessibleInBothThemes, test, waitUntilPlanned } from "./fixtures";
 
 const DESCRIPTION = [
   "A book club site",
@@ -42,6 +42,7 @@ test("re-plan with guidance: review the diff, accept part of it, a hand-edited t
   await expect(removals.filter({ hasText: "R2: Members sign up" })).toHaveCount(0);
   await dialog.getByText(/1 locked task kept as it is/).click();
   await expect(dialog.getByTestId("replan-kept")).toContainText("R2: Members sign up");
+  await expectAccessibleInBothThemes(page, "a re-plan's proposal");
   await expect(item(/Set up the repository/)).toBeVisible();
 
   // Accept all but one: the stack decision stays.
@@ -63,10 +64,10 @@ test("re-plan with guidance: review the diff, accept part of it, a hand-edited t
   await expect(revisions.nth(1)).toContainText("Edited");
   await expect(revisions.nth(2)).toContainText("The plan before the first recorded change");
   await revisions.nth(2).getByRole("button", { name: "Restore" }).click();
-  await page
-    .getByRole("dialog", { name: "Restore this version?" })
-    .getByRole("button", { name: "Restore" })
-    .click();
+  const restore = page.getByRole("dialog", { name: "Restore this version?" });
+  await expect(restore).toBeVisible();
+  await expectAccessibleInBothThemes(page, "the History tab's restore dialog");
+  await restore.getByRole("button", { name: "Restore" }).click();
   await expect(page.getByText("Plan restored")).toBeVisible();
   await expect(revisions).toHaveCount(4);
   await expect(revisions.nth(0)).toContainText("Restored the plan as it was");

@@ -1,5 +1,5 @@
 import { type FakeJira, startFakeJira } from "../fakes/jira";
-import { expect, test } from "./fixtures";
+import { expect, expectAccessibleInBothThemes, test } from "./fixtures";
 
 const ACCOUNT = "5b10ac8d82e05b22cc7d4ef5";
 let jira: FakeJira;
@@ -77,4 +77,5 @@ test("export to JIRA, move an issue to Done there, and see its task done here, l
   await expect(again.getByTestId("export-preview")).toContainText(
     "This plan was exported here before: 9 items will be updated, 0 created",
   );
+  await expectAccessibleInBothThemes(page, "the JIRA export dialog");
 });

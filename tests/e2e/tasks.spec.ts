@@ -1,4 +1,4 @@
-import { createTask, expect, test } from "./fixtures";
+import { createTask, expect, expectAccessibleInBothThemes, test } from "./fixtures";
 
 test("create a task, find it on the dashboard, walk its tabs, watch it decompose, grow and prune the tree, and delete it", async ({
   page,
@@ -161,7 +161,7 @@ test("the dashboard pages 9 at a time and steps back when a page empties", async
     await createTask(page.request, origin, `Paged task ${String(i).padStart(2, "0")}`);
   await page.goto("/dashboard");
   await expect(page.getByText("Showing 9 of 10 tasks")).toBeVisible();
-  const pager = page.getByRole("navigation", { name: "Pagination" });
+  const pager = page.getByRole("navigation", { name: "Task pages" });
   await expect(pager.getByRole("button", { name: "Previous" })).toBeDisabled();
   await pager.getByRole("button", { name: "Next" }).click();
   await expect(page.getByText("Showing 1 of 10 tasks")).toBeVisible();
@@ -244,6 +244,7 @@ test("review before commit: the plan waits for approval, then decomposes", async
   await expect(
     review.getByRole("list", { name: "Proposed subtasks" }).getByRole("listitem").first(),
   ).toBeVisible();
+  await expectAccessibleInBothThemes(page, "a plan waiting for approval");
 
   await review.getByRole("button", { name: "Reject" }).click();
   const reject = page.getByRole("dialog", { name: "Reject the proposed plan" });
@@ -253,6 +254,8 @@ test("review before commit: the plan waits for approval, then decomposes", async
   await expect(rejected).toContainText("Missing the walker onboarding flow");
   await rejected.getByRole("button", { name: "Resubmit" }).click();
   const resubmit = page.getByRole("dialog", { name: "Edit and resubmit" });
+  await expect(resubmit).toBeVisible();
+  await expectAccessibleInBothThemes(page, "the resubmit dialog over a rejected plan");
   await resubmit
     .getByLabel("Description")
     .fill("A mobile app for dog walkers with onboarding, schedules and payments");
@@ -266,4 +269,52 @@ test("review before commit: the plan waits for approval, then decomposes", async
       timeout: 20_000,
     },
   );
+});
+
+test("a task card shows its plan's state and its work's progress apart, and both follow the work live", async ({
+  page,
+  origin,
+  seededTask,
+}) => {
+  type Node = { id: string; children: Node[] };
+  const tree = (await (await page.request.get(`/api/tasks/${seededTask.id}/tree`)).json()) as Node;
+  const leaves: string[] = [];
+  const walk = (node: Node) => (node.children.length ? node.children.forEach(walk) : leaves.push(node.id));
+  walk(tree);
+  expect(leaves.length).toBeGreaterThan(1);
+
+  // The plan is made: the API says "completed" (kept as data-status); the card says "Planned" and no work done.
+  await page.goto("/dashboard");
+  const card = page.getByRole("article", { name: /A recipe sharing site/ });
+  const state = card.locator("[data-status]");
+  await expect(state).toHaveText("Planned");
+  await expect(state).toHaveAttribute("data-status", "completed");
+  const bar = card.getByRole("progressbar", { name: "Work done" });
+  await expect(bar).toHaveAttribute("value", "0");
+  await expect(card.getByTestId("work-progress")).toContainText(`0 of ${leaves.length} tasks done`);
+
+  // A leaf done elsewhere (a script, another tab): the card's progress moves, live; the plan stays "Planned".
+  const done = await page.request.post(`/api/tasks/${leaves[0]}/complete`, { headers: { origin } });
+  expect(done.status()).toBe(200);
+  const percent = String(Math.round(100 / leaves.length));
+  await expect(bar).toHaveAttribute("value", percent);
+  await expect(card.getByTestId("work-progress")).toContainText(`1 of ${leaves.length} tasks done`);
+  await expect(state).toHaveText("Planned");
+
+  // The task page agrees: the same state and the same progress.
+  await card.getByRole("button", { name: "View" }).click();
+  const summary = page.locator("section[aria-labelledby=task-title]");
+  await expect(summary.locator("[data-status]").first()).toHaveText("Planned");
+  await expect(summary.getByRole("progressbar", { name: "Work done" })).toHaveAttribute("value", percent);
+  await expect(summary.getByTestId("work-progress")).toContainText(`1 of ${leaves.length} tasks done`);
+
+  // Every leaf done: all the work is done, and the card says so.
+  for (const id of leaves.slice(1)) {
+    expect((await page.request.post(`/api/tasks/${id}/complete`, { headers: { origin } })).status()).toBe(
+      200,
+    );
+  }
+  await page.goto("/dashboard");
+  await expect(bar).toHaveAttribute("value", "100");
+  await expect(card.getByTestId("work-progress")).toContainText(`All ${leaves.length} tasks done`);
 });

@@ -229,6 +229,36 @@ describe("listing and stats", () => {
       expect(t).toMatchObject({ total_subtasks: 2, children_count: 2, root_task_id: rootId });
   });
 
+  it("gives each listed task its work's progress: leaves done of all, whatever the plan's own status", async () => {
+    const { client, user } = await signedIn();
+    // A planned root is "completed" (the plan is made); two of its four leaves are done.
+    const { rootId } = await seedTree(server.deps.database, user.id, { fanout: 2, depth: 2 });
+    const unplanned = (await client.post("/api/tasks", createBody("Not planned yet"))).json.id as string;
+    const list = await client.get("/api/tasks");
+    const byId = new Map(list.json.tasks.map((t: { id: string }) => [t.id, t]));
+    expect(byId.get(rootId)).toMatchObject({
+      status: "completed",
+      progress: { leaves_done: 2, leaves_total: 4, percent: 50 },
+    });
+    // A task without subtasks is its own one leaf.
+    expect(byId.get(unplanned)).toMatchObject({
+      status: "pending",
+      progress: { leaves_done: 0, leaves_total: 1, percent: 0 },
+    });
+    // A subtask counts the leaves under it; a done leaf is its own whole.
+    const all = await client.get("/api/tasks?top_level_only=false&page_size=100");
+    type Listed = { depth: number; position: number; status: string; progress: unknown };
+    const rows = all.json.tasks as Listed[];
+    for (const t of rows.filter((r) => r.depth === 1))
+      expect(t.progress).toEqual({ leaves_done: 1, leaves_total: 2, percent: 50 });
+    for (const leaf of rows.filter((r) => r.depth === 2))
+      expect(leaf.progress).toEqual(
+        leaf.status === "completed"
+          ? { leaves_done: 1, leaves_total: 1, percent: 100 }
+          : { leaves_done: 0, leaves_total: 1, percent: 0 },
+      );
+  });
+
   it("reports stats by status group, top-level by default", async () => {
     const { client, user } = await signedIn();
     const a = (await client.post("/api/tasks", { description: "a" })).json.id;

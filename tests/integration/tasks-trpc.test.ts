@@ -39,6 +39,8 @@ describe("tasks over tRPC (the SPA's path), same services as /api", () => {
 
     const list = await trpc.tasks.list.query({ page: 1, page_size: 9, top_level_only: true });
     expect(list.total).toBe(1);
+    // Not planned yet: the task is its own one leaf, not done.
+    expect(list.tasks[0]!.progress).toEqual({ leaves_done: 0, leaves_total: 1, percent: 0 });
     expect(await trpc.tasks.stats.query()).toMatchObject({ total: 1, pending: 1 });
     expect(await trpc.tasks.usage.query()).toMatchObject({ used: 1, limit: 10 });
     expect((await trpc.tasks.get.query({ id: created.id })).description).toBe("Plan a mobile habit tracker");

@@ -18,8 +18,9 @@ import * as schema from "../../src/server/db/schema/index";
  *   `CREATE DATABASE … TEMPLATE`. Its name is unique per run, as runs from other checkouts may share
  *   the server.
  * - PGlite pass: a migrated PGlite data directory. Each in-memory PGlite of a test server loads its dump
- *   (`dumpDataDir`) instead of creating and migrating a cluster of its own, and an app process spawned
- *   on a new DATA_DIR (tests/support/process.ts) starts on a copy of the directory itself.
+ *   (`dumpDataDir`) instead of creating and migrating a cluster of its own, a test server given a data
+ *   folder starts on a copy of the directory itself, and the run's app bundle carries it as its PGlite
+ *   seed (tests/support/app-bundle.ts), so an app process spawned on a new DATA_DIR starts from it too.
  * Both are removed at teardown.
  */
 export const TEMPLATE_DB_ENV = "ATOMIZE_TEST_TEMPLATE_DB";

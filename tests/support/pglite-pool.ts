@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import type { PGliteLease } from "../../src/server/db/client";
+import { PGLITE_START_PARAMS, type PGliteLease } from "../../src/server/db/client";
 import { PGLITE_DUMP_ENV } from "./database-template";
 
 /**
@@ -33,7 +33,8 @@ async function fresh(): Promise<PGlite> {
   const file = process.env[PGLITE_DUMP_ENV];
   if (!file) throw new Error(`${PGLITE_DUMP_ENV} is not set (tests/support/database-template.ts sets it)`);
   dump ??= new Blob([readFileSync(file)]);
-  const client = new PGlite({ loadDataDir: dump });
+  // The server's own settings (its shared buffers among them), as openDatabase starts PGlite.
+  const client = new PGlite({ loadDataDir: dump, startParams: PGLITE_START_PARAMS });
   await client.waitReady;
   return client;
 }

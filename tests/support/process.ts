@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import path from "node:path";
 import { APP_BUNDLE_ENV } from "./app-bundle";
-import { seedPgliteDataDir } from "./database-template";
 import { waitUntil } from "./wait";
 
 export type AppProcess = {
@@ -23,14 +22,25 @@ export function entryPointArgs(entry: "main" | "make-admin"): string[] {
 }
 
 /**
- * Starts `src/server/main.ts` as its own Node process, as `npm start` does. On PGlite, a DATA_DIR that
- * holds no database yet gets a copy of the run's migrated one (tests/support/database-template.ts), as
- * if the app had started there once: creating a cluster is the slowest part of a start.
+ * Starts the server as its own Node process, as `npm start` does: the run's bundle, whose PGlite seed
+ * gives a DATA_DIR that holds no database yet a migrated one, as the build's seed does in production
+ * (tests/support/app-bundle.ts). `command` runs something else that starts it (`npm start` itself, or
+ * the benchmark's build), in `cwd`.
  */
-export function spawnApp(env: Record<string, string>): AppProcess {
-  if (env.DATA_DIR && !env.DATABASE_URL) seedPgliteDataDir(env.DATA_DIR);
+export function spawnApp(
+  env: Record<string, string>,
+  opts: {
+    command?: [string, ...string[]];
+    cwd?: string;
+    /** In a process group of its own, which a test can signal as a terminal would (`kill(-pid)`). */
+    detached?: boolean;
+  } = {},
+): AppProcess {
   let out = "";
-  const child = spawn(process.execPath, entryPointArgs("main"), {
+  const [file, ...args] = opts.command ?? [process.execPath, ...entryPointArgs("main")];
+  const child = spawn(file, args, {
+    cwd: opts.cwd,
+    detached: opts.detached,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

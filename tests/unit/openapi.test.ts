@@ -10,7 +10,7 @@ const openApiPath = (p: string) => p.replace(/:(\w+)/g, "{$1}");
 describe("the OpenAPI description of /api", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(apiDocument));
+    const result = await validator.validate(structuredClone(apiDocument()));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
@@ -20,7 +20,7 @@ describe("the OpenAPI description of /api", () => {
     const mounted = apiRoutes()
       .routes.filter((r) => r.method !== "ALL")
       .map((r) => `${r.method.toLowerCase()} ${openApiPath(r.path)}`);
-    const described = Object.entries(apiDocument.paths).flatMap(([p, methods]) =>
+    const described = Object.entries(apiDocument().paths).flatMap(([p, methods]) =>
       Object.keys(methods).map((m) => `${m} ${p}`),
     );
     expect(new Set(described)).toEqual(new Set(mounted));
@@ -28,14 +28,14 @@ describe("the OpenAPI description of /api", () => {
   });
 
   it("gives each operation a unique id, its access and its errors", () => {
-    const ops = Object.values(apiDocument.paths).flatMap((m) => Object.values(m)) as Array<{
+    const ops = Object.values(apiDocument().paths).flatMap((m) => Object.values(m)) as Array<{
       operationId: string;
       security: unknown[];
       responses: Record<string, unknown>;
     }>;
     const ids = ops.map((o) => o.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    const patch = apiDocument.paths["/tasks/{id}"]?.patch as {
+    const patch = apiDocument().paths["/tasks/{id}"]?.patch as {
       security: unknown[];
       parameters: Array<{ name: string; in: string }>;
       requestBody: { content: { "application/json": { schema: { properties: Record<string, unknown> } } } };
@@ -48,11 +48,11 @@ describe("the OpenAPI description of /api", () => {
       "description",
     );
     expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(["200", "401", "404", "422"]));
-    const list = apiDocument.paths["/tasks"]?.get as { parameters: Array<{ name: string; in: string }> };
+    const list = apiDocument().paths["/tasks"]?.get as { parameters: Array<{ name: string; in: string }> };
     expect(list.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(
       expect.arrayContaining(["query:page", "query:page_size", "query:top_level_only"]),
     );
-    const posts = apiDocument.paths["/blog/posts"]?.get as { security: unknown[] };
+    const posts = apiDocument().paths["/blog/posts"]?.get as { security: unknown[] };
     expect(posts.security).toEqual([]);
   });
 });

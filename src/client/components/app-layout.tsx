@@ -1,12 +1,15 @@
 import type { ReactNode } from "react";
-import { useUserSettingsSync } from "../lib/user-settings";
+import { useRuntime } from "../lib/runtime";
+import { useSession } from "../lib/session";
 import { SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
 
-/** Keeps the signed-in user's settings fresh (a component of its own: route changes re-render only it). */
-function UserSettingsSync() {
-  useUserSettingsSync();
-  return null;
+/** The signed-in user's background work (settings sync), once the app's runtime is there. */
+function SignedInEffects() {
+  const { status } = useSession();
+  const runtime = useRuntime(status === "authenticated");
+  if (status !== "authenticated" || !runtime) return null;
+  return <runtime.SignedInEffects />;
 }
 
 export function AppLayout({ children }: { children: ReactNode }) {
@@ -18,7 +21,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       >
         Skip to content
       </a>
-      <UserSettingsSync />
+      <SignedInEffects />
       <SiteHeader />
       <main id="main-content" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
         {children}

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
+import { enterTopLayer, leaveTopLayer } from "./top-layer";
 
 const SIZES = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-3xl", xl: "max-w-5xl" } as const;
 
@@ -16,7 +17,8 @@ export type ModalProps = {
 
 /**
  * A modal dialog on the native <dialog> element: showModal() puts it in the top layer and makes the
- * rest of the page inert (the focus trap), Escape closes it, and so does a click on the backdrop.
+ * rest of the page inert (the focus trap), Escape closes it, and so does a click on the backdrop. While
+ * it is the topmost, the toasts render inside it (components/top-layer.ts), above it and clickable.
  */
 export function Modal({
   open,
@@ -44,7 +46,9 @@ export function Modal({
     };
     const onNativeClose = () => {
       // A late event from a close() we made ourselves (StrictMode re-runs effects) finds it open again.
-      if (!dialog.open) onCloseRef.current();
+      if (dialog.open) return;
+      leaveTopLayer(dialog);
+      onCloseRef.current();
     };
     dialog.addEventListener("cancel", onCancel);
     dialog.addEventListener("close", onNativeClose);
@@ -52,7 +56,9 @@ export function Modal({
       if (typeof dialog.showModal === "function") dialog.showModal();
       else dialog.setAttribute("open", "");
     }
+    enterTopLayer(dialog);
     return () => {
+      leaveTopLayer(dialog);
       dialog.removeEventListener("cancel", onCancel);
       dialog.removeEventListener("close", onNativeClose);
       if (dialog.open) {

@@ -1,8 +1,52 @@
+import { useEffect, useRef } from "react";
+
+/**
+ * The app's one pagination: the page arithmetic, the step back from a page left empty, and the
+ * Previous / numbered / Next navigation (the dashboard, the blog and the blog admin's tables).
+ */
+
 /** At most this many numbered page buttons, in a window around the current page (as on the dashboard). */
 export const MAX_PAGE_BUTTONS = 5;
 
 export function totalPages(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/** The page a `?page=` value asks for: a whole number from 1, else 1. */
+export function pageFromParam(raw: string | null): number {
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+/**
+ * When the current page has become empty while items remain (its last item was deleted, or a stale
+ * link points past the end), the page to go to instead: the last one that has items. Null to stay.
+ */
+export function pageAfterEmptying(
+  page: number,
+  shown: number,
+  total: number,
+  pageSize: number,
+): number | null {
+  if (shown > 0 || total === 0 || page <= 1) return null;
+  return Math.min(page - 1, totalPages(total, pageSize));
+}
+
+/**
+ * Goes to {@link pageAfterEmptying}'s page when the shown page is empty. `shown` is null while the page
+ * is loading (or showing the previous page's items as a placeholder): nothing is decided then.
+ */
+export function useStepBackWhenEmpty(
+  view: { page: number; shown: number | null; total: number; pageSize: number },
+  goTo: (page: number) => void,
+): void {
+  const { page, shown, total, pageSize } = view;
+  const target = shown === null ? null : pageAfterEmptying(page, shown, total, pageSize);
+  const goToRef = useRef(goTo);
+  goToRef.current = goTo;
+  useEffect(() => {
+    if (target !== null) goToRef.current(target);
+  }, [target]);
 }
 
 /** The page numbers to show as buttons, e.g. page 7 of 20 -> [5, 6, 7, 8, 9]. */

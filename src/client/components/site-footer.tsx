@@ -22,7 +22,8 @@ const LEGAL_LINKS = [
  */
 export function SiteFooter() {
   const { supportEmail, socialLinks } = usePublicConfig();
-  const year = new Date().getFullYear();
+  // UTC: the server and the browser render the same year (hydration needs the same text).
+  const year = new Date().getUTCFullYear();
   return (
     <footer className="mt-auto border-t border-base-300 bg-base-200 text-base-content">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:grid-cols-2 lg:grid-cols-4">

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { useAuth } from "../lib/auth";
+import { useSession } from "../lib/session";
 import { PRODUCT_NAME } from "../lib/site";
 import { useLogout } from "./use-logout";
 
@@ -27,20 +27,20 @@ function isCurrent(location: string, to: string): boolean {
   return to === "/" ? location === "/" : location === to || location.startsWith(`${to}/`);
 }
 
-/** Navigation and chrome: the top navigation, collapsing into a toggled menu under 768 px. */
+/**
+ * Navigation and chrome: the top navigation, collapsing into a toggled menu under 768 px. The server
+ * renders the visitor's navigation; a signed-in user's replaces it in the same row once the session is
+ * known (the row's height never changes, so nothing below moves).
+ */
 export function SiteHeader() {
-  const { user, status, isAdmin } = useAuth();
+  const { user, status, isAdmin } = useSession();
   const logout = useLogout();
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
 
-  const items: NavItem[] =
-    status === "authenticated"
-      ? [...SIGNED_IN_NAV, ...(isAdmin ? [ADMIN_NAV] : [])]
-      : status === "unauthenticated"
-        ? SIGNED_OUT_NAV
-        : [];
+  const signedIn = status === "authenticated";
+  const items: NavItem[] = signedIn ? [...SIGNED_IN_NAV, ...(isAdmin ? [ADMIN_NAV] : [])] : SIGNED_OUT_NAV;
   const displayName = user ? user.full_name.trim() || user.email : "";
 
   useEffect(() => {
@@ -72,7 +72,8 @@ export function SiteHeader() {
         </div>
 
         <nav aria-label="Main" className="hidden md:block">
-          <ul className="flex items-center gap-1">
+          {/* A list of its own per state: the browser counts new links as new, not as links that moved. */}
+          <ul key={signedIn ? "signed-in" : "visitor"} className="flex items-center gap-1">
             {items.map((item) => (
               <li key={item.to}>
                 <Link

@@ -1,4 +1,4 @@
-import { type StatusTone, statusBadge } from "../lib/task-status";
+import { type StatusBadgeInfo, type StatusTone, statusBadge, workProgressText } from "../lib/task-status";
 
 const TONE_CLASS: Record<StatusTone, string> = {
   success: "badge-success",
@@ -8,17 +8,23 @@ const TONE_CLASS: Record<StatusTone, string> = {
   neutral: "badge-neutral",
 };
 
-/** A task status as a badge; `screen="detail"` shows unknown statuses as warning. */
+/**
+ * A task status as a badge; `screen="detail"` shows unknown statuses as warning. `badge` overrides the
+ * label and tone (a plan's state, lib/task-status.ts planStateBadge) while `data-status` keeps the API's
+ * value.
+ */
 export function TaskStatusBadge({
   status,
   screen = "list",
+  badge,
   className = "",
 }: {
   status: string;
   screen?: "list" | "detail";
+  badge?: StatusBadgeInfo;
   className?: string;
 }) {
-  const { label, tone } = statusBadge(status, screen);
+  const { label, tone } = badge ?? statusBadge(status, screen);
   // The pipeline is working on it: an animated badge.
   const working = status === "processing";
   return (
@@ -29,5 +35,40 @@ export function TaskStatusBadge({
       {working && <span aria-hidden="true" className="loading loading-spinner loading-xs" />}
       {label}
     </span>
+  );
+}
+
+/**
+ * The work's progress: a bar and "3 of 12 tasks done", labelled for assistive technology by `label`
+ * (the bar's name) and its text.
+ */
+export function WorkProgress({
+  done,
+  total,
+  label = "Work done",
+  className = "",
+}: {
+  done: number;
+  total: number;
+  label?: string;
+  className?: string;
+}) {
+  const percent = total > 0 ? Math.round((done / total) * 100) : 0;
+  return (
+    <div className={`flex flex-col gap-1 ${className}`} data-testid="work-progress">
+      <div className="flex justify-between gap-2 text-xs text-base-content/70">
+        <span>{label}</span>
+        <span className="tabular-nums">
+          {percent}% · {workProgressText(done, total)}
+        </span>
+      </div>
+      <progress
+        className="progress progress-success h-1.5 w-full"
+        value={percent}
+        max={100}
+        aria-label={label}
+        aria-valuetext={`${percent}%, ${workProgressText(done, total)}`}
+      />
+    </div>
   );
 }

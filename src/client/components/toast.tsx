@@ -8,8 +8,13 @@ import {
   useRef,
   useState,
 } from "react";
+import { createPortal } from "react-dom";
+import { useTopmostDialog } from "./top-layer";
 
-/** Notifications (toasts): top right, auto-hide after 5 s except errors. */
+/**
+ * Notifications (toasts): top right, auto-hide after 5 s except errors. Above everything, an open modal
+ * dialog included: while one is open they render inside it (the rest of the page is inert then).
+ */
 export type ToastType = "success" | "error" | "warning" | "info";
 
 export type ToastOptions = {
@@ -102,16 +107,19 @@ const ALERT_CLASS: Record<ToastType, string> = {
 };
 
 function ToastViewport({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id: string) => void }) {
-  if (toasts.length === 0) return null;
-  return (
+  const dialog = useTopmostDialog();
+  if (toasts.length === 0 || typeof document === "undefined") return null;
+  return createPortal(
     <section
       aria-label="Notifications"
       className="toast toast-top toast-end z-[1000] max-w-[calc(100vw-1rem)]"
+      data-testid="toast-region"
     >
       {toasts.map((t) => (
         <ToastItem key={t.id} toast={t} onDismiss={onDismiss} />
       ))}
-    </section>
+    </section>,
+    dialog ?? document.body,
   );
 }
 
@@ -119,11 +127,13 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: string)
   const dismissRef = useRef(onDismiss);
   dismissRef.current = onDismiss;
 
+  // From when it was shown: moving into or out of a dialog remounts it, which must not restart the clock.
   useEffect(() => {
     if (toast.duration === null) return;
-    const timer = setTimeout(() => dismissRef.current(toast.id), toast.duration);
+    const left = Math.max(0, toast.timestamp + toast.duration - Date.now());
+    const timer = setTimeout(() => dismissRef.current(toast.id), left);
     return () => clearTimeout(timer);
-  }, [toast.id, toast.duration]);
+  }, [toast.id, toast.duration, toast.timestamp]);
 
   return (
     <div

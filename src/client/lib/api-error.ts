@@ -1,4 +1,3 @@
-import { TRPCClientError } from "@trpc/client";
 import type { FieldError } from "../../shared/errors";
 
 /** What the server's tRPC error formatter puts in `error.data` (src/server/trpc/init.ts). */
@@ -23,8 +22,32 @@ const STATUS_MESSAGES: Record<number, string> = {
 };
 const OTHER_STATUS_MESSAGE = "An error occurred.";
 
+/**
+ * A tRPC client error, recognised by its name rather than by `instanceof`: the public pages check errors
+ * too, and must not import the tRPC client to do it (it loads with the signed-in code, lib/runtime.ts).
+ */
+type TRPCClientErrorLike = Error & { data?: unknown; meta?: Record<string, unknown> };
+
+function isTRPCClientError(error: unknown): error is TRPCClientErrorLike {
+  return error instanceof Error && error.name === "TRPCClientError";
+}
+
+/** A failed call of the public REST API (lib/public-query.ts): its status and `{ detail }` body. */
+export class PublicApiError extends Error {
+  override name = "PublicApiError";
+  constructor(
+    readonly status: number,
+    readonly detail?: string,
+  ) {
+    super(detail || `HTTP ${status}`);
+  }
+}
+
 export function apiErrorData(error: unknown): ApiErrorData | undefined {
-  if (!(error instanceof TRPCClientError)) return undefined;
+  if (error instanceof PublicApiError) {
+    return { httpStatus: error.status, ...(error.detail ? { detail: error.detail } : {}) };
+  }
+  if (!isTRPCClientError(error)) return undefined;
   const data: unknown = error.data;
   return data && typeof data === "object" ? (data as ApiErrorData) : undefined;
 }
@@ -33,7 +56,7 @@ export function apiErrorData(error: unknown): ApiErrorData | undefined {
 export function httpStatusOf(error: unknown): number | undefined {
   const status = apiErrorData(error)?.httpStatus;
   if (typeof status === "number") return status;
-  if (error instanceof TRPCClientError) {
+  if (isTRPCClientError(error)) {
     // A response that was not a tRPC error body (e.g. a proxy's 502 page) still carries its status.
     const response = error.meta?.response;
     if (
@@ -71,7 +94,7 @@ export function isClientError(error: unknown): boolean {
 
 /** True when the call failed before any response arrived (offline, DNS, time-out, aborted). */
 export function isNetworkError(error: unknown): boolean {
-  return error instanceof TRPCClientError && httpStatusOf(error) === undefined;
+  return isTRPCClientError(error) && httpStatusOf(error) === undefined;
 }
 
 /** Generic request errors: the detail when given, else a message by status. */
@@ -80,6 +103,6 @@ export function getErrorMessage(error: unknown): string {
   if (detail) return detail;
   const status = httpStatusOf(error);
   if (status !== undefined) return STATUS_MESSAGES[status] ?? OTHER_STATUS_MESSAGE;
-  if (error instanceof TRPCClientError) return NETWORK_ERROR_MESSAGE;
+  if (isTRPCClientError(error)) return NETWORK_ERROR_MESSAGE;
   return REQUEST_FAILED_MESSAGE;
 }

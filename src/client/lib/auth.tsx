@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import {
   createContext,
   type ReactNode,
@@ -6,7 +6,6 @@ import {
   useContext,
   useEffect,
   useMemo,
-  useRef,
   useSyncExternalStore,
 } from "react";
 import { navigate } from "wouter/use-browser-location";
@@ -16,12 +15,12 @@ import { currentPath, rememberReturnTo } from "./return-to";
 import {
   type AuthStatus,
   clearSessionMarker,
-  createSessionStore,
   getSessionExpiredMessage,
   hasSessionMarker,
   markSignedIn,
   onSessionExpired,
   SESSION_EXPIRED_MESSAGE,
+  session,
   setSessionExpiredMessage,
   subscribeSessionExpiredMessage,
 } from "./session";
@@ -53,13 +52,6 @@ export type AuthContextValue = {
 };
 
 /**
- * The signed-in user lives in an external store rather than in React Query: its listeners run
- * synchronously, so "signed out" and a navigation made in the same tick render together (React Query
- * notifies on a later macrotask, which let guards act on a stale user for one render).
- */
-const session = createSessionStore<PublicUser>();
-
-/**
  * On start: load the current user; with a session that has lapsed (the marker says one
  * existed) refresh once, then load the user; a failed refresh means 'Session expired. Please log in again.'
  */
@@ -89,6 +81,41 @@ async function loadSession(client: AppTRPCClient): Promise<PublicUser | null> {
 
 const clearSessionExpiredMessage = () => setSessionExpiredMessage(null);
 
+/** Re-reads the current user into the session store; resolves to null when signed out. */
+export async function refetchSessionUser(client: AppTRPCClient): Promise<PublicUser | null> {
+  try {
+    const next = await loadSession(client);
+    session.set(next);
+    return next;
+  } catch (err) {
+    // No answer (offline, 5xx): the state stays as it was, or signed out when it was still loading.
+    console.warn("[atomize] could not load the current user", err);
+    if (session.get().status === "loading") session.set(null);
+    throw err;
+  }
+}
+
+let started = false;
+
+/** Loads the session once per page, unless the page already knows it (e.g. no session cookie at all). */
+export function startSession(client: AppTRPCClient): void {
+  if (started || session.get().status !== "loading") return;
+  started = true;
+  refetchSessionUser(client).catch(() => undefined);
+}
+
+/** auth.logout, then clears every cached query and goes to /. Rejects when the server call fails. */
+export async function signOut(client: AppTRPCClient, queryClient: QueryClient): Promise<void> {
+  await client.auth.logout.mutate();
+  clearSessionMarker();
+  setSessionExpiredMessage(null);
+  resetRealtimeConnection();
+  // Same tick: the route change and "signed out" render together, so no guard sees a half state.
+  navigate("/");
+  session.set(null);
+  queryClient.clear();
+}
+
 const AuthContext = createContext<AuthContextValue | null>(null);
 
 export function useAuth(): AuthContextValue {
@@ -101,32 +128,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
-  const { status, user } = useSyncExternalStore(session.subscribe, session.get);
+  const { status, user } = useSyncExternalStore(session.subscribe, session.get, session.get);
   const sessionExpiredMessage = useSyncExternalStore(
     subscribeSessionExpiredMessage,
     getSessionExpiredMessage,
   );
 
-  const refetchUser = useCallback(async () => {
-    try {
-      const next = await loadSession(client);
-      session.set(next);
-      return next;
-    } catch (err) {
-      // No answer (offline, 5xx): the state stays as it was, or signed out when it was still loading.
-      console.warn("[atomize] could not load the current user", err);
-      if (session.get().status === "loading") session.set(null);
-      throw err;
-    }
-  }, [client]);
+  const refetchUser = useCallback(() => refetchSessionUser(client), [client]);
 
-  // Once per page load (StrictMode runs effects twice; the ref survives that).
-  const started = useRef(false);
-  useEffect(() => {
-    if (started.current || session.get().status !== "loading") return;
-    started.current = true;
-    refetchUser().catch(() => undefined);
-  }, [refetchUser]);
+  // Once per page load (a module flag: StrictMode runs effects twice, and the provider mounts in places).
+  useEffect(() => startSession(client), [client]);
 
   const completeSignIn = useCallback((signedIn: PublicUser) => {
     markSignedIn();
@@ -153,7 +164,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { mutateAsync: loginAsync } = useMutation(trpc.auth.login.mutationOptions({ retry: false }));
   const { mutateAsync: registerAsync } = useMutation(trpc.auth.register.mutationOptions({ retry: false }));
   const { mutateAsync: devBypassAsync } = useMutation(trpc.auth.devBypass.mutationOptions({ retry: false }));
-  const { mutateAsync: logoutAsync } = useMutation(trpc.auth.logout.mutationOptions({ retry: false }));
 
   const login = useCallback(
     async (input: LoginInput) => {
@@ -179,16 +189,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return res;
   }, [devBypassAsync, completeSignIn]);
 
-  const logout = useCallback(async () => {
-    await logoutAsync();
-    clearSessionMarker();
-    setSessionExpiredMessage(null);
-    resetRealtimeConnection();
-    // Same tick: the route change and "signed out" render together, so no guard sees a half state.
-    navigate("/");
-    session.set(null);
-    queryClient.clear();
-  }, [logoutAsync, queryClient]);
+  const logout = useCallback(() => signOut(client, queryClient), [client, queryClient]);
 
   const value = useMemo<AuthContextValue>(
     () => ({

@@ -1,3 +1,5 @@
+import { useSyncExternalStore } from "react";
+import type { PublicUser } from "../../shared/schemas/auth";
 import { readStorage, removeStorage, writeStorage } from "./storage";
 
 /**
@@ -70,4 +72,35 @@ export function createSessionStore<U>() {
       };
     },
   };
+}
+
+/**
+ * The signed-in user of this page: one store the light public shell reads (the header, the blog) and the
+ * signed-in code writes (lib/auth.tsx). Its listeners run synchronously, so "signed out" and a navigation
+ * made in the same tick render together.
+ */
+export const session = createSessionStore<PublicUser>();
+
+/** What the server rendered: a visitor (public pages are the same for everyone, then update). */
+const SERVER_SESSION: SessionState<PublicUser> = { status: "unauthenticated", user: null };
+
+/**
+ * The session as the page shows it. While hydrating it is the server's view (signed out), so the markup
+ * matches; the real state follows in the next render.
+ */
+export function useSession(): SessionState<PublicUser> & { isAdmin: boolean } {
+  const state = useSyncExternalStore(session.subscribe, session.get, () => SERVER_SESSION);
+  return { ...state, isAdmin: state.user?.role === "admin" };
+}
+
+/** Resolves once the page knows whether someone is signed in. */
+export function whenSessionKnown(): Promise<void> {
+  if (session.get().status !== "loading") return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = session.subscribe(() => {
+      if (session.get().status === "loading") return;
+      stop();
+      resolve();
+    });
+  });
 }

@@ -35,6 +35,38 @@ export function statusBadge(status: string, screen: "list" | "detail" = "list"):
   );
 }
 
+/**
+ * A plan's state, from its root's status (the API's values, unchanged). The root is "completed" once the
+ * plan is made, not when the work is done: the work's progress is its leaves (`progress` on list
+ * answers, the tree on the task page), shown beside this, never folded into it.
+ */
+const PLAN_STATES: Record<string, StatusBadgeInfo> = {
+  pending: { label: "Queued", tone: "warning" },
+  processing: { label: "Planning...", tone: "info" },
+  submitted: { label: "Awaiting review", tone: "warning" },
+  completed: { label: "Planned", tone: "neutral" },
+  // A person may set a root's status by hand; its plan is made all the same.
+  in_progress: { label: "Planned", tone: "neutral" },
+  failed: { label: "Planning failed", tone: "error" },
+  error: { label: "Planning failed", tone: "error" },
+  rejected: { label: "Plan rejected", tone: "error" },
+};
+
+export function planStateBadge(status: string): StatusBadgeInfo {
+  return PLAN_STATES[status] ?? statusBadge(status, "detail");
+}
+
+/** What a task's own status badge says: a plan's state on a root, the task's state on a subtask. */
+export function taskBadge(task: { status: string; parent_id: string | null }, screen: "list" | "detail") {
+  return task.parent_id === null ? planStateBadge(task.status) : statusBadge(task.status, screen);
+}
+
+/** "3 of 12 tasks done"; "All 12 tasks done". */
+export function workProgressText(done: number, total: number): string {
+  if (total > 0 && done === total) return total === 1 ? "The task is done" : `All ${total} tasks done`;
+  return `${done} of ${total} ${total === 1 ? "task" : "tasks"} done`;
+}
+
 /** Complete: hidden for completed or rejected tasks. */
 export function canComplete(status: string): boolean {
   return status !== "completed" && status !== "rejected";

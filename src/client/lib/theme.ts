@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { THEME_COOKIE } from "../../shared/page-bootstrap";
 import { readStorage, writeStorage } from "./storage";
 
 /** daisyUI themes; dark is the default, the choice is kept in localStorage "theme". */
@@ -19,6 +20,9 @@ export function currentTheme(): Theme {
 
 export function applyTheme(theme: Theme): void {
   document.documentElement.dataset.theme = theme;
+  // The server renders the next page in it (src/shared/page-bootstrap.ts).
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser; the value is one fixed word
+  document.cookie = `${THEME_COOKIE}=${theme}; Path=/; Max-Age=31536000; SameSite=Lax`;
   document
     .querySelector('meta[name="theme-color"]')
     ?.setAttribute("content", theme === "dark" ? "#1d232a" : "#ffffff");

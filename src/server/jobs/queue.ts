@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { type Database, resultRows } from "../db/client";
+import type { Database } from "../db/client";
 import { jobs } from "../db/schema/index";
 import type { Logger } from "../lib/logger";
 import { type JobKind, type JobPayload, jobPayloads } from "./payloads";
@@ -24,6 +24,13 @@ export type JobContext = {
   workerId: string;
   /** Work to run in the same transaction that marks the job done (e.g. "was I the last of my group?"). */
   onComplete(fn: (tx: Tx) => Promise<void>): void;
+  /**
+   * Marks the job done inside the handler's own transaction, with its onComplete work, so the job's
+   * writes and its completion commit together (one transaction instead of two). Call it last in a
+   * transaction whose failure fails the job. False when the job is no longer this worker's (cancelled,
+   * or reclaimed after its lease ran out): the completion work is then skipped, as it would be anyway.
+   */
+  completeIn(tx: Tx): Promise<boolean>;
 };
 
 export type JobHandler = (job: JobRow, ctx: JobContext) => Promise<void>;
@@ -59,6 +66,7 @@ export class JobQueue {
   private readonly running = new Map<number, { job: JobRow; abort: AbortController; done: Promise<void> }>();
   private stopped = true;
   private wakeUp: (() => void) | null = null;
+  private wakePending = false;
   private loop: Promise<void> | null = null;
   private unlisten: Array<() => Promise<void>> = [];
 
@@ -86,26 +94,60 @@ export class JobQueue {
     input: EnqueueInput<K>,
     tx: DbOrTx = this.database.db,
   ): Promise<number | null> {
-    const rows = await tx
-      .insert(jobs)
-      .values({
-        kind: input.kind,
-        payload: input.payload as Record<string, unknown>,
-        dedupeKey: input.dedupeKey ?? null,
-        groupKey: input.groupKey ?? null,
-        runAt: input.runAt ?? new Date(),
-        maxAttempts: input.maxAttempts ?? 3,
-      })
-      .onConflictDoNothing()
-      .returning({ id: jobs.id });
-    // Wake after the caller's transaction has had a chance to commit; the poll covers the rest.
-    setTimeout(() => this.signalWork(), 5);
-    return rows[0]?.id ?? null;
+    const [id] = await this.enqueueMany([input], tx);
+    return id ?? null;
   }
 
+  /**
+   * Adds several jobs in one statement (inside the caller's transaction when given one) and wakes the
+   * workers once. Returns the ids of the jobs created (a job whose dedupe key is taken is not).
+   */
+  async enqueueMany(inputs: EnqueueInput[], tx: DbOrTx = this.database.db): Promise<number[]> {
+    if (inputs.length === 0) return [];
+    const rows = await tx
+      .insert(jobs)
+      .values(
+        inputs.map((input) => ({
+          kind: input.kind,
+          payload: input.payload as Record<string, unknown>,
+          dedupeKey: input.dedupeKey ?? null,
+          groupKey: input.groupKey ?? null,
+          runAt: input.runAt ?? new Date(),
+          maxAttempts: input.maxAttempts ?? 3,
+        })),
+      )
+      .onConflictDoNothing()
+      .returning({ id: jobs.id });
+    await this.wakeAfterCommit(tx);
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Wakes the workers of every process once the jobs just written are visible. Inside a PostgreSQL
+   * transaction, NOTIFY is delivered at commit (and not at all on rollback), so no worker looks before
+   * the rows are there. PGlite runs every query after the open transaction ends, so a claim made now
+   * already sees its outcome.
+   */
+  private async wakeAfterCommit(tx: DbOrTx): Promise<void> {
+    if (this.database.driver === "postgres" && tx !== this.database.db) {
+      await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
+      return;
+    }
+    this.signalWork();
+  }
+
+  /** Wakes this process's workers now and the other processes' through NOTIFY. */
   signalWork(): void {
+    this.wake();
+    // Only another process needs it (this one is awake); PGlite is never shared between processes.
+    if (this.database.driver === "postgres")
+      void this.database.notify(WAKE_CHANNEL, this.workerId).catch(() => {});
+  }
+
+  /** The loop claims again before it sleeps if a wake-up came while it was busy. */
+  private wake(): void {
+    this.wakePending = true;
     this.wakeUp?.();
-    void this.database.notify(WAKE_CHANNEL, "1").catch(() => {});
   }
 
   /** Cancels every queued or running job of a group, in every process. */
@@ -120,7 +162,11 @@ export class JobQueue {
   async start(): Promise<void> {
     if (!this.stopped) return;
     this.stopped = false;
-    this.unlisten.push(await this.database.listen(WAKE_CHANNEL, () => this.wakeUp?.()));
+    this.unlisten.push(
+      await this.database.listen(WAKE_CHANNEL, (from) => {
+        if (from !== this.workerId) this.wake();
+      }),
+    );
     this.unlisten.push(
       await this.database.listen(CANCEL_CHANNEL, (groupKey) => {
         for (const r of this.running.values())
@@ -134,7 +180,7 @@ export class JobQueue {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.wakeUp?.();
+    this.wake();
     await this.loop;
     for (const r of this.running.values()) r.abort.abort(new Error("shutting down"));
     await Promise.allSettled([...this.running.values()].map((r) => r.done));
@@ -147,54 +193,56 @@ export class JobQueue {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      let claimed = false;
-      while (!this.stopped && this.running.size < this.opts.concurrency) {
-        const job = await this.claim().catch((err) => {
+      this.wakePending = false;
+      const free = this.opts.concurrency - this.running.size;
+      if (free > 0) {
+        const claimed = await this.claim(free).catch((err) => {
           this.log.error("job claim failed", { err });
-          return null;
+          return [];
         });
-        if (!job) break;
-        claimed = true;
-        this.execute(job);
+        for (const job of claimed) this.execute(job);
+        // All it asked for: there may be more.
+        if (claimed.length === free && !this.stopped) continue;
       }
       if (this.stopped) break;
-      if (!claimed || this.running.size >= this.opts.concurrency) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.opts.pollMs ?? 2000);
-          this.wakeUp = () => {
-            clearTimeout(timer);
-            this.wakeUp = null;
-            resolve();
-          };
-        });
-      }
+      if (this.wakePending) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.opts.pollMs ?? 2000);
+        this.wakeUp = () => {
+          clearTimeout(timer);
+          this.wakeUp = null;
+          resolve();
+        };
+      });
+      this.wakeUp = null;
     }
   }
 
-  private async claim(): Promise<JobRow | null> {
+  /** Claims up to `limit` due jobs (or jobs whose lease ran out) in one statement, oldest first. */
+  private async claim(limit: number): Promise<JobRow[]> {
     const kinds = [...this.handlers.keys()];
-    if (kinds.length === 0) return null;
+    if (kinds.length === 0) return [];
     const leaseSeconds = this.opts.leaseMs / 1000;
-    const rows = resultRows<{ id: number }>(
-      await this.database.db.execute(sql`
-        update ${jobs} set status = 'running', locked_by = ${this.workerId},
-          locked_until = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1, updated_at = now()
-        where id = (
+    const rows = await this.database.db
+      .update(jobs)
+      .set({
+        status: "running",
+        lockedBy: this.workerId,
+        lockedUntil: sql`now() + make_interval(secs => ${leaseSeconds})`,
+        attempts: sql`${jobs.attempts} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        sql`${jobs.id} in (
           select id from ${jobs}
           where kind in ${kinds}
             and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
           order by run_at, id
-          limit 1
-          for update skip locked)
-        returning id`),
-    );
-    const id = rows[0]?.id;
-    if (id === undefined) return null;
-    const [job] = await this.database.db
-      .select()
-      .from(jobs)
-      .where(eq(jobs.id, Number(id)));
-    return job ?? null;
+          limit ${limit}
+          for update skip locked)`,
+      )
+      .returning();
+    return rows.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
   }
 
   private execute(job: JobRow): void {
@@ -210,6 +258,18 @@ export class JobQueue {
       },
       Math.max(200, this.opts.leaseMs / 3),
     );
+    let completedInHandler = false;
+    const complete = async (tx: Tx): Promise<boolean> => {
+      const updated = await tx
+        .update(jobs)
+        .set({ status: "done", lockedUntil: null, updatedAt: new Date() })
+        .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.workerId), eq(jobs.status, "running")))
+        .returning({ id: jobs.id });
+      // Cancelled or reclaimed meanwhile: the completion work belongs to nobody.
+      if (updated.length === 0) return false;
+      for (const fn of completions.splice(0)) await fn(tx);
+      return true;
+    };
     const done = (async () => {
       const handler = this.handlers.get(job.kind)!;
       try {
@@ -217,23 +277,18 @@ export class JobQueue {
           signal: abort.signal,
           workerId: this.workerId,
           onComplete: (fn) => completions.push(fn),
+          completeIn: (tx) => {
+            completedInHandler = true;
+            return complete(tx);
+          },
         });
-        await this.database.db.transaction(async (tx) => {
-          const updated = await tx
-            .update(jobs)
-            .set({ status: "done", lockedUntil: null, updatedAt: new Date() })
-            .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.workerId), eq(jobs.status, "running")))
-            .returning({ id: jobs.id });
-          // Cancelled or reclaimed meanwhile: the completion work belongs to nobody.
-          if (updated.length === 0) return;
-          for (const fn of completions) await fn(tx);
-        });
+        if (!completedInHandler) await this.database.db.transaction(complete);
       } catch (err) {
         await this.fail(job, err as Error, abort.signal.aborted);
       } finally {
         clearInterval(renew);
         this.running.delete(job.id);
-        this.wakeUp?.();
+        this.wake();
       }
     })();
     this.running.set(job.id, { job, abort, done });

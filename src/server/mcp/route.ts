@@ -1,10 +1,28 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context } from "hono";
 import { MCP_PATH } from "../../shared/agent-setup";
 import { AppError } from "../errors";
 import type { OperationContext } from "../operations/define";
 import type { AppEnv } from "../rest/http";
-import { createMcpServer } from "./server";
+
+/**
+ * The MCP SDK (with its JSON Schema validator) is a fifth of the server's code: loaded at the first MCP
+ * request, not at every start (decision 025).
+ */
+let sdk:
+  | Promise<
+      [
+        typeof import("./server"),
+        typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+      ]
+    >
+  | undefined;
+const loadSdk = () => {
+  sdk ??= Promise.all([
+    import("./server"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+  ]);
+  return sdk;
+};
 
 export { MCP_PATH };
 
@@ -62,6 +80,7 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
     refreshCookie: null,
     setCookies: null,
   };
+  const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
   const server = createMcpServer(ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

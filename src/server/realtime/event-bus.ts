@@ -26,6 +26,14 @@ export type BusEvent = RealtimeEvent & { user_id: string };
 export type EventBus = {
   /** Persists the event (for history and resume), then fans it out to every process. */
   publish(input: PublishInput): Promise<BusEvent>;
+  /** Several events in one statement (ids in the given order), then fanned out in that order. */
+  publishMany(inputs: PublishInput[]): Promise<BusEvent[]>;
+  /**
+   * Stores events inside the caller's transaction, so they are in the history exactly when its writes
+   * are; `announce` fans them out once it has committed.
+   */
+  record(tx: DbOrTx, inputs: PublishInput[]): Promise<BusEvent[]>;
+  announce(events: BusEvent[]): Promise<void>;
   subscribe(listener: (event: BusEvent) => void): () => void;
   /** Stored events, oldest first: of one root task, or of all a user's tasks. */
   history(filter: {
@@ -39,6 +47,7 @@ export type EventBus = {
 };
 
 type Row = typeof taskEvents.$inferSelect;
+type DbOrTx = Database["db"] | Parameters<Parameters<Database["db"]["transaction"]>[0]>[0];
 
 function toEvent(row: Row): BusEvent {
   const d = row.data as Record<string, unknown> & {
@@ -95,31 +104,51 @@ export async function createEventBus(database: Database, log: Logger): Promise<E
     })();
   });
 
-  return {
-    async publish(input) {
-      const data: Record<string, unknown> = { ...(input.data ?? {}) };
-      if (input.status !== undefined) data.status = input.status;
-      if (input.isAtomic !== undefined) data.is_atomic = input.isAtomic;
-      if (input.operatorId !== undefined) data.operator_id = input.operatorId;
-      if (input.message !== undefined) data.message = input.message;
-      const [row] = await database.db
-        .insert(taskEvents)
-        .values({
-          userId: input.userId,
-          taskId: input.taskId,
-          rootTaskId: input.rootTaskId,
-          type: input.type,
-          data,
-        })
-        .returning();
-      const event = toEvent(row!);
+  function rowOf(input: PublishInput) {
+    const data: Record<string, unknown> = { ...(input.data ?? {}) };
+    if (input.status !== undefined) data.status = input.status;
+    if (input.isAtomic !== undefined) data.is_atomic = input.isAtomic;
+    if (input.operatorId !== undefined) data.operator_id = input.operatorId;
+    if (input.message !== undefined) data.message = input.message;
+    return {
+      userId: input.userId,
+      taskId: input.taskId,
+      rootTaskId: input.rootTaskId,
+      type: input.type,
+      data,
+    };
+  }
+
+  async function record(tx: DbOrTx, inputs: PublishInput[]): Promise<BusEvent[]> {
+    if (inputs.length === 0) return [];
+    const rows = await tx.insert(taskEvents).values(inputs.map(rowOf)).returning();
+    return rows.sort((a, b) => a.id - b.id).map(toEvent);
+  }
+
+  async function announce(events: BusEvent[]): Promise<void> {
+    for (const event of events) {
       const inline = JSON.stringify(event);
       await database.notify(
         CHANNEL,
         inline.length <= MAX_INLINE_PAYLOAD ? inline : JSON.stringify({ ref: event.id }),
       );
-      return event;
+    }
+  }
+
+  async function publishMany(inputs: PublishInput[]): Promise<BusEvent[]> {
+    const events = await record(database.db, inputs);
+    await announce(events);
+    return events;
+  }
+
+  return {
+    async publish(input) {
+      const [event] = await publishMany([input]);
+      return event!;
     },
+    publishMany,
+    record,
+    announce,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { SESSION_COOKIE } from "../auth/http-session";
 import { notFound } from "../errors";
-import { openApiDocument } from "../openapi/document";
+import { type OpenApiDocument, openApiDocument } from "../openapi/document";
 import { referencePage } from "../openapi/reference-page";
 import { operationGroups } from "../operations/all";
 import type { RouteDoc } from "../operations/define";
@@ -28,25 +28,39 @@ const referenceDocs: RouteDoc[] = [
   },
 ];
 
-/** The OpenAPI description of everything mounted below, built once from the same declarations. */
-export const apiDocument = openApiDocument({
-  groups: operationGroups,
-  routes: [...authRouteDocs, ...blogRouteDocs, ...webhookRouteDocs, ...referenceDocs],
-  version: "1",
-  sessionCookie: SESSION_COOKIE,
-});
-const apiReference = referencePage(apiDocument);
+let described: { document: OpenApiDocument; reference: string } | undefined;
+
+/**
+ * The OpenAPI description of everything mounted below, built from the same declarations at its first
+ * request rather than at every start (decision 025), then kept.
+ */
+export function apiDocument(): OpenApiDocument {
+  return describeApi().document;
+}
+
+function describeApi() {
+  if (!described) {
+    const document = openApiDocument({
+      groups: operationGroups,
+      routes: [...authRouteDocs, ...blogRouteDocs, ...webhookRouteDocs, ...referenceDocs],
+      version: "1",
+      sessionCookie: SESSION_COOKIE,
+    });
+    described = { document, reference: referencePage(document) };
+  }
+  return described;
+}
 
 /** Everything under /api: the declared operations, the few hand-written routes, and their description. */
 export function apiRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .get("/openapi.json", (c) => {
       c.header("Cache-Control", "public, max-age=300");
-      return c.json(apiDocument);
+      return c.json(describeApi().document);
     })
     .get("/docs", (c) => {
       c.header("Cache-Control", "public, max-age=300");
-      return c.html(apiReference);
+      return c.html(describeApi().reference);
     })
     .route("/", authRoutes)
     .route("/", webhookRoutes)

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
 import type { MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import {
@@ -10,8 +9,7 @@ import {
 import { AppError, notFound } from "../errors";
 import type { RouteDoc } from "../operations/define";
 import { confirmWithToken } from "../services/blog/confirmation";
-import * as posts from "../services/blog/posts";
-import { injectPostMeta, robotsTxt, rssXml, sitemapXml } from "../services/blog/seo";
+import { robotsTxt, rssXml, sitemapXml } from "../services/blog/seo";
 import * as subs from "../services/blog/subscriptions";
 import { readUpload, saveBlogImage } from "../services/blog/uploads";
 import { parseInput } from "../services/validation";
@@ -132,43 +130,36 @@ export const uploadResponseHeaders: MiddlewareHandler<AppEnv> = async (c, next) 
   c.res.headers.set("Cross-Origin-Resource-Policy", "cross-origin");
 };
 
-/** Routes outside /api, mounted before the SPA fallback: uploads, sitemap, robots.txt, feed, post pages. */
-export function blogSiteRoutes(indexFile: string) {
-  return (
-    new Hono<AppEnv>()
-      .get("/uploads/:name", async (c) => {
-        const name = c.req.param("name");
-        const file = await readUpload(c.var.deps, name);
-        if (!file) throw notFound();
-        return c.body(new Uint8Array(file.bytes), 200, {
-          "Content-Type": file.contentType,
-          "Content-Disposition": `inline; filename="${name}"`,
-          "Cache-Control": "public, max-age=31536000, immutable",
-        });
-      })
-      .get("/sitemap.xml", async (c) => {
-        c.header("Cache-Control", "public, max-age=300");
-        return c.body(await sitemapXml(c.var.deps), 200, {
-          "Content-Type": "application/xml; charset=utf-8",
-        });
-      })
-      .get("/robots.txt", (c) => {
-        c.header("Cache-Control", "public, max-age=3600");
-        return c.text(robotsTxt(c.var.deps));
-      })
-      .get("/blog/rss.xml", async (c) => {
-        c.header("Cache-Control", "public, max-age=300");
-        return c.body(await rssXml(c.var.deps), 200, {
-          "Content-Type": "application/rss+xml; charset=utf-8",
-        });
-      })
-      // The SPA's page for a post, with the post's metadata in <head>; anything else falls through to the SPA.
-      .get("/blog/:slug", async (c, next) => {
-        if (!existsSync(indexFile)) return next();
-        const post = await posts.findPublishedPost(c.var.deps, c.req.param("slug")).catch(() => null);
-        if (!post) return next();
-        c.header("Cache-Control", "no-cache");
-        return c.html(injectPostMeta(c.var.deps, readFileSync(indexFile, "utf8"), post));
-      })
-  );
+/**
+ * Routes outside /api, mounted before the pages: uploads, sitemap, robots.txt and the feed. Post pages are
+ * pages like any other (ssr/pages.ts), with the post's metadata in <head>.
+ */
+export function blogSiteRoutes() {
+  return new Hono<AppEnv>()
+    .get("/uploads/:name", async (c) => {
+      const name = c.req.param("name");
+      const file = await readUpload(c.var.deps, name);
+      if (!file) throw notFound();
+      return c.body(new Uint8Array(file.bytes), 200, {
+        "Content-Type": file.contentType,
+        "Content-Disposition": `inline; filename="${name}"`,
+        "Cache-Control": "public, max-age=31536000, immutable",
+      });
+    })
+    .get("/sitemap.xml", async (c) => {
+      c.header("Cache-Control", "public, max-age=300");
+      return c.body(await sitemapXml(c.var.deps), 200, {
+        "Content-Type": "application/xml; charset=utf-8",
+      });
+    })
+    .get("/robots.txt", (c) => {
+      c.header("Cache-Control", "public, max-age=3600");
+      return c.text(robotsTxt(c.var.deps));
+    })
+    .get("/blog/rss.xml", async (c) => {
+      c.header("Cache-Control", "public, max-age=300");
+      return c.body(await rssXml(c.var.deps), 200, {
+        "Content-Type": "application/rss+xml; charset=utf-8",
+      });
+    });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { EstimateRange } from "./schedule";
-import { EDITABLE_STATUSES, type TaskStatus, type TechStackContext } from "./tasks";
+import { EDITABLE_STATUSES, type Progress, type TaskStatus, type TechStackContext } from "./tasks";
 
 /**
  * The plan as a coding agent or a script reads it (the MCP tools, the CLI, GET /api/projects,
@@ -36,7 +36,7 @@ export const setStatusInput = z.strictObject({
   status: z.enum(EDITABLE_STATUSES, { error: `status must be one of ${EDITABLE_STATUSES.join(", ")}` }),
 });
 
-export type Progress = { leaves_done: number; leaves_total: number; percent: number };
+export type { Progress };
 
 export type ProjectSummary = {
   id: string;

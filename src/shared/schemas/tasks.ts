@@ -291,7 +291,16 @@ export type RemoteLink = {
 
 export type TaskTreeNode = Task & { children: TaskTreeNode[]; rollup: Rollup | null };
 
-export type TaskList = { tasks: Task[]; total: number; page: number; page_size: number };
+/**
+ * How much of a task's work is done: its leaves (the work items; a task without subtasks is its own leaf)
+ * done, of all of them. A plan's root is "completed" once it is planned, so this, not the root's status,
+ * says how far the work has got.
+ */
+export type Progress = { leaves_done: number; leaves_total: number; percent: number };
+
+/** A task in a list answer, with its work's progress. */
+export type TaskListItem = Task & { progress: Progress };
+export type TaskList = { tasks: TaskListItem[]; total: number; page: number; page_size: number };
 export type TaskStats = {
   total: number;
   completed: number;

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { AdminBlogPost, BlogSubscription } from "../../../shared/schemas/blog";
 import { ConfirmModal } from "../../components/confirm-modal";
 import { EmptyState } from "../../components/empty-state";
-import { PagePagination, totalPages } from "../../components/page-pagination";
+import { PagePagination, totalPages, useStepBackWhenEmpty } from "../../components/page-pagination";
 import { Spinner } from "../../components/spinner";
 import { TabList, tabPanelProps } from "../../components/tabs";
 import { usePageMeta } from "../../components/use-page-meta";
@@ -59,8 +59,18 @@ function PostsPanel({ selected }: { selected: TabId }) {
   };
 
   const data = posts.data;
+  // Deleting the last post of a page shows the page before it.
+  useStepBackWhenEmpty(
+    {
+      page,
+      shown: data && !posts.isPlaceholderData ? data.posts.length : null,
+      total: data?.total ?? 0,
+      pageSize: ADMIN_PAGE_SIZE,
+    },
+    setPage,
+  );
   return (
-    <div {...tabPanelProps(TAB_PREFIX, "posts", selected)} className="flex flex-col gap-4 focus:outline-none">
+    <div {...tabPanelProps(TAB_PREFIX, "posts", selected)} className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-semibold">
           Blog Posts
@@ -142,11 +152,17 @@ function SubscriptionsPanel({ selected }: { selected: TabId }) {
   };
 
   const data = subs.data;
+  useStepBackWhenEmpty(
+    {
+      page,
+      shown: data && !subs.isPlaceholderData ? data.subscriptions.length : null,
+      total: data?.total ?? 0,
+      pageSize: ADMIN_PAGE_SIZE,
+    },
+    setPage,
+  );
   return (
-    <div
-      {...tabPanelProps(TAB_PREFIX, "subscriptions", selected)}
-      className="flex flex-col gap-4 focus:outline-none"
-    >
+    <div {...tabPanelProps(TAB_PREFIX, "subscriptions", selected)} className="flex flex-col gap-4">
       <h2 className="text-lg font-semibold">
         Subscriptions
         {data && <span className="ml-2 text-sm font-normal text-base-content/60">({data.total})</span>}

@@ -5,6 +5,7 @@ import type { BlogPost } from "../../../shared/schemas/blog";
 import { EmptyState } from "../../components/empty-state";
 import { PagePagination, totalPages } from "../../components/page-pagination";
 import { usePageMeta } from "../../components/use-page-meta";
+import { blogListParams } from "./blog-api";
 import { PostCard, PostCardSkeleton } from "./post-card";
 import { postPath } from "./post-text";
 import { SubscribeButton } from "./subscribe-button";
@@ -13,18 +14,12 @@ import { useBlogSubscription } from "./use-blog-subscription";
 
 const DESCRIPTION = "Insights, product updates and tutorials on AI-assisted task decomposition and planning.";
 
-function parsePage(raw: string | null): number {
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-}
-
 /** The blog list (/blog): search (?q=), subscribe, a grid of post cards and pagination (?page=). */
 export default function BlogListPage() {
   usePageMeta({ title: "Blog", path: "/blog", description: DESCRIPTION });
   const [, navigate] = useLocation();
   const [params, setParams] = useSearchParams();
-  const query = (params.get("q") ?? "").trim();
-  const page = parsePage(params.get("page"));
+  const { page, search: query } = blogListParams(params);
   const posts = useBlogPosts(page, query);
   const subscription = useBlogSubscription();
   const [draft, setDraft] = useState(query);

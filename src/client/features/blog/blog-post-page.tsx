@@ -3,6 +3,7 @@ import { useLocation, useParams } from "wouter";
 import type { BlogPost } from "../../../shared/schemas/blog";
 import { PageSpinner } from "../../components/spinner";
 import { usePageMeta } from "../../components/use-page-meta";
+import { usePublicConfig } from "../../lib/public-config";
 import { PRODUCT_NAME } from "../../lib/site";
 import { formatDate } from "../../lib/time-format";
 import { PostContent } from "./post-content";
@@ -12,12 +13,9 @@ import { SubscribeCompact, SubscribePrompt } from "./subscribe-prompt";
 import { useBlogPost } from "./use-blog-post";
 import { useBlogSubscription } from "./use-blog-subscription";
 
-function absoluteUrl(pathOrUrl: string): string {
-  return new URL(pathOrUrl, window.location.origin).href;
-}
-
 /** schema.org Article data, matching what the server puts in <head> for crawlers. */
-function articleJsonLd(post: BlogPost): Record<string, unknown> {
+function articleJsonLd(post: BlogPost, publicUrl: string): Record<string, unknown> {
+  const absoluteUrl = (pathOrUrl: string) => new URL(pathOrUrl, publicUrl).href;
   const url = absoluteUrl(postPath(post.slug));
   return {
     "@context": "https://schema.org",
@@ -39,6 +37,7 @@ export default function BlogPostPage() {
   const { slug = "" } = useParams<{ slug: string }>();
   const [, navigate] = useLocation();
   const { data: post } = useBlogPost(slug);
+  const { publicUrl } = usePublicConfig();
   const subscription = useBlogSubscription();
   const [emailFormOpen, setEmailFormOpen] = useState(false);
 
@@ -50,7 +49,7 @@ export default function BlogPostPage() {
           path: postPath(post.slug),
           ...(post.featured_image ? { image: post.featured_image } : {}),
           type: "article",
-          jsonLd: articleJsonLd(post),
+          jsonLd: articleJsonLd(post, publicUrl),
         }
       : { title: "Blog", path: postPath(slug), type: "article" },
   );
@@ -79,8 +78,11 @@ export default function BlogPostPage() {
           <img
             src={post.featured_image}
             alt={post.title}
-            className="aspect-video w-full rounded-box bg-base-300 object-cover"
+            width={1280}
+            height={720}
+            className="aspect-video h-auto w-full rounded-box bg-base-300 object-cover"
             decoding="async"
+            fetchPriority="high"
           />
         )}
         <header className="flex flex-col gap-3">
@@ -90,7 +92,7 @@ export default function BlogPostPage() {
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-base-content/70">
             <span>By {post.author_name}</span>
             <span aria-hidden="true">·</span>
-            <time dateTime={date}>{formatDate(date)}</time>
+            <time dateTime={date}>{formatDate(date, { utc: true })}</time>
             <span aria-hidden="true">·</span>
             <span>{viewsLabel(post.view_count)}</span>
           </p>

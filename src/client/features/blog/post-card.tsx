@@ -34,6 +34,8 @@ export function PostCard({ post, onOpen }: { post: BlogPost; onOpen: (post: Blog
           <img
             src={post.featured_image}
             alt={post.title}
+            width={640}
+            height={360}
             loading="lazy"
             decoding="async"
             className="h-full w-full object-cover"
@@ -54,7 +56,7 @@ export function PostCard({ post, onOpen }: { post: BlogPost; onOpen: (post: Blog
         <p className="flex grow-0 flex-wrap gap-x-2 text-sm text-base-content/70">
           <span>By {post.author_name}</span>
           <span aria-hidden="true">·</span>
-          <time dateTime={date}>{formatDate(date)}</time>
+          <time dateTime={date}>{formatDate(date, { utc: true })}</time>
         </p>
         <p className="line-clamp-4 break-words text-sm text-base-content/85">{excerptOf(post)}</p>
         <div className="mt-auto">

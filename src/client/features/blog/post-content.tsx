@@ -1,13 +1,20 @@
-import { useMemo } from "react";
+import { createContext, useContext, useMemo } from "react";
 import { MarkdownView } from "../../components/markdown-view";
 import { sanitizePostHtml } from "../../lib/sanitize-html";
 
 /**
- * The post's HTML, sanitised again in the browser (DOMPurify) and shown with the prose styles of
- * MarkdownView, plus rules for the images, figures and headings posts use.
+ * The sanitiser PostContent uses: DOMPurify in the browser; the server renderer provides the server's own
+ * (DOMPurify needs a DOM), the one that cleans every post on save.
+ */
+export const PostSanitizerContext = createContext<(html: string) => string>(sanitizePostHtml);
+
+/**
+ * The post's HTML, sanitised again where it is shown (DOMPurify in the browser) and shown with the prose
+ * styles of MarkdownView, plus rules for the images, figures and headings posts use.
  */
 export function PostContent({ html }: { html: string }) {
-  const safe = useMemo(() => sanitizePostHtml(html), [html]);
+  const sanitize = useContext(PostSanitizerContext);
+  const safe = useMemo(() => sanitize(html), [sanitize, html]);
   return (
     <div data-testid="post-content">
       <MarkdownView

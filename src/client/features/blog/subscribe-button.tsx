@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { ConfirmModal } from "../../components/confirm-modal";
 import { useToast } from "../../components/toast";
-import { useAuth } from "../../lib/auth";
+import { useSession } from "../../lib/session";
 import {
   type BlogSubscriptionState,
   SIGN_IN_TO_SUBSCRIBE,
@@ -15,7 +15,7 @@ import {
  */
 export function SubscribeButton({ subscription: sub }: { subscription: BlogSubscriptionState }) {
   const toast = useToast();
-  const { status } = useAuth();
+  const { status } = useSession();
   const hintId = useId();
   const [confirming, setConfirming] = useState(false);
   const subscribed = sub.isSignedIn && sub.isSubscribed;

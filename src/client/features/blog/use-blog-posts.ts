@@ -1,21 +1,16 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { BLOG_PAGE_SIZE } from "../../../shared/blog-rules";
+import type { BlogPostList } from "../../../shared/schemas/blog";
 import { useToast } from "../../components/toast";
-import { useTRPC } from "../../lib/trpc";
+import { getJson, usePublicQuery } from "../../lib/public-query";
+import { blogListPath } from "./blog-api";
 
 export const FETCH_POSTS_FAILED = "Failed to fetch blog posts";
 
 /** The blog list: published posts, 12 a page (DECISIONS.md), optionally searched. */
 export function useBlogPosts(page: number, search: string) {
-  const trpc = useTRPC();
   const toast = useToast();
-  const query = useQuery(
-    trpc.blog.list.queryOptions(
-      { page, page_size: BLOG_PAGE_SIZE, ...(search ? { search } : {}) },
-      { placeholderData: keepPreviousData },
-    ),
-  );
+  const path = blogListPath(page, search);
+  const query = usePublicQuery<BlogPostList>(path, () => getJson<BlogPostList>(path), { keepPrevious: true });
 
   // One toast per failed load (the id keeps a retry's failure from stacking a second one).
   const failedAt = query.isError ? query.errorUpdatedAt : 0;

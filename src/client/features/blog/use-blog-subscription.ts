@@ -1,12 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { BLOG_MESSAGES } from "../../../shared/blog-rules";
 import type { BlogSubscription } from "../../../shared/schemas/blog";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
-import { useAuth } from "../../lib/auth";
+import { loadRuntime } from "../../lib/runtime";
+import { useSession } from "../../lib/session";
 import { readStorage, writeStorage } from "../../lib/storage";
-import { useTRPC } from "../../lib/trpc";
 
 /** What a subscription asks for. */
 export const SUBSCRIPTION_FREQUENCY = "weekly";
@@ -49,36 +48,51 @@ export type BlogSubscriptionState = {
  * Blog subscription: none -> pending by subscribing -> active through the link mailed to
  * the address (at once for an account with a verified e-mail), removed by the user's own unsubscribe.
  * The signed-in user's subscription comes from blog.mySubscription (null, a 404 or any failure means
- * not subscribed).
+ * not subscribed). The calls go through the app's client, loaded when first needed (lib/runtime.ts): a
+ * visitor's blog page carries none of it until they subscribe.
  */
 export function useBlogSubscription(): BlogSubscriptionState {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const toast = useToast();
-  const { user, status } = useAuth();
+  const { user, status } = useSession();
   const isSignedIn = status === "authenticated" && user !== null;
-  const [visitorEmail, setVisitorEmail] = useState(() => readStorage("session", VISITOR_KEY));
+  const userId = isSignedIn ? user.id : null;
+  // Read after hydration: the server knows nothing of this tab.
+  const [visitorEmail, setVisitorEmail] = useState<string | null>(null);
+  useEffect(() => setVisitorEmail(readStorage("session", VISITOR_KEY)), []);
   const [confirmationRequested, setConfirmationRequested] = useState(false);
+  // The signed-in user's subscription, once read (for that user).
+  const [mine, setMine] = useState<{ userId: string; subscription: BlogSubscription | null } | null>(null);
+  const [subscribing, setSubscribing] = useState(false);
+  const [unsubscribing, setUnsubscribing] = useState(false);
 
-  const mine = useQuery(
-    trpc.blog.mySubscription.queryOptions(undefined, { enabled: isSignedIn, retry: false }),
-  );
+  const readMine = useCallback(async (id: string) => {
+    let subscription: BlogSubscription | null = null;
+    try {
+      subscription = await (await loadRuntime()).trpcClient.blog.mySubscription.query();
+    } catch {
+      // Not subscribed, as far as this page can tell.
+    }
+    setMine((current) => (current && current.userId !== id ? current : { userId: id, subscription }));
+  }, []);
 
-  const subscribeMutation = useMutation(trpc.blog.subscribe.mutationOptions({ retry: false }));
-  const unsubscribeMutation = useMutation(trpc.blog.unsubscribe.mutationOptions({ retry: false }));
+  useEffect(() => {
+    if (userId) void readMine(userId);
+  }, [userId, readMine]);
 
   const subscribe = useCallback(
     async (email?: string) => {
+      setSubscribing(true);
       try {
-        const res = await subscribeMutation.mutateAsync({
+        const { trpcClient } = await loadRuntime();
+        const res = await trpcClient.blog.subscribe.mutate({
           ...(isSignedIn ? {} : { email: email?.trim() ?? "" }),
           frequency: SUBSCRIPTION_FREQUENCY,
           categories: [],
         });
         if (res.confirmation_required) {
-          if (isSignedIn) {
+          if (userId) {
             setConfirmationRequested(true);
-            void queryClient.invalidateQueries({ queryKey: trpc.blog.mySubscription.queryKey() });
+            void readMine(userId);
           } else {
             const address = email?.trim().toLowerCase() ?? "";
             writeStorage("session", VISITOR_KEY, address);
@@ -87,45 +101,52 @@ export function useBlogSubscription(): BlogSubscriptionState {
           toast.info(res.detail || BLOG_MESSAGES.checkInbox);
           return true;
         }
-        queryClient.setQueryData(trpc.blog.mySubscription.queryKey(), res.subscription);
+        if (userId) setMine({ userId, subscription: res.subscription });
         if (res.already_subscribed) toast.info(res.detail || BLOG_MESSAGES.alreadySubscribed);
         else toast.success(BLOG_MESSAGES.subscribed);
         return true;
       } catch (err) {
         toast.error(errorDetailOf(err) ?? SUBSCRIBE_FAILED);
         return false;
+      } finally {
+        setSubscribing(false);
       }
     },
-    [subscribeMutation.mutateAsync, isSignedIn, queryClient, trpc, toast],
+    [isSignedIn, userId, readMine, toast],
   );
 
   const unsubscribe = useCallback(async () => {
+    setUnsubscribing(true);
     try {
-      await unsubscribeMutation.mutateAsync();
-      queryClient.setQueryData(trpc.blog.mySubscription.queryKey(), null);
+      const { trpcClient } = await loadRuntime();
+      await trpcClient.blog.unsubscribe.mutate();
+      if (userId) setMine({ userId, subscription: null });
       setConfirmationRequested(false);
       toast.success(BLOG_MESSAGES.unsubscribed);
       return true;
     } catch (err) {
       toast.error(errorDetailOf(err) ?? UNSUBSCRIBE_FAILED);
       // It may have gone already (another tab, an admin): read it again rather than guess.
-      void queryClient.invalidateQueries({ queryKey: trpc.blog.mySubscription.queryKey() });
+      if (userId) void readMine(userId);
       return false;
+    } finally {
+      setUnsubscribing(false);
     }
-  }, [unsubscribeMutation.mutateAsync, queryClient, trpc, toast]);
+  }, [userId, readMine, toast]);
 
-  const subscription = isSignedIn ? (mine.data ?? null) : null;
+  const known = mine !== null && mine.userId === userId;
+  const subscription = isSignedIn && known ? mine.subscription : null;
   const isSubscribed = subscription?.status === "active";
   return {
     isSubscribed,
     isPending: isSignedIn
       ? !isSubscribed && (subscription?.status === "pending" || confirmationRequested)
       : visitorEmail !== null,
-    isChecking: isSignedIn && mine.isPending,
+    isChecking: isSignedIn && !known,
     subscription,
     isSignedIn,
-    subscribing: subscribeMutation.isPending,
-    unsubscribing: unsubscribeMutation.isPending,
+    subscribing,
+    unsubscribing,
     subscribe,
     unsubscribe,
   };

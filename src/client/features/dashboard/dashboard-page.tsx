@@ -1,30 +1,29 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useLocation, useSearchParams } from "wouter";
 import { DASHBOARD_PAGE_SIZE, type Task } from "../../../shared/schemas/tasks";
 import { DeleteTaskModal } from "../../components/delete-task-modal";
 import { EmptyState } from "../../components/empty-state";
-import { PagePagination } from "../../components/page-pagination";
+import {
+  PagePagination,
+  pageFromParam,
+  totalPages,
+  useStepBackWhenEmpty,
+} from "../../components/page-pagination";
 import { TaskUsageSummary } from "../../components/task-usage";
 import { usePageMeta } from "../../components/use-page-meta";
 import { getErrorMessage } from "../../lib/api-error";
 import { deleteTaskConfirmation } from "../../lib/task-text";
-import { pageAfterEmptying, pageCount } from "./page-window";
 import { StatsPanel } from "./stats-panel";
 import { TaskCard, TaskCardSkeleton } from "./task-card";
 import { useCompleteTask, useDashboardQueries, useDeleteTaskOptimistic } from "./use-dashboard";
 import { useDashboardEvents } from "./use-dashboard-events";
-
-function parsePage(raw: string | null): number {
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-}
 
 /** Dashboard: stats, monthly usage and the paginated 'Recent Tasks' grid. */
 export default function DashboardPage() {
   usePageMeta({ title: "Dashboard", path: "/dashboard", noIndex: true });
   const [, navigate] = useLocation();
   const [params, setParams] = useSearchParams();
-  const page = parsePage(params.get("page"));
+  const page = pageFromParam(params.get("page"));
   const { list, stats, usage } = useDashboardQueries(page);
   useDashboardEvents();
   const deleteTask = useDeleteTaskOptimistic();
@@ -45,15 +44,17 @@ export default function DashboardPage() {
 
   const data = list.data;
   const total = data?.total ?? 0;
-  const pages = pageCount(total, DASHBOARD_PAGE_SIZE);
-
+  const pages = totalPages(total, DASHBOARD_PAGE_SIZE);
   // A page left empty while tasks remain steps back (straight to the last page for a stale URL).
-  const stepBack =
-    data && !list.isPlaceholderData ? pageAfterEmptying(page, data.tasks.length, data.total) : null;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: setPage is recreated each render; stepBack drives it
-  useEffect(() => {
-    if (stepBack !== null) setPage(Math.min(stepBack, pages), true);
-  }, [stepBack, pages]);
+  useStepBackWhenEmpty(
+    {
+      page,
+      shown: data && !list.isPlaceholderData ? data.tasks.length : null,
+      total,
+      pageSize: DASHBOARD_PAGE_SIZE,
+    },
+    (n) => setPage(n, true),
+  );
 
   const open = (task: Task) => navigate(`/tasks/${encodeURIComponent(task.id)}`);
   const createTask = () => navigate("/tasks/create");
@@ -161,7 +162,13 @@ export default function DashboardPage() {
                     </li>
                   ))}
                 </ul>
-                <PagePagination page={page} pages={pages} onPage={(n) => setPage(n)} />
+                <PagePagination
+                  page={page}
+                  pages={pages}
+                  onPage={(n) => setPage(n)}
+                  disabled={list.isPlaceholderData}
+                  label="Task pages"
+                />
               </>
             )}
           </section>

@@ -1,14 +1,14 @@
 import { type MouseEvent, useId } from "react";
 import { Link } from "wouter";
-import type { Task } from "../../../shared/schemas/tasks";
+import type { Task, TaskListItem } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
-import { TaskStatusBadge } from "../../components/task-status-badge";
-import { canComplete } from "../../lib/task-status";
+import { TaskStatusBadge, WorkProgress } from "../../components/task-status-badge";
+import { canComplete, taskBadge } from "../../lib/task-status";
 import { TASK_TITLE_MAX } from "../../lib/task-text";
 import { formatDateTime, formatRelativeTime } from "../../lib/time-format";
 
 export type TaskCardProps = {
-  task: Task;
+  task: TaskListItem;
   onOpen: (task: Task) => void;
   onComplete: (task: Task) => void;
   onDelete: (task: Task) => void;
@@ -25,7 +25,9 @@ function isInnerAction(event: MouseEvent<HTMLElement>): boolean {
 
 /**
  * A task card on the dashboard. The whole card opens the task on click; keyboard and screen-reader users
- * reach the same place through the title link (Enter) or the View button.
+ * reach the same place through the title link (Enter) or the View button. A plan shows its state
+ * ("Planned", "Planning...") and, once it has subtasks, its work's progress (leaves done of all) apart:
+ * a plan is "completed" by the API as soon as it is made, which says nothing of the work.
  */
 export function TaskCard({ task, onOpen, onComplete, onDelete, completing, deleting }: TaskCardProps) {
   const titleId = useId();
@@ -51,7 +53,7 @@ export function TaskCard({ task, onOpen, onComplete, onDelete, completing, delet
               {title}
             </Link>
           </h3>
-          <TaskStatusBadge status={task.status} />
+          <TaskStatusBadge status={task.status} badge={taskBadge(task, "list")} />
         </div>
 
         <p className="line-clamp-3 whitespace-pre-line break-words text-sm text-base-content/80">
@@ -74,7 +76,18 @@ export function TaskCard({ task, onOpen, onComplete, onDelete, completing, delet
           </div>
         )}
 
-        <div className="mt-auto flex flex-wrap gap-x-4 gap-y-1 text-xs text-base-content/60">
+        {subtasks > 0 && (
+          <WorkProgress
+            done={task.progress.leaves_done}
+            total={task.progress.leaves_total}
+            label="Work done"
+            className="mt-auto"
+          />
+        )}
+
+        <div
+          className={`${subtasks > 0 ? "" : "mt-auto "}flex flex-wrap gap-x-4 gap-y-1 text-xs text-base-content/60`}
+        >
           <time dateTime={task.created_at} title={formatDateTime(task.created_at)}>
             Created {formatRelativeTime(task.created_at)}
           </time>

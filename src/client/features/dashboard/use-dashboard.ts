@@ -98,7 +98,12 @@ export function useCompleteTask() {
     trpc.tasks.complete.mutationOptions({
       onSuccess: (task) => {
         queryClient.setQueriesData<TaskList>({ queryKey: trpc.tasks.list.pathKey() }, (old) =>
-          old ? { ...old, tasks: old.tasks.map((t) => (t.id === task.id ? task : t)) } : old,
+          old
+            ? {
+                ...old,
+                tasks: old.tasks.map((t) => (t.id === task.id ? { ...task, progress: t.progress } : t)),
+              }
+            : old,
         );
         void cache.invalidateLists();
         void cache.invalidateTasks();

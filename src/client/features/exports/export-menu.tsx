@@ -166,20 +166,20 @@ export function ExportMenu({ items, busy = false }: { items: ExportMenuItem[]; b
                   type="button"
                   role="menuitem"
                   tabIndex={-1}
-                  aria-label={item.label}
                   aria-disabled={disabled || undefined}
                   aria-describedby={disabled ? reasonId : undefined}
                   title={item.disabledReason ?? undefined}
                   onClick={() => choose(item)}
-                  className={`flex w-full flex-col items-start rounded-field px-3 py-2 text-left text-sm focus:outline-none ${
+                  className={`flex w-full flex-col items-start rounded-field px-3 py-2 text-left text-sm focus-visible:-outline-offset-2 ${
                     disabled
                       ? "cursor-not-allowed text-base-content/50 focus:bg-base-200"
                       : "hover:bg-base-200 focus:bg-base-200"
                   }`}
                 >
                   <span>{item.label}</span>
+                  {/* The reason is the item's description, not part of its name (which is its label). */}
                   {disabled && (
-                    <span id={reasonId} className="text-xs text-base-content/60">
+                    <span id={reasonId} aria-hidden="true" className="text-xs text-base-content/60">
                       {item.disabledReason}
                     </span>
                   )}

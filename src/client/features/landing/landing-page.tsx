@@ -206,7 +206,7 @@ export default function LandingPage() {
                 Get Started Free
               </Link>
               <Link href="/about" className="btn btn-outline btn-lg">
-                Learn More
+                Learn More<span className="sr-only"> about Atomize</span>
               </Link>
             </div>
             <a

@@ -126,21 +126,15 @@ export default function SettingsPage() {
       <h1 className="text-2xl font-bold sm:text-3xl">Settings</h1>
       <TabList tabs={TABS} selected={tab} onSelect={select} idPrefix="settings" label="Settings sections" />
 
-      <div {...tabPanelProps("settings", "general", tab)} className="focus:outline-none">
+      <div {...tabPanelProps("settings", "general", tab)}>
         {tab === "general" && <GeneralTab api={api} />}
       </div>
-      <div {...tabPanelProps("settings", "integrations", tab)} className="focus:outline-none">
+      <div {...tabPanelProps("settings", "integrations", tab)}>
         {tab === "integrations" && <IntegrationsTab api={api} />}
       </div>
-      <div {...tabPanelProps("settings", "ai-model", tab)} className="focus:outline-none">
-        {tab === "ai-model" && <AiModelTab />}
-      </div>
-      <div {...tabPanelProps("settings", "api-tokens", tab)} className="focus:outline-none">
-        {tab === "api-tokens" && <ApiTokensTab />}
-      </div>
-      <div {...tabPanelProps("settings", "account", tab)} className="focus:outline-none">
-        {tab === "account" && <AccountTab />}
-      </div>
+      <div {...tabPanelProps("settings", "ai-model", tab)}>{tab === "ai-model" && <AiModelTab />}</div>
+      <div {...tabPanelProps("settings", "api-tokens", tab)}>{tab === "api-tokens" && <ApiTokensTab />}</div>
+      <div {...tabPanelProps("settings", "account", tab)}>{tab === "account" && <AccountTab />}</div>
 
       {/* The AI model and API tokens tabs save with their own buttons. */}
       <div

@@ -127,6 +127,8 @@ export function NodeEditor({ node, onDone }: { node: TaskTreeNode; onDone: () =>
         label="Description"
         hint="The first line is the title."
         required
+        // Opened from "Edit Subtask", which it replaces: the keyboard continues here.
+        autoFocus
         rows={5}
         error={errors.description ?? serverErrors.description}
         value={form.description}

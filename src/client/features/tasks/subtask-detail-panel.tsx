@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { TaskStatusBadge } from "../../components/task-status-badge";
@@ -54,6 +54,14 @@ export function SubtaskDetailPanel({
   const [editingEstimate, setEditingEstimate] = useState(false);
   const [editing, setEditing] = useState(false);
   const isLeaf = node.children.length === 0;
+  // The editor takes the place of the details and of the button that opened it: when it closes (saved
+  // or cancelled), focus goes back to that button rather than to the page's start.
+  const editButtonRef = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButtonRef.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
   return (
     <section
       aria-labelledby="subtask-detail-heading"
@@ -246,7 +254,12 @@ export function SubtaskDetailPanel({
 
         <div className="flex flex-wrap gap-2">
           {!isRoot && !editing && (
-            <button type="button" className="btn btn-sm btn-outline" onClick={() => setEditing(true)}>
+            <button
+              ref={editButtonRef}
+              type="button"
+              className="btn btn-sm btn-outline"
+              onClick={() => setEditing(true)}
+            >
               Edit Subtask
             </button>
           )}

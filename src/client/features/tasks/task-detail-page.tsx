@@ -243,13 +243,13 @@ function TaskDetail({
       <div className="flex flex-col gap-4">
         <TabList tabs={tabs} selected={tab} onSelect={onTab} idPrefix="task" label="Task sections" />
 
-        <div {...tabPanelProps("task", "overview", tab)} className="focus:outline-none">
+        <div {...tabPanelProps("task", "overview", tab)}>
           {visited.has("overview") && (
             <OverviewTab task={task} summary={summary} onShowEventModel={() => onTab("event-model")} />
           )}
         </div>
 
-        <div {...tabPanelProps("task", "subtasks", tab)} className="focus:outline-none">
+        <div {...tabPanelProps("task", "subtasks", tab)}>
           {visited.has("subtasks") &&
             (tree && tree.id === task.id ? (
               <SubtasksTab key={tree.id} tree={tree} taskId={task.id} />
@@ -271,7 +271,7 @@ function TaskDetail({
             ))}
         </div>
 
-        <div {...tabPanelProps("task", "plan", tab)} className="focus:outline-none">
+        <div {...tabPanelProps("task", "plan", tab)}>
           {visited.has("plan") &&
             (tree && tree.id === task.id ? (
               <PlanTab key={tree.id} tree={tree} />
@@ -293,15 +293,15 @@ function TaskDetail({
             ))}
         </div>
 
-        <div {...tabPanelProps("task", "history", tab)} className="focus:outline-none">
+        <div {...tabPanelProps("task", "history", tab)}>
           {visited.has("history") && <HistoryTab rootId={task.root_task_id ?? task.id} />}
         </div>
 
-        <div {...tabPanelProps("task", "stories", tab)} className="focus:outline-none">
+        <div {...tabPanelProps("task", "stories", tab)}>
           {visited.has("stories") && <UserStoriesTab task={task} />}
         </div>
 
-        <div {...tabPanelProps("task", "event-model", tab)} className="focus:outline-none">
+        <div {...tabPanelProps("task", "event-model", tab)}>
           {visited.has("event-model") && (
             // Its own boundary: loading the chunk must not blank the whole page (the route's Suspense).
             <Suspense

@@ -4,19 +4,23 @@ import { Link, useLocation } from "wouter";
 import type { Task } from "../../../shared/schemas/tasks";
 import { descriptionFirstLine, UNTITLED_TASK } from "../../../shared/task-title";
 import { DeleteTaskModal } from "../../components/delete-task-modal";
-import { TaskStatusBadge } from "../../components/task-status-badge";
+import { TaskStatusBadge, WorkProgress } from "../../components/task-status-badge";
 import { useToast } from "../../components/toast";
 import { useTaskCache } from "../../lib/task-cache";
+import { taskBadge } from "../../lib/task-status";
 import { deleteTaskConfirmation } from "../../lib/task-text";
 import { formatDateTime } from "../../lib/time-format";
 import { useTRPC } from "../../lib/trpc";
 import { TaskExports } from "../exports/task-exports";
 import { EditTaskModal } from "./edit-task-modal";
 import { CONNECT_MODEL_PATH, plannedByText, usageText } from "./planner-text";
-import { progressPercent, type TreeSummary } from "./task-tree";
+import type { TreeSummary } from "./task-tree";
 import { useRefreshTask } from "./use-task-detail";
 
-/** The task card on the detail page: what the task is, how far along, and its actions. */
+/**
+ * The task card on the detail page: what the task is, its plan's state (or, on a subtask, its own), how
+ * far its work has got (leaves done of all), and its actions.
+ */
 export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSummary | null }) {
   const trpc = useTRPC();
   const toast = useToast();
@@ -65,8 +69,8 @@ export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSu
     .slice(task.description.trim().indexOf(title) + title.length)
     .trim();
   const subtasks = task.total_subtasks;
+  // The work's progress is its leaves; the badge is the plan's state (on a root) or the task's own.
   const showProgress = summary !== null && summary.total > 1;
-  const percent = summary ? progressPercent(summary.completed, summary.total) : 0;
   const plannedBy = plannedByText(task);
   const usage = usageText(task);
 
@@ -76,7 +80,7 @@ export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSu
         <div className="flex flex-col gap-3 lg:flex-row lg:items-start lg:justify-between">
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-2">
-              <TaskStatusBadge status={task.status} screen="detail" className="badge-md" />
+              <TaskStatusBadge status={task.status} badge={taskBadge(task, "detail")} className="badge-md" />
               {task.parent_id && <span className="badge badge-ghost badge-md">Subtask</span>}
             </div>
             <h1 id="task-title" className="mt-2 break-words text-xl font-bold leading-snug sm:text-2xl">
@@ -133,20 +137,7 @@ export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSu
         </div>
 
         {showProgress && summary && (
-          <div>
-            <div className="mb-1 flex justify-between text-sm">
-              <span id="task-progress-label">Progress</span>
-              <span className="tabular-nums text-base-content/70">
-                {percent}% ({summary.completed} of {summary.total} tasks completed)
-              </span>
-            </div>
-            <progress
-              className="progress progress-success w-full"
-              value={percent}
-              max={100}
-              aria-labelledby="task-progress-label"
-            />
-          </div>
+          <WorkProgress done={summary.leavesDone} total={summary.leaves} label="Work done" />
         )}
 
         {task.warnings.length > 0 && (

@@ -48,7 +48,8 @@ const DRAG_TYPE = "application/x-atomize-task";
 /**
  * The task hierarchy as a virtualised ARIA tree: only the rows in view are in the DOM, so thousands of
  * expanded nodes scroll smoothly. Focus stays on the tree and aria-activedescendant names the current
- * row; arrows move and expand/collapse, Enter or Space selects, Home/End jump.
+ * row; arrows move and expand/collapse, Enter or Space selects, Home/End jump. A row is named by what
+ * it shows (title, status and badges, as read aloud), so the name a speech-input user says is in it.
  */
 export function TaskTreeView({
   rows,
@@ -162,8 +163,6 @@ export function TaskTreeView({
               aria-setsize={row.setSize}
               aria-expanded={row.hasChildren ? row.expanded : undefined}
               aria-selected={selected}
-              aria-labelledby={`${domId}-title`}
-              aria-describedby={`${domId}-meta`}
               data-testid="tree-row"
               tabIndex={-1}
               className={`absolute left-0 top-0 flex w-full cursor-pointer items-center gap-2 border-b border-base-300/50 pr-2 text-sm ${
@@ -212,11 +211,13 @@ export function TaskTreeView({
               }}
             >
               {row.hasChildren ? (
-                <button
-                  type="button"
-                  tabIndex={-1}
+                // A mouse target only: the tree's ArrowRight and ArrowLeft expand and collapse, and the
+                // row's aria-expanded says which it is. Not a button inside the row, whose name would
+                // then begin the row's name.
+                <span
+                  aria-hidden="true"
+                  data-testid="tree-toggle"
                   className="btn btn-ghost btn-xs btn-square shrink-0"
-                  aria-label={row.expanded ? "Collapse" : "Expand"}
                   onClick={(event) => {
                     event.stopPropagation();
                     onActiveChange(node.id);
@@ -224,21 +225,20 @@ export function TaskTreeView({
                   }}
                 >
                   <svg
-                    aria-hidden="true"
                     viewBox="0 0 20 20"
                     className={`size-4 transition-transform ${row.expanded ? "rotate-90" : ""}`}
                     fill="currentColor"
                   >
                     <path d="M7 5l6 5-6 5V5z" />
                   </svg>
-                </button>
+                </span>
               ) : (
                 <span className="w-6 shrink-0" aria-hidden="true" />
               )}
-              <span id={`${domId}-title`} className="min-w-0 flex-1 truncate" title={node.description}>
+              <span className="min-w-0 flex-1 truncate" title={node.description}>
                 {taskTitle(node.description, 141)}
               </span>
-              <span id={`${domId}-meta`} className="flex shrink-0 items-center gap-1">
+              <span className="flex shrink-0 items-center gap-1">
                 {row.level === 1 && (
                   <span className="badge badge-ghost badge-sm hidden sm:inline-flex">Root</span>
                 )}

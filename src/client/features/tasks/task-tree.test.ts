@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
-import { dropPlacement, indexTree } from "./task-tree";
+import { dropPlacement, indexTree, summarizeTree } from "./task-tree";
 
 const n = (id: string, children: TaskTreeNode[] = []) => ({ id, description: id, children }) as TaskTreeNode;
 // R > A (A1, A2, A3), B
@@ -25,5 +25,21 @@ describe("dropPlacement", () => {
     expect(dropPlacement(index, "A1", "A2", "before")).toBeNull();
     expect(dropPlacement(index, "A2", "A1", "after")).toBeNull();
     expect(dropPlacement(index, "A1", "R", "before")).toBeNull();
+  });
+});
+
+describe("summarizeTree", () => {
+  const withStatus = (id: string, status: string, children: TaskTreeNode[] = []) =>
+    ({ ...n(id, children), status, story_points: 2, is_atomic: children.length === 0 }) as TaskTreeNode;
+
+  it("counts the work's progress in leaves: a planned root and split parents are 'completed' without work done", () => {
+    // R and A are completed because they were planned and split; of the four leaves, one is done.
+    const tree = withStatus("R", "completed", [
+      withStatus("A", "completed", [withStatus("A1", "completed"), withStatus("A2", "pending")]),
+      withStatus("B", "in_progress"),
+      withStatus("C", "pending"),
+    ]);
+    const summary = summarizeTree(tree);
+    expect(summary).toMatchObject({ total: 6, completed: 3, leaves: 4, leavesDone: 1, storyPoints: 8 });
   });
 });

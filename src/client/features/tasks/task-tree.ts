@@ -67,6 +67,8 @@ export type TreeSummary = {
   /** Every node, the root included. */
   total: number;
   completed: number;
+  /** Leaves done: the work's progress (a parent's status is its plan's, "completed" once it is split). */
+  leavesDone: number;
   byStatus: Record<string, number>;
   atomic: number;
   /** Story points of the leaves (the work items), so parents' estimates are not counted twice. */
@@ -75,7 +77,15 @@ export type TreeSummary = {
 };
 
 export function summarizeTree(root: TaskTreeNode): TreeSummary {
-  const summary: TreeSummary = { total: 0, completed: 0, byStatus: {}, atomic: 0, storyPoints: 0, leaves: 0 };
+  const summary: TreeSummary = {
+    total: 0,
+    completed: 0,
+    leavesDone: 0,
+    byStatus: {},
+    atomic: 0,
+    storyPoints: 0,
+    leaves: 0,
+  };
   walkTree(root, (node) => {
     summary.total++;
     summary.byStatus[node.status] = (summary.byStatus[node.status] ?? 0) + 1;
@@ -83,15 +93,11 @@ export function summarizeTree(root: TaskTreeNode): TreeSummary {
     if (node.is_atomic) summary.atomic++;
     if (node.children.length === 0) {
       summary.leaves++;
+      if (node.status === "completed") summary.leavesDone++;
       summary.storyPoints += node.story_points ?? 0;
     }
   });
   return summary;
-}
-
-/** Progress bar: completed over total, as a rounded percentage. */
-export function progressPercent(completed: number, total: number): number {
-  return total > 0 ? Math.round((completed / total) * 100) : 0;
 }
 
 /** "7/10"; scores may be fractional, shown with at most one decimal. */

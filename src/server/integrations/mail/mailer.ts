@@ -1,5 +1,5 @@
 import { count, desc, eq } from "drizzle-orm";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import { mailOutbox } from "../../db/schema/index";
@@ -35,12 +35,18 @@ export function createMailer(
   database: Database,
   log: Logger,
 ): Mailer {
-  if (config.SMTP_URL) {
-    const transport = nodemailer.createTransport(config.SMTP_URL);
+  const smtpUrl = config.SMTP_URL;
+  if (smtpUrl) {
+    // nodemailer is loaded with the first e-mail, not at every start (decision 025).
+    let transport: Promise<Transporter> | undefined;
+    const open = () => {
+      transport ??= import("nodemailer").then((m) => m.default.createTransport(smtpUrl));
+      return transport;
+    };
     return {
       transport: "smtp",
       async send(mail) {
-        await transport.sendMail({
+        await (await open()).sendMail({
           from: config.MAIL_FROM,
           to: mail.to,
           subject: mail.subject,
@@ -49,7 +55,11 @@ export function createMailer(
           headers: mail.headers,
         });
       },
-      close: () => transport.close(),
+      close: () =>
+        void transport?.then(
+          (t) => t.close(),
+          () => {},
+        ),
     };
   }
   return {

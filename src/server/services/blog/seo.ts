@@ -1,7 +1,10 @@
+import { jsonForScript } from "../../../shared/page-bootstrap";
 import { BLOG_DESCRIPTION_LENGTH, type BlogPost } from "../../../shared/schemas/blog";
 import type { Deps } from "../../deps";
 import { recentPublishedPosts } from "./posts";
 import { htmlToText, truncateText } from "./sanitize";
+
+export { jsonForScript };
 
 /** Pages for crawlers that run no JavaScript: sitemap, robots.txt, the RSS feed and post metadata. */
 const PRODUCT = "Atomize";
@@ -102,16 +105,6 @@ ${items.join("\n")}
   </channel>
 </rss>
 `;
-}
-
-/** JSON for a `<script>` element: nothing in it can close the element or start markup. */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/>/g, "\\u003e")
-    .replace(/&/g, "\\u0026")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
 }
 
 /**

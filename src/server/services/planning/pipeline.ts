@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { PlannedSubtask } from "../../../shared/schemas/plan";
 import { STAGES, type StageId, type StageStatus } from "../../../shared/schemas/realtime";
 import { readTaskOptions, type TaskStatus } from "../../../shared/schemas/tasks";
@@ -14,9 +14,10 @@ import {
   PermanentJobError,
   type TypedJob,
 } from "../../jobs/queue";
+import type { BusEvent, PublishInput } from "../../realtime/event-bus";
 import { githubTokenFor } from "../integrations/credentials";
-import { acceptableDependencies } from "../tasks/plan-graph";
-import { loadPlanGraph, lockTaskRow } from "../tasks/plan-rows";
+import { acceptableDependencies, type PlanEdge, PlanGraph } from "../tasks/plan-graph";
+import { loadPlanStructure, lockTaskRow, shapeNode } from "../tasks/plan-rows";
 import type { TaskRow } from "../tasks/serialize";
 import { isAtomic } from "./atomicity";
 import { briefOf, optionsOf } from "./brief";
@@ -67,16 +68,16 @@ function stageInfo(stage: StageId) {
 /** The stage a failing job was in, so the failure is reported against the right step. */
 const failedStage = new WeakMap<object, StageId>();
 
-async function reportStage(
-  deps: Deps,
+/** A stage's progress as an event (published alone by reportStage, or with others by publishMany). */
+function stageEvent(
   root: TaskRow,
   stage: StageId,
   status: StageStatus,
   message: string,
   extra: Record<string, unknown> = {},
-) {
+): PublishInput {
   const info = stageInfo(stage);
-  await deps.events.publish({
+  return {
     type: "service.status",
     userId: root.userId,
     taskId: root.id,
@@ -90,7 +91,29 @@ async function reportStage(
       progress: status === "completed" ? info.progress + 10 : info.progress,
       ...extra,
     },
-  });
+  };
+}
+
+async function reportStage(
+  deps: Deps,
+  root: TaskRow,
+  stage: StageId,
+  status: StageStatus,
+  message: string,
+  extra: Record<string, unknown> = {},
+) {
+  await deps.events.publish(stageEvent(root, stage, status, message, extra));
+}
+
+function statusEvent(root: TaskRow, status: TaskStatus): PublishInput {
+  return {
+    type: "task.status_changed",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    status,
+    isAtomic: root.isAtomic,
+  };
 }
 
 async function setRootStatus(deps: Deps, root: TaskRow, status: TaskStatus, extra: Partial<TaskRow> = {}) {
@@ -98,24 +121,32 @@ async function setRootStatus(deps: Deps, root: TaskRow, status: TaskStatus, extr
     .update(tasks)
     .set({ status, updatedAt: new Date(), ...extra })
     .where(eq(tasks.id, root.id));
-  await deps.events.publish({
-    type: "task.status_changed",
-    userId: root.userId,
-    taskId: root.id,
-    rootTaskId: root.id,
-    status,
-    isAtomic: root.isAtomic,
-  });
+  await deps.events.publish(statusEvent(root, status));
 }
 
-/** Adds a model call's token usage to the root's running totals (shown as "predictions" on the task). */
-async function recordUsage(deps: Deps, rootId: string, usage: Usage, planner: Planner) {
+/** The root's running token totals (shown as "predictions" on the task) with a model call's usage added. */
+function predictionsWith(usage: Usage) {
+  return sql`coalesce(${tasks.predictions}, '{}'::jsonb) || jsonb_build_object(
+      'llm_calls', coalesce((${tasks.predictions}->>'llm_calls')::int, 0) + ${usage.calls},
+      'prompt_tokens', coalesce((${tasks.predictions}->>'prompt_tokens')::int, 0) + ${usage.promptTokens},
+      'completion_tokens', coalesce((${tasks.predictions}->>'completion_tokens')::int, 0) + ${usage.completionTokens})`;
+}
+
+/** Adds model calls' token usage to the root's running totals. */
+async function recordUsage(deps: Deps, rootId: string, usage: Usage, planner: Planner, tx: DbOrTx = deps.db) {
   if (planner.name === "offline") return; // no model, nothing to account for
-  await deps.db.execute(sql`update ${tasks} set predictions = coalesce(predictions, '{}'::jsonb) || jsonb_build_object(
-      'llm_calls', coalesce((predictions->>'llm_calls')::int, 0) + ${usage.calls},
-      'prompt_tokens', coalesce((predictions->>'prompt_tokens')::int, 0) + ${usage.promptTokens},
-      'completion_tokens', coalesce((predictions->>'completion_tokens')::int, 0) + ${usage.completionTokens})
-    where id = ${rootId}`);
+  await tx
+    .update(tasks)
+    .set({ predictions: predictionsWith(usage) })
+    .where(eq(tasks.id, rootId));
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    calls: a.calls + b.calls,
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+  };
 }
 
 /** "rule" for the offline outline's estimates, "model" for a language model's (shown on every node). */
@@ -129,8 +160,9 @@ function rangeColumns(p: PlannedSubtask) {
 }
 
 /**
- * Inserts a node's children with the dependencies the planner proposed among them, and queues the split
- * of every non-atomic one, in one transaction.
+ * Inserts a node's children with the dependencies the planner proposed among them (and, from
+ * `moreEdges`, any others on the new children), and queues the split of every non-atomic one, in the
+ * caller's transaction.
  */
 async function insertChildren(
   deps: Deps,
@@ -141,6 +173,7 @@ async function insertChildren(
   opts: { maxDepth: number; threshold: number },
   queueSplits: boolean,
   estimateSource: "rule" | "model",
+  moreEdges: (children: TaskRow[], siblingEdges: PlanEdge[]) => PlanEdge[] = () => [],
 ) {
   const depth = parent.depth + 1;
   const values = planned.map((p, i) => ({
@@ -166,16 +199,28 @@ async function insertChildren(
   }));
   const inserted = values.length ? await tx.insert(tasks).values(values).returning() : [];
   // Rows come back in insertion order, so a planner's sibling numbers map onto them.
-  const edges = siblingDependencies(planned).map(([waiting, awaited]) => ({
+  const siblingEdges = siblingDependencies(planned).map(([waiting, awaited]) => ({
     taskId: inserted[waiting]!.id,
     dependsOnId: inserted[awaited]!.id,
+  }));
+  const edges = [...siblingEdges, ...moreEdges(inserted, siblingEdges)].map((e) => ({
+    ...e,
     rootTaskId: rootId,
     source: "planner" as const,
   }));
   if (edges.length) await tx.insert(taskDependencies).values(edges).onConflictDoNothing();
   if (queueSplits) {
-    for (const child of inserted)
-      if (!child.isAtomic) await enqueueNodeDecomposition(deps.jobs, rootId, child.id, tx);
+    await deps.jobs.enqueueMany(
+      inserted
+        .filter((child) => !child.isAtomic)
+        .map((child) => ({
+          kind: JOB_NODE,
+          payload: { rootId, nodeId: child.id },
+          groupKey: rootId,
+          dedupeKey: `node:${child.id}`,
+        })),
+      tx,
+    );
   }
   return inserted;
 }
@@ -185,12 +230,27 @@ async function hasChildren(tx: DbOrTx, id: string) {
   return rows.length > 0;
 }
 
-/** When the last split of a decomposition finishes, the composer runs. Serialised on the root row. */
-async function finishGroupIfIdle(deps: Deps, tx: Tx, rootId: string) {
-  const [root] = resultRows<{ status: string }>(
-    // See lockTaskRow: serialised without blocking other transactions' inserts that refer to the root.
-    await tx.execute(sql`select status from ${tasks} where id = ${rootId} for no key update`),
-  );
+async function countChildren(tx: DbOrTx, id: string): Promise<number> {
+  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(tasks).where(eq(tasks.parentId, id));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * When the last split of a decomposition finishes, the composer runs. Serialised on the root row; a
+ * split's token usage, when given, is added by the statement that locks it.
+ */
+async function finishGroupIfIdle(deps: Deps, tx: Tx, rootId: string, usage: Usage | null = null) {
+  // See lockTaskRow: serialised without blocking other transactions' inserts that refer to the root.
+  // An update takes the same row lock as `for no key update`, and reads the row as last committed.
+  const [root] = usage
+    ? await tx
+        .update(tasks)
+        .set({ predictions: predictionsWith(usage) })
+        .where(eq(tasks.id, rootId))
+        .returning({ status: tasks.status })
+    : resultRows<{ status: string }>(
+        await tx.execute(sql`select status from ${tasks} where id = ${rootId} for no key update`),
+      );
   if (root?.status !== "processing") return;
   const active = await tx
     .select({ n: sql<number>`count(*)::int` })
@@ -235,35 +295,49 @@ async function runRootStages(
   if (!root || !["pending", "processing"].includes(root.status)) return;
   const opts = optionsOf(root);
   const planner = await deps.planners.forUser(root.userId);
+  // The events of steps that wait on nothing go out together, before the next step that does.
+  const events: PublishInput[] = [];
+  const flush = () => deps.events.publishMany(events.splice(0));
   if (root.status === "pending") {
-    await setRootStatus(deps, root, "processing", {
-      planner: planner.name,
-      model: planner.model,
-      failureReason: null,
-    });
-    await deps.events.publish({
+    const [started] = await deps.db
+      .update(tasks)
+      .set({
+        status: "processing",
+        updatedAt: new Date(),
+        planner: planner.name,
+        model: planner.model,
+        failureReason: null,
+      })
+      .where(eq(tasks.id, rootId))
+      .returning();
+    if (!started) return;
+    events.push(statusEvent(root, "processing"), {
       type: "decomposition.started",
       userId: root.userId,
       taskId: root.id,
       rootTaskId: root.id,
       message: "Decomposition started",
     });
-    root = (await loadTask(deps, rootId))!;
+    root = started;
   }
 
-  await reportStage(deps, root, "source", "started", "Reading your description");
-  await reportStage(deps, root, "source", "completed", "Description and preferences read");
+  events.push(
+    stageEvent(root, "source", "started", "Reading your description"),
+    stageEvent(root, "source", "completed", "Description and preferences read"),
+  );
 
   enter("context_fetch");
-  await reportStage(
-    deps,
-    root,
-    "context_fetch",
-    "started",
-    opts.githubRepo ? "Reading the linked repository" : "Gathering context",
+  events.push(
+    stageEvent(
+      root,
+      "context_fetch",
+      "started",
+      opts.githubRepo ? "Reading the linked repository" : "Gathering context",
+    ),
   );
   let summary: string | null = null;
   if (opts.githubRepo) {
+    await flush();
     const context = await fetchRepositoryContext(
       deps,
       opts.githubRepo,
@@ -282,36 +356,42 @@ async function runRootStages(
       })
       .where(eq(tasks.id, rootId));
   }
-  await reportStage(
-    deps,
-    root,
-    "context_fetch",
-    "completed",
-    summary ? "Repository context gathered" : "Context gathered",
+  events.push(
+    stageEvent(
+      root,
+      "context_fetch",
+      "completed",
+      summary ? "Repository context gathered" : "Context gathered",
+    ),
   );
   const brief = briefOf(root, summary);
 
   enter("complexity_scorer");
-  await reportStage(deps, root, "complexity_scorer", "started", "Assessing complexity");
+  events.push(stageEvent(root, "complexity_scorer", "started", "Assessing complexity"));
   if (root.complexityScore === null) {
+    await flush();
     const assessed = await planner.assessComplexity(brief, ctx.signal);
-    await recordUsage(deps, rootId, assessed.usage, planner);
-    await deps.db
+    const [scored] = await deps.db
       .update(tasks)
       .set({
         complexityScore: assessed.value.complexity_score,
         storyPoints: assessed.value.story_points,
         implementationDetails: assessed.value.rationale,
         estimateSource: estimateSourceOf(planner),
+        ...(planner.name === "offline" ? {} : { predictions: predictionsWith(assessed.usage) }),
       })
-      .where(eq(tasks.id, rootId));
-    root = (await loadTask(deps, rootId))!;
+      .where(eq(tasks.id, rootId))
+      .returning();
+    if (!scored) return;
+    root = scored;
   }
-  await reportStage(deps, root, "complexity_scorer", "completed", `Complexity ${root.complexityScore}/10`);
+  events.push(stageEvent(root, "complexity_scorer", "completed", `Complexity ${root.complexityScore}/10`));
 
   enter("root_processor");
-  await reportStage(deps, root, "root_processor", "started", "Planning the first level");
+  events.push(stageEvent(root, "root_processor", "started", "Planning the first level"));
+  let firstLevel: number | null = null;
   if (!(await hasChildren(deps.db, rootId))) {
+    await flush();
     const planned = await planner.splitTask(
       {
         brief,
@@ -327,11 +407,11 @@ async function runRootStages(
       },
       ctx.signal,
     );
-    await recordUsage(deps, rootId, planned.usage, planner);
-    await deps.db.transaction(async (tx) => {
+    firstLevel = await deps.db.transaction(async (tx) => {
       await lockTaskRow(tx, rootId);
-      if (await hasChildren(tx, rootId)) return;
-      await insertChildren(
+      await recordUsage(deps, rootId, planned.usage, planner, tx);
+      if (await hasChildren(tx, rootId)) return null;
+      const inserted = await insertChildren(
         deps,
         tx,
         root!,
@@ -341,18 +421,14 @@ async function runRootStages(
         !opts.requiresApproval,
         estimateSourceOf(planner),
       );
+      return inserted.length;
     });
   }
-  const first = await deps.db.select().from(tasks).where(eq(tasks.parentId, rootId));
-  await reportStage(
-    deps,
-    root,
-    "root_processor",
-    "completed",
-    `${first.length} first-level subtasks planned`,
-  );
+  firstLevel ??= await countChildren(deps.db, rootId);
+  events.push(stageEvent(root, "root_processor", "completed", `${firstLevel} first-level subtasks planned`));
 
   if (opts.requiresApproval && !isApproved(root)) {
+    await flush();
     await setRootStatus(deps, root, "submitted");
     await reportStage(
       deps,
@@ -363,7 +439,8 @@ async function runRootStages(
     );
     return;
   }
-  await reportStage(deps, root, "decomposer", "started", "Decomposing subtasks");
+  events.push(stageEvent(root, "decomposer", "started", "Decomposing subtasks"));
+  await flush();
   ctx.onComplete((tx) => finishGroupIfIdle(deps, tx, rootId));
 }
 
@@ -375,25 +452,18 @@ function isApproved(root: TaskRow) {
 async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobContext) {
   const rootId = job.payload.rootId;
   const nodeId = job.payload.nodeId;
-  const [node, root] = await Promise.all([loadTask(deps, nodeId), loadTask(deps, rootId)]);
+  const { node, root, split } = await loadSplit(deps.db, nodeId, rootId);
   if (!node || !root || ["rejected", "submitted", "failed", "pending"].includes(root.status)) return;
-  ctx.onComplete((tx) => finishGroupIfIdle(deps, tx, rootId));
-  if (await hasChildren(deps.db, nodeId)) return;
+  // The model call's token usage, once made: added to the root's totals by the completion.
+  let usage: Usage | null = null;
+  ctx.onComplete((tx) => finishGroupIfIdle(deps, tx, rootId, usage));
+  if (split) return;
   const opts = optionsOf(root);
   if (node.depth >= opts.maxDepth) return;
-  const ancestors = resultRows<{ description: string }>(
-    await deps.db.execute(sql`with recursive up(id, parent_id, description, depth) as (
-        select id, parent_id, description, depth from ${tasks} where id = ${node.parentId}
-        union all select t.id, t.parent_id, t.description, t.depth from ${tasks} t join up on t.id = up.parent_id)
-      select description from up order by depth`),
-  ).map((r) => r.description);
-  // What the rest of the plan already covers, so shared work is not planned again in several branches.
-  const others = await deps.db
-    .select({ id: tasks.id, parentId: tasks.parentId, description: tasks.description })
-    .from(tasks)
-    .where(and(eq(tasks.rootTaskId, rootId), ne(tasks.id, nodeId)))
-    .orderBy(asc(tasks.depth), asc(tasks.position))
-    .limit(OUTLINE_LIMIT);
+  const [{ ancestors, others }, planner] = await Promise.all([
+    loadOutline(deps.db, node, rootId),
+    deps.planners.forUser(root.userId),
+  ]);
   const siblingTasks = others.filter((t) => t.parentId === node.parentId);
   const elsewhereTasks = others.filter(
     (t) => t.parentId !== node.parentId && !ancestors.includes(t.description),
@@ -402,7 +472,6 @@ async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobConte
   const elsewhere = elsewhereTasks.map((t) => t.description);
   // The prompt numbers the siblings, then the rest (prompts.ts), for depends_on_elsewhere.
   const citable = [...siblingTasks, ...elsewhereTasks];
-  const planner = await deps.planners.forUser(root.userId);
   const planned = await planner.splitTask(
     {
       brief: briefOf(root, root.repositorySummary),
@@ -420,57 +489,132 @@ async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobConte
     },
     ctx.signal,
   );
-  await recordUsage(deps, rootId, planned.usage, planner);
-  const inserted = await deps.db.transaction(async (tx) => {
-    await lockTaskRow(tx, nodeId);
-    if (await hasChildren(tx, nodeId)) return [];
-    // A parent is never less complex than its children: cap scores at the parent's.
-    const capped = planned.value
-      .slice(0, opts.maxSubtasks)
-      .map((p) => ({ ...p, complexity_score: Math.min(p.complexity_score, node.complexityScore ?? 10) }));
-    if (capped.length === 0) {
-      // The planner has nothing finer for this node (the offline outline's leaves): it is a leaf.
-      await tx.update(tasks).set({ isAtomic: true, updatedAt: new Date() }).where(eq(tasks.id, nodeId));
-      return [];
-    }
-    const children = await insertChildren(
-      deps,
-      tx,
-      node,
-      rootId,
-      capped,
-      opts,
-      true,
-      estimateSourceOf(planner),
-    );
-    // Work the model says must come first from other branches (by its number in the prompt's list).
-    const across = capped.flatMap((p, i) =>
-      (p.depends_on_elsewhere ?? []).flatMap((n) => {
-        const other = citable[n - 1];
-        return other ? [{ taskId: children[i]!.id, dependsOnId: other.id }] : [];
-      }),
-    );
-    if (across.length) {
-      const kept = acceptableDependencies(await loadPlanGraph(tx, rootId), across);
-      if (kept.length) {
-        await tx
-          .insert(taskDependencies)
-          .values(kept.map((e) => ({ ...e, rootTaskId: rootId, source: "planner" as const })))
-          .onConflictDoNothing();
-      }
-    }
-    return children;
-  });
-  if (inserted.length) {
-    await reportStage(
-      deps,
-      root,
-      "decomposer",
-      "processing",
-      `Split "${node.description.slice(0, 60)}" into ${inserted.length} subtasks`,
-      { node_id: nodeId },
-    );
+  if (planner.name !== "offline") usage = planned.usage;
+  // The children, their dependencies, the event saying so and the job's completion commit together.
+  let events: BusEvent[];
+  try {
+    events = await deps.db.transaction(async (tx) => {
+      const children = await splitNode(deps, tx, node, rootId, planned.value, citable, opts, planner);
+      const recorded = children.length
+        ? await deps.events.record(tx, [
+            stageEvent(
+              root,
+              "decomposer",
+              "processing",
+              `Split "${node.description.slice(0, 60)}" into ${children.length} subtasks`,
+              { node_id: nodeId },
+            ),
+          ])
+        : [];
+      // No longer this worker's job (cancelled or reclaimed): the call was still made and is counted.
+      if (!(await ctx.completeIn(tx)) && usage) await recordUsage(deps, rootId, usage, planner, tx);
+      return recorded;
+    });
+  } catch (err) {
+    // The split is retried (or flagged); the tokens of this attempt were spent all the same.
+    if (usage) await recordUsage(deps, rootId, usage, planner).catch(() => {});
+    throw err;
   }
+  await deps.events.announce(events);
+}
+
+/**
+ * What a split shows the model besides its node, in one query: the node's ancestors (the root first), and
+ * the rest of the plan so far (up to OUTLINE_LIMIT rows in tree order), so shared work is not planned
+ * again in several branches.
+ */
+async function loadOutline(db: DbOrTx, node: TaskRow, rootId: string) {
+  const rows = resultRows<{ part: number; id: string; parent_id: string | null; description: string }>(
+    await db.execute(sql`with recursive up(id, parent_id, description, depth) as (
+        select id, parent_id, description, depth from ${tasks} where id = ${node.parentId}
+        union all select t.id, t.parent_id, t.description, t.depth from ${tasks} t join up on t.id = up.parent_id)
+      select 0 as part, depth as ord, id, parent_id, description from up
+      union all
+      select 1, ord, id, parent_id, description from (
+        select id, parent_id, description, row_number() over (order by depth, position) as ord from ${tasks}
+        where root_task_id = ${rootId} and id <> ${node.id}
+        order by depth, position
+        limit ${OUTLINE_LIMIT}) rest
+      order by part, ord`),
+  );
+  return {
+    ancestors: rows.filter((r) => Number(r.part) === 0).map((r) => r.description),
+    others: rows
+      .filter((r) => Number(r.part) === 1)
+      .map((r) => ({ id: r.id, parentId: r.parent_id, description: r.description })),
+  };
+}
+
+/** A node and its root in one read, and whether the node has children already (split by an earlier run). */
+async function loadSplit(db: DbOrTx, nodeId: string, rootId: string) {
+  const rows = await db
+    .select({
+      task: tasks,
+      split: sql<boolean>`exists (select 1 from ${tasks} c where c.parent_id = ${tasks.id})`,
+    })
+    .from(tasks)
+    .where(inArray(tasks.id, [nodeId, rootId]));
+  const node = rows.find((r) => r.task.id === nodeId);
+  return {
+    node: node?.task,
+    root: rows.find((r) => r.task.id === rootId)?.task,
+    split: Boolean(node?.split),
+  };
+}
+
+/** Writes a node's planned children and their dependencies (in the caller's transaction); returns the children. */
+async function splitNode(
+  deps: Deps,
+  tx: Tx,
+  node: TaskRow,
+  rootId: string,
+  planned: PlannedSubtask[],
+  citable: { id: string }[],
+  opts: { maxDepth: number; maxSubtasks: number; threshold: number },
+  planner: Planner,
+): Promise<TaskRow[]> {
+  const nodeId = node.id;
+  await lockTaskRow(tx, nodeId);
+  if (await hasChildren(tx, nodeId)) return [];
+  // A parent is never less complex than its children: cap scores at the parent's.
+  const capped = planned
+    .slice(0, opts.maxSubtasks)
+    .map((p) => ({ ...p, complexity_score: Math.min(p.complexity_score, node.complexityScore ?? 10) }));
+  if (capped.length === 0) {
+    // The planner has nothing finer for this node (the offline outline's leaves): it is a leaf.
+    await tx.update(tasks).set({ isAtomic: true, updatedAt: new Date() }).where(eq(tasks.id, nodeId));
+    return [];
+  }
+  // Work the model says must come first from other branches (by its number in the prompt's list): kept
+  // when the plan can take it, checked against the plan as it is plus the new children.
+  const proposed = capped.flatMap((p, i) =>
+    (p.depends_on_elsewhere ?? []).flatMap((n) => {
+      const other = citable[n - 1];
+      return other ? [{ child: i, dependsOnId: other.id }] : [];
+    }),
+  );
+  const plan = proposed.length ? await loadPlanStructure(tx, rootId) : null;
+  return insertChildren(
+    deps,
+    tx,
+    node,
+    rootId,
+    capped,
+    opts,
+    true,
+    estimateSourceOf(planner),
+    (children, siblingEdges) => {
+      if (!plan) return [];
+      const graph = new PlanGraph(
+        [...plan.nodes, ...children.map((c) => shapeNode(c.id, c.parentId))],
+        [...plan.edges, ...siblingEdges],
+      );
+      return acceptableDependencies(
+        graph,
+        proposed.map((p) => ({ taskId: children[p.child]!.id, dependsOnId: p.dependsOnId })),
+      );
+    },
+  );
 }
 
 // ---- stage 6: composer -----------------------------------------------------------------------------
@@ -482,33 +626,10 @@ async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: Jo
   const rootId = job.payload.rootId;
   const root = await loadTask(deps, rootId);
   if (root?.status !== "processing") return;
-  const planner = await deps.planners.forUser(root.userId);
-  await reportStage(deps, root, "decomposer", "completed", "All subtasks decomposed");
-  await deps.events.publish({
-    type: "task.decomposed",
-    userId: root.userId,
-    taskId: root.id,
-    rootTaskId: root.id,
-    data: { progress: 85 },
-  });
-  await reportStage(deps, root, "composer", "started", "Writing epics, user stories and the event model");
-  const merged = await mergeDuplicateLeaves(deps, root);
-  if (merged > 0) {
-    await reportStage(
-      deps,
-      root,
-      "composer",
-      "processing",
-      `Merged ${merged} duplicate subtask${merged === 1 ? "" : "s"} planned in more than one place`,
-      { merged },
-    );
-  }
-
-  const nodes = await deps.db
-    .select()
-    .from(tasks)
-    .where(eq(tasks.rootTaskId, rootId))
-    .orderBy(asc(tasks.depth), asc(tasks.position));
+  const [planner, { merged, nodes }] = await Promise.all([
+    deps.planners.forUser(root.userId),
+    mergeDuplicateLeaves(deps, root),
+  ]);
   const flat = depthFirst(root, nodes).map((t) => ({
     description: t.description,
     depth: t.depth,
@@ -522,22 +643,43 @@ async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: Jo
     tasks: flat,
     limits: { maxDepth: opts.maxDepth, maxSubtasks: opts.maxSubtasks },
   };
-  await deps.events.publish({
-    type: "event_modeling.started",
-    userId: root.userId,
-    taskId: root.id,
-    rootTaskId: root.id,
-    data: { progress: 85 },
-  });
+  await deps.events.publishMany([
+    stageEvent(root, "decomposer", "completed", "All subtasks decomposed"),
+    {
+      type: "task.decomposed",
+      userId: root.userId,
+      taskId: root.id,
+      rootTaskId: root.id,
+      data: { progress: 85 },
+    },
+    stageEvent(root, "composer", "started", "Writing epics, user stories and the event model"),
+    ...(merged > 0
+      ? [
+          stageEvent(
+            root,
+            "composer",
+            "processing",
+            `Merged ${merged} duplicate subtask${merged === 1 ? "" : "s"} planned in more than one place`,
+            { merged },
+          ),
+        ]
+      : []),
+    {
+      type: "event_modeling.started",
+      userId: root.userId,
+      taskId: root.id,
+      rootTaskId: root.id,
+      data: { progress: 85 },
+    },
+  ]);
   const [context, model] = await Promise.all([
     planner.composeContext(request, ctx.signal),
     planner.composeEventModel(request, ctx.signal),
   ]);
-  await recordUsage(deps, rootId, context.usage, planner);
-  await recordUsage(deps, rootId, model.usage, planner);
   const c = context.value;
   const m = model.value;
   const modelApplied = await deps.db.transaction(async (tx) => {
+    await recordUsage(deps, rootId, addUsage(context.usage, model.usage), planner, tx);
     await tx.delete(epics).where(eq(epics.rootTaskId, rootId));
     await tx.delete(userStories).where(eq(userStories.rootTaskId, rootId));
     const epicIds = new Set(c.epics.map((e) => e.id));
@@ -611,44 +753,50 @@ async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: Jo
       .where(and(eq(tasks.id, rootId), eq(tasks.status, "processing")));
     return !kept;
   });
-  await deps.events.publish({
-    type: "event_modeling.completed",
-    userId: root.userId,
-    taskId: root.id,
-    rootTaskId: root.id,
-    ...(modelApplied ? {} : { message: EVENT_MODEL_KEPT_WARNING }),
-    data: {
-      events: m.events.length,
-      commands: m.commands.length,
-      read_models: m.read_models.length,
-      applied: modelApplied,
+  await deps.events.publishMany([
+    {
+      type: "event_modeling.completed",
+      userId: root.userId,
+      taskId: root.id,
+      rootTaskId: root.id,
+      ...(modelApplied ? {} : { message: EVENT_MODEL_KEPT_WARNING }),
+      data: {
+        events: m.events.length,
+        commands: m.commands.length,
+        read_models: m.read_models.length,
+        applied: modelApplied,
+      },
     },
-  });
-  await reportStage(deps, root, "composer", "completed", "Plan complete");
-  await deps.events.publish({
-    type: "decomposition.completed",
-    userId: root.userId,
-    taskId: root.id,
-    rootTaskId: root.id,
-    message: `Decomposed into ${nodes.length} subtasks`,
-    data: { progress: 100, total_subtasks: nodes.length },
-  });
-  await deps.events.publish({
-    type: "task.status_changed",
-    userId: root.userId,
-    taskId: root.id,
-    rootTaskId: root.id,
-    status: "completed",
-    isAtomic: false,
-  });
+    stageEvent(root, "composer", "completed", "Plan complete"),
+    {
+      type: "decomposition.completed",
+      userId: root.userId,
+      taskId: root.id,
+      rootTaskId: root.id,
+      message: `Decomposed into ${nodes.length} subtasks`,
+      data: { progress: 100, total_subtasks: nodes.length },
+    },
+    {
+      type: "task.status_changed",
+      userId: root.userId,
+      taskId: root.id,
+      rootTaskId: root.id,
+      status: "completed",
+      isAtomic: false,
+    },
+  ]);
 }
 
 /**
  * The dedup pass (dedupe.ts): leaves planned twice (in two branches, or twice in one) are merged into the
- * first; a parent left without children becomes a leaf. Returns how many were merged.
+ * first; a parent left without children becomes a leaf. Returns how many were merged, and the plan's
+ * rows as they are now (in tree order: depth, position).
  */
-async function mergeDuplicateLeaves(deps: Deps, root: TaskRow): Promise<number> {
-  return deps.db.transaction(async (tx) => {
+async function mergeDuplicateLeaves(
+  deps: Deps,
+  root: TaskRow,
+): Promise<{ merged: number; nodes: TaskRow[] }> {
+  const pass = await deps.db.transaction(async (tx) => {
     await lockTaskRow(tx, root.id);
     const nodes = await tx
       .select()
@@ -656,7 +804,8 @@ async function mergeDuplicateLeaves(deps: Deps, root: TaskRow): Promise<number> 
       .where(eq(tasks.rootTaskId, root.id))
       .orderBy(asc(tasks.depth), asc(tasks.position));
     const merges = findDuplicates(depthFirst(root, nodes));
-    if (merges.length === 0) return 0;
+    // Nothing merged: the rows read under the lock are the plan as it is.
+    if (merges.length === 0) return { merged: 0, nodes };
     for (const m of merges) {
       await tx
         .update(tasks)
@@ -674,8 +823,15 @@ async function mergeDuplicateLeaves(deps: Deps, root: TaskRow): Promise<number> 
       if (parentId !== root.id && !(await hasChildren(tx, parentId)))
         await tx.update(tasks).set({ isAtomic: true }).where(eq(tasks.id, parentId));
     }
-    return merges.length;
+    return { merged: merges.length, nodes: null };
   });
+  if (pass.nodes) return { merged: pass.merged, nodes: pass.nodes };
+  const nodes = await deps.db
+    .select()
+    .from(tasks)
+    .where(eq(tasks.rootTaskId, root.id))
+    .orderBy(asc(tasks.depth), asc(tasks.position));
+  return { merged: pass.merged, nodes };
 }
 
 function techStackExtras(root: TaskRow) {

@@ -38,9 +38,13 @@ const CACHE_SIZE = 100;
 export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log: Logger }): Planners {
   const { config, log } = deps;
   const offline = createOfflinePlanner();
-  // The environment's planner is built once, as before; the job queue's LLM_CONCURRENCY bounds it.
+  // The environment's planner is built once, with LLM_CONCURRENCY calls in flight at most (the job queue
+  // runs more jobs than that, so their database work overlaps the calls: decision 026).
   const environment = config.llmEnabled
-    ? createLangChainPlanner(providerFromConfig(config), log.child({ component: "planner" }))
+    ? withConcurrency(
+        createLangChainPlanner(providerFromConfig(config), log.child({ component: "planner" })),
+        config.LLM_CONCURRENCY,
+      )
     : null;
   const providerFetch = limitedProviderFetch();
   const cache = new Map<string, Planner>();
@@ -120,13 +124,36 @@ function unusable(model: string, message: string): Planner {
   };
 }
 
-/** At most `limit` calls of one planner at once in this process; later calls wait their turn. */
+/**
+ * At most `limit` calls of one planner at once in this process; later calls wait their turn, in order. A
+ * call whose job is cancelled while it waits leaves the line at once.
+ */
 export function withConcurrency(planner: Planner, limit: number): Planner {
   let active = 0;
   const waiting: (() => void)[] = [];
-  async function run<T>(fn: () => Promise<T>): Promise<T> {
-    while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
+  function acquire(signal: AbortSignal | undefined): Promise<void> {
+    signal?.throwIfAborted();
+    if (active < limit) {
+      active++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        waiting.splice(waiting.indexOf(turn), 1);
+        reject(signal!.reason);
+      };
+      // A finishing call hands its slot over directly, so a newcomer cannot take it first.
+      const turn = () => {
+        signal?.removeEventListener("abort", onAbort);
+        active++;
+        resolve();
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      waiting.push(turn);
+    });
+  }
+  async function run<T>(signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+    await acquire(signal);
     try {
       return await fn();
     } finally {
@@ -137,9 +164,9 @@ export function withConcurrency(planner: Planner, limit: number): Planner {
   return {
     name: planner.name,
     model: planner.model,
-    assessComplexity: (brief, signal) => run(() => planner.assessComplexity(brief, signal)),
-    splitTask: (request, signal) => run(() => planner.splitTask(request, signal)),
-    composeContext: (request, signal) => run(() => planner.composeContext(request, signal)),
-    composeEventModel: (request, signal) => run(() => planner.composeEventModel(request, signal)),
+    assessComplexity: (brief, signal) => run(signal, () => planner.assessComplexity(brief, signal)),
+    splitTask: (request, signal) => run(signal, () => planner.splitTask(request, signal)),
+    composeContext: (request, signal) => run(signal, () => planner.composeContext(request, signal)),
+    composeEventModel: (request, signal) => run(signal, () => planner.composeEventModel(request, signal)),
   };
 }

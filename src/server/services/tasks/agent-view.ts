@@ -15,9 +15,9 @@ import {
 } from "../../../shared/schemas/agent";
 import type { TaskStatus } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
-import { resultRows } from "../../db/client";
 import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { loadLeafProgress, progressOf } from "./leaf-progress";
 import { listNotes } from "./notes";
 import { getOwnedRow } from "./owned";
 import { PlanGraph, readyLeaves, schedulePlan } from "./plan-graph";
@@ -42,14 +42,6 @@ const refOf = (r: Pick<Row, "id" | "description" | "status">): TaskRef => ({
   status: r.status as TaskStatus,
 });
 
-function progressOf(done: number, total: number): Progress {
-  return {
-    leaves_done: done,
-    leaves_total: total,
-    percent: total === 0 ? 0 : Math.round((100 * done) / total),
-  };
-}
-
 /** Your projects (root tasks), newest first, with how many of their leaves are done. */
 export async function listProjects(
   deps: Deps,
@@ -69,33 +61,18 @@ export async function listProjects(
     .where(where)
     .orderBy(desc(tasks.createdAt), desc(tasks.id))
     .limit(input.limit);
-  const ids = roots.map((r) => r.id);
-  const counts = new Map<string, { done: number; total: number }>();
-  if (ids.length > 0) {
-    const rows = resultRows<{ root: string; done: number; total: number }>(
-      await deps.db.execute(sql`
-        select coalesce(t.root_task_id, t.id) as root,
-               (count(*) filter (where t.status = 'completed'))::int as done,
-               count(*)::int as total
-        from ${tasks} t
-        where t.user_id = ${userId}
-          and coalesce(t.root_task_id, t.id) in (${sql.join(
-            ids.map((id) => sql`${id}`),
-            sql`, `,
-          )})
-          and not exists (select 1 from ${tasks} c where c.parent_id = t.id)
-        group by 1`),
-    );
-    for (const r of rows) counts.set(r.root, { done: r.done, total: r.total });
-  }
+  const progress = await loadLeafProgress(
+    deps.db,
+    userId,
+    roots.map((r) => ({ id: r.id, parentId: null })),
+  );
   return {
     projects: roots.map((r) => {
-      const c = counts.get(r.id) ?? { done: 0, total: 0 };
       return {
         id: r.id,
         title: titleOf(r.description),
         status: r.status as TaskStatus,
-        progress: progressOf(c.done, c.total),
+        progress: progress.get(r.id) ?? progressOf(0, 0),
         created_at: r.createdAt.toISOString(),
       };
     }),

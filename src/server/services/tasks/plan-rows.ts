@@ -105,6 +105,32 @@ export async function loadPlanGraph(db: DbOrTx, rootId: string): Promise<PlanGra
   return new PlanGraph(rows.map(planNodeOf), edges);
 }
 
+/** A node of the plan's shape only (loadPlanStructure): no estimate, not done. */
+export function shapeNode(id: string, parentId: string | null): PlanNode {
+  return { id, parentId, done: false, estimate: null, storyPoints: null };
+}
+
+/**
+ * The tree's shape and its dependencies, without estimates or titles, in one query: enough to tell which
+ * proposed dependencies a plan can take (acceptableDependencies), as a split does for every node.
+ */
+export async function loadPlanStructure(db: DbOrTx, rootId: string): Promise<PlanGraph> {
+  const [row] = resultRows<{ nodes: unknown; edges: unknown }>(
+    await db.execute(sql`select
+        (select coalesce(json_agg(json_build_array(id, parent_id) order by depth, position, created_at), '[]')
+          from ${tasks} where id = ${rootId} or root_task_id = ${rootId}) as nodes,
+        (select coalesce(json_agg(json_build_array(task_id, depends_on_id)), '[]')
+          from ${taskDependencies} where root_task_id = ${rootId}) as edges`),
+  );
+  const parsed = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v) as [string, string | null][];
+  const nodes = parsed(row?.nodes ?? "[]").map(([id, parentId]) => shapeNode(id, parentId));
+  const edges = parsed(row?.edges ?? "[]").map(([taskId, dependsOnId]) => ({
+    taskId,
+    dependsOnId: dependsOnId!,
+  }));
+  return new PlanGraph(nodes, edges);
+}
+
 /** The depends_on lists of a set of tasks, by task id (for list and single-task answers). */
 export async function dependsOnLists(db: DbOrTx, taskIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();

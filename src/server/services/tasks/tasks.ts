@@ -36,6 +36,7 @@ import {
   enqueueNodeDecomposition,
   refreshAttentionWarning,
 } from "../planning/pipeline";
+import { loadLeafProgress, progressOf } from "./leaf-progress";
 import { getOwnedRow, TASK_NOT_FOUND } from "./owned";
 import { PlanGraph, readyLeaves, rollups } from "./plan-graph";
 import { dependsOnLists, loadPlanGraph, planNodeOf } from "./plan-rows";
@@ -92,18 +93,26 @@ export async function listTasks(
     .limit(input.page_size)
     .offset((input.page - 1) * input.page_size);
   const total = rows[0]?.total ?? (await deps.db.select({ n: count() }).from(tasks).where(where))[0]!.n;
-  const dependsOn = await dependsOnLists(
-    deps.db,
-    rows.map((r) => r.row.id),
-  );
+  const [dependsOn, progress] = await Promise.all([
+    dependsOnLists(
+      deps.db,
+      rows.map((r) => r.row.id),
+    ),
+    loadLeafProgress(
+      deps.db,
+      userId,
+      rows.map((r) => r.row),
+    ),
+  ]);
   return {
-    tasks: rows.map((r) =>
-      toTask(r.row, {
+    tasks: rows.map((r) => ({
+      ...toTask(r.row, {
         children: r.children,
         descendants: r.descendants,
         dependsOn: dependsOn.get(r.row.id) ?? [],
       }),
-    ),
+      progress: progress.get(r.row.id) ?? progressOf(0, 0),
+    })),
     total,
     page: input.page,
     page_size: input.page_size,

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { planStateBadge, statusBadge, taskBadge, workProgressText } from "./task-status";
+
+describe("a plan's state and a task's state", () => {
+  it("says what a root's status means for its plan: 'completed' is planned, not done", () => {
+    expect(planStateBadge("completed").label).toBe("Planned");
+    expect(planStateBadge("processing").label).toBe("Planning...");
+    expect(planStateBadge("pending").label).toBe("Queued");
+    expect(planStateBadge("submitted").label).toBe("Awaiting review");
+    expect(planStateBadge("failed")).toEqual({ label: "Planning failed", tone: "error" });
+    expect(planStateBadge("error").label).toBe("Planning failed");
+    expect(planStateBadge("rejected").label).toBe("Plan rejected");
+    expect(planStateBadge("completed").tone).not.toBe("success");
+  });
+
+  it("uses the plan's state on a root and the task's own on a subtask", () => {
+    expect(taskBadge({ status: "completed", parent_id: null }, "list").label).toBe("Planned");
+    expect(taskBadge({ status: "completed", parent_id: "r" }, "detail")).toEqual(statusBadge("completed"));
+    expect(taskBadge({ status: "completed", parent_id: "r" }, "detail").label).toBe("Completed");
+  });
+
+  it("words the work's progress", () => {
+    expect(workProgressText(3, 12)).toBe("3 of 12 tasks done");
+    expect(workProgressText(0, 1)).toBe("0 of 1 task done");
+    expect(workProgressText(12, 12)).toBe("All 12 tasks done");
+    expect(workProgressText(1, 1)).toBe("The task is done");
+  });
+});
