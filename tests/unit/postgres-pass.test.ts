@@ -56,21 +56,23 @@ function declarations(
 function databaseMarkers(): Set<string> {
   const decls = HELPER_DIRS.flatMap(tsFiles)
     .filter((f) => !f.endsWith(".test.ts"))
-    .flatMap((f) => declarations(readFileSync(path.join(root, f), "utf8")))
+    .flatMap((file) => declarations(readFileSync(path.join(root, file), "utf8")).map((d) => ({ ...d, file })))
     // A default export (a vitest globalSetup) is an entry point, called by no suite.
     .filter((d) => !d.isDefault);
-  const reaching = new Set(DIRECT);
+  // A module's own (unexported) helper is visible only inside it: another file's word "fresh" is not it.
+  const reaching = new Map<string, Set<string>>(DIRECT.map((n) => [n, new Set(["*"])]));
+  const reaches = (d: (typeof decls)[number]) =>
+    [...reaching].some(([name, files]) => (files.has("*") || files.has(d.file)) && mentions(d.body, [name]));
   for (let grew = true; grew; ) {
     grew = false;
     for (const d of decls) {
-      if (!reaching.has(d.name) && mentions(d.body, reaching)) {
-        reaching.add(d.name);
-        grew = true;
-      }
+      const scope = d.exported ? "*" : d.file;
+      if (reaching.get(d.name)?.has(scope) || !reaches(d)) continue;
+      reaching.set(d.name, new Set([...(reaching.get(d.name) ?? []), scope]));
+      grew = true;
     }
   }
-  const exported = new Set(decls.filter((d) => d.exported).map((d) => d.name));
-  return new Set([...reaching].filter((n) => DIRECT.includes(n) || exported.has(n)));
+  return new Set([...reaching].filter(([, files]) => files.has("*")).map(([name]) => name));
 }
 
 function suitesTouchingDatabase(): string[] {
