@@ -12,15 +12,25 @@ import { gzipSync } from "node:zlib";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * The landing page's initial JavaScript may not exceed this many gzipped bytes. Issue 15 asks for 60 KB;
- * react-dom's client alone is about 62 KB gzipped in React 19, so this is what the app meets with React
- * (decision 023): lower it when the bundle shrinks.
+ * A visitor's public page is complete without scripts, and its entry (src/client/main.tsx) starts React
+ * only once the page has loaded (or at the reader's first input): what it loads before is the entry and
+ * its static imports. Issue 15 asks for under 60 KB on the landing page.
  */
-export const LANDING_JS_BUDGET_BYTES = 85 * 1024;
+export const LANDING_JS_BUDGET_BYTES = 60 * 1024;
 
 /**
- * The chunk files a page loads before it is interactive: the entries and their static imports, then each
- * of `sources` (manifest keys) with its static imports; each file once.
+ * Then React's side (src/client/start.tsx) and the page's chunk load and hydrate the page: react-dom's
+ * client alone is about 62 KB gzipped in React 19, so this budget is what the app meets with React
+ * (decision 023): lower it when the bundle shrinks.
+ */
+export const LANDING_HYDRATION_JS_BUDGET_BYTES = 90 * 1024;
+
+/** React's side of the page, loaded by the entry (manifest key). */
+export const HYDRATION_SOURCE = "src/client/start.tsx";
+
+/**
+ * The chunk files the entries and their static imports load, then each of `sources` (manifest keys) with
+ * its static imports; each file once. Lazy chunks not named in `sources` are not counted.
  * @param {Record<string, { file: string; isEntry?: boolean; imports?: string[] }>} manifest
  * @param {string[]} sources
  * @returns {string[]}
@@ -68,22 +78,37 @@ function main() {
     console.error(`Public pages missing from the manifest: ${missing.map(([, s]) => s).join(", ")}`);
     process.exit(1);
   }
-  const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-  console.log("initial JavaScript per public page (gzip):");
-  for (const [name, source] of Object.entries(pages)) {
-    const files = initialChunks(manifest, [source]);
-    console.log(
-      `  ${name.padEnd(10)} ${kb(gzippedBytes(clientDir, files)).padStart(9)}  (${files.length} files)`,
-    );
-  }
-  const landing = gzippedBytes(clientDir, initialChunks(manifest, [pages.landing]));
-  if (landing > LANDING_JS_BUDGET_BYTES) {
-    console.error(
-      `The landing page loads ${kb(landing)} of JavaScript: over its ${kb(LANDING_JS_BUDGET_BYTES)} budget.`,
-    );
+  if (!manifest[HYDRATION_SOURCE]) {
+    console.error(`${HYDRATION_SOURCE} is missing from the manifest: the entry must import it lazily`);
     process.exit(1);
   }
-  console.log(`landing page: ${kb(landing)} of its ${kb(LANDING_JS_BUDGET_BYTES)} budget`);
+  const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+  const initial = initialChunks(manifest, []);
+  const initialBytes = gzippedBytes(clientDir, initial);
+  console.log(
+    `JavaScript a visitor's public page loads before it has loaded (gzip): ${kb(initialBytes)} (${initial.length} files)`,
+  );
+  console.log("then, to hydrate it, in all (gzip):");
+  const hydration = {};
+  for (const [name, source] of Object.entries(pages)) {
+    const files = initialChunks(manifest, [HYDRATION_SOURCE, source]);
+    hydration[name] = gzippedBytes(clientDir, files);
+    console.log(`  ${name.padEnd(10)} ${kb(hydration[name]).padStart(9)}  (${files.length} files)`);
+  }
+  const over = [
+    initialBytes > LANDING_JS_BUDGET_BYTES &&
+      `The landing page loads ${kb(initialBytes)} of JavaScript before it has loaded: over its ${kb(LANDING_JS_BUDGET_BYTES)} budget.`,
+    hydration.landing > LANDING_HYDRATION_JS_BUDGET_BYTES &&
+      `The landing page loads ${kb(hydration.landing)} of JavaScript to hydrate: over its ${kb(LANDING_HYDRATION_JS_BUDGET_BYTES)} budget.`,
+  ].filter(Boolean);
+  if (over.length > 0) {
+    for (const line of over) console.error(line);
+    process.exit(1);
+  }
+  console.log(
+    `landing page: ${kb(initialBytes)} of its ${kb(LANDING_JS_BUDGET_BYTES)} budget before it has loaded, ` +
+      `${kb(hydration.landing)} of ${kb(LANDING_HYDRATION_JS_BUDGET_BYTES)} to hydrate`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main();

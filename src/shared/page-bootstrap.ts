@@ -2,7 +2,7 @@
  * What the server hands the browser in every HTML page it renders (a JSON data block, never executed): the
  * installation's public settings, whether the request carried a session cookie, and the answers the
  * server-rendered page was built from, so hydration renders exactly what the server did without asking
- * again. Written by src/server/ssr/, read by src/client/main.tsx.
+ * again. Written by src/server/ssr/, read by src/client/main.tsx and start.tsx.
  */
 export const BOOTSTRAP_ELEMENT_ID = "atomize-bootstrap";
 
@@ -23,6 +23,11 @@ export type PublicConfigAnswer = {
 export type PageBootstrap = {
   /** True when #root holds server-rendered markup to hydrate (false: an empty SPA page). */
   ssr: boolean;
+  /**
+   * When the browser starts React: "idle" for a public page rendered in full for a visitor (complete
+   * without scripts, so React waits until the page has loaded or the reader first acts), "now" otherwise.
+   */
+  hydrate: "idle" | "now";
   config: PublicConfigAnswer;
   /**
    * Whether the request carried a session or refresh cookie. Without one the visitor is signed out for

@@ -147,6 +147,51 @@ test("the contact form validates, then opens a prefilled e-mail and clears itsel
   expect(opened[1]).toContain("subject=Export%20question&");
 });
 
+test("a visitor's page loads only its small entry before it has loaded, and what the reader did before React started still counts", async ({
+  page,
+}) => {
+  // React's side of the page is held back, as on a slow network.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/contact", { waitUntil: "commit" });
+  await page.waitForLoadState("load");
+  const beforeLoad = await page.evaluate(() => {
+    const [nav] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+    return performance
+      .getEntriesByType("resource")
+      .filter((e) => new URL(e.name).pathname.endsWith(".js") && e.startTime < nav!.loadEventStart)
+      .map((e) => new URL(e.name).pathname);
+  });
+  expect(beforeLoad).toEqual([expect.stringMatching(/^\/assets\/index-[\w-]+\.js$/)]);
+  await expect(page.locator("#root[data-hydrated]")).toHaveCount(0);
+
+  // The reader fills the form and sends it before React listens.
+  await recordWindowOpen(page);
+  await page.getByLabel("Name", { exact: true }).fill("Early Bird");
+  await page.getByLabel("Email", { exact: true }).fill("early@example.com");
+  await page.getByLabel("Message", { exact: true }).fill("Typed before the scripts ran");
+  await page.getByRole("button", { name: "Send Message" }).click();
+  expect(page.url()).toMatch(/\/contact$/); // no native submission reloaded the page
+  await expect(page.locator("#root[data-hydrated]")).toHaveCount(0);
+
+  release();
+  await expect(page.locator("#root[data-hydrated]")).toBeAttached();
+  // The press was held and done once React listened, with what was typed.
+  await expect(page.getByText("Email client opened with your message!")).toBeVisible();
+  const [href] = await openedUrls(page);
+  const body = new URL(href ?? "").searchParams.get("body") ?? "";
+  expect(body).toContain("Early Bird");
+  expect(body).toContain("early@example.com");
+  expect(body).toContain("Typed before the scripts ran");
+  await expect(page.getByLabel("Message", { exact: true })).toHaveValue("");
+});
+
 test("the contact form reports when the e-mail client cannot be opened", async ({ page }) => {
   await page.goto("/contact");
   await recordWindowOpen(page, "throw");

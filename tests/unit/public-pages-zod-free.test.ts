@@ -52,7 +52,7 @@ it("every page in the route tables is listed here as public or signed-in", () =>
   expect(lazyImports("src/client/public-pages.ts").sort()).toEqual([...SERVER_RENDERED_PAGES].sort());
 });
 
-const SHELL_ENTRIES = ["src/client/main.tsx", "src/client/entry-server.tsx"];
+const SHELL_ENTRIES = ["src/client/main.tsx", "src/client/start.tsx", "src/client/entry-server.tsx"];
 
 // One parse of the client's import graph for both checks (it takes a while on two cores).
 let graph: ReturnType<typeof parseDependencyTree> | undefined;
@@ -104,7 +104,11 @@ it("the shell and the server-rendered pages load neither the tRPC client nor Tan
 }, 60_000);
 
 it("the app shell and the public pages import neither zod nor the schemas", async () => {
-  const entries = ["src/client/main.tsx", ...PUBLIC_PAGES.map((p) => `src/client/${p}.tsx`)];
+  const entries = [
+    "src/client/main.tsx",
+    "src/client/start.tsx",
+    ...PUBLIC_PAGES.map((p) => `src/client/${p}.tsx`),
+  ];
   const offending = await staticImportsMatching(
     entries,
     ({ request, id }) =>

@@ -1,25 +1,13 @@
 import { useSyncExternalStore } from "react";
 import type { PublicUser } from "../../shared/schemas/auth";
-import { readStorage, removeStorage, writeStorage } from "./storage";
 
 /**
  * Browser-side session bookkeeping. The session itself is a pair of httpOnly cookies the SPA never sees;
  * here we keep only non-secret markers and the "session expired" notice shared by the tRPC link and the UI.
  */
-const SIGNED_IN_KEY = "atomize_signed_in";
-
 export const SESSION_EXPIRED_MESSAGE = "Session expired. Please log in again.";
 
-export const hasSessionMarker = () => readStorage("local", SIGNED_IN_KEY) === "1";
-
-/** Called after every successful sign-in: a session exists. */
-export function markSignedIn(): void {
-  writeStorage("local", SIGNED_IN_KEY, "1");
-}
-
-export function clearSessionMarker(): void {
-  removeStorage("local", SIGNED_IN_KEY);
-}
+export { clearSessionMarker, hasSessionMarker, markSignedIn } from "./session-marker";
 
 // -- session-expired notice (a tiny external store for useSyncExternalStore) ---------------------------
 let expiredMessage: string | null = null;

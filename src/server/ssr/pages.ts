@@ -151,10 +151,13 @@ export function createSitePages(deps: Deps, opts: SitePagesOptions) {
     const found: { post: BlogPost | null } = { post: null };
     const rendered = await serverRender(c, found);
 
+    // A visitor's public page is complete without scripts: the browser starts React once the page has loaded
+    // (src/client/main.tsx), so its chunks are not preloaded to compete with the page for the network.
+    const hydrate = rendered?.page && !session ? "idle" : "now";
     let html = template;
     if (rendered) {
       manifest ??= readJson<Manifest>(path.join(opts.clientDir, ".vite", "manifest.json"));
-      const preload = preloadLinks(manifest, rendered.sources, template);
+      const preload = hydrate === "now" ? preloadLinks(manifest, rendered.sources, template) : "";
       // A post's head carries the article's own tags (services/blog/seo.ts), as crawlers have always seen it;
       // a post the server cannot show (a draft, a wrong link) keeps the site's own until the browser knows.
       if (found.post) html = injectPostMeta(deps, html, found.post);
@@ -171,6 +174,7 @@ export function createSitePages(deps: Deps, opts: SitePagesOptions) {
     html = withTheme(html, cookies[THEME_COOKIE]);
     html = withBootstrap(html, {
       ssr: rendered !== null,
+      hydrate,
       config,
       session,
       data: rendered?.data ?? {},
