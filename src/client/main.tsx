@@ -65,24 +65,40 @@ function whenIdle(signal: AbortSignal): Promise<void> {
   });
 }
 
+type Field = HTMLInputElement | HTMLTextAreaElement;
+
+/** The text in each field the reader has typed into (before React starts, so before it can reset any). */
+function typedFields(): Array<[Field, string]> {
+  return [...target.querySelectorAll<Field>("input, textarea")]
+    .filter((f) => f.type !== "checkbox" && f.type !== "radio" && f.value !== f.defaultValue)
+    .map((f) => [f, f.value]);
+}
+
 /**
  * Text typed into a field before hydration is on the page but not in React's state (React 19.3 does not
- * replay it): each such field reports its value to React as an input event, so what the reader typed is
- * what a submission sends. The field is first set back through React's own value tracking, then to the
- * typed text past it, so React sees a change.
+ * replay it, and re-renders a controlled field with its state). Each field reports what was typed to
+ * React as an input event, one at a time, so it is what a submission sends:
+ * - a first input event makes React hydrate the field if it has not yet (a discrete event hydrates its
+ *   target at once) and set it to its state;
+ * - the field is then cleared through React's own value tracking and given the text past it, so the
+ *   second input event is a change React reports to the page.
  */
-function reportTypedFields(): void {
-  for (const field of target.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("input, textarea")) {
-    if (field.type === "checkbox" || field.type === "radio" || field.value === field.defaultValue) continue;
-    const typed = field.value;
-    field.value = field.defaultValue;
-    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), "value")?.set?.call(field, typed);
+async function reportTypedFields(typed: Array<[Field, string]>): Promise<void> {
+  const setNative = (field: Field, text: string) =>
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), "value")?.set?.call(field, text);
+  for (const [field, text] of typed) {
+    if (!field.isConnected) continue;
     field.dispatchEvent(new Event("input", { bubbles: true }));
+    field.value = "";
+    setNative(field, text);
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }
 
 async function startReact(deferred: { release(): void } | null): Promise<void> {
   const { start } = await import("./start");
+  const typed = deferred ? typedFields() : [];
   await start(target);
   if (!deferred) return;
   // React attaches its listeners as hydration begins; the held actions go once the page has hydrated.
@@ -98,9 +114,8 @@ async function startReact(deferred: { release(): void } | null): Promise<void> {
     });
   }
   deferred.release();
-  reportTypedFields();
   // The typed values reach React's state before a held press reads it.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await reportTypedFields(typed);
   for (const action of pending.splice(0)) action();
 }
 

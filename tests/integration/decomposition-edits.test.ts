@@ -75,8 +75,8 @@ describe("an event model edited during the decomposition", () => {
   it("keeps an edit saved while the composer's own model call is in flight (tRPC)", async () => {
     const client = await signedIn();
     const trpc = trpcHttp(client);
-    const created = await trpc.tasks.create.mutate(body);
-    // Slow answers only from the moment the composer asks for its context and event model.
+    // Slow answers only from the moment the composer asks for its context and event model (set before the
+    // task exists: at no latency the composer can start before the create call has returned).
     llm.setLatency(0);
     let composing = false;
     llm.setResponder((req) => {
@@ -86,6 +86,7 @@ describe("an event model edited during the decomposition", () => {
       }
       return undefined;
     });
+    const created = await trpc.tasks.create.mutate(body);
     await waitUntil(() => composing, { timeoutMs: 20_000, intervalMs: 10, message: "the composer started" });
     const edited = "## Edited while the composer ran";
     await trpc.tasks.updateEventModel.mutate({ id: created.id, event_model_markdown: edited });

@@ -113,7 +113,8 @@ describe("public pages rendered on the server", () => {
     expect(JSON.parse(ld![1]!)).toMatchObject({ "@type": "Organization", url: server.url });
     // A visitor's page is complete without scripts: React comes once it has loaded, so nothing of it is
     // preloaded to compete with the page (src/client/main.tsx).
-    expect(head).not.toContain("modulepreload");
+    expect(head).not.toContain("landing-page-d.js");
+    expect(head).not.toContain("use-page-meta-c.js");
     // It works without scripts, so it does not say it needs them.
     expect(html).not.toContain("<noscript>");
     expect(bootstrap).toEqual({
