@@ -159,6 +159,9 @@ function rangeColumns(p: PlannedSubtask) {
   return { estimateLowHours: range.low, estimateHighHours: range.high };
 }
 
+/** What a split needs back of the children it inserted (only this is read back: PGlite parses every column). */
+type InsertedChild = { id: string; parentId: string | null; isAtomic: boolean };
+
 /**
  * Inserts a node's children with the dependencies the planner proposed among them (and, from
  * `moreEdges`, any others on the new children), and queues the split of every non-atomic one, in the
@@ -173,8 +176,8 @@ async function insertChildren(
   opts: { maxDepth: number; threshold: number },
   queueSplits: boolean,
   estimateSource: "rule" | "model",
-  moreEdges: (children: TaskRow[], siblingEdges: PlanEdge[]) => PlanEdge[] = () => [],
-) {
+  moreEdges: (children: InsertedChild[], siblingEdges: PlanEdge[]) => PlanEdge[] = () => [],
+): Promise<InsertedChild[]> {
   const depth = parent.depth + 1;
   const values = planned.map((p, i) => ({
     ...rangeColumns(p),
@@ -197,7 +200,12 @@ async function insertChildren(
       opts,
     ),
   }));
-  const inserted = values.length ? await tx.insert(tasks).values(values).returning() : [];
+  const inserted = values.length
+    ? await tx
+        .insert(tasks)
+        .values(values)
+        .returning({ id: tasks.id, parentId: tasks.parentId, isAtomic: tasks.isAtomic })
+    : [];
   // Rows come back in insertion order, so a planner's sibling numbers map onto them.
   const siblingEdges = siblingDependencies(planned).map(([waiting, awaited]) => ({
     taskId: inserted[waiting]!.id,
@@ -223,6 +231,18 @@ async function insertChildren(
     );
   }
   return inserted;
+}
+
+/**
+ * Locks a node's row as lockTaskRow does and says whether it has children already (split by an earlier
+ * run), in one statement.
+ */
+async function lockNodeForSplit(tx: Tx, id: string): Promise<boolean> {
+  const [row] = resultRows<{ split: boolean }>(
+    await tx.execute(sql`select exists (select 1 from ${tasks} c where c.parent_id = t.id) as split
+      from ${tasks} t where t.id = ${id} for no key update of t`),
+  );
+  return Boolean(row?.split);
 }
 
 async function hasChildren(tx: DbOrTx, id: string) {
@@ -572,10 +592,9 @@ async function splitNode(
   citable: { id: string }[],
   opts: { maxDepth: number; maxSubtasks: number; threshold: number },
   planner: Planner,
-): Promise<TaskRow[]> {
+): Promise<InsertedChild[]> {
   const nodeId = node.id;
-  await lockTaskRow(tx, nodeId);
-  if (await hasChildren(tx, nodeId)) return [];
+  if (await lockNodeForSplit(tx, nodeId)) return [];
   // A parent is never less complex than its children: cap scores at the parent's.
   const capped = planned
     .slice(0, opts.maxSubtasks)
