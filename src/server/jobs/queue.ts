@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { jobs } from "../db/schema/index";
 import type { Logger } from "../lib/logger";
@@ -60,6 +60,17 @@ const CANCEL_CHANNEL = "atomize_jobs_cancel";
  * `SELECT ... FOR UPDATE SKIP LOCKED` under a lease, so several processes share one table and no job is
  * processed twice; a job whose worker died is claimed again once its lease runs out.
  */
+function jobValues(input: EnqueueInput) {
+  return {
+    kind: input.kind,
+    payload: input.payload as Record<string, unknown>,
+    dedupeKey: input.dedupeKey ?? null,
+    groupKey: input.groupKey ?? null,
+    runAt: input.runAt ?? new Date(),
+    maxAttempts: input.maxAttempts ?? 3,
+  };
+}
+
 export class JobQueue {
   readonly workerId = `w-${randomUUID().slice(0, 8)}`;
   private readonly handlers = new Map<string, JobHandler>();
@@ -106,20 +117,25 @@ export class JobQueue {
     if (inputs.length === 0) return [];
     const rows = await tx
       .insert(jobs)
-      .values(
-        inputs.map((input) => ({
-          kind: input.kind,
-          payload: input.payload as Record<string, unknown>,
-          dedupeKey: input.dedupeKey ?? null,
-          groupKey: input.groupKey ?? null,
-          runAt: input.runAt ?? new Date(),
-          maxAttempts: input.maxAttempts ?? 3,
-        })),
-      )
+      .values(inputs.map(jobValues))
       .onConflictDoNothing()
       .returning({ id: jobs.id });
     await this.wakeAfterCommit(tx);
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * The same as `enqueueMany` inside transaction `tx`, for a caller that writes the jobs as part of a
+   * statement of its own (a data-modifying CTE) to save a round trip: `insert` is the insert, `wake` an
+   * expression to select in that statement (PostgreSQL's NOTIFY, delivered at commit) or null, and
+   * `written` must be called once the statement has run.
+   */
+  prepareEnqueue(inputs: EnqueueInput[], tx: Tx): { insert: SQL; wake: SQL | null; written(): void } {
+    const insert = tx.insert(jobs).values(inputs.map(jobValues)).onConflictDoNothing().getSQL();
+    if (this.database.driver === "postgres") {
+      return { insert, wake: sql`pg_notify(${WAKE_CHANNEL}, '')`, written: () => {} };
+    }
+    return { insert, wake: null, written: () => this.signalWork() };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { PlannedSubtask } from "../../../shared/schemas/plan";
 import { STAGES, type StageId, type StageStatus } from "../../../shared/schemas/realtime";
@@ -181,6 +182,9 @@ async function insertChildren(
   const depth = parent.depth + 1;
   const values = planned.map((p, i) => ({
     ...rangeColumns(p),
+    // Made here, not by the database, so the children, their dependencies and their jobs are written in
+    // one statement.
+    id: randomUUID(),
     userId: parent.userId,
     parentId: parent.id,
     rootTaskId: rootId,
@@ -200,13 +204,13 @@ async function insertChildren(
       opts,
     ),
   }));
-  const inserted = values.length
-    ? await tx
-        .insert(tasks)
-        .values(values)
-        .returning({ id: tasks.id, parentId: tasks.parentId, isAtomic: tasks.isAtomic })
-    : [];
-  // Rows come back in insertion order, so a planner's sibling numbers map onto them.
+  if (values.length === 0) return [];
+  // In the planner's order, so its sibling numbers map onto them.
+  const inserted: InsertedChild[] = values.map((v) => ({
+    id: v.id,
+    parentId: v.parentId,
+    isAtomic: v.isAtomic,
+  }));
   const siblingEdges = siblingDependencies(planned).map(([waiting, awaited]) => ({
     taskId: inserted[waiting]!.id,
     dependsOnId: inserted[awaited]!.id,
@@ -216,20 +220,26 @@ async function insertChildren(
     rootTaskId: rootId,
     source: "planner" as const,
   }));
-  if (edges.length) await tx.insert(taskDependencies).values(edges).onConflictDoNothing();
-  if (queueSplits) {
-    await deps.jobs.enqueueMany(
-      inserted
+  const splits = queueSplits
+    ? inserted
         .filter((child) => !child.isAtomic)
         .map((child) => ({
-          kind: JOB_NODE,
+          kind: JOB_NODE as typeof JOB_NODE,
           payload: { rootId, nodeId: child.id },
           groupKey: rootId,
           dedupeKey: `node:${child.id}`,
-        })),
-      tx,
-    );
+        }))
+    : [];
+  // One statement: the children, their dependencies and their splits' jobs (data-modifying CTEs; the
+  // dependencies' foreign keys are checked at its end, when the children are there).
+  const queued = splits.length ? deps.jobs.prepareEnqueue(splits, tx) : null;
+  const writes = [sql`children as (${tx.insert(tasks).values(values).getSQL()})`];
+  if (edges.length) {
+    writes.push(sql`edges as (${tx.insert(taskDependencies).values(edges).onConflictDoNothing().getSQL()})`);
   }
+  if (queued) writes.push(sql`queued as (${queued.insert})`);
+  await tx.execute(sql`with ${sql.join(writes, sql`, `)} select ${queued?.wake ?? sql`1`}`);
+  queued?.written();
   return inserted;
 }
 
