@@ -482,7 +482,7 @@ function isApproved(root: TaskRow) {
 async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobContext) {
   const rootId = job.payload.rootId;
   const nodeId = job.payload.nodeId;
-  const { node, root, split } = await loadSplit(deps.db, nodeId, rootId);
+  const { node, root, split, ancestors, others } = await loadSplit(deps.db, nodeId, rootId);
   if (!node || !root || ["rejected", "submitted", "failed", "pending"].includes(root.status)) return;
   // The model call's token usage, once made: added to the root's totals by the completion.
   let usage: Usage | null = null;
@@ -490,10 +490,7 @@ async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobConte
   if (split) return;
   const opts = optionsOf(root);
   if (node.depth >= opts.maxDepth) return;
-  const [{ ancestors, others }, planner] = await Promise.all([
-    loadOutline(deps.db, node, rootId),
-    deps.planners.forUser(root.userId),
-  ]);
+  const planner = await deps.planners.forUser(root.userId);
   const siblingTasks = others.filter((t) => t.parentId === node.parentId);
   const elsewhereTasks = others.filter(
     (t) => t.parentId !== node.parentId && !ancestors.includes(t.description),
@@ -548,47 +545,45 @@ async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobConte
   await deps.events.announce(events);
 }
 
-/**
- * What a split shows the model besides its node, in one query: the node's ancestors (the root first), and
- * the rest of the plan so far (up to OUTLINE_LIMIT rows in tree order), so shared work is not planned
- * again in several branches.
- */
-async function loadOutline(db: DbOrTx, node: TaskRow, rootId: string) {
-  const rows = resultRows<{ part: number; id: string; parent_id: string | null; description: string }>(
-    await db.execute(sql`with recursive up(id, parent_id, description, depth) as (
-        select id, parent_id, description, depth from ${tasks} where id = ${node.parentId}
-        union all select t.id, t.parent_id, t.description, t.depth from ${tasks} t join up on t.id = up.parent_id)
-      select 0 as part, depth as ord, id, parent_id, description from up
-      union all
-      select 1, ord, id, parent_id, description from (
-        select id, parent_id, description, row_number() over (order by depth, position) as ord from ${tasks}
-        where root_task_id = ${rootId} and id <> ${node.id}
-        order by depth, position
-        limit ${OUTLINE_LIMIT}) rest
-      order by part, ord`),
-  );
-  return {
-    ancestors: rows.filter((r) => Number(r.part) === 0).map((r) => r.description),
-    others: rows
-      .filter((r) => Number(r.part) === 1)
-      .map((r) => ({ id: r.id, parentId: r.parent_id, description: r.description })),
-  };
-}
+type Outline = {
+  /** The node's ancestors' descriptions, the root first. */
+  ancestors: string[];
+  /** The rest of the plan so far (up to OUTLINE_LIMIT rows in tree order): id, parent id, description. */
+  others: [string, string | null, string][];
+};
 
-/** A node and its root in one read, and whether the node has children already (split by an earlier run). */
+/**
+ * What a split needs, in one read: its node and root, whether the node has children already (split by an
+ * earlier run), and what it shows the model besides its node, so shared work is not planned again in
+ * several branches: the node's ancestors and the rest of the plan so far.
+ */
 async function loadSplit(db: DbOrTx, nodeId: string, rootId: string) {
   const rows = await db
     .select({
       task: tasks,
       split: sql<boolean>`exists (select 1 from ${tasks} c where c.parent_id = ${tasks.id})`,
+      outline: sql<Outline | null>`case when ${tasks.id} = ${nodeId} then json_build_object(
+        'ancestors', (
+          with recursive up(id, parent_id, description, depth) as (
+            select u.id, u.parent_id, u.description, u.depth from ${tasks} u where u.id = ${tasks.parentId}
+            union all select a.id, a.parent_id, a.description, a.depth from ${tasks} a join up on a.id = up.parent_id)
+          select coalesce(json_agg(up.description order by up.depth), '[]'::json) from up),
+        'others', (
+          select coalesce(json_agg(json_build_array(o.id, o.parent_id, o.description) order by o.depth, o.position), '[]'::json)
+          from (select r.id, r.parent_id, r.description, r.depth, r.position from ${tasks} r
+            where r.root_task_id = ${rootId} and r.id <> ${nodeId}
+            order by r.depth, r.position limit ${OUTLINE_LIMIT}) o)) end`,
     })
     .from(tasks)
     .where(inArray(tasks.id, [nodeId, rootId]));
   const node = rows.find((r) => r.task.id === nodeId);
+  const outline = typeof node?.outline === "string" ? (JSON.parse(node.outline) as Outline) : node?.outline;
   return {
     node: node?.task,
     root: rows.find((r) => r.task.id === rootId)?.task,
     split: Boolean(node?.split),
+    ancestors: outline?.ancestors ?? [],
+    others: (outline?.others ?? []).map(([id, parentId, description]) => ({ id, parentId, description })),
   };
 }
 
