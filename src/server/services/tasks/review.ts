@@ -122,6 +122,8 @@ export async function resubmitTask(
       .where(eq(tasks.id, id));
     await enqueueDecomposition(deps.jobs, id, tx);
   });
+  // Read at once, as restarting does: the decomposition's worker is woken by the commit.
+  const task = await getTask(deps, user.id, id);
   await deps.events.publish({
     type: "task.rejected",
     userId: user.id,
@@ -131,5 +133,5 @@ export async function resubmitTask(
     message: "Task rejected and resubmitted",
     data: { reason: row.rejectionReason, new_description: input.description },
   });
-  return getTask(deps, user.id, id);
+  return task;
 }
