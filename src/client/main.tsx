@@ -67,7 +67,7 @@ function whenIdle(signal: AbortSignal): Promise<void> {
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
-/** The text in each field the reader has typed into (before React starts, so before it can reset any). */
+/** The text in each field the reader has typed into (read before any is reported, as one can reset another). */
 function typedFields(): Array<[Field, string]> {
   return [...target.querySelectorAll<Field>("input, textarea")]
     .filter((f) => f.type !== "checkbox" && f.type !== "radio" && f.value !== f.defaultValue)
@@ -98,7 +98,6 @@ async function reportTypedFields(typed: Array<[Field, string]>): Promise<void> {
 
 async function startReact(deferred: { release(): void } | null): Promise<void> {
   const { start } = await import("./start");
-  const typed = deferred ? typedFields() : [];
   await start(target);
   if (!deferred) return;
   // React attaches its listeners as hydration begins; the held actions go once the page has hydrated.
@@ -115,7 +114,7 @@ async function startReact(deferred: { release(): void } | null): Promise<void> {
   }
   deferred.release();
   // The typed values reach React's state before a held press reads it.
-  await reportTypedFields(typed);
+  await reportTypedFields(typedFields());
   for (const action of pending.splice(0)) action();
 }
 
