@@ -185,6 +185,16 @@ describe("npm start", () => {
       process.kill(-second.child.pid!, "SIGINT");
       await second.exited;
     }
+    // The build's seed holds only the app's database: the cluster's template databases are dropped, so a
+    // new folder's copy writes half as many files (decision 025).
+    const { PGlite } = await import("@electric-sql/pglite");
+    const copied = new PGlite(path.join(dataDir, "pglite"));
+    try {
+      const databases = await copied.query<{ datname: string }>("select datname from pg_database");
+      expect(databases.rows.map((r) => r.datname)).toEqual(["postgres"]);
+    } finally {
+      await copied.close();
+    }
     // Two starts through npm (about a second of CPU each for npm itself) on a loaded machine.
   }, 90_000);
 
