@@ -438,9 +438,9 @@ async function runRootStages(
       ctx.signal,
     );
     firstLevel = await deps.db.transaction(async (tx) => {
-      await lockTaskRow(tx, rootId);
+      const split = await lockNodeForSplit(tx, rootId);
       await recordUsage(deps, rootId, planned.usage, planner, tx);
-      if (await hasChildren(tx, rootId)) return null;
+      if (split) return null;
       const inserted = await insertChildren(
         deps,
         tx,
