@@ -8,15 +8,19 @@
  * graph is read from the calls the fake received (split calls per depth), not assumed. "critical path"
  * is the bound with unlimited concurrency: complexity, one split per level, compose (5 x 200 ms here).
  *
+ * The fake model runs on its own thread (bench/model-worker.ts): a provider is another machine, and a
+ * fake on the server's event loop would only read the server's requests once the server's own work
+ * let it, which is not engine overhead.
+ *
  * Every server first runs one small decomposition (modules loaded, code warmed up), then
  * BENCH_DECOMPOSITION_RUNS measured ones (default 3); the row shows the median run.
  */
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { type FakeOpenAI, startFakeOpenAI } from "../tests/fakes/openai";
 import { registerUser, TestClient } from "../tests/support/http-client";
 import { startTestServer } from "../tests/support/server";
 import { boundRounds, type CallGraph, scheduleRounds } from "./call-graph";
+import { startModelWorker, type WorkerRequest } from "./model-worker";
 import { percentile } from "./stats";
 
 const LATENCY_MS = 200;
@@ -26,14 +30,14 @@ const DEPTH = 3;
 export const UNLIMITED = 64;
 
 /** The call graph the model saw: split calls per depth (from the prompt's "Depth: d of at most m"). */
-function callGraphOf(llm: FakeOpenAI): CallGraph {
+function callGraphOf(requests: WorkerRequest[]): CallGraph {
   const levels: number[] = [];
   let composeCalls = 0;
-  for (const r of llm.requests) {
+  for (const r of requests) {
     if (r.schemaName === "project_context" || r.schemaName === "event_model") composeCalls++;
     if (r.schemaName !== "subtask_plan") continue;
-    const depth = Number(r.messages.at(-1)?.content.match(/Depth: (\d+) of at most/)?.[1]);
-    if (!Number.isInteger(depth)) throw new Error("a split call without its depth line");
+    const depth = r.depth;
+    if (depth === null) throw new Error("a split call without its depth line");
     while (levels.length <= depth) levels.push(0);
     levels[depth]!++;
   }
@@ -72,8 +76,10 @@ async function decompose(
 
 export async function benchDecomposition(databaseUrl: string | null, concurrency = 4) {
   const runs = Math.max(1, Number(process.env.BENCH_DECOMPOSITION_RUNS ?? 3));
-  const llm: FakeOpenAI = await startFakeOpenAI({ latencyMs: LATENCY_MS });
-  const shape = { subtasks: CHILDREN, complexity: (depth: number) => (depth <= 1 ? 9 : 3) };
+  // The model on its own thread, as a provider is on its own machine (see bench/model-worker.ts).
+  const llm = await startModelWorker(LATENCY_MS);
+  // Levels 0 and 1 are complex enough to split, level 2 is atomic.
+  const shape = { subtasks: CHILDREN, complexityByDepth: [9, 9, 3] };
   const server = await startTestServer(
     {
       OPENAI_API_KEY: llm.apiKey,
@@ -93,7 +99,7 @@ export async function benchDecomposition(databaseUrl: string | null, concurrency
       max_subtasks: CHILDREN,
     });
     // Warm-up: a small plan, so the measured runs do not pay for loading the model client's modules.
-    llm.setPlanShape(shape);
+    await llm.setPlanShape(shape);
     await decompose(client, server.deps.events, { ...body(0), max_depth: 2, max_subtasks: 2 });
 
     const walls: number[] = [];
@@ -101,12 +107,13 @@ export async function benchDecomposition(databaseUrl: string | null, concurrency
     let calls = 0;
     let maxInFlight = 0;
     for (let run = 1; run <= runs; run++) {
-      llm.reset();
-      llm.setPlanShape(shape);
+      await llm.reset();
+      await llm.setPlanShape(shape);
       walls.push(await decompose(client, server.deps.events, body(run)));
-      graph = callGraphOf(llm);
-      calls = llm.usage.requests;
-      maxInFlight = Math.max(maxInFlight, llm.maxInFlight);
+      const stats = await llm.stats();
+      graph = callGraphOf(stats.requests);
+      calls = stats.answered;
+      maxInFlight = Math.max(maxInFlight, stats.maxInFlight);
     }
     const g = graph!;
     const rounds = boundRounds(g, concurrency);

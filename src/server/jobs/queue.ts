@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { insertRowsAsJson } from "../db/json-rows";
 import { jobs } from "../db/schema/index";
 import type { Logger } from "../lib/logger";
 import { type JobKind, type JobPayload, jobPayloads } from "./payloads";
@@ -125,13 +126,13 @@ export class JobQueue {
   }
 
   /**
-   * The same as `enqueueMany` inside transaction `tx`, for a caller that writes the jobs as part of a
-   * statement of its own (a data-modifying CTE) to save a round trip: `insert` is the insert, `wake` an
+   * The same as `enqueueMany` inside a transaction, for a caller that writes the jobs as part of a
+   * statement of its own (a data-modifying CTE, in its transaction) to save a round trip: `insert` is the insert, `wake` an
    * expression to select in that statement (PostgreSQL's NOTIFY, delivered at commit) or null, and
    * `written` must be called once the statement has run.
    */
-  prepareEnqueue(inputs: EnqueueInput[], tx: Tx): { insert: SQL; wake: SQL | null; written(): void } {
-    const insert = tx.insert(jobs).values(inputs.map(jobValues)).onConflictDoNothing().getSQL();
+  prepareEnqueue(inputs: EnqueueInput[]): { insert: SQL; wake: SQL | null; written(): void } {
+    const insert = insertRowsAsJson(jobs, inputs.map(jobValues), { onConflictDoNothing: true });
     if (this.database.driver === "postgres") {
       return { insert, wake: sql`pg_notify(${WAKE_CHANNEL}, '')`, written: () => {} };
     }

@@ -1,4 +1,4 @@
-import { eq, isNull, or } from "drizzle-orm";
+import { type AnyColumn, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import { modelProviders } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 
@@ -22,7 +22,16 @@ export type StoredProvider = {
 const ownerCondition = (owner: ProviderOwner) =>
   "userId" in owner ? eq(modelProviders.userId, owner.userId) : isNull(modelProviders.userId);
 
-function open(deps: StoreDeps, row: typeof modelProviders.$inferSelect): StoredProvider {
+/** What `open` needs of a row. */
+type ProviderRow = Pick<
+  typeof modelProviders.$inferSelect,
+  "userId" | "baseUrl" | "model" | "concurrency" | "secretCiphertext" | "updatedAt"
+>;
+
+/** A user's own provider and the instance's, as the planner resolves them. */
+export type ProvidersFor = { own: StoredProvider | null; instance: StoredProvider | null };
+
+function open(deps: StoreDeps, row: ProviderRow): StoredProvider {
   let apiKey: string | null = null;
   let keyUnreadable = false;
   if (row.secretCiphertext) {
@@ -54,14 +63,51 @@ export async function readProvider(deps: StoreDeps, owner: ProviderOwner): Promi
 }
 
 /** The user's own provider and the instance's, in one query (the planner resolves both per job). */
-export async function readProvidersFor(
-  deps: StoreDeps,
-  userId: string,
-): Promise<{ own: StoredProvider | null; instance: StoredProvider | null }> {
+export async function readProvidersFor(deps: StoreDeps, userId: string): Promise<ProvidersFor> {
   const rows = await deps.db
     .select()
     .from(modelProviders)
     .where(or(eq(modelProviders.userId, userId), isNull(modelProviders.userId)));
+  return openProvidersFor(deps, userId, rows);
+}
+
+/** The rows `providersJson` selected, as JSON. */
+export type ProvidersJson = {
+  userId: string | null;
+  baseUrl: string;
+  model: string;
+  concurrency: number;
+  secretCiphertext: string | null;
+  updatedAt: string;
+}[];
+
+/**
+ * The same rows as `readProvidersFor`, as one JSON value a larger query selects along with its own
+ * (a split reads its node, its root and its planner's settings in one statement); `userId` is the
+ * column or value naming the user. Read back with `providersFromJson`.
+ */
+export function providersJson(userId: AnyColumn | SQL): SQL<ProvidersJson | string> {
+  return sql<ProvidersJson | string>`(select coalesce(json_agg(json_build_object(
+      'userId', p.user_id, 'baseUrl', p.base_url, 'model', p.model, 'concurrency', p.concurrency,
+      'secretCiphertext', p.secret_ciphertext, 'updatedAt', p.updated_at)), '[]'::json)
+    from ${modelProviders} p where p.user_id = ${userId} or p.user_id is null)`;
+}
+
+/** `providersJson`'s value (PGlite parses JSON, postgres.js may hand it over as text) opened. */
+export function providersFromJson(
+  deps: StoreDeps,
+  userId: string,
+  value: ProvidersJson | string,
+): ProvidersFor {
+  const rows = (typeof value === "string" ? JSON.parse(value) : value) as ProvidersJson;
+  return openProvidersFor(
+    deps,
+    userId,
+    rows.map((r) => ({ ...r, updatedAt: new Date(r.updatedAt) })),
+  );
+}
+
+function openProvidersFor(deps: StoreDeps, userId: string, rows: ProviderRow[]): ProvidersFor {
   const own = rows.find((r) => r.userId === userId);
   const instance = rows.find((r) => r.userId === null);
   return { own: own ? open(deps, own) : null, instance: instance ? open(deps, instance) : null };

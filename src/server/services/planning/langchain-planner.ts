@@ -8,6 +8,7 @@ import {
 } from "../../../shared/schemas/plan";
 import type { Config } from "../../config";
 import type { Logger } from "../../lib/logger";
+import { type CallGate, ungated } from "./call-limit";
 import { renderEventModelMarkdown } from "./event-model-markdown";
 import type { Planned, Planner, Usage } from "./planner";
 import { PlannerError } from "./planner-error";
@@ -255,7 +256,12 @@ export function loadSdk(): Promise<typeof import("@langchain/openai")> {
  * for json_schema it runs the SDK's parse(), which refuses fenced or wrapped JSON before we could read it.
  * So each call sends the portable schema strictly, and the answer is read here and validated with zod.
  */
-export function createLangChainPlanner(provider: ModelProvider, log: Logger): Planner {
+/** `gate`: holds the HTTP calls to the provider's concurrency (call-limit.ts); none by default. */
+export function createLangChainPlanner(
+  provider: ModelProvider,
+  log: Logger,
+  gate: CallGate = ungated,
+): Planner {
   const apiKey = provider.apiKey || "not-needed";
   let client: OpenAIClient | undefined;
   async function openClient(): Promise<OpenAIClient> {
@@ -322,7 +328,8 @@ export function createLangChainPlanner(provider: ModelProvider, log: Logger): Pl
       usage.calls += 1;
       let completion: ChatCompletion;
       try {
-        completion = await (await openClient()).chat.completions.create(body, { signal });
+        const client = await openClient();
+        completion = await gate(signal, () => client.chat.completions.create(body, { signal }));
       } catch (err) {
         if (signal?.aborted) throw err;
         throw providerError(err, stage, apiKey, provider.configuredIn);

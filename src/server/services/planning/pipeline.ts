@@ -4,6 +4,7 @@ import type { PlannedSubtask } from "../../../shared/schemas/plan";
 import { STAGES, type StageId, type StageStatus } from "../../../shared/schemas/realtime";
 import { readTaskOptions, type TaskStatus } from "../../../shared/schemas/tasks";
 import { resultRows } from "../../db/client";
+import { insertRowsAsJson } from "../../db/json-rows";
 import { epics, eventModels, jobs, taskDependencies, tasks, userStories } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import type { JobKind } from "../../jobs/payloads";
@@ -17,6 +18,7 @@ import {
 } from "../../jobs/queue";
 import type { BusEvent, PublishInput } from "../../realtime/event-bus";
 import { githubTokenFor } from "../integrations/credentials";
+import { type ProvidersJson, providersFromJson, providersJson } from "../model-providers/store";
 import { acceptableDependencies, type PlanEdge, PlanGraph } from "../tasks/plan-graph";
 import { loadPlanStructure, lockTaskRow, shapeNode } from "../tasks/plan-rows";
 import type { TaskRow } from "../tasks/serialize";
@@ -232,10 +234,10 @@ async function insertChildren(
     : [];
   // One statement: the children, their dependencies and their splits' jobs (data-modifying CTEs; the
   // dependencies' foreign keys are checked at its end, when the children are there).
-  const queued = splits.length ? deps.jobs.prepareEnqueue(splits, tx) : null;
-  const writes = [sql`children as (${tx.insert(tasks).values(values).getSQL()})`];
+  const queued = splits.length ? deps.jobs.prepareEnqueue(splits) : null;
+  const writes = [sql`children as (${insertRowsAsJson(tasks, values)})`];
   if (edges.length) {
-    writes.push(sql`edges as (${tx.insert(taskDependencies).values(edges).onConflictDoNothing().getSQL()})`);
+    writes.push(sql`edges as (${insertRowsAsJson(taskDependencies, edges, { onConflictDoNothing: true })})`);
   }
   if (queued) writes.push(sql`queued as (${queued.insert})`);
   await tx.execute(sql`with ${sql.join(writes, sql`, `)} select ${queued?.wake ?? sql`1`}`);
@@ -245,14 +247,17 @@ async function insertChildren(
 
 /**
  * Locks a node's row as lockTaskRow does and says whether it has children already (split by an earlier
- * run), in one statement.
+ * run), in one statement. With `rootId` (a node below the root), the root's row is locked first, in the
+ * same statement: the splits of one plan then commit one at a time, in the order they asked, instead of
+ * all waiting at their end for the root row their completion updates (decision 026).
  */
-async function lockNodeForSplit(tx: Tx, id: string): Promise<boolean> {
-  const [row] = resultRows<{ split: boolean }>(
-    await tx.execute(sql`select exists (select 1 from ${tasks} c where c.parent_id = t.id) as split
-      from ${tasks} t where t.id = ${id} for no key update of t`),
+async function lockNodeForSplit(tx: Tx, id: string, rootId?: string): Promise<boolean> {
+  const rows = resultRows<{ id: string; split: boolean }>(
+    await tx.execute(sql`select t.id, exists (select 1 from ${tasks} c where c.parent_id = t.id) as split
+      from ${tasks} t where t.id in (${id}, ${rootId ?? id})
+      order by t.id = ${id} for no key update of t`),
   );
-  return Boolean(row?.split);
+  return Boolean(rows.find((r) => r.id === id)?.split);
 }
 
 async function hasChildren(tx: DbOrTx, id: string) {
@@ -482,7 +487,7 @@ function isApproved(root: TaskRow) {
 async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobContext) {
   const rootId = job.payload.rootId;
   const nodeId = job.payload.nodeId;
-  const { node, root, split, ancestors, others } = await loadSplit(deps.db, nodeId, rootId);
+  const { node, root, split, ancestors, others, providers } = await loadSplit(deps, nodeId, rootId);
   if (!node || !root || ["rejected", "submitted", "failed", "pending"].includes(root.status)) return;
   // The model call's token usage, once made: added to the root's totals by the completion.
   let usage: Usage | null = null;
@@ -490,7 +495,7 @@ async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobConte
   if (split) return;
   const opts = optionsOf(root);
   if (node.depth >= opts.maxDepth) return;
-  const planner = await deps.planners.forUser(root.userId);
+  const planner = await deps.planners.forUser(root.userId, providers ?? undefined);
   const siblingTasks = others.filter((t) => t.parentId === node.parentId);
   const elsewhereTasks = others.filter(
     (t) => t.parentId !== node.parentId && !ancestors.includes(t.description),
@@ -554,13 +559,17 @@ type Outline = {
 
 /**
  * What a split needs, in one read: its node and root, whether the node has children already (split by an
- * earlier run), and what it shows the model besides its node, so shared work is not planned again in
- * several branches: the node's ancestors and the rest of the plan so far.
+ * earlier run), what it shows the model besides its node, so shared work is not planned again in
+ * several branches (the node's ancestors and the rest of the plan so far), and the model settings its
+ * planner is chosen by.
  */
-async function loadSplit(db: DbOrTx, nodeId: string, rootId: string) {
-  const rows = await db
+async function loadSplit(deps: Deps, nodeId: string, rootId: string) {
+  const rows = await deps.db
     .select({
       task: tasks,
+      providers: sql<
+        ProvidersJson | string | null
+      >`case when ${tasks.id} = ${rootId} then ${providersJson(tasks.userId)} end`,
       split: sql<boolean>`exists (select 1 from ${tasks} c where c.parent_id = ${tasks.id})`,
       outline: sql<Outline | null>`case when ${tasks.id} = ${nodeId} then json_build_object(
         'ancestors', (
@@ -577,10 +586,12 @@ async function loadSplit(db: DbOrTx, nodeId: string, rootId: string) {
     .from(tasks)
     .where(inArray(tasks.id, [nodeId, rootId]));
   const node = rows.find((r) => r.task.id === nodeId);
+  const root = rows.find((r) => r.task.id === rootId);
   const outline = typeof node?.outline === "string" ? (JSON.parse(node.outline) as Outline) : node?.outline;
   return {
     node: node?.task,
-    root: rows.find((r) => r.task.id === rootId)?.task,
+    root: root?.task,
+    providers: root?.providers ? providersFromJson(deps, root.task.userId, root.providers) : null,
     split: Boolean(node?.split),
     ancestors: outline?.ancestors ?? [],
     others: (outline?.others ?? []).map(([id, parentId, description]) => ({ id, parentId, description })),
@@ -599,7 +610,7 @@ async function splitNode(
   planner: Planner,
 ): Promise<InsertedChild[]> {
   const nodeId = node.id;
-  if (await lockNodeForSplit(tx, nodeId)) return [];
+  if (await lockNodeForSplit(tx, nodeId, rootId)) return [];
   // A parent is never less complex than its children: cap scores at the parent's.
   const capped = planned
     .slice(0, opts.maxSubtasks)
@@ -667,6 +678,13 @@ async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: Jo
     tasks: flat,
     limits: { maxDepth: opts.maxDepth, maxSubtasks: opts.maxSubtasks },
   };
+  // The calls go out first and the stage events are recorded while they run, so the events still come
+  // before anything the answers lead to. A call failing meanwhile is handled once the events are out.
+  const answers = Promise.all([
+    planner.composeContext(request, ctx.signal),
+    planner.composeEventModel(request, ctx.signal),
+  ]);
+  answers.catch(() => {});
   await deps.events.publishMany([
     stageEvent(root, "decomposer", "completed", "All subtasks decomposed"),
     {
@@ -696,10 +714,8 @@ async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: Jo
       data: { progress: 85 },
     },
   ]);
-  const [context, model] = await Promise.all([
-    planner.composeContext(request, ctx.signal),
-    planner.composeEventModel(request, ctx.signal),
-  ]);
+  const [context, model] = await answers;
+
   const c = context.value;
   const m = model.value;
   const modelApplied = await deps.db.transaction(async (tx) => {
@@ -816,14 +832,28 @@ async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: Jo
  * first; a parent left without children becomes a leaf. Returns how many were merged, and the plan's
  * rows as they are now (in tree order: depth, position).
  */
+/** What the composer's request and the dedup pass read of each node. */
+const composeColumns = {
+  id: tasks.id,
+  parentId: tasks.parentId,
+  depth: tasks.depth,
+  description: tasks.description,
+  complexityScore: tasks.complexityScore,
+  storyPoints: tasks.storyPoints,
+  isAtomic: tasks.isAtomic,
+  acceptanceCriteria: tasks.acceptanceCriteria,
+  requirementIds: tasks.requirementIds,
+};
+type ComposeNode = Pick<TaskRow, keyof typeof composeColumns>;
+
 async function mergeDuplicateLeaves(
   deps: Deps,
   root: TaskRow,
-): Promise<{ merged: number; nodes: TaskRow[] }> {
+): Promise<{ merged: number; nodes: ComposeNode[] }> {
   const pass = await deps.db.transaction(async (tx) => {
     await lockTaskRow(tx, root.id);
     const nodes = await tx
-      .select()
+      .select(composeColumns)
       .from(tasks)
       .where(eq(tasks.rootTaskId, root.id))
       .orderBy(asc(tasks.depth), asc(tasks.position));
@@ -851,7 +881,7 @@ async function mergeDuplicateLeaves(
   });
   if (pass.nodes) return { merged: pass.merged, nodes: pass.nodes };
   const nodes = await deps.db
-    .select()
+    .select(composeColumns)
     .from(tasks)
     .where(eq(tasks.rootTaskId, root.id))
     .orderBy(asc(tasks.depth), asc(tasks.position));
@@ -863,14 +893,17 @@ function techStackExtras(root: TaskRow) {
   return stored.application_type ? { application_type: stored.application_type } : {};
 }
 
-function depthFirst(root: TaskRow, nodes: TaskRow[]): TaskRow[] {
-  const byParent = new Map<string, TaskRow[]>();
+function depthFirst<T extends { id: string; parentId: string | null }>(
+  root: { id: string },
+  nodes: T[],
+): T[] {
+  const byParent = new Map<string, T[]>();
   for (const n of nodes) {
     const list = byParent.get(n.parentId!) ?? [];
     list.push(n);
     byParent.set(n.parentId!, list);
   }
-  const out: TaskRow[] = [];
+  const out: T[] = [];
   const visit = (id: string) => {
     for (const child of byParent.get(id) ?? []) {
       out.push(child);

@@ -4,7 +4,8 @@ import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import type { Vault } from "../../integrations/vault";
 import type { Logger } from "../../lib/logger";
-import { readProvidersFor, type StoredProvider } from "../model-providers/store";
+import { type ProvidersFor, readProvidersFor, type StoredProvider } from "../model-providers/store";
+import { callLimit } from "./call-limit";
 import { createLangChainPlanner, type ModelProvider, providerFromConfig } from "./langchain-planner";
 import { createOfflinePlanner } from "./offline-planner";
 import type { Planner } from "./planner";
@@ -20,8 +21,11 @@ export type PlannerChoice = {
 
 /** Which planner runs for whom (docs/decisions/012-model-settings.md). */
 export type Planners = {
-  /** The planner a job of this user's decomposition runs with, resolved when the job runs. */
-  forUser(userId: string): Promise<Planner>;
+  /**
+   * The planner a job of this user's decomposition runs with, resolved when the job runs. `read`: the
+   * user's settings as the job already read them (`providersJson`), so they are not read again.
+   */
+  forUser(userId: string, read?: ProvidersFor): Promise<Planner>;
   /** The same choice and where its settings come from, for "which planner will run for me". */
   choiceFor(userId: string): Promise<PlannerChoice>;
 };
@@ -32,7 +36,7 @@ const CACHE_SIZE = 100;
 /**
  * Precedence: the user's own provider > the environment (OPENAI_BASE_URL / OPENAI_API_KEY) > the
  * instance provider an admin saved > the offline planner. Reads the settings on every call (one small
- * query), so a change in Settings applies to the next job in every process; the planners built from
+ * query, or with the job's own read), so a change in Settings applies to the next job in every process; the planners built from
  * them are cached by a hash of the settings, each with its provider's concurrency limit.
  */
 export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log: Logger }): Planners {
@@ -41,9 +45,10 @@ export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log
   // The environment's planner is built once, with LLM_CONCURRENCY calls in flight at most (the job queue
   // runs more jobs than that, so their database work overlaps the calls: decision 026).
   const environment = config.llmEnabled
-    ? withConcurrency(
-        createLangChainPlanner(providerFromConfig(config), log.child({ component: "planner" })),
-        config.LLM_CONCURRENCY,
+    ? createLangChainPlanner(
+        providerFromConfig(config),
+        log.child({ component: "planner" }),
+        callLimit(config.LLM_CONCURRENCY),
       )
     : null;
   const providerFetch = limitedProviderFetch();
@@ -71,9 +76,10 @@ export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log
       cache.set(key, cached);
       return cached;
     }
-    const planner = withConcurrency(
-      createLangChainPlanner(provider, log.child({ component: "planner" })),
-      stored.concurrency,
+    const planner = createLangChainPlanner(
+      provider,
+      log.child({ component: "planner" }),
+      callLimit(stored.concurrency),
     );
     cache.set(key, planner);
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -86,8 +92,8 @@ export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log
     problem: stored.keyUnreadable ? unreadableKeyMessage(stored.owner) : null,
   });
 
-  async function choiceFor(userId: string): Promise<PlannerChoice> {
-    const { own, instance } = await readProvidersFor(deps, userId);
+  async function choiceFor(userId: string, read?: ProvidersFor): Promise<PlannerChoice> {
+    const { own, instance } = read ?? (await readProvidersFor(deps, userId));
     if (own) return fromStored(own, "your settings");
     if (environment) return { planner: environment, source: "environment", problem: null };
     if (instance) return fromStored(instance, "instance settings");
@@ -96,7 +102,7 @@ export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log
 
   return {
     choiceFor,
-    forUser: async (userId) => (await choiceFor(userId)).planner,
+    forUser: async (userId, read) => (await choiceFor(userId, read)).planner,
   };
 }
 
@@ -121,52 +127,5 @@ function unusable(model: string, message: string): Planner {
     splitTask: fail,
     composeContext: fail,
     composeEventModel: fail,
-  };
-}
-
-/**
- * At most `limit` calls of one planner at once in this process; later calls wait their turn, in order. A
- * call whose job is cancelled while it waits leaves the line at once.
- */
-export function withConcurrency(planner: Planner, limit: number): Planner {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  function acquire(signal: AbortSignal | undefined): Promise<void> {
-    signal?.throwIfAborted();
-    if (active < limit) {
-      active++;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        waiting.splice(waiting.indexOf(turn), 1);
-        reject(signal!.reason);
-      };
-      // A finishing call hands its slot over directly, so a newcomer cannot take it first.
-      const turn = () => {
-        signal?.removeEventListener("abort", onAbort);
-        active++;
-        resolve();
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      waiting.push(turn);
-    });
-  }
-  async function run<T>(signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
-    await acquire(signal);
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  }
-  return {
-    name: planner.name,
-    model: planner.model,
-    assessComplexity: (brief, signal) => run(signal, () => planner.assessComplexity(brief, signal)),
-    splitTask: (request, signal) => run(signal, () => planner.splitTask(request, signal)),
-    composeContext: (request, signal) => run(signal, () => planner.composeContext(request, signal)),
-    composeEventModel: (request, signal) => run(signal, () => planner.composeEventModel(request, signal)),
   };
 }
