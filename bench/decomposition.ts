@@ -12,8 +12,9 @@
  * fake on the server's event loop would only read the server's requests once the server's own work
  * let it, which is not engine overhead.
  *
- * Every server first runs one small decomposition (modules loaded, code warmed up), then
- * BENCH_DECOMPOSITION_RUNS measured ones (default 3); the row shows the median run.
+ * Every server first runs one decomposition of the same plan, not measured (modules loaded, the hot code
+ * compiled: with a small warm-up plan the first measured run was still 50-100 ms slower than the rest),
+ * then BENCH_DECOMPOSITION_RUNS measured ones (default 5); the row shows the median run.
  */
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
@@ -75,7 +76,7 @@ async function decompose(
 }
 
 export async function benchDecomposition(databaseUrl: string | null, concurrency = 4) {
-  const runs = Math.max(1, Number(process.env.BENCH_DECOMPOSITION_RUNS ?? 3));
+  const runs = Math.max(1, Number(process.env.BENCH_DECOMPOSITION_RUNS ?? 5));
   // The model on its own thread, as a provider is on its own machine (see bench/model-worker.ts).
   const llm = await startModelWorker(LATENCY_MS);
   // Levels 0 and 1 are complex enough to split, level 2 is atomic.
@@ -98,9 +99,9 @@ export async function benchDecomposition(databaseUrl: string | null, concurrency
       max_depth: DEPTH,
       max_subtasks: CHILDREN,
     });
-    // Warm-up: a small plan, so the measured runs do not pay for loading the model client's modules.
+    // Warm-up: the same plan, so the measured runs pay neither for loading modules nor for compiling.
     await llm.setPlanShape(shape);
-    await decompose(client, server.deps.events, { ...body(0), max_depth: 2, max_subtasks: 2 });
+    await decompose(client, server.deps.events, body(0));
 
     const walls: number[] = [];
     let graph: CallGraph | null = null;

@@ -18,7 +18,12 @@ import {
 } from "../../jobs/queue";
 import type { BusEvent, PublishInput } from "../../realtime/event-bus";
 import { githubTokenFor } from "../integrations/credentials";
-import { type ProvidersJson, providersFromJson, providersJson } from "../model-providers/store";
+import {
+  type ProvidersFor,
+  type ProvidersJson,
+  providersFromJson,
+  providersJson,
+} from "../model-providers/store";
 import { acceptableDependencies, type PlanEdge, PlanGraph } from "../tasks/plan-graph";
 import { loadPlanStructure, lockTaskRow, shapeNode } from "../tasks/plan-rows";
 import type { TaskRow } from "../tasks/serialize";
@@ -484,10 +489,10 @@ function isApproved(root: TaskRow) {
 }
 
 // ---- stage 5: one node -----------------------------------------------------------------------------
-async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobContext) {
+async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: JobContext, load: LoadSplit) {
   const rootId = job.payload.rootId;
   const nodeId = job.payload.nodeId;
-  const { node, root, split, ancestors, others, providers } = await loadSplit(deps, nodeId, rootId);
+  const { node, root, split, ancestors, others, providers } = await load(rootId, nodeId);
   if (!node || !root || ["rejected", "submitted", "failed", "pending"].includes(root.status)) return;
   // The model call's token usage, once made: added to the root's totals by the completion.
   let usage: Usage | null = null;
@@ -557,13 +562,24 @@ type Outline = {
   others: [string, string | null, string][];
 };
 
+/** What a split needs to know before its model call (loadSplits). */
+type SplitRead = {
+  node: TaskRow | undefined;
+  root: TaskRow | undefined;
+  providers: ProvidersFor | null;
+  split: boolean;
+  ancestors: string[];
+  others: { id: string; parentId: string | null; description: string }[];
+};
+type LoadSplit = (rootId: string, nodeId: string) => Promise<SplitRead>;
+
 /**
- * What a split needs, in one read: its node and root, whether the node has children already (split by an
- * earlier run), what it shows the model besides its node, so shared work is not planned again in
- * several branches (the node's ancestors and the rest of the plan so far), and the model settings its
- * planner is chosen by.
+ * What splits of one plan need, in one read: the nodes and the root, whether each node has children
+ * already (split by an earlier run), and what each shows the model besides its node, so shared work is
+ * not planned again in several branches (the node's ancestors and the rest of the plan so far). It also
+ * reads the model settings the planner is chosen by.
  */
-async function loadSplit(deps: Deps, nodeId: string, rootId: string) {
+async function loadSplits(deps: Deps, rootId: string, nodeIds: string[]): Promise<Map<string, SplitRead>> {
   const rows = await deps.db
     .select({
       task: tasks,
@@ -571,7 +587,7 @@ async function loadSplit(deps: Deps, nodeId: string, rootId: string) {
         ProvidersJson | string | null
       >`case when ${tasks.id} = ${rootId} then ${providersJson(tasks.userId)} end`,
       split: sql<boolean>`exists (select 1 from ${tasks} c where c.parent_id = ${tasks.id})`,
-      outline: sql<Outline | null>`case when ${tasks.id} = ${nodeId} then json_build_object(
+      outline: sql<Outline | null>`case when ${tasks.id} <> ${rootId} then json_build_object(
         'ancestors', (
           with recursive up(id, parent_id, description, depth) as (
             select u.id, u.parent_id, u.description, u.depth from ${tasks} u where u.id = ${tasks.parentId}
@@ -580,22 +596,66 @@ async function loadSplit(deps: Deps, nodeId: string, rootId: string) {
         'others', (
           select coalesce(json_agg(json_build_array(o.id, o.parent_id, o.description) order by o.depth, o.position), '[]'::json)
           from (select r.id, r.parent_id, r.description, r.depth, r.position from ${tasks} r
-            where r.root_task_id = ${rootId} and r.id <> ${nodeId}
+            where r.root_task_id = ${rootId} and r.id <> ${tasks.id}
             order by r.depth, r.position limit ${OUTLINE_LIMIT}) o)) end`,
     })
     .from(tasks)
-    .where(inArray(tasks.id, [nodeId, rootId]));
-  const node = rows.find((r) => r.task.id === nodeId);
+    .where(inArray(tasks.id, [rootId, ...nodeIds]));
   const root = rows.find((r) => r.task.id === rootId);
-  const outline = typeof node?.outline === "string" ? (JSON.parse(node.outline) as Outline) : node?.outline;
-  return {
-    node: node?.task,
-    root: root?.task,
-    providers: root?.providers ? providersFromJson(deps, root.task.userId, root.providers) : null,
-    split: Boolean(node?.split),
-    ancestors: outline?.ancestors ?? [],
-    others: (outline?.others ?? []).map(([id, parentId, description]) => ({ id, parentId, description })),
-  };
+  const providers = root?.providers ? providersFromJson(deps, root.task.userId, root.providers) : null;
+  return new Map(
+    nodeIds.map((nodeId) => {
+      const node = rows.find((r) => r.task.id === nodeId);
+      const outline =
+        typeof node?.outline === "string" ? (JSON.parse(node.outline) as Outline) : node?.outline;
+      return [
+        nodeId,
+        {
+          node: node?.task,
+          root: root?.task,
+          providers,
+          split: Boolean(node?.split),
+          ancestors: outline?.ancestors ?? [],
+          others: (outline?.others ?? []).map(([id, parentId, description]) => ({
+            id,
+            parentId,
+            description,
+          })),
+        },
+      ];
+    }),
+  );
+}
+
+/**
+ * `loadSplits` for the jobs one claim started together: their handlers ask in the same turn of the
+ * event loop, and the reads asked for in one turn share one query per plan (decision 026).
+ */
+function splitLoader(deps: Deps): LoadSplit {
+  type Waiter = { resolve: (read: SplitRead) => void; reject: (err: unknown) => void };
+  let batch: Map<string, Map<string, Waiter[]>> | null = null;
+  async function flush(rootId: string, nodes: Map<string, Waiter[]>) {
+    try {
+      const reads = await loadSplits(deps, rootId, [...nodes.keys()]);
+      for (const [nodeId, waiters] of nodes) for (const w of waiters) w.resolve(reads.get(nodeId)!);
+    } catch (err) {
+      for (const waiters of nodes.values()) for (const w of waiters) w.reject(err);
+    }
+  }
+  return (rootId, nodeId) =>
+    new Promise<SplitRead>((resolve, reject) => {
+      if (!batch) {
+        const current = new Map<string, Map<string, Waiter[]>>();
+        batch = current;
+        queueMicrotask(() => {
+          batch = null;
+          for (const [root, nodes] of current) void flush(root, nodes);
+        });
+      }
+      const nodes = batch.get(rootId) ?? new Map<string, Waiter[]>();
+      batch.set(rootId, nodes);
+      nodes.set(nodeId, [...(nodes.get(nodeId) ?? []), { resolve, reject }]);
+    });
 }
 
 /** Writes a node's planned children and their dependencies (in the caller's transaction); returns the children. */
@@ -1037,6 +1097,10 @@ export function registerDecomposition(deps: Deps) {
       }
     };
   deps.jobs.register(JOB_ROOT, wrap(runRoot));
-  deps.jobs.register(JOB_NODE, wrap(runNode));
+  const loadSplit = splitLoader(deps);
+  deps.jobs.register(
+    JOB_NODE,
+    wrap((d, job: TypedJob<typeof JOB_NODE>, ctx) => runNode(d, job, ctx, loadSplit)),
+  );
   deps.jobs.register(JOB_COMPOSE, wrap(runCompose));
 }
