@@ -116,10 +116,19 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
       }
     }
     // A second-level split also sees what the other branches planned.
-    const deeper = llm.requests.map((r) => r.messages.at(-1)!.content).find((p) => /Depth: 2 of/.test(p));
+    const deeper = llm.requests.map((r) => r.messages.at(-1)!.content).find((p) => /Depth: 2 of/.test(p))!;
     expect(deeper).toMatch(
       /Already planned elsewhere in this project \(titles only; do not plan this work again; cite their numbers in depends_on_elsewhere when a subtask needs one finished first\):\n\d+\. /,
     );
+    // ...and the path down to it: the project, then the first-level task it belongs to, which is not
+    // offered as work planned elsewhere.
+    const parent = firstLevel.find((d) => deeper.includes(`\n  - ${d}\n`))!;
+    expect(parent).toBeDefined();
+    expect(deeper).toContain(
+      `Path from the project down to this task:\n- ${tree.description}\n  - ${parent}\n`,
+    );
+    const elsewhere = deeper.split("Already planned elsewhere in this project")[1]!.split("\n\n")[0]!;
+    expect(elsewhere).not.toContain(`. ${parent}\n`);
   });
 
   it("keeps the dependencies and estimate ranges the model proposes, dropping impossible ones", async () => {

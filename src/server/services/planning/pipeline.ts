@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { PlannedSubtask } from "../../../shared/schemas/plan";
 import { STAGES, type StageId, type StageStatus } from "../../../shared/schemas/realtime";
 import { readTaskOptions, type TaskStatus } from "../../../shared/schemas/tasks";
@@ -580,27 +581,30 @@ type LoadSplit = (rootId: string, nodeId: string) => Promise<SplitRead>;
  * reads the model settings the planner is chosen by.
  */
 async function loadSplits(deps: Deps, rootId: string, nodeIds: string[]): Promise<Map<string, SplitRead>> {
+  // The outer row is `t`, named in the subqueries as such: Drizzle writes a column of the queried table
+  // without its table's name, which inside a subquery would name the subquery's own column instead.
+  const t = alias(tasks, "t");
   const rows = await deps.db
     .select({
-      task: tasks,
+      task: t,
       providers: sql<
         ProvidersJson | string | null
-      >`case when ${tasks.id} = ${rootId} then ${providersJson(tasks.userId)} end`,
-      split: sql<boolean>`exists (select 1 from ${tasks} c where c.parent_id = ${tasks.id})`,
-      outline: sql<Outline | null>`case when ${tasks.id} <> ${rootId} then json_build_object(
+      >`case when t.id = ${rootId} then ${providersJson(sql`t.user_id`)} end`,
+      split: sql<boolean>`exists (select 1 from ${tasks} c where c.parent_id = t.id)`,
+      outline: sql<Outline | null>`case when t.id <> ${rootId} then json_build_object(
         'ancestors', (
           with recursive up(id, parent_id, description, depth) as (
-            select u.id, u.parent_id, u.description, u.depth from ${tasks} u where u.id = ${tasks.parentId}
+            select u.id, u.parent_id, u.description, u.depth from ${tasks} u where u.id = t.parent_id
             union all select a.id, a.parent_id, a.description, a.depth from ${tasks} a join up on a.id = up.parent_id)
           select coalesce(json_agg(up.description order by up.depth), '[]'::json) from up),
         'others', (
           select coalesce(json_agg(json_build_array(o.id, o.parent_id, o.description) order by o.depth, o.position), '[]'::json)
           from (select r.id, r.parent_id, r.description, r.depth, r.position from ${tasks} r
-            where r.root_task_id = ${rootId} and r.id <> ${tasks.id}
+            where r.root_task_id = ${rootId} and r.id <> t.id
             order by r.depth, r.position limit ${OUTLINE_LIMIT}) o)) end`,
     })
-    .from(tasks)
-    .where(inArray(tasks.id, [rootId, ...nodeIds]));
+    .from(t)
+    .where(inArray(t.id, [rootId, ...nodeIds]));
   const root = rows.find((r) => r.task.id === rootId);
   const providers = root?.providers ? providersFromJson(deps, root.task.userId, root.providers) : null;
   return new Map(
