@@ -16,14 +16,17 @@
  * compiled: with a small warm-up plan the first measured run was still 50-100 ms slower than the rest),
  * then BENCH_DECOMPOSITION_RUNS measured ones (default 5); the row shows the median run.
  */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { registerUser, TestClient } from "../tests/support/http-client";
 import { startTestServer } from "../tests/support/server";
 import { boundRounds, type CallGraph, scheduleRounds } from "./call-graph";
 import { startModelWorker, type WorkerRequest } from "./model-worker";
 import { percentile } from "./stats";
 
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LATENCY_MS = 200;
 const CHILDREN = 5;
 const DEPTH = 3;
@@ -75,8 +78,22 @@ async function decompose(
   }
 }
 
-export async function benchDecomposition(databaseUrl: string | null, concurrency = 4) {
+/**
+ * `onDisk`: PGlite in a data folder (inside the project, as ./.data is), writing through Node's file
+ * system as an installation does, instead of in memory.
+ */
+export async function benchDecomposition(
+  databaseUrl: string | null,
+  concurrency = 4,
+  opts: { onDisk?: boolean } = {},
+) {
   const runs = Math.max(1, Number(process.env.BENCH_DECOMPOSITION_RUNS ?? 5));
+  const scratch = path.join(root, "node_modules", ".cache", "atomize-bench");
+  let dataDir: string | null = null;
+  if (opts.onDisk && !databaseUrl) {
+    mkdirSync(scratch, { recursive: true });
+    dataDir = mkdtempSync(path.join(scratch, "engine-"));
+  }
   // The model on its own thread, as a provider is on its own machine (see bench/model-worker.ts).
   const llm = await startModelWorker(LATENCY_MS);
   // Levels 0 and 1 are complex enough to split, level 2 is atomic.
@@ -89,7 +106,7 @@ export async function benchDecomposition(databaseUrl: string | null, concurrency
       LLM_CONCURRENCY: String(concurrency),
       LOG_LEVEL: "silent",
     },
-    { databaseUrl },
+    { databaseUrl, ...(dataDir ? { dataDir } : {}) },
   );
   try {
     const client = new TestClient(server.url);
@@ -127,7 +144,7 @@ export async function benchDecomposition(databaseUrl: string | null, concurrency
     const boundMs = rounds * LATENCY_MS;
     const criticalMs = criticalRounds * LATENCY_MS;
     return {
-      database: server.deps.database.driver,
+      database: dataDir ? "pglite (data folder)" : server.deps.database.driver,
       concurrency: concurrency >= UNLIMITED ? `${concurrency} (unlimited)` : concurrency,
       "model calls": calls,
       "max in flight": maxInFlight,
@@ -142,13 +159,18 @@ export async function benchDecomposition(databaseUrl: string | null, concurrency
   } finally {
     await server.stop();
     await llm.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-/** Every row: concurrency 4, 8 and unlimited, on PGlite and (when reachable) on PostgreSQL. */
+/**
+ * Every row: concurrency 4, 8 and unlimited on PGlite in memory, 4 and 8 on PGlite in a data folder, and
+ * 4, 8 and unlimited on PostgreSQL when it is reachable.
+ */
 export async function benchDecompositions(pgUrl: string) {
   const rows = [];
   for (const c of [4, 8, UNLIMITED]) rows.push(await benchDecomposition(null, c));
+  for (const c of [4, 8]) rows.push(await benchDecomposition(null, c, { onDisk: true }));
   try {
     for (const c of [4, 8, UNLIMITED]) rows.push(await benchDecomposition(pgUrl, c));
   } catch (err) {
