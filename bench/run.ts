@@ -24,7 +24,7 @@ try {
 console.table(rows);
 
 console.info(
-  "\n# decomposition: fake model at 200 ms per call, depth 3, 5 children per node; wall time against the call-graph bound",
+  "\n# decomposition: fake model (on its own thread) at 200 ms per call, depth 3, 5 children per node; wall time against the call-graph bound",
 );
 console.table(await benchDecompositions(pgUrl));
 
