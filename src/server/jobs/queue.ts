@@ -127,9 +127,9 @@ export class JobQueue {
 
   /**
    * The same as `enqueueMany` inside a transaction, for a caller that writes the jobs as part of a
-   * statement of its own (a data-modifying CTE, in its transaction) to save a round trip: `insert` is the insert, `wake` an
-   * expression to select in that statement (PostgreSQL's NOTIFY, delivered at commit) or null, and
-   * `written` must be called once the statement has run.
+   * statement of its own (a data-modifying CTE, in its transaction) to save a round trip: `insert` is
+   * the insert, `wake` an expression to select in that statement (PostgreSQL's NOTIFY, delivered at
+   * commit) or null, and `written` must be called once the statement has run.
    */
   prepareEnqueue(inputs: EnqueueInput[]): { insert: SQL; wake: SQL | null; written(): void } {
     const insert = insertRowsAsJson(jobs, inputs.map(jobValues), { onConflictDoNothing: true });

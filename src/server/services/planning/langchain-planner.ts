@@ -255,8 +255,8 @@ export function loadSdk(): Promise<typeof import("@langchain/openai")> {
  * derives the schema from zod with every length and count in it, which OpenAI's strict mode refuses, and
  * for json_schema it runs the SDK's parse(), which refuses fenced or wrapped JSON before we could read it.
  * So each call sends the portable schema strictly, and the answer is read here and validated with zod.
+ * `gate` holds the HTTP calls alone to the provider's concurrency (call-limit.ts); none by default.
  */
-/** `gate`: holds the HTTP calls to the provider's concurrency (call-limit.ts); none by default. */
 export function createLangChainPlanner(
   provider: ModelProvider,
   log: Logger,

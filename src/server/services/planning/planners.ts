@@ -36,8 +36,9 @@ const CACHE_SIZE = 100;
 /**
  * Precedence: the user's own provider > the environment (OPENAI_BASE_URL / OPENAI_API_KEY) > the
  * instance provider an admin saved > the offline planner. Reads the settings on every call (one small
- * query, or with the job's own read), so a change in Settings applies to the next job in every process; the planners built from
- * them are cached by a hash of the settings, each with its provider's concurrency limit.
+ * query, or as part of the job's own read), so a change in Settings applies to the next job in every
+ * process; the planners built from them are cached by a hash of the settings, each with its provider's
+ * concurrency limit.
  */
 export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log: Logger }): Planners {
   const { config, log } = deps;
