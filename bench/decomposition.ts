@@ -48,12 +48,16 @@ function callGraphOf(requests: WorkerRequest[]): CallGraph {
   return { levels, composeCalls };
 }
 
-/** Creates a task and resolves with the milliseconds until its decomposition.completed event. */
-async function decompose(
+/**
+ * Creates a task and resolves with the milliseconds until its decomposition.completed event (`wall`),
+ * and when it was created (`started`, `performance.timeOrigin + performance.now()`, the clock the model
+ * worker's arrival times use).
+ */
+export async function decompose(
   client: TestClient,
   events: { subscribe(l: (e: { type: string; root_task_id: string | null }) => void): () => void },
   body: Record<string, unknown>,
-): Promise<number> {
+): Promise<{ started: number; wall: number }> {
   const completedAt = new Map<string, number>();
   let rootId = "";
   let finish: () => void = () => {};
@@ -72,10 +76,38 @@ async function decompose(
     rootId = created.json.id;
     if (completedAt.has(rootId)) finish();
     await finished;
-    return completedAt.get(rootId)! - started;
+    return { started: performance.timeOrigin + started, wall: completedAt.get(rootId)! - started };
   } finally {
     stop();
   }
+}
+
+/** Levels 0 and 1 are complex enough to split, level 2 is atomic. */
+export const PLAN_SHAPE = { subtasks: CHILDREN, complexityByDepth: [9, 9, 3] };
+
+/**
+ * The fake model on its own thread, as a provider is on its own machine (see bench/model-worker.ts),
+ * and a server that plans with it at `concurrency` calls in flight, with a signed-in client.
+ */
+export async function startEngineServer(
+  concurrency: number,
+  databaseUrl: string | null,
+  dataDir: string | null = null,
+) {
+  const llm = await startModelWorker(LATENCY_MS);
+  const server = await startTestServer(
+    {
+      OPENAI_API_KEY: llm.apiKey,
+      OPENAI_BASE_URL: llm.url,
+      LLM_MODEL: "fake-gpt",
+      LLM_CONCURRENCY: String(concurrency),
+      LOG_LEVEL: "silent",
+    },
+    { databaseUrl, ...(dataDir ? { dataDir } : {}) },
+  );
+  const client = new TestClient(server.url);
+  await registerUser(client);
+  return { llm, server, client };
 }
 
 /**
@@ -94,23 +126,9 @@ export async function benchDecomposition(
     mkdirSync(scratch, { recursive: true });
     dataDir = mkdtempSync(path.join(scratch, "engine-"));
   }
-  // The model on its own thread, as a provider is on its own machine (see bench/model-worker.ts).
-  const llm = await startModelWorker(LATENCY_MS);
-  // Levels 0 and 1 are complex enough to split, level 2 is atomic.
-  const shape = { subtasks: CHILDREN, complexityByDepth: [9, 9, 3] };
-  const server = await startTestServer(
-    {
-      OPENAI_API_KEY: llm.apiKey,
-      OPENAI_BASE_URL: llm.url,
-      LLM_MODEL: "fake-gpt",
-      LLM_CONCURRENCY: String(concurrency),
-      LOG_LEVEL: "silent",
-    },
-    { databaseUrl, ...(dataDir ? { dataDir } : {}) },
-  );
+  const { llm, server, client } = await startEngineServer(concurrency, databaseUrl, dataDir);
+  const shape = PLAN_SHAPE;
   try {
-    const client = new TestClient(server.url);
-    await registerUser(client);
     const body = (n: number) => ({
       description: `Benchmark ${n}: a marketplace with listings, search, payments and messaging`,
       max_depth: DEPTH,
@@ -127,7 +145,7 @@ export async function benchDecomposition(
     for (let run = 1; run <= runs; run++) {
       await llm.reset();
       await llm.setPlanShape(shape);
-      walls.push(await decompose(client, server.deps.events, body(run)));
+      walls.push((await decompose(client, server.deps.events, body(run))).wall);
       const stats = await llm.stats();
       graph = callGraphOf(stats.requests);
       calls = stats.answered;
