@@ -1,5 +1,12 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, expectAccessibleInBothThemes, signInAdmin, test, verificationPath } from "./fixtures";
+import {
+  expect,
+  expectAccessibleInBothThemes,
+  expectNoSeriousA11yViolations,
+  signInAdmin,
+  test,
+  verificationPath,
+} from "./fixtures";
 
 /**
  * axe-core on every page, tab, dialog and menu of the app, in the dark theme and the light one: no
@@ -38,6 +45,23 @@ async function checkPages(page: Page, pages: [string, string | RegExp][]) {
     await expectAccessibleInBothThemes(page, path);
   }
 }
+
+test("the check itself fails on a page with serious violations, naming the rule and the element", async ({
+  page,
+}) => {
+  // A button without a name (critical) and grey text on grey (serious, a colour rule).
+  await page.setContent(
+    '<main><h1>Check</h1><button id="nameless"></button><p id="faint" style="color:#777;background:#888">Faint text</p></main>',
+  );
+  const all = await expectNoSeriousA11yViolations(page, "a broken page").catch((e: Error) => e.message);
+  expect(all).toMatch(/button-name \(critical, 1 elements\)[\s\S]*#nameless/);
+  expect(all).toMatch(/color-contrast \(serious, 1 elements\)[\s\S]*#faint/);
+  const colours = await expectNoSeriousA11yViolations(page, "its colours", ["color-contrast"]).catch(
+    (e: Error) => e.message,
+  );
+  expect(colours).toMatch(/color-contrast/);
+  expect(colours).not.toMatch(/button-name/);
+});
 
 test("the landing page, About and Contact (with the form's errors)", async ({ page }) => {
   await checkPages(page, [
