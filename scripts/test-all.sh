@@ -1,50 +1,112 @@
 #!/usr/bin/env bash
-# Everything CI runs, in order: typecheck, lint, unit tests, integration tests on PGlite and (when
-# DATABASE_URL is set) on PostgreSQL, side by side, a check that their logs hold no secrets, the
-# production build, and the browser tests.
-set -euo pipefail
+# Everything CI runs: typecheck, lint, unit tests, integration tests on PGlite and (when DATABASE_URL is
+# set) on PostgreSQL, a check that their logs hold no secrets, the production build, and the browser
+# tests. Steps that do not depend on one another run side by side, each into its own log, printed in full
+# when it ends (decision 017): on two cores the run is bound by CPU, and what one step leaves idle
+# (typecheck is single-threaded, an integration pass waits on its fakes' timers) another takes.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "typecheck"
-npm run --silent typecheck
-step "lint"
-npm run --silent lint
-step "unit tests"
-npx vitest run --project unit
+logs="$(mktemp -d)"
 # Every test server logs at debug level here; the "logs" step below greps the whole run for secrets.
 ATOMIZE_LOG_CAPTURE_DIR="$(mktemp -d)"
 export ATOMIZE_LOG_CAPTURE_DIR
-trap 'rm -rf "$ATOMIZE_LOG_CAPTURE_DIR"' EXIT
+declare -A pid_of=() name_of=()
+# A step still running when the run stops (another one failed) is stopped with it.
+cleanup() {
+  for pid in "${!name_of[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+  rm -rf "$ATOMIZE_LOG_CAPTURE_DIR" "$logs"
+}
+trap cleanup EXIT
+failed=()
+started_at=$SECONDS
+
+# start NAME COMMAND...: runs the command in the background into its own log, in a process group of its
+# own (so that stopping it stops its workers too).
+start() {
+  local name=$1
+  shift
+  setsid "$@" >"$logs/$name.log" 2>&1 &
+  pid_of[$name]=$!
+  name_of[$!]=$name
+  printf '\n== %s: started at %ds\n' "$name" $((SECONDS - started_at))
+}
+
+# report NAME RC: prints a finished step's log and remembers a failure.
+report() {
+  step "$1: ended at $((SECONDS - started_at))s with exit code $2"
+  cat "$logs/$1.log"
+  [ "$2" -eq 0 ] || failed+=("$1")
+}
+
+# finish NAME: waits for one step.
+finish() {
+  local rc=0
+  wait "${pid_of[$1]}" || rc=$?
+  unset "name_of[${pid_of[$1]}]"
+  report "$1" "$rc"
+}
+
+# finish_any NAME...: waits for whichever of these steps ends first; sets `first` to its name.
+first=
+finish_any() {
+  local pids=() pid rc=0 name
+  for name in "$@"; do pids+=("${pid_of[$name]}"); done
+  wait -n -p pid "${pids[@]}" || rc=$?
+  first=${name_of[$pid]}
+  unset "name_of[$pid]"
+  report "$first" "$rc"
+}
+
+# foreground NAME COMMAND...: runs a step with its output as it goes.
+foreground() {
+  local name=$1 rc=0
+  shift
+  step "$name: started at $((SECONDS - started_at))s"
+  "$@" || rc=$?
+  step "$name: ended at $((SECONDS - started_at))s with exit code $rc"
+  [ "$rc" -eq 0 ] || failed+=("$name")
+}
+
+stop_if_failed() {
+  [ "${#failed[@]}" -eq 0 ] && return
+  step "failed: ${failed[*]}"
+  exit 1
+}
+
+# Typecheck and lint beside the unit tests: tsc uses one core.
+start typecheck npm run --silent typecheck
+start lint npm run --silent lint
+foreground "unit tests" npx vitest run --project unit
+finish typecheck
+finish lint
+stop_if_failed
+
+# The integration passes side by side: the PostgreSQL pass waits on the database and both wait on their
+# fakes' timers, so together they take about 150 s on two cores against about 205 s one after the other.
+# The build and the browser tests start as soon as the first pass ends, beside the other one's last files.
+start "integration tests on PGlite" env TEST_DATABASE_URL= npx vitest run --project integration
 if [ -n "${DATABASE_URL:-}" ]; then
-  # The two passes run side by side, each into its own log, printed once it ends: the PostgreSQL pass
-  # waits on the database often enough that together they take about 150 s on two cores, against about
-  # 205 s one after the other (issue 11).
-  step "integration tests on PGlite and on PostgreSQL, side by side"
-  pglite_log="$(mktemp)"
-  postgres_log="$(mktemp)"
-  trap 'rm -rf "$ATOMIZE_LOG_CAPTURE_DIR" "$pglite_log" "$postgres_log"' EXIT
-  TEST_DATABASE_URL= npx vitest run --project integration >"$pglite_log" 2>&1 &
-  pglite_pass=$!
-  TEST_DATABASE_URL="$DATABASE_URL" npx vitest run --project integration >"$postgres_log" 2>&1 &
-  postgres_pass=$!
-  failed=0
-  wait "$pglite_pass" || failed=1
-  step "integration tests on PGlite: their output"
-  cat "$pglite_log"
-  wait "$postgres_pass" || failed=1
-  step "integration tests on PostgreSQL: their output"
-  cat "$postgres_log"
-  [ "$failed" -eq 0 ] || { echo "integration tests failed (see above)"; exit 1; }
+  start "integration tests on PostgreSQL" env TEST_DATABASE_URL="$DATABASE_URL" npx vitest run --project integration
+  finish_any "integration tests on PGlite" "integration tests on PostgreSQL"
+  stop_if_failed
+  foreground build npm run --silent build
+  stop_if_failed
+  foreground "end-to-end tests in Chromium" npx playwright test
+  for pass in "integration tests on PGlite" "integration tests on PostgreSQL"; do
+    [ "$pass" = "$first" ] || finish "$pass"
+  done
 else
-  step "integration tests on PGlite"
-  TEST_DATABASE_URL= npx vitest run --project integration
+  finish "integration tests on PGlite"
   echo "(DATABASE_URL is not set: skipping the PostgreSQL run; .ci/run sets it)"
+  stop_if_failed
+  foreground build npm run --silent build
+  stop_if_failed
+  foreground "end-to-end tests in Chromium" npx playwright test
 fi
-step "logs of the integration runs hold no secrets"
-node scripts/check-logs.mjs "$ATOMIZE_LOG_CAPTURE_DIR"
-step "build"
-npm run --silent build
-step "end-to-end tests in Chromium"
-npx playwright test
+stop_if_failed
+foreground "logs of the integration runs hold no secrets" node scripts/check-logs.mjs "$ATOMIZE_LOG_CAPTURE_DIR"
+stop_if_failed
+step "all passed in $((SECONDS - started_at))s"
