@@ -76,9 +76,11 @@ stop_if_failed() {
   exit 1
 }
 
-# Typecheck and lint beside the unit tests: tsc uses one core.
+# Typecheck, lint and the production build beside the unit tests: tsc uses one core, and nothing the
+# tests read is in dist/ (test servers get a client folder of their own, spawned apps the run's bundle).
 start typecheck npm run --silent typecheck
 start lint npm run --silent lint
+start build npm run --silent build
 foreground "unit tests" npx vitest run --project unit
 finish typecheck
 finish lint
@@ -86,13 +88,12 @@ stop_if_failed
 
 # The integration passes side by side: the PostgreSQL pass waits on the database and both wait on their
 # fakes' timers, so together they take about 150 s on two cores against about 205 s one after the other.
-# The build and the browser tests start as soon as the first pass ends, beside the other one's last files.
+# The browser tests start as soon as the first pass ends (and the build), beside the other one's last files.
 start "integration tests on PGlite" env TEST_DATABASE_URL= npx vitest run --project integration
 if [ -n "${DATABASE_URL:-}" ]; then
   start "integration tests on PostgreSQL" env TEST_DATABASE_URL="$DATABASE_URL" npx vitest run --project integration
   finish_any "integration tests on PGlite" "integration tests on PostgreSQL"
-  stop_if_failed
-  foreground build npm run --silent build
+  finish build
   stop_if_failed
   foreground "end-to-end tests in Chromium" npx playwright test
   for pass in "integration tests on PGlite" "integration tests on PostgreSQL"; do
@@ -101,8 +102,7 @@ if [ -n "${DATABASE_URL:-}" ]; then
 else
   finish "integration tests on PGlite"
   echo "(DATABASE_URL is not set: skipping the PostgreSQL run; .ci/run sets it)"
-  stop_if_failed
-  foreground build npm run --silent build
+  finish build
   stop_if_failed
   foreground "end-to-end tests in Chromium" npx playwright test
 fi
