@@ -20,6 +20,17 @@ type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
 export async function lockTaskRow(tx: Tx, id: string): Promise<void> {
   await tx.execute(sql`select id from ${tasks} where id = ${id} for no key update`);
 }
+/**
+ * Stops a plan's decomposition in every process: cancels its queued and running jobs, under the root's
+ * lock. A split holds that lock from its first statement to its commit, and commits its children's jobs
+ * with them; cancelling without the lock missed the jobs of a split that committed in between, and they
+ * stayed queued for a plan that was deleted or rejected.
+ */
+export async function stopPlanRun(deps: Pick<Deps, "jobs">, tx: Tx, rootId: string): Promise<void> {
+  await lockTaskRow(tx, rootId);
+  await deps.jobs.cancelGroup(rootId, tx);
+}
+
 export type TitledPlanNode = PlanNode & { description: string };
 
 /** Every row of one tree, in tree order (depth, then place among siblings). */

@@ -6,6 +6,7 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import type { UserRow } from "../auth/sessions";
 import { enqueueDecomposition, enqueueNodeDecomposition, JOB_COMPOSE } from "../planning/pipeline";
+import { stopPlanRun } from "./plan-rows";
 import { countMonthlyUse, getOwnedRow, getTask } from "./tasks";
 
 /**
@@ -74,7 +75,7 @@ export async function rejectTask(
     );
   }
   await deps.db.transaction(async (tx) => {
-    await deps.jobs.cancelGroup(id, tx);
+    await stopPlanRun(deps, tx, id);
     await tx
       .update(tasks)
       .set({ status: "rejected", rejectionReason: input.reason, updatedAt: new Date() })

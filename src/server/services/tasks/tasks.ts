@@ -39,7 +39,7 @@ import {
 import { loadLeafProgress, progressOf } from "./leaf-progress";
 import { getOwnedRow, TASK_NOT_FOUND } from "./owned";
 import { PlanGraph, readyLeaves, rollups } from "./plan-graph";
-import { dependsOnLists, loadPlanGraph, planNodeOf } from "./plan-rows";
+import { dependsOnLists, loadPlanGraph, planNodeOf, stopPlanRun } from "./plan-rows";
 import { beginRevision, recordRevision, revisionTitle } from "./revisions";
 import { type RootExtras, type TaskRow, toMetadata, toTask } from "./serialize";
 
@@ -511,7 +511,7 @@ export async function deleteTask(deps: Deps, userId: string, id: string): Promis
   const rootId = row.rootTaskId ?? row.id;
   const result = await deps.db.transaction(async (tx) => {
     // Deleting a project stops its decomposition in every process.
-    if (!row.parentId) await deps.jobs.cancelGroup(row.id, tx);
+    if (!row.parentId) await stopPlanRun(deps, tx, row.id);
     else await beginRevision(tx, rootId);
     // Foreign keys cascade parent -> children, so one statement removes the subtree atomically.
     const [counted] = resultRows<{ n: number }>(
@@ -562,9 +562,10 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
   const rootId = row.rootTaskId ?? row.id;
   await deps.db.transaction(async (tx) => {
     await countMonthlyUse(tx, userId);
+    // A project's run stops first, so no split of it commits between the delete and the restart.
+    if (!row.parentId) await stopPlanRun(deps, tx, id);
     await tx.delete(tasks).where(and(eq(tasks.parentId, id), eq(tasks.userId, userId)));
     if (!row.parentId) {
-      await deps.jobs.cancelGroup(id, tx);
       await tx.delete(epics).where(eq(epics.rootTaskId, id));
       await tx.delete(userStories).where(eq(userStories.rootTaskId, id));
       await tx.delete(eventModels).where(eq(eventModels.rootTaskId, id));
