@@ -20,6 +20,7 @@ type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
 export async function lockTaskRow(tx: Tx, id: string): Promise<void> {
   await tx.execute(sql`select id from ${tasks} where id = ${id} for no key update`);
 }
+
 /**
  * Stops a plan's decomposition in every process: cancels its queued and running jobs, under the root's
  * lock. A split holds that lock from its first statement to its commit, and commits its children's jobs
