@@ -8,6 +8,9 @@ const googlePort = appPort + 1;
 const githubPort = appPort + 2;
 const trelloPort = appPort + 3;
 const openaiPort = appPort + 4;
+// tests/e2e/sync.spec.ts starts its fake JIRA site on this port (workers read it from the environment).
+const jiraPort = appPort + 5;
+process.env.E2E_JIRA_PORT = String(jiraPort);
 // A fresh embedded database for each run; the app starts on it as a newcomer's would. Set once in the
 // main process (workers inherit it) and removed by the global teardown.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "atomize-e2e-"));
@@ -93,6 +96,9 @@ export default defineConfig({
         TRELLO_API_URL: `http://127.0.0.1:${trelloPort}`,
         // tests/e2e/sync.spec.ts runs a fake JIRA site on a loopback port of its own.
         JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*",
+        // Addresses people type reach loopback only where the operator allows: the fake JIRA site, and the
+        // fake model that tests/e2e/ai-model.spec.ts saves as a user's own provider.
+        OUTBOUND_ALLOW: `127.0.0.1:${jiraPort},127.0.0.1:${openaiPort}`,
         // The blog's admin (tests/e2e/fixtures.ts) and one that auth.spec.ts registers to see the role arrive.
         ADMIN_EMAILS: "e2e.admin@example.com,e2e.first-admin@example.com",
         // Every test registers from 127.0.0.1; the per-address limits have their own integration tests.

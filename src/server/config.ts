@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseAllowList } from "./lib/outbound/policy";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no", ""])
@@ -92,6 +93,23 @@ export const configSchema = z
      */
     OLLAMA_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:11434"),
     OLLAMA_DETECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(1500),
+    /**
+     * What calls to addresses people choose (their model provider, a JIRA site) may reach besides public
+     * addresses: comma-separated hosts, host:port pairs, IP addresses or CIDR networks. The service
+     * addresses set above and below (OLLAMA_URL, OPENAI_BASE_URL, GITHUB_API_URL, ...) are allowed at
+     * their own host and port without being listed (docs/decisions/007-hostile-input-and-limits.md).
+     */
+    OUTBOUND_ALLOW: z
+      .string()
+      .default("")
+      .transform((v, ctx) => {
+        try {
+          return parseAllowList(v);
+        } catch (err) {
+          ctx.addIssue({ code: "custom", message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
     /** How long a claimed job stays claimed without a heartbeat from its worker. */
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
     JOBS_ENABLED: bool.default(true),
@@ -116,6 +134,8 @@ export const configSchema = z
      */
     /** Requests one personal access token may make in a minute (scripts, the CLI, coding agents). */
     API_TOKEN_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
+    /** Active (unexpired) personal access tokens one user may have; each has its own rate limit. */
+    API_TOKENS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
     ATLASSIAN_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.atlassian.com"),
     /**
      * How long a resumed JIRA export keeps looking for issues a lost answer may have created (JIRA's

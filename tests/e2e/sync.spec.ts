@@ -6,7 +6,7 @@ let jira: FakeJira;
 
 test.beforeAll(async () => {
   // JIRA runs in the test's own process, so the test can move an issue the way a person would there.
-  jira = await startFakeJira();
+  jira = await startFakeJira({ port: Number(process.env.E2E_JIRA_PORT) });
   jira.addUser({ email: "lead@example.com", apiToken: "atl-e2e-token", accountId: ACCOUNT });
 });
 test.afterAll(async () => {

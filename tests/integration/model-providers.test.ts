@@ -1,6 +1,8 @@
 import { createServer } from "node:http";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/server/config";
+import { outboundFetch } from "../../src/server/lib/outbound/fetch";
 import { probeOllama } from "../../src/server/services/model-providers/ollama";
 import { writeProvider } from "../../src/server/services/model-providers/store";
 import { type FakeOllama, startFakeOllama } from "../fakes/ollama";
@@ -47,6 +49,8 @@ beforeAll(async () => {
   server = await startTestServer({
     ADMIN_EMAILS: ADMIN,
     OLLAMA_URL: ollama.url,
+    // The fake provider is on loopback, which a user's own settings reach only where the operator allows.
+    OUTBOUND_ALLOW: new URL(llm.url).host,
     LLM_MAX_RETRIES: "0",
     // The fake answers at once; the default 1.5 s leaves no room on a loaded machine (the slow case has its own).
     OLLAMA_DETECT_TIMEOUT_MS: "10000",
@@ -224,7 +228,7 @@ describe("which planner runs", () => {
   });
 
   it("environment variables over the instance's settings (read-only then), a user's own over both", async () => {
-    const env = await startModelBackedServer({ ADMIN_EMAILS: ADMIN });
+    const env = await startModelBackedServer({ ADMIN_EMAILS: ADMIN, OUTBOUND_ALLOW: new URL(llm.url).host });
     try {
       const envAdmin = trpcHttp(await registerAdmin(env.server));
       const instance = await envAdmin.modelProviders.instance.query();
@@ -375,15 +379,9 @@ describe("testing a connection", () => {
   });
 
   it("reports an endpoint that is down, and follows no redirect", async () => {
-    const { client } = await signedIn();
     const closed = await startFakeOpenAI();
     const deadUrl = closed.url;
     await closed.close();
-    const down = await client.post("/api/model-provider/test", { base_url: deadUrl, model: "m" });
-    expect(down.status).toBe(200);
-    expect(down.json).toMatchObject({ ok: false, status: null });
-    expect(down.json.message).toMatch(/^Could not connect to the provider/);
-
     // A provider that redirects (here towards the fake model) is not followed there.
     const redirecting = createServer((req, res) => {
       req.resume();
@@ -391,8 +389,21 @@ describe("testing a connection", () => {
       res.end();
     });
     await new Promise<void>((r) => redirecting.listen(0, "127.0.0.1", () => r()));
+    const port = (redirecting.address() as { port: number }).port;
+    // Both loopback ports are opened for this server only: a user's settings reach nothing local otherwise.
+    const open = await startTestServer({
+      OUTBOUND_ALLOW: [new URL(deadUrl).host, `127.0.0.1:${port}`, new URL(llm.url).host].join(","),
+    });
     try {
-      const port = (redirecting.address() as { port: number }).port;
+      const { client } = await signedIn(open);
+      const down = await client.post("/api/model-provider/test", { base_url: deadUrl, model: "m" });
+      expect(down.status).toBe(200);
+      expect(down.json).toMatchObject({
+        ok: false,
+        status: null,
+        message: "Could not connect to the provider.",
+      });
+
       const res = await client.post("/api/model-provider/test", {
         base_url: `http://127.0.0.1:${port}/v1`,
         model: "fake-gpt",
@@ -403,6 +414,7 @@ describe("testing a connection", () => {
       expect(llm.requests).toHaveLength(0);
     } finally {
       redirecting.close();
+      await open.stop();
     }
   });
 
@@ -452,9 +464,11 @@ describe("finding a local Ollama", () => {
 
   it("ignores garbage, and gives up on a server that does not answer in time", async () => {
     const fake = await startFakeOllama();
+    // The probe's own address is the operator's OLLAMA_URL, which the outbound guard allows.
+    const through = outboundFetch(loadConfig({ OLLAMA_URL: fake.url }), "user");
     try {
       fake.setMode("bad_entries");
-      const mixed = await probeOllama(fake.url, 1000);
+      const mixed = await probeOllama(fake.url, 1000, through);
       expect(mixed.status).toBe("found");
       expect(mixed.models.map((m) => m.name)).toEqual(["mistral:7b", "phi3:mini"]);
       expect(mixed.models[1]).toEqual({ name: "phi3:mini", size: null, parameter_size: null });
@@ -467,21 +481,21 @@ describe("finding a local Ollama", () => {
         ["huge", "invalid", /more than we read/],
       ] as const) {
         fake.setMode(mode);
-        const r = await probeOllama(fake.url, 2000);
+        const r = await probeOllama(fake.url, 2000, through);
         expect(r, mode).toMatchObject({ status, models: [] });
         expect(r.message, mode).toMatch(message);
       }
 
       fake.setMode("hang");
       const started = Date.now();
-      const slow = await probeOllama(fake.url, 300);
+      const slow = await probeOllama(fake.url, 300, through);
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(slow).toMatchObject({ status: "not_found", models: [] });
       expect(slow.message).toBe(`Nothing answered at ${fake.url} within 300 ms.`);
 
       fake.setMode("ok");
       fake.setModels([]);
-      expect(await probeOllama(fake.url, 1000)).toMatchObject({
+      expect(await probeOllama(fake.url, 1000, through)).toMatchObject({
         status: "found",
         models: [],
         message: "Ollama is running but has no models yet: pull one (ollama pull llama3.2).",
@@ -489,7 +503,7 @@ describe("finding a local Ollama", () => {
     } finally {
       await fake.close();
     }
-    const gone = await probeOllama(fake.url, 1000);
+    const gone = await probeOllama(fake.url, 1000, through);
     expect(gone).toMatchObject({ status: "not_found", message: `No Ollama is running at ${fake.url}.` });
   });
 

@@ -13,7 +13,11 @@ beforeAll(async () => {
     apiToken: "atl-secret-token",
     accountId: "5b10ac8d82e05b22cc7d4ef5",
   });
-  server = await startTestServer({ JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*" });
+  // The fake site is on loopback, which a typed JIRA URL reaches only where the operator allows.
+  server = await startTestServer({
+    JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*",
+    OUTBOUND_ALLOW: new URL(jira.url).host,
+  });
 });
 afterAll(async () => {
   await server?.stop();

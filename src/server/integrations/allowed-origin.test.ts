@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseAllowList } from "../lib/outbound/policy";
 import { jiraSiteOrigin, originAllowed } from "./allowed-origin";
 
 const defaults = ["https://*.atlassian.net"];
@@ -28,5 +29,24 @@ describe("JIRA site URLs (SSRF guard)", () => {
   it("lets configuration add an exact origin with a port wildcard (the tests' fake)", () => {
     expect(originAllowed(new URL("http://127.0.0.1:4567"), ["http://127.0.0.1:*"])).toBe(true);
     expect(originAllowed(new URL("http://127.0.0.2:4567"), ["http://127.0.0.1:*"])).toBe(false);
+  });
+});
+
+describe("JIRA site URLs and the outbound guard", () => {
+  const local = ["http://127.0.0.1:*", "http://*.lan:*"];
+  it("refuses a loopback site the patterns allow unless OUTBOUND_ALLOW opens its port", () => {
+    expect(() => jiraSiteOrigin("http://127.0.0.1:4567", local, {})).toThrow(
+      /loopback address.*OUTBOUND_ALLOW/,
+    );
+    const opened = parseAllowList("127.0.0.1:4567");
+    expect(jiraSiteOrigin("http://127.0.0.1:4567/jira", local, { OUTBOUND_ALLOW: opened })).toBe(
+      "http://127.0.0.1:4567",
+    );
+    expect(() => jiraSiteOrigin("http://127.0.0.1:4568", local, { OUTBOUND_ALLOW: opened })).toThrow(
+      /loopback/,
+    );
+  });
+  it("leaves names to the connection, where they are judged by what they resolve to", () => {
+    expect(jiraSiteOrigin("http://jira.lan:8080", local, {})).toBe("http://jira.lan:8080");
   });
 });

@@ -1,4 +1,5 @@
 import { AppError } from "../errors";
+import { literalRefusal, type OutboundConfig } from "../lib/outbound/fetch";
 
 /** Matches a URL against patterns like `https://*.atlassian.net` or `http://127.0.0.1:*`. */
 export function originAllowed(url: URL, patterns: string[]): boolean {
@@ -17,8 +18,12 @@ export function originAllowed(url: URL, patterns: string[]): boolean {
   });
 }
 
-/** A JIRA site URL the server may call, reduced to its origin; anything else is refused before any request. */
-export function jiraSiteOrigin(raw: string, patterns: string[]): string {
+/**
+ * A JIRA site URL the server may call, reduced to its origin; anything else is refused before any request.
+ * With the configuration given, a site written as an address the outbound guard refuses (a loopback or
+ * private address, in any spelling) is refused here too, in words the person can act on.
+ */
+export function jiraSiteOrigin(raw: string, patterns: string[], outbound?: OutboundConfig): string {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -34,5 +39,10 @@ export function jiraSiteOrigin(raw: string, patterns: string[]): string {
         : "The JIRA URL must be your Atlassian site, like https://your-team.atlassian.net";
     throw new AppError("UNPROCESSABLE_CONTENT", message, { fieldErrors: [{ field: "jira_url", message }] });
   }
+  const refused = outbound ? literalRefusal(outbound, "user", url.href) : null;
+  if (refused)
+    throw new AppError("UNPROCESSABLE_CONTENT", refused, {
+      fieldErrors: [{ field: "jira_url", message: refused }],
+    });
   return url.origin;
 }

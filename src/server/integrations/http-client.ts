@@ -7,6 +7,11 @@ export type HttpResponse<T = unknown> = { status: number; body: T; headers: Head
 
 export type HttpClientOptions = {
   baseUrl: string;
+  /**
+   * The outbound guard's fetch (lib/outbound/fetch.ts `outboundFetch`): every site these clients call was
+   * typed by a person or set by the operator, and is reached only as the guard allows.
+   */
+  fetch: typeof fetch;
   headers?: Record<string, string>;
   /** Requests in flight at once. */
   concurrency: number;
@@ -89,7 +94,7 @@ export function createHttpClient(opts: HttpClientOptions) {
       let res: Response;
       try {
         requests += 1;
-        res = await fetch(url, {
+        res = await opts.fetch(url, {
           method,
           headers: {
             accept: "application/json",

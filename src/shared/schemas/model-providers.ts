@@ -24,6 +24,9 @@ const baseUrl = z
       return true;
     }
   }, "Put the API key in its own field, not in the URL")
+  // The SDK appends paths such as /chat/completions: a query or a fragment would make it call another
+  // path than the one shown (a trailing # swallows what follows).
+  .refine((v) => !/[?#]/.test(v), "The base URL cannot contain ? or #")
   .transform((v) => v.replace(/\/+$/, ""));
 
 /**

@@ -6,6 +6,7 @@ import { Octokit } from "@octokit/rest";
 import Bottleneck from "bottleneck";
 import type { Config } from "../../config";
 import type { Logger } from "../../lib/logger";
+import { outboundFetch } from "../../lib/outbound/fetch";
 import { type Described, IntegrationError } from "../errors";
 
 /**
@@ -162,10 +163,10 @@ export function githubFailureOf(err: unknown): GithubFailure | null {
 }
 
 /**
- * fetch for Octokit: one deadline per request, and redirects followed by hand within the API's origin
- * (a write only on 307/308, which keep the method and body).
+ * fetch for Octokit, through the outbound guard (`through`): one deadline per request, and redirects
+ * followed by hand within the API's origin (a write only on 307/308, which keep the method and body).
  */
-function githubFetch(apiOrigin: string, timeoutMs: number): typeof fetch {
+function githubFetch(apiOrigin: string, timeoutMs: number, through: typeof fetch): typeof fetch {
   return async (input, init = {}) => {
     const caller = init.signal ?? undefined;
     const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(caller ? [caller] : [])]);
@@ -174,7 +175,7 @@ function githubFetch(apiOrigin: string, timeoutMs: number): typeof fetch {
     for (let hop = 0; ; hop++) {
       let res: Response;
       try {
-        res = await fetch(url, { ...init, redirect: "manual", signal });
+        res = await through(url, { ...init, redirect: "manual", signal });
       } catch (err) {
         // The caller's abort stays an abort, which neither the retry plugin nor a caller takes for an outage.
         if (caller?.aborted) throw new DOMException("The GitHub request was aborted.", "AbortError");
@@ -236,7 +237,11 @@ export function githubClient(
     baseUrl,
     userAgent: USER_AGENT,
     request: {
-      fetch: githubFetch(new URL(baseUrl).origin, config.GITHUB_TIMEOUT_MS ?? 10_000),
+      fetch: githubFetch(
+        new URL(baseUrl).origin,
+        config.GITHUB_TIMEOUT_MS ?? 10_000,
+        outboundFetch(config, "user"),
+      ),
       ...(signal ? { signal } : {}),
     },
     // Octokit's request log carries the request options (headers included): only its one-line summaries

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { complexityBand } from "../../../shared/complexity";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
+import { outboundFetch } from "../../lib/outbound/fetch";
 import {
   exportCounts,
   markRemoved,
@@ -136,6 +137,7 @@ export const jiraExporter: Exporter<JiraPlan> = {
     const previous = await previousExport(deps, ctx.tree.id, "jira", `${site}|${key}`);
     const existing = config.existing_project === true || previous.byTask.size > 0;
     const { jira: http, wiki } = await connectJira({
+      fetch: outboundFetch(deps.config, "user"),
       site,
       email: secret.user_email!,
       token: secret.api_token!,

@@ -2,6 +2,7 @@ import { complexityBand } from "../../../shared/complexity";
 import { formatRange } from "../../../shared/estimate-text";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { fitText, taskTitle } from "../../../shared/task-title";
+import { outboundFetch } from "../../lib/outbound/fetch";
 import {
   exportCounts,
   markRemoved,
@@ -127,6 +128,7 @@ export const trelloExporter: Exporter<TrelloPlan> = {
   async prepare(ctx) {
     const { deps, secret } = ctx;
     const http = createHttpClient({
+      fetch: outboundFetch(deps.config, "user"),
       baseUrl: deps.config.TRELLO_API_URL,
       headers: { authorization: trelloAuthorization(secret.api_key!, secret.token!) },
       concurrency: deps.config.EXPORT_CONCURRENCY,

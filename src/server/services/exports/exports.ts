@@ -91,7 +91,7 @@ export async function startExport(
             ? "Account ID is required"
             : null;
     if (missing) throw new AppError("UNPROCESSABLE_CONTENT", missing);
-    const site = jiraSiteOrigin(jiraUrl!, deps.config.JIRA_ALLOWED_ORIGINS);
+    const site = jiraSiteOrigin(jiraUrl!, deps.config.JIRA_ALLOWED_ORIGINS, deps.config);
     secret = { user_email: email!, api_token: token! };
     config = {
       jira_url: site,
@@ -207,7 +207,8 @@ export async function previewExport(
   if (input.kind === "jira" && input.project_key) {
     const stored = await readCredential(deps, user.id, "jira");
     const url = input.jira_url || (stored?.publicData.jira_url as string | undefined);
-    if (url) target = `${jiraSiteOrigin(url, deps.config.JIRA_ALLOWED_ORIGINS)}|${input.project_key}`;
+    if (url)
+      target = `${jiraSiteOrigin(url, deps.config.JIRA_ALLOWED_ORIGINS, deps.config)}|${input.project_key}`;
   } else if (input.kind === "trello" && input.board_id) {
     target = input.board_id;
   } else if (input.kind === "github" && input.repository) {

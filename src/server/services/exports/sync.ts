@@ -6,6 +6,7 @@ import { githubClient } from "../../integrations/github/client";
 import { createHttpClient } from "../../integrations/http-client";
 import { connectJira } from "../../integrations/jira/connection";
 import { trelloAuthorization } from "../../integrations/trello/auth";
+import { outboundFetch } from "../../lib/outbound/fetch";
 import { readCredential } from "../integrations/credentials";
 import { getOwnedRow } from "../tasks/owned";
 import { updateTask } from "../tasks/tasks";
@@ -150,6 +151,7 @@ async function jiraStates(deps: Deps, userId: string, target: string, group: Ite
   if (!stored) throw new Error("connect JIRA in Settings to sync its statuses");
   const site = target.split("|")[0]!;
   const { jira } = await connectJira({
+    fetch: outboundFetch(deps.config, "user"),
     site,
     email: stored.secret.user_email,
     token: stored.secret.api_token,
@@ -188,6 +190,7 @@ async function trelloStates(deps: Deps, userId: string, boardId: string) {
   const stored = await readCredential<{ api_key: string; token: string }>(deps, userId, "trello");
   if (!stored) throw new Error("connect Trello in Settings to sync its statuses");
   const http = createHttpClient({
+    fetch: outboundFetch(deps.config, "user"),
     baseUrl: deps.config.TRELLO_API_URL,
     headers: { authorization: trelloAuthorization(stored.secret.api_key, stored.secret.token) },
     concurrency: 2,

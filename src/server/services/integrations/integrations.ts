@@ -18,6 +18,7 @@ import { githubClient, INTERACTIVE_RATE_LIMIT_WAIT_MS } from "../../integrations
 import { createHttpClient } from "../../integrations/http-client";
 import { connectJira } from "../../integrations/jira/connection";
 import { trelloAuthorization } from "../../integrations/trello/auth";
+import { outboundFetch } from "../../lib/outbound/fetch";
 import type { UserRow } from "../auth/sessions";
 import { deleteCredential, maskHint, readCredential, saveCredential } from "./credentials";
 
@@ -70,6 +71,7 @@ export async function integrationStatus(deps: Deps, userId: string): Promise<Int
 /** Trello for what a person waits on: the key and token in Trello's OAuth header, no retries. */
 function trelloFor(deps: Deps, key: string, token: string, refused: string) {
   return createHttpClient({
+    fetch: outboundFetch(deps.config, "user"),
     baseUrl: deps.config.TRELLO_API_URL,
     headers: { authorization: trelloAuthorization(key, token) },
     concurrency: 1,
@@ -115,6 +117,7 @@ export async function saveTrelloCredentials(
 /** A classic token on the site, or a scoped one through Atlassian's gateway (jira/connection.ts), for what a person waits on. */
 function jiraFor(deps: Deps, site: string, email: string, token: string) {
   return connectJira({
+    fetch: outboundFetch(deps.config, "user"),
     site,
     email,
     token,
@@ -171,7 +174,11 @@ export async function jiraProjects(
   const stored = await readCredential<{ user_email: string; api_token: string }>(deps, userId, "jira");
   if (!stored)
     throw new AppError("UNPROCESSABLE_CONTENT", "Connect JIRA in Settings first to list your projects.");
-  const site = jiraSiteOrigin(String(stored.publicData.jira_url), deps.config.JIRA_ALLOWED_ORIGINS);
+  const site = jiraSiteOrigin(
+    String(stored.publicData.jira_url),
+    deps.config.JIRA_ALLOWED_ORIGINS,
+    deps.config,
+  );
   const { jira } = await jiraFor(deps, site, stored.secret.user_email, stored.secret.api_token);
   const projects: { key: string; name: string }[] = [];
   let last = false;
@@ -197,7 +204,7 @@ export async function saveJiraCredentials(
   userId: string,
   input: z.output<typeof jiraCredentialsInput>,
 ) {
-  const origin = jiraSiteOrigin(input.jira_url, deps.config.JIRA_ALLOWED_ORIGINS);
+  const origin = jiraSiteOrigin(input.jira_url, deps.config.JIRA_ALLOWED_ORIGINS, deps.config);
   const connection = await jiraFor(deps, origin, input.user_email, input.api_token);
   await saveCredential(
     deps,

@@ -10,6 +10,8 @@ import {
 } from "../../../shared/schemas/model-providers";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { literalRefusal, outboundFetch, outboundRefusal } from "../../lib/outbound/fetch";
+import type { Chooser } from "../../lib/outbound/policy";
 import { consumeRateLimit } from "../auth/rate-limit";
 import type { UserRow } from "../auth/sessions";
 import {
@@ -20,6 +22,15 @@ import {
   writeProvider,
 } from "./store";
 import { testConnection } from "./test-connection";
+
+/** The system error code under an SDK error (ECONNREFUSED, ENOTFOUND...), for the log only. */
+function connectionCode(err: unknown): string | undefined {
+  for (let e: unknown = err, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return code;
+  }
+  return undefined;
+}
 
 /**
  * The language model that plans: a user's own, or the instance's (admins), saved in Settings → AI model.
@@ -86,8 +97,41 @@ function viewOf(stored: StoredProvider | null): ModelProviderView {
 
 type ProviderSettings = z.output<typeof modelProviderInput>;
 
+/** Who chose a provider's address, for the outbound guard: a user, or an admin for the instance. */
+const chooserOf = (owner: ProviderOwner): Chooser => ("userId" in owner ? "user" : "admin");
+
+const sameAddress = (a: string, b: string) => {
+  const canonical = (u: string) => new URL(u).href.replace(/\/+$/, "");
+  return canonical(a) === canonical(b);
+};
+
+/** Refuses, before any request, a base URL the outbound guard would never connect to. */
+function refuseUnreachableAddress(deps: Deps, owner: ProviderOwner, baseUrl: string) {
+  const refusal = literalRefusal(deps.config, chooserOf(owner), baseUrl);
+  if (refusal)
+    throw new AppError("UNPROCESSABLE_CONTENT", refusal, {
+      fieldErrors: [{ field: "base_url", message: refusal }],
+    });
+}
+
+/**
+ * A saved key goes only to the base URL it was saved with: settings that keep the saved key (an empty
+ * key field) but name another address are refused, so the key cannot be sent somewhere new without
+ * being typed again.
+ */
+function refuseKeyOnNewAddress(saved: StoredProvider | null, input: ProviderSettings) {
+  if (input.api_key || input.remove_api_key || !saved) return;
+  if (!saved.apiKey && !saved.keyUnreadable) return;
+  if (sameAddress(saved.baseUrl, input.base_url)) return;
+  const message =
+    "Enter the API key again to use another base URL: a saved key is only sent to the address it was saved with (or remove the saved key).";
+  throw new AppError("UNPROCESSABLE_CONTENT", message, { fieldErrors: [{ field: "api_key", message }] });
+}
+
 async function save(deps: Deps, user: UserRow, owner: ProviderOwner, input: ProviderSettings) {
+  refuseUnreachableAddress(deps, owner, input.base_url);
   const before = await readProvider(deps, owner);
+  refuseKeyOnNewAddress(before, input);
   await writeProvider(
     deps,
     owner,
@@ -121,10 +165,12 @@ async function test(
     { key: `model-test:user:${user.id}`, ...CONNECTION_TESTS },
     "Too many connection tests. Please wait a few minutes and try again.",
   );
-  // The form as it would be saved: an empty key field means the saved key.
+  refuseUnreachableAddress(deps, owner, input.base_url);
+  // The form as it would be saved: an empty key field means the saved key, for its own address only.
   let apiKey = input.api_key ?? "";
   if (!apiKey && !input.remove_api_key) {
     const saved = await readProvider(deps, owner);
+    refuseKeyOnNewAddress(saved, input);
     if (saved?.keyUnreadable)
       return {
         ok: false,
@@ -135,16 +181,20 @@ async function test(
       };
     apiKey = saved?.apiKey ?? "";
   }
-  const result = await testConnection(
+  const { cause, ...result } = await testConnection(
     { baseUrl: input.base_url, apiKey, model: input.model },
+    outboundFetch(deps.config, chooserOf(owner)),
     Math.min(deps.config.LLM_TIMEOUT_MS, 20_000),
   );
+  // The person sees "could not connect"; the operator's log says why (refused by the guard, no such host...).
+  const refused = outboundRefusal(cause);
   deps.log.info("model provider connection test", {
     owner: "userId" in owner ? "user" : "instance",
     userId: user.id,
     origin: new URL(input.base_url).origin,
     ok: result.ok,
     status: result.ok ? 200 : result.status,
+    ...(refused ? { refused: refused.verdict.kind } : cause ? { problem: connectionCode(cause) } : {}),
   });
   return result;
 }

@@ -6,6 +6,7 @@ import {
 } from "../../../shared/schemas/model-providers";
 import type { Config } from "../../config";
 import type { Logger } from "../../lib/logger";
+import { outboundFetch } from "../../lib/outbound/fetch";
 import { limitedProviderFetch } from "../planning/provider-fetch";
 
 /**
@@ -67,8 +68,15 @@ export function parseOllamaTags(body: unknown): OllamaModel[] | null {
   return models.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** One probe of `url` (never throws): what was found there, in the shape Settings shows. */
-export async function probeOllama(url: string, timeoutMs: number): Promise<OllamaDetection> {
+/**
+ * One probe of `url` (never throws): what was found there, in the shape Settings shows. `through` is the
+ * outbound guard's fetch (OLLAMA_URL is the operator's own address, allowed at its host and port).
+ */
+export async function probeOllama(
+  url: string,
+  timeoutMs: number,
+  through: typeof fetch,
+): Promise<OllamaDetection> {
   const base = url.replace(/\/+$/, "");
   const result = (
     status: OllamaDetection["status"],
@@ -84,7 +92,7 @@ export async function probeOllama(url: string, timeoutMs: number): Promise<Ollam
   });
   let body: unknown;
   try {
-    const res = await limitedProviderFetch(TAGS_RESPONSE_BYTES)(`${base}/api/tags`, {
+    const res = await limitedProviderFetch(through, TAGS_RESPONSE_BYTES)(`${base}/api/tags`, {
       headers: { accept: "application/json" },
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -137,7 +145,7 @@ export function createOllamaDetector(config: Config, log: Logger): OllamaDetecto
     if (!url) return Promise.resolve(disabled);
     if (current && (running || Date.now() - finishedAt < MIN_PROBE_INTERVAL_MS)) return current;
     running = true;
-    current = probeOllama(url, timeoutMs).then((found) => {
+    current = probeOllama(url, timeoutMs, outboundFetch(config, "user")).then((found) => {
       running = false;
       finishedAt = Date.now();
       log.info("ollama detection", { url, status: found.status, models: found.models.length });

@@ -1,6 +1,12 @@
 import type { ConnectionTestResult } from "../../../shared/schemas/model-providers";
-import { isReasoningModel, isSdkTimeout, loadSdk, providerMessage } from "../planning/langchain-planner";
-import { limitedProviderFetch, ProviderResponseTooLarge } from "../planning/provider-fetch";
+import {
+  isReasoningModel,
+  isSdkTimeout,
+  loadSdk,
+  providerMessage,
+  unreachableReason,
+} from "../planning/langchain-planner";
+import { limitedProviderFetch } from "../planning/provider-fetch";
 
 /** A test waits at most this long for the provider (a local model may first have to load). */
 export const TEST_TIMEOUT_MS = 20_000;
@@ -15,35 +21,28 @@ const redact = (text: string, apiKey: string) =>
   apiKey.length >= 4 ? text.split(apiKey).join("[redacted]") : text;
 const clip = (text: string) => (text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}...` : text);
 
-/** Why a request got no answer, from the SDK error and its causes (connection refused, unknown host...). */
+/**
+ * Why a request got no answer, in words that do not tell a refused port from an unknown name or an
+ * address the guard does not allow: those would let a base URL map the server's network
+ * (docs/decisions/007, "Outbound requests"). The log says which it was.
+ */
 function connectionProblem(err: unknown, timeoutMs: number): string {
   if (isSdkTimeout(err)) return `The provider did not answer within ${Math.round(timeoutMs / 1000)} seconds.`;
-  for (let e: unknown = err, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) {
-    if (e instanceof ProviderResponseTooLarge) return e.message;
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) {
-      const what =
-        code === "ECONNREFUSED"
-          ? "nothing is listening there"
-          : code === "ENOTFOUND" || code === "EAI_AGAIN"
-            ? "the host name is unknown"
-            : code;
-      return `Could not connect to the provider: ${what} (${code}).`;
-    }
-  }
-  return `Could not connect to the provider: ${String((err as Error).message ?? err).replace(/\.+$/, "")}.`;
+  return unreachableReason(err) ?? "Could not connect to the provider.";
 }
 
 /**
  * One real, tiny chat completion through the same OpenAI client the planner uses: no retries, a short
- * deadline, an output cap of a few tokens, no redirects followed and a bounded answer. Returns what the
- * provider answered, or its error in its own words (HTTP status and message, at most 500 characters),
- * never the key.
+ * deadline, an output cap of a few tokens, no redirects followed and a bounded answer, through `through`
+ * (the outbound guard's fetch for whoever chose the address). Returns what the provider answered, or its
+ * HTTP status with the message of an answer in OpenAI's error shape (at most 500 characters), never the
+ * key and never any other part of an error's body.
  */
 export async function testConnection(
   provider: { baseUrl: string; apiKey: string; model: string },
+  through: typeof fetch,
   timeoutMs = TEST_TIMEOUT_MS,
-): Promise<ConnectionTestResult> {
+): Promise<ConnectionTestResult & { cause?: unknown }> {
   const apiKey = provider.apiKey || "not-needed";
   const { OpenAIClient } = await loadSdk();
   const client = new OpenAIClient({
@@ -51,7 +50,7 @@ export async function testConnection(
     baseURL: provider.baseUrl,
     timeout: timeoutMs,
     maxRetries: 0,
-    fetch: limitedProviderFetch(TEST_RESPONSE_BYTES),
+    fetch: limitedProviderFetch(through, TEST_RESPONSE_BYTES),
   });
   const reasoning = isReasoningModel(provider.model);
   const started = performance.now();
@@ -76,12 +75,14 @@ export async function testConnection(
   } catch (err) {
     const status = (err as { status?: unknown }).status;
     if (typeof status === "number")
-      return { ok: false, status, message: providerMessage(err, apiKey), ms: ms() };
-    return {
-      ok: false,
-      status: null,
-      message: clip(redact(connectionProblem(err, timeoutMs), apiKey)),
-      ms: ms(),
-    };
+      return {
+        ok: false,
+        status,
+        message:
+          providerMessage(err, apiKey) ?? `The provider answered HTTP ${status} without an error message.`,
+        ms: ms(),
+        cause: err,
+      };
+    return { ok: false, status: null, message: connectionProblem(err, timeoutMs), ms: ms(), cause: err };
   }
 }

@@ -107,13 +107,13 @@ describe("providerError", () => {
       "The AI provider refused the request: You exceeded your current quota. (HTTP 429, during complexity analysis).",
     ],
     [
-      // Ollama's native error shape: `{"error": "model 'x' not found"}`.
+      // Not OpenAI's error shape (Ollama's native `{"error": "..."}`): the status alone.
       OpenAIClient.APIError.generate(404, { error: "model 'llama9' not found" }, undefined, headers),
-      "The AI provider refused the request: model 'llama9' not found (HTTP 404, during complexity analysis). Check LLM_MODEL and OPENAI_BASE_URL.",
+      "The AI provider refused the request (HTTP 404, during complexity analysis). Check LLM_MODEL and OPENAI_BASE_URL.",
     ],
     [
       OpenAIClient.APIError.generate(400, undefined, undefined, headers),
-      "The AI provider refused the request: no error message was given (HTTP 400, during complexity analysis).",
+      "The AI provider refused the request (HTTP 400, during complexity analysis).",
     ],
   ])("a refusal fails the task at once, in the provider's words (%#)", (err, message) => {
     const e = providerError(err, stage);
@@ -149,7 +149,7 @@ describe("providerError", () => {
     ],
     [
       new OpenAIClient.APIConnectionError({ message: "Connection error." }),
-      "The AI provider could not be reached during complexity analysis: Connection error.",
+      "The AI provider could not be reached during complexity analysis.",
     ],
   ])("an outage stays retryable for the job queue (%#)", (err, message) => {
     const e = providerError(err, stage);
@@ -165,6 +165,32 @@ describe("providerError", () => {
     const model = OpenAIClient.APIError.generate(404, { error: "model 'x' not found" }, undefined, headers);
     expect(providerError(model, stage, "", "settings").message).toMatch(
       /Check the model name and base URL in Settings → AI model\.$/,
+    );
+  });
+
+  it("quotes nothing of an answer but the message of OpenAI's error shape", () => {
+    const secret = "internal-service-secret-42";
+    for (const err of [
+      // A plain-text body (the SDK keeps it as the error's message).
+      OpenAIClient.APIError.generate(404, undefined, `<html>${secret}</html>`, headers),
+      // JSON in another shape.
+      OpenAIClient.APIError.generate(403, { error: secret }, undefined, headers),
+      OpenAIClient.APIError.generate(400, { detail: secret }, undefined, headers),
+      OpenAIClient.APIError.generate(400, { error: { detail: secret } }, undefined, headers),
+    ]) {
+      const e = providerError(err, stage, "", "settings");
+      expect(e.message).not.toContain(secret);
+      expect(e.message).toMatch(
+        /^The AI provider refused the request \(HTTP \d{3}, during complexity analysis\)\./,
+      );
+    }
+    // A connection error's own words (which may name hosts and codes) are not passed on either.
+    const refused = new OpenAIClient.APIConnectionError({
+      message: "connect ECONNREFUSED 10.0.0.7:6379",
+      cause: Object.assign(new Error("connect ECONNREFUSED 10.0.0.7:6379"), { code: "ECONNREFUSED" }),
+    });
+    expect(providerError(refused, stage).message).toBe(
+      "The AI provider could not be reached during complexity analysis.",
     );
   });
 

@@ -14,6 +14,7 @@ import type { Planned, Planner, Usage } from "./planner";
 import { PlannerError } from "./planner-error";
 import { type PortableFormat, portableFormat } from "./portable-schema";
 import { complexityPrompt, contextPrompt, eventModelPrompt, SYSTEM_PROMPT, splitPrompt } from "./prompts";
+import { ProviderResponseTooLarge } from "./provider-fetch";
 
 /** Attempts for a stage whose output is invalid or truncated before the task fails. */
 const OUTPUT_ATTEMPTS = 3;
@@ -133,17 +134,26 @@ function readCompletion(completion: ChatCompletion, cap: number): JsonAnswer {
 // Provider errors
 // ---------------------------------------------------------------------------------------------
 
-/** The provider's own words from an SDK error, trimmed, without our key should it be echoed. */
-export function providerMessage(err: unknown, apiKey: string): string {
-  const e = err as { error?: unknown; message?: unknown };
-  let text: string;
-  if (typeof e.error === "string") text = e.error;
-  else if (isRecord(e.error) && typeof e.error.message === "string") text = e.error.message;
-  else text = String(e.message ?? "").replace(/^\d{3}\s+/, "");
-  if (/^status code \(no body\)$/.test(text) || text.trim() === "") text = "no error message was given";
-  text = text.replace(/\s+/g, " ").trim();
+/**
+ * The provider's own words from an SDK error: the `error.message` of a JSON answer in OpenAI's error shape
+ * (`{"error": {"message": ...}}`), trimmed, on one line, without our key should it be echoed. Nothing else
+ * of an answer is ever quoted (a base URL may point at a service that is not a model provider, and its
+ * body is not ours to show: docs/decisions/007, "Outbound requests"); null when there is no such message.
+ */
+export function providerMessage(err: unknown, apiKey: string): string | null {
+  const e = err as { error?: unknown };
+  if (!isRecord(e.error) || typeof e.error.message !== "string") return null;
+  let text = e.error.message.replace(/\s+/g, " ").trim();
+  if (!text) return null;
   if (apiKey.length >= 8) text = text.split(apiKey).join("[redacted]");
   return text.length > PROVIDER_MESSAGE_CHARS ? `${text.slice(0, PROVIDER_MESSAGE_CHARS)}...` : text;
+}
+
+/** The short reason a request got no answer: its answer was too large, or nothing could be reached. */
+export function unreachableReason(err: unknown): string | null {
+  for (let e: unknown = err, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++)
+    if (e instanceof ProviderResponseTooLarge) return e.message;
+  return null;
 }
 
 /**
@@ -164,9 +174,13 @@ export function providerError(
     return new PlannerError(`The AI provider did not answer in time during ${stage.label}.`, false, {
       cause: err,
     });
+  // The same words whatever stopped the connection (refused, unknown host, not allowed), so a base URL
+  // cannot be used to learn which internal names and ports exist.
   if (status === undefined)
     return new PlannerError(
-      `The AI provider could not be reached during ${stage.label}: ${String(e.message ?? "unknown error").replace(/\.+$/, "")}.`,
+      unreachableReason(err)
+        ? `The AI provider's answer could not be read during ${stage.label}: ${unreachableReason(err)}`
+        : `The AI provider could not be reached during ${stage.label}.`,
       false,
       { cause: err },
     );
@@ -189,8 +203,9 @@ export function providerError(
           ? " Check the model name and base URL in Settings → AI model."
           : " Check LLM_MODEL and OPENAI_BASE_URL."
         : "";
+  const said = providerMessage(err, apiKey);
   return new PlannerError(
-    `The AI provider refused the request: ${providerMessage(err, apiKey)} (HTTP ${status}, during ${stage.label}).${hint}`,
+    `The AI provider refused the request${said ? `: ${said}` : ""} (HTTP ${status}, during ${stage.label}).${hint}`,
     true,
     { cause: err },
   );

@@ -4,6 +4,8 @@ import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import type { Vault } from "../../integrations/vault";
 import type { Logger } from "../../lib/logger";
+import { outboundFetch } from "../../lib/outbound/fetch";
+import type { Chooser } from "../../lib/outbound/policy";
 import { type ProvidersFor, readProvidersFor, type StoredProvider } from "../model-providers/store";
 import { callLimit } from "./call-limit";
 import { createLangChainPlanner, type ModelProvider, providerFromConfig } from "./langchain-planner";
@@ -43,16 +45,21 @@ const CACHE_SIZE = 100;
 export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log: Logger }): Planners {
   const { config, log } = deps;
   const offline = createOfflinePlanner();
+  // Through the outbound guard: a user's own base URL reaches public addresses (and what the operator
+  // opened); the instance's, which an admin chose, may also be on this machine (docs/decisions/007).
+  const providerFetch: Record<Chooser, typeof fetch> = {
+    user: limitedProviderFetch(outboundFetch(config, "user")),
+    admin: limitedProviderFetch(outboundFetch(config, "admin")),
+  };
   // The environment's planner is built once, with LLM_CONCURRENCY calls in flight at most (the job queue
   // runs more jobs than that, so their database work overlaps the calls: decision 026).
   const environment = config.llmEnabled
     ? createLangChainPlanner(
-        providerFromConfig(config),
+        { ...providerFromConfig(config), fetch: providerFetch.admin },
         log.child({ component: "planner" }),
         callLimit(config.LLM_CONCURRENCY),
       )
     : null;
-  const providerFetch = limitedProviderFetch();
   const cache = new Map<string, Planner>();
 
   function fromSettings(stored: StoredProvider): Planner {
@@ -65,11 +72,11 @@ export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log
       maxRetries: config.LLM_MAX_RETRIES,
       structuredOutput: config.LLM_STRUCTURED_OUTPUT,
       configuredIn: "settings",
-      fetch: providerFetch,
+      fetch: providerFetch[stored.owner === "user" ? "user" : "admin"],
     };
     const { fetch: _fetch, ...settings } = provider;
     const key = createHash("sha256")
-      .update(JSON.stringify({ ...settings, concurrency: stored.concurrency }))
+      .update(JSON.stringify({ ...settings, owner: stored.owner, concurrency: stored.concurrency }))
       .digest("hex");
     const cached = cache.get(key);
     if (cached) {

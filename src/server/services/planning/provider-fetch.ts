@@ -1,8 +1,9 @@
 /**
- * The fetch used for model providers typed into Settings (docs/decisions/012-model-settings.md): the
- * person who saves a base URL chooses where the server connects, which we accept, but a provider's answer
- * is never followed to another address (0 redirects) and never read past a size cap, so one endpoint
- * cannot make the process hold an unbounded body. Deadlines come from the caller (the SDK's timeout).
+ * The fetch used for model providers (docs/decisions/012-model-settings.md): the person who saves a base
+ * URL chooses where the server connects, within what the outbound guard allows (`through`, from
+ * lib/outbound/fetch.ts); a provider's answer is never followed to another address (0 redirects) and
+ * never read past a size cap, so one endpoint cannot make the process hold an unbounded body. Deadlines
+ * come from the caller (the SDK's timeout).
  */
 
 /** Largest answer read from a provider: planning answers are tens of kilobytes. */
@@ -38,9 +39,9 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
   return out;
 }
 
-export function limitedProviderFetch(limit = PROVIDER_RESPONSE_BYTES): typeof fetch {
+export function limitedProviderFetch(through: typeof fetch, limit = PROVIDER_RESPONSE_BYTES): typeof fetch {
   return async (input, init) => {
-    const res = await fetch(input, { ...init, redirect: "manual" });
+    const res = await through(input, { ...init, redirect: "manual" });
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel().catch(() => undefined);
       // Shaped like an OpenAI error, so the SDK reports it as the provider's own words.
