@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { apiTokens } from "../../src/server/db/schema/index";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
@@ -7,9 +7,11 @@ import { trpcError, trpcHttp } from "../support/trpc-client";
 
 /**
  * Personal access tokens (issue 14): shown once and kept as a hash, used as Bearer, read tokens refused
- * on writes, token management only from a signed-in session, revocation, expiry, last use, and a rate
- * limit per token.
+ * on writes, token management only from a signed-in session, revocation, expiry, last use, a rate
+ * limit per token, and a cap on active tokens per user (issue 27).
  */
+
+const FULL = "You have 20 active API tokens, the most allowed. Revoke one you no longer use first.";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -111,6 +113,58 @@ describe("personal access tokens", () => {
     const other = await signedIn();
     expect((await other.client.request("DELETE", `/api/tokens/${made.id}`)).status).toBe(404);
     expect((await other.client.get("/api/tokens")).json.tokens).toEqual([]);
+  });
+
+  it("are capped at 20 active ones per user: revoked and expired ones don't count", async () => {
+    const { client } = await signedIn();
+    const make = (name: string) => client.post("/api/tokens", { name, scope: "read", expires_in_days: 30 });
+    const made: string[] = [];
+    for (let i = 0; i < 19; i++) {
+      const res = await make(`t${i}`);
+      expect(res.status).toBe(201);
+      made.push(res.json.id);
+    }
+    // Two at once at 19: the lock on the user's row lets exactly one of them through.
+    const race = await Promise.all([make("a"), make("b")]);
+    expect(race.map((r) => r.status).sort()).toEqual([201, 422]);
+    const refused = await make("one too many");
+    expect(refused.status).toBe(422);
+    expect(refused.json.detail).toBe(FULL);
+    // tRPC answers the same refusal (the Settings page shows its detail).
+    const trpc = await trpcError(
+      trpcHttp(client).tokens.create.mutate({ name: "via trpc", scope: "read", expires_in_days: 30 }),
+    );
+    expect(trpc.data).toMatchObject({ code: "UNPROCESSABLE_CONTENT", detail: FULL });
+
+    expect((await client.request("DELETE", `/api/tokens/${made[0]}`)).status).toBe(204);
+    expect((await make("after a revocation")).status).toBe(201);
+    expect((await make("one too many again")).status).toBe(422);
+
+    await server.deps.db
+      .update(apiTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiTokens.id, made[1]!));
+    expect((await make("after an expiry")).status).toBe(201);
+    expect((await make("one too many once more")).status).toBe(422);
+    // Another user has a cap of their own.
+    expect((await (await signedIn()).client.post("/api/tokens", { name: "x", scope: "read" })).status).toBe(
+      201,
+    );
+  });
+
+  it("take their cap from API_TOKENS_PER_USER", async () => {
+    const small = await startTestServer({ API_TOKENS_PER_USER: "2" });
+    onTestFinished(() => small.stop());
+    const client = new TestClient(small.url);
+    await registerUser(client);
+    for (const name of ["one", "two"]) {
+      expect((await client.post("/api/tokens", { name, scope: "read" })).status).toBe(201);
+    }
+    const refused = await client.post("/api/tokens", { name: "three", scope: "read" });
+    expect(refused.status).toBe(422);
+    expect(refused.json.detail).toBe(
+      "You have 2 active API tokens, the most allowed. Revoke one you no longer use first.",
+    );
   });
 
   it("are rate limited per token", async () => {

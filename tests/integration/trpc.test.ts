@@ -5,6 +5,7 @@ import { registerUser, TestClient, uniqueEmail } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
 import { trpcError, trpcHttp, trpcWs } from "../support/trpc-client";
 import { verifyEmailThroughOutbox } from "../support/verify-email";
+import { waitUntil } from "../support/wait";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -137,6 +138,48 @@ describe("tRPC subscriptions over WebSocket on the same port", () => {
       sock.on("error", () => {});
     });
     expect(status).toBe(403);
+  });
+
+  it("a message without `input` runs a procedure that takes none, and names the input one needs", async () => {
+    const { access_token } = await registerUser(new TestClient(server.url));
+    const sock = new WebSocket(`${server.url.replace("http", "ws")}/trpc?connectionParams=1`);
+    const answers: Array<Record<string, any>> = [];
+    sock.on("message", (m) => answers.push(JSON.parse(String(m))));
+    await new Promise<void>((resolve, reject) => {
+      sock.once("open", () => resolve());
+      sock.once("error", reject);
+    });
+    try {
+      sock.send(JSON.stringify({ method: "connectionParams", data: { token: access_token } }));
+      // A message that cannot be parsed is answered with id null: wait for either.
+      const answerTo = (id: number) =>
+        waitUntil(() => answers.find((a) => a.id === id || a.id === null), {
+          timeoutMs: 5_000,
+          message: () => `an answer to ${id}; got ${JSON.stringify(answers)}`,
+        });
+      sock.send(JSON.stringify({ id: 1, method: "query", params: { path: "tasks.list" } }));
+      expect(await answerTo(1)).toMatchObject({ id: 1, result: { data: { json: { total: 0 } } } });
+      sock.send(JSON.stringify({ id: 2, method: "query", params: { path: "tasks.get" } }));
+      expect(await answerTo(2)).toMatchObject({
+        id: 2,
+        error: {
+          json: {
+            message: "tasks.get needs an input; none was sent.",
+            data: { code: "BAD_REQUEST", errors: [{ field: "input" }] },
+          },
+        },
+      });
+      sock.send(JSON.stringify({ id: 3, method: "mutation", params: { path: "tasks.create", input: null } }));
+      expect((await answerTo(3)).error.json.message).toBe("tasks.create needs an input; none was sent.");
+      // The same answer over HTTP.
+      const http = new TestClient(server.url);
+      http.bearer = access_token;
+      const res = await http.get("/trpc/tasks.get");
+      expect(res.status).toBe(400);
+      expect(res.json.error.json.message).toBe("tasks.get needs an input; none was sent.");
+    } finally {
+      sock.close();
+    }
   });
 
   it("answers an unknown WebSocket path with 404", async () => {

@@ -23,8 +23,9 @@ export function safeDecode(segment: string): string {
 
 /**
  * The raw WebSocket channels: `/ws/global` (every event of the caller's tasks) and
- * `/ws/tasks/{taskId}` (one task tree). Authentication: `?token=` (API clients) or the session cookie
- * (the SPA). A bad token or another user's task closes the socket with a 44xx code and a reason.
+ * `/ws/tasks/{taskId}` (one task tree). Authentication: `Authorization: Bearer` or `?token=` (API
+ * clients) or the session cookie (the SPA). A bad token or another user's task closes the socket with
+ * a 44xx code and a reason.
  */
 export function createRealtimeChannels(
   deps: Deps,
@@ -48,7 +49,12 @@ export function createRealtimeChannels(
   });
 
   async function accept(ws: WebSocket, req: IncomingMessage, url: URL) {
-    const auth = await authenticate(deps, null, req.headers.cookie, url.searchParams.get("token"));
+    const auth = await authenticate(
+      deps,
+      req.headers.authorization,
+      req.headers.cookie,
+      url.searchParams.get("token"),
+    );
     if (!auth.session) {
       ws.close(REALTIME_CLOSE.unauthorized.code, REALTIME_CLOSE.unauthorized.reason);
       return;

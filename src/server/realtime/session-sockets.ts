@@ -4,12 +4,17 @@ import { z } from "zod";
 import { REALTIME_CLOSE } from "../../shared/schemas/realtime";
 import { sessions } from "../db/schema/index";
 import type { Deps } from "../deps";
+import { liveApiTokenIds, tokenIdOfSession } from "../services/auth/api-tokens";
 import { SESSION_ENDED_CHANNEL } from "../services/auth/sessions";
 
 const endedPayload = z.array(z.string().max(200)).max(1000);
 
 export type SessionSockets = {
-  /** Closes `ws` (4401) when its session ends: logout, revocation, expiry, in any process. */
+  /**
+   * Closes `ws` (4401) when its session ends: logout, revocation, expiry, in any process. A personal
+   * access token's socket is tracked under the token's session id (api-tokens.ts `tokenSessionId`) and
+   * closes when the token is revoked or expires.
+   */
   track(sessionId: string, ws: WebSocket): void;
   close(): Promise<void>;
 };
@@ -17,6 +22,7 @@ export type SessionSockets = {
 /**
  * Open sockets by session. Ended sessions are announced over the database's NOTIFY channel (so a logout
  * in one process closes sockets in every process); a periodic check catches expiry and anything missed.
+ * Tokens live in their own table, so the check asks each table about its own ids.
  */
 export async function createSessionSockets(deps: Deps): Promise<SessionSockets> {
   const bySession = new Map<string, Set<WebSocket>>();
@@ -44,15 +50,27 @@ export async function createSessionSockets(deps: Deps): Promise<SessionSockets> 
     if (checking || bySession.size === 0) return;
     checking = true;
     try {
-      const ids = [...bySession.keys()];
-      for (let i = 0; i < ids.length; i += 500) {
-        const slice = ids.slice(i, i + 500);
+      const sessionIds: string[] = [];
+      const tokenIds = new Map<string, string>();
+      for (const id of bySession.keys()) {
+        const tokenId = tokenIdOfSession(id);
+        if (tokenId === null) sessionIds.push(id);
+        else tokenIds.set(tokenId, id);
+      }
+      for (let i = 0; i < sessionIds.length; i += 500) {
+        const slice = sessionIds.slice(i, i + 500);
         const live = await deps.db
           .select({ id: sessions.id })
           .from(sessions)
           .where(and(inArray(sessions.id, slice), gt(sessions.expiresAt, new Date())));
         const alive = new Set(live.map((r) => r.id));
         for (const id of slice) if (!alive.has(id)) end(id);
+      }
+      const tokens = [...tokenIds.keys()];
+      for (let i = 0; i < tokens.length; i += 500) {
+        const slice = tokens.slice(i, i + 500);
+        const alive = await liveApiTokenIds(deps, slice);
+        for (const id of slice) if (!alive.has(id)) end(tokenIds.get(id)!);
       }
     } catch (err) {
       deps.log.warn("session check of open sockets failed", { err: (err as Error).message });

@@ -29,8 +29,10 @@ export function parseTarget(target: string | undefined): URL | null {
 /**
  * One upgrade handler for the shared HTTP port: `/trpc` carries tRPC subscriptions, `/ws/...` the raw
  * channels. Browsers authenticate with the session cookie (same-origin checked, against cross-site
- * WebSocket hijacking); API clients pass `connectionParams: { token }` or `?token=`.
- * Every socket is guarded from its first byte (socket-guard.ts) and closed when its session ends.
+ * WebSocket hijacking); API clients pass `connectionParams: { token }`, `?token=` or an
+ * `Authorization: Bearer` header on the upgrade (a browser cannot set one, so it needs no origin check).
+ * Every socket is guarded from its first byte (socket-guard.ts) and closed when its session ends, or
+ * its API token is revoked or expires.
  * Liveness, one mechanism per transport: tRPC's keepAlive on /trpc (TRPC_KEEPALIVE), protocol pings on
  * the raw /ws channels (keepSocketsAlive).
  */
@@ -48,7 +50,8 @@ export async function createWebSockets(deps: Deps) {
     },
     createContext: async ({ req, res, info }): Promise<Context> => {
       const token = connectionParamsToken(info.connectionParams);
-      const auth = await authenticate(deps, token ? `Bearer ${token}` : null, req.headers.cookie);
+      const authorization = token ? `Bearer ${token}` : req.headers.authorization;
+      const auth = await authenticate(deps, authorization, req.headers.cookie);
       if (auth.session) sessionSockets.track(auth.session.sessionId, res as WebSocket);
       const requestId = `ws-${randomUUID()}`;
       return {

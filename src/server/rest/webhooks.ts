@@ -28,7 +28,15 @@ export const webhookRoutes = new Hono<AppEnv>()
     if (raw.length > WEBHOOK_BODY_MAX)
       throw new AppError("PAYLOAD_TOO_LARGE", "The webhook's body is too large.");
     const headers: Record<string, string | undefined> = {};
-    for (const name of ["x-hub-signature-256", "x-hub-signature", "x-github-event", "x-trello-webhook"])
+    for (const name of [
+      "x-hub-signature-256",
+      "x-hub-signature",
+      "x-github-event",
+      "x-trello-webhook",
+      // Delivery ids, against replays (services/exports/webhooks.ts); Trello's is the action id in the body.
+      "x-github-delivery",
+      "x-atlassian-webhook-identifier",
+    ])
       headers[name] = c.req.header(name);
     const outcome = await receiveWebhook(c.var.deps, kind as HookKind, c.req.param("id"), { raw, headers });
     return c.json(outcome, outcome.status === "applied" ? 200 : 202);
@@ -47,10 +55,11 @@ export const webhookRouteDocs: RouteDoc[] = [
     path: "/hooks/{kind}/{id}",
     tag: "Integrations",
     summary:
-      "A webhook delivery from GitHub (X-Hub-Signature-256), JIRA (X-Hub-Signature) or Trello (X-Trello-Webhook), signed with the endpoint's secret: status changes move the tasks an export made.",
+      "A webhook delivery from GitHub (X-Hub-Signature-256), JIRA (X-Hub-Signature) or Trello (X-Trello-Webhook), signed with the endpoint's secret: status changes move the tasks an export made. Each delivery applies once (by X-GitHub-Delivery, X-Atlassian-Webhook-Identifier or Trello's action id, kept 7 days), and a change older than the last one applied to its item is not applied.",
     responses: {
       "200": 'JSON: { status: "applied", changed }',
-      "202": 'JSON: { status: "ignored", changed: 0 } (an event or item this endpoint does not act on)',
+      "202":
+        'JSON: { status: "ignored" | "duplicate" | "stale", changed: 0 }: an event or item this endpoint does not act on, a delivery already taken, or a change older than the last one applied',
       "401": "The signature does not match",
       "404": "No such endpoint",
       "413": "The body is over 1 MB",

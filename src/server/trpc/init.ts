@@ -4,16 +4,51 @@ import superjson from "superjson";
 import { ZodError } from "zod";
 import { AppError, reportUnexpected, SERVER_ERROR_MESSAGE } from "../errors";
 import { containsNul, NUL_MESSAGE } from "../lib/forbidden-text";
+import { apiTokenIsLive } from "../services/auth/api-tokens";
 import { sessionIsLive } from "../services/auth/sessions";
 import { zodFieldErrors } from "../services/validation";
 import type { Context } from "./context";
 
 // -- init ---------------------------------------------------------------------------------------------
+/**
+ * superjson, except that a missing input stays missing. Over HTTP tRPC never deserializes an absent
+ * input, but a WebSocket message without `params.input` (or with a bare `null`) reached superjson and
+ * failed the whole message with its TypeError ("Cannot destructure property 'json'…"). Now a procedure
+ * that takes no input just runs, and one that needs an input says so (errorFormatter below).
+ */
+const transformer = {
+  input: {
+    serialize: (value: unknown) => superjson.serialize(value),
+    deserialize: (payload: unknown) =>
+      payload === undefined || payload === null
+        ? undefined
+        : superjson.deserialize(payload as Parameters<typeof superjson.deserialize>[0]),
+  },
+  output: superjson,
+};
+
+/** The input schema refused the input as a whole because there was none. */
+const inputMissing = (cause: ZodError, input: unknown) =>
+  input === undefined && cause.issues.some((i) => i.path.length === 0 && i.code === "invalid_type");
+
 const t = initTRPC.context<Context>().create({
-  transformer: superjson,
+  transformer,
   isDev: false, // never send stack traces
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, input, path }) {
     const cause = error.cause;
+    if (cause instanceof ZodError && path && inputMissing(cause, input)) {
+      const detail = `${path} needs an input; none was sent.`;
+      return {
+        ...shape,
+        message: detail,
+        data: {
+          code: shape.data.code,
+          httpStatus: shape.data.httpStatus,
+          detail,
+          errors: [{ field: "input", message: detail }],
+        },
+      };
+    }
     const errors =
       cause instanceof ZodError
         ? zodFieldErrors(cause)
@@ -117,9 +152,15 @@ export const publicProcedure = t.procedure.use(appErrors).use(edgeLimits);
 export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.user || !ctx.sessionId) throw new AppError("UNAUTHORIZED", "Not authenticated");
   // A WebSocket keeps the context of its handshake: every call over it re-checks that the session
-  // still exists, so nothing runs after a logout, a revocation or the session's expiry.
-  if (ctx.connection && !(await sessionIsLive(ctx.deps, ctx.sessionId))) {
-    throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+  // (or API token) still exists, so nothing runs after a logout, a revocation or an expiry.
+  if (ctx.connection) {
+    const token = ctx.apiToken;
+    if (token && !(await apiTokenIsLive(ctx.deps, token.id))) {
+      throw new AppError("UNAUTHORIZED", "This API token was revoked or has expired.");
+    }
+    if (!token && !(await sessionIsLive(ctx.deps, ctx.sessionId))) {
+      throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+    }
   }
   return next({ ctx: { ...ctx, user: ctx.user, sessionId: ctx.sessionId } });
 });

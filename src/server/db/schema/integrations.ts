@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { tasks } from "./tasks";
 import { users } from "./users";
 
@@ -126,4 +136,36 @@ export const webhookEndpoints = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("webhook_endpoints_user_kind_idx").on(t.userId, t.kind)],
+);
+
+/**
+ * For each remote item, when (by the service's own clock: GitHub's `updated_at`, JIRA's `timestamp`,
+ * Trello's `action.date`) the status a webhook last applied to it changed there; a delivery older than this
+ * is stale. Webhook bookkeeping, kept apart from what the export records in remote_items.
+ */
+export const remoteItemChanges = pgTable("remote_item_changes", {
+  remoteItemId: uuid()
+    .primaryKey()
+    .references(() => remoteItems.id, { onDelete: "cascade" }),
+  changedAt: timestamp({ withTimezone: true }).notNull(),
+});
+
+/**
+ * The deliveries an endpoint has taken, by the service's delivery id, kept for a window
+ * (services/exports/webhooks.ts): a retried or replayed delivery is answered without being applied again.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    webhookId: uuid()
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** GitHub's X-GitHub-Delivery, JIRA's X-Atlassian-Webhook-Identifier (with its site), Trello's action id. */
+    deliveryId: text().notNull(),
+    receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.webhookId, t.deliveryId] }),
+    index("webhook_deliveries_received_idx").on(t.receivedAt),
+  ],
 );

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, or } from "drizzle-orm";
 import type { z } from "zod";
 import { UUID_PATTERN } from "../../../shared/ids";
 import {
@@ -12,7 +12,7 @@ import { apiTokens, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { consumeRateLimit } from "./rate-limit";
-import type { ValidSession } from "./sessions";
+import { announceSessionsEnded, type ValidSession } from "./sessions";
 
 /**
  * Personal access tokens: `atz_` and 43 characters of randomness, kept only as a SHA-256 hash (a random
@@ -27,6 +27,20 @@ const TOUCH_MS = 60_000;
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
+/**
+ * The session id a token's callers carry (`ValidSession.sessionId`). Sockets opened with a token are
+ * tracked, checked and closed under it like a session's (realtime/session-sockets.ts), so revoking the
+ * token is announced as that "session" ending.
+ */
+const TOKEN_SESSION_PREFIX = "api-token:";
+export const tokenSessionId = (tokenId: string) => `${TOKEN_SESSION_PREFIX}${tokenId}`;
+/** The token id behind a session id, or null when the id is a real session's. */
+export const tokenIdOfSession = (sessionId: string) =>
+  sessionId.startsWith(TOKEN_SESSION_PREFIX) ? sessionId.slice(TOKEN_SESSION_PREFIX.length) : null;
+
+/** Not revoked (revoking deletes the row), not expired. */
+const isActive = (now: Date) => or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now));
+
 function toApiToken(r: typeof apiTokens.$inferSelect): ApiToken {
   return {
     id: r.id,
@@ -39,6 +53,11 @@ function toApiToken(r: typeof apiTokens.$inferSelect): ApiToken {
   };
 }
 
+/**
+ * Makes a token, unless the user already has API_TOKENS_PER_USER active ones (each token brings its own
+ * rate limit, so the cap also bounds what one account can send). The count and the insert run under a
+ * lock on the user's row: two concurrent requests at the cap minus one cannot both pass.
+ */
 export async function createApiToken(
   deps: Deps,
   userId: string,
@@ -47,23 +66,45 @@ export async function createApiToken(
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const expiresAt =
     input.expires_in_days === null ? null : new Date(Date.now() + input.expires_in_days * DAY_MS);
-  const [row] = await deps.db
-    .insert(apiTokens)
-    .values({
-      userId,
-      name: input.name,
-      scope: input.scope,
-      tokenHash: hashOf(token),
-      prefix: token.slice(0, TOKEN_PREFIX.length + 6),
-      expiresAt,
-    })
-    .returning();
-  deps.log.info("api token created", { userId, tokenId: row!.id, scope: input.scope });
+  const cap = deps.config.API_TOKENS_PER_USER;
+  const row = await deps.db.transaction(async (tx) => {
+    // "no key update": queues other token creations of this user without blocking inserts that only
+    // reference the user (tasks, events).
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("no key update");
+    if (!user) throw new AppError("UNAUTHORIZED", "Not authenticated");
+    const [active] = await tx
+      .select({ n: count() })
+      .from(apiTokens)
+      .where(and(eq(apiTokens.userId, userId), isActive(new Date())));
+    if ((active?.n ?? 0) >= cap) {
+      throw new AppError(
+        "UNPROCESSABLE_CONTENT",
+        `You have ${cap} active API tokens, the most allowed. Revoke one you no longer use first.`,
+      );
+    }
+    const [inserted] = await tx
+      .insert(apiTokens)
+      .values({
+        userId,
+        name: input.name,
+        scope: input.scope,
+        tokenHash: hashOf(token),
+        prefix: token.slice(0, TOKEN_PREFIX.length + 6),
+        expiresAt,
+      })
+      .returning();
+    return inserted!;
+  });
+  deps.log.info("api token created", { userId, tokenId: row.id, scope: input.scope });
   return {
-    id: row!.id,
+    id: row.id,
     token,
-    name: row!.name,
-    scope: row!.scope,
+    name: row.name,
+    scope: row.scope,
     expires_at: expiresAt?.toISOString() ?? null,
   };
 }
@@ -86,6 +127,28 @@ export async function revokeApiToken(deps: Deps, userId: string, id: string): Pr
     .returning({ id: apiTokens.id });
   if (gone.length === 0) throw notFound();
   deps.log.info("api token revoked", { userId, tokenId: id });
+  // Its open sockets close now, in every process, as a logout's do.
+  await announceSessionsEnded(deps, [tokenSessionId(id)]);
+}
+
+/**
+ * Of these token ids, those still usable: not revoked, not expired, their user not disabled. Open
+ * sockets re-check their token with this (calls over a socket and the periodic check alike); it counts
+ * nothing against the rate limit, which a socket paid once when it opened.
+ */
+export async function liveApiTokenIds(deps: Pick<Deps, "db">, tokenIds: string[]): Promise<Set<string>> {
+  const valid = tokenIds.filter((id) => UUID_PATTERN.test(id));
+  if (valid.length === 0) return new Set();
+  const rows = await deps.db
+    .select({ id: apiTokens.id })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(and(inArray(apiTokens.id, valid), isActive(new Date()), eq(users.disabled, false)));
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function apiTokenIsLive(deps: Pick<Deps, "db">, tokenId: string): Promise<boolean> {
+  return (await liveApiTokenIds(deps, [tokenId])).has(tokenId);
 }
 
 /**
@@ -115,7 +178,7 @@ export async function validateApiToken(deps: Deps, token: string): Promise<Valid
       .where(eq(apiTokens.id, row.token.id));
   }
   return {
-    sessionId: `api-token:${row.token.id}`,
+    sessionId: tokenSessionId(row.token.id),
     user: row.user,
     expiresAt: row.token.expiresAt ?? new Date(now + 365 * DAY_MS),
     apiToken: { id: row.token.id, scope: row.token.scope, name: row.token.name },

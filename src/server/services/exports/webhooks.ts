@@ -1,7 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { UUID_PATTERN } from "../../../shared/ids";
-import { webhookEndpoints } from "../../db/schema/index";
+import { remoteItemChanges, webhookDeliveries, webhookEndpoints } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { applyRemoteState, itemsFor, type RemoteState } from "./sync";
@@ -22,10 +22,37 @@ import { applyRemoteState, itemsFor, type RemoteState } from "./sync";
  *   Trello register the board's webhook themselves. `updateCard` with a new list moves the task.
  * A bad or missing signature is 401 and changes nothing; an item no export of this user made is ignored
  * (202) and logged.
+ *
+ * Replays and order (issue 27). A delivery can arrive twice, and late:
+ * - GitHub: a redelivery (asked for by hand or by script, for deliveries of the past 3 days; GitHub does not
+ *   retry by itself) keeps the original `X-GitHub-Delivery`, the header GitHub advises checking against
+ *   replay attacks ("Best practices for using webhooks", docs.github.com);
+ * - JIRA Cloud retries on 408, 409, 425, 429, a 5xx or a timeout, for up to about 30 minutes ("Webhooks",
+ *   retry policy, developer.atlassian.com/cloud/jira/platform/webhooks). Each delivery carries
+ *   `X-Atlassian-Webhook-Identifier`, the id its failed-webhooks API reports it by; it is the same on every
+ *   retry and unique only within a site (as jira.js's `WebhookHeaders` documents it);
+ * - Trello sends no delivery header, but each action has its own id (`action.id`, inside the signed body).
+ * So:
+ * - each signed delivery's id is kept for `WEBHOOK_DELIVERY_WINDOW_MS`; a second one is answered 202
+ *   `duplicate` and applies nothing (a 2xx, or the service would keep retrying it). The id is taken after
+ *   the signature is checked (a forged request cannot use up an id) and by one insert, so of two copies
+ *   arriving at once one applies;
+ * - a status change applies only when it is not older, by the service's clock (GitHub's
+ *   `issue.updated_at`, JIRA's `timestamp`, Trello's `action.date`), than the last one applied to that
+ *   item (remote_item_changes); an older one is answered 202 `stale`. An equal time applies:
+ *   GitHub's times are to the second, two changes within one must both count, and the same state again
+ *   changes nothing.
  */
 
 export type HookKind = "github" | "jira" | "trello";
 export const WEBHOOK_BODY_MAX = 1024 * 1024;
+/**
+ * How long a delivery id is kept: longer than any service sends the same delivery again (GitHub redelivers
+ * deliveries of the past 3 days, on request; JIRA retries for about 30 minutes).
+ */
+export const WEBHOOK_DELIVERY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+/** Expired ids deleted with each new one: enough to keep up, never a long delete on a delivery's path. */
+const EXPIRED_PER_DELIVERY = 100;
 
 const notFound = () => new AppError("NOT_FOUND", "Webhook not found");
 
@@ -96,13 +123,15 @@ function signatureOk(secret: string, raw: Buffer, header: string | undefined): b
 
 export type Delivery = { raw: Buffer; headers: Record<string, string | undefined> };
 
+export type WebhookOutcome = { status: "applied" | "ignored" | "duplicate" | "stale"; changed: number };
+
 /** Handles one delivery; throws 404 (no such endpoint), 401 (signature) or 400 (not JSON). */
 export async function receiveWebhook(
   deps: Deps,
   kind: HookKind,
   id: string,
   delivery: Delivery,
-): Promise<{ status: "applied" | "ignored"; changed: number }> {
+): Promise<WebhookOutcome> {
   if (!UUID_PATTERN.test(id)) throw notFound();
   const [endpoint] = await deps.db
     .select()
@@ -138,6 +167,32 @@ export async function receiveWebhook(
     .update(webhookEndpoints)
     .set({ lastDeliveryAt: new Date() })
     .where(eq(webhookEndpoints.id, id));
+  const key = deliveryKey(kind, delivery.headers, payload);
+  if (key && !(await claimDelivery(deps, id, key))) {
+    deps.log.info("webhook delivery already taken", { kind, webhookId: id, deliveryId: key });
+    return { status: "duplicate", changed: 0 };
+  }
+  try {
+    return await applyDelivery(deps, kind, id, endpoint.userId, delivery, payload);
+  } catch (err) {
+    // Nothing or only part was applied: the service's retry of this delivery must not be taken as a copy.
+    if (key)
+      await deps.db
+        .delete(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.deliveryId, key)))
+        .catch(() => {});
+    throw err;
+  }
+}
+
+async function applyDelivery(
+  deps: Deps,
+  kind: HookKind,
+  id: string,
+  userId: string,
+  delivery: Delivery,
+  payload: unknown,
+): Promise<WebhookOutcome> {
   const change =
     kind === "github"
       ? githubChange(delivery.headers["x-github-event"], payload)
@@ -145,24 +200,109 @@ export async function receiveWebhook(
         ? jiraChange(payload)
         : trelloChange(payload);
   if (!change) return { status: "ignored", changed: 0 };
-  const items = await itemsFor(deps, endpoint.userId, kind, [change.remoteId], change.target);
+  const items = await itemsFor(deps, userId, kind, [change.remoteId], change.target);
   if (items.length === 0) {
     deps.log.info("webhook for an item no export made", { kind, webhookId: id, remoteId: change.remoteId });
     return { status: "ignored", changed: 0 };
   }
   let changed = 0;
-  for (const item of items) if (await applyRemoteState(deps, item, change.state)) changed += 1;
+  let applied = 0;
+  for (const item of items) {
+    if (change.at && !(await claimChangeTime(deps, item.id, change.at))) continue;
+    applied += 1;
+    if (await applyRemoteState(deps, item, change.state)) changed += 1;
+  }
+  if (applied === 0) {
+    deps.log.info("webhook older than the change applied", {
+      kind,
+      webhookId: id,
+      remoteId: change.remoteId,
+    });
+    return { status: "stale", changed: 0 };
+  }
   return { status: "applied", changed };
+}
+
+/**
+ * The delivery's id as kept: GitHub's and JIRA's header (JIRA's with the site from the issue's `self`,
+ * since it is unique only within a site), Trello's action id. Null when there is none (the delivery is
+ * then applied without this check; ordering still holds). Long ids are kept as their hash.
+ */
+function deliveryKey(kind: HookKind, headers: Delivery["headers"], p: unknown): string | null {
+  let key: string | null = null;
+  if (kind === "github") key = headers["x-github-delivery"]?.trim() || null;
+  else if (kind === "jira") {
+    const given = headers["x-atlassian-webhook-identifier"]?.trim();
+    const self = isRecord(p) && isRecord(p.issue) ? str(p.issue.self) : null;
+    let site = "";
+    try {
+      if (self) site = new URL(self).origin;
+    } catch {
+      // no site: the identifier alone
+    }
+    key = given ? (site ? `${site}|${given}` : given) : null;
+  } else key = isRecord(p) && isRecord(p.action) ? str(p.action.id) : null;
+  if (!key) return null;
+  return key.length <= 200 ? key : `sha256:${createHash("sha256").update(key).digest("hex")}`;
+}
+
+/**
+ * Takes a delivery id for this endpoint, in one statement so two copies arriving together cannot both
+ * take it; an id older than the window is free again. Returns false for one already taken. Each new id
+ * also deletes a few expired ones.
+ */
+async function claimDelivery(deps: Deps, webhookId: string, deliveryId: string): Promise<boolean> {
+  const now = new Date();
+  const expired = new Date(now.getTime() - WEBHOOK_DELIVERY_WINDOW_MS);
+  const taken = await deps.db
+    .insert(webhookDeliveries)
+    .values({ webhookId, deliveryId, receivedAt: now })
+    .onConflictDoUpdate({
+      target: [webhookDeliveries.webhookId, webhookDeliveries.deliveryId],
+      set: { receivedAt: now },
+      setWhere: lt(webhookDeliveries.receivedAt, expired),
+    })
+    .returning({ deliveryId: webhookDeliveries.deliveryId });
+  if (taken.length === 0) return false;
+  await deps.db.execute(sql`
+    delete from ${webhookDeliveries}
+    where (webhook_id, delivery_id) in (
+      select webhook_id, delivery_id from ${webhookDeliveries}
+      where received_at < ${expired.toISOString()}::timestamptz
+      limit ${EXPIRED_PER_DELIVERY})`);
+  return true;
+}
+
+/**
+ * Records a change's time for its item unless a later one was applied, in one statement (two deliveries
+ * about one item cannot both pass a check made before either writes); returns whether it may apply.
+ */
+async function claimChangeTime(deps: Deps, remoteItemId: string, at: Date): Promise<boolean> {
+  const rows = await deps.db
+    .insert(remoteItemChanges)
+    .values({ remoteItemId, changedAt: at })
+    .onConflictDoUpdate({
+      target: remoteItemChanges.remoteItemId,
+      set: { changedAt: at },
+      setWhere: sql`${remoteItemChanges.changedAt} <= ${at.toISOString()}::timestamptz`,
+    })
+    .returning({ id: remoteItemChanges.remoteItemId });
+  return rows.length > 0;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 const str = (v: unknown) => (typeof v === "string" ? v : null);
+/** A time from a payload (ISO text or epoch milliseconds), or null. */
+const time = (v: unknown): Date | null => {
+  const ms = typeof v === "number" ? v : typeof v === "string" ? Date.parse(v) : Number.NaN;
+  return Number.isFinite(ms) ? new Date(ms) : null;
+};
+
+/** What a delivery says changed: the item, where it lives, its state, and when (by the service's clock). */
+type Change = { remoteId: string; target?: string; state: RemoteState; at: Date | null };
 
 /** An `issues` event that opened or closed an issue: the repository, the number and the new state. */
-function githubChange(
-  event: string | undefined,
-  p: unknown,
-): { remoteId: string; target: string; state: RemoteState } | null {
+function githubChange(event: string | undefined, p: unknown): Change | null {
   if (event !== "issues" || !isRecord(p) || !isRecord(p.issue) || !isRecord(p.repository)) return null;
   if (!["closed", "reopened"].includes(String(p.action))) return null;
   const number = p.issue.number;
@@ -173,22 +313,27 @@ function githubChange(
     remoteId: String(number),
     target: repo.toLowerCase(),
     state: { kind: "github", state, reason: str(p.issue.state_reason) },
+    at: time(p.issue.updated_at),
   };
 }
 
-/** A `jira:issue_updated` event: the issue's key and its status now. */
-function jiraChange(p: unknown): { remoteId: string; target?: string; state: RemoteState } | null {
+/** A `jira:issue_updated` event: the issue's key and its status now (timed by the event, else the issue). */
+function jiraChange(p: unknown): Change | null {
   if (!isRecord(p) || p.webhookEvent !== "jira:issue_updated" || !isRecord(p.issue)) return null;
   const key = str(p.issue.key);
   const fields = isRecord(p.issue.fields) ? p.issue.fields : null;
   const status = fields && isRecord(fields.status) ? fields.status : null;
   const category = status && isRecord(status.statusCategory) ? str(status.statusCategory.key) : null;
   if (!key || !status || !category) return null;
-  return { remoteId: key, state: { kind: "jira", status: str(status.name) ?? category, category } };
+  return {
+    remoteId: key,
+    state: { kind: "jira", status: str(status.name) ?? category, category },
+    at: time(p.timestamp) ?? time(fields?.updated),
+  };
 }
 
 /** Trello's `updateCard` with a new list: the card and the list it is in now. */
-function trelloChange(p: unknown): { remoteId: string; target?: string; state: RemoteState } | null {
+function trelloChange(p: unknown): Change | null {
   if (!isRecord(p) || !isRecord(p.action) || p.action.type !== "updateCard" || !isRecord(p.action.data))
     return null;
   const data = p.action.data;
@@ -196,7 +341,12 @@ function trelloChange(p: unknown): { remoteId: string; target?: string; state: R
   const list = isRecord(data.listAfter) ? str(data.listAfter.name) : null;
   const board = isRecord(data.board) ? str(data.board.id) : null;
   if (!card || !list) return null;
-  return { remoteId: card, ...(board ? { target: board } : {}), state: { kind: "trello", list } };
+  return {
+    remoteId: card,
+    ...(board ? { target: board } : {}),
+    state: { kind: "trello", list },
+    at: time(p.action.date),
+  };
 }
 
 /** The user's webhook URL for a service, when they made one (exports to Trello register it). */
