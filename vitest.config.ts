@@ -46,6 +46,7 @@ export const postgresSuites = [
   "tests/integration/job-payloads.test.ts",
   "tests/integration/mcp.test.ts",
   "tests/integration/model-providers.test.ts",
+  "tests/integration/outbound-guard.test.ts",
   "tests/integration/plan-locks.pg.test.ts",
   "tests/integration/plan-order.test.ts",
   "tests/integration/plan-quality.test.ts",

@@ -9,6 +9,8 @@ export const errorCodes = {
   UNPROCESSABLE_CONTENT: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_SERVER_ERROR: 500,
+  /** A service we called (a model provider) refused or could not be reached. */
+  BAD_GATEWAY: 502,
   SERVICE_UNAVAILABLE: 503,
 } as const;
 

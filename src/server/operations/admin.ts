@@ -6,6 +6,8 @@ import { mutation } from "./define";
 export const adminOperations = {
   setUserRole: mutation({
     access: "admin",
+    // A privilege: granted from a signed-in session, never with an API token (decision 008).
+    sessionOnly: true,
     summary: "Grants or withdraws the admin role.",
     input: z.strictObject({
       email: z.email().transform((e) => e.toLowerCase()),

@@ -4,7 +4,8 @@ import { mutation, query } from "./define";
 
 /**
  * Settings -> AI model: the caller's own provider, the instance's (admins), a local Ollama, and who
- * plans. The tRPC `modelProviders` router and its /api routes.
+ * plans. The tRPC `modelProviders` router and its /api routes. Keys are secrets: saving, removing and
+ * testing (which sends the saved key) take a signed-in session, never an API token (decision 012).
  */
 export const modelProviderOperations = {
   mine: query({
@@ -15,6 +16,7 @@ export const modelProviderOperations = {
   }),
   saveMine: mutation({
     access: "user",
+    sessionOnly: true,
     summary: "Saves your own model provider.",
     input: modelProviderInput,
     run: ({ deps, user }, input) => models.saveOwnProvider(deps, user, input),
@@ -22,12 +24,14 @@ export const modelProviderOperations = {
   }),
   removeMine: mutation({
     access: "user",
+    sessionOnly: true,
     summary: "Removes your own model provider.",
     run: ({ deps, user }) => models.removeOwnProvider(deps, user),
     rest: [{ method: "delete", path: "/model-provider" }],
   }),
   testMine: mutation({
     access: "user",
+    sessionOnly: true,
     summary: "Makes one real call with these settings and reports the provider's answer or error.",
     input: modelProviderInput,
     run: ({ deps, user }, input) => models.testOwnProvider(deps, user, input),
@@ -41,6 +45,7 @@ export const modelProviderOperations = {
   }),
   saveInstance: mutation({
     access: "admin",
+    sessionOnly: true,
     summary: "Saves the instance's model provider (refused while the environment sets one).",
     input: modelProviderInput,
     run: ({ deps, user }, input) => models.saveInstanceProvider(deps, user, input),
@@ -48,12 +53,14 @@ export const modelProviderOperations = {
   }),
   removeInstance: mutation({
     access: "admin",
+    sessionOnly: true,
     summary: "Removes the instance's model provider.",
     run: ({ deps, user }) => models.removeInstanceProvider(deps, user),
     rest: [{ method: "delete", path: "/admin/model-provider" }],
   }),
   testInstance: mutation({
     access: "admin",
+    sessionOnly: true,
     summary: "Tests settings for the instance's model provider with one real call.",
     input: modelProviderInput,
     run: ({ deps, user }, input) => models.testInstanceProvider(deps, user, input),

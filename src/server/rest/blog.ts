@@ -13,7 +13,7 @@ import { robotsTxt, rssXml, sitemapXml } from "../services/blog/seo";
 import * as subs from "../services/blog/subscriptions";
 import { readUpload, saveBlogImage } from "../services/blog/uploads";
 import { parseInput } from "../services/validation";
-import { type AppEnv, requireAdmin } from "./http";
+import { type AppEnv, refuseTokenWrite, requireAdmin } from "./http";
 
 /** The one route allowed a body above 1 MB (app.ts applies UPLOAD_BODY_BYTES to it instead). */
 export const BLOG_IMAGE_UPLOAD_PATH = "/api/uploads/blog-image";
@@ -72,6 +72,7 @@ export const blogRoutes = new Hono<AppEnv>()
   })
   .post("/uploads/blog-image", async (c) => {
     requireAdmin(c);
+    refuseTokenWrite(c);
     let body: Record<string, unknown>;
     try {
       body = await c.req.parseBody();

@@ -3,6 +3,7 @@ import type { RequestAuth } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import type { Logger } from "../lib/logger";
+import { tokenRefusal } from "../operations/define";
 import type { SessionMeta } from "../services/auth/sessions";
 
 /** Typed Hono context variables, set by app.ts middleware. */
@@ -48,6 +49,15 @@ export function requireAdmin(c: Context<AppEnv>) {
     throw new AppError("FORBIDDEN", "You don't have permission to perform this action.");
   }
   return session;
+}
+
+/**
+ * A hand-written route that changes something follows the token rule of declared mutations: a read
+ * token is refused, and so is any token where a signed-in session is needed (operations/define.ts).
+ */
+export function refuseTokenWrite(c: Context<AppEnv>, opts: { sessionOnly?: boolean } = {}) {
+  const refused = tokenRefusal({ type: "mutation", ...opts }, c.get("auth").session?.apiToken);
+  if (refused) throw refused;
 }
 
 export function appendCookies(c: Context<AppEnv>) {

@@ -31,12 +31,16 @@ function operationContext(ctx: Context): OperationContext {
 export function procedureOf<Op extends AnyOperation>(op: Op): ProcedureOf<Op> {
   const base =
     op.access === "admin" ? adminProcedure : op.access === "user" ? protectedProcedure : publicProcedure;
-  const withInput = op.input ? base.input(op.input) : base;
-  const resolve = ({ ctx, input }: { ctx: Context; input: unknown }) => {
+  // The token rule before the input is read, as the REST facade does: a read token gets "read-only"
+  // whatever it sent, not a validation error.
+  const allowed = base.use(({ ctx, next }) => {
     const refused = tokenRefusal(op, ctx.apiToken ?? undefined);
     if (refused) throw refused;
-    return op.run(operationContext(ctx) as never, input as never);
-  };
+    return next();
+  });
+  const withInput = op.input ? allowed.input(op.input) : allowed;
+  const resolve = ({ ctx, input }: { ctx: Context; input: unknown }) =>
+    op.run(operationContext(ctx) as never, input as never);
   const procedure = op.type === "query" ? withInput.query(resolve) : withInput.mutation(resolve);
   return procedure as unknown as ProcedureOf<Op>;
 }

@@ -160,12 +160,13 @@ async function test(
   owner: ProviderOwner,
   input: ProviderSettings,
 ): Promise<ConnectionTestResult> {
+  // An address that would never be called is refused first, without using up a test.
+  refuseUnreachableAddress(deps, owner, input.base_url);
   await consumeRateLimit(
     deps,
     { key: `model-test:user:${user.id}`, ...CONNECTION_TESTS },
     "Too many connection tests. Please wait a few minutes and try again.",
   );
-  refuseUnreachableAddress(deps, owner, input.base_url);
   // The form as it would be saved: an empty key field means the saved key, for its own address only.
   let apiKey = input.api_key ?? "";
   if (!apiKey && !input.remove_api_key) {

@@ -61,7 +61,15 @@ export async function testConnection(
       messages: [{ role: "user", content: "Reply with the single word: ok" }],
       ...(reasoning ? { max_completion_tokens: REASONING_TEST_TOKENS } : { max_tokens: TEST_OUTPUT_TOKENS }),
     });
-    const choice = completion.choices?.[0];
+    // Something answered 200, but not an OpenAI-compatible API: say so, and quote none of it.
+    if (!completion || typeof completion !== "object" || !Array.isArray(completion.choices))
+      return {
+        ok: false,
+        status: 200,
+        message: "The provider answered, but not with a chat completion: check the base URL.",
+        ms: ms(),
+      };
+    const choice = completion.choices[0];
     const text = (choice?.message?.content ?? "").replace(/\s+/g, " ").trim();
     const answer = text
       ? clip(redact(text, apiKey))

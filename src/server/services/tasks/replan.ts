@@ -19,6 +19,7 @@ import { isAtomic } from "../planning/atomicity";
 import { briefOf, optionsOf } from "../planning/brief";
 import { readGuidance } from "../planning/guidance";
 import type { Planner, SplitRequest } from "../planning/planner";
+import { PlannerError } from "../planning/planner-error";
 import { plannedRange, siblingDependencies } from "../planning/sibling-dependencies";
 import { acceptableDependencies } from "./plan-graph";
 import { estimateOf, loadPlanGraph, loadTreeRows } from "./plan-rows";
@@ -307,7 +308,12 @@ export async function proposeReplan(
     await deps.db.transaction((tx) => countMonthlyUse(tx, userId));
   }
   const guidance = input.guidance ?? "";
-  const proposed = await planSubtree(planner, root, target, rows, guidance);
+  const proposed = await planSubtree(planner, root, target, rows, guidance).catch((err: unknown) => {
+    // The provider refused or could not be reached: the caller is told so, in the words a failed
+    // decomposition uses, as the gateway error it is (not a server error of ours).
+    if (err instanceof PlannerError) throw new AppError("BAD_GATEWAY", err.message, { cause: err });
+    throw err;
+  });
   const existing: ExistingNode[] = subtreeOf(rows, target.id).map((r) => ({
     id: r.id,
     parentId: r.parentId!,
