@@ -45,7 +45,7 @@ test("connect a model in Settings → AI model, test it, save it, and get a task
   // The key field is empty again; only its last four characters are ever shown.
   await expect(mine.getByLabel("API key")).toHaveValue("");
   await expect(mine.getByTestId("mine-model-key-status")).toHaveText(
-    "A key is saved (••••abcd). Leave the field empty to keep it.",
+    "A key is saved (••••abcd). Leave the field empty to keep it; it is only sent to the base URL it was saved with.",
   );
   await expect(page.getByTestId("planner-for-me")).toHaveText("Planned by e2e-fake-model (your settings)");
   expect(await page.content()).not.toContain(FAKE_OPENAI_KEY);

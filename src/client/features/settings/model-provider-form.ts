@@ -70,7 +70,7 @@ export function keyStatusText(view: ModelProviderView | null | undefined): strin
     return "No key saved. Leave it empty for servers that need none (a local Ollama).";
   if (view.api_key_unreadable)
     return "A key is saved but can no longer be read (the server's credentials key changed): enter it again.";
-  return `A key is saved${view.api_key_hint ? ` (${view.api_key_hint})` : ""}. Leave the field empty to keep it.`;
+  return `A key is saved${view.api_key_hint ? ` (${view.api_key_hint})` : ""}. Leave the field empty to keep it; it is only sent to the base URL it was saved with.`;
 }
 
 /** One line for a connection test's outcome, in the provider's own words. */
