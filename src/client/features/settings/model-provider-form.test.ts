@@ -69,7 +69,9 @@ describe("the AI model form", () => {
   });
 
   it("says whether a key is saved, never more than its last four characters", () => {
-    expect(keyStatusText(view)).toBe("A key is saved (••••wxyz). Leave the field empty to keep it; it is only sent to the base URL it was saved with.");
+    expect(keyStatusText(view)).toBe(
+      "A key is saved (••••wxyz). Leave the field empty to keep it; it is only sent to the base URL it was saved with.",
+    );
     expect(keyStatusText({ ...view, api_key_hint: null })).toBe(
       "A key is saved. Leave the field empty to keep it; it is only sent to the base URL it was saved with.",
     );
