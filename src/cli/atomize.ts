@@ -11,6 +11,7 @@ import { configFile, readLogin, removeLogin, writeLogin } from "./config";
 import { CliError, UsageError } from "./errors";
 import { nextTask, planOutline, projectList, statusChange } from "./format";
 import { readToken } from "./read-token";
+import { terminalText } from "./terminal-text";
 
 /** `atomize`: the app's public REST API from a terminal (issue 14). Parses, calls, presents; nothing more. */
 
@@ -59,10 +60,17 @@ type Command = {
   run(args: string[], opts: Options): Promise<void>;
 };
 
+/**
+ * Every line for a person goes through here: it carries titles, descriptions and criteria that others
+ * wrote, and a terminal would obey the escape sequences among them (terminal-text.ts).
+ */
 const write = (text: string): void => {
-  process.stdout.write(text);
+  process.stdout.write(terminalText(text));
 };
-const printJson = (value: unknown): void => write(`${JSON.stringify(value, null, 2)}\n`);
+/** --json is for scripts: the API's answer exactly (JSON escapes C0 controls itself). */
+const printJson = (value: unknown): void => {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+};
 const taskPath = (id: string, rest = "") => `/tasks/${encodeURIComponent(id)}${rest}`;
 
 function serverUrl(opts: Options, stored: Connection | null): string {
@@ -199,13 +207,16 @@ const commands: Record<string, Command> = {
       const tree = await connect(opts).get<TaskTreeNode>(taskPath(id!, "/tree"));
       const convert = { md: treeToMarkdown, csv: treeToCsv, json: treeToJson }[format as ExportFormat];
       const text = convert(tree);
-      if (!opts.output) return write(text);
+      // Redirected, it is the app's download byte for byte, and JSON stays exact as --json does; only
+      // Markdown or CSV shown on a terminal is cleaned.
+      const onScreen = process.stdout.isTTY && format !== "json";
+      if (!opts.output) return onScreen ? write(text) : void process.stdout.write(text);
       try {
         writeFileSync(opts.output, text);
       } catch (err) {
         throw new CliError(`Cannot write ${opts.output}: ${(err as Error).message}`);
       }
-      process.stderr.write(`Wrote ${opts.output}.\n`);
+      process.stderr.write(terminalText(`Wrote ${opts.output}.\n`));
     },
   },
 };
@@ -252,6 +263,8 @@ try {
 } catch (err) {
   const usage = err instanceof UsageError;
   const message = err instanceof CliError || usage ? err.message : `unexpected error: ${String(err)}`;
-  process.stderr.write(redact(`atomize: ${message}\n${usage ? "Run `atomize help` for usage.\n" : ""}`));
+  // The message may quote the server, which may quote what others wrote.
+  const text = `atomize: ${message}\n${usage ? "Run `atomize help` for usage.\n" : ""}`;
+  process.stderr.write(terminalText(redact(text)));
   process.exitCode = usage ? 2 : 1;
 }

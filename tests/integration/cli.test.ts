@@ -323,6 +323,60 @@ describe("atomize export", () => {
   });
 });
 
+describe("text others wrote", () => {
+  // It retitles the window (OSC), clears the screen (CSI), sets red by the 8-bit CSI, resets the terminal
+  // (ESC c) and sends a DCS query.
+  const HOSTILE = "Water \x1b]0;pwned\x07the \x1b[2Jplants now\x9b31m done\x1bc.\x1bP+q544e\x1b\\";
+  // A carriage return would let the rest print over the line (a title ends at one, so it is here).
+  const CRITERION = `${HOSTILE}\r Fake: all done`;
+  const CLEAN = "Water the plants now done.";
+  const controls = (text: string) =>
+    [...text].filter((ch) => {
+      const c = ch.charCodeAt(0);
+      return (c < 0x20 && ch !== "\n") || (c >= 0x7f && c < 0xa0);
+    });
+
+  it("reaches the terminal without its escape sequences, and --json byte for byte", async () => {
+    const id = await plannedProject(`${HOSTILE}\nevery morning`);
+    const leaves = (await tree(id)).children;
+    for (const leaf of leaves) {
+      const patched = await owner.request("PATCH", `/api/tasks/${leaf.id}`, {
+        description: `${HOSTILE}\n${HOSTILE}`,
+        implementation_details: HOSTILE,
+        acceptance_criteria: [CRITERION],
+      });
+      expect(patched.status, patched.text).toBe(200);
+    }
+
+    for (const args of [["projects"], ["plan", id], ["next", id], ["start", leaves[0]!.id]]) {
+      const res = await atomize(args, { dir });
+      expect(res.code, res.stderr).toBe(0);
+      expect(controls(res.stdout), `atomize ${args.join(" ")}`).toEqual([]);
+      expect(res.stdout).toContain(CLEAN);
+    }
+    const next = await atomize(["next", id], { dir });
+    expect(next.stdout).toContain(`Description:\n  ${CLEAN}\n`);
+    expect(next.stdout).toContain(`Acceptance criteria:\n  - ${CLEAN} Fake: all done\n`);
+
+    for (const [args, api] of [
+      [["next", id, "--json"], `/api/tasks/${id}/next`],
+      [["projects", "--json"], "/api/projects?limit=100"],
+    ] as const) {
+      const res = await atomize([...args], { dir });
+      expect(res.stdout).toBe(`${JSON.stringify((await owner.get(api)).json, null, 2)}\n`);
+    }
+    const json = JSON.parse((await atomize(["next", id, "--json"], { dir })).stdout);
+    expect(json.task.description).toBe(`${HOSTILE}\n${HOSTILE}`);
+    expect(json.task.acceptance_criteria).toEqual([CRITERION]);
+
+    // What the command line says about its own input is cleaned too.
+    const usage = await atomize([HOSTILE], { dir });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain(`Unknown command: ${CLEAN}`);
+    expect(controls(usage.stderr)).toEqual([]);
+  });
+});
+
 describe("usage errors", () => {
   it.each([
     [["frobnicate"], "Unknown command: frobnicate"],
