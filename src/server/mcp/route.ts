@@ -80,14 +80,13 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
     refreshCookie: null,
     setCookies: null,
   };
-  const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
-  const server = createMcpServer(ctx);
+  const [{ connectMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
+  const server = await connectMcpServer(ctx, transport);
   try {
-    await server.connect(transport);
     return await transport.handleRequest(c.req.raw, { parsedBody: body });
   } finally {
     await server.close();

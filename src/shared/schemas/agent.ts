@@ -55,9 +55,9 @@ export type PlanOutline = {
   progress: Progress;
   critical_path_hours: number | null;
   /**
-   * One line per task: `1.2 [ ] Title (3 pts, 5h) id=… after 1.1 *critical *ready`. Marks: [x] done,
+   * One line per task: `1.2 [ ] "Title" (3 pts, 5h) id=… after 1.1 *critical *ready`. Marks: [x] done,
    * [~] in progress, [ ] to do, [!] failed; `after` names what it waits for by outline number (or id
-   * outside the outline).
+   * outside the outline). The title is a JSON string, so what its author wrote stays inside its quotes.
    */
   outline: string;
   /** Tasks below `depth`, or past the line limit, that the outline leaves out. */

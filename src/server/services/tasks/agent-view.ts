@@ -137,7 +137,8 @@ const STATUS_MARK: Partial<Record<string, string>> = {
 
 /**
  * A compact outline of a task's subtree, `depth` levels down, numbered so dependencies read as
- * `after 1.2`: ids to act on, status, points, hours, critical-path and ready marks.
+ * `after 1.2`: ids to act on, status, points, hours, critical-path and ready marks. Titles are JSON
+ * strings: whoever wrote one, it cannot pass for the outline's own marks, ids or lines.
  */
 export async function getPlanOutline(
   deps: Deps,
@@ -195,7 +196,7 @@ export async function getPlanOutline(
     ].filter(Boolean);
     const after = (plan.dependsOn.get(row.id) ?? []).map((d) => numbers.get(d) ?? d);
     return [
-      `${"  ".repeat(level)}${number} ${markOf(row)} ${titleOf(row.description)}`,
+      `${"  ".repeat(level)}${number} ${markOf(row)} ${JSON.stringify(titleOf(row.description))}`,
       facts.length ? ` (${facts.join(", ")})` : "",
       ` id=${row.id}`,
       after.length ? ` after ${after.join(", ")}` : "",
