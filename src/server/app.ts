@@ -15,7 +15,7 @@ import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "
 import type { Deps } from "./deps";
 import { AppError, notFound, reportUnexpected } from "./errors";
 import { compression } from "./lib/compression";
-import { containsNul, NUL_MESSAGE } from "./lib/forbidden-text";
+import { forbiddenInput, NUL_MESSAGE } from "./lib/forbidden-text";
 import { handleMcp, MCP_PATH } from "./mcp/route";
 import { apiRoutes } from "./rest/api";
 import {
@@ -59,18 +59,27 @@ function decodedPath(path: string): string {
   }
 }
 
-/** Where a request carries a NUL character, if anywhere: its path, query or JSON/text body. */
-async function nulIn(c: import("hono").Context<AppEnv>): Promise<string | null> {
-  if (decodedPath(c.req.path).includes("\u0000")) return "path";
-  if (containsNul(c.req.queries())) return "query";
+/**
+ * What is refused in a request before any route reads it, and where: a NUL character in its path, query
+ * or JSON/text body, or a JSON body nested too deeply (forbidden-text.ts).
+ */
+async function forbiddenIn(
+  c: import("hono").Context<AppEnv>,
+): Promise<{ field: string; message: string } | null> {
+  if (decodedPath(c.req.path).includes("\u0000")) return { field: "path", message: NUL_MESSAGE };
+  const inQuery = forbiddenInput(c.req.queries());
+  if (inQuery) return { field: "query", message: inQuery };
   if (!MUTATING.has(c.req.method) || c.req.path === BLOG_IMAGE_UPLOAD_PATH) return null;
   const text = await c.req.raw.clone().text();
-  if (text.includes("\u0000")) return "body";
+  if (text.includes("\u0000")) return { field: "body", message: NUL_MESSAGE };
+  let body: unknown;
   try {
-    return containsNul(JSON.parse(text)) ? "body" : null;
+    body = JSON.parse(text);
   } catch {
     return null; // not JSON: the route's own parsing answers it
   }
+  const inBody = forbiddenInput(body);
+  return inBody ? { field: "body", message: inBody } : null;
 }
 
 /** The REST answer for an AppError: its status, headers and `{ detail, errors }` body. */
@@ -201,11 +210,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
       if (MUTATING.has(c.req.method) && isCrossSite(deps, c)) {
         throw new AppError("FORBIDDEN", CROSS_SITE_MESSAGE);
       }
-      const where = await nulIn(c);
-      if (where) {
-        throw new AppError("UNPROCESSABLE_CONTENT", NUL_MESSAGE, {
-          fieldErrors: [{ field: where, message: NUL_MESSAGE }],
-        });
+      const forbidden = await forbiddenIn(c);
+      if (forbidden) {
+        throw new AppError("UNPROCESSABLE_CONTENT", forbidden.message, { fieldErrors: [forbidden] });
       }
       await next();
     });

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NUL_MESSAGE, TOO_DEEP_MESSAGE } from "../../src/server/lib/forbidden-text";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
 import { verifyEmailThroughOutbox } from "../support/verify-email";
@@ -133,4 +134,34 @@ describe("bad input never produces a 500", () => {
     expect(failures).toEqual([]);
     expect(Object.prototype).not.toHaveProperty("polluted");
   }, 120_000);
+});
+
+describe("JSON nested too deeply", () => {
+  const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+
+  it("is refused as too deep (not as holding a NUL) with a 422, on /api and tRPC", async () => {
+    const rest = await admin.request("POST", "/api/tasks", `{"description":${nested(100)}}`);
+    expect(rest.status).toBe(422);
+    expect(rest.json).toEqual({
+      detail: TOO_DEEP_MESSAGE,
+      errors: [{ field: "body", message: TOO_DEEP_MESSAGE }],
+    });
+    // Within the limit, the route's own validation answers.
+    const shallow = await admin.request("POST", "/api/tasks", `{"description":${nested(60)}}`);
+    expect(shallow.status).toBe(422);
+    expect([TOO_DEEP_MESSAGE, NUL_MESSAGE]).not.toContain(shallow.json.detail);
+
+    // A tRPC query's input comes in the URL, past the body check: the procedure's own edge check.
+    const input = encodeURIComponent(`{"json":{"id":${nested(100)}}}`);
+    const query = await admin.get(`/trpc/tasks.get?input=${input}`);
+    expect(query.status).toBe(422);
+    expect(query.json.error.json.message).toBe(TOO_DEEP_MESSAGE);
+    const mutation = await admin.request(
+      "POST",
+      "/trpc/tasks.create",
+      `{"json":{"description":${nested(100)}}}`,
+    );
+    expect(mutation.status).toBe(422);
+    expect(mutation.json.detail).toBe(TOO_DEEP_MESSAGE);
+  });
 });

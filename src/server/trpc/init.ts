@@ -3,7 +3,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import { AppError, reportUnexpected, SERVER_ERROR_MESSAGE } from "../errors";
-import { containsNul, NUL_MESSAGE } from "../lib/forbidden-text";
+import { forbiddenInput } from "../lib/forbidden-text";
 import { apiTokenIsLive } from "../services/auth/api-tokens";
 import { sessionIsLive } from "../services/auth/sessions";
 import { zodFieldErrors } from "../services/validation";
@@ -103,17 +103,18 @@ const appErrors = t.middleware(async ({ next, ctx, path }) => {
 
 /**
  * Limits every call, over HTTP and WebSocket alike: the batch size (a WebSocket message can be a batch
- * too), NUL characters anywhere in the input (PostgreSQL text refuses them), and the number of open
- * subscriptions on one socket.
+ * too), NUL characters anywhere in the input (PostgreSQL text refuses them) or nesting too deep to
+ * look through (lib/forbidden-text.ts), and the number of open subscriptions on one socket.
  */
 const edgeLimits = t.middleware(async ({ ctx, next, type, batchIndex, getRawInput, signal }) => {
   const maxBatch = ctx.deps.config.TRPC_MAX_BATCH_SIZE;
   if (batchIndex >= maxBatch) {
     throw new AppError("BAD_REQUEST", `Too many procedures in one batch (at most ${maxBatch}).`);
   }
-  if (containsNul(await getRawInput())) {
-    throw new AppError("UNPROCESSABLE_CONTENT", NUL_MESSAGE, {
-      fieldErrors: [{ field: "input", message: NUL_MESSAGE }],
+  const forbidden = forbiddenInput(await getRawInput());
+  if (forbidden) {
+    throw new AppError("UNPROCESSABLE_CONTENT", forbidden, {
+      fieldErrors: [{ field: "input", message: forbidden }],
     });
   }
   const connection = ctx.connection;
