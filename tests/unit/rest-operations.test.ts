@@ -112,6 +112,10 @@ describe("REST routes built from operations", () => {
       errors: [{ field: "reason", message: "Give a reason" }],
     });
     expect((await call("POST", "/things/t1/reject", {})).json.detail).toBe("reason is required");
+    // A field sent with the wrong type is not called missing.
+    expect((await call("POST", "/things/t1/reject", { reason: 7 })).json.detail).toBe(
+      "Invalid input: expected string, received number",
+    );
   });
 
   it("answers 404 for a path field its schema refuses, 400 for malformed JSON, 422 for a non-object body", async () => {

@@ -12,7 +12,8 @@ export function fieldErrorsOf(issues: readonly z.core.$ZodIssue[]): FieldError[]
     message:
       i.code === "unrecognized_keys"
         ? `Unknown field${i.keys.length > 1 ? "s" : ""}: ${i.keys.join(", ")}`
-        : i.code === "invalid_type" && i.input === undefined && i.message.startsWith("Invalid input")
+        : // zod 4 leaves `input` out of its issues: a missing field is told by zod's own words for it.
+          i.code === "invalid_type" && /^Invalid input: expected .+, received undefined$/.test(i.message)
           ? `${i.path.join(".") || "body"} is required`
           : i.message,
   }));
