@@ -59,6 +59,7 @@ export const postgresSuites = [
   "tests/integration/socket-liveness.test.ts",
   "tests/integration/tasks-rest.test.ts",
   "tests/integration/tasks-trpc.test.ts",
+  "tests/integration/token-sockets.pg.test.ts",
   "tests/integration/token-sockets.test.ts",
   "tests/integration/trpc.test.ts",
   "tests/integration/usage-limits.test.ts",
