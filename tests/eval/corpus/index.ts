@@ -16,6 +16,26 @@ import { mlChurn } from "./ml-churn";
 import { mobileDogWalking } from "./mobile-dog-walking";
 import { mqttTimescalePipeline } from "./mqtt-timescale-pipeline";
 import { mysqlToPostgres } from "./mysql-to-postgres";
+import { newBakeryPreorders } from "./new-bakery-preorders";
+import { newBootcampLms } from "./new-bootcamp-lms";
+import { newEnergyMonitorPi } from "./new-energy-monitor-pi";
+import { newFeatureMulticurrency } from "./new-feature-multicurrency";
+import { newFeatureOfflineInspections } from "./new-feature-offline-inspections";
+import { newFeatureTotp2fa } from "./new-feature-totp-2fa";
+import { newFeatureWebhooks } from "./new-feature-webhooks";
+import { newFoodBankVolunteers } from "./new-food-bank-volunteers";
+import { newPrdOnboardingPortal } from "./new-prd-onboarding-portal";
+import { newPrdReturnsPortal } from "./new-prd-returns-portal";
+import { newPrdRoutePlanner } from "./new-prd-route-planner";
+import { newProseBandSetlists } from "./new-prose-band-setlists";
+import { newProseLandlordMaintenance } from "./new-prose-landlord-maintenance";
+import { newProsePillboxHackathon } from "./new-prose-pillbox-hackathon";
+import { newProsePodcastSearch } from "./new-prose-podcast-search";
+import { newProseReadingLog } from "./new-prose-reading-log";
+import { newReadmeFeedrelay } from "./new-readme-feedrelay";
+import { newReadmeTacticsGame } from "./new-readme-tactics-game";
+import { newSplitbillTelegramBot } from "./new-splitbill-telegram-bot";
+import { newTriviaPartyGame } from "./new-trivia-party-game";
 import { notionBackup } from "./notion-backup";
 import { prdShiftSwap } from "./prd-shift-swap";
 import { promoRulesDsl } from "./promo-rules-dsl";
@@ -28,6 +48,30 @@ import { urlShortener } from "./url-shortener";
 import { vagueCheckout } from "./vague-checkout";
 import { vagueGym } from "./vague-gym";
 import { webRecipes } from "./web-recipes";
+
+/** Issue 28: new products and features on existing products, as people really write them (one-liners, prose, PRDs, feature requests). */
+export const NEW_PRODUCT_CASES: readonly EvalCase[] = [
+  newSplitbillTelegramBot,
+  newBootcampLms,
+  newBakeryPreorders,
+  newTriviaPartyGame,
+  newFoodBankVolunteers,
+  newEnergyMonitorPi,
+  newProsePillboxHackathon,
+  newProseBandSetlists,
+  newProseReadingLog,
+  newProsePodcastSearch,
+  newProseLandlordMaintenance,
+  newReadmeFeedrelay,
+  newPrdRoutePlanner,
+  newPrdOnboardingPortal,
+  newReadmeTacticsGame,
+  newPrdReturnsPortal,
+  newFeatureWebhooks,
+  newFeatureTotp2fa,
+  newFeatureOfflineInspections,
+  newFeatureMulticurrency,
+];
 
 /** The planning-quality corpus: one annotated description per file. */
 export const CORPUS: readonly EvalCase[] = [
@@ -60,6 +104,7 @@ export const CORPUS: readonly EvalCase[] = [
   urlShortener,
   supportAdminDashboard,
   notionBackup,
+  ...NEW_PRODUCT_CASES,
 ];
 
 export function findCase(id: string): EvalCase | undefined {
