@@ -512,6 +512,14 @@ export const TECHNOLOGIES: readonly Technology[] = [
   { id: "bigquery", name: "BigQuery", pattern: i("BigQuery"), category: "warehouse", partOf: "gcp" },
   { id: "redshift", name: "Redshift", pattern: i("Redshift"), category: "warehouse", partOf: "aws" },
   { id: "redis", name: "Redis", pattern: i("Redis", "Valkey"), category: "cache" },
+  {
+    id: "elasticache",
+    name: "Amazon ElastiCache",
+    pattern: i("ElastiCache"),
+    category: "cache",
+    partOf: "aws",
+    implies: ["redis"],
+  },
   { id: "memcached", name: "Memcached", pattern: i("Memcached?"), category: "cache" },
   {
     id: "elasticsearch",
@@ -578,6 +586,13 @@ export const TECHNOLOGIES: readonly Technology[] = [
     pattern: i("pgloader"),
     category: "migration",
     implies: ["postgresql"],
+  },
+  {
+    id: "aws-dms",
+    name: "AWS Database Migration Service",
+    pattern: cs("AWS DMS", "DMS", "Database Migration Service"),
+    category: "migration",
+    partOf: "aws",
   },
 
   // ---- cloud and hosting (one provider), and their services
@@ -655,6 +670,13 @@ export const TECHNOLOGIES: readonly Technology[] = [
   { id: "cloudwatch", name: "CloudWatch", pattern: i("CloudWatch"), category: "cloud", partOf: "aws" },
   { id: "sqs", name: "Amazon SQS", pattern: cs("SQS", "SNS"), category: "cloud", partOf: "aws" },
   { id: "route53", name: "Route 53", pattern: i("Route ?53"), category: "cloud", partOf: "aws" },
+  {
+    id: "ssm",
+    name: "SSM Parameter Store",
+    pattern: cs("SSM", "Parameter Store"),
+    category: "cloud",
+    partOf: "aws",
+  },
   { id: "cloud-run", name: "Cloud Run", pattern: i("Cloud Run"), category: "cloud", partOf: "gcp" },
   {
     id: "pubsub",
@@ -1000,10 +1022,19 @@ export const TECHNOLOGIES: readonly Technology[] = [
   { id: "flink", name: "Apache Flink", pattern: i("Flink"), category: "data" },
   { id: "node-red", name: "Node-RED", pattern: i("Node-RED"), category: "data" },
   { id: "telegraf", name: "Telegraf", pattern: cs("Telegraf"), category: "data" },
+  { id: "metabase", name: "Metabase", pattern: i("Metabase"), category: "data" },
+  {
+    id: "pgbackrest",
+    name: "pgBackRest",
+    pattern: i("pgBackRest"),
+    category: "data",
+    implies: ["postgresql"],
+  },
   { id: "grafana", name: "Grafana", pattern: i("Grafana"), category: "observability" },
   { id: "prometheus", name: "Prometheus", pattern: i("Prometheus"), category: "observability" },
   { id: "datadog", name: "Datadog", pattern: i("Datadog"), category: "observability" },
   { id: "sentry", name: "Sentry", pattern: cs("Sentry"), category: "observability" },
+  { id: "pagerduty", name: "PagerDuty", pattern: i("PagerDuty"), category: "observability" },
   {
     id: "opentelemetry",
     name: "OpenTelemetry",
@@ -1073,6 +1104,10 @@ export const TECHNOLOGIES: readonly Technology[] = [
   { id: "moment", name: "Moment.js", pattern: i("Moment(?:\\.js)"), category: "library", languages: JS },
   { id: "luxon", name: "Luxon", pattern: i("Luxon"), category: "library", languages: JS },
   { id: "dayjs", name: "Day.js", pattern: i("Day\\.js", "dayjs"), category: "library", languages: JS },
+  { id: "lodash", name: "Lodash", pattern: i("lodash"), category: "library", languages: JS },
+  { id: "launchdarkly", name: "LaunchDarkly", pattern: i("LaunchDarkly"), category: "library" },
+  { id: "unleash", name: "Unleash", pattern: cs("Unleash"), category: "library" },
+  { id: "flagsmith", name: "Flagsmith", pattern: i("Flagsmith"), category: "library" },
   { id: "celery", name: "Celery", pattern: i("Celery"), category: "task-queue", languages: ["python"] },
   { id: "sidekiq", name: "Sidekiq", pattern: i("Sidekiq"), category: "task-queue", languages: ["ruby"] },
   { id: "bullmq", name: "BullMQ", pattern: i("BullMQ"), category: "task-queue", languages: JS },

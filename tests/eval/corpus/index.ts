@@ -37,6 +37,26 @@ import { newReadmeTacticsGame } from "./new-readme-tactics-game";
 import { newSplitbillTelegramBot } from "./new-splitbill-telegram-bot";
 import { newTriviaPartyGame } from "./new-trivia-party-game";
 import { notionBackup } from "./notion-backup";
+import { opsBugAndroidRotationCrash } from "./ops-bug-android-rotation-crash";
+import { opsBugCeleryDuplicateReminders } from "./ops-bug-celery-duplicate-reminders";
+import { opsBugCsvUmlautsExcel } from "./ops-bug-csv-umlauts-excel";
+import { opsBugGoConcurrentMapWrites } from "./ops-bug-go-concurrent-map-writes";
+import { opsBugNextjsHydrationDates } from "./ops-bug-nextjs-hydration-dates";
+import { opsDataDefectDetectionModel } from "./ops-data-defect-detection-model";
+import { opsDataProductMetricsDashboard } from "./ops-data-product-metrics-dashboard";
+import { opsDataRevenueEltSnowflake } from "./ops-data-revenue-elt-snowflake";
+import { opsInfraGitlabCiCd } from "./ops-infra-gitlab-ci-cd";
+import { opsInfraK8sMonitoring } from "./ops-infra-k8s-monitoring";
+import { opsInfraPostgresBackups } from "./ops-infra-postgres-backups";
+import { opsMigHerokuToAws } from "./ops-mig-heroku-to-aws";
+import { opsMigMongodbToPostgres } from "./ops-mig-mongodb-to-postgres";
+import { opsMigPython312Upgrade } from "./ops-mig-python-312-upgrade";
+import { opsMigRails7Upgrade } from "./ops-mig-rails-7-upgrade";
+import { opsPerfDjangoAdminOrders } from "./ops-perf-django-admin-orders";
+import { opsPerfSpaBundleSize } from "./ops-perf-spa-bundle-size";
+import { opsProductFastIssueTracker } from "./ops-product-fast-issue-tracker";
+import { opsSpikeFeatureFlagService } from "./ops-spike-feature-flag-service";
+import { opsSpikePostgresFts } from "./ops-spike-postgres-fts";
 import { prdShiftSwap } from "./prd-shift-swap";
 import { promoRulesDsl } from "./promo-rules-dsl";
 import { rustInterpreter } from "./rust-interpreter";
@@ -73,6 +93,30 @@ export const NEW_PRODUCT_CASES: readonly EvalCase[] = [
   newFeatureMulticurrency,
 ];
 
+/** Issue 28: work on existing systems and non-product work, as people really write it (bug reports, performance issues, migrations, infrastructure, data and ML, spikes), plus a new product whose selling point is speed. */
+export const NEW_OPERATIONS_CASES: readonly EvalCase[] = [
+  opsBugCeleryDuplicateReminders,
+  opsBugNextjsHydrationDates,
+  opsBugAndroidRotationCrash,
+  opsBugGoConcurrentMapWrites,
+  opsBugCsvUmlautsExcel,
+  opsPerfDjangoAdminOrders,
+  opsPerfSpaBundleSize,
+  opsProductFastIssueTracker,
+  opsMigRails7Upgrade,
+  opsMigPython312Upgrade,
+  opsMigMongodbToPostgres,
+  opsMigHerokuToAws,
+  opsInfraGitlabCiCd,
+  opsInfraK8sMonitoring,
+  opsInfraPostgresBackups,
+  opsDataDefectDetectionModel,
+  opsDataRevenueEltSnowflake,
+  opsDataProductMetricsDashboard,
+  opsSpikePostgresFts,
+  opsSpikeFeatureFlagService,
+];
+
 /** The planning-quality corpus: one annotated description per file. */
 export const CORPUS: readonly EvalCase[] = [
   webRecipes,
@@ -105,6 +149,7 @@ export const CORPUS: readonly EvalCase[] = [
   supportAdminDashboard,
   notionBackup,
   ...NEW_PRODUCT_CASES,
+  ...NEW_OPERATIONS_CASES,
 ];
 
 export function findCase(id: string): EvalCase | undefined {
