@@ -1047,6 +1047,14 @@ export const TECHNOLOGIES: readonly Technology[] = [
   { id: "pnpm", name: "pnpm", pattern: i("pnpm"), category: "build", languages: JS },
   { id: "yarn", name: "Yarn", pattern: cs("Yarn", "yarn"), category: "build", languages: JS },
   { id: "vite", name: "Vite", pattern: cs("Vite"), category: "build", languages: JS },
+  {
+    id: "create-react-app",
+    name: "Create React App",
+    pattern: i("Create React App", "create-react-app", "react-scripts"),
+    category: "build",
+    languages: JS,
+    implies: ["react"],
+  },
   { id: "webpack", name: "webpack", pattern: i("webpack"), category: "build", languages: JS },
   { id: "esbuild", name: "esbuild", pattern: i("esbuild"), category: "build", languages: JS },
   {

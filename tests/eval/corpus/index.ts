@@ -10,6 +10,7 @@ import { fitFilePackage } from "./fit-file-package";
 import { goCliEnvsync } from "./go-cli-envsync";
 import { godotRoguelike } from "./godot-roguelike";
 import { habitTracker } from "./habit-tracker";
+import { HELD_OUT_CASES } from "./held-out/index";
 import { hipaaTelehealth } from "./hipaa-telehealth";
 import { invoicingStripe } from "./invoicing-stripe";
 import { mlChurn } from "./ml-churn";
@@ -150,7 +151,10 @@ export const CORPUS: readonly EvalCase[] = [
   notionBackup,
   ...NEW_PRODUCT_CASES,
   ...NEW_OPERATIONS_CASES,
+  ...HELD_OUT_CASES,
 ];
+
+export { HELD_OUT_CASES };
 
 export function findCase(id: string): EvalCase | undefined {
   return CORPUS.find((c) => c.id === id);
