@@ -80,6 +80,10 @@ export type PlanRecord = {
   eventModel: EventModelPlan | null;
   /** Set when the root's stages or the composer failed: the plan is incomplete. */
   error: string | null;
+  /** The kind of work the description was read as (the brief's reading), when the reader gives one. */
+  workKind: string | null;
+  /** What the plan states as out of scope (shown to the user as not planned). */
+  nonGoals: string[];
 };
 
 /** The brief the pipeline builds for `evalCase`, through the real briefOf (new ProjectBrief fields flow in). */
@@ -143,6 +147,8 @@ export async function planCase(
     context,
     eventModel: model,
     error,
+    workKind: (brief as { kind?: { id?: string } }).kind?.id ?? null,
+    nonGoals: brief.scope.nonGoals,
   });
 
   let nextId = 0;

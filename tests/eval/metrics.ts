@@ -459,6 +459,197 @@ export function garbledTitles(plan: PlanRecord): GarbledTitle[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Reading (issue 28): what an engineer would not plan as work, features merged, kind, boilerplate, scope,
+// order
+
+export type Finding = { nodeId: string | null; title: string; why: string };
+
+const nodeRef = (n: PlanNode): Pick<Finding, "nodeId" | "title"> => ({ nodeId: n.id, title: n.title });
+
+/** Titles that are never work whatever the case: a question, a bare link, markup left in. */
+const NOT_WORK_SHAPES: { why: string; re: RegExp }[] = [
+  { why: "a question", re: /\?\s*$/ },
+  { why: "a bare link", re: /^(?:R\d+:\s*)?(?:<)?https?:\/\/\S+(?:>)?\.?$/i },
+  {
+    why: "markup (code, table, box drawing or a checkbox)",
+    re: /```|\|.*\||[\u2500-\u257F]|^\s*(?:R\d+:\s*)?\[[ xX]?\]|\[tasklist\]/,
+  },
+];
+
+/** Leaves planned from text that is not work: annotated by the case, or of a shape that never is. */
+export function nonWorkLeaves(evalCase: EvalCase, plan: PlanRecord): Finding[] {
+  const out: Finding[] = [];
+  for (const leaf of leavesOf(plan)) {
+    const shape = NOT_WORK_SHAPES.find((s) => s.re.test(leaf.title));
+    if (shape) {
+      out.push({ ...nodeRef(leaf), why: shape.why });
+      continue;
+    }
+    const annotated = (evalCase.not_work ?? []).find((w) => containsAll(leaf.title, w.match));
+    if (annotated) out.push({ ...nodeRef(leaf), why: `not work: "${annotated.text}"` });
+  }
+  return out;
+}
+
+/** Leaves whose title holds two or more requirements the case says are separate features. */
+export function mergedFeatures(evalCase: EvalCase, plan: PlanRecord): Finding[] {
+  const byId = new Map(evalCase.requirements.map((r) => [r.id, r]));
+  const out: Finding[] = [];
+  for (const group of evalCase.separate ?? []) {
+    for (const leaf of leavesOf(plan)) {
+      const inside = group.filter((id) => {
+        const r = byId.get(id);
+        return r !== undefined && containsAll(leaf.title, r.match);
+      });
+      if (inside.length >= 2) out.push({ ...nodeRef(leaf), why: `holds ${inside.join(", ")} in one leaf` });
+    }
+  }
+  return out;
+}
+
+/** The kind the plan was read as, against the case's; null when the case states none. */
+export function kindFinding(evalCase: EvalCase, plan: PlanRecord): Finding | null {
+  if (!evalCase.work_kind || plan.workKind === evalCase.work_kind) return null;
+  return { nodeId: null, title: "", why: `read as ${plan.workKind ?? "nothing"}, not ${evalCase.work_kind}` };
+}
+
+/**
+ * Steps that do not fit the kind of work: a stack choice or a first release for work on an existing
+ * system, a gradual rollout for an upgrade, a store or package release for what is neither.
+ */
+const MISFITS: { why: string; title: RegExp; unless: (c: EvalCase) => boolean }[] = [
+  {
+    why: "a stack choice for work on something that exists",
+    title: /^choose the stack\b/i,
+    unless: (c) => c.work_kind === undefined || c.work_kind === "product",
+  },
+  {
+    why: "a first release for work on something that exists",
+    title: /\b(release the first version|deploy the first release|publish the first release)\b/i,
+    unless: (c) => c.work_kind === undefined || c.work_kind === "product",
+  },
+  {
+    why: "a new repository for work on something that exists",
+    title: /^set up the repository\b/i,
+    unless: (c) =>
+      c.work_kind === undefined || !["bug", "performance", "feature", "migration"].includes(c.work_kind),
+  },
+  {
+    why: "a gradual rollout behind a switch for an upgrade or a bug fix",
+    title: /\bbehind a (switch|flag|feature flag)\b/i,
+    unless: (c) => c.work_kind === undefined || !["migration", "bug"].includes(c.work_kind),
+  },
+  {
+    why: "an app-store review for what is not a mobile app",
+    title: /\b(store review|app store|play store)\b/i,
+    unless: (c) =>
+      /\b(ios|android|mobile|iphone|app store|play store|react native|flutter|expo)\b/i.test(c.description),
+  },
+  {
+    why: "an extension store for what is not a browser extension",
+    title: /\bextension store\b/i,
+    unless: (c) => /\b(extension|add-?on)\b/i.test(c.description),
+  },
+];
+
+export function misfitSteps(evalCase: EvalCase, plan: PlanRecord): Finding[] {
+  return nonRoot(plan).flatMap((n) =>
+    MISFITS.filter((m) => m.title.test(n.title) && !m.unless(evalCase)).map((m) => ({
+      ...nodeRef(n),
+      why: m.why,
+    })),
+  );
+}
+
+/** Non-goals the plan does not state as such, and statements it wrongly states as non-goals. */
+export function scopeErrors(evalCase: EvalCase, plan: PlanRecord): Finding[] {
+  const out: Finding[] = [];
+  for (const g of evalCase.non_goals)
+    if (!plan.nonGoals.some((n) => containsAll(n, g.match)))
+      out.push({ nodeId: null, title: "", why: `the non-goal "${g.text}" is not stated as out of scope` });
+  for (const w of evalCase.not_non_goals ?? [])
+    for (const n of plan.nonGoals.filter((t) => containsAll(t, w.match)))
+      out.push({ nodeId: null, title: n, why: `"${w.text}" is read as out of scope, but it is not` });
+  return out;
+}
+
+/** The leaf that states a requirement (its title), else any node whose text covers it. */
+function nodeFor(plan: PlanRecord, match: string[]): PlanNode | null {
+  const leaves = leavesOf(plan);
+  return (
+    leaves.find((l) => containsAll(l.title, match)) ??
+    leaves.find((l) => containsAll(nodeText(l), match)) ??
+    nonRoot(plan).find((n) => containsAll(nodeText(n), match)) ??
+    null
+  );
+}
+
+/** The plan's order as "does A come before B": the end of A reaches the start of B in the schedule's graph. */
+function comesBefore(plan: PlanRecord): (a: PlanNode, b: PlanNode) => boolean {
+  const edges = plan.nodes.flatMap((n) =>
+    (n.depends_on ?? []).map((d) => ({ taskId: n.id, dependsOnId: d })),
+  );
+  const graph = new PlanGraph(
+    plan.nodes.map((n) => ({
+      id: n.id,
+      parentId: n.parentId,
+      done: false,
+      estimate: null,
+      storyPoints: null,
+    })),
+    edges,
+  );
+  return (a, b) => {
+    const from = 2 * graph.index.get(a.id)! + 1;
+    const to = 2 * graph.index.get(b.id)!;
+    const seen = new Uint8Array(2 * graph.size);
+    const stack = [from];
+    seen[from] = 1;
+    while (stack.length) {
+      const v = stack.pop()!;
+      if (v === to) return true;
+      for (let k = graph.first[v]!; k < graph.first[v + 1]!; k++) {
+        const w = graph.succ[k]!;
+        if (!seen[w]) {
+          seen[w] = 1;
+          stack.push(w);
+        }
+      }
+    }
+    return false;
+  };
+}
+
+/** Stated sequences the plan does not keep, and orders it invents between independent requirements. */
+export function orderViolations(evalCase: EvalCase, plan: PlanRecord): Finding[] {
+  if (!evalCase.sequence?.length && !evalCase.independent?.length) return [];
+  const byId = new Map(evalCase.requirements.map((r) => [r.id, r]));
+  const before = comesBefore(plan);
+  const node = (id: string) => {
+    const r = byId.get(id);
+    return r ? nodeFor(plan, r.match) : null;
+  };
+  const out: Finding[] = [];
+  for (const seq of evalCase.sequence ?? []) {
+    for (let i = 1; i < seq.length; i++) {
+      const a = node(seq[i - 1]!);
+      const b = node(seq[i]!);
+      if (!a || !b || a === b) continue;
+      if (!before(a, b))
+        out.push({ ...nodeRef(b), why: `${seq[i]} should come after ${seq[i - 1]} ("${a.title}")` });
+    }
+  }
+  for (const [x, y] of evalCase.independent ?? []) {
+    const a = node(x);
+    const b = node(y);
+    if (!a || !b || a === b) continue;
+    if (before(a, b) || before(b, a))
+      out.push({ ...nodeRef(b), why: `${x} and ${y} are ordered, but nothing in the text orders them` });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // One plan
 
 export type PlanScore = {
@@ -487,6 +678,15 @@ export type PlanScore = {
   needsAttention: number;
   /** The order the planner proposed: dependencies kept, and whether they (with the tree) form a cycle. */
   dependencies: { edges: number; cyclic: boolean };
+  /** Issue 28's reading metrics. */
+  nonWork: Finding[];
+  merged: Finding[];
+  kindMismatch: Finding | null;
+  /** The kind the plan was read as, and the case's. */
+  workKind: { read: string | null; expected: string | null };
+  misfits: Finding[];
+  scope: Finding[];
+  order: Finding[];
   wallMs: number;
   calls: number;
   promptTokens: number;
@@ -561,6 +761,13 @@ export function scorePlan(evalCase: EvalCase, plan: PlanRecord): PlanScore {
       : null,
     needsAttention: plan.nodes.filter((n) => n.needsAttention !== undefined).length,
     dependencies: orderOf(plan),
+    nonWork: nonWorkLeaves(evalCase, plan),
+    merged: mergedFeatures(evalCase, plan),
+    kindMismatch: kindFinding(evalCase, plan),
+    workKind: { read: plan.workKind, expected: evalCase.work_kind ?? null },
+    misfits: misfitSteps(evalCase, plan),
+    scope: scopeErrors(evalCase, plan),
+    order: orderViolations(evalCase, plan),
     wallMs: plan.wallMs,
     calls: plan.usage.calls,
     promptTokens: plan.usage.promptTokens,
@@ -598,6 +805,13 @@ export type Totals = {
   dependencies: number;
   plansWithDependencies: number;
   cyclicPlans: number;
+  nonWork: number;
+  merged: number;
+  /** Cases with a stated kind, and how many were read as it. */
+  kinds: { stated: number; right: number };
+  misfits: number;
+  scopeErrors: number;
+  orderViolations: number;
   wallMs: number;
   calls: number;
   promptTokens: number;
@@ -661,6 +875,15 @@ export function totals(scores: PlanScore[]): Totals {
     dependencies: sum(scores.map((s) => s.dependencies.edges)),
     plansWithDependencies: scores.filter((s) => s.dependencies.edges > 0).length,
     cyclicPlans: scores.filter((s) => s.dependencies.cyclic).length,
+    nonWork: sum(scores.map((s) => s.nonWork.length)),
+    merged: sum(scores.map((s) => s.merged.length)),
+    kinds: {
+      stated: scores.filter((s) => s.workKind.expected !== null).length,
+      right: scores.filter((s) => s.workKind.expected !== null && s.kindMismatch === null).length,
+    },
+    misfits: sum(scores.map((s) => s.misfits.length)),
+    scopeErrors: sum(scores.map((s) => s.scope.length)),
+    orderViolations: sum(scores.map((s) => s.order.length)),
     wallMs: sum(scores.map((s) => s.wallMs)),
     calls: sum(scores.map((s) => s.calls)),
     promptTokens,
@@ -682,7 +905,13 @@ export type GateRule =
   | "garbled-title"
   | "too-few-leaves"
   | "uniform-story-points"
-  | "dependency-cycle";
+  | "dependency-cycle"
+  | "non-work-leaf"
+  | "merged-features"
+  | "wrong-kind"
+  | "misfit-step"
+  | "scope-error"
+  | "order-violation";
 
 export type GateFailure = { rule: GateRule; caseId: string | null; message: string };
 
@@ -712,6 +941,14 @@ export function gateFailures(scores: PlanScore[]): GateFailure[] {
     if (s.leaves < MIN_LEAVES) f("too-few-leaves", `${s.leaves} leaves (at least ${MIN_LEAVES})`);
     if (s.dependencies.cyclic)
       f("dependency-cycle", "the proposed dependencies form a cycle: the plan cannot be scheduled");
+    const finding = (rule: GateRule, x: Finding) =>
+      f(rule, `${x.nodeId ? `${node(x.nodeId, x.title)}: ` : x.title ? `"${x.title}": ` : ""}${x.why}`);
+    for (const x of s.nonWork) finding("non-work-leaf", x);
+    for (const x of s.merged) finding("merged-features", x);
+    if (s.kindMismatch) finding("wrong-kind", s.kindMismatch);
+    for (const x of s.misfits) finding("misfit-step", x);
+    for (const x of s.scope) finding("scope-error", x);
+    for (const x of s.order) finding("order-violation", x);
   }
   const values = new Set(scores.flatMap((s) => Object.keys(s.storyPoints)));
   if (scores.length > 1 && values.size <= 1)

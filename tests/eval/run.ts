@@ -9,14 +9,17 @@
  *   --json [file]      the scorecard as JSON, to the file or to stdout
  *   --concurrency <n>  splits at once (default 4)
  *   --strict           exit with status 1 when the gate fails
+ *   --tuning           only the cases a planner may be tuned on (all but the held-out quarter)
+ *   --held-out         only the held-out cases (tests/eval/corpus/held-out), totals and counts per rule:
+ *                      nothing of their texts or plans is printed, so tuning cannot read them
  */
 import { writeFileSync } from "node:fs";
 import type { Planner } from "../../src/server/services/planning/planner";
 import type { FakeOpenAI } from "../fakes/openai";
-import { CORPUS, findCase } from "./corpus/index";
+import { CORPUS, findCase, HELD_OUT_CASES } from "./corpus/index";
 import { evaluate, startFakeModelPlanner } from "./harness";
 import { modelPlannerFromEnv, modelSettingsFromEnv, offlinePlanner } from "./planners";
-import { caseLine, formatScorecard, formatTree } from "./scorecard";
+import { caseLine, formatHeldOut, formatScorecard, formatTree } from "./scorecard";
 
 type Args = {
   fake: boolean;
@@ -24,15 +27,18 @@ type Args = {
   json: string | true | null;
   concurrency: number;
   strict: boolean;
+  set: "all" | "tuning" | "held-out";
 };
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { fake: false, caseId: null, json: null, concurrency: 4, strict: false };
+  const args: Args = { fake: false, caseId: null, json: null, concurrency: 4, strict: false, set: "all" };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k]!;
     const next = argv[k + 1];
     if (a === "--fake") args.fake = true;
     else if (a === "--strict") args.strict = true;
+    else if (a === "--tuning") args.set = "tuning";
+    else if (a === "--held-out") args.set = "held-out";
     else if (a === "--case" && next) {
       args.caseId = next;
       k++;
@@ -46,7 +52,7 @@ function parseArgs(argv: string[]): Args {
       } else args.json = true;
     } else
       throw new Error(
-        `Unknown option ${a}. Options: --fake, --case <id>, --json [file], --concurrency <n>, --strict`,
+        `Unknown option ${a}. Options: --fake, --case <id>, --json [file], --concurrency <n>, --strict, --tuning, --held-out`,
       );
   }
   return args;
@@ -54,7 +60,12 @@ function parseArgs(argv: string[]): Args {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const cases = args.caseId ? [findCase(args.caseId)].filter((c) => c !== undefined) : CORPUS;
+  const held = new Set(HELD_OUT_CASES.map((c) => c.id));
+  const cases = args.caseId
+    ? [findCase(args.caseId)].filter((c) => c !== undefined)
+    : CORPUS.filter((c) =>
+        args.set === "all" ? true : args.set === "held-out" ? held.has(c.id) : !held.has(c.id),
+      );
   if (cases.length === 0)
     throw new Error(`No case "${args.caseId}". Cases: ${CORPUS.map((c) => c.id).join(", ")}`);
 
@@ -74,6 +85,11 @@ async function main() {
         if (planner.name !== "offline") process.stderr.write(`  ${caseLine(s)}\n`);
       },
     });
+    if (args.set === "held-out") {
+      process.stdout.write(`${formatHeldOut(evaluation)}\n`);
+      if (args.strict && evaluation.failures.length > 0) process.exitCode = 1;
+      return;
+    }
     if (args.json === true) process.stdout.write(`${JSON.stringify(evaluation, null, 2)}\n`);
     else {
       if (args.caseId) for (const r of evaluation.records) process.stdout.write(`${formatTree(r)}\n\n`);

@@ -63,6 +63,12 @@ const RULE_TITLES: Record<GateRule, string> = {
   "too-few-leaves": "Plans with too few leaves",
   "uniform-story-points": "Story points",
   "dependency-cycle": "Dependencies that form a cycle",
+  "non-work-leaf": "Leaves planned from text that is not work",
+  "merged-features": "Separate features merged into one leaf",
+  "wrong-kind": "Plans read as the wrong kind of work",
+  "misfit-step": "Steps that do not fit the kind of work",
+  "scope-error": "Scope read wrongly (non-goals missed, or work taken for a non-goal)",
+  "order-violation": "Order: stated sequences not kept, or order invented",
 };
 
 export function formatScorecard(e: Evaluation, opts: { maxPerRule?: number } = {}): string {
@@ -102,6 +108,12 @@ export function formatScorecard(e: Evaluation, opts: { maxPerRule?: number } = {
   out.push(
     `  dependencies           ${t.dependencies} (in ${t.plansWithDependencies} of ${t.cases} plans); plans with a cycle ${t.cyclicPlans}`,
   );
+  out.push(`  non-work leaves        ${t.nonWork}`);
+  out.push(`  merged features        ${t.merged}`);
+  out.push(`  kind right             ${t.kinds.right}/${t.kinds.stated}`);
+  out.push(`  misfit steps           ${t.misfits}`);
+  out.push(`  scope errors           ${t.scopeErrors}`);
+  out.push(`  order violations       ${t.orderViolations}`);
   out.push(
     `  model calls / tokens   ${t.calls} calls, ${t.promptTokens + t.completionTokens} tokens (${t.promptTokens} prompt, ${t.completionTokens} completion), ${t.tokensPerNode.toFixed(0)} per node`,
   );
@@ -157,5 +169,37 @@ export function formatTree(record: PlanRecord): string {
     out.push(
       `Event model: ${record.eventModel.events.length} events, ${record.eventModel.commands.length} commands, ${record.eventModel.read_models.length} read models`,
     );
+  return out.join("\n");
+}
+
+/**
+ * The held-out cases' scores without a word of their texts or plans: totals, and how many failures each
+ * rule has in each case (by id), so a tuning loop cannot fit them.
+ */
+export function formatHeldOut(e: Evaluation): string {
+  const t = e.totals;
+  const out = [
+    `Held-out cases: ${t.cases} (${e.planner})`,
+    `  requirement coverage   ${t.covered}/${t.requirements} (${pct(t.coverage)})`,
+    `  non-goals planned      ${t.nonGoals}`,
+    `  non-work leaves        ${t.nonWork}`,
+    `  merged features        ${t.merged}`,
+    `  kind right             ${t.kinds.right}/${t.kinds.stated}`,
+    `  misfit steps           ${t.misfits}`,
+    `  scope errors           ${t.scopeErrors}`,
+    `  order violations       ${t.orderViolations}`,
+    `  wrong stack / invented ${t.wrongStack} / ${t.invented}`,
+    `  duplicates / garbled   ${t.exactDuplicates + t.nearDuplicates} / ${t.garbled}`,
+    `  plans failed           ${t.failedPlans}`,
+    `  nodes / leaves         ${t.nodes} / ${t.leaves}`,
+    "",
+    e.failures.length === 0 ? "Gate: PASS" : `Gate: FAIL (${e.failures.length} failures)`,
+  ];
+  const counts = new Map<string, number>();
+  for (const f of e.failures) {
+    const key = `${f.caseId ?? "corpus"} ${f.rule}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  for (const [key, n] of [...counts].sort()) out.push(`  ${key}: ${n}`);
   return out.join("\n");
 }

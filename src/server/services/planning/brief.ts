@@ -2,6 +2,7 @@ import { findApplicationType, findStack } from "../../../shared/catalogue";
 import { readTaskOptions, TASK_DEFAULTS } from "../../../shared/schemas/tasks";
 import type { TaskRow } from "../tasks/serialize";
 import type { ProjectBrief } from "./planner";
+import { readKind } from "./reading/kind";
 import { extractScope } from "./requirements";
 
 export type DecompositionOptions = {
@@ -27,12 +28,45 @@ export function briefOf(root: TaskRow, repositorySummary: string | null): Projec
   const prefs = readTaskOptions(root.options).tech_preferences ?? {};
   const type = prefs.application_type ? findApplicationType(prefs.application_type) : undefined;
   const stack = type && prefs.tech_stack_id ? findStack(type.id, prefs.tech_stack_id) : undefined;
+  const scope = extractScope(root.description, prefs.additional_requirements ?? null);
   return {
     description: root.description,
     applicationType: type ? { id: type.id, label: type.label, description: type.description } : null,
     stack: stack ? { ...stack } : null,
     additionalRequirements: prefs.additional_requirements ?? null,
     repositorySummary,
-    scope: extractScope(root.description, prefs.additional_requirements ?? null),
+    scope,
+    kind: readKind({
+      description: root.description,
+      scope,
+      repositorySummary,
+      applicationType: type?.id ?? null,
+    }),
+  };
+}
+
+/** A brief for a text on its own (tests, a re-plan of a node the outline does not know): read as a root's would be. */
+export function briefOfText(
+  description: string,
+  extras: Partial<
+    Pick<ProjectBrief, "applicationType" | "stack" | "additionalRequirements" | "repositorySummary">
+  > = {},
+): ProjectBrief {
+  const additional = extras.additionalRequirements ?? null;
+  const scope = extractScope(description, additional);
+  const repositorySummary = extras.repositorySummary ?? null;
+  return {
+    description,
+    applicationType: extras.applicationType ?? null,
+    stack: extras.stack ?? null,
+    additionalRequirements: additional,
+    repositorySummary,
+    scope,
+    kind: readKind({
+      description,
+      scope,
+      repositorySummary,
+      applicationType: extras.applicationType?.id ?? null,
+    }),
   };
 }

@@ -7,6 +7,7 @@ import {
   plannedSubtask,
   projectContext,
 } from "../../../shared/schemas/plan";
+import { briefOfText } from "./brief";
 import { renderEventModelMarkdown } from "./event-model-markdown";
 import { leftOut, readGuidance } from "./guidance";
 import { composeOutlineContext, composeOutlineEventModel } from "./outline/compose";
@@ -14,7 +15,6 @@ import { complexityForHours, pointsForHours, rangeAround } from "./outline/estim
 import { siblingOrder } from "./outline/order";
 import { buildOutline, idList, type Limits, type Outline, type OutlineNode } from "./outline/outline";
 import type { Planned, Planner, Usage } from "./planner";
-import { extractScope } from "./requirements";
 
 /** The offline planner makes no model calls; each stage counts as one call with no tokens. */
 const USAGE: Usage = { calls: 1, promptTokens: 0, completionTokens: 0 };
@@ -117,7 +117,11 @@ export function createOfflinePlanner(): Planner {
         // its own text and the guidance.
         const description = [request.task.description, guidance.text].filter(Boolean).join("\n\n");
         node = buildOutline(
-          { ...request.brief, description, additionalRequirements: null, scope: extractScope(description) },
+          {
+            ...briefOfText(description),
+            applicationType: request.brief.applicationType,
+            stack: request.brief.stack,
+          },
           request,
         );
       }

@@ -4,6 +4,7 @@ import type {
   PlannedSubtask,
   ProjectContext,
 } from "../../../shared/schemas/plan";
+import type { KindReading } from "./reading/kind";
 import type { StatedScope } from "./requirements";
 
 /** What every stage knows about the project being planned. */
@@ -23,6 +24,8 @@ export type ProjectBrief = {
   repositorySummary: string | null;
   /** The stated requirements (R1, R2, ...) and non-goals, read by rule from the description. */
   scope: StatedScope;
+  /** The kind of work the description asks for, with the evidence (reading/kind.ts). */
+  kind: KindReading;
 };
 
 /** One node to split: its own text plus the path from the root, so a planner keeps context. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { findApplicationType, findStack } from "../../../shared/catalogue";
 import * as plan from "../../../shared/schemas/plan";
+import { briefOfText } from "./brief";
 import { createOfflinePlanner } from "./offline-planner";
 import type { ComposeRequest, ProjectBrief } from "./planner";
 import {
@@ -10,7 +11,6 @@ import {
   PortableSchemaError,
   portableFormat,
 } from "./portable-schema";
-import { extractScope } from "./requirements";
 
 /** Every zod object schema that plan.ts exports (what a model is asked to produce). */
 const objectSchemas = Object.entries(plan as Record<string, unknown>).filter(
@@ -58,14 +58,10 @@ function problems(s: PortableSchema, value: unknown, path = "$"): string[] {
 function brief(description: string, typeId: string | null, stackId: string | null): ProjectBrief {
   const type = typeId ? findApplicationType(typeId) : undefined;
   const stack = typeId && stackId ? findStack(typeId, stackId) : undefined;
-  return {
-    description,
+  return briefOfText(description, {
     applicationType: type ? { id: type.id, label: type.label, description: type.description } : null,
     stack: stack ?? null,
-    additionalRequirements: null,
-    repositorySummary: null,
-    scope: extractScope(description),
-  };
+  });
 }
 
 /** Realistic zod-valid values of every stage: the offline planner's, which it parses with the same schemas. */

@@ -1,14 +1,23 @@
+import { type Block, readBlocks } from "./reading/blocks";
+import { inlineList } from "./reading/inline-list";
+import { judgeSentence, sentences, splitOutside, startsWithInstruction } from "./reading/sentences";
+
 /**
- * What a description states, read by rule (decision 014): every requirement as a traceable item (R1, R2,
- * ...) kept in the user's own words, and the explicit non-goals. Both planners use it: the offline outline
- * plans one node per requirement, and a model is given the list with its ids and asked to trace them.
+ * What a description states, read as an engineer reads it (decisions 014 and 027): the work it asks for,
+ * as traceable requirements (R1, R2, ...) in the user's own words, and everything else kept apart. Both
+ * planners use it: the offline outline plans from it, and a model is given the list with its ids.
  *
- * A requirement is a bullet or numbered item, a sentence, or a clause of a sentence joined by ";". A
- * heading ("Goals:", "## Scope", "**Non-goals**") opens a section; items under a non-goal heading
- * ("non-goals", "out of scope", "not in v1", "later", "future") are non-goals, and so is any item that
- * says so itself ("video calls are out of scope", "no db needed", "export later maybe"). Items under a
- * background heading ("background", "context", "problem", "why") are context, not work. Nothing is
- * dropped or capped; exact and near-identical repeats are merged into one requirement.
+ * - The first short line or `#` title names the task; it is not a requirement.
+ * - Headings open sections. A section's name says what its items are: work, out of scope ("Non-goals",
+ *   "Out:", "Future enhancements", "Stretch", "v2"), background, acceptance criteria, steps to reproduce,
+ *   what was observed (a bug's actual behaviour, logs, environment), the stack, or open questions.
+ * - Only work becomes a requirement: questions, rationale, narrative, remarks, links, code, tables and
+ *   drawings are context (reading/sentences.ts, reading/blocks.ts). Checklist items marked done are done.
+ * - A list inside a sentence gives one requirement per item (reading/inline-list.ts).
+ * - Items that declare themselves out of scope are non-goals; negative rules for the work ("No secrets
+ *   in version control") are constraints, which the plan checks rather than leaves out.
+ * - Numbered steps and "first ..., then ..." state an order, kept as sequences.
+ * Nothing stated as work is dropped or capped; exact and near-identical repeats are merged.
  */
 
 export type Requirement = {
@@ -24,86 +33,89 @@ export type Requirement = {
   action: string | null;
   /** "so that ..." when stated. */
   benefit: string | null;
+  /** The whole sentence, when this requirement is one item of a list written inside it. */
+  statedIn: string | null;
 };
 
 export type StatedScope = {
+  /** The title line, when the text has one (a `#` heading, or a short first line). */
+  title: string | null;
   requirements: Requirement[];
   nonGoals: string[];
-  /** Background statements: shown to planners as context, never planned as work. */
+  /** Background statements, rationale and remarks: shown to planners as context, never planned as work. */
   context: string[];
+  /** Questions the text asks. */
+  questions: string[];
+  /** Acceptance criteria, a definition of done, expected behaviour: checks of the work, not more work. */
+  criteria: string[];
+  /** Rules the work must keep ("No secrets in version control", "never email more than once a day"). */
+  constraints: string[];
+  /** Checklist items marked done. */
+  done: string[];
+  /** Steps to reproduce, and what was observed (a bug report). */
+  reproduction: string[];
+  observed: string[];
+  /** Requirement ids stated in an order ("1. ... 2. ...", "first ..., then ..."), each list in that order. */
+  sequences: string[][];
+  /** What the listed features belong to ("A web shop for handmade candles"), when the text says. */
+  subject: string | null;
 };
 
+type SectionKind =
+  | "requirement"
+  | "non_goal"
+  | "context"
+  | "criteria"
+  | "reproduction"
+  | "observed"
+  | "stack"
+  | "questions";
+
 const NON_GOAL_HEADING =
-  /^(non[- ]?goals?|out[- ]of[- ]scope|not in (v\d+|scope|this (release|version))|won'?t (do|have)|not now|later|future( work| ideas)?|maybe later|nice[- ]to[- ]haves? later|explicitly not)\b/i;
+  /^(?:non[- ]?goals?|out[- ]of[- ]scope|out|not in (?:v\d+|scope|this (?:release|version)|mvp)|not (?:now|yet|planned)|won'?t (?:do|have|build)|later|future(?: (?:work|ideas|enhancements|improvements|plans|features|scope|versions?|releases?))?|potential (?:improvements|enhancements|features|extensions)|possible (?:improvements|enhancements|extensions|features)|stretch(?: goals?| features?)?|nice[- ]to[- ]haves? (?:later|for later)|maybe later|v\d+(?: \(?(?:not now|later|ideas)\)?)?|phase (?:2|two|ii)|version 2|ideas for later|wish ?list|backlog|parking lot|what'?s next(?: for .*)?|explicitly not|excluded)\b/i;
 const CONTEXT_HEADING =
-  /^(background|context|problem( statement)?|motivation|why|about( us)?|today|current state)\b/i;
-/** An item that declares itself out of scope. */
+  /^(?:background|context|problem(?: statement)?|the problem|motivation|why(?: .*)?|about(?: us| me| this)?|today|current (?:state|situation|setup|process)|inspiration|how (?:we|i) built it|challenges(?: .*)?|accomplishments(?: .*)?|what (?:we|i) learned|introduction|intro|(?:the )?story|tl;?dr|notes?|references?|links?|resources|screenshots?|demo|credits|license|contributing|faq|installation|install|usage|getting started|prerequisites|requirements to run|how to run|running locally|local setup|development|changelog|authors?|acknowledg(?:e)?ments?|who (?:is it|it'?s) for|target (?:users|audience)|users|personas?|audience|assumptions)\b/i;
+const CRITERIA_HEADING =
+  /^(?:what (?:you |i |we )?(?:expected|expect)|what should happen|expected (?:result|outcome|behaviou?r)s?|acceptance(?: criteria| tests?)?|definition of done|dod|done when|success (?:criteria|metrics|measures)|exit criteria|expected(?: (?:behaviou?r|results?|outcomes?))?|how (?:we|i|you)(?:'ll| will)? (?:know|test|verify)(?: .*)?|verification|test plan)\b/i;
+const REPRODUCTION_HEADING =
+  /^(?:steps to reproduce|to reproduce|repro(?:duction)?(?: steps)?|how to reproduce|reproduce|reproducible example|minimal (?:reproduction|example))\b/i;
+const OBSERVED_HEADING =
+  /^(?:actual(?: (?:behaviou?r|results?|outcome))?|current behaviou?r|what (?:happens|happened)|observed(?: behaviou?r)?|environment|versions?|system info(?:rmation)?|platform|browsers?|os|device|logs?|stack ?traces?|error(?: messages?| output)?|output|screenshots?|additional (?:context|info(?:rmation)?|details)|workaround|possible (?:cause|fix|solution)|related(?: issues)?|debug(?: info)?)\b/i;
+const STACK_HEADING =
+  /^(?:(?:tech(?:nical)?|technology) ?stack|stack|built with|technolog(?:y|ies)|tools(?: used)?|tech)\b/i;
+const QUESTIONS_HEADING = /^(?:open questions|questions|unknowns|open issues|to decide|decisions? needed)\b/i;
+/** Headings whose items are work. */
+const WORK_HEADING =
+  /^(?:goals?|scope|v\d+(?: scope)?|mvp|requirements?|features?|functional requirements|must[- ]haves?|should[- ]haves?|nice[- ]to[- ]haves?|user stories|stories|deliverables?|milestones?|tasks?|todo|to do|to-do|what it does|what (?:it|the \w+) (?:should|must|will) do|how it (?:works|should work)|plan|steps|phases?|constraints?|non[- ]functional(?: requirements)?|solution|proposal|proposed (?:solution|change|changes)|changes|in scope|scope \(v\d+\))\b/i;
+
+function sectionKind(heading: string): SectionKind {
+  const h = heading.replace(/^[\W_]+/, "").trim();
+  if (NON_GOAL_HEADING.test(h)) return "non_goal";
+  if (REPRODUCTION_HEADING.test(h)) return "reproduction";
+  if (CRITERIA_HEADING.test(h)) return "criteria";
+  if (QUESTIONS_HEADING.test(h)) return "questions";
+  if (STACK_HEADING.test(h)) return "stack";
+  if (OBSERVED_HEADING.test(h)) return "observed";
+  if (WORK_HEADING.test(h)) return "requirement";
+  if (CONTEXT_HEADING.test(h)) return "context";
+  return "requirement";
+}
+
+/** An item that declares itself out of scope (or for later). */
 const NON_GOAL_ITEM =
-  /\b(out[- ]of[- ]scope|non[- ]goals?|not (in|for) (v\d+|the first (release|version)|scope|now|this release|mvp)|(later|someday),? maybe|maybe later|not needed|no need (for|to)|(do not|don'?t|won'?t|will not) (need|build|support|do|include|handle|want|bother)|not (required|a goal|planned)|isn'?t needed|aren'?t needed|we skip|skip(ping)? for now|(post|after)[- ](v1|mvp|launch))\b/i;
+  /\b(?:out[- ]of[- ]scope|outside (?:of )?(?:the )?scope|non[- ]goals?|not (?:in|for|part of) (?:v\d+|the first (?:release|version)|scope|now|this (?:release|version|project|iteration)|mvp)|(?:later|someday|eventually),? maybe|maybe (?:later|someday)|for later|not needed|no need (?:for|to)|(?:do not|don'?t|won'?t|will not|doesn'?t|does not|didn'?t) (?:need|have to|bother|want to (?:build|support|handle))|(?:won'?t|will not|not going to) (?:build|support|do|include|handle|cover)|not (?:required|a goal|planned|a priority|in scope)|isn'?t needed|aren'?t needed|we skip|skip(?:ping)? (?:it |this |that )?for now|not for now|leave (?:it |this |that )?(?:for later|out)|postpone\w*|defer(?:red)?|(?:post|after)[- ](?:v1|mvp)|in (?:a )?(?:v2|version 2|phase 2|later (?:version|release|phase))|(?:^|\()(?:v2|later|stretch|future|optional later)\)?$|stretch goal|(?:please )?(?:don'?t|do not) (?:touch|worry about|bother with|build|handle|include)|(?:is|are) (?:already )?(?:handled|covered|taken care of|done) (?:by|in|elsewhere|outside))\b/i;
+/** The writer naming what they build: "I'm writing a small TypeScript date library". */
+const NAMES_THE_PROJECT =
+  /^(?:so,?\s+)?(?:i|we)(?:'m|’m| am|'re|’re| are)\s+(?:building|making|creating|developing|writing|working on)\s+(?:a|an|my|our|the)\b/i;
+
+/** A wish for a quality of the whole rather than a feature: "I want something dead simple". */
+const VAGUE_WISH =
+  /^(?:i|we)?\s*(?:really\s+|just\s+)?(?:want|need|would like|'d like|’d like)\s+(?:something|it|a tool|an app|one|a thing)\s+(?:that'?s\s+|that is\s+|to be\s+)?(?:dead |really |very |super |pretty |as )?(?:simple|easy|cheap|free|quick|small|lightweight|minimal|clean|nice|basic|straightforward|boring|fast|good)\b/i;
 /** "no db needed", "no login": a short negative statement of scope. */
-const NO_ITEM = /^no\s+[\w .-]{1,40}(needed|required|necessary)?\.?$/i;
-
-const ABBREVIATIONS = /\b(e\.g|i\.e|etc|vs|approx|incl|mr|mrs|ms|dr|no|fig|cf|st)\.$/i;
-
-/** A line that is a heading: markdown "#", bold on its own, or a short label ending in ":". */
-function headingOf(line: string): { heading: string; rest: string } | null {
-  const md = line.match(/^#{1,6}\s+(.+?)\s*#*$/);
-  if (md) return { heading: clean(md[1]!), rest: "" };
-  const bold = line.match(/^\*\*([^*]{1,80})\*\*:?\s*(.*)$/) ?? line.match(/^__([^_]{1,80})__:?\s*(.*)$/);
-  if (bold && (bold[2] === "" || /:\s*$/.test(bold[1]!) || /\*\*:/.test(line)))
-    return { heading: clean(bold[1]!.replace(/:$/, "")), rest: bold[2] ?? "" };
-  const label = line.match(/^([A-Za-z][\w ()/'&-]{0,40}):\s*(.*)$/);
-  if (label && label[1]!.split(/\s+/).length <= 5) {
-    const name = label[1]!;
-    // "Goals:", "Non-goals: video calls" are headings; "Note: ..." or a sentence with a colon is not.
-    if (
-      label[2] === "" ||
-      NON_GOAL_HEADING.test(name) ||
-      CONTEXT_HEADING.test(name) ||
-      /^(goals?|scope|v\d+( scope)?|mvp|requirements?|features?|must[- ]haves?|should[- ]haves?|nice[- ]to[- ]haves?|users?|stack|tech( stack)?|constraints?|deliverables?|milestones?)\b/i.test(
-        name,
-      )
-    )
-      return { heading: clean(name), rest: label[2] ?? "" };
-  }
-  return null;
-}
-
-const BULLET = /^\s*(?:[-*•+]|\d{1,3}[.)]|[a-z][.)]|\[[ xX]?\])\s+/;
-
-function clean(text: string): string {
-  return text
-    .replace(/\*\*|__|`/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-/** Sentences of one paragraph: split at . ! ? followed by a space, not after an abbreviation. */
-function sentences(text: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if ((c === "." || c === "!" || c === "?") && /\s/.test(text[i + 1] ?? "")) {
-      const piece = text.slice(start, i + 1);
-      if (c === "." && ABBREVIATIONS.test(piece)) continue;
-      out.push(piece);
-      start = i + 1;
-    }
-  }
-  out.push(text.slice(start));
-  return out
-    .flatMap((s) => s.split(/;\s+/))
-    .map(clean)
-    .filter(Boolean);
-}
-
-/** Drops a trailing full stop and list punctuation; keeps question and exclamation marks as they are. */
-function trimItem(text: string): string {
-  return clean(text)
-    .replace(/^[,;:\s-]+/, "")
-    .replace(/[.,;:\s]+$/, "");
-}
+const NO_ITEM = /^no\s+[\w .'-]{1,30}?(?:\s+(?:needed|required|necessary|for now|yet|at first|in v1))?\.?$/i;
+/** A rule for the work rather than a thing left out: "No secrets in version control", "never ...", "must not ...". */
+const CONSTRAINT =
+  /^(?:never\b|no\s+\w+(?:\s+\w+){0,3}\s+(?:in|on|at|from|to|into|inside|outside|over|under|before|after|without|during|per|more than|less than|beyond|across|between)\b|(?:it |the \w+ |we |you )?(?:must|should|shall|may) ?not\b|(?:it |the \w+ )?(?:must|should) never\b|without (?:any )?(?:downtime|data loss|breaking)|don'?t (?:break|store|log|send|expose|leak|commit|change|touch|lose))/i;
 
 const ACTOR_NOUN =
   "users?|customers?|clients?|buyers?|sellers?|admins?|administrators?|managers?|owners?|members?|visitors?|guests?|students?|teachers?|patients?|doctors?|clinicians?|nurses?|staff|employees?|developers?|players?|drivers?|riders?|authors?|editors?|readers?|subscribers?|agents?|operators?|investigators?|coaches?|trainers?|parents?|kids|shoppers?|hosts?|tenants?|landlords?|accountants?|freelancers?|recruiters?|candidates?|moderators?|sponsors?|monitors?|reviewers?|coordinators?|researchers?|analysts?|dispatchers?|technicians?|volunteers?|people|anyone|everyone|the team|team members?";
@@ -153,101 +165,452 @@ export function similarity(a: Set<string>, b: Set<string>): number {
 /** Near-identical statements: same words, give or take one in five (token-set Jaccard >= 0.8). */
 export const NEAR_DUPLICATE = 0.8;
 
-type RawItem = { text: string; section: string | null; kind: "requirement" | "non_goal" | "context" };
+/** Drops list punctuation and a trailing full stop; keeps question and exclamation marks. */
+function trimItem(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^[,;:\s-]+/, "")
+    .replace(/[.,;:\s]+$/, "");
+}
 
-/** Reads the description (and the additional requirements, when given) into requirements and non-goals. */
+/** "A web shop for ...", "Spoolbox is a small web app for ...": what the text is about, not a feature. */
+const SUBJECT_STATEMENT =
+  /^(?:(?:[Aa]|[Aa]n|[Tt]he|[Mm]y|[Oo]ur)\s+(?:[\w'’/+.-]+\s+){0,8}?(?:app|application|tool|site|website|web ?app|webapp|platform|service|system|bot|game|dashboard|portal|extension|plugin|add-?on|cli|library|package|sdk|api|marketplace|shop|store|tracker|planner|manager|editor|client|server|engine|framework|product|saas|prototype|mvp|pwa|page|board|hub|assistant|calculator|generator|builder|monitor|scheduler|organizer|organiser|log|journal|diary|wiki|crm|erp|lms|cms)s?\b|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}\s+(?:is|will be)\s+(?:a|an)\b|(?:[Tt]his|[Ii]t)\s+is\s+(?:a|an)\b|(?:[Ii]|[Ww]e)(?:\s+really)?\s+(?:want|would like|'d like|’d like|need|plan|am going|are going)\s+to\s+(?:build|make|create|develop|write|set up)\s+(?:a|an|my|our|the)\b)/;
+
+/**
+ * A short line that reads as a heading without a colon ("What it does", "Tech Stack"): a section's usual
+ * name, a question word without its question mark, or Title Case over a list or a paragraph (not over the
+ * next short line, which would make every line of a plain list a heading).
+ */
+function isBareHeading(text: string, next?: Block): boolean {
+  if (text.length > 50 || /[.!?,;:]$/.test(text)) return false;
+  const words = text.split(/\s+/);
+  if (words.length > 6) return false;
+  const known = [
+    NON_GOAL_HEADING,
+    CONTEXT_HEADING,
+    CRITERIA_HEADING,
+    REPRODUCTION_HEADING,
+    OBSERVED_HEADING,
+    STACK_HEADING,
+    QUESTIONS_HEADING,
+    WORK_HEADING,
+  ];
+  if (known.some((re) => re.test(text)) && words.length <= 4) return true;
+  if (/^(?:what|how|why|who|when|where)\b/i.test(text)) return true;
+  // Title Case: every longer word capitalised, at least two words.
+  const long = words.filter((w) => w.length > 3);
+  const titleCase = words.length >= 2 && long.length > 0 && long.every((w) => /^[A-Z0-9]/.test(w));
+  return titleCase && (next?.type === "item" || (next?.type === "prose" && next.text.length > 60));
+}
+
+type Pending = {
+  text: string;
+  section: string | null;
+  kind: SectionKind;
+  inList: boolean;
+  /** Items of one numbered list, or sentences joined by "then": a sequence id. */
+  sequence: number | null;
+  statedIn: string | null;
+};
+
+const STEP_SECTION =
+  /\b(steps?|phases?|stages?|plan|process|procedure|order|rollout|roll-out|migration|upgrade|pipeline|workflow|flow|how it works|sequence|timeline|milestones?)\b/i;
+const THEN =
+  /^(?:then|after that|afterwards|afterward|next|finally|once (?:that|this|it)(?: is|'s)? done|lastly|and then|after (?:this|which))\b,?\s*/i;
+
+/** Reads the description (and the additional requirements, when given) into its scope. */
 export function extractScope(description: string, additional: string | null = null): StatedScope {
-  const items: RawItem[] = [];
+  const scope: Omit<StatedScope, "requirements"> & { requirements: Requirement[] } = {
+    title: null,
+    requirements: [],
+    nonGoals: [],
+    context: [],
+    questions: [],
+    criteria: [],
+    constraints: [],
+    done: [],
+    reproduction: [],
+    observed: [],
+    sequences: [],
+    subject: null,
+  };
+  const pending: Pending[] = [];
+  let sequenceId = 0;
+
   for (const [source, text] of [
     ["description", description],
     ["additional", additional ?? ""],
   ] as const) {
+    const blocks = readBlocks(text);
     let section: string | null = source === "additional" ? "Additional requirements" : null;
-    let sectionKind: RawItem["kind"] = "requirement";
-    let paragraph: string[] = [];
+    let kind: SectionKind = "requirement";
     let labelled = false;
-    let itemsAtHeading = 0;
-    const flush = () => {
-      if (paragraph.length === 0) return;
-      for (const s of sentences(paragraph.join(" "))) push(s, section, sectionKind);
-      paragraph = [];
-    };
-    const push = (raw: string, sec: string | null, kind: RawItem["kind"]) => {
-      const t = trimItem(raw);
-      if (!t || !/[\p{L}\p{N}]/u.test(t)) return;
-      const own = kind === "requirement" && (NON_GOAL_ITEM.test(t) || NO_ITEM.test(t)) ? "non_goal" : kind;
-      items.push({ text: t, section: sec, kind: own });
-    };
-    const lines = text.replace(/\r\n?/g, "\n").split("\n");
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!.trim();
-      if (!line || /^[-=*_]{3,}$/.test(line)) {
-        flush();
-        // A "Label:" section ends at the first blank line after its items; a markdown heading's does not.
-        if (!line && labelled && items.length > itemsAtHeading) {
-          section = source === "additional" ? "Additional requirements" : null;
-          sectionKind = "requirement";
-          labelled = false;
-        }
-        continue;
+    let lastList = -1;
+    let listSequence: number | null = null;
+    let proseSequence: number | null = null;
+    let lastLine = -2;
+
+    const first = blocks.findIndex((b) => b.type !== "aside");
+    blocks.forEach((block, index) => {
+      // A "Label:" section ends at the first blank line after its items, as people write them.
+      if (labelled && block.line > lastLine + 1 && block.type === "prose" && index > 0) {
+        section = source === "additional" ? "Additional requirements" : null;
+        kind = "requirement";
+        labelled = false;
       }
-      const heading = BULLET.test(line) ? null : headingOf(line);
+      lastLine = block.line;
+      if (block.type === "aside") {
+        if (block.what === "link" || block.what === "quote") scope.context.push(block.text);
+        if (kind === "reproduction" && block.what !== "link")
+          scope.reproduction.push(block.text.slice(0, 500));
+        return;
+      }
+      // The title: a top heading or a short first line, when more follows.
+      const after = blocks[index + 1];
+      if (source === "description" && index === first && after && (after.gap || after.type !== "prose")) {
+        const t = block.type === "heading" ? block.text : block.type === "prose" ? block.text : null;
+        if (
+          t &&
+          (block.type === "heading"
+            ? block.level <= 3 && !sectionLike(t)
+            : t.length <= 90 &&
+              !/[.:]$/.test(t) &&
+              sentences(t).length === 1 &&
+              !sectionLike(t) &&
+              t.split(/\s+/).length <= 14)
+        ) {
+          scope.title = t.replace(/[!?]+$/, "").trim();
+          return;
+        }
+      }
+      let heading: { text: string; rest: string } | null = null;
+      if (block.type === "heading") heading = { text: block.text, rest: block.rest };
+      else if (block.type === "prose") {
+        heading = labelHeading(block.text);
+        const next = blocks[index + 1];
+        if (!heading && next && next.type !== "aside" && isBareHeading(block.text, next))
+          heading = { text: block.text, rest: "" };
+      }
       if (heading) {
-        flush();
-        labelled = !/^#/.test(line);
-        itemsAtHeading = items.length;
-        section = heading.heading;
-        sectionKind = NON_GOAL_HEADING.test(section)
-          ? "non_goal"
-          : CONTEXT_HEADING.test(section)
-            ? "context"
-            : "requirement";
+        section = heading.text;
+        kind = sectionKind(section);
+        labelled = block.type === "prose" && Boolean(labelHeading(block.text));
+        listSequence = null;
+        proseSequence = null;
         if (heading.rest) {
-          labelled = true;
-          // "Non-goals: video calls, native apps" lists its items inline.
           const parts =
-            sectionKind === "non_goal" ? heading.rest.split(/,\s*|;\s*/) : sentences(heading.rest);
-          for (const p of parts) push(p, section, sectionKind);
+            kind === "non_goal" || kind === "stack"
+              ? splitOutside(heading.rest, /,\s*|;\s*/)
+              : sentences(heading.rest);
+          for (const p of parts)
+            pending.push({
+              text: p,
+              section,
+              kind,
+              inList: kind === "non_goal",
+              sequence: null,
+              statedIn: null,
+            });
         }
-        continue;
+        return;
       }
-      if (BULLET.test(line)) {
-        flush();
-        let item = line.replace(BULLET, "");
-        // A wrapped bullet continues on indented lines that are not bullets themselves.
-        while (i + 1 < lines.length && /^\s{2,}\S/.test(lines[i + 1]!) && !BULLET.test(lines[i + 1]!)) {
-          item += ` ${lines[++i]!.trim()}`;
+      if (block.type === "item") {
+        if (block.checked === true) {
+          scope.done.push(trimItem(block.text));
+          return;
         }
-        for (const s of sentences(item)) push(s, section, sectionKind);
-        continue;
+        if (block.list !== lastList) {
+          lastList = block.list;
+          listSequence =
+            block.numbered && (STEP_SECTION.test(section ?? "") || kind === "reproduction")
+              ? ++sequenceId
+              : null;
+          if (block.numbered && listSequence === null) listSequence = -++sequenceId; // decided below
+        }
+        // "- OS: Android 14", "- Browser: Firefox": a labelled observation, not an item of work.
+        const label = labelHeading(block.text);
+        const labelKind = label?.rest ? sectionKind(label.text) : null;
+        const itemKind = labelKind === "observed" || labelKind === "stack" ? labelKind : kind;
+        for (const s of sentences(block.text))
+          pending.push({
+            text: s,
+            section,
+            kind: itemKind,
+            inList: true,
+            sequence: listSequence,
+            statedIn: null,
+          });
+        return;
       }
-      // Prose: a long line without an ending continues on the next (hard-wrapped text); short lines stand alone.
-      paragraph.push(line);
-      if (/[.!?:]$/.test(line) || line.length < 60) flush();
-    }
-    flush();
+      // Prose: its sentences, with "then" chaining a sequence.
+      let previous: Pending | null = null;
+      for (const s of sentences(block.text)) {
+        const chained = THEN.test(s) || /^first(?:ly)?\b,?/i.test(s);
+        const item: Pending = {
+          text: s.replace(THEN, ""),
+          section,
+          kind,
+          inList: false,
+          sequence: null,
+          statedIn: null,
+        };
+        if (chained) {
+          if (proseSequence === null) proseSequence = ++sequenceId;
+          item.sequence = proseSequence;
+          if (previous && previous.sequence === null && !/^first/i.test(s)) previous.sequence = proseSequence;
+        }
+        pending.push(item);
+        previous = item;
+      }
+    });
   }
 
-  const requirements: Requirement[] = [];
+  // A numbered list states an order when its items are steps: most start with a verb of their own.
+  const bySequence = new Map<number, Pending[]>();
+  for (const p of pending)
+    if (p.sequence !== null) bySequence.set(p.sequence, [...(bySequence.get(p.sequence) ?? []), p]);
+  for (const [id, items] of bySequence) {
+    if (id >= 0) continue;
+    const steps = items.filter(
+      (p) => judgeSentence(p.text, false) === "work" && /^[A-Za-z]+/.test(p.text) && isStep(p.text),
+    );
+    const keep = steps.length >= Math.ceil(items.length * 0.6) ? -id : null;
+    for (const p of items) p.sequence = keep;
+  }
+
+  const requirementItems: Pending[] = [];
+  for (const p of pending) place(p, scope, requirementItems);
+
+  // A bug report states what goes wrong; only what it asks for is work. The bug itself is its title
+  // (the fallback below), and the rest is what was observed.
+  const title = scope.title ?? "";
+  const bugReport =
+    scope.reproduction.length > 0 ||
+    /^\s*\[?bug\]?\s*[:\]]/i.test(title) ||
+    (scope.observed.length > 0 && scope.criteria.length > 0);
+  if (bugReport) {
+    for (let i = requirementItems.length - 1; i >= 0; i--) {
+      const item = requirementItems[i]!;
+      const asks =
+        isExplicitAsk(item.text) ||
+        /\b(?:should|must|needs? to)\b/i.test(item.text) ||
+        IMPERATIVE_START.test(item.text);
+      if (!asks) {
+        scope.observed.unshift(trimItem(item.text));
+        requirementItems.splice(i, 1);
+      }
+    }
+  }
+
+  // The first sentence naming the product is what the rest belongs to, unless it is all there is.
+  const firstWork = requirementItems[0];
+  if (
+    firstWork &&
+    requirementItems.length > 1 &&
+    SUBJECT_STATEMENT.test(firstWork.text) &&
+    !inlineList(firstWork.text)
+  ) {
+    scope.subject = trimItem(firstWork.text);
+    requirementItems.shift();
+  }
+
   const seen: Set<string>[] = [];
-  for (const item of items.filter((i) => i.kind === "requirement")) {
-    const words = wordSet(item.text);
+  const sequenceOf = new Map<number, string[]>();
+  for (const item of requirementItems) {
+    const text = trimItem(item.text);
+    const words = wordSet(text);
     if (words.size === 0) continue;
     // A repeat (the same words, or near enough) is one requirement, stated once.
     if (seen.some((s) => similarity(s, words) >= NEAR_DUPLICATE)) continue;
     seen.push(words);
-    requirements.push({
-      id: `R${requirements.length + 1}`,
-      text: item.text,
-      section: item.section,
-      ...actorOf(item.text),
-    });
+    const id = `R${scope.requirements.length + 1}`;
+    scope.requirements.push({ id, text, section: item.section, ...actorOf(text), statedIn: item.statedIn });
+    if (item.sequence !== null && item.sequence > 0)
+      sequenceOf.set(item.sequence, [...(sequenceOf.get(item.sequence) ?? []), id]);
   }
-  return {
-    requirements,
-    nonGoals: unique(items.filter((i) => i.kind === "non_goal").map((i) => i.text)),
-    context: unique(items.filter((i) => i.kind === "context").map((i) => i.text)),
-  };
+  scope.sequences = [...sequenceOf.values()].filter((s) => s.length >= 2);
+
+  // Nothing reads as work: the title, or the first thing said, is what is asked.
+  if (scope.requirements.length === 0) {
+    const fallback =
+      scope.subject ?? scope.title ?? pending.find((p) => p.kind === "requirement")?.text ?? null;
+    if (fallback) {
+      const text = trimItem(fallback);
+      scope.requirements.push({ id: "R1", text, section: null, ...actorOf(text), statedIn: null });
+      if (scope.subject === fallback) scope.subject = null;
+    }
+  }
+  scope.nonGoals = unique(scope.nonGoals);
+  scope.context = unique(scope.context);
+  return scope;
+}
+
+/** "Goals:", "Non-goals: video calls", "**Stack**: React": a label that opens a section. */
+function labelHeading(line: string): { text: string; rest: string } | null {
+  const label = line.match(/^([A-Za-z][\w ()/'’&-]{0,40}):\s*(.*)$/);
+  if (!label || label[1]!.split(/\s+/).length > 5) return null;
+  const name = label[1]!.trim();
+  const rest = label[2] ?? "";
+  const known = sectionKind(name) !== "requirement" || WORK_HEADING.test(name);
+  if (rest === "" || known) return { text: name, rest };
+  return null;
+}
+
+/** A heading that names a section rather than the project ("Overview", "Goals"). */
+function sectionLike(text: string): boolean {
+  return sectionKind(text) !== "requirement" || WORK_HEADING.test(text);
+}
+
+/** An item that is a step ("Update Rails to 7.0"): starts with a verb, not a noun phrase. */
+function isStep(text: string): boolean {
+  return judgeSentence(text, false) === "work" && !/^(?:a|an|the|some|all|each|every)\b/i.test(text);
+}
+
+/** An explicit request, wherever it stands: "Please ...", "We'd like ...", "It should ...", "Add ...". */
+const EXPLICIT_ASK_START =
+  /^(?:please\b|(?:i|we)(?:'d| would)(?: also| really)? like\b|(?:i|we) (?:also |really )?(?:want|need)\b|(?:it|this|the \w+) (?:should|must) (?!not\b)|(?:can|could) (?:you|we) (?:please )?(?:add|make|fix|change)\b|(?:add|make|fix|change|use|set|move|keep|wrap|switch|replace|remove) (?:the |a |an |it|this|our )?)/i;
+
+/** An instruction: the sentence starts with what to do. */
+const IMPERATIVE_START =
+  /^(?:and |also |then )?(?:add|make|fix|change|use|set|move|keep|wrap|switch|replace|remove|guard|evict|run|turn on|turn off|enable|disable|format|collect|write|test|log|handle|return|show|validate|check|update|upgrade|bump|pin|limit|retry|catch|escape|sanitize|normalize|convert|store|save|clear|reset|close|cancel|debounce|throttle|cache|index)\b/i;
+
+/** An ask, after a label ("Fix: ...", "Proposed fix: ...") and fillers ("And add ..."), or with "please" in it. */
+function isExplicitAsk(text: string): boolean {
+  const bare = text.replace(/^[\w' ]{1,30}:\s+/, "").replace(/^(?:and|also|so|then|plus)\b,?\s+/i, "");
+  return EXPLICIT_ASK_START.test(bare) || startsWithInstruction(bare) || /\bplease\b/i.test(text);
+}
+
+/** Puts one sentence where it belongs: a requirement (after splitting lists), or one of the other parts. */
+function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
+  const text = trimItem(p.text);
+  if (!text || !/[\p{L}\p{N}]/u.test(text)) return;
+  switch (p.kind) {
+    case "non_goal":
+      scope.nonGoals.push(text);
+      return;
+    case "context":
+      if (isExplicitAsk(text) && judgeSentence(text, false) !== "question") break;
+      scope.context.push(text);
+      return;
+    case "criteria":
+      scope.criteria.push(text);
+      return;
+    case "reproduction":
+      scope.reproduction.push(text);
+      return;
+    case "observed":
+      // "Please make the task idempotent", "We'd also like a regression test": an ask among the observations.
+      if (isExplicitAsk(text)) break;
+      scope.observed.push(text);
+      return;
+    case "stack":
+      scope.context.push(text);
+      return;
+    case "questions":
+      scope.questions.push(text);
+      return;
+  }
+  if (NON_GOAL_ITEM.test(text) || NO_ITEM.test(text)) {
+    // "I don't need accounts, but each list has a share link": only the clause that says so is out.
+    const clauses = splitOutside(text, /,?\s+(?:but|however|though|although|yet)\s+|\s+[—–]\s+|\s+-\s+/i);
+    if (clauses.length > 1) {
+      for (const clause of clauses) place({ ...p, text: clause }, scope, requirements);
+      return;
+    }
+    scope.nonGoals.push(text);
+    return;
+  }
+  if (VAGUE_WISH.test(text)) {
+    scope.context.push(text);
+    return;
+  }
+  if (CONSTRAINT.test(text)) {
+    scope.constraints.push(text);
+    return;
+  }
+  // A list written inside the sentence: each item is judged as a list item would be. The head names
+  // what the items belong to ("A web shop for handmade candles: ...").
+  const list = inlineList(text);
+  // Without a list, "; " joins clauses that stand on their own.
+  const clauses = list ? [text] : splitOutside(text, /;\s+/);
+  if (clauses.length > 1) {
+    for (const clause of clauses) place({ ...p, text: clause }, scope, requirements);
+    return;
+  }
+  if (
+    list &&
+    (SUBJECT_STATEMENT.test(list.head) ||
+      NAMES_THE_PROJECT.test(list.head) ||
+      judgeSentence(list.head, true) === "work" ||
+      list.head === "")
+  ) {
+    if (!scope.subject && list.head && !MODAL_HEAD.test(list.head))
+      scope.subject = trimItem(
+        list.head.replace(/^.*?\b(?:building|making|creating|developing|writing|working on)\s+/i, ""),
+      );
+    for (const item of list.items) {
+      const itemText = withHead(list.head, item);
+      if (judgeSentence(itemText, true) === "work")
+        requirements.push({ ...p, text: itemText, statedIn: text });
+      else scope.context.push(itemText);
+    }
+    return;
+  }
+  const verdict = judgeSentence(p.text, p.inList);
+  if (verdict === "question") {
+    scope.questions.push(text);
+    return;
+  }
+  if (verdict === "context") {
+    scope.context.push(text);
+    return;
+  }
+  // "train → validate → deploy": a chain of steps in one line.
+  const chain = splitOutside(text, /\s*(?:->|→|=>|⟶)\s*/);
+  if (chain.length >= 3) {
+    const id = 1_000_000 + requirements.length;
+    for (const step of chain) requirements.push({ ...p, text: step, statedIn: text, sequence: id });
+    return;
+  }
+  requirements.push({ ...p, text: withoutAside(text, scope) });
+}
+
+/**
+ * A remark joined to a requirement by a comma ("Dark mode is a must, stages are dark!", "..., fair
+ * enough") is context: a last clause with its own subject and a verb of being, or a stock remark.
+ */
+function withoutAside(text: string, scope: StatedScope): string {
+  const parts = splitOutside(text, /,\s+/);
+  if (parts.length < 2) return text;
+  const last = parts[parts.length - 1]!.replace(/[!.]+$/, "");
+  const aside =
+    /^(?:[\w'’-]+\s+){1,3}(?:is|are|was|were|gets?|get)\s+[\w'’-]+$/i.test(last) ||
+    /^(?:fair enough|of course|obviously|naturally|no doubt|i guess|i think|i hope|i suppose|if possible|ideally|thanks|please)$/i.test(
+      last,
+    );
+  if (!aside) return text;
+  scope.context.push(last);
+  return parts.slice(0, -1).join(", ");
+}
+
+/**
+ * An item with the part of its head it needs to be understood: an actor's modal ("Users can") stays with
+ * verb items ("Users can send reminders"); a product head does not (the item "order history" is whole).
+ */
+/** A head that only introduces ("Users can", "What I want"): it names no subject. */
+const MODAL_HEAD =
+  /\b(?:can|should be able to|must be able to|will be able to|should|must|will|need to|needs to|want to|wants to|want|need|would like|'d like|’d like)\s*$/i;
+
+function withHead(head: string, item: string): string {
+  const modal = head.match(
+    new RegExp(
+      `^(.{0,60}?\\b(?:can|should be able to|must be able to|will be able to|should|must|will|need to|needs to|want to|wants to)|(?:the |our |each |every |all |registered |logged[- ]in )?(?:${ACTOR_NOUN}))\\s*$`,
+      "i",
+    ),
+  );
+  return modal ? `${modal[1]} ${item}` : item;
 }
 
 function unique(list: string[]): string[] {

@@ -50,7 +50,7 @@ describe("siblingOrder", () => {
 describe("the offline planner's first level", () => {
   it("proposes setup first and the release after every workstream", async () => {
     const { createOfflinePlanner } = await import("../offline-planner");
-    const { extractScope } = await import("../requirements");
+    const { briefOfText } = await import("../brief");
     const description = [
       "Build a recipe sharing site.",
       "- Users sign up and sign in with e-mail",
@@ -59,14 +59,7 @@ describe("the offline planner's first level", () => {
       "- Users rate and comment on recipes",
       "- Admins moderate comments",
     ].join("\n");
-    const brief = {
-      description,
-      applicationType: null,
-      stack: null,
-      additionalRequirements: null,
-      repositorySummary: null,
-      scope: extractScope(description, null),
-    };
+    const brief = briefOfText(description);
     const { value } = await createOfflinePlanner().splitTask({
       brief,
       task: { description, complexity_score: 8, implementation_details: null },

@@ -109,6 +109,9 @@ function requirementLeaf(r: Requirement, title = `${r.id}: ${titleText(r.text)}`
   const checks = domainChecksFor(r.text);
   const details = [
     `${r.id} as stated: "${r.text}"`,
+    ...(r.statedIn
+      ? [`Part of: "${r.statedIn.length > 400 ? `${r.statedIn.slice(0, 397)}...` : r.statedIn}"`]
+      : []),
     `Estimated by rule: about ${estimate.hours} h (${estimate.why.join(", ")}). Adjust it when the team knows more.`,
     ...checks.map((c) => `Suggested checks (${c.name}): ${c.checks.join("; ")}.`),
   ].join("\n");

@@ -1,0 +1,218 @@
+import type { StatedScope } from "../requirements";
+
+/**
+ * What kind of work a description asks for (issue 28), decided from the whole text, with the evidence
+ * kept so the plan can say "Planned as: bug fix, because ...". Each kind plans differently
+ * (outline/outline.ts): a bug is reproduced before it is fixed, a migration is rehearsed before the
+ * cut-over, a new product chooses its stack.
+ *
+ * Evidence is weighed, not matched once: structure counts most (steps to reproduce, expected and actual
+ * behaviour, "from X 6 to 7"), then the words of each kind, each distinct word once. A text that builds
+ * a new product and also mentions speed is a product with a performance requirement, not a performance
+ * investigation: the kinds that change an existing system need evidence of that system.
+ */
+
+export type WorkKind =
+  | "product"
+  | "feature"
+  | "bug"
+  | "performance"
+  | "migration"
+  | "infrastructure"
+  | "data"
+  | "spike";
+
+export type KindReading = { id: WorkKind; label: string; because: string[] };
+
+export const KIND_LABELS: Record<WorkKind, string> = {
+  product: "new product",
+  feature: "feature on an existing product",
+  bug: "bug fix",
+  performance: "performance work",
+  migration: "migration or upgrade",
+  infrastructure: "infrastructure",
+  data: "data or machine learning",
+  spike: "research spike",
+};
+
+type Signal = { re: RegExp; weight: number; say?: string };
+
+/** Words of each kind; each distinct match counts once, up to the kind's cap. */
+const WORDS: Record<Exclude<WorkKind, "product" | "feature">, { signals: Signal[]; cap: number }> = {
+  bug: {
+    cap: 5,
+    signals: [
+      {
+        re: /\b(?:bugs?|crash(?:es|ed|ing)?|broken|regressions?|exceptions?|stack ?traces?|tracebacks?|panics?|segfaults?|throws?|thrown|errors?|fails?|failing|failed|doesn'?t work|does not work|not working|no longer works?|stopped working|wrong|incorrect(?:ly)?|unexpected(?:ly)?|duplicated?|missing|garbled|blank (?:page|screen)|freezes?|hangs?|race condition|off[- ]by[- ]one|nan|undefined is not|null pointer|500 (?:error|internal))\b/gi,
+        weight: 1,
+      },
+    ],
+  },
+  performance: {
+    cap: 7,
+    signals: [
+      {
+        re: /\b(?:slow(?:ly|er|ness|est|s down)?|sluggish|laggy|latency|p9[059]|p50|percentile|load(?:ing)? times?|response times?|throughput|time to first byte|ttfb|lcp|fcp|tti|lighthouse|bundle size|too long|speed(?:s|ing)? up|faster|optimi[sz]\w*|performance|perf|memory (?:usage|leak|footprint)|cpu (?:usage|time)|n\+1|query plans?|explain(?: analyze)?|full table scans?|seq(?:uential)? scans?|missing index\w*|indexes|caching|cache hit|timeouts?|timing out|times out)\b/gi,
+        weight: 1.5,
+      },
+      { re: /\b\d+(?:\.\d+)?\s?(?:ms|milliseconds|s|sec|secs|seconds|mins?|minutes)\b/gi, weight: 0.75 },
+    ],
+  },
+  migration: {
+    cap: 8,
+    signals: [
+      {
+        re: /\b(?:migrat(?:e|es|ed|ion|ions|ing)|upgrad(?:e|es|ed|ing)|port(?:ing)? (?:from|to|it|our|the)|mov(?:e|ing) (?:from|off|away from)|switch(?:ing)? (?:from|over)|replac(?:e|ing) \w+ with|rewrite (?:it |\w+ )?in|end[- ]of[- ]life|eol|deprecat\w+|cut[- ]?over|dual[- ]writes?|backfill\w*|decommission\w*|sunset(?:ting)?|legacy|bump(?:ing)? \w+ to)\b/gi,
+        weight: 2,
+      },
+      // "Rails 6.1 to 7.0", "from MySQL 5.7 to PostgreSQL 16", "Python 3.8 -> 3.12".
+      {
+        re: /\b(?:from [A-Z][\w.#+-]*(?: \d[\w.]*)? (?:to|->|→) [A-Z][\w.#+-]*|[A-Z][\w.#+-]* v?\d+(?:\.\d+)*x? (?:to|->|→) v?\d+(?:\.\d+)*)/g,
+        weight: 3,
+        say: "it names a move from one version or system to another",
+      },
+    ],
+  },
+  infrastructure: {
+    cap: 7,
+    signals: [
+      {
+        re: /\b(?:terraform|pulumi|cloudformation|ansible|kubernetes|k8s|helm|dockerfiles?|ci\/cd|ci pipeline|cd pipeline|github actions|gitlab[- ]ci|jenkins|circleci|argo ?cd|monitoring|alert(?:ing|s|manager)?|prometheus|grafana|datadog|pagerduty|opsgenie|uptime|backups?|disaster recovery|point[- ]in[- ]time recovery|restore test|vpc|subnets?|load balancers?|ingress|dns|tls certificates?|infrastructure|iac|on[- ]call|runbooks?|observability|autoscal\w+|clusters?|node pools?|staging environment|environments|secrets? manager|vault|fleet|provision\w*)\b/gi,
+        weight: 1.5,
+      },
+    ],
+  },
+  data: {
+    cap: 7,
+    signals: [
+      {
+        re: /\b(?:datasets?|data sets?|training data|train(?:ing|ed)? (?:a |the |an )?(?:\w+ )?models?|machine learning|ml|classifiers?|regression|predict\w*|forecast\w*|feature (?:store|engineering|importance)|accuracy|precision|recall|auc|roc|f1|holdout|cross[- ]validation|etl|elt|data warehouse|warehouse|dbt|airflow|dagster|prefect|snowflake|bigquery|redshift|databricks|spark|pandas|notebooks?|jupyter|ingest\w*|embeddings?|fine[- ]tun\w*|inference|label(?:l)?ed data|labell?ing|data pipeline|data quality|drift|model (?:serving|registry|monitoring))\b/gi,
+        weight: 1.5,
+      },
+      { re: /\b(?:dashboards?|analytics|metrics|kpis?|reports?)\b/gi, weight: 0.5 },
+    ],
+  },
+  spike: {
+    cap: 8,
+    signals: [
+      {
+        re: /\b(?:investigat(?:e|ion|ing)|spike|research|evaluat(?:e|ion|ing)|assess(?:ment)?|compar(?:e|ison|ing)|feasib\w+|proof[- ]of[- ]concept|poc|time[- ]?box(?:ed)?|find out|figure out|recommendation|recommend|trade[- ]?offs?|pros and cons|go\/no[- ]go|decision record|adr|options|alternatives|shortlist|benchmark (?:the )?options)\b/gi,
+        weight: 1.5,
+      },
+    ],
+  },
+};
+
+/** Signs that the work changes a system that exists. */
+const EXISTING =
+  /\b(?:our (?:existing |current |production |live )?(?:app|application|site|website|product|platform|service|api|backend|frontend|system|dashboard|store|shop|codebase|repo|monolith|database|db|cluster|admin|checkout|cli|bot|users)|existing|currently|in production|production (?:database|db|traffic|app)|the current|today(?:'s)? (?:we|our|the)|we (?:use|run|have)|is running)\b/gi;
+/** Signs of something new being built. */
+const NEW_BUILD =
+  /\b(?:(?:i|we)(?:'d| would)? (?:want|like|plan|need|am going|are going) to (?:build|make|create|write|develop)|(?:build|make|create|develop|write)(?:ing)? (?:a|an|my|our) (?:new |small |simple |tiny )?\w+|hackathon|side project|pet project|mvp|prototype|from scratch|new (?:app|tool|site|product|platform|service|bot|game)|an? (?:[\w'’-]+ ){0,4}(?:app|tool|site|website|web app|platform|service|bot|game|dashboard|extension|cli|library|marketplace|shop|tracker|planner|portal)\b (?:for|that|to|where|with|which))/gi;
+const FEATURE_ASK =
+  /\b(?:add(?:ing)?|support(?:ing)? for|feature request|new feature|allow (?:users|people|us|me)|let (?:users|people|us|me)|implement(?:ing)?|introduce|enable)\b/gi;
+
+function distinct(text: string, re: RegExp): string[] {
+  return [...new Set([...text.matchAll(re)].map((m) => m[0].toLowerCase()))];
+}
+
+const quote = (words: string[]) =>
+  words
+    .slice(0, 3)
+    .map((w) => `"${w}"`)
+    .join(", ");
+
+/** Reads the kind of work from the description and what was read of it. */
+export function readKind(input: {
+  description: string;
+  scope: StatedScope;
+  repositorySummary?: string | null;
+  applicationType?: string | null;
+}): KindReading {
+  const text = input.description;
+  const { scope } = input;
+  const scores = new Map<WorkKind, { score: number; because: string[] }>();
+  const add = (kind: WorkKind, score: number, because: string) => {
+    const s = scores.get(kind) ?? { score: 0, because: [] };
+    s.score += score;
+    if (because) s.because.push(because);
+    scores.set(kind, s);
+  };
+
+  for (const [kind, { signals, cap }] of Object.entries(WORDS) as [
+    keyof typeof WORDS,
+    (typeof WORDS)[keyof typeof WORDS],
+  ][]) {
+    let score = 0;
+    const said: string[] = [];
+    for (const signal of signals) {
+      const found = distinct(text, signal.re);
+      if (found.length === 0) continue;
+      score += found.length * signal.weight;
+      said.push(signal.say ?? `it says ${quote(found)}`);
+    }
+    if (score > 0) add(kind, Math.min(cap, score), said.join("; "));
+  }
+
+  // Structure says more than words.
+  if (scope.reproduction.length > 0) add("bug", 5, "it gives steps to reproduce");
+  if (scope.observed.length > 0 || /\b(?:expected|actual) (?:behaviou?r|result)/i.test(text))
+    add("bug", 3, "it states what happens and what should happen");
+  const title = scope.title ?? "";
+  if (/^\s*(?:\[?bug\]?|fix|fixes|hotfix)\b[:\s]/i.test(title)) add("bug", 4, "its title calls it a bug");
+  if (/^\s*(?:\[?spike\]?|investigate|research|evaluate|explore)\b/i.test(title))
+    add("spike", 4, "its title asks for an investigation");
+  if (/^\s*(?:\[?feature(?: request)?\]?)\b/i.test(title)) add("feature", 3, "its title asks for a feature");
+  if (scope.questions.length >= 3) add("spike", 1.5, `it asks ${scope.questions.length} questions`);
+
+  const existing = distinct(text, EXISTING);
+  const building = distinct(text, NEW_BUILD);
+  const asks = distinct(text, FEATURE_ASK);
+  if (input.repositorySummary) add("feature", 3, "it is linked to an existing repository");
+  if (existing.length)
+    add("feature", Math.min(3, existing.length * 1.5), `it speaks of what exists (${quote(existing)})`);
+  if (existing.length && asks.length) add("feature", 1, `and asks to ${quote(asks)}`);
+  if (building.length)
+    add("product", Math.min(4, 2 + building.length), `it describes something new (${quote(building)})`);
+  if (scope.subject) add("product", 2, `it names what to build ("${scope.subject.slice(0, 60)}")`);
+  if (scope.requirements.length >= 3 && !existing.length)
+    add("product", 1.5, `it lists ${scope.requirements.length} features of its own`);
+  if (!existing.length && !input.repositorySummary) add("product", 1, "");
+
+  const score = (k: WorkKind) => scores.get(k)?.score ?? 0;
+  // The kinds that change something need that something: a new product that mentions speed, alerts or
+  // a dashboard is still a new product.
+  const changes: WorkKind[] = ["bug", "performance", "migration"];
+  const fresh = score("product") >= 4 && existing.length === 0 && !input.repositorySummary;
+  const order: WorkKind[] = [
+    "bug",
+    "migration",
+    "spike",
+    "performance",
+    "data",
+    "infrastructure",
+    "feature",
+    "product",
+  ];
+  let best: WorkKind = "product";
+  let bestScore = -1;
+  for (const kind of order) {
+    let s = score(kind);
+    if (fresh && (changes.includes(kind) || kind === "feature")) s = Math.min(s, score("product") - 0.5);
+    // Words alone must carry some weight before a kind is chosen over the default.
+    if (kind !== "product" && s < 3) continue;
+    if (s > bestScore) {
+      best = kind;
+      bestScore = s;
+    }
+  }
+  if (best !== "product" && score("product") > bestScore) best = "product";
+  const because = scores.get(best)?.because.filter(Boolean) ?? [];
+  return {
+    id: best,
+    label: KIND_LABELS[best],
+    because: because.length
+      ? because.slice(0, 3)
+      : ["nothing in it points to an existing system, so it is planned as something new"],
+  };
+}
