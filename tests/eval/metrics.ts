@@ -553,12 +553,15 @@ const MISFITS: { why: string; title: RegExp; unless: (c: EvalCase) => boolean }[
 ];
 
 export function misfitSteps(evalCase: EvalCase, plan: PlanRecord): Finding[] {
-  return nonRoot(plan).flatMap((n) =>
-    MISFITS.filter((m) => m.title.test(n.title) && !m.unless(evalCase)).map((m) => ({
-      ...nodeRef(n),
-      why: m.why,
-    })),
-  );
+  // A step the text itself asks for ("R10: Write to both databases behind a feature flag") is no misfit.
+  return nonRoot(plan)
+    .filter((n) => !/\bR\d+\b/.test(n.title))
+    .flatMap((n) =>
+      MISFITS.filter((m) => m.title.test(n.title) && !m.unless(evalCase)).map((m) => ({
+        ...nodeRef(n),
+        why: m.why,
+      })),
+    );
 }
 
 /** Non-goals the plan does not state as such, and statements it wrongly states as non-goals. */

@@ -68,12 +68,18 @@ function assess(outline: Outline): ComplexityAssessment {
   const { requirements, nonGoals } = outline.scope;
   const hours = outline.children.reduce((sum, n) => sum + n.hours, 0);
   const score = Math.max(1, Math.min(10, Math.round(2 + Math.log2(1 + hours / 8))));
-  const kindText = {
-    greenfield: "new work",
-    change: "a change to an existing system",
-    performance: "a performance goal, planned discovery-first (measure, profile, fix, verify)",
-    vague: "a short request, planned discovery-first",
-  }[outline.kind];
+  const kindText = outline.vague
+    ? "a short request, planned discovery-first"
+    : {
+        product: "a new product",
+        feature: "a feature on an existing product",
+        bug: "a bug fix (reproduce, test, fix, verify)",
+        performance: "a performance goal, planned measure-first (baseline, profile, fix, verify)",
+        migration: "a migration or upgrade (inventory, steps, verify, cut over)",
+        infrastructure: "infrastructure (inventory, build, review, staging, production)",
+        data: "data or machine-learning work (data, build, validate, run)",
+        spike: "a research spike (questions, investigation, recommendation)",
+      }[outline.kind];
   const rationale = [
     `Estimated by rule, not by a model: ${requirements.length} stated requirement${requirements.length === 1 ? "" : "s"} (${requirements.length ? idList(requirements) : "none"}), ${kindText}, about ${Math.round(hours)} developer-hours in the outline.`,
     nonGoals.length ? `Out of scope as stated: ${nonGoals.join("; ")}.` : "",

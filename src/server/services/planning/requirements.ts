@@ -546,7 +546,7 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
       judgeSentence(list.head, true) === "work" ||
       list.head === "")
   ) {
-    if (!scope.subject && list.head && !MODAL_HEAD.test(list.head))
+    if (!scope.subject && (SUBJECT_STATEMENT.test(list.head) || NAMES_THE_PROJECT.test(list.head)))
       scope.subject = trimItem(
         list.head.replace(/^.*?\b(?:building|making|creating|developing|writing|working on)\s+/i, ""),
       );

@@ -74,9 +74,10 @@ export function composeOutlineContext(outline: Outline, brief: ProjectBrief): Pr
     "Write each acceptance criterion as an automated test where it can be",
     "Trace every change back to the requirement (R1, R2, ...) it serves",
     ...(named.length === 0 && !stack ? ["Record the stack decision before building on it"] : []),
-    ...(outline.kind === "change"
-      ? ["Change the existing system in small steps that can each be turned off"]
+    ...(outline.kind === "feature" || outline.kind === "migration"
+      ? ["Change the existing system in small steps that can each be undone"]
       : []),
+    ...(outline.kind === "bug" ? ["Reproduce with a failing test before changing the code"] : []),
     ...(outline.kind === "performance"
       ? ["Measure before and after every change, on the same scenario"]
       : []),

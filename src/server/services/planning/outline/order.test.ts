@@ -28,13 +28,13 @@ describe("siblingOrder", () => {
       siblingOrder([
         leaf("Security review", { role: "verify" }),
         leaf("Acceptance run", { role: "verify" }),
-        leaf("Cut over", { role: "ship", sequence: true }),
-        leaf("Roll out", { role: "ship", sequence: true }),
+        leaf("Cut over", { role: "ship", sequence: "cut-over" }),
+        leaf("Roll out", { role: "ship", sequence: "cut-over" }),
       ]),
     ).toEqual([[], [], [1, 2], [1, 2, 3]]);
   });
 
-  it("puts a data model before the API that serves it and an integration before what uses the service", () => {
+  it("orders nothing by shared words, and keeps each stated series in its own order", () => {
     expect(
       siblingOrder([
         req("R1", "A public REST API lists the orders"),
@@ -43,7 +43,17 @@ describe("siblingOrder", () => {
         req("R4", "Integrate with Stripe for card payments"),
         req("R5", "Admins export a monthly report"),
       ]),
-    ).toEqual([[2], [], [4], [], []]);
+    ).toEqual([[], [], [], [], []]);
+    expect(
+      siblingOrder([
+        leaf("Train the model", { sequence: "stated-0" }),
+        leaf("Export invoices", {}),
+        leaf("Validate on last quarter", { sequence: "stated-0" }),
+        leaf("Upgrade Rails", { sequence: "stated-1" }),
+        leaf("Deploy behind the API", { sequence: "stated-0" }),
+        leaf("Fix deprecations", { sequence: "stated-1" }),
+      ]),
+    ).toEqual([[], [], [1], [], [3], [4]]);
   });
 });
 

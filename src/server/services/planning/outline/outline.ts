@@ -1,51 +1,69 @@
 import type { ProjectBrief } from "../planner";
+import type { WorkKind } from "../reading/kind";
 import type { Requirement, StatedScope } from "../requirements";
-import { estimateRequirement } from "./estimate";
+import { as, group, idList, inSequence, type OutlineNode, requirementLeaf, uniqueById } from "./nodes";
 import {
   allNamed,
   type Deliverable,
   deliverable,
-  domainChecksFor,
-  isMigration,
+  isDataMigration,
   type NamedTech,
   namedTechnologies,
   needsSecurityReview,
-  type WorkKind,
-  workKind,
 } from "./signals";
+import {
+  acceptanceRun,
+  bugClose,
+  bugFix,
+  bugSteps,
+  chooseStack,
+  collectData,
+  cutOver,
+  decommission,
+  deployUpgrade,
+  discoverySteps,
+  hypothesisSteps,
+  infrastructureRelease,
+  investigate,
+  mapTheSystem,
+  measureBaseline,
+  openQuestions,
+  profileStep,
+  prototype,
+  recommendation,
+  rehearsal,
+  releaseStep,
+  repositorySetup,
+  rolloutBehindSwitch,
+  scheduleAndMonitor,
+  securityReview,
+  shipChange,
+  spikeStart,
+  validateResults,
+  verifyData,
+  verifyPerformance,
+  verifyUpgrade,
+} from "./steps";
+import { CI_REQ, CORE, DEPLOY_REQ, workstreams } from "./workstreams";
+
+export { idList, type OutlineNode, type OutlineRole, titleText } from "./nodes";
 
 /**
- * The offline planner's whole plan, built at once from the brief (decision 014). Each stated requirement
- * is one node that quotes it; requirements are grouped into workstreams (the description's own sections
- * when it has them, otherwise a few plain categories); cross-cutting work appears once, where the kind of
- * work calls for it. Nothing here adds a technology the text does not name, and no title is assembled from
- * fragments of the user's sentences: a title is either fixed wording or a whole requirement.
+ * The offline planner's whole plan, built at once from the brief (decision 014, issue 28). Each stated
+ * requirement is one node that quotes it; requirements are grouped into workstreams; the steps around
+ * them come from the kind of work the text was read as (reading/kind.ts): a new product chooses its stack
+ * and ships a first release, a feature maps the code it touches, a bug is reproduced, tested, fixed and
+ * verified, performance work measures before it changes anything, a migration is rehearsed and verified
+ * before the cut-over, infrastructure is reviewed and applied to staging first, data work is validated
+ * before it is scheduled, and a spike ends in a recommendation. Nothing here adds a technology the text
+ * does not name.
  */
-export type OutlineNode = {
-  title: string;
-  details: string;
-  criteria: string[];
-  requirementIds: string[];
-  /** Developer-hours by rule, subtasks included. */
-  hours: number;
-  children: OutlineNode[];
-  /** Every requirement this node covers, in full, so a node that is not split further still quotes them. */
-  covers: Requirement[];
-  /** Its place in the order among its siblings (outline/order.ts); none for a feature. */
-  role?: OutlineRole;
-  /** One of a series of steps done in turn (discovery, measuring before fixing, a cut-over before the switch). */
-  sequence?: boolean;
-};
-
-/** setup comes first, release last; within a release, checks ("verify") come before shipping ("ship"). */
-export type OutlineRole = "setup" | "release" | "verify" | "ship";
-
-const as = <T extends OutlineNode>(node: T, role: OutlineRole): T => ({ ...node, role });
-const inSequence = (nodes: OutlineNode[]) => nodes.map((n) => ({ ...n, sequence: true }));
 
 export type Outline = {
   scope: StatedScope;
   kind: WorkKind;
+  /** A short request, planned discovery-first. */
+  vague: boolean;
   deliverable: Deliverable;
   tech: NamedTech;
   /** The first level of the plan: the workstreams and the cross-cutting steps. */
@@ -56,483 +74,398 @@ export type Outline = {
 
 export type Limits = { maxDepth: number; maxSubtasks: number };
 
-const TITLE_CHARS = 140;
-const WISH_START =
-  /^(?:so |and |also |basically |ideally )?(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)(?:s)?(?: to have| to)?\s+/i;
-const WISH_INSIDE =
-  /[\s,;(]+(?:and |but |so |also )*(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)\b/i;
-const DANGLING = /\s+(a|an|the|and|or|but|to|of|for|in|on|with|by|at|from|as|into|that|which|so)$/i;
-
-/** A requirement as a title: the user's words, first letter capitalised, cut at a word if very long. */
-export function titleText(text: string): string {
-  // "We want to build X" reads as "Build X", "we need an EDC system" as "An EDC system": the subject
-  // and the wish are dropped, the user's words kept. A wish later in the sentence ends the title there.
-  let t = text.replace(/\s+/g, " ").trim().replace(WISH_START, "");
-  const wish = t.search(WISH_INSIDE);
-  if (wish > 15) t = `${t.slice(0, wish).replace(/[\s,;:-]+$/, "")}…`;
-  if (t.length > TITLE_CHARS) {
-    t = t.slice(0, TITLE_CHARS).replace(/\s+\S*$/, "");
-    // An opening bracket or quote whose closing one was cut off goes, with what follows it.
-    for (const [open, close] of [
-      ["(", ")"],
-      ["[", "]"],
-      ['"', '"'],
-    ] as const) {
-      const opens = t.split(open).length - 1;
-      const closes = open === close ? 0 : t.split(close).length - 1;
-      if (open === close ? opens % 2 === 1 : opens > closes) t = t.slice(0, t.lastIndexOf(open));
-    }
-    t = t.replace(/[\s,;:.-]+$/, "");
-    while (DANGLING.test(t)) t = t.replace(DANGLING, "");
-    t = `${t}…`;
-  }
-  return t.charAt(0).toUpperCase() + t.slice(1);
-}
-
-const quote = (r: Requirement) => `${r.id}: "${r.text}"`;
-
-function leaf(
-  title: string,
-  details: string,
-  criteria: string[],
-  hours: number,
-  covers: Requirement[] = [],
-): OutlineNode {
-  return { title, details, criteria, requirementIds: covers.map((r) => r.id), hours, children: [], covers };
-}
-
-const INPUT =
-  /\b(create|add|edit|enter|submit|upload|import|forms?|sign[- ]?up|register|book|invite|post|write|update|fill)\b/i;
-
-function requirementLeaf(r: Requirement, title = `${r.id}: ${titleText(r.text)}`): OutlineNode {
-  const estimate = estimateRequirement(r.text);
-  const checks = domainChecksFor(r.text);
-  const details = [
-    `${r.id} as stated: "${r.text}"`,
-    ...(r.statedIn
-      ? [`Part of: "${r.statedIn.length > 400 ? `${r.statedIn.slice(0, 397)}...` : r.statedIn}"`]
-      : []),
-    `Estimated by rule: about ${estimate.hours} h (${estimate.why.join(", ")}). Adjust it when the team knows more.`,
-    ...checks.map((c) => `Suggested checks (${c.name}): ${c.checks.join("; ")}.`),
-  ].join("\n");
-  const criteria = [
-    `Shown working as ${r.id} states: "${r.text.length > 300 ? `${r.text.slice(0, 297)}...` : r.text}"`,
-    "An automated test covers it and fails without it",
-  ];
-  if (INPUT.test(r.text))
-    criteria.push("Invalid or missing input is refused with a clear message and changes nothing");
-  if (checks[0]) criteria.push(`${checks[0].name}: ${checks[0].checks[0]}`);
-  return leaf(title, details, criteria, estimate.hours, [r]);
-}
-
-/** A node grouping others: its notes quote every requirement below it, so nothing is lost if it stays a leaf. */
-function group(title: string, children: OutlineNode[], intro?: string): OutlineNode {
-  const covers = uniqueById(children.flatMap((c) => c.covers));
-  const lines = [intro ?? (covers.length ? `Covers ${idList(covers)}.` : "Cross-cutting work.")];
-  let budget = 3500 - lines[0]!.length;
-  const listed = [
-    ...covers.map(quote),
-    ...children.filter((c) => c.covers.length === 0).map((c) => `Also: ${c.title}`),
-  ];
-  for (const [i, line] of listed.entries()) {
-    if (line.length + 3 > budget) {
-      lines.push(`... and ${listed.length - i} more (see the description).`);
-      break;
-    }
-    lines.push(`- ${line}`);
-    budget -= line.length + 3;
-  }
-  return {
-    title,
-    details: lines.join("\n"),
-    criteria: [
-      "Every subtask below meets its acceptance criteria",
-      covers.length
-        ? `${idList(covers)} shown working together on one build`
-        : "Reviewed by a second person on the team",
-    ],
-    requirementIds: covers.map((r) => r.id),
-    hours: children.reduce((sum, c) => sum + c.hours, 0),
-    children,
-    covers,
-  };
-}
-
-function uniqueById(list: Requirement[]): Requirement[] {
-  const byId = new Map<string, Requirement>();
-  for (const r of list) if (!byId.has(r.id)) byId.set(r.id, r);
-  return [...byId.values()];
-}
-
-/** "R1-R3, R5": ids in order, runs collapsed. */
-export function idList(list: Requirement[]): string {
-  const nums = list.map((r) => Number(r.id.slice(1))).sort((a, b) => a - b);
-  const runs: string[] = [];
-  for (let i = 0; i < nums.length; i++) {
-    let j = i;
-    while (j + 1 < nums.length && nums[j + 1] === nums[j]! + 1) j++;
-    runs.push(
-      j > i + 1 ? `R${nums[i]}-R${nums[j]}` : j === i + 1 ? `R${nums[i]}, R${nums[j]}` : `R${nums[i]}`,
-    );
-    i = j;
-  }
-  return runs.join(", ");
-}
-
-// ---- workstreams ----------------------------------------------------------------------------------
-
-/** Plain categories, checked in order, for descriptions without their own sections. */
-const CATEGORIES: { title: string; re: RegExp }[] = [
-  {
-    title: "Sign-in, accounts and permissions",
-    re: /\b(sign[- ]?(in|up|on|out)|log[- ]?(in|out)|login|auth\w*|accounts?|passwords?|sso|saml|oauth|oidc|2fa|mfa|roles?|permissions?|invit\w*)\b/i,
-  },
-  {
-    title: "Payments and billing",
-    re: /\b(payments?|pay|billing|invoic\w*|subscriptions?|checkout|refunds?|stripe|paypal|pricing)\b/i,
-  },
-  {
-    title: "Compliance and audit",
-    re: /\b(audit\w*|complian\w*|hipaa|gdpr|cfr|part 11|e-?signatures?|retention|regulat\w*)\b/i,
-  },
-  { title: "Notifications and messages", re: /\b(e-?mails?|notif\w*|push|sms|remind\w*|alerts?|digest)\b/i },
-  { title: "Integrations and APIs", re: /\b(api|apis|webhooks?|integrat\w*|third[- ]party|slack|zapier)\b/i },
-  {
-    title: "Data import, export and storage",
-    re: /\b(import\w*|export\w*|csv|backups?|stor(e|age)|sync\w*|migrat\w*)\b/i,
-  },
-  {
-    title: "Reports and dashboards",
-    re: /\b(reports?|dashboards?|analytics|charts?|statistics|stats|metrics|insights)\b/i,
-  },
-];
-const CORE = "Core functionality";
-
-/** Requirements about cross-cutting work take the place of the generic step for it. */
-const DEPLOY_REQ =
-  /^(?:(?:it |we )?(?:must|should|needs? to|will)?\s*(?:be )?)?(deploy\w*|host(ed|ing)?|release\w*|publish\w*|ship\w*|runs? on|available on)\b/i;
-const CI_REQ =
-  /^(?:(?:it |we )?(?:must|should|needs? to|will)?\s*(?:have |use |set up |add )?)?(ci|continuous integration|github actions|gitlab ci|automated tests?|tests? run)\b/i;
-
-function workstreams(requirements: Requirement[]): { title: string; items: Requirement[] }[] {
-  const sections = [...new Set(requirements.map((r) => r.section))];
-  const bySection =
-    sections.filter((s) => s !== null).length >= 2 ||
-    (sections.length === 1 && sections[0] !== null && requirements.length > 3);
-  const groups = new Map<string, Requirement[]>();
-  for (const r of requirements) {
-    const key = bySection
-      ? (r.section ?? "Overview")
-      : (CATEGORIES.find((c) => c.re.test(r.text))?.title ?? CORE);
-    groups.set(key, [...(groups.get(key) ?? []), r]);
-  }
-  if (!bySection) {
-    // A category earns a workstream with two requirements or more; a lone match is more likely a
-    // coincidence of words ("IAM roles" is not sign-in) and stays with the rest.
-    for (const [title, items] of [...groups]) {
-      if (title !== CORE && items.length < 2) {
-        groups.delete(title);
-        groups.set(CORE, [...(groups.get(CORE) ?? []), ...items]);
-      }
-    }
-    const core = groups.get(CORE);
-    if (core) core.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
-  }
-  const order = bySection ? [...groups.keys()] : [...CATEGORIES.map((c) => c.title), CORE];
-  return order.filter((k) => groups.has(k)).map((title) => ({ title, items: groups.get(title)! }));
-}
-
-// ---- cross-cutting steps --------------------------------------------------------------------------
-
-function chooseStack(): OutlineNode {
-  return leaf(
-    "Choose the stack and record the decision",
-    "The description names no technologies, so none is assumed here. Choose the language, framework, storage and hosting that fit the team, and write the choice down with its reasons.",
-    [
-      "A short decision record names the language, framework, storage and hosting, with the reasons",
-      "The team has reviewed and accepted it",
-    ],
-    4,
-  );
-}
-
-function repositorySetup(named: string[], stackName: string | null): OutlineNode {
-  const uses = stackName
-    ? `Use the chosen stack (${stackName}).`
-    : named.length
-      ? `Use what the description names: ${named.join(", ")}.`
-      : "Use the stack chosen in the previous step.";
-  return leaf(
-    "Set up the repository, build and continuous integration",
-    `${uses} One command builds the project and runs its tests; continuous integration runs the same on every push.`,
-    [
-      "A fresh clone builds and runs its tests with one documented command",
-      "Continuous integration runs the build and the tests on every push and reports failures",
-    ],
-    6,
-  );
-}
-
-function securityReview(): OutlineNode {
-  return leaf(
-    "Security review before release",
-    "Walk through who can reach what: every entry point, what it trusts, and what it stores.",
-    [
-      "Every entry point checks who is asking and what they may do",
-      "No secrets in the repository, logs or error messages",
-      "Dependencies are checked for known vulnerabilities",
-    ],
-    6,
-  );
-}
-
-function acceptanceRun(requirements: Requirement[]): OutlineNode {
-  return leaf(
-    "Acceptance run of every stated requirement",
-    `Check each stated requirement (${idList(requirements)}) on the build that will be released, and record the result.`,
-    [
-      `Each of ${idList(requirements)} is checked on the release build and the result recorded`,
-      "Problems found are fixed or explicitly deferred with the team's agreement",
-    ],
-    Math.min(16, 2 + requirements.length),
-    requirements,
-  );
-}
-
-function releaseStep(kind: Deliverable, tech: NamedTech): OutlineNode {
-  const where = tech.deployment.filter(
-    (d) => !/^(Docker|Terraform|Pulumi|Ansible|CloudFormation|GitHub Actions|GitLab CI)$/.test(d),
-  );
-  const titles: Record<Deliverable, string> = {
-    service: where.length ? `Deploy to ${where.join(" and ")}` : "Deploy the first release",
-    library: "Publish the first release with its documentation",
-    cli: "Publish release builds with install instructions",
-    extension: "Publish to the browser's extension store",
-    mobile: "Submit the app for store review",
-    infrastructure: "Apply to production from a reviewed plan",
-    other: "Release the first version",
-  };
-  return leaf(
-    titles[kind],
-    "Release what the plan built, in a way the team can repeat and undo.",
-    [
-      "The release is made from a tagged version by a documented, repeatable procedure",
-      "Someone other than its author has installed or opened the released version and checked it starts",
-    ],
-    6,
-  );
-}
-
-function rollout(migration: boolean): OutlineNode[] {
-  const steps = [
-    leaf(
-      "Roll out behind a switch, with a way back",
-      "Ship the change so it can be turned on gradually and off again without a deploy.",
-      [
-        "The change can be turned off without a deploy",
-        "A rollback has been rehearsed once before the rollout",
-        "Existing flows are checked after the rollout",
-      ],
-      6,
-    ),
-  ];
-  if (migration) {
-    steps.unshift(
-      leaf(
-        "Cut over and verify the migrated data",
-        "Move the data with a script that can be run again, compare old and new, and keep the old system until sign-off.",
-        [
-          "Row counts and checksums match between the old and the new system",
-          "Going back to the old system stays possible until sign-off",
-        ],
-        12,
-      ),
-    );
-  }
-  return steps;
-}
-
-const performanceSteps = (goals: Requirement[]): OutlineNode[] => {
-  const goal = `Goal as stated: ${goals.map(quote).join("; ")}.`;
-  const step = (title: string, details: string, criteria: string[], hours: number) =>
-    leaf(title, `${goal}\n${details}`, criteria, hours, goals);
-  return [
-    step(
-      "Measure the current baseline",
-      "Pick the scenario users feel, and measure it the same way every time.",
-      [
-        "The scenario, the metric and today's numbers (median and 95th percentile) are written down",
-        "Anyone on the team can re-run the measurement with one command",
-      ],
-      6,
-    ),
-    step(
-      "Profile where the time goes",
-      "Trace the measured scenario end to end: client, network, server, storage, third parties.",
-      ["A breakdown shows which parts take how much of the time", "The profile is kept with the baseline"],
-      8,
-    ),
-    step(
-      "Rank hypotheses by expected gain and cost",
-      "For each slow part, what would make it faster, how much it could save, and what it costs.",
-      [
-        "Each hypothesis names the part, the expected saving and the cost",
-        "The team agrees which to try first",
-      ],
-      3,
-    ),
-    step(
-      "Fix the top hypotheses one change at a time",
-      "Change one thing, measure again, keep it only if it helps.",
-      [
-        "Each change is measured against the baseline before the next one",
-        "Changes that did not help are reverted",
-      ],
-      16,
-    ),
-    step(
-      "Verify against the baseline and guard against regressions",
-      "Compare with the baseline, and keep a check that fails if it gets slow again.",
-      [
-        "The final numbers are compared with the baseline and shared",
-        "An automated check fails when the scenario slows down again",
-      ],
-      6,
-    ),
-  ];
+type Shape = {
+  first: OutlineNode[];
+  middle: OutlineNode[];
+  last: OutlineNode[];
+  streams: Outline["workstreams"];
+  /** The workstream's name when the requirements sit directly on the first level. */
+  flatTitle: string | null;
 };
 
-function discoverySteps(): OutlineNode[] {
-  return [
-    leaf(
-      "Clarify who the users are and what they need",
-      "The description is short: talk to the people who asked for it before building.",
-      ["The main users and their top three needs are written down", "The person who asked agrees with them"],
-      4,
-    ),
-    leaf(
-      "Write down the first release's requirements and non-goals",
-      "Turn what was learned into a short list of requirements, and what is explicitly left out.",
-      [
-        "A list of requirements and non-goals exists and is agreed",
-        "Each requirement can be checked by a test or a demo",
-      ],
-      4,
-    ),
-  ];
+/** A stated requirement that sets a measurable goal ("p95 under 200 ms") rather than a change to make. */
+const TARGET =
+  /\b(?:under|below|less than|at most|within|no more than|faster than|target|goal|budget|<|≤)\s*~?\d[\d.,]*\s*(?:ms|milliseconds|s|sec|seconds|mins?|minutes|%|kb|mb|gb|requests?)\b/i;
+
+/** Requirements grouped into workstreams (or kept flat when few), their leaves marked with stated order. */
+function featureNodes(
+  requirements: Requirement[],
+  scope: StatedScope,
+): { middle: OutlineNode[]; streams: Outline["workstreams"]; flatTitle: string | null } {
+  const sequenceOf = new Map<string, string>();
+  scope.sequences.forEach((seq, k) => {
+    for (const id of seq) sequenceOf.set(id, `stated-${k}`);
+  });
+  const node = (r: Requirement) => {
+    const n = requirementLeaf(r);
+    const series = sequenceOf.get(r.id);
+    return series ? { ...n, sequence: series } : n;
+  };
+  const streams = workstreams(requirements, scope.sequences);
+  if (requirements.length === 0) return { middle: [], streams: [], flatTitle: null };
+  if (streams.length <= 1 || requirements.length <= 3) {
+    const nodes = streams.flatMap((s) => s.items).map(node);
+    const title = streams[0]?.title ?? CORE;
+    return { middle: nodes, streams: [{ title, nodes }], flatTitle: title };
+  }
+  const middle: OutlineNode[] = [];
+  const out: Outline["workstreams"] = [];
+  for (const s of streams) {
+    const children = s.items.map(node);
+    // A one-word section heading ("Goals") says more with the requirements it holds.
+    const title = /\s/.test(s.title) ? s.title : `${s.title} (${idList(s.items)})`;
+    const n = children.length === 1 ? children[0]! : group(title, children);
+    middle.push(n);
+    out.push({ title, nodes: [n] });
+  }
+  return { middle, streams: out, flatTitle: null };
 }
 
-// ---- the outline ----------------------------------------------------------------------------------
+const one = (nodes: OutlineNode[], title: string) => (nodes.length === 1 ? nodes[0]! : group(title, nodes));
+
+// ---- the shapes -------------------------------------------------------------------------------------
+
+function productShape(
+  brief: ProjectBrief,
+  requirements: Requirement[],
+  made: Deliverable,
+  tech: NamedTech,
+  vague: boolean,
+): Shape {
+  const { scope } = brief;
+  const named = allNamed(tech);
+  const stackName = brief.stack?.name ?? null;
+  const deployReqs = requirements.filter((r) => DEPLOY_REQ.test(r.text) && !CI_REQ.test(r.text));
+  const ciReqs = requirements.filter((r) => CI_REQ.test(r.text));
+  const special = new Set([...deployReqs, ...ciReqs]);
+  const features = requirements.filter((r) => !special.has(r));
+  const first: OutlineNode[] = [];
+  const streams: Outline["workstreams"] = [];
+  if (vague) first.push(...inSequence(discoverySteps(), "discovery"));
+  const setup = [
+    ...(scope.questions.length && !vague ? [openQuestions(scope.questions)] : []),
+    ...(named.length === 0 && !stackName ? [chooseStack()] : []),
+    ...(ciReqs.length ? ciReqs.map((r) => requirementLeaf(r)) : [repositorySetup(named, stackName)]),
+  ];
+  first.push(setup.length === 1 ? setup[0]! : group("Project setup", inSequence(setup, "setup")));
+  streams.push({ title: vague ? "Discovery and setup" : "Project setup", nodes: [...first] });
+  let middle: OutlineNode[];
+  let flatTitle: string | null = null;
+  if (vague && features.length === 1) {
+    middle = [requirementLeaf(features[0]!, `First release: ${features[0]!.text}`)];
+    streams.push({ title: "First release", nodes: middle });
+  } else {
+    const f = featureNodes(features, scope);
+    middle = f.middle;
+    flatTitle = f.flatTitle;
+    streams.push(...f.streams);
+  }
+  const text = [...requirements.map((r) => r.text), ...scope.context].join("\n");
+  const release = [
+    ...(needsSecurityReview(text, made) ? [as(securityReview(scope.constraints), "verify")] : []),
+    ...(requirements.length > 1 ? [as(acceptanceRun(requirements, scope), "verify")] : []),
+    ...(deployReqs.length
+      ? deployReqs.map((r) => as(requirementLeaf(r), "ship"))
+      : [as(releaseStep(made, tech), "ship")]),
+  ];
+  const last = [one(release, "Quality and release")];
+  streams.push({ title: "Quality and release", nodes: last });
+  return { first, middle, last, streams, flatTitle };
+}
+
+function featureShape(brief: ProjectBrief, requirements: Requirement[], made: Deliverable): Shape {
+  const { scope } = brief;
+  const first = [
+    one(
+      [
+        mapTheSystem(
+          "Map the code and data the change touches",
+          "find the modules, tables and endpoints involved.",
+          scope.context,
+          Boolean(brief.repositorySummary),
+        ),
+        ...(scope.questions.length ? [openQuestions(scope.questions)] : []),
+      ],
+      "Understand the current system",
+    ),
+  ];
+  const f = featureNodes(requirements, scope);
+  const text = [...requirements.map((r) => r.text), ...scope.context].join("\n");
+  const release = [
+    ...(needsSecurityReview(text, made) ? [as(securityReview(scope.constraints), "verify")] : []),
+    ...(requirements.length > 1 || scope.criteria.length
+      ? [as(acceptanceRun(requirements, scope), "verify")]
+      : []),
+    as(requirements.length > 3 ? rolloutBehindSwitch() : shipChange(), "ship"),
+  ];
+  const last = [one(release, "Roll out the change")];
+  return {
+    first,
+    middle: f.middle,
+    last,
+    streams: [
+      { title: "Understanding the current system", nodes: first },
+      ...f.streams,
+      { title: "Roll out the change", nodes: last },
+    ],
+    flatTitle: f.flatTitle,
+  };
+}
+
+function bugShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
+  const { scope } = brief;
+  const bug = scope.title ?? requirements[0]?.text ?? "the reported bug";
+  const steps = bugSteps(bug.replace(/^\s*\[?bug\]?\s*[:\]-]?\s*/i, "").trim() || bug, scope);
+  // An ask for a test takes the place of the generic failing test; the other asks are part of the fix.
+  // With nothing asked, the title is the requirement (the reader's fallback): the fix covers it.
+  const reported = requirements.filter(
+    (r) => scope.title !== null && r.text === scope.title.replace(/[!?]+$/, "").trim(),
+  );
+  const asks = requirements.filter((r) => !reported.includes(r));
+  const tests = asks.filter((r) => /\b(?:tests?|specs?|regression|race detector|-race)\b/i.test(r.text));
+  const fixes = asks.filter((r) => !tests.includes(r));
+  const coreFix = bugFix(steps.before[0]!.title.replace(/^Reproduce: /, ""), scope, reported);
+  const fix = fixes.length
+    ? group("Fix the bug", [coreFix, ...fixes.map((r) => requirementLeaf(r))])
+    : coreFix;
+  const test = tests.length
+    ? one(
+        tests.map((r) => requirementLeaf(r)),
+        "Tests that show the bug",
+      )
+    : steps.test;
+  const series = inSequence([...steps.before, test, ...steps.after, fix, ...bugClose(scope)], "bug");
+  // A report with nothing asked but its title: the fix covers it.
+  return {
+    first: [],
+    middle: series,
+    last: [],
+    streams: [{ title: "Fix the bug", nodes: series }],
+    flatTitle: "Fix the bug",
+  };
+}
+
+function performanceShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
+  const { scope } = brief;
+  const goals = requirements.filter((r) => TARGET.test(r.text));
+  const changes = requirements.filter((r) => !goals.includes(r));
+  const goalTexts = [...goals.map((r) => `${r.id}: ${r.text}`), ...scope.criteria];
+  const middle = [
+    measureBaseline(goalTexts),
+    profileStep(),
+    ...(changes.length
+      ? [
+          one(
+            changes.map((r) => requirementLeaf(r)),
+            "The stated fixes, each measured against the baseline",
+          ),
+        ]
+      : hypothesisSteps()),
+    verifyPerformance(goalTexts, goals),
+  ];
+  const series = inSequence(middle, "performance");
+  return {
+    first: [],
+    middle: series,
+    last: [],
+    streams: [{ title: "Performance, measured first", nodes: series }],
+    flatTitle: null,
+  };
+}
+
+function migrationShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
+  const { scope } = brief;
+  const data = isDataMigration(brief.description);
+  const stated = (re: RegExp) => requirements.some((r) => re.test(r.text));
+  const first = [
+    mapTheSystem(
+      data
+        ? "Inventory what the migration moves: data, queries and features"
+        : "Inventory what the upgrade touches: dependencies, deprecations and breaking changes",
+      data
+        ? "list the data, the queries and the features that depend on the old system."
+        : "read the release notes and upgrade guides between the two versions and list what affects us.",
+      scope.context,
+      Boolean(brief.repositorySummary),
+    ),
+  ];
+  const f = featureNodes(requirements, scope);
+  const checks = data
+    ? [
+        ...(stated(/\brehears/i) ? [] : [rehearsal()]),
+        ...(stated(/\b(row counts?|checksums?|verif\w+|compare|reconcil\w+)\b/i) ? [] : [verifyData()]),
+        ...(stated(/\bcut[- ]?over|switch (?:traffic|over)|dns\b/i) ? [] : [cutOver()]),
+        ...(stated(/\b(decommission|retire|turn off|shut down|remove the old|delete the old)\b/i)
+          ? []
+          : [decommission()]),
+      ]
+    : [
+        verifyUpgrade(scope.criteria),
+        ...(stated(/\b(deploy|release|roll ?out|ship)\b/i) ? [] : [deployUpgrade()]),
+      ];
+  const last = [
+    one(
+      inSequence(checks, "cut-over").map((n, i) => as(n, i === checks.length - 1 ? "ship" : "verify")),
+      data ? "Verify and cut over" : "Verify and deploy",
+    ),
+  ];
+  return {
+    first,
+    middle: f.middle,
+    last,
+    streams: [
+      { title: "Inventory", nodes: first },
+      ...f.streams,
+      { title: data ? "Verify and cut over" : "Verify and deploy", nodes: last },
+    ],
+    flatTitle: f.flatTitle,
+  };
+}
+
+function infrastructureShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
+  const { scope } = brief;
+  const first = [
+    mapTheSystem(
+      "Inventory what runs today and what changes",
+      "list the environments, resources and access involved, and what the change adds or replaces.",
+      scope.context,
+      Boolean(brief.repositorySummary),
+    ),
+  ];
+  const f = featureNodes(requirements, scope);
+  const steps = infrastructureRelease();
+  const release = inSequence(
+    [
+      ...(scope.criteria.length || requirements.length > 1 ? [acceptanceRun(requirements, scope)] : []),
+      ...steps,
+    ],
+    "apply",
+  ).map((n, i, all) =>
+    as(n, i === all.length - 1 || n.title.startsWith("Apply to production") ? "ship" : "verify"),
+  );
+  const last = [group("Review and apply", release)];
+  return {
+    first,
+    middle: f.middle,
+    last,
+    streams: [{ title: "Inventory", nodes: first }, ...f.streams, { title: "Review and apply", nodes: last }],
+    flatTitle: f.flatTitle,
+  };
+}
+
+function dataShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
+  const { scope } = brief;
+  const stated = (re: RegExp) => requirements.some((r) => re.test(r.text));
+  const first = stated(/\b(collect|ingest|extract|load|pull|sources?|export from|import)\b/i)
+    ? []
+    : [collectData()];
+  const f = featureNodes(requirements, scope);
+  const checks = [
+    ...(stated(
+      /\b(validat\w+|evaluat\w+|holdout|back-?test|accuracy|precision|recall|auc|reconcil\w+|matches)\b/i,
+    )
+      ? []
+      : [validateResults()]),
+    ...(stated(/\b(deploy|serve|schedul\w+|cron|daily|nightly|hourly|production|monitor\w*)\b/i)
+      ? []
+      : [scheduleAndMonitor()]),
+    ...(requirements.length > 1 ? [acceptanceRun(requirements, scope)] : []),
+  ];
+  const last = checks.length
+    ? [
+        one(
+          inSequence(checks, "data-release").map((n) => as(n, "verify")),
+          "Validate and run",
+        ),
+      ]
+    : [];
+  return {
+    first,
+    middle: f.middle,
+    last,
+    streams: [
+      ...(first.length ? [{ title: "Data", nodes: first }] : []),
+      ...f.streams,
+      ...(last.length ? [{ title: "Validate and run", nodes: last }] : []),
+    ],
+    flatTitle: f.flatTitle,
+  };
+}
+
+function spikeShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
+  const { scope } = brief;
+  const first = [spikeStart(scope.questions, scope.context)];
+  const questions = scope.questions.map(investigate);
+  const f = featureNodes(requirements, scope);
+  const middle = [...f.middle, ...(questions.length ? [one(questions, "Answer the open questions")] : [])];
+  const wantsPrototype =
+    /\b(prototype|proof[- ]of[- ]concept|poc|spike it)\b/i.test(brief.description) &&
+    !requirements.some((r) => /\b(prototype|proof[- ]of[- ]concept|poc)\b/i.test(r.text));
+  const last = [
+    one(
+      inSequence([...(wantsPrototype ? [prototype()] : []), recommendation(requirements)], "spike-end").map(
+        (n, i, all) => as(n, i === all.length - 1 ? "ship" : "verify"),
+      ),
+      "Conclude",
+    ),
+  ];
+  return {
+    first,
+    middle,
+    last,
+    streams: [
+      { title: "Questions and time box", nodes: first },
+      ...f.streams,
+      ...(questions.length ? [{ title: "Open questions", nodes: questions }] : []),
+      { title: "Conclude", nodes: last },
+    ],
+    flatTitle: null,
+  };
+}
+
+// ---- the outline ------------------------------------------------------------------------------------
 
 export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
   const scope = brief.scope;
   const requirements = scope.requirements;
+  const kind = brief.kind.id;
   // Only what is in scope counts: a technology or a platform named among the non-goals is not planned for.
   const text = [...requirements.map((r) => r.text), ...scope.context].join("\n");
-  const kind = workKind(brief, text, requirements.length);
   const made = deliverable(brief, text);
   const tech = namedTechnologies(text);
-  const named = allNamed(tech);
-  const stackName = brief.stack?.name ?? null;
+  const words = brief.description.trim().split(/\s+/).length;
+  const vague = kind === "product" && requirements.length <= 1 && words <= 12;
 
-  const deployReqs = requirements.filter((r) => DEPLOY_REQ.test(r.text) && !CI_REQ.test(r.text));
-  const ciReqs = requirements.filter((r) => CI_REQ.test(r.text));
-  const special = new Set([...deployReqs, ...ciReqs]);
-  const feature = requirements.filter((r) => !special.has(r));
-
-  const streamsOut: Outline["workstreams"] = [];
-  /** The workstream's name when the requirements sit directly on the first level. */
-  let flatTitle: string | null = null;
-  const first: OutlineNode[] = [];
-  const middle: OutlineNode[] = [];
-  const last: OutlineNode[] = [];
-
-  if (kind === "performance") {
-    middle.push(...inSequence(performanceSteps(requirements)));
-    streamsOut.push({ title: "Performance, measured first", nodes: middle });
-  } else {
-    if (kind === "vague") first.push(...inSequence(discoverySteps()));
-    if (kind === "change") {
-      first.push(
-        leaf(
-          isMigration(brief)
-            ? "Inventory what the migration moves: data, queries and features"
-            : "Map the code and data the change touches",
-          brief.repositorySummary
-            ? "Start from the linked repository: find the modules, tables and endpoints involved."
-            : "Find the modules, tables and endpoints involved before changing them.",
-          [
-            "The affected modules, tables and endpoints are listed in a short note",
-            "The existing tests around them pass before any change",
-          ],
-          6,
-        ),
-      );
-    } else {
-      const setup = [
-        ...(named.length === 0 && !stackName ? [chooseStack()] : []),
-        ...(ciReqs.length ? ciReqs.map((r) => requirementLeaf(r)) : [repositorySetup(named, stackName)]),
-      ];
-      first.push(setup.length === 1 ? setup[0]! : group("Project setup", inSequence(setup)));
-    }
-    streamsOut.push({
-      title:
-        kind === "vague"
-          ? "Discovery and setup"
-          : kind === "change"
-            ? "Understanding the current system"
-            : "Project setup",
-      nodes: [...first],
-    });
-    if (kind === "change") middle.push(...ciReqs.map((r) => requirementLeaf(r)));
-    const streams = workstreams(feature);
-    if (kind === "vague" && feature.length === 1) {
-      middle.push(requirementLeaf(feature[0]!, `First release: ${feature[0]!.text}`));
-      streamsOut.push({ title: "First release", nodes: [...middle] });
-    } else if (streams.length <= 1 || feature.length <= 3) {
-      const nodes = feature.map((r) => requirementLeaf(r));
-      middle.push(...nodes);
-      flatTitle = streams[0]?.title ?? CORE;
-      streamsOut.push({ title: streams[0]?.title ?? CORE, nodes });
-    } else {
-      for (const s of streams) {
-        // A one-word section heading ("Goals") says more with the requirements it holds.
-        const title = /\s/.test(s.title) ? s.title : `${s.title} (${idList(s.items)})`;
-        const node = group(
-          title,
-          s.items.map((r) => requirementLeaf(r)),
-        );
-        middle.push(node);
-        streamsOut.push({ title, nodes: [node] });
-      }
-    }
-    const release = [
-      ...(needsSecurityReview(text, made) ? [as(securityReview(), "verify")] : []),
-      ...(requirements.length > 1 ? [as(acceptanceRun(requirements), "verify")] : []),
-      ...(kind === "change" ? inSequence(rollout(isMigration(brief))).map((n) => as(n, "ship")) : []),
-      ...(deployReqs.length
-        ? deployReqs.map((r) => as(requirementLeaf(r), "ship"))
-        : kind === "change"
-          ? []
-          : [as(releaseStep(made, tech), "ship")]),
-    ];
-    const releaseTitle = kind === "change" ? "Roll out the change" : "Quality and release";
-    last.push(release.length === 1 ? release[0]! : group(releaseTitle, release));
-    streamsOut.push({ title: releaseTitle, nodes: [...last] });
-  }
+  const shape =
+    kind === "bug"
+      ? bugShape(brief, requirements)
+      : kind === "performance"
+        ? performanceShape(brief, requirements)
+        : kind === "migration"
+          ? migrationShape(brief, requirements)
+          : kind === "infrastructure"
+            ? infrastructureShape(brief, requirements)
+            : kind === "data"
+              ? dataShape(brief, requirements)
+              : kind === "spike"
+                ? spikeShape(brief, requirements)
+                : kind === "feature"
+                  ? featureShape(brief, requirements, made)
+                  : productShape(brief, requirements, made, tech, vague);
 
   return {
     scope,
     kind,
+    vague,
     deliverable: made,
     tech,
-    workstreams: streamsOut.filter((w) => w.nodes.length > 0),
+    workstreams: shape.streams.filter((w) => w.nodes.length > 0),
     children: fitFirstLevel(
-      first.map((n) => as(n, "setup")),
-      middle,
-      last.map((n) => as(n, "release")),
+      shape.first.map((n) => as(n, "setup")),
+      shape.middle,
+      shape.last.map((n) => as(n, "release")),
       limits.maxSubtasks,
-      flatTitle,
+      shape.flatTitle,
     ),
   };
 }
@@ -548,9 +481,18 @@ function fitTree(nodes: OutlineNode[], max: number): OutlineNode[] {
   const chunks: OutlineNode[][] = [];
   for (let i = 0; i < fitted.length; i += size) chunks.push(fitted.slice(i, i + size));
   return fitTree(
-    chunks.map((chunk) => (chunk.length === 1 ? chunk[0]! : group(chunkTitle(chunk), chunk))),
+    chunks.map((chunk, k) => (chunk.length === 1 ? chunk[0]! : gathered(chunk, k, chunks.length))),
     max,
   );
+}
+
+/** A gathering node; consecutive steps of one series stay one series. */
+function gathered(chunk: OutlineNode[], k: number, of: number, title?: string): OutlineNode {
+  const series = chunk.every((c) => c.sequence && c.sequence === chunk[0]!.sequence)
+    ? chunk[0]!.sequence
+    : undefined;
+  const node = group(title ?? chunkTitle(chunk, k, of), chunk);
+  return series ? { ...node, sequence: series } : node;
 }
 
 /** The first level: setup and release keep their own places while the workstreams fit in between. */
@@ -566,18 +508,22 @@ function fitFirstLevel(
   // As few gathering nodes as will do, each as full as a split allows.
   const groups = Math.ceil(middle.length / max);
   if (groups > slots) return fitTree([...first, ...fitTree(middle, slots), ...last], max);
-  const gathered: OutlineNode[] = [];
-  for (let i = 0; i < middle.length; i += max) {
+  const out: OutlineNode[] = [];
+  for (let i = 0, k = 0; i < middle.length; i += max, k++) {
     const chunk = fitTree(middle.slice(i, i + max), max);
-    gathered.push(groups === 1 && coreTitle ? group(coreTitle, chunk) : group(chunkTitle(chunk), chunk));
+    out.push(groups === 1 && coreTitle ? gathered(chunk, k, groups, coreTitle) : gathered(chunk, k, groups));
   }
-  return fitTree([...first, ...gathered, ...last], max);
+  return fitTree([...first, ...out, ...last], max);
 }
 
-function chunkTitle(chunk: OutlineNode[]): string {
+/** What a gathering node holds, in words: its groups' names, or the part of the requirements it holds. */
+function chunkTitle(chunk: OutlineNode[], k: number, of: number): string {
   const ids = uniqueById(chunk.flatMap((c) => c.covers));
   const groups = chunk.filter((c) => c.children.length > 0 || c.covers.length !== 1);
-  if (groups.length === 0 && ids.length) return `Requirements ${idList(ids)}`;
+  if (groups.length === 0 && ids.length) {
+    const first = chunk[0]!.title.replace(/^R\d+:\s*/, "");
+    return `${of > 1 ? `Part ${k + 1} of ${of}: ` : ""}${first.length > 60 ? `${first.slice(0, 57)}...` : first} and ${chunk.length - 1} more (${idList(ids)})`;
+  }
   const names = chunk.map((c) => c.title);
   const joined = names.join("; ");
   return joined.length <= 120 ? joined : `${names[0]} and ${names.length - 1} more`;

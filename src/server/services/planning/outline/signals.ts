@@ -7,15 +7,7 @@ import type { ProjectBrief } from "../planner";
  * a miss costs a suggestion, a false match would put words in the user's mouth.
  */
 
-export type WorkKind = "greenfield" | "change" | "performance" | "vague";
 export type Deliverable = "service" | "library" | "cli" | "extension" | "mobile" | "infrastructure" | "other";
-
-const PERFORMANCE =
-  /\b(faster|speed(s|ing)? up|too slow|slow(ness|er)?|latency|performance|load times?|response times?|optimi[sz]e|p9[59]|time to first byte)\b/i;
-const CHANGE =
-  /\b(existing|legacy|our (current|existing|app|site|system|platform|service|api|product|checkout|backend|frontend|codebase)|current (app|system|site|platform|codebase)|migrat(e|ion|ing)|port (it|our|the)|upgrade|refactor|rewrite|replace (our|the))\b/i;
-const MIGRATION =
-  /\b(migrat(e|ion|ing)|move (from|off)|port(ing)? (from|to)|switch (from|to)|rewrite .* in)\b/i;
 
 /** Technologies echoed back in the user's spelling; each pattern is case-sensitive where a word is common. */
 const TECH_PATTERNS: { category: "frontend" | "backend" | "database" | "deployment"; re: RegExp }[] = [
@@ -92,29 +84,32 @@ export function allNamed(tech: NamedTech): string[] {
   return [...tech.frontend, ...tech.backend, ...tech.database, ...tech.deployment];
 }
 
-export function workKind(brief: ProjectBrief, inScope: string, requirementCount: number): WorkKind {
-  const text = inScope;
-  if (PERFORMANCE.test(text) && requirementCount <= 6) return "performance";
-  const words = brief.description.trim().split(/\s+/).length;
-  if (CHANGE.test(text) || brief.repositorySummary) return "change";
-  if (requirementCount <= 1 && words <= 12) return "vague";
-  return "greenfield";
-}
-
-export function isMigration(brief: ProjectBrief): boolean {
-  return MIGRATION.test(brief.description);
+/** A migration that moves data (a database, a store, records), rather than code to a new version. */
+export function isDataMigration(text: string): boolean {
+  return /\b(database|db|data(?:set)?s?|schema|tables?|rows?|records?|collections?|documents?|mysql|postgres(?:ql)?|mongo(?:db)?|sql server|oracle|dynamodb|redis|elasticsearch|s3|bucket|storage|heroku|aws|gcp|azure|hosting|servers?)\b/i.test(
+    text,
+  );
 }
 
 /** What the work delivers, from the application type chosen and the in-scope text. */
 export function deliverable(brief: ProjectBrief, inScope: string): Deliverable {
   const type = brief.applicationType?.id ?? "";
-  const t = `${type} ${inScope}`;
+  // "mobile-friendly", "responsive", "on mobile browsers" describe a web app, not a mobile app.
+  const t = `${type} ${inScope}`.replace(
+    /\bmobile[- ](?:friendly|first|responsive|browsers?|web)\b|\bon (?:a |their )?(?:phone|mobile)s?\b/gi,
+    "",
+  );
   if (/\b(browser extension|chrome extension|firefox add-?on|web extension)\b/i.test(t)) return "extension";
   if (/\b(terraform|pulumi|cloudformation|infrastructure as code|iac)\b/i.test(t)) return "infrastructure";
   if (/\b(cli|command[- ]line( tool)?|terminal (tool|app))\b/i.test(t)) return "cli";
-  if (/\b(library|sdk|crate|npm package|pypi package|python package|package for)\b/i.test(t))
+  if (
+    /\b(sdk|crate|npm package|pypi package|python package|package for|publish(?:ed)? (?:it )?(?:to|on) (?:npm|pypi|crates\.io|maven|nuget|packagist)|(?:typescript|javascript|js|python|go|rust|java|kotlin|swift|ruby|php|c#|\.net) (?:library|package|module))\b/i.test(
+      t,
+    )
+  )
     return "library";
-  if (/\b(mobile|ios|android|expo|react native|flutter|iphone)\b/i.test(t)) return "mobile";
+  if (/\b(mobile app|ios|android|expo|react native|flutter|iphone|app store|play store)\b/i.test(t))
+    return "mobile";
   if (/\b(web|site|saas|api|service|server|backend|dashboard|portal|bot|app|platform|system)\b/i.test(t))
     return "service";
   return "other";

@@ -90,6 +90,10 @@ const WORDS: Record<Exclude<WorkKind, "product" | "feature">, { signals: Signal[
         weight: 1.5,
       },
       { re: /\b(?:dashboards?|analytics|metrics|kpis?|reports?)\b/gi, weight: 0.5 },
+      {
+        re: /\b(?:cohorts?|retention|conversion(?: rate)?|activation(?: rate)?|churn|dau|wau|mau|funnels?|attribution|aggregate tables?|scheduled queries|materiali[sz]ed views?|marts?|star schema|fact tables?|dimensions?)\b/gi,
+        weight: 1,
+      },
     ],
   },
   spike: {
@@ -103,12 +107,17 @@ const WORDS: Record<Exclude<WorkKind, "product" | "feature">, { signals: Signal[
   },
 };
 
-/** Signs that the work changes a system that exists. */
+/** Signs that the work changes a system that exists: the thing itself ("our app"), or only around it ("currently"). */
+const EXISTING_PRODUCT =
+  /\b(?:our (?:existing |current |production |live |old |legacy )?(?:[\w-]+ )?|the (?:existing|current|old|legacy|live|production) (?:[\w-]+ )?)(?:app|application|site|website|web ?app|product|platform|service|api|backend|frontend|system|dashboard|store|shop|codebase|repo|repository|monolith|database|db|cluster|admin|checkout|cli|bot|pipeline|portal|services)\b/gi;
 const EXISTING =
-  /\b(?:our (?:existing |current |production |live )?(?:app|application|site|website|product|platform|service|api|backend|frontend|system|dashboard|store|shop|codebase|repo|monolith|database|db|cluster|admin|checkout|cli|bot|users)|existing|currently|in production|production (?:database|db|traffic|app)|the current|today(?:'s)? (?:we|our|the)|we (?:use|run|have)|is running)\b/gi;
+  /\b(?:existing|currently|in production|today(?:'s)? (?:we|our|the)|we (?:use|run|have)|is running|still runs?|already)\b/gi;
 /** Signs of something new being built. */
 const NEW_BUILD =
-  /\b(?:(?:i|we)(?:'d| would)? (?:want|like|plan|need|am going|are going) to (?:build|make|create|write|develop)|(?:build|make|create|develop|write)(?:ing)? (?:a|an|my|our) (?:new |small |simple |tiny )?\w+|hackathon|side project|pet project|mvp|prototype|from scratch|new (?:app|tool|site|product|platform|service|bot|game)|an? (?:[\w'’-]+ ){0,4}(?:app|tool|site|website|web app|platform|service|bot|game|dashboard|extension|cli|library|marketplace|shop|tracker|planner|portal)\b (?:for|that|to|where|with|which))/gi;
+  /\b(?:(?:i|we)(?:'d| would)? (?:want|like|plan|need|am going|are going) to (?:build|make|create|write|develop)|(?:build|make|create|develop|write)(?:ing)? (?:a|an|my) (?:new |small |simple |tiny )?\w+|hackathon|side project|pet project|mvp|prototype|from scratch|new (?:app|tool|site|product|platform|service|bot|game)|an? (?:[\w'’,-]+ ){0,4}(?:app|tool|site|website|web app|platform|service|bot|game|extension|cli|library|marketplace|shop|tracker|planner|portal)\b (?:for|that|to|where|with|which))/gi;
+/** Something measured as it runs now: "takes 14 s", "has become unusable", "times out". */
+const RUNS_TODAY =
+  /\b(?:takes?|took|is taking|are taking) (?:about |around |over |up to |almost |nearly |~)?\d|\b(?:is|are|has become|have become|became|got|gets|getting) (?:too |very |really |so |painfully |unusably |noticeably )?(?:slow|sluggish|unusable|laggy|unresponsive)\b|\btim(?:es|ing|ed) out\b/i;
 const FEATURE_ASK =
   /\b(?:add(?:ing)?|support(?:ing)? for|feature request|new feature|allow (?:users|people|us|me)|let (?:users|people|us|me)|implement(?:ing)?|introduce|enable)\b/gi;
 
@@ -132,6 +141,7 @@ export function readKind(input: {
   const text = input.description;
   const { scope } = input;
   const scores = new Map<WorkKind, { score: number; because: string[] }>();
+  const score = (k: WorkKind) => scores.get(k)?.score ?? 0;
   const add = (kind: WorkKind, score: number, because: string) => {
     const s = scores.get(kind) ?? { score: 0, because: [] };
     s.score += score;
@@ -163,27 +173,47 @@ export function readKind(input: {
   if (/^\s*(?:\[?spike\]?|investigate|research|evaluate|explore)\b/i.test(title))
     add("spike", 4, "its title asks for an investigation");
   if (/^\s*(?:\[?feature(?: request)?\]?)\b/i.test(title)) add("feature", 3, "its title asks for a feature");
+  if (
+    /^\s*(?:add|implement|support|allow|let|introduce|enable|integrate|show|send)\b/i.test(title) &&
+    /\b(?:to|in|for|on|into)\b/i.test(title)
+  )
+    add("feature", 2, "its title asks to add something to what exists");
   if (scope.questions.length >= 3) add("spike", 1.5, `it asks ${scope.questions.length} questions`);
 
-  const existing = distinct(text, EXISTING);
+  const product = distinct(text, EXISTING_PRODUCT);
+  const existing = [...product, ...distinct(text, EXISTING)];
   const building = distinct(text, NEW_BUILD);
   const asks = distinct(text, FEATURE_ASK);
   if (input.repositorySummary) add("feature", 3, "it is linked to an existing repository");
-  if (existing.length)
-    add("feature", Math.min(3, existing.length * 1.5), `it speaks of what exists (${quote(existing)})`);
+  // "our app" is the thing being changed; "the existing HR system" may only be something to integrate with.
+  const ours = product.filter((p) => p.startsWith("our "));
+  const existingWeight = Math.min(
+    4,
+    ours.length * 2 + (product.length - ours.length) + (existing.length - product.length) * 0.75,
+  );
+  if (existing.length) add("feature", existingWeight, `it speaks of what exists (${quote(existing)})`);
+  // Making something that exists faster, or fixing or moving it, is that kind of work.
+  if (product.length)
+    for (const kind of ["performance", "bug", "migration"] as const) if (score(kind) > 0) add(kind, 1.5, "");
   if (existing.length && asks.length) add("feature", 1, `and asks to ${quote(asks)}`);
   if (building.length)
     add("product", Math.min(4, 2 + building.length), `it describes something new (${quote(building)})`);
   if (scope.subject) add("product", 2, `it names what to build ("${scope.subject.slice(0, 60)}")`);
-  if (scope.requirements.length >= 3 && !existing.length)
+  if (scope.requirements.length >= 3 && !product.length)
     add("product", 1.5, `it lists ${scope.requirements.length} features of its own`);
   if (!existing.length && !input.repositorySummary) add("product", 1, "");
 
-  const score = (k: WorkKind) => scores.get(k)?.score ?? 0;
   // The kinds that change something need that something: a new product that mentions speed, alerts or
   // a dashboard is still a new product.
   const changes: WorkKind[] = ["bug", "performance", "migration"];
-  const fresh = score("product") >= 4 && existing.length === 0 && !input.repositorySummary;
+  // Only a text that says it builds something new, with nothing that exists, and no report structure.
+  const fresh =
+    building.length > 0 &&
+    score("product") >= 4 &&
+    product.length === 0 &&
+    !input.repositorySummary &&
+    scope.reproduction.length === 0 &&
+    scope.observed.length === 0;
   const order: WorkKind[] = [
     "bug",
     "migration",
@@ -196,7 +226,16 @@ export function readKind(input: {
   ];
   let best: WorkKind = "product";
   let bestScore = -1;
+  // Fixing, speeding up or moving something needs evidence that it exists, or a report's structure.
+  const reported =
+    scope.reproduction.length > 0 || scope.observed.length > 0 || Boolean(input.repositorySummary);
+  const runsToday = RUNS_TODAY.test(text);
+  const evidence: Partial<Record<WorkKind, boolean>> = {
+    bug: reported || existing.length > 0 || score("bug") >= 4,
+    performance: reported || existing.length > 0 || runsToday,
+  };
   for (const kind of order) {
+    if (evidence[kind] === false) continue;
     let s = score(kind);
     if (fresh && (changes.includes(kind) || kind === "feature")) s = Math.min(s, score("product") - 0.5);
     // Words alone must carry some weight before a kind is chosen over the default.
