@@ -1,3 +1,4 @@
+import { allNamed, namedTechnologies } from "./outline/signals";
 import { type Block, readBlocks } from "./reading/blocks";
 import { inlineList } from "./reading/inline-list";
 import { judgeSentence, sentences, splitOutside, startsWithInstruction } from "./reading/sentences";
@@ -80,13 +81,13 @@ const CRITERIA_HEADING =
 const REPRODUCTION_HEADING =
   /^(?:steps to reproduce|to reproduce|repro(?:duction)?(?: steps)?|how to reproduce|reproduce|reproducible example|minimal (?:reproduction|example))\b/i;
 const OBSERVED_HEADING =
-  /^(?:actual(?: (?:behaviou?r|results?|outcome))?|current behaviou?r|what (?:happens|happened)|observed(?: behaviou?r)?|environment|versions?|system info(?:rmation)?|platform|browsers?|os|device|logs?|stack ?traces?|error(?: messages?| output)?|output|screenshots?|additional (?:context|info(?:rmation)?|details)|workaround|possible (?:cause|fix|solution)|related(?: issues)?|debug(?: info)?)\b/i;
+  /^(?:actual(?: (?:behaviou?r|results?|outcome))?|current behaviou?r|what (?:happens|happened)|observed(?: behaviou?r)?|environment|versions?|system info(?:rmation)?|platform|browsers?|os|device|logs?|stack ?traces?|error(?: messages?| output)?|screenshots?|additional (?:context|info(?:rmation)?|details)|workaround|possible (?:cause|fix|solution)|related(?: issues)?|debug(?: info)?)\b/i;
 const STACK_HEADING =
   /^(?:(?:tech(?:nical)?|technology) ?stack|stack|built with|technolog(?:y|ies)|tools(?: used)?|tech)\b/i;
 const QUESTIONS_HEADING = /^(?:open questions|questions|unknowns|open issues|to decide|decisions? needed)\b/i;
 /** Headings whose items are work. */
 const WORK_HEADING =
-  /^(?:goals?|scope|v\d+(?: scope)?|mvp|requirements?|features?|functional requirements|must[- ]haves?|should[- ]haves?|nice[- ]to[- ]haves?|user stories|stories|deliverables?|milestones?|tasks?|todo|to do|to-do|what it does|what (?:it|the \w+) (?:should|must|will) do|how it (?:works|should work)|plan|steps|phases?|constraints?|non[- ]functional(?: requirements)?|solution|proposal|proposed (?:solution|change|changes)|changes|in scope|scope \(v\d+\))\b/i;
+  /^(?:goals?|scope|v\d+(?: scope)?|mvp|requirements?|features?|functional requirements|must[- ]haves?|should[- ]haves?|nice[- ]to[- ]haves?|user stories|stories|deliverables?|milestones?|tasks?|todo|to do|to-do|what it does|what (?:it|the \w+) (?:should|must|will) do|how it (?:works|should work)|plan|steps|phases?|constraints?|non[- ]functional(?: requirements)?|solution|proposal|proposed (?:solution|change|changes)|changes|in scope|scope \(v\d+\)|outputs?|deliverables?|what (?:we|i) need|what we want)\b/i;
 
 function sectionKind(heading: string): SectionKind {
   const h = heading.replace(/^[\W_]+/, "").trim();
@@ -103,7 +104,7 @@ function sectionKind(heading: string): SectionKind {
 
 /** An item that declares itself out of scope (or for later). */
 const NON_GOAL_ITEM =
-  /\b(?:out[- ]of[- ]scope|outside (?:of )?(?:the )?scope|non[- ]goals?|not (?:in|for|part of) (?:v\d+|the first (?:release|version)|scope|now|this (?:release|version|project|iteration)|mvp)|(?:later|someday|eventually),? maybe|maybe (?:later|someday)|for later|not needed|no need (?:for|to)|(?:do not|don'?t|won'?t|will not|doesn'?t|does not|didn'?t) (?:need|have to|bother|want to (?:build|support|handle))|(?:won'?t|will not|not going to) (?:build|support|do|include|handle|cover)|not (?:required|a goal|planned|a priority|in scope)|isn'?t needed|aren'?t needed|we skip|skip(?:ping)? (?:it |this |that )?for now|not for now|leave (?:it |this |that )?(?:for later|out)|postpone\w*|defer(?:red)?|(?:post|after)[- ](?:v1|mvp)|in (?:a )?(?:v2|version 2|phase 2|later (?:version|release|phase))|(?:^|\()(?:v2|later|stretch|future|optional later)\)?$|stretch goal|(?:please )?(?:don'?t|do not) (?:touch|worry about|bother with|build|handle|include)|(?:is|are) (?:already )?(?:handled|covered|taken care of|done) (?:by|in|elsewhere|outside))\b/i;
+  /\b(?:out[- ]of[- ]scope|outside (?:of )?(?:the )?scope|non[- ]goals?|not (?:in|for|part of) (?:v\d+|the first (?:release|version)|scope|now|this (?:release|version|project|iteration)|mvp)|(?:later|someday|eventually),? maybe|maybe (?:later|someday)|for later|not needed|no need (?:for|to)|(?:do not|don'?t|won'?t|will not|doesn'?t|does not|didn'?t) (?:need|have to|bother|want to (?:build|support|handle))|(?:won'?t|will not|not going to) (?:build|support|do|include|handle|cover)|not (?:required|a goal|planned|a priority|in scope)|isn'?t needed|aren'?t needed|we skip|skip(?:ping)? (?:it |this |that )?for now|not for now|leave (?:it |this |that )?(?:for later|out)|postpone\w*|defer(?:red)?|(?:post|after)[- ](?:v1|mvp)|in (?:a )?(?:v2|version 2|phase 2|later (?:version|release|phase))|(?:^|\()(?:v2|later|stretch|future|optional later)\)?$|stretch goal|^(?:please )?(?:don'?t|do not) (?:touch|worry about|bother with|build|handle|include)|(?:please )?(?:don'?t|do not) just (?:add|use|silence|hide|suppress|disable)|(?:we|i) (?:won'?t|will not|are not going to|aren'?t going to|don'?t plan to|do not plan to) (?!be\b)\w+|can wait|can come later|comes later|(?:is|are) (?:already )?(?:handled|covered|taken care of|done) (?:by|in|elsewhere|outside))\b/i;
 /** The writer naming what they build: "I'm writing a small TypeScript date library". */
 const NAMES_THE_PROJECT =
   /^(?:so,?\s+)?(?:i|we)(?:'m|’m| am|'re|’re| are)\s+(?:building|making|creating|developing|writing|working on)\s+(?:a|an|my|our|the)\b/i;
@@ -449,8 +450,11 @@ export function extractScope(description: string, additional: string | null = nu
 
 /** "Goals:", "Non-goals: video calls", "**Stack**: React": a label that opens a section. */
 function labelHeading(line: string): { text: string; rest: string } | null {
-  const label = line.match(/^([A-Za-z][\w ()/'’&-]{0,40}):\s*(.*)$/);
-  if (!label || label[1]!.split(/\s+/).length > 5) return null;
+  const label = line.match(/^([A-Za-z][\w ()/'’&-]{0,60}):\s*(.*)$/);
+  if (!label) return null;
+  const size = label[1]!.split(/\s+/).length;
+  // "Questions each option has to answer:" introduces what follows; a longer label with text after it is a sentence.
+  if (size > (label[2] ? 5 : 8)) return null;
   const name = label[1]!.trim();
   const rest = label[2] ?? "";
   const known = sectionKind(name) !== "requirement" || WORK_HEADING.test(name);
@@ -479,7 +483,12 @@ const IMPERATIVE_START =
 /** An ask, after a label ("Fix: ...", "Proposed fix: ...") and fillers ("And add ..."), or with "please" in it. */
 function isExplicitAsk(text: string): boolean {
   const bare = text.replace(/^[\w' ]{1,30}:\s+/, "").replace(/^(?:and|also|so|then|plus)\b,?\s+/i, "");
-  return EXPLICIT_ASK_START.test(bare) || startsWithInstruction(bare) || /\bplease\b/i.test(text);
+  return (
+    EXPLICIT_ASK_START.test(bare) ||
+    IMPERATIVE_START.test(bare) ||
+    startsWithInstruction(bare) ||
+    /\bplease\b/i.test(text)
+  );
 }
 
 /** Puts one sentence where it belongs: a requirement (after splitting lists), or one of the other parts. */
@@ -512,7 +521,12 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
       scope.questions.push(text);
       return;
   }
-  if (NON_GOAL_ITEM.test(text) || NO_ITEM.test(text)) {
+  // A bracketed aside decides nothing about the item it sits in ("run CI on 3.12 only (no need to
+  // support several versions)"); one that rules something out is a non-goal of its own.
+  for (const m of text.matchAll(/\(([^()]{3,120})\)/g))
+    if (NO_ITEM.test(m[1]!) || /^(?:not|without)\s/i.test(m[1]!)) scope.nonGoals.push(m[1]!.trim());
+  const bare = text.replace(/\s*\([^()]*\)/g, "");
+  if (NON_GOAL_ITEM.test(bare) || NO_ITEM.test(bare)) {
     // "I don't need accounts, but each list has a share link": only the clause that says so is out.
     const clauses = splitOutside(text, /,?\s+(?:but|however|though|although|yet)\s+|\s+[—–]\s+|\s+-\s+/i);
     if (clauses.length > 1) {
@@ -533,8 +547,14 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
   // A list written inside the sentence: each item is judged as a list item would be. The head names
   // what the items belong to ("A web shop for handmade candles: ...").
   const list = inlineList(text);
-  // Without a list, "; " joins clauses that stand on their own.
-  const clauses = list ? [text] : splitOutside(text, /;\s+/);
+  // Without a list, "; " joins clauses that stand on their own, and so does ", " before the writer
+  // speaks ("nextjs, we already have a postgres db", "..., so they'd sign in with a class code").
+  const clauses = list
+    ? [text]
+    : splitOutside(
+        text,
+        /;\s+|,\s+(?=(?:we|i|they|our|my)\s)|,\s+(?=so\s+(?:we|i|they|you|users|it|that's)\b)/i,
+      );
   if (clauses.length > 1) {
     for (const clause of clauses) place({ ...p, text: clause }, scope, requirements);
     return;
@@ -556,6 +576,11 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
         requirements.push({ ...p, text: itemText, statedIn: text });
       else scope.context.push(itemText);
     }
+    return;
+  }
+  // A bare list of technologies ("nextjs", "Python, FastAPI") says what to build with, not what to build.
+  if (isOnlyTechnology(text)) {
+    scope.context.push(text);
     return;
   }
   const verdict = judgeSentence(p.text, p.inList);
@@ -611,6 +636,16 @@ function withHead(head: string, item: string): string {
     ),
   );
   return modal ? `${modal[1]} ${item}` : item;
+}
+
+function isOnlyTechnology(text: string): boolean {
+  const names = allNamed(namedTechnologies(text));
+  if (names.length === 0) return false;
+  let rest = text;
+  for (const n of names) rest = rest.split(n).join(" ");
+  return !/[\p{L}]{3,}/u.test(
+    rest.replace(/\b(?:and|or|with|on|in|plus|nextjs|next|js|db|the|a|an|for|using|via)\b/gi, " "),
+  );
 }
 
 function unique(list: string[]): string[] {

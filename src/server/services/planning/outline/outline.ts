@@ -358,7 +358,7 @@ function dataShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
   const stated = (re: RegExp) => requirements.some((r) => re.test(r.text));
   const first = stated(/\b(collect|ingest|extract|load|pull|sources?|export from|import)\b/i)
     ? []
-    : [collectData()];
+    : [collectData(scope.context)];
   const f = featureNodes(requirements, scope);
   const checks = [
     ...(stated(

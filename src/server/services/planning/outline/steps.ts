@@ -468,10 +468,18 @@ export function infrastructureRelease(): OutlineNode[] {
 
 // ---- data and machine learning ----------------------------------------------------------------------
 
-export function collectData(): OutlineNode {
+export function collectData(context: string[]): OutlineNode {
+  const sources = context.filter((c) =>
+    /\b(?:data|rows|records|events|tables?|logs?|history|years? of|months? of|dataset|csv|exports?|database|postgres\w*|mysql|warehouse|bigquery|snowflake|s3|api|sensors?|readings|tickets|orders|transactions)\b/i.test(
+      c,
+    ),
+  );
   return leaf(
     "Collect the data and check its quality",
-    "Find the sources, pull a first extract, and look at it: volume, gaps, duplicates, and how far back it goes.",
+    [
+      "Find the sources, pull a first extract, and look at it: volume, gaps, duplicates, and how far back it goes.",
+      ...quoted("What the description says of the data:", sources, 8),
+    ].join("\n"),
     [
       "Each source, its owner and how it is read are written down",
       "A first extract was checked for gaps, duplicates and odd values",

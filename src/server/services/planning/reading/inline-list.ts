@@ -74,7 +74,7 @@ const ACTOR_WORDS =
  * "Formats: CSV, JSON", "Plans (Free, Pro)". Its list is one requirement.
  */
 const VALUES_HEAD =
-  /(?:^|\s)(?:(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+[\w-]+s|environments?|stages?|formats?|file types?|languages?|locales?|platforms?|browsers?|devices?|operating systems|os|currenc(?:y|ies)|sizes?|colou?rs?|themes?|regions?|tiers?|plans?|price points|categories|types?|statuses|states|levels|units?|fields?|columns?|attributes?|properties|options|modes|versions?|targets?)\s*$/i;
+  /(?:^|\s)(?:(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[\w-]+\s+)?[\w-]+s|environments?|stages?|formats?|file types?|languages?|locales?|platforms?|browsers?|devices?|operating systems|os|currenc(?:y|ies)|sizes?|colou?rs?|themes?|regions?|tiers?|plans?|price points|categories|types?|statuses|states|levels|units?|fields?|columns?|attributes?|properties|options|modes|versions?|targets?)\s*$/i;
 
 /** A list inside `sentence`, or null when it has none worth splitting. */
 export function inlineList(sentence: string): InlineList | null {
@@ -93,7 +93,24 @@ export function inlineList(sentence: string): InlineList | null {
     )
       return { head: colon[0]!.trim(), items: list.items };
   }
-  return verbList(text) ?? wishList(text) ?? introducedList(text) ?? appositiveList(text);
+  return verbList(text) ?? wishList(text) ?? introducedList(text) ?? bareList(text) ?? appositiveList(text);
+}
+
+/** Words that make a part a clause rather than a noun phrase. */
+const FINITE =
+  /\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|can|could|will|would|shall|should|may|might|must)\b/i;
+
+/**
+ * "Procedurally generated dungeons, turn-based movement on a grid, melee and ranged combat, and
+ * permadeath": a sentence that is only a list of noun phrases. Every part is an item.
+ */
+function bareList(text: string): InlineList | null {
+  const list = listParts(text);
+  if (!list || list.items.length < 3) return null;
+  if (!list.items.every((i) => words(i) <= 8 && !FINITE.test(i) && !CLAUSE_START.test(i))) return null;
+  // "a, b, and c", or four parts or more without the "and".
+  if (!/(?:,|\s)\s*(?:and|or|&)\s+[^,]+$/i.test(text) && list.items.length < 4) return null;
+  return { head: "", items: list.items };
 }
 
 /**
@@ -162,7 +179,7 @@ function wishList(text: string): InlineList | null {
   );
   if (!wish) return null;
   const list = listParts(wish[2]!);
-  if (!list || list.items.length < 3 || !list.items.every((i) => words(i) <= 14)) return null;
+  if (!list || list.items.length < 2 || !list.items.every((i) => words(i) <= 14)) return null;
   return { head: wish[1]!.trim(), items: list.items };
 }
 

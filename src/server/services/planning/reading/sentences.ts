@@ -85,15 +85,15 @@ export function startsWithInstruction(sentence: string): boolean {
 
 /** Verbs that start an instruction ("Add ...", "Set up ..."): the imperative of software work. */
 const IMPERATIVE =
-  /^(?:please\s+|also\s+|then\s+|and\s+|first,?\s+|finally,?\s+|next,?\s+)?(?:add|allow|build|create|make|implement|support|enable|let|show|display|list|send|store|save|keep|track|record|log|export|import|integrate|connect|sync|migrate|upgrade|update|replace|remove|delete|drop|fix|handle|provide|generate|validate|verify|check|test|deploy|set up|setup|configure|write|use|switch|move|port|rewrite|refactor|rename|split|merge|extract|convert|expose|publish|release|ship|document|monitor|alert|notify|email|e-mail|schedule|automate|run|install|upload|download|parse|render|cache|index|search|filter|sort|paginate|group|tag|invite|assign|approve|reject|review|sign|encrypt|hash|protect|secure|limit|throttle|retry|backfill|collect|clean|train|evaluate|benchmark|measure|profile|optimi[sz]e|reduce|speed up|improve|increase|decrease|lower|raise|prevent|block|detect|restore|back up|backup|archive|compute|calculate|estimate|predict|classify|recommend|translate|localize|localise|design|prototype|investigate|evaluate|compare|research|explore|find out|figure out|decide|choose|pick|define|draft|plan|prepare|bump|pin|deprecate|introduce|wire|hook up|plug|stream|poll|scrape|crawl|fetch|load|serve|host|scale|shard|partition|replicate|mirror|backport|patch|harden|audit|lint|format|package|bundle|compile|build out|roll out|rollout|cut over|port over|create|give|offer|require|display|print|output|accept|receive|reply|respond|redirect|embed|share|post|comment|like|vote|rate|pay|charge|refund|bill|invoice|book|reserve|cancel|reschedule|remind|follow|subscribe|unsubscribe|mute|ban|kick|warn|moderate|welcome|greet|roll|draw|play|pause|resume|stop|start|open|close|lock|unlock|archive|pin)\b/i;
+  /^(?:please\s+|also\s+|then\s+|and\s+|first,?\s+|finally,?\s+|next,?\s+)?(?:add|allow|build|create|make|implement|support|enable|let|show|display|list|send|store|save|keep|track|record|log|export|import|integrate|connect|sync|migrate|upgrade|update|replace|remove|delete|drop|fix|handle|provide|generate|validate|verify|check|test|deploy|set up|setup|configure|write|use|switch|move|port|rewrite|refactor|rename|split|merge|extract|convert|expose|publish|release|ship|document|monitor|alert|notify|email|e-mail|schedule|automate|run|install|upload|download|parse|render|cache|index|search|filter|sort|paginate|group|tag|invite|assign|approve|reject|review|sign|encrypt|hash|protect|secure|limit|throttle|retry|backfill|collect|clean|train|evaluate|benchmark|measure|profile|optimi[sz]e|reduce|speed up|improve|increase|decrease|lower|raise|prevent|block|detect|restore|back up|backup|archive|compute|calculate|estimate|predict|classify|recommend|translate|localize|localise|design|prototype|investigate|evaluate|compare|research|explore|find out|figure out|decide|choose|pick|define|draft|plan|prepare|bump|pin|deprecate|introduce|wire|hook up|plug|stream|poll|scrape|crawl|fetch|load|serve|host|scale|shard|partition|replicate|mirror|backport|patch|harden|audit|lint|format|package|bundle|compile|build out|roll out|rollout|cut over|port over|create|give|offer|require|display|print|output|accept|receive|reply|respond|redirect|embed|share|post|comment|like|vote|rate|pay|charge|refund|bill|invoice|book|reserve|cancel|reschedule|remind|follow|subscribe|submit|enter|register|apply|file|request|attach|link|unlink|map|tune|tag|unsubscribe|mute|ban|kick|warn|moderate|welcome|greet|roll|draw|play|pause|resume|stop|start|open|close|lock|unlock|archive|pin)\b/i;
 
 /** A wish or an obligation: "should", "must", "needs to", "I want", "we'd like", "it would be nice to". */
 const MODAL =
-  /\b(should|shall|must|needs? to|has to|have to|will need to|is required to|are required to|ought to|(?:i|we)(?:\s+really|\s+also|\s+just)?\s+(?:want|need|would like|'d like|’d like|wish|am looking for|are looking for)|(?:it|that)\s+(?:would|'d|’d)\s+be\s+(?:nice|great|good|cool|useful|awesome|helpful)|(?:is|are)\s+(?:needed|required|a must)|ability to|able to|option to|way to|possibility to|support for|feature to|lets? (?:me|us|users|people|you)|allows? (?:me|us|users|people|you|them)|want(?:s)? to be able)\b/i;
+  /\b(should|shall|must|needs? to|has to|have to|will need to|is required to|are required to|ought to|(?:i|we)(?:\s+really|\s+also|\s+just)?\s+(?:want|need|would like|'d like|’d like|wish|am looking for|are looking for)|(?:i|we)(?:'d|’d| would)(?:\s+(?:also|really|just|rather|much rather))?\s+(?:like|love|prefer)|(?:it|that)\s+(?:would|'d|’d)\s+be\s+(?:nice|great|good|cool|useful|awesome|helpful)|(?:is|are)\s+(?:needed|required|a must)|ability to|able to|option to|way to|possibility to|support for|feature to|lets? (?:me|us|users|people|you)|allows? (?:me|us|users|people|you|them)|want(?:s)? to be able|^needs?|^(?:it|this|the \w+) needs?)\b/i;
 
 /** A subject that is the thing being built, or someone using it, followed by what it does. */
 const SUBJECT =
-  /^(?:the |our |my |a |an |each |every |all |any |new |registered |logged[- ]in |signed[- ]in )?(?:app|application|bot|tool|site|website|web app|service|api|backend|frontend|server|system|platform|product|dashboard|extension|plugin|cli|command|library|package|sdk|game|page|screen|form|widget|job|worker|pipeline|script|model|it|they|users?|customers?|clients?|admins?|administrators?|managers?|members?|visitors?|guests?|students?|teachers?|players?|authors?|editors?|readers?|owners?|staff|employees?|agents?|operators?|moderators?|sellers?|buyers?|drivers?|riders?|patients?|doctors?|nurses?|parents?|people|everyone|anyone|team members?|volunteers?|donors?|organizers?|organisers?|attendees?|hosts?|tenants?|landlords?|freelancers?|accountants?|developers?|maintainers?|contributors?)\s+(?:can|could|may|will|would|gets?|sees?|receives?|shows?|displays?|lets?|allows?|sends?|stores?|saves?|keeps?|tracks?|records?|exports?|imports?|syncs?|creates?|adds?|edits?|deletes?|removes?|lists?|searches?|filters?|sorts?|uploads?|downloads?|books?|pays?|posts?|reads?|writes?|runs?|checks?|validates?|generates?|calculates?|computes?|notifies?|reminds?|emails?|alerts?|supports?|provides?|offers?|uses?|connects?|integrates?|works?|publishes?|logs?|signs?|manages?|views?|opens?|closes?|starts?|stops?|picks?|chooses?|selects?|invites?|joins?|leaves?|follows?|rates?|reviews?|approves?|rejects?|assigns?|claims?|requests?|submits?|answers?|replies?|asks?|chats?|messages?|plays?|rolls?|draws?|browses?|orders?|buys?|sells?|schedules?|cancels?|reschedules?|moves?|drags?|drops?|enters?|fills?|scans?|prints?|shares?|comments?|likes?|votes?|subscribes?|unsubscribes?|reports?|flags?|moderates?|bans?|kicks?|warns?|welcomes?|greets?|levels?|earns?|gains?|loses?|returns?|responds?|accepts?|refuses?|blocks?|detects?|predicts?|classifies?|recommends?|translates?|renders?|caches?|indexes?|fetches?|polls?|streams?|scrapes?|crawls?|loads?|serves?|hosts?|scales?|retries?|queues?|processes?|handles?|routes?|redirects?|embeds?|monitors?|measures?|fires?|triggers?|updates?|refreshes?|resets?|restores?|archives?|backs up|cleans?|collects?|converts?|parses?|formats?|compiles?|packages?|bundles?|deploys?|releases?|ships?|must|should|need|needs|want|wants|have to|has to|are able|is able)\b/i;
+  /^(?:the |our |my |a |an |each |every |all |any |new |registered |logged[- ]in |signed[- ]in )?(?:app|application|bot|tool|site|website|web app|service|api|backend|frontend|server|system|platform|product|dashboard|extension|plugin|cli|command|library|package|sdk|game|page|screen|form|widget|job|worker|pipeline|script|model|it|they|users?|customers?|clients?|admins?|administrators?|managers?|members?|visitors?|guests?|students?|teachers?|players?|authors?|editors?|readers?|owners?|staff|employees?|agents?|operators?|moderators?|sellers?|buyers?|drivers?|riders?|patients?|doctors?|nurses?|parents?|people|everyone|anyone|team members?|volunteers?|donors?|organizers?|organisers?|attendees?|hosts?|tenants?|landlords?|freelancers?|accountants?|developers?|maintainers?|contributors?)(?:'d|’d|'ll|’ll)?\s+(?:can|could|may|will|would|gets?|sees?|receives?|shows?|displays?|lets?|allows?|sends?|stores?|saves?|keeps?|tracks?|records?|exports?|imports?|syncs?|creates?|adds?|edits?|deletes?|removes?|lists?|searches?|filters?|sorts?|uploads?|downloads?|books?|pays?|posts?|reads?|writes?|runs?|checks?|validates?|generates?|calculates?|computes?|notifies?|reminds?|emails?|alerts?|supports?|provides?|offers?|uses?|connects?|integrates?|works?|publishes?|logs?|signs?|manages?|views?|opens?|closes?|starts?|stops?|picks?|chooses?|selects?|invites?|joins?|leaves?|follows?|rates?|reviews?|approves?|rejects?|assigns?|claims?|requests?|submits?|answers?|replies?|asks?|chats?|messages?|plays?|rolls?|draws?|browses?|orders?|buys?|sells?|schedules?|cancels?|reschedules?|moves?|drags?|drops?|enters?|fills?|scans?|prints?|shares?|comments?|likes?|votes?|subscribes?|unsubscribes?|reports?|flags?|moderates?|bans?|kicks?|warns?|welcomes?|greets?|levels?|earns?|gains?|loses?|returns?|responds?|accepts?|refuses?|blocks?|detects?|predicts?|classifies?|recommends?|translates?|renders?|caches?|indexes?|fetches?|polls?|streams?|scrapes?|crawls?|loads?|serves?|hosts?|scales?|retries?|queues?|processes?|handles?|routes?|redirects?|embeds?|monitors?|measures?|fires?|triggers?|updates?|refreshes?|resets?|restores?|archives?|backs up|cleans?|collects?|converts?|parses?|formats?|compiles?|packages?|bundles?|deploys?|releases?|ships?|must|should|need|needs|want|wants|have to|has to|are able|is able)\b/i;
 
 /** Reasons and consequences: why, not what. */
 const RATIONALE =
@@ -101,22 +101,30 @@ const RATIONALE =
 
 /** Remarks to the reader: thanks, greetings, review chatter, evaluations of the text itself. */
 const REMARK =
-  /^(?:thanks?|thank you|cheers|regards|best|hi|hello|hey|dear|hope this helps|any (?:ideas|thoughts|help|feedback|suggestions)|let me know|feel free|happy to|looking forward|lgtm|\+1|great|awesome|cool|nice|good|ok|okay|sure|yes|no|absolutely|definitely|exactly|agreed|indeed|sounds good|makes sense|wish (?:us|me) luck|good luck|fingers crossed|tl;?dr|edit:|update:|that'?s (?:much |way |far |a bit |not |pretty |really )?(?:too|very|so|great|awesome|nice|good|bad|fine|it|all|a lot|the (?:idea|point|plan))|it'?s (?:much |way |far |a bit |not |pretty |really )?(?:too|very|so|great|awesome|nice|good|bad|fine|overkill|over-?engineered|a (?:lot|mess|pain|nightmare))|is (?:it|this|that) (?:over-?engineered|overkill|too)|here(?:'s| is| are) (?:my|our|the|a|an|what)|below (?:is|are)|the following|this (?:document|doc|prd|spec|rfc|readme|issue|ticket|post|proposal) (?:describes|outlines|covers|is about|proposes))/i;
+  /^(?:(?:thanks?|thank you|cheers|regards|best|hi|hello|hey|dear|hope this helps|any (?:ideas|thoughts|help|feedback|suggestions)|let me know|feel free|happy to|looking forward|lgtm|\+1|great|awesome|cool|nice|good|ok|okay|sure|yes|no|absolutely|definitely|exactly|agreed|indeed|sounds good|makes sense|wish (?:us|me) luck|good luck|fingers crossed|tl;?dr|edit:|update:|that'?s (?:much |way |far |a bit |not |pretty |really )?(?:too|very|so|great|awesome|nice|good|bad|fine|it|all|a lot|the (?:idea|point|plan))|it'?s (?:much |way |far |a bit |not |pretty |really )?(?:too|very|so|great|awesome|nice|good|bad|fine|overkill|over-?engineered|a (?:lot|mess|pain|nightmare))|is (?:it|this|that) (?:over-?engineered|overkill|too)|here(?:'s| is| are) (?:my|our|the|a|an|what)|below (?:is|are)|the following|this (?:document|doc|prd|spec|rfc|readme|issue|ticket|post|proposal) (?:describes|outlines|covers|is about|proposes)))(?=\W|$)/i;
 
 /** Openers that carry no meaning of their own ("So, ...", "Honestly ..."). */
 const FILLER = /^(?:so|well|and|but|now|honestly|basically|anyway|also|oh|ok|okay|then|plus)\b,?\s+/i;
 
 /** A sentence about the writer or the writer's people: "I ...", "we've ...", "my mom ...", "she ...". */
 const PERSONAL_SUBJECT =
-  /^(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|we|we're|we’re|we've|we’ve|we'd|we’d|we'll|we’ll|us|she|he|she's|he's|my\s+\w+|our\s+(?:team|company|startup|org|organi[sz]ation|family|grandma|grandpa|grandmother|grandfather|mom|mum|dad|mother|father|kids?|children|son|daughter|friends?|boss|manager|cto|ceo|founder|cofounder|co-founder|club|band|school|class|neighbou?rs?|landlord|roommates?|household|house|group|community)|(?:his|her|their)\s+\w+)\b/i;
+  /^(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|we|we're|we’re|we've|we’ve|we'd|we’d|we'll|we’ll|us|she|he|she's|he's|my\s+\w+|our\s+\w+|(?:his|her|their)\s+\w+)\b/i;
 
 /** The writer saying what the project is, not what it does: "we're building PillPing", "this is my side project". */
 const META =
   /^(?:(?:i|we)(?:'re|’re| are| am|'m|’m)\s+(?:building|making|creating|developing|working on|writing|planning|thinking (?:about|of))|(?:i|we)\s+(?:plan|intend|hope|aim)\s+to\s+(?:build|make|create|ship|launch|finish)|(?:the|my|our)\s+(?:goal|aim|idea|plan|vision|mission|purpose|dream|hope)\s+(?:is|was|would be)|(?:this|it)\s+(?:is|was|will be)\s+(?:a|an|my|our|just)\b.{0,40}\b(?:project|hackathon|weekend|side|hobby|prototype|experiment|attempt|idea|proposal|draft|prd|spec|rfc|issue|ticket|request|post|write-?up))/i;
 
 /** What someone did: a past-tense verb right after a short subject, or a time in the past. */
-const PAST =
-  /^(?:i|we|he|she|they|it|you|my \w+|our \w+|his \w+|her \w+|their \w+|the \w+(?: \w+)?|this \w+|that \w+|[A-Z][\w'’-]+(?: [A-Z][\w'’-]+)?)\s+(?:(?:also|already|just|never|recently|then|finally|once|first)\s+)?(?:was|were|had|did|didn't|didn’t|went|took|got|made|came|saw|found|spent|wrote|ran|began|became|lost|thought|felt|knew|told|said|bought|tried|used to|started|noticed|decided|wanted|needed|asked|looked|realized|realised|doubled|missed|forgot|broke|crashed|failed|happened|worked|stopped|switched|moved|migrated|upgraded|added|removed|changed|built|launched|shipped|released|hired|left|joined|quit)\b|\b(?:yesterday|last (?:night|week|month|year|winter|summer|spring|fall|autumn|time|sprint|release)|(?:a few|two|three|\d+) (?:days|weeks|months|years) ago|years ago|back then|a while ago|in (?:19|20)\d\d)\b/i;
+const PAST_VERB =
+  "(?:(?:also|already|just|never|recently|then|finally|once|first|all)\\s+)?(?<!\\b(?:is|are|was|were|be|been|being|get|gets|got|it's|that's)\\s)(?:was|were|had|did|didn't|didn’t|went|took|got|made|came|saw|found|spent|wrote|ran|began|became|lost|thought|felt|knew|told|said|bought|brought|kept|left|quit|built|sent|sold|won|grew|fell|rose|hit|hurt|broke|forgot|used to|(?!(?:called|named|based|related|focused|powered|backed|hosted|limited|shared|sized|shaped|priced|timed|nested|scoped|signed|logged|detailed|advanced|automated|dedicated|distributed|embedded|encrypted|expected|extended|fixed|mixed|needed|preferred|required|selected|supported|trusted|unlimited|versioned)\\b)[a-z]{2,}[^e\\W]ed)\\b";
+const PAST = new RegExp(
+  `^(?:i|we|he|she|they|it|you|(?:my|our|his|her|their|the|this|that|a|an)\\s+(?:[\\w'’.-]+\\s+){0,4}?[\\w'’.-]+)\\s+${PAST_VERB}|\\b(?:yesterday|last (?:night|week|month|year|winter|summer|spring|fall|autumn|time|sprint|release|quarter)|(?:a few|two|three|\\d+) (?:days|weeks|months|years) ago|years ago|back then|a while ago|in (?:19|20)\\d\\d)\\b`,
+  "i",
+);
+/** A name, then what it did: "Python 3.8 reached end of life". Case matters: the name is capitalised. */
+const PAST_NAMED = new RegExp(
+  `^(?![A-Z][a-z]+ly\\b)[A-Z][\\w'’.-]*(?:\\s+[A-Z0-9][\\w'’.-]*){0,2}\\s+${PAST_VERB}`,
+);
 
 /** Someone's words reported: "our keys player says she'll wait", "the client mentioned ...". */
 const REPORTED =
@@ -124,11 +132,27 @@ const REPORTED =
 
 /** A judgement of how things are, not a change: "the export is too slow", "it takes 40 seconds". */
 const EVALUATION =
-  /^(?:[\w'’-]+\s+){0,6}?(?:is|are|was|were|seems?|looks?|feels?|gets?|got|became|becomes|has been|have been)\s+(?:(?:too|very|so|really|quite|pretty|super|extremely|incredibly|kind of|kinda|way|much|far|a bit|a little|rather|getting|still|now|currently|always|often|sometimes|not|never|completely|totally)\s+)*(?:slow|fast|broken|great|awesome|amazing|bad|terrible|horrible|awful|good|nice|painful|annoying|frustrating|confusing|expensive|costly|cheap|hard|easy|difficult|complicated|complex|over-?engineered|overkill|messy|ugly|long|short|big|huge|large|small|tiny|outdated|old|ancient|legacy|unreliable|flaky|buggy|unusable|clunky|tedious|error-prone|manual|missing|gone|lost|down|fine|ok|okay|sluggish|laggy|clumsy|useless|pointless|limited|enough|insufficient|inconsistent|unclear|wrong|a mess|a pain|a nightmare|a problem|an issue|the problem|the issue|the bottleneck)\b|^(?:[\w'’-]+\s+){1,6}?(?:takes?|took|costs?|cost)\s+(?:about\s+|around\s+|over\s+|almost\s+|nearly\s+|up to\s+|more than\s+)?[~$€£]?\d/i;
+  /^(?:[\w'’-]+\s+){0,6}?(?:is|are|was|were|seems?|looks?|feels?|gets?|got|became|becomes|has been|have been)\s+(?:(?:too|very|so|really|quite|pretty|super|extremely|incredibly|kind of|kinda|way|much|far|a bit|a little|rather|getting|still|now|currently|always|often|sometimes|not|never|completely|totally)\s+)*(?:slow|fast|broken|great|awesome|amazing|bad|terrible|horrible|awful|good|nice|painful|annoying|frustrating|confusing|expensive|costly|cheap|hard|easy|difficult|complicated|complex|over-?engineered|overkill|messy|ugly|long|short|big|huge|large|small|tiny|outdated|old|ancient|legacy|unreliable|flaky|buggy|unusable|clunky|tedious|error-prone|manual|missing|gone|lost|down|fine|ok|okay|sluggish|laggy|clumsy|useless|pointless|limited|enough|insufficient|inconsistent|unclear|wrong|a mess|a pain|a nightmare|a problem|an issue|the problem|the issue|the bottleneck|rough|functional|basic|good enough|out of (?:security )?support|end[- ]of[- ]life|deprecated|unmaintained|no longer (?:supported|maintained))\b|^(?:[\w'’-]+\s+){1,6}?(?:takes?|took|costs?|cost)\s+(?:about\s+|around\s+|over\s+|almost\s+|nearly\s+|up to\s+|more than\s+)?(?:[~$€£]?\d|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|hours|days|weeks|minutes)|^(?:[\w'’-]+\s+){1,5}?(?:is|are|has|have|holds?|contains?|runs?)\s+(?:about |around |roughly |over |~)?\d[\d.,]*k?\+?\s*(?:lines|loc|rows|records|tables|services|gb|tb|mb|users|customers|requests|examples|tests|files|repos|endpoints|dynos|nodes|pods|servers|instances)\b/i;
 
 /** Doubt or a passing thought: "maybe ...", "not sure ...", "no idea if ...". */
 const HEDGE =
-  /^(?:maybe|perhaps|possibly|probably|not sure|no idea|i wonder|hopefully|who knows|ideally,? (?:i|we) (?:could|might))\b/i;
+  /^(?:maybe|perhaps|possibly|probably|not sure|no idea|i wonder|hopefully|who knows|ideally,? (?:i|we) (?:could|might)|still (?:figuring|working|thinking|deciding|unsure|undecided)|tbd|to be decided|undecided|open question)\b/i;
+
+/** Document details: owner, status, dates, versions; and "Made in Godot for a jam". */
+const METADATA =
+  /^(?:owner|authors?|status|draft|last (?:updated|edited|modified)|date|updated|created|version|reviewers?|approvers?|stakeholders?|contact|ticket|epic|sprint|priority|labels?|assignee|milestone|due|deadline|timebox|time[- ]box|budget|estimate)\b\s*[:·—-]|\s·\s|^(?:made|built|written|created|developed|designed|measured|tested|observed|seen|reported|found|noticed|recorded|taken|captured)\s+(?:in|with|for|by|on|at|using|during|from|under)\b/i;
+
+/** A measurement or a count after a label: "First Contentful Paint: 4.8 s", "Our own code: ~1 MB". */
+const MEASUREMENT =
+  /^[^:]{1,50}:\s*(?:about |~|≈|<|>)?[$€£]?[\d.,]+\s*(?:ms|milliseconds|s|sec|secs|seconds|min|mins|minutes|h|hrs|hours|days?|weeks?|kb|mb|gb|tb|%|x|k|m|requests?\/s|rps|qps)\b(?:\s*\(.*\))?(?:,\s*[^:]{0,60})?$/i;
+
+/** Today's situation: "currently", "right now", "at the moment", "today ...". */
+const CURRENT =
+  /\b(?:currently|right now|at the moment|as of (?:now|today)|these days)\b|^today\b|^[\w'’ -]{1,40}\b(?:keeps?|kept) [a-z]+ing\b/i;
+
+/** A request someone else made: "the kids voted for streaks", "customers asked for dark mode". */
+const REQUESTED =
+  /\b(?:asked for|voted for|requested|wished for|begged for|keep asking for|are asking for|asks for)\b/i;
 
 /**
  * What a sentence is. `inList`: it is a list item (or an item of an inline list), where a noun phrase
@@ -141,11 +165,14 @@ export function judgeSentence(sentence: string, inList: boolean): SentenceKind {
     .replace(FILLER, "")
     // "For this weekend's hackathon we're building ...": the lead-in before the writer speaks.
     .replace(
-      /^(?:for|in|at|on|during|over|after|before|since|this|next|every)\s+[\w'’ -]{1,40}?,?\s+(?=(?:i|we|i'm|we're|i’m|we’re|i've|we've)\b)/i,
+      /^(?:for|in|at|on|during|over|after|before|since|this|next|every|each|most|some)\s+[\w'’ -]{1,40}?,?\s+(?=(?:i|we|i'm|we're|i’m|we’re|i've|we've|my|our|his|her|their|she|he)\b)/i,
       "",
     );
   if (/\?["'”)]*$/.test(s)) return "question";
-  if (REMARK.test(s) || RATIONALE.test(s) || HEDGE.test(s) || META.test(s)) return "context";
+  if (REMARK.test(s) || RATIONALE.test(s) || HEDGE.test(s) || META.test(s) || METADATA.test(s))
+    return "context";
+  if (MEASUREMENT.test(s)) return "context";
+  if (REQUESTED.test(s)) return "work";
   // An instruction or a wish is work whoever says it ("I want ...", "We need ...", "Add ...").
   if (IMPERATIVE.test(s)) return "work";
   const modal = MODAL.test(s) && !/\b(?:wanted|needed|would have liked|used to)\b/i.test(s);
@@ -154,7 +181,8 @@ export function judgeSentence(sentence: string, inList: boolean): SentenceKind {
     return IMPERATIVE.test(s.replace(/^(?:i|we)(?:'ll|’ll| will| are going to|'re going to| shall)\s+/i, ""))
       ? "work"
       : "context";
-  if (PERSONAL_SUBJECT.test(s) || PAST.test(s) || REPORTED.test(s)) return "context";
+  if (PERSONAL_SUBJECT.test(s) || PAST.test(s) || PAST_NAMED.test(s) || REPORTED.test(s) || CURRENT.test(s))
+    return "context";
   if (!inList && /!["'”)]*$/.test(s)) return "context";
   if (EVALUATION.test(s)) return "context";
   return "work";
