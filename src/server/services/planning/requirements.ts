@@ -36,6 +36,8 @@ export type Requirement = {
   benefit: string | null;
   /** The whole sentence, when this requirement is one item of a list written inside it. */
   statedIn: string | null;
+  /** Its step in a stated sequence (`StatedScope.sequences`); the items of one sentence share a step. */
+  step?: number;
 };
 
 export type StatedScope = {
@@ -217,7 +219,10 @@ type Pending = {
 };
 
 const STEP_SECTION =
-  /\b(steps?|phases?|stages?|plan|process|procedure|order|rollout|roll-out|migration|upgrade|pipeline|workflow|flow|how it works|sequence|timeline|milestones?)\b/i;
+  /\b(steps?|phases?|stages?|process|procedure|order|rollout|roll-out|cut-?over|migration plan|upgrade plan|pipeline|workflow|flow|how it works|sequence|timeline|runbook|checklist)\b/i;
+/** Words that say a list is done in its order: "in this order", "step by step", "one after another". */
+const IN_ORDER =
+  /\b(?:in (?:this|that|the following|the same) order|in order|step by step|one (?:after|by) (?:the other|another|one)|in sequence|sequentially|first[^.]{0,60}\bthen\b)/i;
 const THEN =
   /^(?:then|after that|afterwards|afterward|next|finally|once (?:that|this|it)(?: is|'s)? done|lastly|and then|after (?:this|which))\b,?\s*/i;
 
@@ -252,6 +257,8 @@ export function extractScope(description: string, additional: string | null = nu
     let listSequence: number | null = null;
     let proseSequence: number | null = null;
     let lastLine = -2;
+    /** The prose just before a list ("Do these in this order:"). */
+    let lead = "";
 
     const first = blocks.findIndex((b) => b.type !== "aside");
     blocks.forEach((block, index) => {
@@ -295,6 +302,7 @@ export function extractScope(description: string, additional: string | null = nu
           heading = { text: block.text, rest: "" };
       }
       if (heading) {
+        lead = "";
         section = heading.text;
         kind = sectionKind(section);
         labelled = block.type === "prose" && Boolean(labelHeading(block.text));
@@ -324,11 +332,11 @@ export function extractScope(description: string, additional: string | null = nu
         }
         if (block.list !== lastList) {
           lastList = block.list;
-          listSequence =
-            block.numbered && (STEP_SECTION.test(section ?? "") || kind === "reproduction")
-              ? ++sequenceId
-              : null;
-          if (block.numbered && listSequence === null) listSequence = -++sequenceId; // decided below
+          const ordered = STEP_SECTION.test(section ?? "") || IN_ORDER.test(`${section ?? ""} ${lead}`);
+          listSequence = block.numbered && (ordered || kind === "reproduction") ? ++sequenceId : null;
+          // A numbered list of features is not an order; one of instructions outside a feature list may be.
+          if (block.numbered && listSequence === null && !WORK_HEADING.test(section ?? ""))
+            listSequence = -++sequenceId;
         }
         // "- OS: Android 14", "- Browser: Firefox": a labelled observation, not an item of work.
         const label = labelHeading(block.text);
@@ -345,6 +353,7 @@ export function extractScope(description: string, additional: string | null = nu
           });
         return;
       }
+      lead = block.text;
       // Prose: its sentences, with "then" chaining a sequence.
       let previous: Pending | null = null;
       for (const s of sentences(block.text)) {
@@ -374,9 +383,7 @@ export function extractScope(description: string, additional: string | null = nu
     if (p.sequence !== null) bySequence.set(p.sequence, [...(bySequence.get(p.sequence) ?? []), p]);
   for (const [id, items] of bySequence) {
     if (id >= 0) continue;
-    const steps = items.filter(
-      (p) => judgeSentence(p.text, false) === "work" && /^[A-Za-z]+/.test(p.text) && isStep(p.text),
-    );
+    const steps = items.filter((p) => startsWithInstruction(p.text));
     const keep = steps.length >= Math.ceil(items.length * 0.6) ? -id : null;
     for (const p of items) p.sequence = keep;
   }
@@ -427,9 +434,21 @@ export function extractScope(description: string, additional: string | null = nu
     if (seen.some((s) => similarity(s, words) >= NEAR_DUPLICATE)) continue;
     seen.push(words);
     const id = `R${scope.requirements.length + 1}`;
-    scope.requirements.push({ id, text, section: item.section, ...actorOf(text), statedIn: item.statedIn });
-    if (item.sequence !== null && item.sequence > 0)
-      sequenceOf.set(item.sequence, [...(sequenceOf.get(item.sequence) ?? []), id]);
+    const requirement: Requirement = {
+      id,
+      text,
+      section: item.section,
+      ...actorOf(text),
+      statedIn: item.statedIn,
+    };
+    if (item.sequence !== null && item.sequence > 0) {
+      const ids = sequenceOf.get(item.sequence) ?? [];
+      const before = ids.length ? scope.requirements.find((r) => r.id === ids[ids.length - 1]) : undefined;
+      const sameSentence = before && item.statedIn !== null && before.statedIn === item.statedIn;
+      requirement.step = before ? (before.step ?? 0) + (sameSentence ? 0 : 1) : 0;
+      sequenceOf.set(item.sequence, [...ids, id]);
+    }
+    scope.requirements.push(requirement);
   }
   scope.sequences = [...sequenceOf.values()].filter((s) => s.length >= 2);
 
@@ -465,11 +484,6 @@ function labelHeading(line: string): { text: string; rest: string } | null {
 /** A heading that names a section rather than the project ("Overview", "Goals"). */
 function sectionLike(text: string): boolean {
   return sectionKind(text) !== "requirement" || WORK_HEADING.test(text);
-}
-
-/** An item that is a step ("Update Rails to 7.0"): starts with a verb, not a noun phrase. */
-function isStep(text: string): boolean {
-  return judgeSentence(text, false) === "work" && !/^(?:a|an|the|some|all|each|every)\b/i.test(text);
 }
 
 /** An explicit request, wherever it stands: "Please ...", "We'd like ...", "It should ...", "Add ...". */

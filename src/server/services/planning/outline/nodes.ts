@@ -24,6 +24,8 @@ export type OutlineNode = {
    * in order): it waits for the sibling before it in the same series.
    */
   sequence?: string;
+  /** Its step in that series, when several nodes share a step (done side by side); else its position. */
+  step?: number;
 };
 
 /** setup comes first, release last; within a release, checks ("verify") come before shipping ("ship"). */

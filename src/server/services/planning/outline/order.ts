@@ -26,13 +26,20 @@ export function siblingOrder(siblings: OutlineNode[]): number[][] {
         (b.role === "ship" && a.role === "verify");
       if (before) deps[j]!.add(i + 1);
     });
-    // A step of a series waits for the step before it in the same series.
+    // A step of a series waits for the step before it in the same series: every sibling of that step
+    // when several share it (the items of one stated step are done side by side).
     if (b.sequence) {
-      for (let i = j - 1; i >= 0; i--) {
-        if (siblings[i]!.sequence === b.sequence) {
-          deps[j]!.add(i + 1);
-          break;
-        }
+      const earlier = siblings
+        .slice(0, j)
+        .map((a, i) => ({ a, i }))
+        .filter(({ a }) => a.sequence === b.sequence);
+      if (b.step === undefined) {
+        const last = earlier[earlier.length - 1];
+        if (last) deps[j]!.add(last.i + 1);
+      } else {
+        const steps = earlier.map(({ a }) => a.step ?? -1).filter((s) => s < b.step!);
+        const previous = Math.max(-Infinity, ...steps);
+        for (const { a, i } of earlier) if ((a.step ?? -1) === previous) deps[j]!.add(i + 1);
       }
     }
   });

@@ -91,6 +91,8 @@ const TARGET =
 function featureNodes(
   requirements: Requirement[],
   scope: StatedScope,
+  /** The description's own sections are phases done in their order (a migration's, a pipeline's). */
+  phased = false,
 ): { middle: OutlineNode[]; streams: Outline["workstreams"]; flatTitle: string | null } {
   const sequenceOf = new Map<string, string>();
   scope.sequences.forEach((seq, k) => {
@@ -99,7 +101,7 @@ function featureNodes(
   const node = (r: Requirement) => {
     const n = requirementLeaf(r);
     const series = sequenceOf.get(r.id);
-    return series ? { ...n, sequence: series } : n;
+    return series ? { ...n, sequence: series, ...(r.step !== undefined ? { step: r.step } : {}) } : n;
   };
   const streams = workstreams(requirements, scope.sequences);
   if (requirements.length === 0) return { middle: [], streams: [], flatTitle: null };
@@ -110,11 +112,14 @@ function featureNodes(
   }
   const middle: OutlineNode[] = [];
   const out: Outline["workstreams"] = [];
+  // Grouped by the description's own sections (not by category): their order is the text's.
+  const sectioned = new Set(requirements.map((r) => r.section).filter((s) => s !== null)).size >= 2;
   for (const s of streams) {
     const children = s.items.map(node);
     // A one-word section heading ("Goals") says more with the requirements it holds.
     const title = /\s/.test(s.title) ? s.title : `${s.title} (${idList(s.items)})`;
-    const n = children.length === 1 ? children[0]! : group(title, children);
+    const grouped = children.length === 1 ? children[0]! : group(title, children);
+    const n = phased && sectioned ? { ...grouped, sequence: "phases" } : grouped;
     middle.push(n);
     out.push({ title, nodes: [n] });
   }
@@ -223,19 +228,13 @@ function bugShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
   );
   const asks = requirements.filter((r) => !reported.includes(r));
   const tests = asks.filter((r) => /\b(?:tests?|specs?|regression|race detector|-race)\b/i.test(r.text));
-  const fixes = asks.filter((r) => !tests.includes(r));
   const coreFix = bugFix(steps.before[0]!.title.replace(/^Reproduce: /, ""), scope, reported);
-  const fix = fixes.length
-    ? group("Fix the bug", [coreFix, ...fixes.map((r) => requirementLeaf(r))])
-    : coreFix;
-  const test = tests.length
-    ? one(
-        tests.map((r) => requirementLeaf(r)),
-        "Tests that show the bug",
-      )
-    : steps.test;
-  const series = inSequence([...steps.before, test, ...steps.after, fix, ...bugClose(scope)], "bug");
-  // A report with nothing asked but its title: the fix covers it.
+  // What the report asks for besides (its own tests included) is done with the fix, side by side.
+  const fix = asks.length ? group("Fix the bug", [coreFix, ...asks.map((r) => requirementLeaf(r))]) : coreFix;
+  const series = inSequence(
+    [...steps.before, ...(tests.length ? [] : [steps.test]), ...steps.after, fix, ...bugClose(scope)],
+    "bug",
+  );
   return {
     first: [],
     middle: series,
@@ -289,7 +288,7 @@ function migrationShape(brief: ProjectBrief, requirements: Requirement[]): Shape
       Boolean(brief.repositorySummary),
     ),
   ];
-  const f = featureNodes(requirements, scope);
+  const f = featureNodes(requirements, scope, true);
   const checks = data
     ? [
         ...(stated(/\brehears/i) ? [] : [rehearsal()]),
@@ -332,7 +331,7 @@ function infrastructureShape(brief: ProjectBrief, requirements: Requirement[]): 
       Boolean(brief.repositorySummary),
     ),
   ];
-  const f = featureNodes(requirements, scope);
+  const f = featureNodes(requirements, scope, true);
   const steps = infrastructureRelease();
   const release = inSequence(
     [
@@ -359,7 +358,7 @@ function dataShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
   const first = stated(/\b(collect|ingest|extract|load|pull|sources?|export from|import)\b/i)
     ? []
     : [collectData(scope.context)];
-  const f = featureNodes(requirements, scope);
+  const f = featureNodes(requirements, scope, true);
   const checks = [
     ...(stated(
       /\b(validat\w+|evaluat\w+|holdout|back-?test|accuracy|precision|recall|auc|reconcil\w+|matches)\b/i,
@@ -396,16 +395,27 @@ function spikeShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
   const { scope } = brief;
   const first = [spikeStart(scope.questions, scope.context)];
   const questions = scope.questions.map(investigate);
-  const f = featureNodes(requirements, scope);
+  // What the spike delivers (a write-up, a decision record) and any prototype come after the investigation.
+  const delivers = requirements.filter((r) =>
+    /\b(recommendation|write-?up|report|adr|decision record|document|comparison table|summary|findings|go\/no-go|presentation)\b/i.test(
+      r.text,
+    ),
+  );
+  const prototypes = requirements.filter(
+    (r) => !delivers.includes(r) && /\b(prototype|proof[- ]of[- ]concept|poc)\b/i.test(r.text),
+  );
+  const investigations = requirements.filter((r) => !delivers.includes(r) && !prototypes.includes(r));
+  const f = featureNodes(investigations, scope);
   const middle = [...f.middle, ...(questions.length ? [one(questions, "Answer the open questions")] : [])];
   const wantsPrototype =
-    /\b(prototype|proof[- ]of[- ]concept|poc|spike it)\b/i.test(brief.description) &&
-    !requirements.some((r) => /\b(prototype|proof[- ]of[- ]concept|poc)\b/i.test(r.text));
+    /\b(prototype|proof[- ]of[- ]concept|poc)\b/i.test(brief.description) && prototypes.length === 0;
+  const ending = [
+    ...(prototypes.length ? prototypes.map((r) => requirementLeaf(r)) : wantsPrototype ? [prototype()] : []),
+    ...(delivers.length ? delivers.map((r) => requirementLeaf(r)) : [recommendation(investigations)]),
+  ];
   const last = [
     one(
-      inSequence([...(wantsPrototype ? [prototype()] : []), recommendation(requirements)], "spike-end").map(
-        (n, i, all) => as(n, i === all.length - 1 ? "ship" : "verify"),
-      ),
+      inSequence(ending, "spike-end").map((n, i, all) => as(n, i === all.length - 1 ? "ship" : "verify")),
       "Conclude",
     ),
   ];

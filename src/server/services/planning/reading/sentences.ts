@@ -80,7 +80,9 @@ export type SentenceKind =
 
 /** Whether the sentence starts with an instruction ("Add ...", "Guard it with a mutex ..."). */
 export function startsWithInstruction(sentence: string): boolean {
-  return IMPERATIVE.test(sentence.trim());
+  // "Deploy: export the model to ONNX": a label that is itself the instruction.
+  const s = sentence.trim();
+  return IMPERATIVE.test(s) || IMPERATIVE.test(s.replace(/^([\w-]{2,20}):\s+.*$/, "$1"));
 }
 
 /** Verbs that start an instruction ("Add ...", "Set up ..."): the imperative of software work. */
@@ -132,7 +134,7 @@ const REPORTED =
 
 /** A judgement of how things are, not a change: "the export is too slow", "it takes 40 seconds". */
 const EVALUATION =
-  /^(?:[\w'’-]+\s+){0,6}?(?:is|are|was|were|seems?|looks?|feels?|gets?|got|became|becomes|has been|have been)\s+(?:(?:too|very|so|really|quite|pretty|super|extremely|incredibly|kind of|kinda|way|much|far|a bit|a little|rather|getting|still|now|currently|always|often|sometimes|not|never|completely|totally)\s+)*(?:slow|fast|broken|great|awesome|amazing|bad|terrible|horrible|awful|good|nice|painful|annoying|frustrating|confusing|expensive|costly|cheap|hard|easy|difficult|complicated|complex|over-?engineered|overkill|messy|ugly|long|short|big|huge|large|small|tiny|outdated|old|ancient|legacy|unreliable|flaky|buggy|unusable|clunky|tedious|error-prone|manual|missing|gone|lost|down|fine|ok|okay|sluggish|laggy|clumsy|useless|pointless|limited|enough|insufficient|inconsistent|unclear|wrong|a mess|a pain|a nightmare|a problem|an issue|the problem|the issue|the bottleneck|rough|functional|basic|good enough|out of (?:security )?support|end[- ]of[- ]life|deprecated|unmaintained|no longer (?:supported|maintained))\b|^(?:[\w'’-]+\s+){1,6}?(?:takes?|took|costs?|cost)\s+(?:about\s+|around\s+|over\s+|almost\s+|nearly\s+|up to\s+|more than\s+)?(?:[~$€£]?\d|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|hours|days|weeks|minutes)|^(?:[\w'’-]+\s+){1,5}?(?:is|are|has|have|holds?|contains?|runs?)\s+(?:about |around |roughly |over |~)?\d[\d.,]*k?\+?\s*(?:lines|loc|rows|records|tables|services|gb|tb|mb|users|customers|requests|examples|tests|files|repos|endpoints|dynos|nodes|pods|servers|instances)\b/i;
+  /^(?:[\w'’.-]+\s+){0,6}?(?:is|are|was|were|seems?|looks?|feels?|gets?|got|became|becomes|has been|have been)\s+(?:(?:too|very|so|really|quite|pretty|super|extremely|incredibly|kind of|kinda|way|much|far|a bit|a little|rather|getting|still|now|currently|always|often|sometimes|not|never|completely|totally)\s+)*(?:slow|fast|broken|great|awesome|amazing|bad|terrible|horrible|awful|good|nice|painful|annoying|frustrating|confusing|expensive|costly|cheap|hard|easy|difficult|complicated|complex|over-?engineered|overkill|messy|ugly|long|short|big|huge|large|small|tiny|outdated|old|ancient|legacy|unreliable|flaky|buggy|unusable|clunky|tedious|error-prone|manual|missing|gone|lost|down|fine|ok|okay|sluggish|laggy|clumsy|useless|pointless|limited|enough|insufficient|inconsistent|unclear|wrong|a mess|a pain|a nightmare|a problem|an issue|the problem|the issue|the bottleneck|rough|functional|basic|good enough|out of (?:security )?support|end[- ]of[- ]life|deprecated|unmaintained|no longer (?:supported|maintained))\b|^(?:[\w'’-]+\s+){1,6}?(?:takes?|took|costs?|cost)\s+(?:about\s+|around\s+|over\s+|almost\s+|nearly\s+|up to\s+|more than\s+)?(?:[~$€£]?\d|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|hours|days|weeks|minutes)|^(?:[\w'’-]+\s+){1,5}?(?:is|are|has|have|holds?|contains?|runs?)\s+(?:about |around |roughly |over |~)?\d[\d.,]*k?\+?\s*(?:lines|loc|rows|records|tables|services|gb|tb|mb|users|customers|requests|examples|tests|files|repos|endpoints|dynos|nodes|pods|servers|instances)\b/i;
 
 /** Doubt or a passing thought: "maybe ...", "not sure ...", "no idea if ...". */
 const HEDGE =
