@@ -75,7 +75,7 @@ type SectionKind =
   | "questions";
 
 const NON_GOAL_HEADING =
-  /^(?:non[- ]?goals?|out[- ]of[- ]scope|out|not in (?:v\d+|scope|this (?:release|version)|mvp)|not (?:now|yet|planned)|won'?t (?:do|have|build)|later|future(?: (?:work|ideas|enhancements|improvements|plans|features|scope|versions?|releases?))?|potential (?:improvements|enhancements|features|extensions)|possible (?:improvements|enhancements|extensions|features)|stretch(?: goals?| features?)?|nice[- ]to[- ]haves? (?:later|for later)|maybe later|v\d+(?: \(?(?:not now|later|ideas)\)?)?|phase (?:2|two|ii)|version 2|ideas for later|wish ?list|backlog|parking lot|what'?s next(?: for .*)?|explicitly not|excluded)\b/i;
+  /^(?:non[- ]?goals?|out[- ]of[- ]scope|out|not in (?:v\d+|scope|this (?:release|version)|mvp)|not (?:now|yet|planned)|won'?t (?:do|have|build)|later|future(?: (?:work|ideas|enhancements|improvements|plans|features|scope|versions?|releases?))?|potential (?:improvements|enhancements|features|extensions)|possible (?:improvements|enhancements|extensions|features)|stretch(?: goals?| features?)?|nice[- ]to[- ]haves? (?:later|for later)|maybe later|v\d+(?: \(?(?:not now|later|ideas)\)?)?|phase (?:2|two|ii)|version 2|ideas for later|wish ?list|backlog|parking lot|what'?s next(?: for .*)?|explicitly not|excluded|not part of (?:this|the)(?: \w+)?|not included|not doing|won'?t do)\b/i;
 const CONTEXT_HEADING =
   /^(?:background|context|problem(?: statement)?|the problem|motivation|why(?: .*)?|about(?: us| me| this)?|today|current (?:state|situation|setup|process)|inspiration|how (?:we|i) built it|challenges(?: .*)?|accomplishments(?: .*)?|what (?:we|i) learned|introduction|intro|(?:the )?story|tl;?dr|notes?|references?|links?|resources|screenshots?|demo|credits|license|contributing|faq|installation|install|usage|getting started|prerequisites|requirements to run|how to run|running locally|local setup|development|changelog|authors?|acknowledg(?:e)?ments?|who (?:is it|it'?s) for|target (?:users|audience)|users|personas?|audience|assumptions)\b/i;
 const CRITERIA_HEADING =
@@ -91,8 +91,13 @@ const QUESTIONS_HEADING = /^(?:open questions|questions|unknowns|open issues|to 
 const WORK_HEADING =
   /^(?:goals?|scope|v\d+(?: scope)?|mvp|requirements?|features?|functional requirements|must[- ]haves?|should[- ]haves?|nice[- ]to[- ]haves?|user stories|stories|deliverables?|milestones?|tasks?|todo|to do|to-do|what it does|what (?:it|the \w+) (?:should|must|will) do|how it (?:works|should work)|plan|steps|phases?|constraints?|non[- ]functional(?: requirements)?|solution|proposal|proposed (?:solution|change|changes)|changes|in scope|scope \(v\d+\)|outputs?|deliverables?|what (?:we|i) need|what we want)\b/i;
 
+/** A heading about how things are now ("Current setup", "What we run on Heroku today"): context. */
+const CURRENT_HEADING =
+  /\b(?:today|currently|current (?:setup|state|situation|process|architecture|stack)|as[- ]is|existing setup|what we (?:run|use|have))\b/i;
+
 function sectionKind(heading: string): SectionKind {
   const h = heading.replace(/^[\W_]+/, "").trim();
+  if (CURRENT_HEADING.test(h) && !NON_GOAL_HEADING.test(h)) return "context";
   if (NON_GOAL_HEADING.test(h)) return "non_goal";
   if (REPRODUCTION_HEADING.test(h)) return "reproduction";
   if (CRITERIA_HEADING.test(h)) return "criteria";
@@ -114,6 +119,9 @@ const NAMES_THE_PROJECT =
 /** A wish for a quality of the whole rather than a feature: "I want something dead simple". */
 const VAGUE_WISH =
   /^(?:i|we)?\s*(?:really\s+|just\s+)?(?:want|need|would like|'d like|’d like)\s+(?:something|it|a tool|an app|one|a thing)\s+(?:that'?s\s+|that is\s+|to be\s+)?(?:dead |really |very |super |pretty |as )?(?:simple|easy|cheap|free|quick|small|lightweight|minimal|clean|nice|basic|straightforward|boring|fast|good)\b/i;
+/** A clause that only defers what is said beside it: "that's for later", "but not yet". */
+const DEFERRAL =
+  /^(?:that'?s|this is|it'?s|that is|those are|which is)?\s*(?:for later|later|a later thing|for v\d+|for another day|not (?:now|yet|for now|in v1)|something for later|(?:a|for) (?:future|later) (?:version|release|iteration)|out of scope|a nice[- ]to[- ]have(?: for later)?|can wait)\W*$/i;
 /** "no db needed", "no login": a short negative statement of scope. */
 const NO_ITEM = /^no\s+[\w .'-]{1,30}?(?:\s+(?:needed|required|necessary|for now|yet|at first|in v1))?\.?$/i;
 /** A rule for the work rather than a thing left out: "No secrets in version control", "never ...", "must not ...". */
@@ -544,6 +552,12 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
     // "I don't need accounts, but each list has a share link": only the clause that says so is out.
     const clauses = splitOutside(text, /,?\s+(?:but|however|though|although|yet)\s+|\s+[—–]\s+|\s+-\s+/i);
     if (clauses.length > 1) {
+      // "Speaker labels would be great, but that's for later": the pointer defers the other clause.
+      const pointer = clauses.findIndex((c) => DEFERRAL.test(c.trim()));
+      if (pointer >= 0) {
+        scope.nonGoals.push(trimItem(clauses.filter((_, k) => k !== pointer).join(", ")));
+        return;
+      }
       for (const clause of clauses) place({ ...p, text: clause }, scope, requirements);
       return;
     }
@@ -565,10 +579,7 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
   // speaks ("nextjs, we already have a postgres db", "..., so they'd sign in with a class code").
   const clauses = list
     ? [text]
-    : splitOutside(
-        text,
-        /;\s+|,\s+(?=(?:we|i|they|our|my)\s)|,\s+(?=so\s+(?:we|i|they|you|users|it|that's)\b)/i,
-      );
+    : splitOutside(text, /;\s+|,\s+(?=(?:we|i|they|our|my)\s)|,\s+(?=so\s+(?!that\b))/i);
   if (clauses.length > 1) {
     for (const clause of clauses) place({ ...p, text: clause }, scope, requirements);
     return;
@@ -606,6 +617,13 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
     scope.context.push(text);
     return;
   }
+  // "The teacher gets an overview, and she exports the month": two things stated in one sentence.
+  const coordinated = coordinatedClauses(text, p.inList);
+  if (coordinated) {
+    for (const part of coordinated)
+      requirements.push({ ...p, text: withoutAside(part, scope), statedIn: text });
+    return;
+  }
   // "train → validate → deploy": a chain of steps in one line.
   const chain = splitOutside(text, /\s*(?:->|→|=>|⟶)\s*/);
   if (chain.length >= 3) {
@@ -614,6 +632,32 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
     return;
   }
   requirements.push({ ...p, text: withoutAside(text, scope) });
+}
+
+/** A finite verb after a short subject: what makes a part a clause of its own. */
+const CLAUSE =
+  /^(?:(?:the|a|an|every|each|all|any|our|their|its|his|her|she|he|they|it|we|you|users?|customers?|[A-Z][\w-]*)\b[\w' -]{0,40}?\s(?:is|are|gets?|can|will|should|must|has|have|shows?|sends?|sees?|receives?|updates?|moves?|becomes?|stays?|keeps?|goes|lands?|links?|writes?|reads?|runs?|stops?|starts?|appears?|opens?|closes?|fires?|fails?)\b)/;
+
+/**
+ * Two things asked in one sentence: clauses joined by ", and" (or ", or" between alternatives), each
+ * with its own subject and verb or each an instruction; and, in a list item, two named parts joined by
+ * "and" ("RDS for PostgreSQL 15 and ElastiCache for Redis").
+ */
+function coordinatedClauses(text: string, inList: boolean): string[] | null {
+  const parts = splitOutside(text, /,\s+(?:and|or)\s+/i).map((s) => s.trim());
+  if (parts.length >= 2 && parts.every((s) => s.split(/\s+/).length >= 4)) {
+    const clauses = parts.every((s) => CLAUSE.test(s) || startsWithInstruction(s));
+    if (clauses) return parts;
+  }
+  if (!inList || /,/.test(text)) return null;
+  const two = splitOutside(text, /\s+and\s+/i).map((s) => s.trim());
+  if (two.length !== 2) return null;
+  const named = (s: string) =>
+    s.split(/\s+/).length >= 2 &&
+    s.split(/\s+/).length <= 6 &&
+    /^[A-Z]/.test(s) &&
+    !/\b(?:is|are|can|will|should|must|has|have)\b/i.test(s);
+  return two.every(named) ? two : null;
 }
 
 /**
@@ -626,6 +670,9 @@ function withoutAside(text: string, scope: StatedScope): string {
   const last = parts[parts.length - 1]!.replace(/[!.]+$/, "");
   const aside =
     /^(?:[\w'’-]+\s+){1,3}(?:is|are|was|were|gets?|get)\s+[\w'’-]+$/i.test(last) ||
+    /^(?:and |but )?(?:who am i to|why not|what could go wrong|go figure|if you ask me|haha|lol)\b/i.test(
+      last,
+    ) ||
     /^(?:fair enough|of course|obviously|naturally|no doubt|i guess|i think|i hope|i suppose|if possible|ideally|thanks|please)$/i.test(
       last,
     );

@@ -42,17 +42,26 @@ const WISH_START =
   /^(?:so |and |also |basically |ideally )?(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)(?:s)?(?: to have| to)?\s+/i;
 const WISH_INSIDE =
   /[\s,;(]+(?:and |but |so |also )*(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)\b/i;
+const DANGLING_END = /\s(?:that|this|it|them|one|a|an|the|and|or|to|of|for|with)$/i;
 const DANGLING = /\s+(a|an|the|and|or|but|to|of|for|in|on|with|by|at|from|as|into|that|which|so)$/i;
 
 /** A requirement as a title: the user's words, first letter capitalised, cut at a word if very long. */
-export function titleText(text: string): string {
+export function titleText(text: string, max = TITLE_CHARS): string {
   // "We want to build X" reads as "Build X", "we need an EDC system" as "An EDC system": the subject
   // and the wish are dropped, the user's words kept. A wish later in the sentence ends the title there.
   let t = text.replace(/\s+/g, " ").trim().replace(WISH_START, "");
   const wish = t.search(WISH_INSIDE);
   if (wish > 15) t = `${t.slice(0, wish).replace(/[\s,;:-]+$/, "")}…`;
-  if (t.length > TITLE_CHARS) {
-    t = t.slice(0, TITLE_CHARS).replace(/\s+\S*$/, "");
+  // A title says what, not why: "The history per unit so I can see that ..." is "The history per unit".
+  const why = t.search(
+    /,?\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|users|people) (?:can|could|will|would|know|see|don'?t)|because|since (?:we|i|the|it))\b/i,
+  );
+  if (why > 20) t = `${t.slice(0, why).replace(/[\s,;:-]+$/, "")}…`;
+  // Words the user trailed off with ("... incremental sync after that") end a title badly: stop at the comma.
+  const comma = t.lastIndexOf(", ");
+  if (DANGLING_END.test(t) && comma > 20) t = `${t.slice(0, comma)}…`;
+  if (t.length > max) {
+    t = t.slice(0, max).replace(/\s+\S*$/, "");
     // An opening bracket or quote whose closing one was cut off goes, with what follows it.
     for (const [open, close] of [
       ["(", ")"],

@@ -416,7 +416,7 @@ function spikeShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
   const last = [
     one(
       inSequence(ending, "spike-end").map((n, i, all) => as(n, i === all.length - 1 ? "ship" : "verify")),
-      "Conclude",
+      "Conclude the spike",
     ),
   ];
   return {
@@ -427,7 +427,7 @@ function spikeShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
       { title: "Questions and time box", nodes: first },
       ...f.streams,
       ...(questions.length ? [{ title: "Open questions", nodes: questions }] : []),
-      { title: "Conclude", nodes: last },
+      { title: "Conclude the spike", nodes: last },
     ],
     flatTitle: null,
   };
@@ -484,24 +484,29 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
  * Makes every level fit `max` children: consecutive siblings are gathered under a node named after what
  * it gathers, so nothing is dropped when a split is capped at max_subtasks.
  */
-function fitTree(nodes: OutlineNode[], max: number): OutlineNode[] {
-  const fitted = nodes.map((n) => (n.children.length ? { ...n, children: fitTree(n.children, max) } : n));
+function fitTree(nodes: OutlineNode[], max: number, base?: string): OutlineNode[] {
+  const fitted = nodes.map((n) =>
+    n.children.length ? { ...n, children: fitTree(n.children, max, n.title) } : n,
+  );
   if (fitted.length <= max) return fitted;
   const size = Math.ceil(fitted.length / max);
   const chunks: OutlineNode[][] = [];
   for (let i = 0; i < fitted.length; i += size) chunks.push(fitted.slice(i, i + size));
   return fitTree(
-    chunks.map((chunk, k) => (chunk.length === 1 ? chunk[0]! : gathered(chunk, k, chunks.length))),
+    chunks.map((chunk, k) =>
+      chunk.length === 1 ? chunk[0]! : gathered(chunk, k, chunks.length, undefined, base),
+    ),
     max,
+    base,
   );
 }
 
 /** A gathering node; consecutive steps of one series stay one series. */
-function gathered(chunk: OutlineNode[], k: number, of: number, title?: string): OutlineNode {
+function gathered(chunk: OutlineNode[], k: number, of: number, title?: string, base?: string): OutlineNode {
   const series = chunk.every((c) => c.sequence && c.sequence === chunk[0]!.sequence)
     ? chunk[0]!.sequence
     : undefined;
-  const node = group(title ?? chunkTitle(chunk, k, of), chunk);
+  const node = group(title ?? chunkTitle(chunk, k, of, base), chunk);
   return series ? { ...node, sequence: series } : node;
 }
 
@@ -521,20 +526,27 @@ function fitFirstLevel(
   const out: OutlineNode[] = [];
   for (let i = 0, k = 0; i < middle.length; i += max, k++) {
     const chunk = fitTree(middle.slice(i, i + max), max);
-    out.push(groups === 1 && coreTitle ? gathered(chunk, k, groups, coreTitle) : gathered(chunk, k, groups));
+    out.push(
+      groups === 1 && coreTitle
+        ? gathered(chunk, k, groups, coreTitle)
+        : gathered(chunk, k, groups, undefined, coreTitle ?? undefined),
+    );
   }
   return fitTree([...first, ...out, ...last], max);
 }
 
-/** What a gathering node holds, in words: its groups' names, or the part of the requirements it holds. */
-function chunkTitle(chunk: OutlineNode[], k: number, of: number): string {
+/**
+ * What a gathering node holds, in words: its groups' names, or, for a run of requirements, the part it
+ * is ("Core functionality, part 2 of 3 (R8-R14)") so no title repeats one of its children's.
+ */
+function chunkTitle(chunk: OutlineNode[], k: number, of: number, base?: string): string {
   const ids = uniqueById(chunk.flatMap((c) => c.covers));
   const groups = chunk.filter((c) => c.children.length > 0 || c.covers.length !== 1);
-  if (groups.length === 0 && ids.length) {
-    const first = chunk[0]!.title.replace(/^R\d+:\s*/, "");
-    return `${of > 1 ? `Part ${k + 1} of ${of}: ` : ""}${first.length > 60 ? `${first.slice(0, 57)}...` : first} and ${chunk.length - 1} more (${idList(ids)})`;
-  }
+  if (groups.length === 0 && ids.length)
+    return `${base ?? "Stated requirements"}, part ${k + 1} of ${of} (${idList(ids)})`;
   const names = chunk.map((c) => c.title);
   const joined = names.join("; ");
-  return joined.length <= 120 ? joined : `${names[0]} and ${names.length - 1} more`;
+  return joined.length <= 120
+    ? joined
+    : `${base ?? "Steps"}, part ${k + 1} of ${of}${ids.length ? ` (${idList(ids)})` : ""}`;
 }

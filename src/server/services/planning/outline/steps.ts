@@ -1,5 +1,5 @@
 import type { Requirement, StatedScope } from "../requirements";
-import { idList, leaf, type OutlineNode, quote } from "./nodes";
+import { idList, leaf, type OutlineNode, quote, titleText } from "./nodes";
 import type { Deliverable, NamedTech } from "./signals";
 
 /**
@@ -531,7 +531,7 @@ export function spikeStart(questions: string[], context: string[]): OutlineNode 
 export function investigate(question: string): OutlineNode {
   const body = question.replace(/\?+\s*$/, "").trim();
   return leaf(
-    `Find out: ${body.charAt(0).toLowerCase()}${body.slice(1)}`,
+    `Find out: ${titleText(`${body.charAt(0).toLowerCase()}${body.slice(1)}`, 110).replace(/^./, (c) => c.toLowerCase())}`,
     `The question as stated: "${question}"`,
     ["The answer is written down with the evidence behind it", "Someone else can repeat how it was found"],
     4,
