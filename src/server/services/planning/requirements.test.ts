@@ -1,59 +1,231 @@
 import { describe, expect, it } from "vitest";
 import { extractScope } from "./requirements";
 
+const texts = (s: { requirements: { text: string }[] }) => s.requirements.map((r) => r.text);
+
 describe("reading what a description states", () => {
   it("takes bullets, numbered items and sentences as requirements, in order, none capped", () => {
     const items = Array.from({ length: 30 }, (_, i) => `- Feature number ${i + 1} works for every user`).join(
       "\n",
     );
-    const scope = extractScope(`Intro sentence one. Second sentence!\n${items}\n1) numbered item here`);
+    const scope = extractScope(`Users can sign in.\nUsers can invite a team.\n${items}\n1) Export to CSV`);
     expect(scope.requirements).toHaveLength(33);
-    expect(scope.requirements[0]).toMatchObject({ id: "R1", text: "Intro sentence one" });
-    expect(scope.requirements[1]!.text).toBe("Second sentence!");
-    expect(scope.requirements.at(-1)).toMatchObject({ id: "R33", text: "numbered item here" });
+    expect(scope.requirements[0]).toMatchObject({ id: "R1", text: "Users can sign in" });
+    expect(scope.requirements.at(-1)).toMatchObject({ id: "R33", text: "Export to CSV" });
   });
 
-  it("lists non-goals from their heading, inline headings and self-declared items, and plans none of them", () => {
+  it("reads every common list marker, and strips checkboxes, counting [x] items as done", () => {
     const scope = extractScope(
-      "## Scope\n- Chat rooms\n- Video calls are out of scope\n\nNon-goals: payments, native apps\n\n**Later**\n- Dark mode\n\nexport to pdf later maybe. no db needed",
+      [
+        "Features:",
+        "• Dark mode",
+        "– Offline mode",
+        "3- Export to PDF",
+        "(a) Tags per note",
+        "ii) Full-text search",
+        "✅ Sign-in with e-mail",
+        "- [x] Project scaffold",
+        "- [ ] Share a note by link",
+        "🎲 Dice rolls",
+      ].join("\n"),
     );
-    expect(scope.requirements.map((r) => r.text)).toEqual(["Chat rooms"]);
+    expect(texts(scope)).toEqual([
+      "Dark mode",
+      "Offline mode",
+      "Export to PDF",
+      "Tags per note",
+      "Full-text search",
+      "Share a note by link",
+      "Dice rolls",
+    ]);
+    expect(scope.done).toEqual(["Sign-in with e-mail", "Project scaffold"]);
+  });
+
+  it("takes a short first line or a # title as the title, not as R1", () => {
+    expect(extractScope("# Neighborhood Tool Library\n\nNeighbours lend tools to each other.").title).toBe(
+      "Neighborhood Tool Library",
+    );
+    const scope = extractScope(
+      "Neighborhood Tool Library\n\n- Members list the tools they lend\n- Members book a tool",
+    );
+    expect(scope.title).toBe("Neighborhood Tool Library");
+    expect(texts(scope)).toEqual(["Members list the tools they lend", "Members book a tool"]);
+  });
+
+  it("sets aside code, tables, drawings, links and headings without a colon", () => {
+    const scope = extractScope(
+      [
+        "What it does",
+        "- Users upload receipts",
+        "",
+        "```js",
+        "const total = receipts.reduce(sum);",
+        "```",
+        "| Plan | Price |",
+        "|---|---|",
+        "| Free | 0 |",
+        "┌──────────┐",
+        "│  Upload  │",
+        "└──────────┘",
+        "Source code at https://github.com/example/receipts",
+        "https://example.com/design",
+        "- Receipts are totalled per month",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual(["Users upload receipts", "Receipts are totalled per month"]);
+  });
+
+  it("keeps prose that is not work out of the requirements: questions, narrative, rationale, remarks", () => {
+    const scope = extractScope(
+      [
+        "Setlists for my band",
+        "",
+        "I play bass in a wedding band and we lose our setlists every week. Is it overengineered? Absolutely.",
+        "That's much too long, honestly. Last month the singer reordered everything on the day.",
+        "The app shows the setlist on every phone, and it updates live when the order changes.",
+        "Our drummer says she'll wait with her review. Thanks!",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual([
+      "The app shows the setlist on every phone",
+      "it updates live when the order changes",
+    ]);
+    expect(scope.questions).toEqual(["Is it overengineered?"]);
+  });
+
+  it("splits a list inside a sentence into one requirement per item, keeping each item's own words", () => {
+    const shop = extractScope(
+      "A web shop for handmade candles: catalogue, cart, checkout with Stripe, order history, admin panel for stock",
+    );
+    expect(shop.subject).toBe("A web shop for handmade candles");
+    expect(texts(shop)).toEqual([
+      "catalogue",
+      "cart",
+      "checkout with Stripe",
+      "order history",
+      "admin panel for stock",
+    ]);
+    const bot = extractScope(
+      "A Discord bot with moderation, fun, utility, leveling, welcome messages, and auto-moderation",
+    );
+    expect(texts(bot)).toEqual([
+      "moderation",
+      "fun",
+      "utility",
+      "leveling",
+      "welcome messages",
+      "auto-moderation",
+    ]);
+    const verbs = extractScope(
+      "Users sign up with email or Google, create recipes with ingredients, steps and photos, and browse other people's recipes.",
+    );
+    expect(texts(verbs)).toEqual([
+      "Users sign up with email or Google",
+      "Users create recipes with ingredients, steps and photos",
+      "Users browse other people's recipes",
+    ]);
+    // A list of what one form edits, or of values of one thing, is one requirement.
+    expect(texts(extractScope("Edit habit name, frequency, and category."))).toEqual([
+      "Edit habit name, frequency, and category",
+    ]);
+    expect(texts(extractScope("Three environments: dev, staging, prod"))).toEqual([
+      "Three environments: dev, staging, prod",
+    ]);
+  });
+
+  it("reads scope both ways: Out, Future enhancements, Stretch, (v2) and deferrals are non-goals; rules are not", () => {
+    const scope = extractScope(
+      [
+        "## Scope",
+        "- Chat rooms",
+        "- Video calls are out of scope",
+        "- Message reactions (v2)",
+        "- No secrets in version control",
+        "- Error monitoring after launch",
+        "",
+        "Speaker labels would be great, but that's for later. export to pdf later maybe. no db needed",
+        "",
+        "Out: payments, native apps",
+        "",
+        "## Future enhancements",
+        "- Dark mode",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual(["Chat rooms", "Error monitoring after launch"]);
     expect(scope.nonGoals).toEqual([
       "Video calls are out of scope",
+      "Message reactions (v2)",
+      "Speaker labels would be great",
+      "export to pdf later maybe",
+      "no db needed",
       "payments",
       "native apps",
       "Dark mode",
-      "export to pdf later maybe",
-      "no db needed",
     ]);
+    expect(scope.constraints).toEqual(["No secrets in version control"]);
   });
 
-  it("keeps background as context, merges repeats, and does not split at abbreviations or file names", () => {
+  it("reads a bug report: its asks are work, its steps, observations and expectations are not", () => {
     const scope = extractScope(
-      "Background:\nOur nurses swap shifts on paper.\n\nDeploy on fly.io, e.g. in two regions. Users can export CSV. users can export CSV!",
+      [
+        "Export crashes on files over 2 GB",
+        "",
+        "### Steps to reproduce",
+        "1. Open a project with a 3 GB file",
+        "2. Click Export",
+        "",
+        "### Expected behavior",
+        "The export downloads.",
+        "",
+        "### Actual behavior",
+        "The tab crashes with Out of memory.",
+        "",
+        "Please stream the file instead of buffering it, and add a regression test with a 3 GB file.",
+      ].join("\n"),
     );
-    expect(scope.context).toEqual(["Our nurses swap shifts on paper"]);
-    expect(scope.requirements.map((r) => r.text)).toEqual([
-      "Deploy on fly.io, e.g. in two regions",
-      "Users can export CSV",
+    expect(scope.title).toBe("Export crashes on files over 2 GB");
+    expect(texts(scope)).toEqual([
+      "Please stream the file instead of buffering it",
+      "add a regression test with a 3 GB file",
     ]);
+    expect(scope.reproduction).toEqual(["Open a project with a 3 GB file", "Click Export"]);
+    expect(scope.criteria).toEqual(["The export downloads"]);
+    expect(scope.observed).toContain("The tab crashes with Out of memory");
+  });
+
+  it("keeps stated order: numbered steps said to be in order, and chains written with then", () => {
+    const upgrade = extractScope(
+      "Plan (in this order):\n1. Upgrade Ruby to 3.2\n2. Fix the deprecation warnings\n3. Bump Rails to 7.0",
+    );
+    expect(upgrade.sequences).toEqual([["R1", "R2", "R3"]]);
+    const features = extractScope(
+      "What we need:\n1. Users turn on 2FA in settings\n2. Users get recovery codes",
+    );
+    expect(features.sequences).toEqual([]);
+    const ml = extractScope(
+      "Train the model on last year's orders, then validate it on this quarter, then deploy it behind the API.",
+    );
+    expect(ml.sequences).toHaveLength(0); // one sentence with "then" inside is one requirement
+    const prose = extractScope(
+      "Collect the sensor readings. Then train a model on them. Finally, deploy it to the edge box.",
+    );
+    expect(prose.sequences).toEqual([["R1", "R2", "R3"]]);
   });
 
   it("reads who a requirement is for, with or without a modal verb, and the benefit", () => {
-    const [a, b, c, d] = extractScope(
-      "As a manager, I want to approve swaps so that the ward stays staffed.\nSite coordinators enter visit data.\nAdmins can remove messages.\nPatients are identified by ID only.",
+    const [a, b, c] = extractScope(
+      "As a manager, I want to approve swaps so that the ward stays staffed.\nSite coordinators enter visit data.\nAdmins can remove messages.",
     ).requirements;
     expect(a).toMatchObject({ actor: "manager", action: "approve swaps", benefit: "the ward stays staffed" });
     expect(b).toMatchObject({ actor: "coordinators", action: "enter visit data" });
     expect(c).toMatchObject({ actor: "admins", action: "remove messages" });
-    expect(d).toMatchObject({ actor: null });
   });
 
-  it("reads the additional requirements too, under their own section", () => {
+  it("reads the additional requirements too, under their own section, and falls back to the text itself", () => {
     const scope = extractScope("A todo app.", "Must support keyboard shortcuts");
     expect(scope.requirements.map((r) => [r.text, r.section])).toEqual([
-      ["A todo app", null],
       ["Must support keyboard shortcuts", "Additional requirements"],
     ]);
+    expect(texts(extractScope("A habit tracker"))).toEqual(["A habit tracker"]);
   });
 });

@@ -123,7 +123,8 @@ const VAGUE_WISH =
 const DEFERRAL =
   /^(?:that'?s|this is|it'?s|that is|those are|which is)?\s*(?:for later|later|a later thing|for v\d+|for another day|not (?:now|yet|for now|in v1)|something for later|(?:a|for) (?:future|later) (?:version|release|iteration)|out of scope|a nice[- ]to[- ]have(?: for later)?|can wait)\W*$/i;
 /** "no db needed", "no login": a short negative statement of scope. */
-const NO_ITEM = /^no\s+[\w .'-]{1,30}?(?:\s+(?:needed|required|necessary|for now|yet|at first|in v1))?\.?$/i;
+const NO_ITEM =
+  /^no\s+(?![\w .'-]*\b(?:in|on|at|from|into|inside|outside|over|under|during|per|across|between)\s)[\w .'-]{1,30}?(?:\s+(?:needed|required|necessary|for now|yet|at first|in v1))?\.?$/i;
 /** A rule for the work rather than a thing left out: "No secrets in version control", "never ...", "must not ...". */
 const CONSTRAINT =
   /^(?:never\b|no\s+\w+(?:\s+\w+){0,3}\s+(?:in|on|at|from|to|into|inside|outside|over|under|before|after|without|during|per|more than|less than|beyond|across|between)\b|(?:it |the \w+ |we |you )?(?:must|should|shall|may) ?not\b|(?:it |the \w+ )?(?:must|should) never\b|without (?:any )?(?:downtime|data loss|breaking)|don'?t (?:break|store|log|send|expose|leak|commit|change|touch|lose))/i;
@@ -187,7 +188,7 @@ function trimItem(text: string): string {
 
 /** "A web shop for ...", "Spoolbox is a small web app for ...": what the text is about, not a feature. */
 const SUBJECT_STATEMENT =
-  /^(?:(?:[Aa]|[Aa]n|[Tt]he|[Mm]y|[Oo]ur)\s+(?:[\w'’/+.-]+\s+){0,8}?(?:app|application|tool|site|website|web ?app|webapp|platform|service|system|bot|game|dashboard|portal|extension|plugin|add-?on|cli|library|package|sdk|api|marketplace|shop|store|tracker|planner|manager|editor|client|server|engine|framework|product|saas|prototype|mvp|pwa|page|board|hub|assistant|calculator|generator|builder|monitor|scheduler|organizer|organiser|log|journal|diary|wiki|crm|erp|lms|cms)s?\b|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}\s+(?:is|will be)\s+(?:a|an)\b|(?:[Tt]his|[Ii]t)\s+is\s+(?:a|an)\b|(?:[Ii]|[Ww]e)(?:\s+really)?\s+(?:want|would like|'d like|’d like|need|plan|am going|are going)\s+to\s+(?:build|make|create|develop|write|set up)\s+(?:a|an|my|our|the)\b)/;
+  /^(?:(?:[Aa]|[Aa]n|[Tt]he|[Mm]y|[Oo]ur)\s+(?:[\w'’/+.-]+\s+){0,8}?(?:app|application|tool|site|website|web ?app|webapp|platform|service|system|bot|game|dashboard|portal|extension|plugin|add-?on|cli|library|package|sdk|api|marketplace|shop|store|tracker|planner|manager|editor|client|server|engine|framework|product|saas|prototype|mvp|pwa|page|board|hub|assistant|calculator|generator|builder|monitor|scheduler|organizer|organiser|log|journal|diary|wiki|crm|erp|lms|cms)s?\b(?=\s*$|\s*[,:(—–-]|\s+(?:for|that|which|to|where|with|called|named|built|in|on|of|by|using|like)\b)|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}\s+(?:is|will be)\s+(?:a|an)\b|(?:[Tt]his|[Ii]t)\s+is\s+(?:a|an)\b|(?:[Ii]|[Ww]e)(?:\s+really)?\s+(?:want|would like|'d like|’d like|need|plan|am going|are going)\s+to\s+(?:build|make|create|develop|write|set up)\s+(?:a|an|my|our|the)\b)/;
 
 /**
  * A short line that reads as a heading without a colon ("What it does", "Tech Stack"): a section's usual
@@ -548,7 +549,11 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
   for (const m of text.matchAll(/\(([^()]{3,120})\)/g))
     if (NO_ITEM.test(m[1]!) || /^(?:not|without)\s/i.test(m[1]!)) scope.nonGoals.push(m[1]!.trim());
   const bare = text.replace(/\s*\([^()]*\)/g, "");
-  if (NON_GOAL_ITEM.test(bare) || NO_ITEM.test(bare)) {
+  const deferred =
+    /\((?:v\d+|later|stretch|future|next (?:version|release)|phase \d|optional|nice[- ]to[- ]have)\)\s*$/i.test(
+      text,
+    );
+  if (deferred || NON_GOAL_ITEM.test(bare) || NO_ITEM.test(bare)) {
     // "I don't need accounts, but each list has a share link": only the clause that says so is out.
     const clauses = splitOutside(text, /,?\s+(?:but|however|though|although|yet)\s+|\s+[—–]\s+|\s+-\s+/i);
     if (clauses.length > 1) {
@@ -577,9 +582,11 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
   const list = inlineList(text);
   // Without a list, "; " joins clauses that stand on their own, and so does ", " before the writer
   // speaks ("nextjs, we already have a postgres db", "..., so they'd sign in with a class code").
-  const clauses = list
-    ? [text]
-    : splitOutside(text, /;\s+|,\s+(?=(?:we|i|they|our|my)\s)|,\s+(?=so\s+(?!that\b))/i);
+  // ("As a manager, I want ..." is one user story.)
+  const clauses =
+    list || /^as an? /i.test(text)
+      ? [text]
+      : splitOutside(text, /;\s+|,\s+(?=(?:we|i|they|our|my)\s)|,\s+(?=so\s+(?!that\b))/i);
   if (clauses.length > 1) {
     for (const clause of clauses) place({ ...p, text: clause }, scope, requirements);
     return;
@@ -588,8 +595,7 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
     list &&
     (SUBJECT_STATEMENT.test(list.head) ||
       NAMES_THE_PROJECT.test(list.head) ||
-      judgeSentence(list.head, true) === "work" ||
-      list.head === "")
+      (list.form !== "appositive" && (judgeSentence(list.head, true) === "work" || list.head === "")))
   ) {
     if (!scope.subject && (SUBJECT_STATEMENT.test(list.head) || NAMES_THE_PROJECT.test(list.head)))
       scope.subject = trimItem(

@@ -14,7 +14,12 @@ import { splitOutside } from "./sentences";
  * an explicit introducer such as "including".
  */
 
-export type InlineList = { head: string; items: string[] };
+export type InlineList = {
+  head: string;
+  items: string[];
+  /** "appositive": short phrases after a clause, which only qualify it unless the clause names the project. */
+  form?: "appositive";
+};
 
 /** Words that introduce a list of parts after a head. */
 const INTRODUCER =
@@ -108,6 +113,8 @@ function bareList(text: string): InlineList | null {
   const list = listParts(text);
   if (!list || list.items.length < 3) return null;
   if (!list.items.every((i) => words(i) <= 8 && !FINITE.test(i) && !CLAUSE_START.test(i))) return null;
+  // "Edit habit name, frequency and category": a verb and the fields it takes is one thing.
+  if (ITEM_VERB.test(list.items[0]!)) return null;
   // "a, b, and c", or four parts or more without the "and".
   if (!/(?:,|\s)\s*(?:and|or|&)\s+[^,]+$/i.test(text) && list.items.length < 4) return null;
   return { head: "", items: list.items };
@@ -135,7 +142,7 @@ function appositiveList(text: string): InlineList | null {
     !items.every((i) => words(i) <= 5 && !CLAUSE_START.test(i) && !/^(?:i|we|you|he|she|they|it)\b/i.test(i))
   )
     return null;
-  return { head: parts[0]!, items };
+  return { head: parts[0]!, items, form: "appositive" };
 }
 
 /** Comma-separated parts, where parts that do not start a new verb continue the item before them. */
