@@ -131,6 +131,58 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     expect(elsewhere).not.toContain(`. ${parent}\n`);
   });
 
+  it("is given the reading of the text, and drops an id that breaks the id rules like an unknown one", async () => {
+    llm.setResponder((req) =>
+      req.schemaName === "subtask_plan"
+        ? {
+            subtasks: ["Reproduce the crash", "Fix the buffering"].map((description, i) => ({
+              description,
+              complexity_score: 3,
+              story_points: 2,
+              implementation_details: "Details.",
+              acceptance_criteria: ["It works", "It is tested"],
+              // A sentence where an id belongs, an unknown id, and a stated one.
+              requirement_ids:
+                i === 0
+                  ? ["the export streams the file instead of buffering it, which is R1", "R9"]
+                  : ["r1 "],
+              estimated_hours: 4,
+              estimate_low_hours: null,
+              estimate_high_hours: null,
+              depends_on: [],
+            })),
+          }
+        : undefined,
+    );
+    const client = await signedIn();
+    const description = [
+      "Export crashes on files over 2 GB",
+      "",
+      "### Steps to reproduce",
+      "1. Open a project with a 3 GB file",
+      "2. Click Export",
+      "",
+      "Please stream the file instead of buffering it.",
+      "",
+      "Out of scope: the import dialog.",
+    ].join("\n");
+    const { task, nodes } = await decompose(client, { description, max_depth: 1, max_subtasks: 4 });
+    expect(task.status).toBe("completed");
+    const steps = nodes.filter((n) => n.depth === 1).sort((a, b) => a.position - b.position);
+    expect(steps.map((n) => (n as unknown as { requirement_ids: string[] }).requirement_ids)).toEqual([
+      [],
+      ["R1"],
+    ]);
+    const prompt = llm.requests
+      .find((r) => r.schemaName === "subtask_plan")!
+      .messages.map((m) => m.content)
+      .join("\n");
+    expect(prompt).toContain("Kind of work: bug fix (because it gives steps to reproduce");
+    expect(prompt).toContain("R1: Please stream the file instead of buffering it");
+    expect(prompt).toContain("Out of scope (never plan these):\n- the import dialog");
+    expect(prompt).not.toMatch(/R\d+: Click Export/);
+  });
+
   it("keeps the dependencies and estimate ranges the model proposes, dropping impossible ones", async () => {
     const deps = [[], [1], [1, 2, 9], [3, 4]];
     let call = 0;

@@ -39,8 +39,10 @@ export const plannedSubtask = z.object({
     .max(5)
     .describe("2-5 short, testable statements of when this subtask is done"),
   /** The ids (R1, R2, ...) of the stated requirements this subtask covers; empty for cross-cutting work. */
+  // Each id is checked against the stated ones where the answer is used (an id that is not one, such as
+  // a sentence where "R3" belongs, is dropped like an unknown id); a bad id never fails the answer.
   requirement_ids: z
-    .array(z.string().trim().max(20))
+    .array(z.string().max(2000))
     .max(50)
     .describe(
       'Ids of the stated requirements this subtask covers, e.g. ["R1", "R3"]; empty for cross-cutting work',

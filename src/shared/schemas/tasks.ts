@@ -263,8 +263,16 @@ export type Task = {
   exported_at: string | null;
   /** What exports made for this task: the JIRA issue, Trello card or GitHub issue, with its link. */
   remote_links: RemoteLink[];
-  /** On a root: what its description states, read by rule (requirements R1, R2, ... and non-goals). */
-  stated_scope: { requirements: { id: string; text: string }[]; non_goals: string[] } | null;
+  /**
+   * On a root: what its description states, read by rule (requirements R1, R2, ..., non-goals, and the
+   * rules the work must keep), and the kind of work it was planned as, with the evidence.
+   */
+  stated_scope: {
+    requirements: { id: string; text: string }[];
+    non_goals: string[];
+    constraints: string[];
+    planned_as: { kind: string; label: string; because: string[] };
+  } | null;
   is_atomic: boolean;
   predictions: Record<string, unknown> | null;
   tech_preferences: Record<string, unknown> | null;

@@ -148,6 +148,14 @@ export function OverviewTab({
 
       {task.stated_scope && task.stated_scope.requirements.length > 0 && (
         <OverviewCard title="Stated Requirements" className="md:col-span-2">
+          <p className="text-sm" data-testid="planned-as">
+            <span className="font-semibold">Planned as: {task.stated_scope.planned_as.label}</span>
+            {task.stated_scope.planned_as.because.length > 0 && (
+              <span className="text-base-content/70">
+                , because {task.stated_scope.planned_as.because.join("; ")}.
+              </span>
+            )}
+          </p>
           <p className="text-sm text-base-content/70">
             What the description states, read one by one. Every subtask names the requirements it covers.
           </p>
@@ -159,6 +167,18 @@ export function OverviewTab({
               </li>
             ))}
           </ol>
+          {task.stated_scope.constraints.length > 0 && (
+            <div className="text-sm" data-testid="stated-constraints">
+              <p className="text-base-content/60">Rules the work must keep (checked, not planned as work)</p>
+              <ul className="mt-1 list-disc pl-5">
+                {task.stated_scope.constraints.map((c) => (
+                  <li key={c} className="break-words">
+                    {c}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           {task.stated_scope.non_goals.length > 0 && (
             <div className="text-sm" data-testid="stated-non-goals">
               <p className="text-base-content/60">Out of scope (not planned)</p>

@@ -27,17 +27,50 @@ function briefText(brief: ProjectBrief): string {
   return lines.join("\n\n");
 }
 
-/** The stated requirements with their ids, and the non-goals: every plan is traced to them. */
+/** How each kind of work is planned: the shape the model is asked to follow (as the outline does). */
+const KIND_SHAPES: Record<ProjectBrief["kind"]["id"], string> = {
+  product:
+    "a new product: choose the stack only if the text names none, build the stated features, then check and release",
+  feature:
+    "a feature on an existing product: map the code it touches first, build it, then release it without breaking what exists; no new repository and no stack choice",
+  bug: "a bug fix: reproduce it, write a failing test, find the cause, fix it, verify it where it was reported, release it with a note; no stack choice, no first release",
+  performance:
+    "performance work: measure a baseline, profile, change one thing at a time measured against the baseline, verify and guard against regressions",
+  migration:
+    "a migration or upgrade: inventory what moves, follow the stated steps in their order, rehearse and verify, then cut over with a way back; no gradual feature rollout for an upgrade",
+  infrastructure:
+    "infrastructure: inventory what runs, build the stated pieces, review the plan, apply to staging, then production with a rollback path",
+  data: "data or machine-learning work: get and check the data, build in the stated order, validate against a baseline, then run it on a schedule and watch it",
+  spike:
+    "a research spike: write down the questions and the time box, investigate each, prototype only if asked, end with a written recommendation",
+};
+
+/** The reading of the text every plan is traced to: the kind of work, the requirements with their ids, the scope. */
 function scopeText(brief: ProjectBrief, full: boolean): string {
-  const { requirements, nonGoals } = brief.scope;
+  const { requirements, nonGoals, constraints, criteria } = brief.scope;
   const shown = full ? requirements : requirements.slice(0, 60);
   const lines = shown.map((r) => `- ${r.id}: ${r.text.replace(/\s+/g, " ").slice(0, full ? 400 : 160)}`);
   if (shown.length < requirements.length) lines.push(`- ... and ${requirements.length - shown.length} more`);
-  const parts = requirements.length
-    ? [`Stated requirements (cite their ids in requirement_ids):\n${lines.join("\n")}`]
-    : [];
+  const parts = [
+    `Kind of work: ${brief.kind.label} (because ${brief.kind.because.join("; ").slice(0, 300)}). Plan it as ${KIND_SHAPES[brief.kind.id]}.`,
+  ];
+  if (requirements.length)
+    parts.push(
+      `Stated requirements (cite their ids, exactly as "R1", in requirement_ids):\n${lines.join("\n")}`,
+    );
   if (nonGoals.length)
     parts.push(`Out of scope (never plan these):\n${nonGoals.map((n) => `- ${n.slice(0, 200)}`).join("\n")}`);
+  if (constraints.length)
+    parts.push(
+      `Rules the work must keep (acceptance criteria, not tasks):\n${constraints.map((c) => `- ${c.slice(0, 200)}`).join("\n")}`,
+    );
+  if (criteria.length)
+    parts.push(
+      `Acceptance criteria as stated (checks, not tasks):\n${criteria
+        .slice(0, 20)
+        .map((c) => `- ${c.slice(0, 200)}`)
+        .join("\n")}`,
+    );
   return parts.length ? `${parts.join("\n\n")}\n\n` : "";
 }
 

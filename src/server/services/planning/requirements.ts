@@ -499,6 +499,9 @@ function sectionLike(text: string): boolean {
 const EXPLICIT_ASK_START =
   /^(?:please\b|(?:i|we)(?:'d| would)(?: also| really)? like\b|(?:i|we) (?:also |really )?(?:want|need)\b|(?:it|this|the \w+) (?:should|must) (?!not\b)|(?:can|could) (?:you|we) (?:please )?(?:add|make|fix|change)\b|(?:add|make|fix|change|use|set|move|keep|wrap|switch|replace|remove) (?:the |a |an |it|this|our )?)/i;
 
+/** A request in so many words: "please ...", "we'd like ...". */
+const POLITE_ASK = /\bplease\b|^(?:i|we)(?:'d|’d| would)(?: also| really)? like\b/i;
+
 /** An instruction: the sentence starts with what to do. */
 const IMPERATIVE_START =
   /^(?:and |also |then )?(?:add|make|fix|change|use|set|move|keep|wrap|switch|replace|remove|guard|evict|run|turn on|turn off|enable|disable|format|collect|write|test|log|handle|return|show|validate|check|update|upgrade|bump|pin|limit|retry|catch|escape|sanitize|normalize|convert|store|save|clear|reset|close|cancel|debounce|throttle|cache|index)\b/i;
@@ -527,9 +530,12 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
       scope.context.push(text);
       return;
     case "criteria":
+      if (!p.inList && POLITE_ASK.test(text)) break;
       scope.criteria.push(text);
       return;
     case "reproduction":
+      // A request written after the steps ("Please stream the file instead") is not a step.
+      if (!p.inList && isExplicitAsk(text)) break;
       scope.reproduction.push(text);
       return;
     case "observed":

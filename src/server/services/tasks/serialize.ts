@@ -14,7 +14,7 @@ import {
   type UserStory,
 } from "../../../shared/schemas/tasks";
 import type { epics, eventModels, tasks, userStories } from "../../db/schema/index";
-import { extractScope } from "../planning/requirements";
+import { briefOf, optionsOf } from "../planning/brief";
 import { estimateOf } from "./plan-rows";
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -134,10 +134,14 @@ export function lockReasons(row: {
 }
 
 function statedScope(row: TaskRow, options: StoredTaskOptions | null): Task["stated_scope"] {
-  const scope = extractScope(row.description, options?.tech_preferences?.additional_requirements ?? null);
+  // The brief the planners were given: the same reading, so what is shown is what was planned from.
+  // A linked repository is read as work on something that exists, as the planners read it.
+  const brief = briefOf(row, optionsOf(row).githubRepo ? "(a linked repository)" : null);
   return {
-    requirements: scope.requirements.map((r) => ({ id: r.id, text: r.text })),
-    non_goals: scope.nonGoals,
+    requirements: brief.scope.requirements.map((r) => ({ id: r.id, text: r.text })),
+    non_goals: brief.scope.nonGoals,
+    constraints: brief.scope.constraints,
+    planned_as: { kind: brief.kind.id, label: brief.kind.label, because: brief.kind.because },
   };
 }
 

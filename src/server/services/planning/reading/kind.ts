@@ -140,12 +140,12 @@ export function readKind(input: {
 }): KindReading {
   const text = input.description;
   const { scope } = input;
-  const scores = new Map<WorkKind, { score: number; because: string[] }>();
+  const scores = new Map<WorkKind, { score: number; because: [number, string][] }>();
   const score = (k: WorkKind) => scores.get(k)?.score ?? 0;
   const add = (kind: WorkKind, score: number, because: string) => {
     const s = scores.get(kind) ?? { score: 0, because: [] };
     s.score += score;
-    if (because) s.because.push(because);
+    if (because) s.because.push([score, because]);
     scores.set(kind, s);
   };
 
@@ -246,7 +246,8 @@ export function readKind(input: {
     }
   }
   if (best !== "product" && score("product") > bestScore) best = "product";
-  const because = scores.get(best)?.because.filter(Boolean) ?? [];
+  // The strongest evidence first.
+  const because = (scores.get(best)?.because ?? []).sort((a, b) => b[0] - a[0]).map(([, text]) => text);
   return {
     id: best,
     label: KIND_LABELS[best],
