@@ -1,11 +1,13 @@
 import { ATOMIC_HOURS } from "../../../../shared/schemas/plan";
 
 /**
- * The outline's estimate of one stated requirement, by an open rule (decision 014), shown as "estimated by
- * rule" so nobody mistakes it for a judgement: a base for the first thing asked, more for each further
- * part of the sentence, and more for work that is known to take longer (an integration with another
- * system, compliance, live updates, data that must be stored or migrated, screens). Capped at the size of
- * one subtask (ATOMIC_HOURS): a requirement that needs more becomes the team's call, said in its notes.
+ * The outline's estimate of one stated requirement, by an open rule (decisions 014 and 027), shown as
+ * "estimated by rule" so nobody mistakes it for a judgement: a base for the first thing asked, more for
+ * each further operation it names ("create, edit and delete" is three; "name, frequency and category" is
+ * one form), and more for work that is known to take longer (an integration with another system,
+ * compliance, live updates, data that must be stored or migrated, screens). Punctuation counts for
+ * nothing: a list inside a sentence is split into requirements before this runs. Capped at the size of one
+ * subtask (ATOMIC_HOURS): a requirement that needs more becomes the team's call, said in its notes.
  */
 const FACTORS: { re: RegExp; hours: number; why: string }[] = [
   {
@@ -37,16 +39,19 @@ const FACTORS: { re: RegExp; hours: number; why: string }[] = [
 
 export type RuleEstimate = { hours: number; why: string[] };
 
-/** Parts of a sentence: "create invoices, send them by email and track payments" has three. */
-function parts(text: string): number {
-  const separators = text.match(/,|;|\band\b|\bor\b|\bplus\b|\/(?=\w)/gi)?.length ?? 0;
-  return Math.min(4, 1 + separators);
+/** Operations a requirement names: each distinct one is work of its own. */
+const OPERATIONS =
+  /\b(create|add|edit|update|change|delete|remove|archive|list|view|browse|search|filter|sort|export|import|upload|download|share|invite|approve|reject|assign|schedule|cancel|pay|refund|book|send|notify|remind|sync|merge|split|duplicate|restore|print|scan|sign|comment|rate|tag|move|reorder|rename|publish|subscribe)\w*/gi;
+
+function operations(text: string): number {
+  const found = new Set([...text.matchAll(OPERATIONS)].map((m) => m[1]!.toLowerCase()));
+  return Math.max(1, Math.min(4, found.size));
 }
 
 export function estimateRequirement(text: string): RuleEstimate {
-  const n = parts(text);
-  let hours = 4 + 3 * (n - 1);
-  const why = [n === 1 ? "one part" : `${n} parts`];
+  const n = operations(text);
+  let hours = 4 + 2 * (n - 1);
+  const why = [n === 1 ? "one operation" : `${n} operations`];
   for (const f of FACTORS) {
     if (f.re.test(text)) {
       hours += f.hours;
