@@ -56,8 +56,11 @@ function plan(rows: Row[], more: Partial<PlanRecord> = {}): PlanRecord {
     context: null,
     eventModel: null,
     error: null,
+    workKind: null,
+    // What the gate case below states as out of scope, read as such.
+    nonGoals: ["a web UI"],
     ...more,
-  };
+  } as PlanRecord;
 }
 
 function testCase(extra: Partial<EvalCase> = {}): EvalCase {
@@ -601,5 +604,98 @@ describe("the corpus", () => {
       if (c.application_type) expect(findApplicationType(c.application_type), c.id).toBeDefined();
       if (c.tech_stack_id) expect(findStack(c.application_type ?? "", c.tech_stack_id), c.id).toBeDefined();
     }
+  });
+});
+
+describe("the reading metrics (issue 28)", () => {
+  const c: EvalCase = {
+    id: "reading-case",
+    kind: "bug report",
+    work_kind: "bug",
+    description: "Export crashes. Please stream the file, add a regression test and log the size.",
+    requirements: [
+      { id: "R1", text: "Stream the file", match: ["stream"] },
+      { id: "R2", text: "A regression test", match: ["regression"] },
+      { id: "R3", text: "Log the size", match: ["log the size"] },
+    ],
+    technologies: [],
+    non_goals: [{ text: "the import dialog", match: ["import dialog"] }],
+    not_work: [{ text: "the version line", match: ["v2.14"] }],
+    separate: [["R1", "R2"]],
+    sequence: [["R1", "R3"]],
+    independent: [["R1", "R2"]],
+    not_non_goals: [{ text: "no secrets in logs", match: ["secrets"] }],
+  };
+  const rows = (extra: Record<string, Partial<PlanNode>> = {}): Row[] => [
+    [0, "Export crashes"],
+    [1, "R1: Stream the file", { ...extra.n1 }],
+    [1, "R2: A regression test", { ...extra.n2 }],
+    [1, "R3: Log the size", { ...extra.n3 }],
+  ];
+
+  it("finds nothing wrong in a plan read as an engineer would", () => {
+    const s = scorePlan(
+      c,
+      plan(rows({ n3: { depends_on: ["n1"] } }), { workKind: "bug", nonGoals: ["the import dialog"] }),
+    );
+    expect([s.nonWork, s.merged, s.kindMismatch, s.misfits, s.scope, s.order]).toEqual([
+      [],
+      [],
+      null,
+      [],
+      [],
+      [],
+    ]);
+  });
+
+  it("finds non-work leaves, merged features, the wrong kind, misfit steps, scope and order errors", () => {
+    const bad = plan(
+      [
+        [0, "Export crashes"],
+        [1, "Choose the stack and record the decision"],
+        [1, "R1: Stream the file and add a regression test", { depends_on: [] }],
+        [1, "Seen on v2.14 in production"],
+        [1, "Why does it crash?"],
+        [1, "R3: Log the size"],
+        [1, "Release the first version"],
+      ],
+      { workKind: "product", nonGoals: ["no secrets in the logs"] },
+    );
+    const s = scorePlan(c, bad);
+    expect(s.nonWork.map((f) => f.why)).toEqual(['not work: "the version line"', "a question"]);
+    expect(s.merged.map((f) => f.title)).toEqual(["R1: Stream the file and add a regression test"]);
+    expect(s.kindMismatch?.why).toBe("read as product, not bug");
+    expect(s.misfits.map((f) => f.why)).toEqual([
+      "a stack choice for work on something that exists",
+      "a first release for work on something that exists",
+    ]);
+    expect(s.scope.map((f) => f.why)).toEqual([
+      'the non-goal "the import dialog" is not stated as out of scope',
+      '"no secrets in logs" is read as out of scope, but it is not',
+    ]);
+    expect(s.order.map((f) => f.why)).toEqual([
+      'R3 should come after R1 ("R1: Stream the file and add a regression test")',
+    ]);
+    const rules = gateFailures([s]).map((f) => f.rule);
+    for (const rule of [
+      "non-work-leaf",
+      "merged-features",
+      "wrong-kind",
+      "misfit-step",
+      "scope-error",
+      "order-violation",
+    ])
+      expect(rules, rule).toContain(rule);
+  });
+
+  it("counts an order the text never states between independent requirements", () => {
+    const s = scorePlan(
+      c,
+      plan(rows({ n2: { depends_on: ["n1"] }, n3: { depends_on: ["n1"] } }), {
+        workKind: "bug",
+        nonGoals: ["the import dialog"],
+      }),
+    );
+    expect(s.order.map((f) => f.why)).toEqual(["R1 and R2 are ordered, but nothing in the text orders them"]);
   });
 });
