@@ -442,7 +442,7 @@ export const GARBLE_RULES: readonly GarbleRule[] = [
     description: 'contains "undefined", "null", "[object", "NaN" or a template placeholder',
     test: (title) =>
       /(?<![\p{L}])(?:undefined|NaN)(?![\p{L}])|\[object|\{\{|\{[a-z_]+\}/u.test(title) ||
-      /(?<![\p{L}])null(?![\p{L}])(?![\s-]+(?:values?|checks?|safety|handling|pointers?|bytes?|fields?|columns?|terminat|coalesc|inputs?|results?|states?|entr|cases?|and|or))/iu.test(
+      /(?<![\p{L}])null(?![\p{L}])(?![\s-]+(?:values?|checks?|safety|handling|pointers?|bytes?|fields?|columns?|terminat|coalesc|inputs?|results?|states?|entr|cases?|keys?|constraints?|and|or))/iu.test(
         title,
       ),
   },
@@ -567,8 +567,15 @@ export function misfitSteps(evalCase: EvalCase, plan: PlanRecord): Finding[] {
 /** Non-goals the plan does not state as such, and statements it wrongly states as non-goals. */
 export function scopeErrors(evalCase: EvalCase, plan: PlanRecord): Finding[] {
   const out: Finding[] = [];
+  // Stated when a non-goal holds the annotation's terms, or its words ("art tasks" in "so no art tasks").
+  const content = (t: string) =>
+    t.split(/\W+/).filter((w) => w.length > 2 && !/^(?:the|and|for|with|any|our)$/i.test(w));
+  const stated = (g: { text: string; match: string[] }) =>
+    plan.nonGoals.some(
+      (n) => containsAll(n, g.match) || (content(g.text).length > 0 && containsAll(n, content(g.text))),
+    );
   for (const g of evalCase.non_goals)
-    if (!plan.nonGoals.some((n) => containsAll(n, g.match)))
+    if (!stated(g))
       out.push({ nodeId: null, title: "", why: `the non-goal "${g.text}" is not stated as out of scope` });
   for (const w of evalCase.not_non_goals ?? [])
     for (const n of plan.nonGoals.filter((t) => containsAll(t, w.match)))

@@ -422,10 +422,11 @@ export function extractScope(description: string, additional: string | null = nu
   }
 
   // The first sentence naming the product is what the rest belongs to, unless it is all there is.
+  // (With little else stated, what it is may be most of what is asked: "a slack bot that posts reminders".)
   const firstWork = requirementItems[0];
   if (
     firstWork &&
-    requirementItems.length > 1 &&
+    requirementItems.length > 3 &&
     SUBJECT_STATEMENT.test(firstWork.text) &&
     !inlineList(firstWork.text)
   ) {
@@ -636,6 +637,16 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
       requirements.push({ ...p, text: withoutAside(part, scope), statedIn: text });
     return;
   }
+  // "Sync via the browser's storage, no server": a trailing clause that rules something out.
+  const trailing = splitOutside(text, /,\s+(?=(?:no|not|without)\s)/i);
+  if (
+    trailing.length > 1 &&
+    trailing.slice(1).every((t) => NO_ITEM.test(t) || /^(?:not|without)\s[\w' -]{1,40}$/i.test(t))
+  ) {
+    scope.nonGoals.push(...trailing.slice(1).map(trimItem));
+    place({ ...p, text: trailing[0]! }, scope, requirements);
+    return;
+  }
   // "train → validate → deploy": a chain of steps in one line.
   const chain = splitOutside(text, /\s*(?:->|→|=>|⟶)\s*/);
   if (chain.length >= 3) {
@@ -657,8 +668,11 @@ const CLAUSE =
  */
 function coordinatedClauses(text: string, inList: boolean): string[] | null {
   const parts = splitOutside(text, /,\s+(?:and|or)\s+/i).map((s) => s.trim());
-  if (parts.length >= 2 && parts.every((s) => s.split(/\s+/).length >= 4)) {
-    const clauses = parts.every((s) => CLAUSE.test(s) || startsWithInstruction(s));
+  if (parts.length >= 2 && parts.every((s) => s.split(/\s+/).length >= 3)) {
+    // Every part after the first starts a clause or an instruction of its own.
+    const clauses = parts
+      .slice(1)
+      .every((s) => CLAUSE.test(s) || startsWithInstruction(s) || IMPERATIVE_START.test(s));
     if (clauses) return parts;
   }
   if (!inList || /,/.test(text)) return null;

@@ -56,10 +56,16 @@ export function titleText(text: string, max = TITLE_CHARS): string {
   const why = t.search(
     /,?\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|users|people) (?:can|could|will|would|know|see|don'?t)|because|since (?:we|i|the|it))\b/i,
   );
-  if (why > 20) t = `${t.slice(0, why).replace(/[\s,;:-]+$/, "")}…`;
+  if (why >= 10) t = `${t.slice(0, why).replace(/[\s,;:-]+$/, "")}…`;
   // Words the user trailed off with ("... incremental sync after that") end a title badly: stop at the comma.
-  const comma = t.lastIndexOf(", ");
-  if (DANGLING_END.test(t) && comma > 20) t = `${t.slice(0, comma)}…`;
+  if (DANGLING_END.test(t)) {
+    const comma = t.lastIndexOf(", ");
+    const clause = t.search(
+      /\s(?:if|when|unless|as long as|once|after|before)\s(?!.*\s(?:if|when|unless)\s)/i,
+    );
+    if (comma > 20) t = `${t.slice(0, comma)}…`;
+    else if (clause > 20) t = `${t.slice(0, clause)}…`;
+  }
   if (t.length > max) {
     t = t.slice(0, max).replace(/\s+\S*$/, "");
     // An opening bracket or quote whose closing one was cut off goes, with what follows it.

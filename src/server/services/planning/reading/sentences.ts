@@ -136,6 +136,10 @@ const REPORTED =
 const EVALUATION =
   /^(?:[\w'’.-]+\s+){0,6}?(?:is|are|was|were|seems?|looks?|feels?|gets?|got|became|becomes|has been|have been|will be|'ll be|’ll be)\s+(?:(?:too|very|so|really|quite|pretty|super|extremely|incredibly|kind of|kinda|way|much|far|a bit|a little|rather|getting|still|now|currently|always|often|sometimes|not|never|completely|totally)\s+)*(?:slow|fast|broken|great|awesome|amazing|bad|terrible|horrible|awful|good|nice|painful|annoying|frustrating|confusing|expensive|costly|cheap|hard|easy|difficult|complicated|complex|over-?engineered|overkill|messy|ugly|long|short|big|huge|large|small|tiny|outdated|old|ancient|legacy|unreliable|flaky|buggy|unusable|clunky|tedious|error-prone|manual|missing|gone|lost|down|fine|ok|okay|sluggish|laggy|clumsy|useless|pointless|limited|enough|insufficient|inconsistent|unclear|wrong|a mess|a pain|a nightmare|a problem|an issue|the problem|the issue|the bottleneck|rough|functional|basic|good enough|out of (?:security )?support|end[- ]of[- ]life|deprecated|unmaintained|no longer (?:supported|maintained))\b|^(?:[\w'’-]+\s+){1,6}?(?:takes?|took|costs?|cost)\s+(?:about\s+|around\s+|over\s+|almost\s+|nearly\s+|up to\s+|more than\s+)?(?:[~$€£]?\d|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|hours|days|weeks|minutes)|^(?:[\w'’-]+\s+){1,5}?(?:is|are|has|have|holds?|contains?|runs?)\s+(?:about |around |roughly |over |~)?\d[\d.,]*k?\+?\s*(?:lines|loc|rows|records|tables|services|gb|tb|mb|users|customers|requests|examples|tests|files|repos|endpoints|dynos|nodes|pods|servers|instances)\b/i;
 
+/** The writer doing, in the present, something the product would let them do: "I assign each request ...". */
+const OPERATES =
+  /^(?:i|we)\s+(?:(?:then|also|just|usually|always|first)\s+)?(?:assign|approve|reject|review|track|log|record|enter|upload|schedule|book|invoice|bill|send|update|create|add|edit|delete|export|import|search|tag|sort|filter|print|scan|mark|pick|choose|select|invite|share|publish|post|download|pay|refund|check off|tick off|sign off|confirm|dispatch|triage|label)\s+(?:each|every|the|a|an|all|new|our|my|their|them|it)\b/i;
+
 /** Doubt or a passing thought: "maybe ...", "not sure ...", "no idea if ...". */
 const HEDGE =
   /^(?:maybe|perhaps|possibly|probably|not sure|no idea|i wonder|hopefully|who knows|ideally,? (?:i|we) (?:could|might)|still (?:figuring|working|thinking|deciding|unsure|undecided)|tbd|to be decided|undecided|open question)\b/i;
@@ -182,6 +186,9 @@ export function judgeSentence(sentence: string, inList: boolean): SentenceKind {
     return IMPERATIVE.test(s.replace(/^(?:i|we)(?:'ll|’ll| will| are going to|'re going to| shall)\s+/i, ""))
       ? "work"
       : "context";
+  if (OPERATES.test(s)) return "work";
+  // "so the charts only load where they are used", split off a request: a consequence, not a request.
+  if (/^so\s+(?!that\b)/i.test(sentence.trim())) return "context";
   if (PERSONAL_SUBJECT.test(s) || PAST.test(s) || PAST_NAMED.test(s) || REPORTED.test(s) || CURRENT.test(s))
     return "context";
   if (!inList && /!["'”)]*$/.test(s)) return "context";
