@@ -1112,6 +1112,7 @@ export const TECHNOLOGIES: readonly Technology[] = [
   { id: "moment", name: "Moment.js", pattern: i("Moment(?:\\.js)"), category: "library", languages: JS },
   { id: "luxon", name: "Luxon", pattern: i("Luxon"), category: "library", languages: JS },
   { id: "dayjs", name: "Day.js", pattern: i("Day\\.js", "dayjs"), category: "library", languages: JS },
+  { id: "hermes", name: "Hermes", pattern: cs("Hermes"), category: "library", languages: JS },
   { id: "lodash", name: "Lodash", pattern: i("lodash"), category: "library", languages: JS },
   { id: "launchdarkly", name: "LaunchDarkly", pattern: i("LaunchDarkly"), category: "library" },
   { id: "unleash", name: "Unleash", pattern: cs("Unleash"), category: "library" },

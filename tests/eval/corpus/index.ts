@@ -15,6 +15,20 @@ import { hipaaTelehealth } from "./hipaa-telehealth";
 import { invoicingStripe } from "./invoicing-stripe";
 import { mlChurn } from "./ml-churn";
 import { mobileDogWalking } from "./mobile-dog-walking";
+import { moreBugPaginationDuplicates } from "./more-bug-pagination-duplicates";
+import { moreBugStripeWebhookSignature } from "./more-bug-stripe-webhook-signature";
+import { moreDataBikeshareDemand } from "./more-data-bikeshare-demand";
+import { moreFeatureCommentMentions } from "./more-feature-comment-mentions";
+import { moreForumChessClubPairings } from "./more-forum-chess-club-pairings";
+import { moreForumCommunityGarden } from "./more-forum-community-garden";
+import { moreInfraCloudflareDnsWaf } from "./more-infra-cloudflare-dns-waf";
+import { moreMigSpringBoot3 } from "./more-mig-spring-boot-3";
+import { moreOnelinerHomebrewCalculator } from "./more-oneliner-homebrew-calculator";
+import { moreOnelinerLanguageExchange } from "./more-oneliner-language-exchange";
+import { moreOnelinerTattooCrm } from "./more-oneliner-tattoo-crm";
+import { morePerfRnColdStart } from "./more-perf-rn-cold-start";
+import { morePrdVetReminders } from "./more-prd-vet-reminders";
+import { moreReadmeHamLogbook } from "./more-readme-ham-logbook";
 import { mqttTimescalePipeline } from "./mqtt-timescale-pipeline";
 import { mysqlToPostgres } from "./mysql-to-postgres";
 import { newBakeryPreorders } from "./new-bakery-preorders";
@@ -118,6 +132,24 @@ export const NEW_OPERATIONS_CASES: readonly EvalCase[] = [
   opsSpikeFeatureFlagService,
 ];
 
+/** Issue 28: more cases in domains the others do not use (one-liners, forum posts, noisy PRDs and READMEs, bug reports, performance, an upgrade, infrastructure, data and a feature with acceptance criteria). */
+export const MORE_CASES: readonly EvalCase[] = [
+  moreOnelinerTattooCrm,
+  moreOnelinerLanguageExchange,
+  moreOnelinerHomebrewCalculator,
+  moreForumChessClubPairings,
+  moreForumCommunityGarden,
+  morePrdVetReminders,
+  moreReadmeHamLogbook,
+  moreBugStripeWebhookSignature,
+  moreBugPaginationDuplicates,
+  morePerfRnColdStart,
+  moreMigSpringBoot3,
+  moreInfraCloudflareDnsWaf,
+  moreDataBikeshareDemand,
+  moreFeatureCommentMentions,
+];
+
 /** The planning-quality corpus: one annotated description per file. */
 export const CORPUS: readonly EvalCase[] = [
   webRecipes,
@@ -151,6 +183,7 @@ export const CORPUS: readonly EvalCase[] = [
   notionBackup,
   ...NEW_PRODUCT_CASES,
   ...NEW_OPERATIONS_CASES,
+  ...MORE_CASES,
   ...HELD_OUT_CASES,
 ];
 

@@ -16,13 +16,13 @@ In this order:
 3. Evaluate: backtest on the last 6 months with a rolling origin. It has to beat the seasonal-naive baseline (same hour last week) by at least 20% on MAE, and we want the error per station for the 30 busiest stations.
 4. Deploy: run it every night at 22:00 as an Apache Airflow job, write the forecasts to a forecasts table, and show the crews' dispatch screen the stations that will run empty or full before 8 am.
 
-After launch: retrain monthly, and alert the data team when the weekly MAE is 30% worse than in the backtest.
+After launch: retrain monthly, and alert the data team when the weekly MAE is 30% worse than what the evaluation showed.
 
 Not now: dynamic pricing or rider incentives to move bikes.`,
   requirements: [
     { id: "R1", text: "Collect three years of trip data from the operations database", match: ["trip data"] },
     { id: "R2", text: "Collect hourly weather observations", match: ["weather"] },
-    { id: "R3", text: "Collect public and school holidays", match: ["holiday"] },
+    { id: "R3", text: "Collect public and school holidays", match: ["public", "holiday"] },
     {
       id: "R4",
       text: "One hourly table per station with pickups and returns",
@@ -48,7 +48,11 @@ Not now: dynamic pricing or rider incentives to move bikes.`,
       match: ["dispatch"],
     },
     { id: "R12", text: "Retrain monthly", match: ["retrain"] },
-    { id: "R13", text: "Alert when the weekly MAE is 30% worse than the backtest", match: ["alert"] },
+    {
+      id: "R13",
+      text: "Alert when the weekly MAE is 30% worse than the evaluation showed",
+      match: ["alert"],
+    },
   ],
   technologies: ["python", "postgresql", "lightgbm", "airflow"],
   non_goals: [

@@ -27,7 +27,7 @@ Our website is just a static page, and I know a bit of Python. Would you build t
       match: ["renewal"],
     },
     { id: "R5", text: "Plot fees paid online", match: ["fee"] },
-    { id: "R6", text: "A watering rota where members pick their days", match: ["rota"] },
+    { id: "R6", text: "A watering rota where members pick their days", match: ["watering rota"] },
     { id: "R7", text: "Members can swap rota days with each other", match: ["swap", "day"] },
     {
       id: "R8",

@@ -29,10 +29,10 @@ Not in scope: transferring the domains to another registrar, and Cloudflare cach
     { id: "R4", text: "Keep the mail records DNS-only", match: ["mail"] },
     {
       id: "R5",
-      text: "Change the nameservers one zone at a time, the .co.uk first",
-      match: ["nameserver"],
+      text: "Change the nameservers at the registrar one zone at a time, the .co.uk first",
+      match: ["registrar"],
     },
-    { id: "R6", text: "Proxy the web and API hostnames", match: ["proxy"] },
+    { id: "R6", text: "Proxy the web and API hostnames", match: ["proxy", "hostname"] },
     {
       id: "R7",
       text: "Full (strict) TLS with Cloudflare origin certificates",

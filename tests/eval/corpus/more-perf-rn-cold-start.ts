@@ -53,7 +53,7 @@ Target: under 2.5 s on the Galaxy A14, measured the same way. And add a startup-
       match: ["release pipeline"],
     },
   ],
-  technologies: ["react", "react-native", "firebase", "moment", "hermes"],
+  technologies: ["react-native", "firebase", "moment", "hermes"],
   non_goals: [],
   not_work: [
     { text: "the measurement table", match: ["Pixel 7"] },
