@@ -75,7 +75,7 @@ type SectionKind =
   | "questions";
 
 const NON_GOAL_HEADING =
-  /^(?:non[- ]?goals?|out[- ]of[- ]scope|out|not in (?:v\d+|scope|this (?:release|version)|mvp)|not (?:now|yet|planned)|won'?t (?:do|have|build)|later|future(?: (?:work|ideas|enhancements|improvements|plans|features|scope|versions?|releases?))?|potential (?:improvements|enhancements|features|extensions)|possible (?:improvements|enhancements|extensions|features)|stretch(?: goals?| features?)?|nice[- ]to[- ]haves? (?:later|for later)|maybe later|v\d+(?: \(?(?:not now|later|ideas)\)?)?|phase (?:2|two|ii)|version 2|ideas for later|wish ?list|backlog|parking lot|what'?s next(?: for .*)?|explicitly not|excluded|not part of (?:this|the)(?: \w+)?|not included|not doing|won'?t do)\b/i;
+  /^(?:non[- ]?goals?|out[- ]of[- ]scope|out|not in (?:v\d+|scope|this (?:release|version)|mvp)|not (?:now|yet|planned)|won'?t (?:do|have|build)|later|future(?: (?:work|ideas|enhancements|improvements|plans|features|scope|versions?|releases?))?|potential (?:improvements|enhancements|features|extensions)|possible (?:improvements|enhancements|extensions|features)|stretch(?: goals?| features?)?|nice[- ]to[- ]haves? (?:later|for later)|maybe later|v\d+(?: \(?(?:not now|later|ideas)\)?)?|phase (?:2|two|ii)|version 2|ideas for later|wish ?list|backlog|parking lot|what'?s next(?: for .*)?|explicitly not|excluded|not in this (?:ticket|issue|pr|task|release|version|scope|project|iteration|spike|change)|not part of (?:this|the)(?: \w+)?|not included|not doing|won'?t do)\b/i;
 const CONTEXT_HEADING =
   /^(?:background|context|problem(?: statement)?|the problem|motivation|why(?: .*)?|about(?: us| me| this)?|today|current (?:state|situation|setup|process)|inspiration|how (?:we|i) built it|challenges(?: .*)?|accomplishments(?: .*)?|what (?:we|i) learned|introduction|intro|(?:the )?story|tl;?dr|notes?|references?|links?|resources|screenshots?|demo|credits|license|contributing|faq|installation|install|usage|getting started|prerequisites|requirements to run|how to run|running locally|local setup|development|changelog|authors?|acknowledg(?:e)?ments?|who (?:is it|it'?s) for|target (?:users|audience)|users|personas?|audience|assumptions)\b/i;
 const CRITERIA_HEADING =
@@ -111,17 +111,21 @@ function sectionKind(heading: string): SectionKind {
 
 /** An item that declares itself out of scope (or for later). */
 const NON_GOAL_ITEM =
-  /\b(?:out[- ]of[- ]scope|outside (?:of )?(?:the )?scope|non[- ]goals?|not (?:in|for|part of) (?:v\d+|the first (?:release|version)|scope|now|this (?:release|version|project|iteration)|mvp)|(?:later|someday|eventually),? maybe|maybe (?:later|someday)|for later|not needed|no need (?:for|to)|(?:do not|don'?t|won'?t|will not|doesn'?t|does not|didn'?t) (?:need|have to|bother|want to (?:build|support|handle))|(?:won'?t|will not|not going to) (?:build|support|do|include|handle|cover)|not (?:required|a goal|planned|a priority|in scope)|isn'?t needed|aren'?t needed|we skip|skip(?:ping)? (?:it |this |that )?for now|not for now|leave (?:it |this |that )?(?:for later|out)|postpone\w*|defer(?:red)?|(?:post|after)[- ](?:v1|mvp)|in (?:a )?(?:v2|version 2|phase 2|later (?:version|release|phase))|(?:^|\()(?:v2|later|stretch|future|optional later)\)?$|stretch goal|^(?:please )?(?:don'?t|do not) (?:touch|worry about|bother with|build|handle|include)|(?:please )?(?:don'?t|do not) just (?:add|use|silence|hide|suppress|disable)|(?:we|i) (?:won'?t|will not|are not going to|aren'?t going to|don'?t plan to|do not plan to) (?!be\b)\w+|can wait|can come later|comes later|(?:is|are) (?:already )?(?:handled|covered|taken care of|done) (?:by|in|elsewhere|outside))\b/i;
+  /\b(?:out[- ]of[- ]scope|outside (?:of )?(?:the )?scope|non[- ]goals?|not (?:in|for|part of) (?:v\d+|the first (?:release|version)|scope|now|this (?:release|version|project|iteration)|mvp)|(?:later|someday|eventually),? maybe|maybe (?:later|someday)|for later|not needed|no need (?:for|to)|(?:do not|don'?t|won'?t|will not|doesn'?t|does not|didn'?t) (?:need|have to|bother|want to (?:build|support|handle))|(?:won'?t|will not|not going to) (?:build|support|do|include|handle|cover)|not (?:required|a goal|planned|a priority|in scope)|isn'?t needed|aren'?t needed|we skip|skip(?:ping)? (?:it |this |that )?for now|not for now|leave (?:it |this |that )?(?:for later|out)|postpone\w*|defer(?:red)?|(?:post|after)[- ](?:v1|mvp)|in (?:a )?(?:v2|version 2|phase 2|later (?:version|release|phase))|(?:^|\()(?:v2|later|stretch|future|optional later)\)?$|stretch goal|^no (?:production |code |app |schema |new |breaking )?(?:changes|work|rollouts?|deploy(?:ment)?s?|migrations?|refactor(?:ing)?s?|rewrites?|releases?)\b|^(?:please )?(?:don'?t|do not) (?:touch|worry about|bother with|build|handle|include)|(?:please )?(?:don'?t|do not) just (?:add|use|silence|hide|suppress|disable)|(?:we|i) (?:won'?t|will not|are not going to|aren'?t going to|don'?t plan to|do not plan to) (?!be\b)\w+|can wait|can come later|comes later|(?:is|are) (?:already )?(?:handled|covered|taken care of|done) (?:by|in|elsewhere|outside))\b/i;
 /** The writer naming what they build: "I'm writing a small TypeScript date library". */
 const NAMES_THE_PROJECT =
   /^(?:so,?\s+)?(?:i|we)(?:'m|’m| am|'re|’re| are)\s+(?:building|making|creating|developing|writing|working on)\s+(?:a|an|my|our|the)\b/i;
+
+/** A business outcome with a number: a success measure of the whole, not a piece of work. */
+const OUTCOME =
+  /^(?=.*(?:\b\d+(?:\.\d+)?\s?%|\bby (?:half|a third|a quarter|\d+x)\b|\b(?:double|triple|halve)[sd]?\b))(?=.*\b(?:calls?|visits?|revenue|sales|retention|conversions?|signups?|sign-ups|churn|engagement|adoption|satisfaction|nps|bookings?|appointments?|no-shows?|boosters?|orders?|tickets?|complaints?|response rate|open rate|click rate|on-time)\b)(?!.*\b(?:ms|seconds?|kb|mb|p9\d|latency|load time)\b)/i;
 
 /** A wish for a quality of the whole rather than a feature: "I want something dead simple". */
 const VAGUE_WISH =
   /^(?:i|we)?\s*(?:really\s+|just\s+)?(?:want|need|would like|'d like|’d like)\s+(?:something|it|a tool|an app|one|a thing)\s+(?:that'?s\s+|that is\s+|to be\s+)?(?:dead |really |very |super |pretty |as )?(?:simple|easy|cheap|free|quick|small|lightweight|minimal|clean|nice|basic|straightforward|boring|fast|good)\b/i;
 /** A clause that only defers what is said beside it: "that's for later", "but not yet". */
 const DEFERRAL =
-  /^(?:that'?s|this is|it'?s|that is|those are|which is)?\s*(?:for later|later|a later thing|for v\d+|for another day|not (?:now|yet|for now|in v1)|something for later|(?:a|for) (?:future|later) (?:version|release|iteration)|out of scope|a nice[- ]to[- ]have(?: for later)?|can wait)\W*$/i;
+  /^(?:that'?s|this is|it'?s|that is|those are|which is)?\s*(?:for later|later|a later thing|for v\d+|for another day|not (?:now|yet|for now|in v1)|something for later|(?:a|for) (?:future|later) (?:version|release|iteration)|out of scope|a nice[- ]to[- ]have(?: for later)?|can wait)\b/i;
 /** "no db needed", "no login": a short negative statement of scope. */
 const NO_ITEM =
   /^no\s+(?![\w .'-]*\b(?:in|on|at|from|into|inside|outside|over|under|during|per|across|between)\s)[\w .'-]{1,30}?(?:\s+(?:needed|required|necessary|for now|yet|at first|in v1))?\.?$/i;
@@ -292,11 +296,11 @@ export function extractScope(description: string, additional: string | null = nu
           t &&
           (block.type === "heading"
             ? block.level <= 3 && !sectionLike(t)
-            : t.length <= 90 &&
+            : t.length <= 120 &&
               !/[.:]$/.test(t) &&
               sentences(t).length === 1 &&
               !sectionLike(t) &&
-              t.split(/\s+/).length <= 14)
+              t.split(/\s+/).length <= 18)
         ) {
           scope.title = t.replace(/[!?]+$/, "").trim();
           return;
@@ -411,7 +415,7 @@ export function extractScope(description: string, additional: string | null = nu
     for (let i = requirementItems.length - 1; i >= 0; i--) {
       const item = requirementItems[i]!;
       const asks =
-        isExplicitAsk(item.text) ||
+        isExplicitAsk(item.statedIn ?? item.text) ||
         /\b(?:should|must|needs? to)\b/i.test(item.text) ||
         IMPERATIVE_START.test(item.text);
       if (!asks) {
@@ -576,6 +580,11 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
     scope.nonGoals.push(text);
     return;
   }
+  // "Reminder calls cut by half", "on-time boosters up to 75%": an outcome to measure, not work to do.
+  if (OUTCOME.test(text) && !startsWithInstruction(text)) {
+    scope.criteria.push(text);
+    return;
+  }
   if (VAGUE_WISH.test(text)) {
     scope.context.push(text);
     return;
@@ -587,13 +596,26 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
   // A list written inside the sentence: each item is judged as a list item would be. The head names
   // what the items belong to ("A web shop for handmade candles: ...").
   const list = inlineList(text);
+  // "Today our flags are env variables, so every change is a redeploy": a consequence of the situation
+  // is part of the story; after a request it is the request's purpose ("split the bundle, so the charts
+  // load only where used"), and a wish after a story is work ("..., so I want to build ...").
+  const so = list ? [] : splitOutside(text, /,\s+so\s+(?!that\b)/i);
+  if (so.length === 2 && judgeSentence(so[0]!, p.inList) !== "work") {
+    scope.context.push(trimItem(so[0]!));
+    const rest = so[1]!;
+    if (
+      judgeSentence(rest, false) === "work" &&
+      /\b(?:want|need|would|'d|’d|will|'ll|’ll|can|could|should|must|let)\b/i.test(rest)
+    )
+      place({ ...p, text: rest }, scope, requirements);
+    else scope.context.push(trimItem(rest));
+    return;
+  }
   // Without a list, "; " joins clauses that stand on their own, and so does ", " before the writer
   // speaks ("nextjs, we already have a postgres db", "..., so they'd sign in with a class code").
   // ("As a manager, I want ..." is one user story.)
   const clauses =
-    list || /^as an? /i.test(text)
-      ? [text]
-      : splitOutside(text, /;\s+|,\s+(?=(?:we|i|they|our|my)\s)|,\s+(?=so\s+(?!that\b))/i);
+    list || /^as an? /i.test(text) ? [text] : splitOutside(text, /;\s+|,\s+(?=(?:we|i|they|our|my)\s)/i);
   if (clauses.length > 1) {
     for (const clause of clauses) place({ ...p, text: clause }, scope, requirements);
     return;

@@ -54,8 +54,10 @@ export function titleText(text: string, max = TITLE_CHARS): string {
   if (wish > 15) t = `${t.slice(0, wish).replace(/[\s,;:-]+$/, "")}…`;
   // A title says what, not why: "The history per unit so I can see that ..." is "The history per unit".
   const why = t.search(
-    /,?\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|users|people) (?:can|could|will|would|know|see|don'?t)|because|since (?:we|i|the|it))\b/i,
+    /,?\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|users|people|customers|members|players|kids|everyone|nobody|no one)\b|because|since (?:we|i|the|it))\b/i,
   );
+  // A bracketed aside at the end ("(half our juniors sit on the wrong side otherwise)") is for the notes.
+  t = t.replace(/\s*\((?:[^()]*\s){3,}[^()]*\)\s*$/, "");
   if (why >= 10) t = `${t.slice(0, why).replace(/[\s,;:-]+$/, "")}…`;
   // Words the user trailed off with ("... incremental sync after that") end a title badly: stop at the comma.
   if (DANGLING_END.test(t)) {

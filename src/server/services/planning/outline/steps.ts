@@ -377,7 +377,7 @@ export function cutOver(): OutlineNode {
     "Cut over, with a way back",
     "Switch to the new system at a planned time, watch it, and keep the old one ready until sign-off.",
     [
-      "The cut-over follows a written runbook with a go/no-go check",
+      "The cut-over follows a written runbook with a point to stop and go back",
       "Going back to the old system stays possible until sign-off",
     ],
     6,
