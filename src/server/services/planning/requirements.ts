@@ -77,7 +77,7 @@ type SectionKind =
 const NON_GOAL_HEADING =
   /^(?:non[- ]?goals?|out[- ]of[- ]scope|out|not in (?:v\d+|scope|this (?:release|version)|mvp)|not (?:now|yet|planned)|won'?t (?:do|have|build)|later|future(?: (?:work|ideas|enhancements|improvements|plans|features|scope|versions?|releases?))?|potential (?:improvements|enhancements|features|extensions)|possible (?:improvements|enhancements|extensions|features)|stretch(?: goals?| features?)?|nice[- ]to[- ]haves? (?:later|for later)|maybe later|v\d+(?: \(?(?:not now|later|ideas)\)?)?|phase (?:2|two|ii)|version 2|ideas for later|wish ?list|backlog|parking lot|what'?s next(?: for .*)?|explicitly not|excluded|not in this (?:ticket|issue|pr|task|release|version|scope|project|iteration|spike|change)|not part of (?:this|the)(?: \w+)?|not included|not doing|won'?t do)\b/i;
 const CONTEXT_HEADING =
-  /^(?:background|context|problem(?: statement)?|the problem|motivation|why(?: .*)?|about(?: us| me| this)?|today|current (?:state|situation|setup|process)|inspiration|how (?:we|i) built it|challenges(?: .*)?|accomplishments(?: .*)?|what (?:we|i) learned|introduction|intro|(?:the )?story|tl;?dr|notes?|references?|links?|resources|screenshots?|demo|credits|license|contributing|faq|installation|install|usage|getting started|prerequisites|requirements to run|how to run|running locally|local setup|development|changelog|authors?|acknowledg(?:e)?ments?|who (?:is it|it'?s) for|target (?:users|audience)|users|personas?|audience|assumptions)\b/i;
+  /^(?:background|context|problem(?: statement)?|the problem|motivation|why(?: .*)?|about(?: us| me| this)?|today|current (?:state|situation|setup|process)|inspiration|how (?:we|i) built it|challenges(?: .*)?|accomplishments(?: .*)?|what (?:we|i) learned|introduction|intro|(?:the )?story|tl;?dr|notes?|references?|links?|resources|screenshots?|demo|credits|license|contributing|faq|installation|install|usage|getting started|prerequisites|requirements to run|how to run|running locally|local setup|development|changelog|authors?|acknowledg(?:e)?ments?|configuration|config(?:uration)?(?: (?:options|reference|file))?|environment variables|(?:api|cli|command) reference|flags|options reference|who (?:is it|it'?s) for|target (?:users|audience)|users|personas?|audience|assumptions)\b/i;
 const CRITERIA_HEADING =
   /^(?:what (?:you |i |we )?(?:expected|expect)|what should happen|expected (?:result|outcome|behaviou?r)s?|acceptance(?: criteria| tests?)?|definition of done|dod|done when|success (?:criteria|metrics|measures)|exit criteria|expected(?: (?:behaviou?r|results?|outcomes?))?|how (?:we|i|you)(?:'ll| will)? (?:know|test|verify)(?: .*)?|verification|test plan)\b/i;
 const REPRODUCTION_HEADING =
@@ -286,6 +286,11 @@ export function extractScope(description: string, additional: string | null = nu
         if (block.what === "link" || block.what === "quote") scope.context.push(block.text);
         if (kind === "reproduction" && block.what !== "link")
           scope.reproduction.push(block.text.slice(0, 500));
+        // A table of words under a heading of work ("Controls": input and action) specifies that thing;
+        // a table of numbers (timings, sizes) is a measurement, and context.
+        const table =
+          block.what === "table" && kind === "requirement" && section ? tableText(section, block.text) : null;
+        if (table) pending.push({ text: table, section, kind, inList: true, sequence: null, statedIn: null });
         return;
       }
       // The title: a top heading or a short first line, when more follows.
@@ -479,6 +484,30 @@ export function extractScope(description: string, additional: string | null = nu
   scope.nonGoals = unique(scope.nonGoals);
   scope.context = unique(scope.context);
   return scope;
+}
+
+/** A table of words as one requirement: "Controls: Left click – select / move; Space – end turn". */
+function tableText(section: string, table: string): string | null {
+  const rows = table
+    .split("\n")
+    .filter((line) => !/^\s*\|?\s*:?-{3,}/.test(line))
+    .map((line) =>
+      line
+        .replace(/^\s*\||\|\s*$/g, "")
+        .split("|")
+        .map((c) => c.trim())
+        .filter(Boolean),
+    )
+    .filter((cells) => cells.length > 0);
+  // The first row names the columns when a separator follows it.
+  const body = /\n\s*\|?\s*:?-{3,}/.test(table) ? rows.slice(1) : rows;
+  const cells = body.flat();
+  if (cells.length === 0) return null;
+  const numeric = cells.filter((c) => /^[~<>≈$€£]?\s*[\d.,]+\s*[\w%/]{0,6}(?:\s*\(.*\))?$/.test(c)).length;
+  if (numeric / cells.length > 0.5) return null;
+  const head = body === rows ? "" : ` (${rows[0]!.join(", ")})`;
+  const text = `${section}${head}: ${body.map((r) => r.join(" – ")).join("; ")}`;
+  return text.length > 400 ? `${text.slice(0, 397)}...` : text;
 }
 
 /** "Goals:", "Non-goals: video calls", "**Stack**: React": a label that opens a section. */

@@ -87,7 +87,7 @@ export function startsWithInstruction(sentence: string): boolean {
 
 /** Verbs that start an instruction ("Add ...", "Set up ..."): the imperative of software work. */
 const IMPERATIVE =
-  /^(?:please\s+|also\s+|then\s+|and\s+|first,?\s+|finally,?\s+|next,?\s+)?(?!(?:support|design|plan|search|test|review|release|record|log|alert|filter|order|sort|request|report|check|index|cache|scale|host|schedule|post|share|import|export|print|scan|book|pay|bill|invoice)\s+(?:has|have|had|is|are|was|were|will|can|team|staff|agents?|tickets?|says|said|keeps?)\b)(?:add|allow|build|create|make|implement|support|enable|let|show|display|list|send|store|save|keep|track|record|log|export|import|integrate|connect|sync|migrate|upgrade|update|replace|remove|delete|drop|fix|handle|provide|generate|validate|verify|check|test|deploy|set up|setup|configure|write|use|switch|move|port|rewrite|refactor|rename|split|merge|extract|convert|expose|publish|release|ship|document|monitor|alert|notify|email|e-mail|schedule|automate|run|install|upload|download|parse|render|cache|index|search|filter|sort|paginate|group|tag|invite|assign|approve|reject|review|sign|encrypt|hash|protect|secure|limit|throttle|retry|backfill|collect|clean|train|evaluate|benchmark|measure|profile|optimi[sz]e|reduce|speed up|improve|increase|decrease|lower|raise|prevent|block|detect|restore|back up|backup|archive|compute|calculate|estimate|predict|classify|recommend|translate|localize|localise|design|prototype|investigate|evaluate|compare|research|explore|find out|figure out|decide|choose|pick|define|draft|plan|prepare|bump|pin|deprecate|introduce|wire|hook up|plug|stream|poll|scrape|crawl|fetch|load|serve|host|scale|shard|partition|replicate|mirror|backport|patch|harden|audit|lint|format|package|bundle|compile|build out|roll out|rollout|cut over|port over|create|give|offer|require|display|print|output|accept|receive|reply|respond|redirect|embed|share|post|comment|like|vote|rate|pay|charge|refund|bill|invoice|book|reserve|cancel|reschedule|remind|follow|subscribe|skip|ignore|exclude|include|flag|mark|hide|submit|enter|register|apply|file|request|attach|link|unlink|map|tune|tag|unsubscribe|mute|ban|kick|warn|moderate|welcome|greet|roll|draw|play|pause|resume|stop|start|open|close|lock|unlock|archive|pin)\b/i;
+  /^(?:please\s+|also\s+|then\s+|and\s+|first,?\s+|finally,?\s+|next,?\s+)?(?!(?:support|design|plan|search|test|review|release|record|log|alert|filter|order|sort|request|report|check|index|cache|scale|host|schedule|post|share|import|export|print|scan|book|pay|bill|invoice)\s+(?:has|have|had|is|are|was|were|will|can|team|staff|agents?|tickets?|says|said|keeps?)\b)(?:add|allow|build|create|make|implement|support|enable|let|show|display|list|send|store|save|keep|track|record|log|export|import|integrate|connect|sync|migrate|upgrade|update|replace|remove|delete|drop|fix|handle|provide|generate|validate|verify|check|test|deploy|set up|setup|configure|write|use|switch|move|port|rewrite|refactor|rename|split|merge|extract|convert|expose|publish|release|ship|document|monitor|alert|notify|email|e-mail|schedule|automate|run|install|upload|download|parse|render|cache|index|search|filter|sort|paginate|group|tag|invite|assign|approve|reject|review|sign|encrypt|hash|protect|secure|limit|throttle|retry|backfill|collect|clean|train|evaluate|benchmark|measure|profile|optimi[sz]e|reduce|speed up|improve|increase|decrease|lower|raise|prevent|block|detect|restore|back up|backup|archive|compute|calculate|estimate|predict|classify|recommend|translate|localize|localise|design|prototype|investigate|evaluate|compare|research|explore|find out|figure out|decide|choose|pick|define|draft|plan|prepare|bump|pin|deprecate|introduce|wire|hook up|plug|stream|poll|scrape|crawl|fetch|load|serve|host|scale|shard|partition|replicate|mirror|backport|patch|harden|audit|lint|format|package|bundle|compile|build out|roll out|rollout|cut over|port over|create|give|offer|require|display|print|output|accept|receive|reply|respond|redirect|embed|share|post|comment|like|vote|rate|pay|charge|refund|bill|invoice|book|reserve|cancel|reschedule|remind|follow|subscribe|geocode|route|skip|ignore|exclude|include|flag|mark|hide|submit|enter|register|apply|file|request|attach|link|unlink|map|tune|tag|unsubscribe|mute|ban|kick|warn|moderate|welcome|greet|roll|draw|play|pause|resume|stop|start|open|close|lock|unlock|archive|pin)(?![-'’])\b/i;
 
 /** A wish or an obligation: "should", "must", "needs to", "I want", "we'd like", "it would be nice to". */
 const MODAL =
@@ -154,7 +154,10 @@ const MEASUREMENT =
 
 /** Today's situation: "currently", "right now", "at the moment", "today ...". */
 const CURRENT =
-  /\b(?:currently|right now|at the moment|as of (?:now|today)|these days|so far|to date)\b|^(?:the|our|my) [\w ]{0,20}\b(?:team|people|staff|folks|devs|developers|engineers|users|customers)\s+(?:knows?|likes?|prefers?|is used to|are used to|already (?:has|have|uses?))\b|\b(?:has|have)\s+(?:already\s+)?(?:ended|expired|stopped|reached end|run out|been (?:deprecated|discontinued|retired))\b|^today\b|^[\w'’ -]{1,40}\b(?:keeps?|kept) [a-z]+ing\b/i;
+  /\b(?:currently|right now|at the moment|as of (?:now|today)|these days|so far|to date)\b|^(?:the|our|my) [\w ]{0,20}\b(?:team|people|staff|folks|devs|developers|engineers|users|customers)\s+(?:knows?|likes?|prefers?|is used to|are used to|already (?:has|have|uses?))\b|\b(?:has|have)\s+(?:already\s+)?(?:ended|expired|stopped|reached end|run out|been (?:deprecated|discontinued|retired))\b|\b(?:reviews?|users?|customers?|people) (?:mention|complain about|keep mentioning|report) (?:it|this|that)\b|^today\b|^[\w'’ -]{1,40}\b(?:keeps?|kept) [a-z]+ing\b/i;
+
+/** Today's manual way: "Finance builds the report by exporting CSVs", after any instruction is ruled out. */
+const BY_HAND = /\bby (?:hand|manually|copying|pasting|exporting|emailing|printing)\b/i;
 
 /** A request someone else made: "the kids voted for streaks", "customers asked for dark mode". */
 const REQUESTED = /\b(?:voted for|keep asking for|keeps asking for|are asking for|asks for)\b/i;
@@ -177,6 +180,12 @@ export function judgeSentence(sentence: string, inList: boolean): SentenceKind {
   if (REMARK.test(s) || RATIONALE.test(s) || HEDGE.test(s) || META.test(s) || METADATA.test(s))
     return "context";
   if (MEASUREMENT.test(s)) return "context";
+  // How things are today ("currently", "so far", "by hand") is the situation, unless a wish is in it.
+  if (
+    CURRENT.test(s) &&
+    !MODAL.test(s.replace(/\b(?:support for|ability to|option to|way to|feature to|possibility to)\b/gi, ""))
+  )
+    return "context";
   if (REQUESTED.test(s)) return "work";
   // An instruction or a wish is work whoever says it ("I want ...", "We need ...", "Add ...").
   if (IMPERATIVE.test(s)) return "work";
@@ -187,7 +196,13 @@ export function judgeSentence(sentence: string, inList: boolean): SentenceKind {
       ? "work"
       : "context";
   if (OPERATES.test(s)) return "work";
-  if (PERSONAL_SUBJECT.test(s) || PAST.test(s) || PAST_NAMED.test(s) || REPORTED.test(s) || CURRENT.test(s))
+  if (
+    PERSONAL_SUBJECT.test(s) ||
+    PAST.test(s) ||
+    PAST_NAMED.test(s) ||
+    REPORTED.test(s) ||
+    (!inList && BY_HAND.test(s))
+  )
     return "context";
   if (!inList && /!["'”)]*$/.test(s)) return "context";
   if (EVALUATION.test(s)) return "context";
