@@ -61,9 +61,9 @@ describe("reading what a description states", () => {
         "```js",
         "const total = receipts.reduce(sum);",
         "```",
-        "| Plan | Price |",
+        "| Page | Time |",
         "|---|---|",
-        "| Free | 0 |",
+        "| /receipts | 4.2 s |",
         "┌──────────┐",
         "│  Upload  │",
         "└──────────┘",
@@ -73,6 +73,11 @@ describe("reading what a description states", () => {
       ].join("\n"),
     );
     expect(texts(scope)).toEqual(["Users upload receipts", "Receipts are totalled per month"]);
+    // A table of words under a heading of work specifies that thing, as one requirement.
+    const controls = extractScope(
+      "## Controls\n| Input | Action |\n|---|---|\n| Space | end turn |\n| Esc | pause |",
+    );
+    expect(texts(controls)).toEqual(["Controls (Input, Action): Space – end turn; Esc – pause"]);
   });
 
   it("keeps prose that is not work out of the requirements: questions, narrative, rationale, remarks", () => {
@@ -223,7 +228,9 @@ describe("reading what a description states", () => {
 
   it("reads the additional requirements too, under their own section, and falls back to the text itself", () => {
     const scope = extractScope("A todo app.", "Must support keyboard shortcuts");
+    // With little else stated, what it is stays a requirement: the app itself is most of the work.
     expect(scope.requirements.map((r) => [r.text, r.section])).toEqual([
+      ["A todo app", null],
       ["Must support keyboard shortcuts", "Additional requirements"],
     ]);
     expect(texts(extractScope("A habit tracker"))).toEqual(["A habit tracker"]);

@@ -709,8 +709,13 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
 }
 
 /** A finite verb after a short subject: what makes a part a clause of its own. */
-const CLAUSE =
-  /^(?:(?:the|a|an|every|each|all|any|our|their|its|his|her|she|he|they|it|we|you|users?|customers?|[A-Z][\w-]*)\b[\w' -]{0,40}?\s(?:is|are|gets?|can|will|should|must|has|have|shows?|sends?|sees?|receives?|updates?|moves?|becomes?|stays?|keeps?|goes|lands?|links?|writes?|reads?|runs?|stops?|starts?|appears?|opens?|closes?|fires?|fails?)\b)/;
+const CLAUSE_VERB =
+  "is|are|gets?|get paid|can|will|should|must|has|have|shows?|sends?|sees?|receives?|updates?|moves?|becomes?|stays?|keeps?|goes|lands?|links?|writes?|reads?|runs?|stops?|starts?|appears?|opens?|closes?|fires?|fails?|wants?|needs?|likes?|uses?|tracks?|logs?|picks?|chooses?|exports?|imports?|adds?|creates?|books?|pays?|happens?|works?|lives?|holds?|lists?|counts?|expires?|renews?|resets?|syncs?|notifies?|reminds?";
+/** A finite verb after a subject of a few words: what makes a part a clause of its own. */
+const CLAUSE = new RegExp(
+  `^(?!(?:and|or|but|so|to|with|for|by|in|on|at|of)\\b)(?:[\\w'’-]+\\s+){1,4}?(?:${CLAUSE_VERB})\\b`,
+  "i",
+);
 
 /**
  * Two things asked in one sentence: clauses joined by ", and" (or ", or" between alternatives), each
@@ -718,14 +723,28 @@ const CLAUSE =
  * "and" ("RDS for PostgreSQL 15 and ElastiCache for Redis").
  */
 function coordinatedClauses(text: string, inList: boolean): string[] | null {
+  const starts = (s: string) => CLAUSE.test(s) || startsWithInstruction(s) || IMPERATIVE_START.test(s);
   const parts = splitOutside(text, /,\s+(?:and|or)\s+/i).map((s) => s.trim());
   if (parts.length >= 2 && parts.every((s) => s.split(/\s+/).length >= 3)) {
-    // Every part after the first starts a clause or an instruction of its own.
-    const clauses = parts
-      .slice(1)
-      .every((s) => CLAUSE.test(s) || startsWithInstruction(s) || IMPERATIVE_START.test(s));
-    if (clauses) return parts;
+    // Every part after the first starts a clause or an instruction of its own; or, after an
+    // instruction, names a thing of its own ("Import and export BeerXML, and a brew-day timer").
+    const thing = (s: string) => /^(?:a|an)\s/i.test(s) && starts(parts[0]!);
+    if (parts.slice(1).every((s) => starts(s) || thing(s))) return parts;
   }
+  // "Usage_events becomes a partitioned table, the metadata field stays JSONB": two clauses by a comma.
+  const spliced = splitOutside(text, /,\s+(?!(?:and|or|but|so|which|who|where|when|with|then)\b)/i).map((s) =>
+    s.trim(),
+  );
+  if (spliced.length === 2 && spliced.every((s) => s.split(/\s+/).length >= 4 && CLAUSE.test(s)))
+    return spliced;
+  // "Queue the changes and sync them when back online": two instructions.
+  const both = splitOutside(text, /\s+and\s+(?=\w)/i).map((s) => s.trim());
+  if (
+    both.length === 2 &&
+    !/,/.test(both[0]!) &&
+    both.every((s) => s.split(/\s+/).length >= 3 && (startsWithInstruction(s) || IMPERATIVE_START.test(s)))
+  )
+    return both;
   if (!inList || /,/.test(text)) return null;
   const two = splitOutside(text, /\s+and\s+/i).map((s) => s.trim());
   if (two.length !== 2) return null;

@@ -89,7 +89,7 @@ export function inlineList(sentence: string): InlineList | null {
     splitOutside(text, /:\s+/).length === 2 ? splitOutside(text, /:\s+/) : splitOutside(text, /\s+[—–-]\s+/);
   if (colon.length === 2 && words(colon[0]!) <= 14 && !/^https?$/i.test(colon[0]!)) {
     const list = listParts(colon[1]!);
-    const longest = list?.semicolons ? 30 : 12;
+    const longest = list?.semicolons ? 30 : (list?.items.length ?? 0) >= 3 ? 20 : 12;
     if (
       list &&
       list.items.length >= 2 &&
@@ -168,12 +168,14 @@ function verbItems(body: string): string[] | null {
 
 /** An actor, or a wish, and then several things done: "Users sign up ..., create recipes ... and browse ...". */
 function verbList(text: string): InlineList | null {
-  const actor = text.match(
-    new RegExp(
-      `^(.{0,60}?\\b(?:can|should be able to|must be able to|will be able to|are able to|should|must|will|need to|needs to|want to|wants to|lets? (?:me|us|users|people|you))\\s+|(?:the |our |each |every |all |registered |logged[- ]in )?(?:${ACTOR_WORDS})\\s+)(.+)$`,
-      "i",
-    ),
-  );
+  const actor = text
+    .replace(/^(?:in|on|from|inside|within|at)\s+[^,]{1,40}?\s+(?=(?:you|users?|people|they|the \w+)\s)/i, "")
+    .match(
+      new RegExp(
+        `^(.{0,60}?\\b(?:can|should be able to|must be able to|will be able to|are able to|should|must|will|need to|needs to|want to|wants to|lets? (?:me|us|users|people|you))\\s+|(?:the |our |each |every |all |registered |logged[- ]in )?(?:${ACTOR_WORDS})\\s+)(.+)$`,
+        "i",
+      ),
+    );
   const items = verbItems(actor ? actor[2]! : text);
   if (!items) return null;
   return { head: actor ? actor[1]!.trim() : "", items };
