@@ -574,19 +574,26 @@ export function scopeErrors(evalCase: EvalCase, plan: PlanRecord): Finding[] {
     plan.nonGoals.some(
       (n) => containsAll(n, g.match) || (content(g.text).length > 0 && containsAll(n, content(g.text))),
     );
-  for (const g of evalCase.non_goals)
-    if (!stated(g))
-      out.push({ nodeId: null, title: "", why: `the non-goal "${g.text}" is not stated as out of scope` });
+  // One non-goal may be annotated twice (its terms for titles both ways): stated once is enough.
+  const byText = new Map<string, { text: string; match: string[] }[]>();
+  for (const g of evalCase.non_goals) byText.set(g.text, [...(byText.get(g.text) ?? []), g]);
+  for (const [, [g, ...rest]] of byText)
+    if (![g!, ...rest].some(stated))
+      out.push({ nodeId: null, title: "", why: `the non-goal "${g!.text}" is not stated as out of scope` });
   for (const w of evalCase.not_non_goals ?? [])
     for (const n of plan.nonGoals.filter((t) => containsAll(t, w.match)))
       out.push({ nodeId: null, title: n, why: `"${w.text}" is read as out of scope, but it is not` });
   return out;
 }
 
-/** The leaf that states a requirement (its title), else any node whose text covers it. */
+/**
+ * The leaf that states a requirement: one that quotes a stated requirement ("R4: ...") in its title, else
+ * any leaf whose title holds the terms, else any node whose text covers it.
+ */
 function nodeFor(plan: PlanRecord, match: string[]): PlanNode | null {
   const leaves = leavesOf(plan);
   return (
+    leaves.find((l) => /^R\d+:/.test(l.title) && containsAll(l.title, match)) ??
     leaves.find((l) => containsAll(l.title, match)) ??
     leaves.find((l) => containsAll(nodeText(l), match)) ??
     nonRoot(plan).find((n) => containsAll(nodeText(n), match)) ??

@@ -75,7 +75,7 @@ describe("reading what a description states", () => {
     expect(texts(scope)).toEqual(["Users upload receipts", "Receipts are totalled per month"]);
     // A table of words under a heading of work specifies that thing, as one requirement.
     const controls = extractScope(
-      "## Controls\n| Input | Action |\n|---|---|\n| Space | end turn |\n| Esc | pause |",
+      "# Ironhold\n\n## Controls\n| Input | Action |\n|---|---|\n| Space | end turn |\n| Esc | pause |",
     );
     expect(texts(controls)).toEqual(["Controls (Input, Action): Space – end turn; Esc – pause"]);
   });

@@ -316,6 +316,21 @@ export function extractScope(description: string, additional: string | null = nu
       else if (block.type === "prose") {
         heading = labelHeading(block.text);
         const next = blocks[index + 1];
+        // "Plan, in this order, each step merged on its own:" introduces the list under it.
+        if (
+          !heading &&
+          next?.type === "item" &&
+          /:$/.test(block.text) &&
+          block.text.split(/\s+/).length <= 16
+        ) {
+          const line = block.text.replace(/:$/, "");
+          // "Target on AWS, all of it in Terraform:": what follows the first comma is said of everything under it.
+          const [name, ...said] = splitOutside(line, /,\s+/);
+          heading = {
+            text: IN_ORDER.test(line) ? line : name!,
+            rest: IN_ORDER.test(line) ? "" : said.join(", "),
+          };
+        }
         if (!heading && next && next.type !== "aside" && isBareHeading(block.text, next))
           heading = { text: block.text, rest: "" };
       }
@@ -504,7 +519,7 @@ function tableText(section: string, table: string): string | null {
   const cells = body.flat();
   if (cells.length === 0) return null;
   const numeric = cells.filter((c) => /^[~<>≈$€£]?\s*[\d.,]+\s*[\w%/]{0,6}(?:\s*\(.*\))?$/.test(c)).length;
-  if (numeric / cells.length > 0.5) return null;
+  if (numeric / cells.length >= 0.5) return null;
   const head = body === rows ? "" : ` (${rows[0]!.join(", ")})`;
   const text = `${section}${head}: ${body.map((r) => r.join(" – ")).join("; ")}`;
   return text.length > 400 ? `${text.slice(0, 397)}...` : text;
@@ -607,6 +622,15 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
       return;
     }
     scope.nonGoals.push(text);
+    return;
+  }
+  // "Done when production runs Rails 7.0 ...": the text's own definition of done.
+  if (
+    /^(?:done when|we'?re done when|this is done when|it'?s done when|success (?:means|is when)|definition of done:)/i.test(
+      text,
+    )
+  ) {
+    scope.criteria.push(text);
     return;
   }
   // "Reminder calls cut by half", "on-time boosters up to 75%": an outcome to measure, not work to do.
@@ -735,7 +759,9 @@ function coordinatedClauses(text: string, inList: boolean): string[] | null {
   const spliced = splitOutside(text, /,\s+(?!(?:and|or|but|so|which|who|where|when|with|then)\b)/i).map((s) =>
     s.trim(),
   );
-  if (spliced.length === 2 && spliced.every((s) => s.split(/\s+/).length >= 4 && CLAUSE.test(s)))
+  const copular =
+    /^(?:[\w'’-]+\s+){1,4}?(?:is|are|becomes?|stays?|remains?|gets?|has|have|can|will|should|must|goes|moves?)\b/i;
+  if (spliced.length === 2 && spliced.every((s) => s.split(/\s+/).length >= 4 && copular.test(s)))
     return spliced;
   // "Queue the changes and sync them when back online": two instructions.
   const both = splitOutside(text, /\s+and\s+(?=\w)/i).map((s) => s.trim());

@@ -59,6 +59,7 @@ export function titleText(text: string, max = TITLE_CHARS): string {
   // A bracketed aside at the end ("(half our juniors sit on the wrong side otherwise)") is for the notes.
   t = t.replace(/\s*\((?:[^()]*\s){3,}[^()]*\)\s*$/, "");
   if (why >= 10) t = `${t.slice(0, why).replace(/[\s,;:-]+$/, "")}…`;
+  t = t.replace(/\s+(?:after that|as well|too|then)$/i, "");
   // Words the user trailed off with ("... incremental sync after that") end a title badly: stop at the comma.
   if (DANGLING_END.test(t)) {
     const comma = t.lastIndexOf(", ");
@@ -107,6 +108,7 @@ export function requirementLeaf(r: Requirement, title = `${r.id}: ${titleText(r.
   const checks = domainChecksFor(r.text);
   const details = [
     `${r.id} as stated: "${r.text}"`,
+    ...(r.section ? [`From the description's "${r.section}"`] : []),
     ...(r.statedIn
       ? [`Part of: "${r.statedIn.length > 400 ? `${r.statedIn.slice(0, 397)}...` : r.statedIn}"`]
       : []),

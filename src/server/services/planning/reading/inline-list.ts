@@ -33,7 +33,7 @@ const ITEM_VERB =
 
 /** Words that open a clause, not an item: "..., so a feed ... doesn't flood a channel". */
 const CLAUSE_START =
-  /^(?:so|because|which|that|to|when|whenever|if|as|since|while|unless|until|where|but|though|although|otherwise|then|e\.g\.|i\.e\.|for example|for instance|like)\b/i;
+  /^(?:so|because|which|that|to|when|whenever|if|as|since|while|unless|until|where|but|though|although|otherwise|then|e\.g\.|i\.e\.|for example|for instance|like|with|without|via|using|plus)\b/i;
 
 /**
  * The parts of a list: split at commas (or at semicolons, where there are any: commas then belong to an
@@ -66,6 +66,9 @@ function listParts(text: string): { items: string[]; semicolons: boolean } | nul
   }
   const items = parts.map(clean).filter(Boolean);
   if (items.slice(1).some((item) => CLAUSE_START.test(item))) return null;
+  // "a job that copies the history, resumable, with checks": a lone adjective qualifies the item before it.
+  if (items.slice(1).some((item) => /^[a-z]+(?:able|ible|ful|less|ous|ive|ant|ent|ic|al)$/.test(item)))
+    return null;
   return { items, semicolons };
 }
 
