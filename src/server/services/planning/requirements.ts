@@ -229,6 +229,8 @@ type Pending = {
   /** Items of one numbered list, or sentences joined by "then": a sequence id. */
   sequence: number | null;
   statedIn: string | null;
+  /** Read as one requirement, as it stands (a table). */
+  whole?: boolean;
 };
 
 const STEP_SECTION =
@@ -290,7 +292,16 @@ export function extractScope(description: string, additional: string | null = nu
         // a table of numbers (timings, sizes) is a measurement, and context.
         const table =
           block.what === "table" && kind === "requirement" && section ? tableText(section, block.text) : null;
-        if (table) pending.push({ text: table, section, kind, inList: true, sequence: null, statedIn: null });
+        if (table)
+          pending.push({
+            text: table,
+            section,
+            kind,
+            inList: true,
+            sequence: null,
+            statedIn: null,
+            whole: true,
+          });
         return;
       }
       // The title: a top heading or a short first line, when more follows.
@@ -570,6 +581,10 @@ function isExplicitAsk(text: string): boolean {
 function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
   const text = trimItem(p.text);
   if (!text || !/[\p{L}\p{N}]/u.test(text)) return;
+  if (p.whole) {
+    requirements.push({ ...p, text });
+    return;
+  }
   switch (p.kind) {
     case "non_goal":
       scope.nonGoals.push(text);
