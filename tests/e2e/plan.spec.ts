@@ -1,7 +1,8 @@
 import { createTask, expect, test, waitUntilPlanned } from "./fixtures";
 
 const DESCRIPTION = [
-  "A book club site",
+  "Book club",
+  "- A book club site",
   "- Members sign up with e-mail",
   "- Members propose books and vote on the next one",
   "- Organisers schedule meetings on a calendar",

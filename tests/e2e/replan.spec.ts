@@ -19,13 +19,13 @@ test("re-plan with guidance: review the diff, accept part of it, a hand-edited t
   const item = (name: RegExp) => tree.getByRole("treeitem", { name });
 
   // A person's edit locks the task against re-plans: marked in the tree and in the side panel.
-  await item(/R2: Members sign up/).click();
+  await item(/R1: Members sign up/).click();
   await page.getByRole("button", { name: "Edit Subtask" }).click();
   const editor = page.getByRole("form", { name: "Edit subtask" });
   await editor.getByLabel("Story points").selectOption("8");
   await editor.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByTestId("lock-notice")).toContainText("Locked: edited by hand");
-  await expect(item(/R2: Members sign up/).getByTestId("lock-mark")).toBeVisible();
+  await expect(item(/R1: Members sign up/).getByTestId("lock-mark")).toBeVisible();
   await page.getByRole("button", { name: "Close details" }).click();
 
   // Re-plan the whole plan with less detail: a proposal to review; nothing changes yet.
@@ -39,9 +39,9 @@ test("re-plan with guidance: review the diff, accept part of it, a hand-edited t
   const removals = changes.and(page.locator('[data-op="remove"]'));
   await expect(removals.filter({ hasText: "Choose the stack" })).toBeVisible();
   await expect(removals.filter({ hasText: "Set up the repository" })).toBeVisible();
-  await expect(removals.filter({ hasText: "R2: Members sign up" })).toHaveCount(0);
+  await expect(removals.filter({ hasText: "R1: Members sign up" })).toHaveCount(0);
   await dialog.getByText(/1 locked task kept as it is/).click();
-  await expect(dialog.getByTestId("replan-kept")).toContainText("R2: Members sign up");
+  await expect(dialog.getByTestId("replan-kept")).toContainText("R1: Members sign up");
   await expectAccessibleInBothThemes(page, "a re-plan's proposal");
   await expect(item(/Set up the repository/)).toBeVisible();
 
@@ -53,7 +53,7 @@ test("re-plan with guidance: review the diff, accept part of it, a hand-edited t
   await expect(dialog).toBeHidden();
   await expect(item(/Set up the repository/)).toHaveCount(0);
   await expect(item(/Choose the stack/)).toBeVisible();
-  await expect(item(/R2: Members sign up/)).toBeVisible();
+  await expect(item(/R1: Members sign up/)).toBeVisible();
 
   // History: the re-plan, the edit and the original; restoring the original brings the steps back.
   const tabs = page.getByRole("tablist", { name: "Task sections" });

@@ -98,6 +98,22 @@ describe("reading what a description states", () => {
     expect(scope.questions).toEqual(["Is it overengineered?"]);
   });
 
+  it("under a title, a list's first item that names a page or a site is one of the list, not the subject", () => {
+    const scope = extractScope(
+      [
+        "A book club site",
+        "- A public landing page that explains the club",
+        "- Members sign up with e-mail",
+        "- Members propose books and vote on the next one",
+        "- Organisers schedule meetings on a calendar",
+      ].join("\n"),
+    );
+    expect(scope.title).toBe("A book club site");
+    expect(scope.subject).toBeNull();
+    expect(texts(scope)[0]).toBe("A public landing page that explains the club");
+    expect(texts(scope)).toHaveLength(4);
+  });
+
   it("splits a list inside a sentence into one requirement per item, keeping each item's own words", () => {
     const shop = extractScope(
       "A web shop for handmade candles: catalogue, cart, checkout with Stripe, order history, admin panel for stock",

@@ -458,9 +458,12 @@ export function extractScope(description: string, additional: string | null = nu
 
   // The first sentence naming the product is what the rest belongs to, unless it is all there is.
   // (With little else stated, what it is may be most of what is asked: "a slack bot that posts reminders".)
+  // Under a title, the first item of a list is one of its siblings ("- A public landing page that ...").
   const firstWork = requirementItems[0];
+  const sibling = scope.title !== null && firstWork?.inList && requirementItems[1]?.inList;
   if (
     firstWork &&
+    !sibling &&
     requirementItems.length > 3 &&
     SUBJECT_STATEMENT.test(firstWork.text) &&
     !inlineList(firstWork.text)
