@@ -21,7 +21,7 @@ const TUNING = CORPUS.filter((c) => !held.has(c.id));
  * Soft rules: an order the text implies but never states, and features a sentence joins, are judged
  * case by case; these ceilings keep them from growing (they were 49 and 13 when the rules came in).
  */
-const MAX_ORDER_VIOLATIONS = 46;
+const MAX_ORDER_VIOLATIONS = 44;
 const MAX_MERGED_FEATURES = 9;
 
 beforeAll(async () => {

@@ -145,6 +145,21 @@ describe("reading what a description states", () => {
       "Users create recipes with ingredients, steps and photos",
       "Users browse other people's recipes",
     ]);
+    // A list closed by its "and", then one more part after "with" or "plus".
+    expect(
+      texts(
+        extractScope(
+          "A booking app for a barber shop with online booking, SMS reminders and a waitlist, with Google Calendar sync",
+        ),
+      ),
+    ).toEqual(["online booking", "SMS reminders", "a waitlist", "Google Calendar sync"]);
+    expect(
+      texts(
+        extractScope(
+          "A SaaS invoicing tool for freelancers with clients, recurring invoices and PDF generation, plus an accountant read-only role",
+        ),
+      ),
+    ).toEqual(["clients", "recurring invoices", "PDF generation", "an accountant read-only role"]);
     // A list of what one form edits, or of values of one thing, is one requirement.
     expect(texts(extractScope("Edit habit name, frequency, and category."))).toEqual([
       "Edit habit name, frequency, and category",

@@ -1,6 +1,7 @@
 import { allNamed, namedTechnologies } from "./outline/signals";
 import { type Block, readBlocks } from "./reading/blocks";
 import { inlineList } from "./reading/inline-list";
+import { titleReportsFault } from "./reading/kind";
 import { judgeSentence, sentences, splitOutside, startsWithInstruction } from "./reading/sentences";
 
 /**
@@ -441,6 +442,7 @@ export function extractScope(description: string, additional: string | null = nu
   const bugReport =
     scope.reproduction.length > 0 ||
     /^\s*\[?bug\]?\s*[:\]]/i.test(title) ||
+    titleReportsFault(scope.title) ||
     (scope.observed.length > 0 && scope.criteria.length > 0);
   if (bugReport) {
     for (let i = requirementItems.length - 1; i >= 0; i--) {

@@ -1,5 +1,5 @@
 import type { ProjectBrief } from "../planner";
-import type { WorkKind } from "../reading/kind";
+import { titleReportsFault, type WorkKind } from "../reading/kind";
 import type { Requirement, StatedScope } from "../requirements";
 import { as, group, idList, inSequence, type OutlineNode, requirementLeaf, uniqueById } from "./nodes";
 import {
@@ -223,14 +223,23 @@ function bugShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
   const steps = bugSteps(bug.replace(/^\s*\[?bug\]?\s*[:\]-]?\s*/i, "").trim() || bug, scope);
   // An ask for a test takes the place of the generic failing test; the other asks are part of the fix.
   // With nothing asked, the title is the requirement (the reader's fallback): the fix covers it.
-  const reported = requirements.filter(
-    (r) => scope.title !== null && r.text === scope.title.replace(/[!?]+$/, "").trim(),
+  // A one-line report is its only requirement.
+  const reported = requirements.filter((r) =>
+    scope.title !== null
+      ? r.text === scope.title.replace(/[!?]+$/, "").trim()
+      : requirements.length === 1 && titleReportsFault(r.text),
   );
   const asks = requirements.filter((r) => !reported.includes(r));
   const tests = asks.filter((r) => /\b(?:tests?|specs?|regression|race detector|-race)\b/i.test(r.text));
-  const coreFix = bugFix(steps.before[0]!.title.replace(/^Reproduce: /, ""), scope, reported);
-  // What the report asks for besides (its own tests included) is done with the fix, side by side.
-  const fix = asks.length ? group("Fix the bug", [coreFix, ...asks.map((r) => requirementLeaf(r))]) : coreFix;
+  // What the report asks to change is the fix; with nothing asked, a generic fix covers the report. Its own
+  // tests are done with the fix, side by side.
+  const changes = asks.filter((r) => !tests.includes(r));
+  const fixes = [
+    ...(changes.length && reported.length === 0 ? [] : [bugFix(scope, reported)]),
+    ...changes.map((r) => requirementLeaf(r)),
+    ...tests.map((r) => requirementLeaf(r)),
+  ];
+  const fix = one(fixes, "Fix the bug");
   const series = inSequence(
     [...steps.before, ...(tests.length ? [] : [steps.test]), ...steps.after, fix, ...bugClose(scope)],
     "bug",
@@ -501,13 +510,18 @@ function fitTree(nodes: OutlineNode[], max: number, base?: string): OutlineNode[
   );
 }
 
-/** A gathering node; consecutive steps of one series stay one series. */
+/**
+ * A gathering node; consecutive steps of one series stay one series: a part holding steps of a series
+ * (and of no other) takes its place in it, at its first step, so part 2 of a stated sequence waits for part 1.
+ */
 function gathered(chunk: OutlineNode[], k: number, of: number, title?: string, base?: string): OutlineNode {
-  const series = chunk.every((c) => c.sequence && c.sequence === chunk[0]!.sequence)
-    ? chunk[0]!.sequence
-    : undefined;
+  const inSeries = chunk.filter((c) => c.sequence);
+  const series =
+    inSeries.length && inSeries.every((c) => c.sequence === inSeries[0]!.sequence) ? inSeries[0]!.sequence : undefined;
   const node = group(title ?? chunkTitle(chunk, k, of, base), chunk);
-  return series ? { ...node, sequence: series } : node;
+  if (!series) return node;
+  const steps = inSeries.map((c) => c.step).filter((s): s is number => s !== undefined);
+  return { ...node, sequence: series, ...(steps.length === inSeries.length ? { step: Math.min(...steps) } : {}) };
 }
 
 /** The first level: setup and release keep their own places while the workstreams fit in between. */
@@ -523,9 +537,11 @@ function fitFirstLevel(
   // As few gathering nodes as will do, each as full as a split allows.
   const groups = Math.ceil(middle.length / max);
   if (groups > slots) return fitTree([...first, ...fitTree(middle, slots), ...last], max);
+  // Parts of even size, so none is left with a single child ("part 2 of 2 (R8)").
+  const size = Math.ceil(middle.length / groups);
   const out: OutlineNode[] = [];
-  for (let i = 0, k = 0; i < middle.length; i += max, k++) {
-    const chunk = fitTree(middle.slice(i, i + max), max);
+  for (let i = 0, k = 0; i < middle.length; i += size, k++) {
+    const chunk = fitTree(middle.slice(i, i + size), max);
     out.push(
       groups === 1 && coreTitle
         ? gathered(chunk, k, groups, coreTitle)

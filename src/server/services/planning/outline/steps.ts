@@ -242,9 +242,9 @@ export function bugSteps(
   };
 }
 
-export function bugFix(bug: string, scope: StatedScope, covers: Requirement[] = []): OutlineNode {
+export function bugFix(scope: StatedScope, covers: Requirement[] = []): OutlineNode {
   return leaf(
-    `Fix: ${bug}`,
+    "Fix the cause",
     ["Fix the cause found, not the symptom.", ...quoted("What should happen instead:", scope.criteria)].join(
       "\n",
     ),

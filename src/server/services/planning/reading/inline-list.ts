@@ -57,6 +57,17 @@ function listParts(text: string): { items: string[]; semicolons: boolean } | nul
     return { items: two.length === 2 ? two.map(clean) : [clean(text)], semicolons };
   }
   const last = parts[parts.length - 1]!;
+  // "a, b, c and d, with e" / "a, b and c, plus d": a list closed by its "and", then one more part.
+  if (
+    !semicolons &&
+    parts.length >= 3 &&
+    /^(?:with|plus|as well as)\s+\S/i.test(last) &&
+    /\s(?:and|&)\s+[^,]+$/i.test(parts[parts.length - 2]!)
+  ) {
+    const closed = listParts(parts.slice(0, -1).join(", "));
+    if (closed && closed.items.length >= 2)
+      return { items: [...closed.items, clean(last.replace(/^(?:with|plus|as well as)\s+/i, ""))], semicolons };
+  }
   const conjoined = /^(?:and|or|&|as well as|plus)\s+/i.test(last);
   if (!conjoined) {
     const split = splitOutside(last, /\s+(?:and|or|&|as well as|plus)\s+/i);
@@ -209,3 +220,4 @@ function introducedList(text: string): InlineList | null {
   }
   return null;
 }
+

@@ -37,6 +37,27 @@ export const KIND_LABELS: Record<WorkKind, string> = {
 
 type Signal = { re: RegExp; weight: number; say?: string };
 
+const FAULT =
+  /\b(?:fails?|failing|failed|crash(?:es|ed|ing)|does(?:n'?t|n’t| not) (?:work|load|save|open|show|start|respond|update|appear|sync|send)|do(?:n'?t|n’t| not) (?:work|load|save|open|show|start|respond|update|appear|sync|send)|does nothing|do nothing|nothing happens|(?:is|are|gets?|got) (?:broken|blank|empty|missing|wrong|stuck|lost|corrupted|duplicated)|broken (?:on|in|after|since|when|for)|throws?|returns? (?:a |an )?(?:\d{3}|error|wrong|null|undefined|empty|nothing)|shows? (?:the )?(?:wrong|an error|a blank|nothing|duplicates?)|stopped working|no longer (?:works?|loads?|saves?|shows?|opens?|starts?|sends?|syncs?)|hangs|freezes|(?:is|are) (?:sent|charged|shown|created|counted|billed) (?:twice|two times|again|\d+x))\b/i;
+
+/**
+ * A title that says something goes wrong now: "Login button does nothing on Safari 17", "Stripe webhooks
+ * fail signature verification since v2.14.0", "[BUG] App crashes when rotating". What comes before the
+ * fault is the thing that fails; a title that describes a product ("A bot that pings when builds fail")
+ * names it after an article or a clause word, and is not a report.
+ */
+export function titleReportsFault(title: string | null): boolean {
+  if (!title) return false;
+  const clean = title.replace(/^\s*\[[^\]]*\]\s*/, "");
+  const at = clean.search(FAULT);
+  if (at < 0) return false;
+  const before = clean.slice(0, at);
+  return (
+    !/^\s*(?:an?|build|create|make|write|develop|i|we|my|our new)\b/i.test(clean) &&
+    !/\b(?:when|whenever|if|that|which|who|to|for|about|whether|until|unless)\b/i.test(before)
+  );
+}
+
 /** Words of each kind; each distinct match counts once, up to the kind's cap. */
 const WORDS: Record<Exclude<WorkKind, "product" | "feature">, { signals: Signal[]; cap: number }> = {
   bug: {
@@ -170,6 +191,12 @@ export function readKind(input: {
     add("bug", 3, "it states what happens and what should happen");
   const title = scope.title ?? "";
   if (/^\s*(?:\[?bug\]?|fix|fixes|hotfix)\b[:\s]/i.test(title)) add("bug", 4, "its title calls it a bug");
+  // A one-line report has no title: its line is.
+  const firstLine = text.trim().split("\n")[0] ?? "";
+  const faultTitle = titleReportsFault(
+    scope.title ?? (text.trim().includes("\n") || firstLine.split(/\s+/).length > 25 ? null : firstLine),
+  );
+  if (faultTitle) add("bug", 4, "its title says what goes wrong");
   if (/^\s*(?:\[?spike\]?|investigate|research|evaluate|explore)\b/i.test(title))
     add("spike", 4, "its title asks for an investigation");
   if (/^\s*(?:\[?feature(?: request)?\]?)\b/i.test(title)) add("feature", 3, "its title asks for a feature");
@@ -228,7 +255,10 @@ export function readKind(input: {
   let bestScore = -1;
   // Fixing, speeding up or moving something needs evidence that it exists, or a report's structure.
   const reported =
-    scope.reproduction.length > 0 || scope.observed.length > 0 || Boolean(input.repositorySummary);
+    scope.reproduction.length > 0 ||
+    scope.observed.length > 0 ||
+    faultTitle ||
+    Boolean(input.repositorySummary);
   const runsToday = RUNS_TODAY.test(text);
   const evidence: Partial<Record<WorkKind, boolean>> = {
     bug: reported || existing.length > 0 || score("bug") >= 4,

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { briefOfText } from "../brief";
+import { titleReportsFault } from "./kind";
+
+const kindOf = (text: string) => briefOfText(text).kind;
+
+describe("readKind", () => {
+  it("reads each kind of work from the whole text, and says why", () => {
+    const cases: [string, string][] = [
+      ["A habit tracker app: daily check-ins, streaks, reminders and stats", "product"],
+      [
+        "Add CSV export to our existing invoicing app: the accountant wants every invoice of a month in one file.",
+        "feature",
+      ],
+      [
+        "Upgrade our Rails app from Rails 6.1 to 7.1\n\n1. Update the gems\n2. Fix the deprecations\n3. Switch to Zeitwerk",
+        "migration",
+      ],
+      [
+        "The orders page of our dashboard takes 14 s to load since the catalogue grew. Find out why and make it fast again: p95 under 1 s.",
+        "performance",
+      ],
+      [
+        "Set up Terraform for our staging environment: a VPC, an EKS cluster with two node pools, and Prometheus and Grafana for monitoring with PagerDuty alerting.",
+        "infrastructure",
+      ],
+      [
+        "Train a churn prediction model on our subscription data: build the dataset in BigQuery, train a classifier, validate recall on a holdout month, and schedule weekly predictions.",
+        "data",
+      ],
+      [
+        "Spike: evaluate three feature flag services (LaunchDarkly, Unleash, Flagsmith). Compare cost and SDK support, build a proof of concept with the two best options, and recommend one. Time-box: one week.",
+        "spike",
+      ],
+      [
+        "Invoice reminder emails are sent twice after every deploy\n\n## Steps to reproduce\n1. Queue 200 reminders\n2. Restart the worker\n\n## Expected\nEach reminder is sent once.",
+        "bug",
+      ],
+    ];
+    for (const [text, kind] of cases) {
+      const reading = kindOf(text);
+      expect(reading.id, text).toBe(kind);
+      expect(reading.because.length, text).toBeGreaterThan(0);
+    }
+  });
+
+  it("reads a new product whose text mentions speed as a product, not a performance investigation", () => {
+    const reading = kindOf(
+      "A note-taking app for researchers. Existing tools get sluggish with thousands of notes, so search must answer in under 100 ms. Notes, tags, full-text search and PDF annotations.",
+    );
+    expect(reading.id).toBe("product");
+  });
+
+  it("reads a title that says what goes wrong as a bug report, but not a product that mentions failures", () => {
+    expect(kindOf("Login button does nothing on Safari 17 when the password manager fills the form").id).toBe(
+      "bug",
+    );
+    expect(titleReportsFault("Stripe webhooks fail signature verification since v2.14.0")).toBe(true);
+    expect(titleReportsFault("[BUG] App crashes when rotating the phone")).toBe(true);
+    expect(titleReportsFault("Search returns a 500 for queries with emoji")).toBe(true);
+    expect(titleReportsFault("Uptime monitor that alerts when sites fail")).toBe(false);
+    expect(titleReportsFault("Crash reporting SDK for Unity")).toBe(false);
+    expect(titleReportsFault("An app that shows the wrong answers for practice")).toBe(false);
+    expect(kindOf("A Slack bot that pings the team when CI builds fail, with a daily summary").id).toBe(
+      "product",
+    );
+  });
+});
