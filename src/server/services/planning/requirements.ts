@@ -827,10 +827,6 @@ function withoutAside(text: string, scope: StatedScope): string {
  * An item with the part of its head it needs to be understood: an actor's modal ("Users can") stays with
  * verb items ("Users can send reminders"); a product head does not (the item "order history" is whole).
  */
-/** A head that only introduces ("Users can", "What I want"): it names no subject. */
-const MODAL_HEAD =
-  /\b(?:can|should be able to|must be able to|will be able to|should|must|will|need to|needs to|want to|wants to|want|need|would like|'d like|’d like)\s*$/i;
-
 function withHead(head: string, item: string): string {
   const modal = head.match(
     new RegExp(

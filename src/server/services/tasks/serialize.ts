@@ -105,7 +105,7 @@ export function toTask(
     edited_at: row.editedAt ? row.editedAt.toISOString() : null,
     exported_at: row.exportedAt ? row.exportedAt.toISOString() : null,
     remote_links: counts.remote ?? [],
-    stated_scope: row.parentId === null ? statedScope(row, options) : null,
+    stated_scope: row.parentId === null ? statedScope(row) : null,
     is_atomic: row.isAtomic,
     predictions: row.predictions ?? null,
     tech_preferences: options?.tech_preferences ?? null,
@@ -133,7 +133,7 @@ export function lockReasons(row: {
   return out;
 }
 
-function statedScope(row: TaskRow, options: StoredTaskOptions | null): Task["stated_scope"] {
+function statedScope(row: TaskRow): Task["stated_scope"] {
   // The brief the planners were given: the same reading, so what is shown is what was planned from.
   // A linked repository is read as work on something that exists, as the planners read it.
   const brief = briefOf(row, optionsOf(row).githubRepo ? "(a linked repository)" : null);

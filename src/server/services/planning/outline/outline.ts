@@ -517,11 +517,17 @@ function fitTree(nodes: OutlineNode[], max: number, base?: string): OutlineNode[
 function gathered(chunk: OutlineNode[], k: number, of: number, title?: string, base?: string): OutlineNode {
   const inSeries = chunk.filter((c) => c.sequence);
   const series =
-    inSeries.length && inSeries.every((c) => c.sequence === inSeries[0]!.sequence) ? inSeries[0]!.sequence : undefined;
+    inSeries.length && inSeries.every((c) => c.sequence === inSeries[0]!.sequence)
+      ? inSeries[0]!.sequence
+      : undefined;
   const node = group(title ?? chunkTitle(chunk, k, of, base), chunk);
   if (!series) return node;
   const steps = inSeries.map((c) => c.step).filter((s): s is number => s !== undefined);
-  return { ...node, sequence: series, ...(steps.length === inSeries.length ? { step: Math.min(...steps) } : {}) };
+  return {
+    ...node,
+    sequence: series,
+    ...(steps.length === inSeries.length ? { step: Math.min(...steps) } : {}),
+  };
 }
 
 /** The first level: setup and release keep their own places while the workstreams fit in between. */

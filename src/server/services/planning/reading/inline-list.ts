@@ -66,7 +66,10 @@ function listParts(text: string): { items: string[]; semicolons: boolean } | nul
   ) {
     const closed = listParts(parts.slice(0, -1).join(", "));
     if (closed && closed.items.length >= 2)
-      return { items: [...closed.items, clean(last.replace(/^(?:with|plus|as well as)\s+/i, ""))], semicolons };
+      return {
+        items: [...closed.items, clean(last.replace(/^(?:with|plus|as well as)\s+/i, ""))],
+        semicolons,
+      };
   }
   const conjoined = /^(?:and|or|&|as well as|plus)\s+/i.test(last);
   if (!conjoined) {
@@ -220,4 +223,3 @@ function introducedList(text: string): InlineList | null {
   }
   return null;
 }
-
