@@ -601,21 +601,24 @@ function nodeFor(plan: PlanRecord, match: string[]): PlanNode | null {
   );
 }
 
-/** The plan's order as "does A come before B": the end of A reaches the start of B in the schedule's graph. */
-function comesBefore(plan: PlanRecord): (a: PlanNode, b: PlanNode) => boolean {
+/** The plan's dependencies in the graph the schedule uses. */
+function planGraph(plan: PlanRecord): PlanGraph {
   const edges = plan.nodes.flatMap((n) =>
     (n.depends_on ?? []).map((d) => ({ taskId: n.id, dependsOnId: d })),
   );
-  const graph = new PlanGraph(
-    plan.nodes.map((n) => ({
-      id: n.id,
-      parentId: n.parentId,
-      done: false,
-      estimate: null,
-      storyPoints: null,
-    })),
-    edges,
-  );
+  const nodes = plan.nodes.map((n) => ({
+    id: n.id,
+    parentId: n.parentId,
+    done: false,
+    estimate: null,
+    storyPoints: null,
+  }));
+  return new PlanGraph(nodes, edges);
+}
+
+/** The plan's order as "does A come before B": the end of A reaches the start of B in the schedule's graph. */
+function comesBefore(plan: PlanRecord): (a: PlanNode, b: PlanNode) => boolean {
+  const graph = planGraph(plan);
   return (a, b) => {
     const from = 2 * graph.index.get(a.id)! + 1;
     const to = 2 * graph.index.get(b.id)!;
@@ -712,19 +715,7 @@ export type PlanScore = {
 
 /** The plan's dependencies through the same graph the schedule uses (a cycle would make it unschedulable). */
 function orderOf(plan: PlanRecord): { edges: number; cyclic: boolean } {
-  const edges = plan.nodes.flatMap((n) =>
-    (n.depends_on ?? []).map((d) => ({ taskId: n.id, dependsOnId: d })),
-  );
-  const graph = new PlanGraph(
-    plan.nodes.map((n) => ({
-      id: n.id,
-      parentId: n.parentId,
-      done: false,
-      estimate: null,
-      storyPoints: null,
-    })),
-    edges,
-  );
+  const graph = planGraph(plan);
   return { edges: graph.edges.length, cyclic: graph.order === null };
 }
 

@@ -75,8 +75,9 @@ describe("buildOutline", () => {
     for (const part of parts) expect(part.children.length).toBeGreaterThan(1);
     expect(all(outline.children).every((n) => n.children.length !== 1)).toBe(true);
     const level = outline.children;
-    const first = level.findIndex((n) => n === parts[0]);
-    const second = level.findIndex((n) => n === parts[1]);
+    const first = level.indexOf(parts[0]!);
+    const second = level.indexOf(parts[1]!);
+    expect(first).toBeGreaterThanOrEqual(0);
     expect(siblingOrder(level)[second]).toContain(first + 1);
   });
 });
