@@ -5,11 +5,15 @@ import { benchExports } from "./exports";
 import { benchHostile } from "./hostile";
 import { benchLighthouse } from "./lighthouse";
 import { benchMcp } from "./mcp";
+import { benchReading } from "./reading";
 import { benchStartup } from "./startup";
 import { benchTasks } from "./tasks";
 
 const pgUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+console.info("\n# reading a description and outlining it, offline planner (median of 5 runs)");
+console.table(benchReading());
 
 console.info("\n# start-up and sign-in (the compiled server as npm start runs it, PGlite, child process)");
 for (const [k, v] of Object.entries(await benchStartup())) console.info(`${k.padEnd(76)} ${v}`);

@@ -41,7 +41,7 @@ const CLAUSE_START =
  * of two is "a and b", or "a, and b". An "or" inside an item ("split it evenly or by custom shares")
  * stays in that item. Null when the parts are clauses rather than items.
  */
-function listParts(text: string): { items: string[]; semicolons: boolean } | null {
+function listParts(text: string, withTail = true): { items: string[]; semicolons: boolean } | null {
   const clean = (p: string) =>
     p
       .trim()
@@ -59,12 +59,13 @@ function listParts(text: string): { items: string[]; semicolons: boolean } | nul
   const last = parts[parts.length - 1]!;
   // "a, b, c and d, with e" / "a, b and c, plus d": a list closed by its "and", then one more part.
   if (
+    withTail &&
     !semicolons &&
     parts.length >= 3 &&
     /^(?:with|plus|as well as)\s+\S/i.test(last) &&
     /\s(?:and|&)\s+[^,]+$/i.test(parts[parts.length - 2]!)
   ) {
-    const closed = listParts(parts.slice(0, -1).join(", "));
+    const closed = listParts(parts.slice(0, -1).join(", "), false);
     if (closed && closed.items.length >= 2)
       return {
         items: [...closed.items, clean(last.replace(/^(?:with|plus|as well as)\s+/i, ""))],
@@ -212,6 +213,8 @@ function wishList(text: string): InlineList | null {
 /** "Head with a, b and c": the last introducer before a list of three (or two after a strong one). */
 function introducedList(text: string): InlineList | null {
   for (const m of [...text.matchAll(INTRODUCER)].reverse()) {
+    // A head of at most 16 words starts within a few hundred characters (and a long text stays linear).
+    if ((m.index ?? 0) > 400) continue;
     const at = (m.index ?? 0) + m[0].length;
     const head = text.slice(0, m.index ?? 0).trim();
     // A head that is itself a list means the list began before this word.
