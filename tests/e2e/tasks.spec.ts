@@ -44,7 +44,11 @@ test("create a task, find it on the dashboard, walk its tabs, watch it decompose
     "href",
     "/settings?tab=ai-model",
   );
-  // The outline states what it read: the requirements, numbered, and the non-goals left out.
+  // The outline states what it read: the kind of work and why, the requirements, numbered, and the
+  // non-goals left out.
+  await expect(page.getByTestId("planned-as")).toHaveText(
+    'Planned as: new product, because it describes something new ("build a booking"); it lists 3 features of its own.',
+  );
   const stated = page.getByTestId("stated-requirements");
   await expect(stated).toContainText("R2Students can book classes and pay for class packs");
   await expect(page.getByTestId("stated-non-goals")).toContainText("a mobile app");

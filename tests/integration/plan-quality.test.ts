@@ -13,7 +13,12 @@ type Node = Omit<TreeNode, "children"> & {
   requirement_ids: string[];
   estimated_hours: number | null;
   estimate_source: string | null;
-  stated_scope: { requirements: { id: string; text: string }[]; non_goals: string[] } | null;
+  stated_scope: {
+    requirements: { id: string; text: string }[];
+    non_goals: string[];
+    constraints: string[];
+    planned_as: { kind: string; label: string; because: string[] };
+  } | null;
   children: Node[];
 };
 
@@ -98,6 +103,40 @@ describe("the offline outline, through the API", () => {
     expect(task.metadata.event_model_markdown).toBe("");
     expect(task.metadata.commands).toEqual([]);
     expect(task.metadata.extracted_events).toEqual([]);
+  });
+
+  it("plans a bug report as a bug fix: says why, plans only what it asks, reproduces before fixing", async () => {
+    const client = await signedIn(server);
+    const report = [
+      "[BUG] CSV export: umlauts broken when the file is opened in Excel",
+      "",
+      "## Steps to reproduce",
+      "1. Open Contacts and choose Export -> CSV",
+      "2. Open contacts.csv in Excel",
+      "",
+      "## Expected behaviour",
+      'Names show as "Jürgen Müller".',
+      "",
+      "## Actual behaviour",
+      'Names show as "JÃ¼rgen MÃ¼ller".',
+      "",
+      "Please write a UTF-8 BOM at the start of the file. Don't change the delimiter.",
+    ].join("\n");
+    const { tree, nodes } = await plan(client, { description: report });
+    expect(tree.stated_scope?.planned_as.kind).toBe("bug");
+    expect(tree.stated_scope?.planned_as.label).toBe("bug fix");
+    expect(tree.stated_scope?.planned_as.because.join(" ")).toMatch(/steps to reproduce/);
+    expect(tree.stated_scope?.requirements.map((r) => r.text)).toEqual([
+      "Please write a UTF-8 BOM at the start of the file",
+    ]);
+    // An instruction not to do something, written among the observations, is a constraint.
+    expect(tree.stated_scope?.constraints).toEqual(["Don't change the delimiter"]);
+    const titles = nodes.filter((n) => n.depth === 1).map((n) => n.description);
+    expect(titles[0]).toMatch(/^Reproduce: CSV export: umlauts broken/);
+    expect(titles.at(-1)).toBe("Release the fix with a note");
+    expect(titles.join("\n")).not.toMatch(/choose the stack|set up the repository|first version/i);
+    // Neither the steps to reproduce nor what was observed became work.
+    expect(titles.join("\n")).not.toMatch(/Open Contacts|JÃ¼rgen/);
   });
 
   it("plans a performance request discovery-first, with no greenfield scaffolding", async () => {

@@ -572,6 +572,9 @@ const IMPERATIVE_START =
   /^(?:and |also |then )?(?:add|make|fix|change|use|set|move|keep|wrap|switch|replace|remove|guard|evict|run|turn on|turn off|enable|disable|format|collect|write|test|log|handle|return|show|validate|check|update|upgrade|bump|pin|limit|retry|catch|escape|sanitize|normalize|convert|store|save|clear|reset|close|cancel|debounce|throttle|cache|index)\b/i;
 
 /** An ask, after a label ("Fix: ...", "Proposed fix: ...") and fillers ("And add ..."), or with "please" in it. */
+/** An instruction not to do something ("Don't change the delimiter"): a constraint or a non-goal, never an observation. */
+const FORBIDS = /^(?:please\s+)?(?:don'?t|don’t|do not|never|avoid)\s+\w/i;
+
 function isExplicitAsk(text: string): boolean {
   const bare = text.replace(/^[\w' ]{1,30}:\s+/, "").replace(/^(?:and|also|so|then|plus)\b,?\s+/i, "");
   return (
@@ -595,7 +598,7 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
       scope.nonGoals.push(text);
       return;
     case "context":
-      if (isExplicitAsk(text) && judgeSentence(text, false) !== "question") break;
+      if ((isExplicitAsk(text) || FORBIDS.test(text)) && judgeSentence(text, false) !== "question") break;
       scope.context.push(text);
       return;
     case "criteria":
@@ -604,12 +607,12 @@ function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
       return;
     case "reproduction":
       // A request written after the steps ("Please stream the file instead") is not a step.
-      if (!p.inList && isExplicitAsk(text)) break;
+      if (!p.inList && (isExplicitAsk(text) || FORBIDS.test(text))) break;
       scope.reproduction.push(text);
       return;
     case "observed":
       // "Please make the task idempotent", "We'd also like a regression test": an ask among the observations.
-      if (isExplicitAsk(text)) break;
+      if (isExplicitAsk(text) || FORBIDS.test(text)) break;
       scope.observed.push(text);
       return;
     case "stack":
