@@ -4,14 +4,15 @@
  * markers, commas, "with" lists, brackets). Each row is the median of a few runs, in milliseconds.
  */
 import { performance } from "node:perf_hooks";
-import { DESCRIPTION_MAX } from "../src/shared/schemas/tasks";
 import { briefOfText } from "../src/server/services/planning/brief";
 import { buildOutline } from "../src/server/services/planning/outline/outline";
+import { DESCRIPTION_MAX } from "../src/shared/schemas/tasks";
 import { CORPUS } from "../tests/eval/corpus/index";
 import { percentile } from "./stats";
 
 const RUNS = 5;
-const fill = (unit: string) => unit.repeat(Math.ceil(DESCRIPTION_MAX / unit.length)).slice(0, DESCRIPTION_MAX);
+const fill = (unit: string) =>
+  unit.repeat(Math.ceil(DESCRIPTION_MAX / unit.length)).slice(0, DESCRIPTION_MAX);
 
 function plan(text: string) {
   const brief = briefOfText(text);
