@@ -4,8 +4,8 @@
  * markers, commas, "with" lists, brackets). Each row is the median of a few runs, in milliseconds.
  */
 import { performance } from "node:perf_hooks";
-import { briefOfText } from "../src/server/services/planning/brief";
-import { buildOutline } from "../src/server/services/planning/outline/outline";
+import { briefOfText } from "../src/server/engine/brief";
+import { buildOutline } from "../src/server/engine/planners/outline/outline";
 import { DESCRIPTION_MAX } from "../src/shared/schemas/tasks";
 import { CORPUS } from "../tests/eval/corpus/index";
 import { percentile } from "./stats";

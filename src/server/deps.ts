@@ -1,5 +1,6 @@
 import type { Config } from "./config";
 import type { Database } from "./db/client";
+import type { Planners } from "./engine/planners/choose";
 import type { Mailer } from "./integrations/mail/mailer";
 import type { Vault } from "./integrations/vault";
 import type { JobQueue } from "./jobs/queue";
@@ -7,7 +8,6 @@ import type { Logger } from "./lib/logger";
 import type { EventBus } from "./realtime/event-bus";
 import type { Exporters } from "./services/exports/runner";
 import type { OllamaDetector } from "./services/model-providers/ollama";
-import type { Planners } from "./services/planning/planners";
 
 /** What every service function receives: no HTTP, no globals. */
 export type Deps = {

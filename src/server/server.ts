@@ -4,6 +4,8 @@ import { createApp } from "./app";
 import type { Config } from "./config";
 import { openDatabase, type PGliteLease } from "./db/client";
 import type { Deps } from "./deps";
+import { failDecomposition, registerDecomposition } from "./engine/pipeline";
+import { createPlanners } from "./engine/planners/choose";
 import { githubExporter } from "./integrations/github/exporter";
 import { jiraExporter } from "./integrations/jira/exporter";
 import { createMailer } from "./integrations/mail/mailer";
@@ -19,8 +21,6 @@ import { registerBlog } from "./services/blog/notify";
 import { deriveUnsubscribeKey } from "./services/blog/unsubscribe-token";
 import { registerExports } from "./services/exports/runner";
 import { createOllamaDetector } from "./services/model-providers/ollama";
-import { failDecomposition, registerDecomposition } from "./services/planning/pipeline";
-import { createPlanners } from "./services/planning/planners";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 const OLLAMA_PROBE_DELAY_MS = 1_000;

@@ -1,5 +1,5 @@
 /**
- * An in-memory driver of a Planner that mirrors the DB-backed pipeline (src/server/services/planning/pipeline.ts)
+ * An in-memory driver of a Planner that mirrors the DB-backed pipeline (src/server/engine/pipeline.ts)
  * stage by stage, so a plan can be scored without a database, a job queue or a server:
  * - complexity_scorer: assessComplexity on the brief;
  * - root_processor: the root split (depth 0, no ancestors), sliced to maxSubtasks, scores not capped;
@@ -12,16 +12,11 @@
  * - composer: composeContext and composeEventModel in parallel on the flattened depth-first tree.
  */
 import { performance } from "node:perf_hooks";
-import { isAtomic } from "../../src/server/services/planning/atomicity";
-import { briefOf } from "../../src/server/services/planning/brief";
-import { findDuplicates } from "../../src/server/services/planning/dedupe";
-import type {
-  ComposeRequest,
-  Planner,
-  ProjectBrief,
-  Usage,
-} from "../../src/server/services/planning/planner";
-import { siblingDependencies } from "../../src/server/services/planning/sibling-dependencies";
+import { isAtomic } from "../../src/server/engine/atomicity";
+import { briefOf } from "../../src/server/engine/brief";
+import { findDuplicates } from "../../src/server/engine/dedupe";
+import type { ComposeRequest, Planner, ProjectBrief, Usage } from "../../src/server/engine/planners/contract";
+import { siblingDependencies } from "../../src/server/engine/sibling-dependencies";
 import type { TaskRow } from "../../src/server/services/tasks/serialize";
 import type { EventModelPlan, PlannedSubtask, ProjectContext } from "../../src/shared/schemas/plan";
 import type { EvalCase } from "./case";

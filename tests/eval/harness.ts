@@ -1,5 +1,5 @@
 /** Runs a planner over corpus cases and scores the plans: shared by `npm run eval` and the tests. */
-import type { Planner } from "../../src/server/services/planning/planner";
+import type { Planner } from "../../src/server/engine/planners/contract";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
 import type { EvalCase } from "./case";
 import { type DriverOptions, type PlanRecord, planCase } from "./driver";

@@ -2,7 +2,7 @@
  * Planning-quality metrics: pure functions of an annotated case (tests/eval/case.ts) and the plan the driver
  * recorded for it (tests/eval/driver.ts). The root (depth 0) is the user's own text: it never counts.
  */
-import { PlanGraph } from "../../src/server/services/tasks/plan-graph";
+import { PlanGraph } from "../../src/server/plan/graph";
 import { findApplicationType, findStack } from "../../src/shared/catalogue";
 import type { EvalCase } from "./case";
 import type { PlanNode, PlanRecord } from "./driver";

@@ -1,12 +1,9 @@
 /** The planners the evaluation scores. Construction lives here only, so signature changes touch one place. */
 import { loadConfig } from "../../src/server/config";
+import type { Planner } from "../../src/server/engine/planners/contract";
+import { createLangChainPlanner, providerFromConfig } from "../../src/server/engine/planners/model/index";
+import { createOfflinePlanner } from "../../src/server/engine/planners/outline/index";
 import { createLogger } from "../../src/server/lib/logger";
-import {
-  createLangChainPlanner,
-  providerFromConfig,
-} from "../../src/server/services/planning/langchain-planner";
-import { createOfflinePlanner } from "../../src/server/services/planning/offline-planner";
-import type { Planner } from "../../src/server/services/planning/planner";
 
 export function offlinePlanner(): Planner {
   return createOfflinePlanner();

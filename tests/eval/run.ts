@@ -14,7 +14,7 @@
  *                      nothing of their texts or plans is printed, so tuning cannot read them
  */
 import { writeFileSync } from "node:fs";
-import type { Planner } from "../../src/server/services/planning/planner";
+import type { Planner } from "../../src/server/engine/planners/contract";
 import type { FakeOpenAI } from "../fakes/openai";
 import { CORPUS, findCase, HELD_OUT_CASES } from "./corpus/index";
 import { evaluate, startFakeModelPlanner } from "./harness";

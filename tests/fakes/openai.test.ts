@@ -10,7 +10,7 @@ import { OutputParserException } from "@langchain/core/output_parsers";
 import { ChatOpenAI } from "@langchain/openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { portableFormat } from "../../src/server/services/planning/portable-schema";
+import { portableFormat } from "../../src/server/engine/planners/model/portable-schema";
 import {
   complexityAssessment,
   eventModelPlan,

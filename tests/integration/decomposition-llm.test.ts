@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { isAtomic } from "../../src/server/services/planning/atomicity";
+import { isAtomic } from "../../src/server/engine/atomicity";
 import type { FakeOpenAI } from "../fakes/openai";
 import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";

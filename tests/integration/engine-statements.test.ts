@@ -11,7 +11,7 @@ import {
   providersJson,
   readProvidersFor,
   writeProvider,
-} from "../../src/server/services/model-providers/store";
+} from "../../src/server/engine/planners/provider-store";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
 

@@ -5,7 +5,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Planner } from "../../src/server/services/planning/planner";
+import type { Planner } from "../../src/server/engine/planners/contract";
 import { findCase } from "../eval/corpus/index";
 import { evaluate, startFakeModelPlanner } from "../eval/harness";
 import { formatScorecard } from "../eval/scorecard";

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchRepositoryContext } from "../../src/server/services/planning/grounding";
+import { fetchRepositoryContext } from "../../src/server/engine/grounding";
 import { testLogger } from "../support/server";
 
 /**

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import type { ComposeRequest, Planner, SplitRequest } from "../../src/server/services/planning/planner";
+import type { ComposeRequest, Planner, SplitRequest } from "../../src/server/engine/planners/contract";
 import type { EventModelPlan, PlannedSubtask, ProjectContext } from "../../src/shared/schemas/plan";
 import type { EvalCase } from "../eval/case";
 import { briefForCase, OUTLINE_LIMIT, planCase } from "../eval/driver";

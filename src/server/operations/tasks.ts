@@ -13,12 +13,12 @@ import {
   updateEventModelInput,
   updateTaskInput,
 } from "../../shared/schemas/tasks";
+import * as order from "../plan/order";
+import * as revisions from "../plan/revisions";
 import * as sync from "../services/exports/sync";
 import * as notes from "../services/tasks/notes";
-import * as order from "../services/tasks/plan-order";
 import * as replan from "../services/tasks/replan";
 import * as review from "../services/tasks/review";
-import * as revisions from "../services/tasks/revisions";
 import * as service from "../services/tasks/tasks";
 import { mutation, query } from "./define";
 

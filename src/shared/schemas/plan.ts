@@ -131,7 +131,7 @@ const named = z.object({ name: text(200), description: z.string().max(1000) });
 
 /**
  * composer, part 2: the event model's structure, which is what a model is asked for. The readable
- * markdown is rendered from it (src/server/services/planning/event-model-markdown.ts), never requested as
+ * markdown is rendered from it (src/server/engine/planners/event-model-markdown.ts), never requested as
  * one long string: that cost output tokens, could contradict the structure, and had no natural cap.
  */
 export const eventModelStructure = z.object({

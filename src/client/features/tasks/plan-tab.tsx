@@ -42,7 +42,7 @@ function Figure({
 /**
  * The Plan tab: what can start now, the order of the rest (waves of leaves that can run side by side),
  * the critical path, and when the work ends for a team of N people (P50/P90 of a seeded Monte Carlo
- * forecast, computed by the server: services/tasks/plan-graph.ts).
+ * forecast, computed by the server: plan/graph.ts).
  */
 export function PlanTab({ tree }: { tree: TaskTreeNode }) {
   const trpc = useTRPC();

@@ -81,7 +81,7 @@ export const tasks = pgTable(
 
 /**
  * "task_id waits for depends_on_id": both in the same tree, neither an ancestor of the other, and no
- * cycle once a parent's dependencies are applied to its descendants (services/tasks/plan-graph.ts).
+ * cycle once a parent's dependencies are applied to its descendants (plan/graph.ts).
  */
 export const taskDependencies = pgTable(
   "task_dependencies",
@@ -218,7 +218,7 @@ export type PlanSnapshot = {
   edges: { task_id: string; depends_on_id: string; source: "planner" | "person" }[];
 };
 
-/** The plan as it was after each accepted re-plan, move, edit or restore (services/tasks/revisions.ts). */
+/** The plan as it was after each accepted re-plan, move, edit or restore (plan/revisions.ts). */
 export const taskRevisions = pgTable(
   "task_revisions",
   {

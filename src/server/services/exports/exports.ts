@@ -16,9 +16,9 @@ import { exports, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { jiraSiteOrigin } from "../../integrations/allowed-origin";
+import { readCredential } from "../../integrations/credentials";
 import type { JobKind } from "../../jobs/payloads";
 import type { UserRow } from "../auth/sessions";
-import { readCredential } from "../integrations/credentials";
 import { getOwnedRow } from "../tasks/tasks";
 import { exportCounts, previousExport } from "./remote";
 

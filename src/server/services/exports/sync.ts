@@ -2,12 +2,12 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { TaskStatus } from "../../../shared/schemas/tasks";
 import { remoteItems, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { readCredential } from "../../integrations/credentials";
 import { githubClient } from "../../integrations/github/client";
 import { createHttpClient } from "../../integrations/http-client";
 import { connectJira } from "../../integrations/jira/connection";
 import { trelloAuthorization } from "../../integrations/trello/auth";
 import { outboundFetch } from "../../lib/outbound/fetch";
-import { readCredential } from "../integrations/credentials";
 import { getOwnedRow } from "../tasks/owned";
 import { updateTask } from "../tasks/tasks";
 

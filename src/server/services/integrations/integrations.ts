@@ -14,13 +14,13 @@ import { users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { jiraSiteOrigin } from "../../integrations/allowed-origin";
+import { deleteCredential, maskHint, readCredential, saveCredential } from "../../integrations/credentials";
 import { githubClient, INTERACTIVE_RATE_LIMIT_WAIT_MS } from "../../integrations/github/client";
 import { createHttpClient } from "../../integrations/http-client";
 import { connectJira } from "../../integrations/jira/connection";
 import { trelloAuthorization } from "../../integrations/trello/auth";
 import { outboundFetch } from "../../lib/outbound/fetch";
 import type { UserRow } from "../auth/sessions";
-import { deleteCredential, maskHint, readCredential, saveCredential } from "./credentials";
 
 const TIMEOUT = 10_000;
 

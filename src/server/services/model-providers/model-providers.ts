@@ -9,18 +9,18 @@ import {
   PROVIDER_CONCURRENCY,
 } from "../../../shared/schemas/model-providers";
 import type { Deps } from "../../deps";
-import { AppError } from "../../errors";
-import { literalRefusal, outboundFetch, outboundRefusal } from "../../lib/outbound/fetch";
-import type { Chooser } from "../../lib/outbound/policy";
-import { consumeRateLimit } from "../auth/rate-limit";
-import type { UserRow } from "../auth/sessions";
 import {
   deleteProvider,
   type ProviderOwner,
   readProvider,
   type StoredProvider,
   writeProvider,
-} from "./store";
+} from "../../engine/planners/provider-store";
+import { AppError } from "../../errors";
+import { literalRefusal, outboundFetch, outboundRefusal } from "../../lib/outbound/fetch";
+import type { Chooser } from "../../lib/outbound/policy";
+import { consumeRateLimit } from "../auth/rate-limit";
+import type { UserRow } from "../auth/sessions";
 import { testConnection } from "./test-connection";
 
 /** The system error code under an SDK error (ECONNREFUSED, ENOTFOUND...), for the log only. */

@@ -5,9 +5,9 @@ import {
   type OllamaModel,
 } from "../../../shared/schemas/model-providers";
 import type { Config } from "../../config";
+import { limitedProviderFetch } from "../../engine/planners/model/provider-fetch";
 import type { Logger } from "../../lib/logger";
 import { outboundFetch } from "../../lib/outbound/fetch";
-import { limitedProviderFetch } from "../planning/provider-fetch";
 
 /**
  * Finds a local Ollama and the models it has pulled, so Settings can offer them: `GET {OLLAMA_URL}/api/tags`,

@@ -5,8 +5,8 @@ import {
   loadSdk,
   providerMessage,
   unreachableReason,
-} from "../planning/langchain-planner";
-import { limitedProviderFetch } from "../planning/provider-fetch";
+} from "../../engine/planners/model/index";
+import { limitedProviderFetch } from "../../engine/planners/model/provider-fetch";
 
 /** A test waits at most this long for the provider (a local model may first have to load). */
 export const TEST_TIMEOUT_MS = 20_000;

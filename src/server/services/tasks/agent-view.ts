@@ -17,11 +17,11 @@ import type { TaskStatus } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
-import { loadLeafProgress, progressOf } from "./leaf-progress";
+import { PlanGraph, readyLeaves, schedulePlan } from "../../plan/graph";
+import { loadLeafProgress, progressOf } from "../../plan/progress";
+import { loadPlanEdges, loadPlanGraph, loadPlanRows, type PlanRow, planNodeOf } from "../../plan/rows";
 import { listNotes } from "./notes";
 import { getOwnedRow } from "./owned";
-import { PlanGraph, readyLeaves, schedulePlan } from "./plan-graph";
-import { loadPlanEdges, loadPlanGraph, loadPlanRows, type PlanRow, planNodeOf } from "./plan-rows";
 import { getTask, updateTask } from "./tasks";
 
 /**

@@ -14,15 +14,14 @@ import {
 import type { Task } from "../../../shared/schemas/tasks";
 import { replanProposals, taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { isAtomic } from "../../engine/atomicity";
+import { briefOf, optionsOf } from "../../engine/brief";
+import { readGuidance } from "../../engine/guidance";
+import type { Planner, SplitRequest } from "../../engine/planners/contract";
+import { PlannerError } from "../../engine/planners/errors";
+import { plannedRange, siblingDependencies } from "../../engine/sibling-dependencies";
 import { AppError } from "../../errors";
-import { isAtomic } from "../planning/atomicity";
-import { briefOf, optionsOf } from "../planning/brief";
-import { readGuidance } from "../planning/guidance";
-import type { Planner, SplitRequest } from "../planning/planner";
-import { PlannerError } from "../planning/planner-error";
-import { plannedRange, siblingDependencies } from "../planning/sibling-dependencies";
-import { acceptableDependencies } from "./plan-graph";
-import { estimateOf, loadPlanGraph, loadTreeRows } from "./plan-rows";
+import { acceptableDependencies } from "../../plan/graph";
 import {
   diffPlan,
   type ExistingNode,
@@ -30,8 +29,9 @@ import {
   normalTitle,
   type ProposedNode,
   withRequirements,
-} from "./replan-diff";
-import { beginRevision, recordRevision, revisionTitle } from "./revisions";
+} from "../../plan/replan-diff";
+import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
+import { estimateOf, loadPlanGraph, loadTreeRows } from "../../plan/rows";
 import { lockReasons, type TaskRow } from "./serialize";
 import { countMonthlyUse, getOwnedRow, getTask } from "./tasks";
 

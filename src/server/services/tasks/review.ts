@@ -3,10 +3,10 @@ import type { z } from "zod";
 import type { rejectTaskInput, resubmitTaskInput, Task } from "../../../shared/schemas/tasks";
 import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { enqueueDecomposition, enqueueNodeDecomposition, JOB_COMPOSE } from "../../engine/pipeline";
 import { AppError } from "../../errors";
+import { stopPlanRun } from "../../plan/rows";
 import type { UserRow } from "../auth/sessions";
-import { enqueueDecomposition, enqueueNodeDecomposition, JOB_COMPOSE } from "../planning/pipeline";
-import { stopPlanRun } from "./plan-rows";
 import { countMonthlyUse, getOwnedRow, getTask } from "./tasks";
 
 /**

@@ -14,8 +14,8 @@ import {
   type UserStory,
 } from "../../../shared/schemas/tasks";
 import type { epics, eventModels, tasks, userStories } from "../../db/schema/index";
-import { briefOf, optionsOf } from "../planning/brief";
-import { estimateOf } from "./plan-rows";
+import { briefOf, optionsOf } from "../../engine/brief";
+import { estimateOf } from "../../plan/rows";
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type EpicRow = typeof epics.$inferSelect;

@@ -28,19 +28,19 @@ import {
   users,
 } from "../../db/schema/index";
 import type { Deps } from "../../deps";
-import { AppError } from "../../errors";
-import { currentUsagePeriod } from "../auth/accounts";
-import type { UserRow } from "../auth/sessions";
 import {
   enqueueDecomposition,
   enqueueNodeDecomposition,
   refreshAttentionWarning,
-} from "../planning/pipeline";
-import { loadLeafProgress, progressOf } from "./leaf-progress";
+} from "../../engine/pipeline";
+import { AppError } from "../../errors";
+import { PlanGraph, readyLeaves, rollups } from "../../plan/graph";
+import { loadLeafProgress, progressOf } from "../../plan/progress";
+import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
+import { dependsOnLists, loadPlanGraph, planNodeOf, stopPlanRun } from "../../plan/rows";
+import { currentUsagePeriod } from "../auth/accounts";
+import type { UserRow } from "../auth/sessions";
 import { getOwnedRow, TASK_NOT_FOUND } from "./owned";
-import { PlanGraph, readyLeaves, rollups } from "./plan-graph";
-import { dependsOnLists, loadPlanGraph, planNodeOf, stopPlanRun } from "./plan-rows";
-import { beginRevision, recordRevision, revisionTitle } from "./revisions";
 import { type RootExtras, type TaskRow, toMetadata, toTask } from "./serialize";
 
 export { getOwnedRow, TASK_NOT_FOUND };

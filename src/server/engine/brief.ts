@@ -1,0 +1,72 @@
+import { findApplicationType, findStack } from "../../shared/catalogue";
+import { readTaskOptions, TASK_DEFAULTS } from "../../shared/schemas/tasks";
+import type { TaskRow } from "../services/tasks/serialize";
+import type { ProjectBrief } from "./planners/contract";
+import { readKind } from "./reading/kind";
+import { extractScope } from "./reading/requirements";
+
+export type DecompositionOptions = {
+  maxDepth: number;
+  maxSubtasks: number;
+  threshold: number;
+  requiresApproval: boolean;
+  githubRepo: string | null;
+};
+
+export function optionsOf(root: TaskRow): DecompositionOptions {
+  const o = readTaskOptions(root.options);
+  return {
+    maxDepth: o.max_depth ?? TASK_DEFAULTS.max_depth,
+    maxSubtasks: o.max_subtasks ?? TASK_DEFAULTS.max_subtasks,
+    threshold: o.complexity_threshold ?? TASK_DEFAULTS.complexity_threshold,
+    requiresApproval: o.requires_approval === true,
+    githubRepo: o.tech_preferences?.github_repo ?? null,
+  };
+}
+
+export function briefOf(root: TaskRow, repositorySummary: string | null): ProjectBrief {
+  const prefs = readTaskOptions(root.options).tech_preferences ?? {};
+  const type = prefs.application_type ? findApplicationType(prefs.application_type) : undefined;
+  const stack = type && prefs.tech_stack_id ? findStack(type.id, prefs.tech_stack_id) : undefined;
+  const scope = extractScope(root.description, prefs.additional_requirements ?? null);
+  return {
+    description: root.description,
+    applicationType: type ? { id: type.id, label: type.label, description: type.description } : null,
+    stack: stack ? { ...stack } : null,
+    additionalRequirements: prefs.additional_requirements ?? null,
+    repositorySummary,
+    scope,
+    kind: readKind({
+      description: root.description,
+      scope,
+      repositorySummary,
+      applicationType: type?.id ?? null,
+    }),
+  };
+}
+
+/** A brief for a text on its own (tests, a re-plan of a node the outline does not know): read as a root's would be. */
+export function briefOfText(
+  description: string,
+  extras: Partial<
+    Pick<ProjectBrief, "applicationType" | "stack" | "additionalRequirements" | "repositorySummary">
+  > = {},
+): ProjectBrief {
+  const additional = extras.additionalRequirements ?? null;
+  const scope = extractScope(description, additional);
+  const repositorySummary = extras.repositorySummary ?? null;
+  return {
+    description,
+    applicationType: extras.applicationType ?? null,
+    stack: extras.stack ?? null,
+    additionalRequirements: additional,
+    repositorySummary,
+    scope,
+    kind: readKind({
+      description,
+      scope,
+      repositorySummary,
+      applicationType: extras.applicationType?.id ?? null,
+    }),
+  };
+}

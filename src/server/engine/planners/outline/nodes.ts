@@ -1,0 +1,180 @@
+import type { Requirement } from "../../reading/requirements";
+import { domainChecksFor } from "../../reading/signals";
+import { estimateRequirement } from "./estimate";
+
+/**
+ * The nodes of the offline outline (decision 014): a stated requirement as a leaf that quotes it, groups
+ * that quote what they hold, and the helpers that title and order them. No title is assembled from
+ * fragments of the user's sentences: a title is either fixed wording or a whole requirement.
+ */
+export type OutlineNode = {
+  title: string;
+  details: string;
+  criteria: string[];
+  requirementIds: string[];
+  /** Developer-hours by rule, subtasks included. */
+  hours: number;
+  children: OutlineNode[];
+  /** Every requirement this node covers, in full, so a node that is not split further still quotes them. */
+  covers: Requirement[];
+  /** Its place in the order among its siblings (outline/order.ts); none for a feature. */
+  role?: OutlineRole;
+  /**
+   * The series of steps done in turn this node belongs to (a kind's own steps, or steps the text states
+   * in order): it waits for the sibling before it in the same series.
+   */
+  sequence?: string;
+  /** Its step in that series, when several nodes share a step (done side by side); else its position. */
+  step?: number;
+};
+
+/** setup comes first, release last; within a release, checks ("verify") come before shipping ("ship"). */
+
+export type OutlineRole = "setup" | "release" | "verify" | "ship";
+
+export const as = <T extends OutlineNode>(node: T, role: OutlineRole): T => ({ ...node, role });
+/** Marks nodes as steps of one series, done in the order given. */
+export const inSequence = (nodes: OutlineNode[], series = "steps") =>
+  nodes.map((n) => ({ ...n, sequence: series }));
+
+const TITLE_CHARS = 140;
+const WISH_START =
+  /^(?:so |and |also |basically |ideally )?(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)(?:s)?(?: to have| to)?\s+/i;
+const WISH_INSIDE =
+  /[\s,;(]+(?:and |but |so |also )*(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)\b/i;
+const DANGLING_END = /\s(?:that|this|it|them|one|a|an|the|and|or|to|of|for|with)$/i;
+const DANGLING = /\s+(a|an|the|and|or|but|to|of|for|in|on|with|by|at|from|as|into|that|which|so)$/i;
+
+/** A requirement as a title: the user's words, first letter capitalised, cut at a word if very long. */
+export function titleText(text: string, max = TITLE_CHARS): string {
+  // "We want to build X" reads as "Build X", "we need an EDC system" as "An EDC system": the subject
+  // and the wish are dropped, the user's words kept. A wish later in the sentence ends the title there.
+  let t = text.replace(/\s+/g, " ").trim().replace(WISH_START, "");
+  const wish = t.search(WISH_INSIDE);
+  if (wish > 15) t = `${t.slice(0, wish).replace(/[\s,;:-]+$/, "")}…`;
+  // A title says what, not why: "The history per unit so I can see that ..." is "The history per unit".
+  const why = t.search(
+    /,?\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|users|people|customers|members|players|kids|everyone|nobody|no one)\b|because|since (?:we|i|the|it))\b/i,
+  );
+  // A bracketed aside at the end ("(half our juniors sit on the wrong side otherwise)") is for the notes.
+  t = t.replace(/\s*\((?:[^()]*\s){3,}[^()]*\)\s*$/, "");
+  if (why >= 10) t = `${t.slice(0, why).replace(/[\s,;:-]+$/, "")}…`;
+  t = t.replace(/\s+(?:after that|as well|too|then)$/i, "");
+  // Words the user trailed off with ("... incremental sync after that") end a title badly: stop at the comma.
+  if (DANGLING_END.test(t)) {
+    const comma = t.lastIndexOf(", ");
+    const clause = t.search(
+      /\s(?:if|when|unless|as long as|once|after|before)\s(?!.*\s(?:if|when|unless)\s)/i,
+    );
+    if (comma > 20) t = `${t.slice(0, comma)}…`;
+    else if (clause > 20) t = `${t.slice(0, clause)}…`;
+  }
+  if (t.length > max) {
+    t = t.slice(0, max).replace(/\s+\S*$/, "");
+    // An opening bracket or quote whose closing one was cut off goes, with what follows it.
+    for (const [open, close] of [
+      ["(", ")"],
+      ["[", "]"],
+      ['"', '"'],
+    ] as const) {
+      const opens = t.split(open).length - 1;
+      const closes = open === close ? 0 : t.split(close).length - 1;
+      if (open === close ? opens % 2 === 1 : opens > closes) t = t.slice(0, t.lastIndexOf(open));
+    }
+    t = t.replace(/[\s,;:.-]+$/, "");
+    while (DANGLING.test(t)) t = t.replace(DANGLING, "");
+    t = `${t}…`;
+  }
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+export const quote = (r: Requirement) => `${r.id}: "${r.text}"`;
+
+export function leaf(
+  title: string,
+  details: string,
+  criteria: string[],
+  hours: number,
+  covers: Requirement[] = [],
+): OutlineNode {
+  return { title, details, criteria, requirementIds: covers.map((r) => r.id), hours, children: [], covers };
+}
+
+const INPUT =
+  /\b(create|add|edit|enter|submit|upload|import|forms?|sign[- ]?up|register|book|invite|post|write|update|fill)\b/i;
+
+export function requirementLeaf(r: Requirement, title = `${r.id}: ${titleText(r.text)}`): OutlineNode {
+  const estimate = estimateRequirement(r.text);
+  const checks = domainChecksFor(r.text);
+  const details = [
+    `${r.id} as stated: "${r.text}"`,
+    ...(r.section ? [`From the description's "${r.section}"`] : []),
+    ...(r.statedIn
+      ? [`Part of: "${r.statedIn.length > 400 ? `${r.statedIn.slice(0, 397)}...` : r.statedIn}"`]
+      : []),
+    `Estimated by rule: about ${estimate.hours} h (${estimate.why.join(", ")}). Adjust it when the team knows more.`,
+    ...checks.map((c) => `Suggested checks (${c.name}): ${c.checks.join("; ")}.`),
+  ].join("\n");
+  const criteria = [
+    `Shown working as ${r.id} states: "${r.text.length > 300 ? `${r.text.slice(0, 297)}...` : r.text}"`,
+    "An automated test covers it and fails without it",
+  ];
+  if (INPUT.test(r.text))
+    criteria.push("Invalid or missing input is refused with a clear message and changes nothing");
+  if (checks[0]) criteria.push(`${checks[0].name}: ${checks[0].checks[0]}`);
+  return leaf(title, details, criteria, estimate.hours, [r]);
+}
+
+/** A node grouping others: its notes quote every requirement below it, so nothing is lost if it stays a leaf. */
+export function group(title: string, children: OutlineNode[], intro?: string): OutlineNode {
+  const covers = uniqueById(children.flatMap((c) => c.covers));
+  const lines = [intro ?? (covers.length ? `Covers ${idList(covers)}.` : "Cross-cutting work.")];
+  let budget = 3500 - lines[0]!.length;
+  const listed = [
+    ...covers.map(quote),
+    ...children.filter((c) => c.covers.length === 0).map((c) => `Also: ${c.title}`),
+  ];
+  for (const [i, line] of listed.entries()) {
+    if (line.length + 3 > budget) {
+      lines.push(`... and ${listed.length - i} more (see the description).`);
+      break;
+    }
+    lines.push(`- ${line}`);
+    budget -= line.length + 3;
+  }
+  return {
+    title,
+    details: lines.join("\n"),
+    criteria: [
+      "Every subtask below meets its acceptance criteria",
+      covers.length
+        ? `${idList(covers)} shown working together on one build`
+        : "Reviewed by a second person on the team",
+    ],
+    requirementIds: covers.map((r) => r.id),
+    hours: children.reduce((sum, c) => sum + c.hours, 0),
+    children,
+    covers,
+  };
+}
+
+export function uniqueById(list: Requirement[]): Requirement[] {
+  const byId = new Map<string, Requirement>();
+  for (const r of list) if (!byId.has(r.id)) byId.set(r.id, r);
+  return [...byId.values()];
+}
+
+/** "R1-R3, R5": ids in order, runs collapsed. */
+export function idList(list: Requirement[]): string {
+  const nums = list.map((r) => Number(r.id.slice(1))).sort((a, b) => a - b);
+  const runs: string[] = [];
+  for (let i = 0; i < nums.length; i++) {
+    let j = i;
+    while (j + 1 < nums.length && nums[j + 1] === nums[j]! + 1) j++;
+    runs.push(
+      j > i + 1 ? `R${nums[i]}-R${nums[j]}` : j === i + 1 ? `R${nums[i]}, R${nums[j]}` : `R${nums[i]}`,
+    );
+    i = j;
+  }
+  return runs.join(", ");
+}

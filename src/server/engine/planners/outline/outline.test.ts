@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { briefOfText } from "../../brief";
+import { siblingOrder } from "./order";
+import { buildOutline, type OutlineNode } from "./outline";
+
+const outlineOf = (text: string, maxSubtasks = 7) =>
+  buildOutline(briefOfText(text), { maxDepth: 4, maxSubtasks });
+const all = (nodes: OutlineNode[]): OutlineNode[] => nodes.flatMap((n) => [n, ...all(n.children)]);
+const leaves = (nodes: OutlineNode[]) => all(nodes).filter((n) => n.children.length === 0);
+
+describe("buildOutline", () => {
+  it("gives a one-line description with a comma list one leaf per listed feature", () => {
+    const outline = outlineOf(
+      "A multi-tenant SaaS invoicing tool for freelancers: clients, recurring invoices, PDF generation, Stripe payments and reminders by e-mail, with an accountant read-only role",
+    );
+    const stated = leaves(outline.children).filter((n) => /^R\d+:/.test(n.title));
+    expect(stated.map((n) => n.title).sort((a, b) => a.localeCompare(b, "en", { numeric: true }))).toEqual([
+      "R1: Clients",
+      "R2: Recurring invoices",
+      "R3: PDF generation",
+      "R4: Stripe payments",
+      "R5: Reminders by e-mail",
+      "R6: An accountant read-only role",
+    ]);
+  });
+
+  it("plans a bug as reproduce, failing test, cause, the asked fix, verify and release note, with no stack choice", () => {
+    const outline = outlineOf(
+      [
+        "Stripe webhooks fail signature verification since v2.14.0: paid subscriptions stay incomplete",
+        "",
+        "Since the upgrade every webhook gets a 400 from our handler and the logs say the signature does not match.",
+        "",
+        "## Proposed fix",
+        "Give the webhook route the raw body before the JSON parser runs, and only on that route.",
+      ].join("\n"),
+    );
+    expect(outline.kind).toBe("bug");
+    const titles = outline.children.map((n) => n.title);
+    expect(titles).toEqual([
+      "Reproduce: Stripe webhooks fail signature verification since v2.14.0: paid subscriptions stay incomplete",
+      "Write a failing test that shows the bug",
+      "Find the cause",
+      "R1: Give the webhook route the raw body before the JSON parser runs, and only on that route",
+      "Verify the fix where it was reported",
+      "Release the fix with a note",
+    ]);
+    expect(all(outline.children).some((n) => /stack|first version|repository/i.test(n.title))).toBe(false);
+    // Each step waits for the one before it.
+    expect(siblingOrder(outline.children)).toEqual([[], [1], [2], [3], [4], [5]]);
+  });
+
+  it("with nothing asked, a bug's fix is its own step, apart from reproducing it", () => {
+    const outline = outlineOf(
+      "Login button does nothing on Safari 17 when the password manager fills the form\n\nClicking it shows no error and the console is empty.",
+    );
+    expect(outline.kind).toBe("bug");
+    const titles = outline.children.map((n) => n.title);
+    expect(titles).toContain("Fix the cause");
+    expect(titles[0]).toMatch(/^Reproduce: Login button does nothing/);
+  });
+
+  it("splits a long level into parts of even size, none with a single child, and a stated sequence runs across them", () => {
+    const steps = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `${i + 1}. Step ${"abcdefgh"[i]} of the upgrade runs the ${["lint", "build", "schema", "copy", "verify", "switch", "watch", "cleanup"][i]} job`,
+    );
+    const outline = outlineOf(
+      ["Upgrade the billing service to Node 22", "", "Steps, in this order:", ...steps].join("\n"),
+      5,
+    );
+    const parts = all(outline.children).filter((n) => /part \d of \d/.test(n.title));
+    expect(parts.length).toBeGreaterThanOrEqual(2);
+    for (const part of parts) expect(part.children.length).toBeGreaterThan(1);
+    expect(all(outline.children).every((n) => n.children.length !== 1)).toBe(true);
+    const level = outline.children;
+    const first = level.indexOf(parts[0]!);
+    const second = level.indexOf(parts[1]!);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(siblingOrder(level)[second]).toContain(first + 1);
+  });
+});
