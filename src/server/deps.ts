@@ -5,6 +5,7 @@ import type { Mailer } from "./integrations/mail/mailer";
 import type { Vault } from "./integrations/vault";
 import type { JobQueue } from "./jobs/queue";
 import type { Logger } from "./lib/logger";
+import type { PlanRuns } from "./plan/runs";
 import type { EventBus } from "./realtime/event-bus";
 import type { Exporters } from "./services/exports/runner";
 import type { OllamaDetector } from "./services/model-providers/ollama";
@@ -19,6 +20,8 @@ export type Deps = {
   jobs: JobQueue;
   /** Which planner runs for whom: the user's own model, the environment's, the instance's, or none. */
   planners: Planners;
+  /** Starts and stops plans' decompositions (the engine's, behind plan/runs.ts's interface). */
+  runs: PlanRuns;
   /** A local Ollama found at start (OLLAMA_URL), offered in Settings; never used unless someone saves it. */
   ollama: OllamaDetector;
   vault: Vault;

@@ -4,8 +4,10 @@ import { createApp } from "./app";
 import type { Config } from "./config";
 import { openDatabase, type PGliteLease } from "./db/client";
 import type { Deps } from "./deps";
-import { failDecomposition, registerDecomposition } from "./engine/pipeline";
+import { failDecomposition } from "./engine/attention";
+import { planRuns } from "./engine/jobs";
 import { createPlanners } from "./engine/planners/choose";
+import { registerDecomposition } from "./engine/register";
 import { githubExporter } from "./integrations/github/exporter";
 import { jiraExporter } from "./integrations/jira/exporter";
 import { createMailer } from "./integrations/mail/mailer";
@@ -86,6 +88,7 @@ export async function startServer(
     events,
     jobs,
     planners: createPlanners({ config, db: database.db, vault, log }),
+    runs: planRuns(jobs),
     ollama: createOllamaDetector(config, log.child({ component: "ollama" })),
     vault,
     // Blog (issue 6): e-mail through SMTP_URL or the mail_outbox table; signed unsubscribe links.

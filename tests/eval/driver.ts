@@ -17,7 +17,7 @@ import { briefOf } from "../../src/server/engine/brief";
 import { findDuplicates } from "../../src/server/engine/dedupe";
 import type { ComposeRequest, Planner, ProjectBrief, Usage } from "../../src/server/engine/planners/contract";
 import { siblingDependencies } from "../../src/server/engine/sibling-dependencies";
-import type { TaskRow } from "../../src/server/services/tasks/serialize";
+import type { TaskRow } from "../../src/server/plan/rows";
 import type { EventModelPlan, PlannedSubtask, ProjectContext } from "../../src/shared/schemas/plan";
 import type { EvalCase } from "./case";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { EVENT_MODEL_KEPT_WARNING } from "../../src/server/engine/pipeline";
+import { EVENT_MODEL_KEPT_WARNING } from "../../src/server/engine/compose";
 import type { FakeOpenAI } from "../fakes/openai";
 import { startModelBackedServer, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, taskDependencies, tasks } from "../../src/server/db/schema/index";
-import { lockTaskRow } from "../../src/server/plan/rows";
+import { lockTaskRow } from "../../src/server/plan/locks";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer, testDatabaseUrl } from "../support/server";
 import { waitUntil } from "../support/wait";

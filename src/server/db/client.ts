@@ -14,6 +14,10 @@ import * as schema from "./schema/index";
 
 /** One type for both drivers: everything above this file uses the same query builder. */
 export type Db = PostgresJsDatabase<typeof schema>;
+/** A transaction on the database (the callback argument of `db.transaction`). */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** The database, or a transaction on it: what a read or write that may run in either takes. */
+export type DbOrTx = Db | Tx;
 
 export type Database = {
   db: Db;

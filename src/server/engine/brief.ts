@@ -1,6 +1,6 @@
 import { findApplicationType, findStack } from "../../shared/catalogue";
 import { readTaskOptions, TASK_DEFAULTS } from "../../shared/schemas/tasks";
-import type { TaskRow } from "../services/tasks/serialize";
+import type { TaskRow } from "../plan/rows";
 import type { ProjectBrief } from "./planners/contract";
 import { readKind } from "./reading/kind";
 import { extractScope } from "./reading/requirements";

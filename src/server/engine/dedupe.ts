@@ -1,4 +1,4 @@
-import { NEAR_DUPLICATE, similarity, wordSet } from "./reading/requirements";
+import { NEAR_DUPLICATE, similarity, wordSet } from "../lib/words";
 
 /**
  * The dedup pass run once the tree is built (decision 014): splits run in parallel and a model may plan

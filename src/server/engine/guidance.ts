@@ -1,4 +1,4 @@
-import { wordSet } from "./reading/requirements";
+import { wordSet } from "../lib/words";
 
 /**
  * What a re-plan's guidance asks for, read by rule. The model path gets the guidance as written; these

@@ -9,13 +9,14 @@ import type {
   TaskDependencies,
 } from "../../shared/schemas/schedule";
 import { taskTitle } from "../../shared/task-title";
+import type { DbOrTx } from "../db/client";
 import { taskDependencies, tasks } from "../db/schema/index";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
-import { getOwnedRow, TASK_NOT_FOUND } from "../services/tasks/owned";
 import { type PlanGraph, schedulePlan } from "./graph";
+import { getOwnedRow, TASK_NOT_FOUND } from "./owned";
 import { beginRevision, recordRevision, revisionTitle } from "./revisions";
-import { type DbOrTx, loadPlanGraph, type TitledPlanNode } from "./rows";
+import { loadPlanGraph, type TitledPlanNode } from "./rows";
 
 /**
  * Forecast runs per schedule, by the plan's size: 1,000 for a small plan, fewer for a large one (107 for

@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Progress } from "../../shared/schemas/tasks";
-import { resultRows } from "../db/client";
+import { type DbOrTx, resultRows } from "../db/client";
 import { tasks } from "../db/schema/index";
-import type { DbOrTx } from "./rows";
 
 /**
  * How far tasks' work has got: their leaves done of all their leaves (a task without subtasks is its own

@@ -5,7 +5,7 @@ import {
   type ReplanChange,
   type ReplanProposal,
 } from "../../shared/schemas/replan";
-import { similarity, wordSet } from "../engine/reading/requirements";
+import { similarity, wordSet } from "../lib/words";
 
 /**
  * A re-plan as a diff (pure; services/tasks/replan.ts loads and applies it). The planner's new subtree is

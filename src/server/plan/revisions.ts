@@ -11,9 +11,10 @@ import {
 } from "../db/schema/index";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
-import { getOwnedRow } from "../services/tasks/owned";
-import type { TaskRow } from "../services/tasks/serialize";
-import { loadTreeRows, lockTaskRow } from "./rows";
+import { lockTaskRow } from "./locks";
+import { getOwnedRow } from "./owned";
+import type { TaskRow } from "./rows";
+import { loadTreeRows } from "./rows";
 
 /**
  * The plan's history: after every accepted re-plan, move, edit, added or deleted subtask, dependency

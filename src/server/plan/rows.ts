@@ -1,35 +1,30 @@
 import { asc, eq, or, sql } from "drizzle-orm";
 import type { EstimateRange } from "../../shared/schemas/schedule";
-import { resultRows } from "../db/client";
+import { type DbOrTx, resultRows } from "../db/client";
 import { taskDependencies, tasks } from "../db/schema/index";
-import type { Deps } from "../deps";
 import { type PlanEdge, PlanGraph, type PlanNode } from "./graph";
 
 /** The plan's rows as the schedule and the task answers read them (no service logic here). */
 
-export type DbOrTx = Deps["db"] | Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
-type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
+/** A row of the tasks table: a root task or a node of its plan. */
+export type TaskRow = typeof tasks.$inferSelect;
 
-/**
- * Serialises work on one task row (a split, a change to a plan's dependencies) for the rest of the
- * transaction. `for no key update`, not `for update`: it still excludes the other holders, but lets other
- * transactions insert rows that refer to this one (their foreign-key checks take a key-share lock). With
- * `for update`, two splits each citing the other's node waited on each other, and PostgreSQL aborted one
- * as a deadlock.
- */
-export async function lockTaskRow(tx: Tx, id: string): Promise<void> {
-  await tx.execute(sql`select id from ${tasks} where id = ${id} for no key update`);
+/** One task row, or undefined. */
+export async function loadTaskRow(db: DbOrTx, id: string): Promise<TaskRow | undefined> {
+  const [row] = await db.select().from(tasks).where(eq(tasks.id, id)).limit(1);
+  return row;
 }
 
-/**
- * Stops a plan's decomposition in every process: cancels its queued and running jobs, under the root's
- * lock. A split holds that lock from its first statement to its commit, and commits its children's jobs
- * with them; cancelling without the lock missed the jobs of a split that committed in between, and they
- * stayed queued for a plan that was deleted or rejected.
- */
-export async function stopPlanRun(deps: Pick<Deps, "jobs">, tx: Tx, rootId: string): Promise<void> {
-  await lockTaskRow(tx, rootId);
-  await deps.jobs.cancelGroup(rootId, tx);
+/** Whether a node has children (was split). */
+export async function hasChildren(db: DbOrTx, id: string): Promise<boolean> {
+  const rows = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.parentId, id)).limit(1);
+  return rows.length > 0;
+}
+
+/** How many children a node has. */
+export async function countChildren(db: DbOrTx, id: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tasks).where(eq(tasks.parentId, id));
+  return Number(row?.n ?? 0);
 }
 
 export type TitledPlanNode = PlanNode & { description: string };

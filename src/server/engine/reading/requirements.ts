@@ -1,3 +1,4 @@
+import { NEAR_DUPLICATE, similarity, wordSet } from "../../lib/words";
 import { type Block, readBlocks } from "./blocks";
 import { inlineList } from "./inline-list";
 import { titleReportsFault } from "./kind";
@@ -160,27 +161,6 @@ function actorOf(text: string): Pick<Requirement, "actor" | "action" | "benefit"
   if (!action || action.split(/\s+/).length < 2) return none;
   return { actor: m[1]!.toLowerCase(), action: action.trim(), benefit: benefit?.trim() ?? null };
 }
-
-const STOP = new Set(
-  "a an the and or to of for in on with by at from is are be it this that we our i you".split(" "),
-);
-export function wordSet(text: string): Set<string> {
-  return new Set(
-    text
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s]/gu, " ")
-      .split(/\s+/)
-      .filter((w) => w && !STOP.has(w)),
-  );
-}
-export function similarity(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let common = 0;
-  for (const w of a) if (b.has(w)) common++;
-  return common / (a.size + b.size - common);
-}
-/** Near-identical statements: same words, give or take one in five (token-set Jaccard >= 0.8). */
-export const NEAR_DUPLICATE = 0.8;
 
 /** Drops list punctuation and a trailing full stop; keeps question and exclamation marks. */
 function trimItem(text: string): string {

@@ -8,7 +8,7 @@ import { createHttpClient } from "../../integrations/http-client";
 import { connectJira } from "../../integrations/jira/connection";
 import { trelloAuthorization } from "../../integrations/trello/auth";
 import { outboundFetch } from "../../lib/outbound/fetch";
-import { getOwnedRow } from "../tasks/owned";
+import { getOwnedRow } from "../../plan/owned";
 import { updateTask } from "../tasks/tasks";
 
 /**

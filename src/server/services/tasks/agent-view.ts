@@ -18,10 +18,10 @@ import { taskTitle } from "../../../shared/task-title";
 import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { PlanGraph, readyLeaves, schedulePlan } from "../../plan/graph";
+import { getOwnedRow } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import { loadPlanEdges, loadPlanGraph, loadPlanRows, type PlanRow, planNodeOf } from "../../plan/rows";
 import { listNotes } from "./notes";
-import { getOwnedRow } from "./owned";
 import { getTask, updateTask } from "./tasks";
 
 /**

@@ -9,8 +9,8 @@ import {
 import { taskNotes } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { getOwnedRow } from "../../plan/owned";
 import type { ApiTokenUse } from "../auth/sessions";
-import { getOwnedRow } from "./owned";
 
 function toNote(row: typeof taskNotes.$inferSelect): TaskNote {
   return {

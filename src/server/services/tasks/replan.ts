@@ -31,8 +31,9 @@ import {
   withRequirements,
 } from "../../plan/replan-diff";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
+import type { TaskRow } from "../../plan/rows";
 import { estimateOf, loadPlanGraph, loadTreeRows } from "../../plan/rows";
-import { lockReasons, type TaskRow } from "./serialize";
+import { lockReasons } from "./serialize";
 import { countMonthlyUse, getOwnedRow, getTask } from "./tasks";
 
 /**

@@ -3,9 +3,7 @@ import type { z } from "zod";
 import type { rejectTaskInput, resubmitTaskInput, Task } from "../../../shared/schemas/tasks";
 import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
-import { enqueueDecomposition, enqueueNodeDecomposition, JOB_COMPOSE } from "../../engine/pipeline";
 import { AppError } from "../../errors";
-import { stopPlanRun } from "../../plan/rows";
 import type { UserRow } from "../auth/sessions";
 import { countMonthlyUse, getOwnedRow, getTask } from "./tasks";
 
@@ -32,14 +30,11 @@ export async function approveTask(deps: Deps, user: UserRow, id: string): Promis
     if (updated.length === 0)
       throw new AppError("CONFLICT", "Only a plan waiting for review can be approved.");
     const first = await tx.select().from(tasks).where(eq(tasks.parentId, id));
-    const toSplit = first.filter((t) => !t.isAtomic);
-    for (const child of toSplit) await enqueueNodeDecomposition(deps.jobs, id, child.id, tx);
-    if (toSplit.length === 0) {
-      await deps.jobs.enqueue(
-        { kind: JOB_COMPOSE, payload: { rootId: id }, groupKey: id, dedupeKey: `compose:${id}` },
-        tx,
-      );
-    }
+    await deps.runs.resume(
+      id,
+      first.filter((t) => !t.isAtomic).map((t) => t.id),
+      tx,
+    );
   });
   const who = user.fullName || user.email;
   await deps.events.publish({
@@ -75,7 +70,7 @@ export async function rejectTask(
     );
   }
   await deps.db.transaction(async (tx) => {
-    await stopPlanRun(deps, tx, id);
+    await deps.runs.stop(id, tx);
     await tx
       .update(tasks)
       .set({ status: "rejected", rejectionReason: input.reason, updatedAt: new Date() })
@@ -121,7 +116,7 @@ export async function resubmitTask(
         updatedAt: new Date(),
       })
       .where(eq(tasks.id, id));
-    await enqueueDecomposition(deps.jobs, id, tx);
+    await deps.runs.start(id, tx);
   });
   // Read at once, as restarting does: the decomposition's worker is woken by the commit.
   const task = await getTask(deps, user.id, id);

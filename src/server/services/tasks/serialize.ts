@@ -13,11 +13,10 @@ import {
   type TechStackContext,
   type UserStory,
 } from "../../../shared/schemas/tasks";
-import type { epics, eventModels, tasks, userStories } from "../../db/schema/index";
+import type { epics, eventModels, userStories } from "../../db/schema/index";
 import { briefOf, optionsOf } from "../../engine/brief";
-import { estimateOf } from "../../plan/rows";
+import { estimateOf, type TaskRow } from "../../plan/rows";
 
-export type TaskRow = typeof tasks.$inferSelect;
 export type EpicRow = typeof epics.$inferSelect;
 export type StoryRow = typeof userStories.$inferSelect;
 export type EventModelRow = typeof eventModels.$inferSelect;

@@ -28,20 +28,18 @@ import {
   users,
 } from "../../db/schema/index";
 import type { Deps } from "../../deps";
-import {
-  enqueueDecomposition,
-  enqueueNodeDecomposition,
-  refreshAttentionWarning,
-} from "../../engine/pipeline";
 import { AppError } from "../../errors";
+import { refreshAttentionWarning } from "../../plan/attention";
 import { PlanGraph, readyLeaves, rollups } from "../../plan/graph";
+import { lockChildren } from "../../plan/locks";
+import { getOwnedRow, TASK_NOT_FOUND } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
-import { dependsOnLists, loadPlanGraph, planNodeOf, stopPlanRun } from "../../plan/rows";
+import type { TaskRow } from "../../plan/rows";
+import { dependsOnLists, loadPlanGraph, planNodeOf } from "../../plan/rows";
 import { currentUsagePeriod } from "../auth/accounts";
 import type { UserRow } from "../auth/sessions";
-import { getOwnedRow, TASK_NOT_FOUND } from "./owned";
-import { type RootExtras, type TaskRow, toMetadata, toTask } from "./serialize";
+import { type RootExtras, toMetadata, toTask } from "./serialize";
 
 export { getOwnedRow, TASK_NOT_FOUND };
 
@@ -369,7 +367,7 @@ export async function createTask(
         context: techStack ? { tech_stack: techStack, best_practices: [] } : null,
       })
       .returning();
-    await enqueueDecomposition(deps.jobs, inserted!.id, tx);
+    await deps.runs.start(inserted!.id, tx);
     return inserted!;
   });
   deps.log.info("task created", { taskId: row.id, userId });
@@ -511,7 +509,7 @@ export async function deleteTask(deps: Deps, userId: string, id: string): Promis
   const rootId = row.rootTaskId ?? row.id;
   const result = await deps.db.transaction(async (tx) => {
     // Deleting a project stops its decomposition in every process.
-    if (!row.parentId) await stopPlanRun(deps, tx, row.id);
+    if (!row.parentId) await deps.runs.stop(row.id, tx);
     else await beginRevision(tx, rootId);
     // Foreign keys cascade parent -> children, so one statement removes the subtree atomically.
     const [counted] = resultRows<{ n: number }>(
@@ -563,7 +561,7 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
   await deps.db.transaction(async (tx) => {
     await countMonthlyUse(tx, userId);
     // A project's run stops first, so no split of it commits between the delete and the restart.
-    if (!row.parentId) await stopPlanRun(deps, tx, id);
+    if (!row.parentId) await deps.runs.stop(id, tx);
     await tx.delete(tasks).where(and(eq(tasks.parentId, id), eq(tasks.userId, userId)));
     if (!row.parentId) {
       await tx.delete(epics).where(eq(epics.rootTaskId, id));
@@ -587,7 +585,7 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
           updatedAt: new Date(),
         })
         .where(eq(tasks.id, id));
-      await enqueueDecomposition(deps.jobs, id, tx);
+      await deps.runs.start(id, tx);
     } else {
       await tx
         .update(tasks)
@@ -601,7 +599,7 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
         .where(eq(tasks.id, id));
       // Flags in the dropped subtree went with it: the root's warning counts what is left.
       await refreshAttentionWarning(tx, rootId);
-      await enqueueNodeDecomposition(deps.jobs, rootId, id, tx);
+      await deps.runs.startNode(rootId, id, tx);
     }
   });
   const task = await getTask(deps, userId, id);
@@ -668,12 +666,7 @@ export async function addTask(
       await countMonthlyUse(tx, userId, " You can still add the task without automatic decomposition.");
     }
     await beginRevision(tx, rootId);
-    const siblings = await tx
-      .select({ id: tasks.id, position: tasks.position })
-      .from(tasks)
-      .where(eq(tasks.parentId, parentId))
-      .orderBy(asc(tasks.position), asc(tasks.createdAt))
-      .for("update");
+    const siblings = await lockChildren(tx, parentId);
     let position: number;
     if (input.position === "child") {
       position = (siblings.at(-1)?.position ?? 0) + 1;
@@ -708,7 +701,7 @@ export async function addTask(
       kind: "add",
       summary: `Added ${revisionTitle(input.description)}`,
     });
-    if (input.auto_decompose) await enqueueNodeDecomposition(deps.jobs, rootId, inserted!.id, tx);
+    if (input.auto_decompose) await deps.runs.startNode(rootId, inserted!.id, tx);
     return inserted!;
   });
   await deps.events.publish({

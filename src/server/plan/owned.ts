@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { UUID_PATTERN } from "../../../shared/ids";
-import { tasks } from "../../db/schema/index";
-import type { Deps } from "../../deps";
-import { AppError } from "../../errors";
-import type { TaskRow } from "./serialize";
+import { UUID_PATTERN } from "../../shared/ids";
+import { tasks } from "../db/schema/index";
+import type { Deps } from "../deps";
+import { AppError } from "../errors";
+import type { TaskRow } from "./rows";
 
 export const TASK_NOT_FOUND = "Task not found";
 

@@ -1,0 +1,30 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Tx } from "../db/client";
+import { jobs } from "../db/schema/index";
+import type { Deps } from "../deps";
+import { lockPlanStatus, lockPlanUpdating } from "../plan/locks";
+import { composeJob, SPLIT_KINDS } from "./jobs";
+import type { Usage } from "./planners/contract";
+import { predictionsWith } from "./usage";
+
+/**
+ * When the last split of a decomposition finishes, the composer runs. Serialised on the root row (the
+ * plan's lock); a split's token usage, when given, is added by the statement that takes the lock.
+ */
+export async function finishGroupIfIdle(deps: Deps, tx: Tx, rootId: string, usage: Usage | null = null) {
+  const status = usage
+    ? await lockPlanUpdating(tx, rootId, { predictions: predictionsWith(usage) })
+    : await lockPlanStatus(tx, rootId);
+  if (status !== "processing") return;
+  const active = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.groupKey, rootId),
+        inArray(jobs.kind, SPLIT_KINDS),
+        inArray(jobs.status, ["queued", "running"]),
+      ),
+    );
+  if ((active[0]?.n ?? 0) === 0) await deps.jobs.enqueue(composeJob(rootId), tx);
+}
