@@ -1,49 +1,15 @@
-import { complexityBand } from "../../../shared/complexity";
-import { formatRange } from "../../../shared/estimate-text";
-import type { TaskTreeNode } from "../../../shared/schemas/tasks";
-import { taskTitle } from "../../../shared/task-title";
-import {
-  exportCounts,
-  markRemoved,
-  type PreviousExport,
-  previousExport,
-} from "../../services/exports/remote";
-import { type Exporter, type ExportPlan, subtasksOf } from "../../services/exports/runner";
-import { IntegrationError, TIMED_OUT, UNREACHABLE } from "../errors";
-import { type GithubClient, type GithubFailure, githubClient, takeWriteBudget } from "./client";
+import { complexityBand } from "../../../../shared/complexity";
+import { taskTitle } from "../../../../shared/task-title";
+import { IntegrationError, TIMED_OUT, UNREACHABLE } from "../../../integrations/errors";
+import { type GithubFailure, githubClient, takeWriteBudget } from "../../../integrations/github/client";
+import { exportCounts, markRemoved, previousExport } from "../remote";
+import { type Exporter, subtasksOf } from "../runner";
+import { createOnce, isStatus } from "./errors";
+import { findPendingIssue, issueIfThere } from "./lookup";
+import { blockersFirst, body, LABELS, REMOVED_LABEL, taskMarker } from "./payloads";
+import type { GithubPlan, GithubState } from "./types";
 
-type GithubState = {
-  labels?: string[];
-  /** Earlier issues brought up to date by this export (task ids). */
-  refreshed?: string[];
-  /** The task whose issue was being created: after a lost answer, look for it before creating again. */
-  pending_issue?: string;
-  /** Sub-issue links GitHub refused for a reason other than "already linked" (task id: GitHub's words). */
-  sub_issue_refusals?: Record<string, string>;
-  issues?: Record<string, { number: number; id: number; url: string }>;
-  linked?: string[];
-  /** "waiting task id>blocking task id" of the 'blocked by' relationships made, and of those refused with 422. */
-  blocked?: string[];
-  refused?: string[];
-  /** The repository's server has no issue-dependencies endpoint (an older GitHub Enterprise Server). */
-  dependenciesUnavailable?: boolean;
-};
-
-const REMOVED_LABEL = "atomize: removed";
-const LABELS = [
-  { name: "atomize", color: "5b21b6", description: "Planned with Atomize" },
-  { name: REMOVED_LABEL, color: "bfbfbf", description: "Its task was deleted from the Atomize plan" },
-  { name: "complexity: high", color: "d73a4a", description: "Complexity 8-10" },
-  { name: "complexity: medium", color: "fbca04", description: "Complexity 5-7" },
-  { name: "complexity: low", color: "0e8a16", description: "Complexity 1-4" },
-  ...[1, 2, 3, 5, 8, 13].map((n) => ({
-    name: `sp: ${n}`,
-    color: "c5def5",
-    description: `${n} story points`,
-  })),
-];
-
-/** The export's own words (the Settings page words the same failures for connecting, client.ts). */
+/** The export's own words (the Settings page words the same failures for connecting, integrations/github/client.ts). */
 function describeGithubExport(f: GithubFailure): string {
   if (f.status === null) return f.timedOut ? TIMED_OUT : UNREACHABLE;
   if (f.status === 401)
@@ -57,67 +23,6 @@ function describeGithubExport(f: GithubFailure): string {
 
 const NOT_WRITABLE = "The repository was not found, or the connected token cannot write to it.";
 const ISSUES_DISABLED = "Issues are disabled on this repository.";
-
-function body(task: TaskTreeNode): string {
-  const range = task.estimate_hours;
-  return [
-    task.description,
-    task.implementation_details ? `**Implementation:** ${task.implementation_details}` : "",
-    `**Complexity:** ${task.complexity_score ?? "?"}/10 · **Story points:** ${task.story_points ?? "?"}${
-      range ? ` · **Estimate:** ${formatRange(range)}` : ""
-    }`,
-    task.children.length
-      ? `### Subtasks\n${task.children.map((c) => `- [${c.status === "completed" ? "x" : " "}] ${taskTitle(c.description, 200)}`).join("\n")}`
-      : "",
-    "_Planned with Atomize._",
-  ]
-    .filter(Boolean)
-    .join("\n\n");
-}
-
-/** An invisible line in each issue's body that names its task, so a resumed export finds what it made. */
-export function taskMarker(taskId: string): string {
-  return `<!-- atomize-task:${taskId} -->`;
-}
-
-type GithubPlan = ExportPlan & {
-  github: GithubClient;
-  previous: PreviousExport;
-  owner: string;
-  repo: string;
-  /** In creation order: every issue after the issues it is blocked by, otherwise in tree order. */
-  issues: Array<{ task: TaskTreeNode; title: string; body: string; labels: string[]; blockedBy: string[] }>;
-  /** Sub-issue links: child task id -> parent task id (first-level tasks have no parent issue). */
-  links: Array<{ taskId: string; parentTaskId: string }>;
-};
-
-/**
- * Tasks ordered so that each comes after the tasks it waits for, and otherwise in tree order (Kahn's
- * algorithm taking the earliest ready task first), so an issue's body can name its blockers by number.
- * A plan's dependencies never form a cycle (the service refuses them); were one to appear, the rest
- * follow in tree order.
- */
-export function blockersFirst<T extends { id: string; depends_on: string[] }>(tasks: T[]): T[] {
-  const at = new Map(tasks.map((t, i) => [t.id, i]));
-  const waiting = tasks.map((t) => t.depends_on.filter((id) => at.has(id) && id !== t.id).length);
-  const blocks = tasks.map(() => [] as number[]);
-  tasks.forEach((t, i) => {
-    for (const id of t.depends_on) if (at.has(id) && id !== t.id) blocks[at.get(id)!]!.push(i);
-  });
-  const done = new Array<boolean>(tasks.length).fill(false);
-  const out: T[] = [];
-  while (out.length < tasks.length) {
-    let next = waiting.findIndex((w, i) => w === 0 && !done[i]);
-    if (next < 0) next = done.indexOf(false);
-    done[next] = true;
-    out.push(tasks[next]!);
-    for (const j of blocks[next]!) waiting[j]!--;
-  }
-  return out;
-}
-
-const isStatus = (err: unknown, status: number) =>
-  err instanceof IntegrationError && err.serviceStatus === status;
 
 /**
  * One issue per task with complexity and story-point labels; the hierarchy as sub-issues (and task lists).
@@ -465,59 +370,3 @@ export const githubExporter: Exporter<GithubPlan> = {
     };
   },
 };
-
-/** A create whose answer did not come (or was a 5xx) may have succeeded: the runner resumes the export. */
-async function createOnce<T>(send: () => Promise<{ data: T }>): Promise<T> {
-  try {
-    return (await send()).data;
-  } catch (err) {
-    if (err instanceof IntegrationError && (err.serviceStatus === null || err.serviceStatus >= 500)) {
-      throw new IntegrationError(err.message, err.serviceStatus, err.body, true, { unconfirmed: true });
-    }
-    throw err;
-  }
-}
-
-/**
- * After a create whose answer was lost: the repository's issues labelled "atomize" since the export
- * began, newest first, searched for the pending task's marker. GitHub's issue list is read from its
- * database, not a search index, so an issue just created is already there.
- */
-async function findPendingIssue(
-  github: GithubClient,
-  owner: string,
-  repo: string,
-  state: GithubState,
-  since: Date,
-) {
-  const taskId = state.pending_issue!;
-  const marker = taskMarker(taskId);
-  for await (const page of github.paginate.iterator(github.rest.issues.listForRepo, {
-    owner,
-    repo,
-    labels: "atomize",
-    state: "all",
-    since: new Date(since.getTime() - 60_000).toISOString(),
-    sort: "created",
-    direction: "desc",
-    per_page: 100,
-  })) {
-    const found = page.data.find((i) => i.body?.includes(marker));
-    if (found) {
-      state.issues![taskId] = { number: found.number, id: found.id, url: found.html_url };
-      break;
-    }
-  }
-  state.pending_issue = undefined;
-}
-
-/** An issue an earlier export made, or null when it is gone (deleted or transferred since). */
-function issueIfThere(github: GithubClient, owner: string, repo: string, number: string) {
-  return github.rest.issues
-    .get({ owner, repo, issue_number: Number(number) })
-    .then((r) => r.data)
-    .catch((err: unknown) => {
-      if (isStatus(err, 404) || isStatus(err, 410)) return null;
-      throw err;
-    });
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockersFirst } from "./exporter";
+import { blockersFirst } from "./payloads";
 
 const t = (id: string, depends_on: string[] = []) => ({ id, depends_on });
 const ids = (list: { id: string }[]) => list.map((x) => x.id);

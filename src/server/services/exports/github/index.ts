@@ -1,0 +1,2 @@
+export { githubExporter } from "./exporter";
+export { blockersFirst, taskMarker } from "./payloads";

@@ -1,0 +1,108 @@
+import type { HttpClient } from "../../../integrations/http-client";
+import { markRemoved } from "../remote";
+import type { ExportContext } from "../runner";
+import { issueFields } from "./payloads";
+import type { JiraPlan, JiraState, Planned } from "./types";
+
+/**
+ * Brings what an earlier export made up to date with the plan: summary, description, labels, story
+ * points and (for stories and sub-tasks) parent. One request per issue, resumable (state.refreshed).
+ */
+export async function updateEarlierIssues(
+  ctx: ExportContext,
+  plan: JiraPlan,
+  earlier: Set<string>,
+  opts: {
+    typeIds: Record<Planned["kind"], string>;
+    storyPoints: Record<Planned["kind"], string | null>;
+    marker: string;
+  },
+): Promise<number> {
+  const state = ctx.state as JiraState;
+  state.refreshed ??= [];
+  const todo = plan.planned.filter((p) => earlier.has(p.task.id) && !state.refreshed!.includes(p.task.id));
+  let n = 0;
+  for (const p of todo) {
+    const { fields } = issueFields(
+      p,
+      plan.key,
+      opts.typeIds[p.kind],
+      opts.storyPoints[p.kind],
+      state,
+      opts.marker,
+    );
+    // The issue type and project stay as they are; labels are set as planned now.
+    const { project: _p, issuetype: _t, ...editable } = fields;
+    await plan.http.request("PUT", `/rest/api/3/issue/${encodeURIComponent(state.issues![p.task.id]!)}`, {
+      json: { fields: editable },
+    });
+    state.refreshed.push(p.task.id);
+    n += 1;
+    if (n % 10 === 0) {
+      await ctx.saveState();
+      await ctx.progress("issue_creation", 80, `Updated ${n} of ${todo.length} earlier issues`);
+    }
+  }
+  await ctx.saveState();
+  return state.refreshed.length;
+}
+
+/** Issues made for tasks deleted since: labelled "atomize-removed", never deleted. */
+export async function markRemovedIssues(ctx: ExportContext, plan: JiraPlan): Promise<number> {
+  for (const item of plan.previous.removed) {
+    await plan.http.request("PUT", `/rest/api/3/issue/${encodeURIComponent(item.remoteId)}`, {
+      json: { update: { labels: [{ add: "atomize-removed" }] } },
+      expect: [404],
+    });
+  }
+  await markRemoved(
+    ctx.deps,
+    plan.previous.removed.map((r) => r.id),
+  );
+  return plan.previous.removed.length;
+}
+
+const LEVEL: Record<Planned["kind"], number> = { epic: 1, story: 0, subtask: -1 };
+
+/** An issue an earlier export made, as the search for them answers: its type and its links. */
+export type EarlierIssue = {
+  key: string;
+  fields?: {
+    issuetype?: { hierarchyLevel?: number };
+    issuelinks?: Array<{
+      id: string;
+      type?: { name?: string; outward?: string };
+      inwardIssue?: { key?: string };
+    }>;
+  };
+};
+
+export async function replaceChangedKinds(
+  http: HttpClient,
+  found: EarlierIssue[],
+  planned: Planned[],
+  state: JiraState,
+  earlier: Set<string>,
+): Promise<number> {
+  const issues = state.issues!;
+  const levelOf = new Map<string, number>();
+  for (const i of found) {
+    const level = i.fields?.issuetype?.hierarchyLevel;
+    if (typeof level === "number") levelOf.set(i.key, level);
+  }
+  let n = 0;
+  for (const p of planned) {
+    const was = issues[p.task.id];
+    if (!earlier.has(p.task.id) || !was) continue;
+    const level = levelOf.get(was);
+    if (level === undefined || level === LEVEL[p.kind]) continue;
+    await http.request("PUT", `/rest/api/3/issue/${encodeURIComponent(was)}`, {
+      json: { update: { labels: [{ add: "atomize-removed" }] } },
+      expect: [404],
+    });
+    delete issues[p.task.id];
+    earlier.delete(p.task.id);
+    n += 1;
+  }
+  return n;
+}

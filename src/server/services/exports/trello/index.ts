@@ -1,0 +1,2 @@
+export { trelloExporter } from "./exporter";
+export { boardMarker, cardMarker } from "./payloads";
