@@ -17,6 +17,7 @@ import { AppError, notFound, reportUnexpected } from "./errors";
 import { compression } from "./lib/compression";
 import { forbiddenInput, NUL_MESSAGE } from "./lib/forbidden-text";
 import { handleMcp, MCP_PATH } from "./mcp/route";
+import { callerContext } from "./operations/context";
 import { apiRoutes } from "./rest/api";
 import {
   BLOG_IMAGE_UPLOAD_PATH,
@@ -242,23 +243,20 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
       router: appRouter,
       allowMethodOverride: false,
       maxBatchSize: maxBatch,
-      createContext: ({ resHeaders }) => {
-        const auth = c.get("auth");
-        return {
+      createContext: ({ resHeaders }) => ({
+        ...callerContext({
           deps,
-          user: auth.session?.user ?? null,
-          sessionId: auth.session?.sessionId ?? null,
-          authVia: auth.via,
-          apiToken: auth.session?.apiToken ?? null,
+          session: c.get("auth").session,
           meta: c.get("meta"),
+          log: c.get("log"),
           refreshCookie: readCookies(c.req.header("cookie"))[REFRESH_COOKIE] ?? null,
           setCookies: (cookies: string[]) => {
             for (const cookie of cookies) resHeaders.append("Set-Cookie", cookie);
           },
-          requestId: c.get("requestId"),
-          log: c.get("log"),
-        };
-      },
+        }),
+        authVia: c.get("auth").via,
+        requestId: c.get("requestId"),
+      }),
       // Procedures report their own failures (trpc/init.ts); this catches the rest (context, parsing)
       // and logs nothing twice.
       onError: ({ error, path }) => {

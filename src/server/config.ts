@@ -113,6 +113,11 @@ export const configSchema = z
     /** How long a claimed job stays claimed without a heartbeat from its worker. */
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
     JOBS_ENABLED: bool.default(true),
+    /**
+     * Parse every operation's answer with its declared output schema (operations/invoke.ts): on in the test
+     * servers, so every test that calls the API checks the API reference's response bodies; off in use.
+     */
+    CHECK_OPERATION_OUTPUTS: bool.default(false),
     /** 32 random bytes, base64: encrypts stored third-party credentials. Generated into DATA_DIR when unset. */
     CREDENTIALS_KEY: z.string().optional(),
     /**

@@ -113,6 +113,8 @@ export async function startTestServer(
     // stretch (PGlite inserting thousands of rows) could let the server's idle timer close a kept-alive
     // socket just as the client reuses it (ECONNRESET, "fetch failed"). Idle sockets stay open longer here.
     HTTP_KEEP_ALIVE_TIMEOUT_MS: "60000",
+    // Every answer is checked against its operation's output schema (operations/invoke.ts).
+    CHECK_OPERATION_OUTPUTS: "true",
     ...env,
   });
   const inMemoryDatabase = !scratch && !opts.dataDir;

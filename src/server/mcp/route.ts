@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { MCP_PATH } from "../../shared/agent-setup";
 import { AppError } from "../errors";
-import type { OperationContext } from "../operations/define";
+import { callerContext } from "../operations/context";
 import type { AppEnv } from "../rest/http";
 
 /**
@@ -70,16 +70,7 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
       headers: { "WWW-Authenticate": 'Bearer realm="atomize", error="invalid_token"' },
     });
   }
-  const ctx: OperationContext = {
-    deps: c.var.deps,
-    user: session.user,
-    sessionId: session.sessionId,
-    apiToken: session.apiToken,
-    meta: c.var.meta,
-    log: c.var.log,
-    refreshCookie: null,
-    setCookies: null,
-  };
+  const ctx = callerContext({ deps: c.var.deps, session, meta: c.var.meta, log: c.var.log });
   const [{ connectMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

@@ -26,59 +26,49 @@ import { modelProviderOperations } from "./model-providers";
 import { taskOperations } from "./tasks";
 import { tokenOperations } from "./tokens";
 
+/** A group of operations: a tag of the API reference, and the operations under one tRPC path. */
+const group = <O extends Record<string, AnyOperation>>(tag: string, description: string, operations: O) => ({
+  tag,
+  description,
+  operations,
+});
+
 /**
- * Every declared operation, grouped as the API reference shows them; `id` is the group's tRPC path and
- * prefixes its operation ids. The REST facade registers their routes in this order (within a group, a
- * fixed path comes before a parameter at the same place).
+ * Every declared operation, grouped as the API reference shows them. A key is the group's tRPC path
+ * (`blog.admin.posts` is `trpc.blog.admin.posts.*`) and prefixes its operation ids; the tRPC router
+ * (trpc/router.ts), the REST facade (rest/api.ts), the API reference and the MCP tools are all built from
+ * this one registry. The REST facade registers the routes in this order (within a group, a fixed path
+ * comes before a parameter at the same place).
  */
-export const operationGroups: OperationGroup[] = [
-  { id: "auth", tag: "Auth", description: "Accounts, sign-in and sessions.", operations: authOperations },
-  { id: "tasks", tag: "Tasks", description: "Tasks, their plans and reviews.", operations: taskOperations },
-  {
-    id: "agent",
-    tag: "Agents and scripts",
-    description: "The plan as a coding agent or a script reads it (the MCP server and the CLI use the same).",
-    operations: agentOperations,
-  },
-  { id: "settings", tag: "Settings", description: "General settings.", operations: settingsOperations },
-  {
-    id: "tokens",
-    tag: "Tokens",
-    description: "Personal access tokens for scripts, the CLI and coding agents.",
-    operations: tokenOperations,
-  },
-  {
-    id: "integrations",
-    tag: "Integrations",
-    description: "Stored JIRA and Trello credentials.",
-    operations: integrationOperations,
-  },
-  { id: "github", tag: "GitHub", description: "The GitHub connection.", operations: githubOperations },
-  {
-    id: "exports",
-    tag: "Exports",
-    description: "Exports to JIRA, Trello and GitHub.",
-    operations: exportOperations,
-  },
-  {
-    id: "modelProviders",
-    tag: "AI model",
-    description: "Model providers and the planner.",
-    operations: modelProviderOperations,
-  },
-  { id: "blog", tag: "Blog", description: "Published posts and subscriptions.", operations: blogOperations },
-  {
-    id: "blog.admin.posts",
-    tag: "Blog administration",
-    description: "Posts, subscriptions and the outbox, for admins.",
-    operations: blogPostAdminOperations,
-  },
-  {
-    id: "blog.admin.subscriptions",
-    tag: "Blog administration",
-    description: "",
-    operations: blogSubscriptionAdminOperations,
-  },
-  { id: "blog.admin", tag: "Blog administration", description: "", operations: { outbox: outboxOperation } },
-  { id: "admin", tag: "Administration", description: "Accounts, for admins.", operations: adminOperations },
-];
+export const operationRegistry = {
+  auth: group("Auth", "Accounts, sign-in and sessions.", authOperations),
+  tasks: group("Tasks", "Tasks, their plans and reviews.", taskOperations),
+  agent: group(
+    "Agents and scripts",
+    "The plan as a coding agent or a script reads it (the MCP server and the CLI use the same).",
+    agentOperations,
+  ),
+  settings: group("Settings", "General settings.", settingsOperations),
+  tokens: group("Tokens", "Personal access tokens for scripts, the CLI and coding agents.", tokenOperations),
+  integrations: group("Integrations", "Stored JIRA and Trello credentials.", integrationOperations),
+  github: group("GitHub", "The GitHub connection.", githubOperations),
+  exports: group("Exports", "Exports to JIRA, Trello and GitHub.", exportOperations),
+  modelProviders: group("AI model", "Model providers and the planner.", modelProviderOperations),
+  blog: group("Blog", "Published posts and subscriptions.", blogOperations),
+  "blog.admin.posts": group(
+    "Blog administration",
+    "Posts, subscriptions and the outbox, for admins.",
+    blogPostAdminOperations,
+  ),
+  "blog.admin.subscriptions": group("Blog administration", "", blogSubscriptionAdminOperations),
+  "blog.admin": group("Blog administration", "", { outbox: outboxOperation }),
+  admin: group("Administration", "Accounts, for admins.", adminOperations),
+};
+
+export type OperationRegistry = typeof operationRegistry;
+
+/** The registry as a list, in its order (the REST facade's and the API reference's). */
+export const operationGroups: OperationGroup[] = Object.entries(operationRegistry).map(([id, g]) => ({
+  id,
+  ...g,
+}));

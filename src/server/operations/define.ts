@@ -7,8 +7,9 @@ import type { ApiTokenUse, SessionMeta, UserRow } from "../services/auth/session
 /**
  * One operation of the API, declared once: who may call it, its input schema (from src/shared), the
  * service call, and where it lives under /api. The tRPC procedure (trpc/operations.ts), the REST route
- * (rest/operations.ts) and the OpenAPI description (openapi/document.ts) are all built from it, and the
- * input is parsed exactly once, by whichever adapter received the call. See docs/recipes/add-an-operation.md.
+ * (rest/operations.ts), the MCP tools (mcp/server.ts) and the OpenAPI description (openapi/document.ts)
+ * are all built from it. Every adapter calls it through `invoke` (operations/invoke.ts): access, token
+ * scope, input parsed exactly once, run. See docs/recipes/add-an-operation.md.
  */
 
 export type Access = "public" | "user" | "admin";
@@ -27,6 +28,11 @@ export type OperationContext = {
   refreshCookie: string | null;
   /** Adds Set-Cookie headers to the HTTP response; null over WebSocket, where no response exists. */
   setCookies: ((cookies: string[]) => void) | null;
+  /**
+   * Over a WebSocket, which keeps the context of its handshake: checks that the session (or API token)
+   * still exists, before every call that needs one. Null over HTTP, where every request is authenticated.
+   */
+  recheck: (() => Promise<void>) | null;
 };
 
 export type SignedInContext = OperationContext & { user: UserRow; sessionId: string };

@@ -6,6 +6,7 @@ import { type WebSocket, WebSocketServer } from "ws";
 import { TRPC_KEEPALIVE } from "../../shared/realtime-keepalive";
 import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../auth/http-session";
 import type { Deps } from "../deps";
+import { callerContext } from "../operations/context";
 import type { Context } from "../trpc/context";
 import { appRouter } from "../trpc/router";
 import { createRealtimeChannels } from "./channels";
@@ -55,16 +56,15 @@ export async function createWebSockets(deps: Deps) {
       if (auth.session) sessionSockets.track(auth.session.sessionId, res as WebSocket);
       const requestId = `ws-${randomUUID()}`;
       return {
-        deps,
-        user: auth.session?.user ?? null,
-        sessionId: auth.session?.sessionId ?? null,
+        ...callerContext({
+          deps,
+          session: auth.session,
+          meta: { ip: req.socket.remoteAddress ?? null, userAgent: req.headers["user-agent"] ?? null },
+          log: deps.log.child({ requestId }),
+          persistent: true,
+        }),
         authVia: auth.via,
-        apiToken: auth.session?.apiToken ?? null,
-        meta: { ip: req.socket.remoteAddress ?? null, userAgent: req.headers["user-agent"] ?? null },
-        refreshCookie: null,
-        setCookies: null,
         requestId,
-        log: deps.log.child({ requestId }),
         connection: { subscriptions: 0 },
       };
     },

@@ -2,8 +2,10 @@ import { Hono } from "hono";
 import { googleExchangeInput } from "../../shared/schemas/auth";
 import { AppError } from "../errors";
 import type { RouteDoc } from "../operations/define";
-import * as google from "../services/auth/google";
+import { invoke } from "../operations/invoke";
+import { linkOperations } from "../operations/links";
 import type { AppEnv } from "./http";
+import { restContext } from "./operations";
 
 /**
  * The auth routes that are not operations: Google's redirect back to us answers with a redirect, not
@@ -24,12 +26,8 @@ export const authRoutes = new Hono<AppEnv>()
     });
     if (!parsed.success) return to({ error: "invalid_request" });
     try {
-      const { user } = await google.completeGoogleSignIn(
-        c.var.deps,
-        { ...parsed.data, redirect_uri: google.allowedRedirects(c.var.deps).server },
-        c.var.meta,
-      );
-      return to({ code: await google.issueAuthCode(c.var.deps, user.id) });
+      const { code } = await invoke(linkOperations.googleCallback, restContext(c), parsed.data);
+      return to({ code });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       return to({ error: err.status >= 500 ? "server_error" : "access_denied" });

@@ -1,19 +1,14 @@
 import type { MiddlewareHandler } from "hono";
 import { Hono } from "hono";
-import {
-  BLOG_IMAGE_MAX_BYTES,
-  BLOG_MESSAGES,
-  confirmSubscriptionInput,
-  unsubscribeTokenInput,
-} from "../../shared/schemas/blog";
+import type { z } from "zod";
+import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES } from "../../shared/schemas/blog";
 import { AppError, notFound } from "../errors";
 import type { RouteDoc } from "../operations/define";
-import { confirmWithToken } from "../services/blog/confirmation";
-import { robotsTxt, rssXml, sitemapXml } from "../services/blog/seo";
-import * as subs from "../services/blog/subscriptions";
-import { readUpload, saveBlogImage } from "../services/blog/uploads";
-import { parseInput } from "../services/validation";
-import { type AppEnv, refuseTokenWrite, requireAdmin } from "./http";
+import { invoke } from "../operations/invoke";
+import { linkOperations } from "../operations/links";
+import { parseInput } from "../operations/validation";
+import type { AppEnv } from "./http";
+import { restContext, visitorContext } from "./operations";
 
 /** The one route allowed a body above 1 MB (app.ts applies UPLOAD_BODY_BYTES to it instead). */
 export const BLOG_IMAGE_UPLOAD_PATH = "/api/uploads/blog-image";
@@ -36,10 +31,7 @@ export const blogRoutes = new Hono<AppEnv>()
   // The one-click link of every e-mail (GET from a browser, POST from mail clients per RFC 8058).
   .on(["GET", "POST"], "/blog/unsubscribe", async (c) => {
     try {
-      await subs.unsubscribeWithToken(
-        c.var.deps,
-        parseInput(unsubscribeTokenInput, { token: c.req.query("token") ?? "" }),
-      );
+      await invoke(linkOperations.unsubscribeLink, restContext(c), { token: c.req.query("token") ?? "" });
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       c.header("Cache-Control", "no-store");
@@ -60,10 +52,7 @@ export const blogRoutes = new Hono<AppEnv>()
   .get("/blog/confirm", async (c) => {
     c.header("Cache-Control", "no-store");
     try {
-      await confirmWithToken(
-        c.var.deps,
-        parseInput(confirmSubscriptionInput, { token: c.req.query("token") ?? "" }),
-      );
+      await invoke(linkOperations.confirmLink, restContext(c), { token: c.req.query("token") ?? "" });
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       return c.html(page("Invalid link", BLOG_MESSAGES.invalidConfirmation), 400);
@@ -71,16 +60,17 @@ export const blogRoutes = new Hono<AppEnv>()
     return c.html(page("Subscription confirmed", BLOG_MESSAGES.confirmed));
   })
   .post("/uploads/blog-image", async (c) => {
-    requireAdmin(c);
-    refuseTokenWrite(c);
-    let body: Record<string, unknown>;
-    try {
-      body = await c.req.parseBody();
-    } catch {
-      throw new AppError("UNPROCESSABLE_CONTENT", BLOG_MESSAGES.invalidImage);
-    }
-    const file = Array.isArray(body.file) ? body.file[0] : body.file;
-    return c.json(await saveBlogImage(c.var.deps, file), 201);
+    // The form is read once the caller may upload (an admin, and not a read-only token).
+    const readForm = async (schema: z.ZodType) => {
+      let body: Record<string, unknown>;
+      try {
+        body = await c.req.parseBody();
+      } catch {
+        throw new AppError("UNPROCESSABLE_CONTENT", BLOG_MESSAGES.invalidImage);
+      }
+      return parseInput(schema, { file: Array.isArray(body.file) ? body.file[0] : body.file });
+    };
+    return c.json(await invoke(linkOperations.blogImage, restContext(c), null, readForm), 201);
   });
 
 export const blogRouteDocs: RouteDoc[] = [
@@ -139,7 +129,7 @@ export function blogSiteRoutes() {
   return new Hono<AppEnv>()
     .get("/uploads/:name", async (c) => {
       const name = c.req.param("name");
-      const file = await readUpload(c.var.deps, name);
+      const file = await invoke(linkOperations.upload, visitorContext(c), { name });
       if (!file) throw notFound();
       return c.body(new Uint8Array(file.bytes), 200, {
         "Content-Type": file.contentType,
@@ -149,17 +139,17 @@ export function blogSiteRoutes() {
     })
     .get("/sitemap.xml", async (c) => {
       c.header("Cache-Control", "public, max-age=300");
-      return c.body(await sitemapXml(c.var.deps), 200, {
+      return c.body(await invoke(linkOperations.sitemap, visitorContext(c), null), 200, {
         "Content-Type": "application/xml; charset=utf-8",
       });
     })
-    .get("/robots.txt", (c) => {
+    .get("/robots.txt", async (c) => {
       c.header("Cache-Control", "public, max-age=3600");
-      return c.text(robotsTxt(c.var.deps));
+      return c.text(await invoke(linkOperations.robots, visitorContext(c), null));
     })
     .get("/blog/rss.xml", async (c) => {
       c.header("Cache-Control", "public, max-age=300");
-      return c.body(await rssXml(c.var.deps), 200, {
+      return c.body(await invoke(linkOperations.rss, visitorContext(c), null), 200, {
         "Content-Type": "application/rss+xml; charset=utf-8",
       });
     });

@@ -4,36 +4,35 @@ import type { z } from "zod";
 import { REFRESH_COOKIE, readCookies } from "../auth/http-session";
 import { notFound } from "../errors";
 import { HTTP_STATUS } from "../lib/http-status";
-import {
-  type AnyOperation,
-  type OperationContext,
-  type RestRoute,
-  type SuccessStatus,
-  tokenRefusal,
-} from "../operations/define";
-import { fieldErrorsOf, invalidInput, parseInput } from "../services/validation";
-import { type AppEnv, appendCookies, readJsonObject, requireAdmin, requireUser } from "./http";
+import { callerContext } from "../operations/context";
+import type { AnyOperation, OperationContext, RestRoute, SuccessStatus } from "../operations/define";
+import { invoke } from "../operations/invoke";
+import { fieldErrorsOf, invalidInput, parseInput } from "../operations/validation";
+import { type AppEnv, appendCookies, readJsonObject } from "./http";
 
 /** `/tasks/{id}` (OpenAPI) -> `/tasks/:id` (Hono). */
 export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 /** The `{name}` fields of an OpenAPI path, in order. */
 export const pathFields = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
-function operationContext(c: Context<AppEnv>, op: AnyOperation): OperationContext {
-  const session =
-    op.access === "admin" ? requireAdmin(c) : op.access === "user" ? requireUser(c) : c.var.auth.session;
-  const refused = tokenRefusal(op, c.var.auth.session?.apiToken);
-  if (refused) throw refused;
-  return {
+/** The operation's context for a request to /api (operations/context.ts builds it for every adapter). */
+export function restContext(c: Context<AppEnv>): OperationContext {
+  return callerContext({
     deps: c.var.deps,
-    user: session?.user ?? null,
-    sessionId: session?.sessionId ?? null,
-    apiToken: c.var.auth.session?.apiToken ?? null,
+    session: c.var.auth.session,
     meta: c.var.meta,
     log: c.var.log,
     refreshCookie: readCookies(c.req.header("cookie"))[REFRESH_COOKIE] ?? null,
     setCookies: appendCookies(c),
-  };
+  });
+}
+
+/**
+ * The context of a visitor's request outside /api (the site's pages, feeds and uploads), where no
+ * session is read: every operation it runs is public.
+ */
+export function visitorContext(c: Context<AppEnv>): OperationContext {
+  return callerContext({ deps: c.var.deps, session: null, meta: c.var.meta ?? {}, log: c.var.log });
 }
 
 /** The request's input fields besides the path: from the body, the query string, both or neither. */
@@ -52,8 +51,7 @@ async function inputFields(c: Context<AppEnv>, route: RestRoute<never>): Promise
  * path field is refused as unknown, so the URL alone says what is changed. Under a body key, field errors
  * name the body's own fields (`title`, not `updates.title`), as the REST contract always has.
  */
-async function restInput(c: Context<AppEnv>, op: AnyOperation, route: RestRoute<never>): Promise<unknown> {
-  if (!op.input) return undefined;
+async function restInput(c: Context<AppEnv>, schema: z.ZodType, route: RestRoute<never>): Promise<unknown> {
   const fromPath: Record<string, string> = {};
   for (const name of pathFields(route.path)) {
     const value = c.req.param(name) ?? "";
@@ -67,7 +65,7 @@ async function restInput(c: Context<AppEnv>, op: AnyOperation, route: RestRoute<
     const message = `Unknown field${clashes.length > 1 ? "s" : ""}: ${clashes.join(", ")}`;
     throw invalidInput([{ field: "body", message }]);
   }
-  const parsed = (op.input as z.ZodType).safeParse({ ...route.fixed, ...fields, ...fromPath });
+  const parsed = schema.safeParse({ ...route.fixed, ...fields, ...fromPath });
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues;
   if (issues.some((i) => typeof i.path[0] === "string" && Object.hasOwn(fromPath, i.path[0])))
@@ -86,8 +84,8 @@ export function restRoutesOf(operations: readonly AnyOperation[]): Hono<AppEnv> 
   for (const op of operations) {
     for (const route of op.rest ?? []) {
       app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
-        const ctx = operationContext(c, op);
-        const out = await op.run(ctx as never, (await restInput(c, op, route)) as never);
+        // The input is read from the request only once access and the token rule allowed the call.
+        const out = await invoke(op, restContext(c), c, () => restInput(c, op.input!, route));
         const status =
           (out as { [HTTP_STATUS]?: SuccessStatus } | null)?.[HTTP_STATUS] ?? route.status ?? 200;
         if (status === 204) return c.body(null, 204);

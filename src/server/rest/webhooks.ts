@@ -1,12 +1,16 @@
 import { Hono } from "hono";
 import { AppError } from "../errors";
 import type { RouteDoc } from "../operations/define";
-import { type HookKind, receiveWebhook, WEBHOOK_BODY_MAX, webhookExists } from "../services/exports/webhooks";
+import { invoke } from "../operations/invoke";
+import { linkOperations } from "../operations/links";
+import { WEBHOOK_BODY_MAX } from "../services/exports/webhooks";
 import type { AppEnv } from "./http";
+import { restContext } from "./operations";
 
 /**
- * Deliveries from GitHub and JIRA: not operations, because the signature covers the raw body, which must
- * reach the service byte for byte (services/exports/webhooks.ts).
+ * Deliveries from GitHub, JIRA and Trello: routes of their own, because the signature covers the raw body,
+ * which must reach the service byte for byte (services/exports/webhooks.ts); they run their operations
+ * (operations/links.ts) through `invoke` like every other call.
  */
 const KINDS = ["github", "jira", "trello"];
 
@@ -14,7 +18,7 @@ export const webhookRoutes = new Hono<AppEnv>()
   // Trello checks a callback URL with a HEAD (Hono answers HEAD from this GET) before registering it.
   .get("/hooks/:kind/:id", async (c) => {
     const kind = c.req.param("kind");
-    if (!KINDS.includes(kind) || !(await webhookExists(c.var.deps, kind as HookKind, c.req.param("id"))))
+    if (!(await invoke(linkOperations.webhookExists, restContext(c), { kind, id: c.req.param("id") })))
       throw new AppError("NOT_FOUND", "Webhook not found");
     return c.body(null, 200);
   })
@@ -38,7 +42,12 @@ export const webhookRoutes = new Hono<AppEnv>()
       "x-atlassian-webhook-identifier",
     ])
       headers[name] = c.req.header(name);
-    const outcome = await receiveWebhook(c.var.deps, kind as HookKind, c.req.param("id"), { raw, headers });
+    const outcome = await invoke(linkOperations.receiveWebhook, restContext(c), {
+      kind,
+      id: c.req.param("id"),
+      raw,
+      headers,
+    });
     return c.json(outcome, outcome.status === "applied" ? 200 : 202);
   });
 

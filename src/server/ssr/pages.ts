@@ -10,14 +10,15 @@ import {
   type PublicConfigAnswer,
   THEME_COOKIE,
 } from "../../shared/page-bootstrap";
-import { type BlogPost, listPostsInput } from "../../shared/schemas/blog";
+import type { BlogPost } from "../../shared/schemas/blog";
 import { REFRESH_COOKIE, readCookies, SESSION_COOKIE } from "../auth/http-session";
 import type { Deps } from "../deps";
+import { sanitizePostHtml } from "../lib/sanitize-html";
+import { blogOperations } from "../operations/blog";
+import { invoke } from "../operations/invoke";
+import { linkOperations } from "../operations/links";
 import type { AppEnv } from "../rest/http";
-import * as posts from "../services/blog/posts";
-import { sanitizePostHtml } from "../services/blog/sanitize";
-import { injectPostMeta } from "../services/blog/seo";
-import { parseInput } from "../services/validation";
+import { visitorContext } from "../rest/operations";
 
 /**
  * Every HTML page the server sends: the built client's index.html with the page rendered into it by the
@@ -29,6 +30,17 @@ import { parseInput } from "../services/validation";
 type ServerRenderer = { render(input: RenderInput): Promise<RenderResult> };
 
 type ManifestChunk = { file: string; imports?: string[] };
+
+/** The post a page shows, with the tags its <head> carries (null for every other page). */
+type FoundPost = { post: BlogPost | null; head: string | null };
+
+/** The SPA's index.html with a post's head tags in place of the page's own title and description. */
+function withPostHead(indexHtml: string, tags: string): string {
+  const head = indexHtml
+    .replace(/<title>[\s\S]*?<\/title>\s*/i, "")
+    .replace(/<meta\s+name="description"[^>]*>\s*/i, "");
+  return /<\/head>/i.test(head) ? head.replace(/<\/head>/i, () => `${tags}  </head>`) : tags + head;
+}
 type Manifest = Record<string, ManifestChunk>;
 
 export type SitePagesOptions = {
@@ -123,7 +135,7 @@ export function createSitePages(deps: Deps, opts: SitePagesOptions) {
   let manifest: Manifest | null | undefined;
 
   /** Renders a page on the server; null when there is no renderer or it failed (logged). */
-  async function serverRender(c: Context<AppEnv>, found: { post: BlogPost | null }) {
+  async function serverRender(c: Context<AppEnv>, found: FoundPost) {
     const ssr = await loadRenderer();
     if (!ssr) return null;
     try {
@@ -131,9 +143,11 @@ export function createSitePages(deps: Deps, opts: SitePagesOptions) {
         url: c.req.path + (new URL(c.req.url).search || ""),
         config,
         sanitizePostHtml,
-        loadBlogPosts: (input) => posts.listPublishedPosts(deps, parseInput(listPostsInput, input)),
+        loadBlogPosts: (input) => invoke(blogOperations.list, visitorContext(c), input),
         loadBlogPost: async (slug) => {
-          found.post = await posts.findPublishedPost(deps, slug);
+          const page = await invoke(linkOperations.postPage, visitorContext(c), { slug });
+          found.post = page?.post ?? null;
+          found.head = page?.head ?? null;
           return found.post;
         },
       });
@@ -148,7 +162,7 @@ export function createSitePages(deps: Deps, opts: SitePagesOptions) {
     const template = readFileSync(indexFile, "utf8");
     const cookies = readCookies(c.req.header("cookie"));
     const session = Boolean(cookies[SESSION_COOKIE] || cookies[REFRESH_COOKIE]);
-    const found: { post: BlogPost | null } = { post: null };
+    const found: FoundPost = { post: null, head: null };
     const rendered = await serverRender(c, found);
 
     // A visitor's public page is complete without scripts: the browser starts React once the page has loaded
@@ -160,7 +174,7 @@ export function createSitePages(deps: Deps, opts: SitePagesOptions) {
       const preload = hydrate === "now" ? preloadLinks(manifest, rendered.sources, template) : "";
       // A post's head carries the article's own tags (services/blog/seo.ts), as crawlers have always seen it;
       // a post the server cannot show (a draft, a wrong link) keeps the site's own until the browser knows.
-      if (found.post) html = injectPostMeta(deps, html, found.post);
+      if (found.head) html = withPostHead(html, found.head);
       else if (rendered.page !== "blogPost") html = withHead(html, rendered.head ?? "");
       if (preload) html = appendToHead(html, preload);
       html = html.replace('<div id="root"></div>', () => `<div id="root">${rendered.html}</div>`);
@@ -168,8 +182,10 @@ export function createSitePages(deps: Deps, opts: SitePagesOptions) {
       if (rendered.page) html = html.replace(/<noscript>[\s\S]*?<\/noscript>\s*/i, "");
     } else {
       const slug = /^\/blog\/([^/]+)$/.exec(c.req.path)?.[1];
-      const post = slug ? await posts.findPublishedPost(deps, slug).catch(() => null) : null;
-      if (post) html = injectPostMeta(deps, html, post);
+      const page = slug
+        ? await invoke(linkOperations.postPage, visitorContext(c), { slug }).catch(() => null)
+        : null;
+      if (page) html = withPostHead(html, page.head);
     }
     html = withTheme(html, cookies[THEME_COOKIE]);
     html = withBootstrap(html, {

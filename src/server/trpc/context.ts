@@ -1,22 +1,13 @@
-import type { Deps } from "../deps";
-import type { Logger } from "../lib/logger";
-import type { ApiTokenUse, SessionMeta, UserRow } from "../services/auth/sessions";
+import type { OperationContext } from "../operations/define";
 
-export type Context = {
-  deps: Deps;
-  user: UserRow | null;
-  sessionId: string | null;
+/**
+ * A tRPC call's context: an operation's context (built by operations/context.ts's callerContext, the one
+ * builder every adapter uses) and what tRPC itself needs of the request.
+ */
+export type Context = OperationContext & {
+  /** How the caller authenticated: only cookie-authenticated mutations need the CSRF check. */
   authVia: "cookie" | "bearer" | null;
-  /** The personal access token the caller used, if any. */
-  apiToken?: ApiTokenUse | null;
-  meta: SessionMeta;
-  /** The refresh-token cookie, when the browser sent one. */
-  refreshCookie: string | null;
-  /** Adds Set-Cookie headers to the HTTP response; null over WebSocket, where no response exists. */
-  setCookies: ((cookies: string[]) => void) | null;
   requestId: string;
-  /** The request's own logger: every line carries its request id. */
-  log: Logger;
   /** Over WebSocket only: state of that one connection (its open subscriptions). */
   connection?: { subscriptions: number };
 };

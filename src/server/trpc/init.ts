@@ -4,9 +4,8 @@ import superjson from "superjson";
 import { ZodError } from "zod";
 import { AppError, reportUnexpected, SERVER_ERROR_MESSAGE } from "../errors";
 import { forbiddenInput } from "../lib/forbidden-text";
-import { apiTokenIsLive } from "../services/auth/api-tokens";
-import { sessionIsLive } from "../services/auth/sessions";
-import { zodFieldErrors } from "../services/validation";
+import { checkAccess } from "../operations/invoke";
+import { zodFieldErrors } from "../operations/validation";
 import type { Context } from "./context";
 
 // -- init ---------------------------------------------------------------------------------------------
@@ -150,25 +149,12 @@ const edgeLimits = t.middleware(async ({ ctx, next, type, batchIndex, getRawInpu
 
 export const publicProcedure = t.procedure.use(appErrors).use(edgeLimits);
 
+/**
+ * For the hand-written procedures (subscriptions, system): the access rule of operations/invoke.ts, which
+ * the declared operations go through too. Over a WebSocket it re-checks that the session (or API token)
+ * still exists, so nothing runs after a logout, a revocation or an expiry.
+ */
 export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  if (!ctx.user || !ctx.sessionId) throw new AppError("UNAUTHORIZED", "Not authenticated");
-  // A WebSocket keeps the context of its handshake: every call over it re-checks that the session
-  // (or API token) still exists, so nothing runs after a logout, a revocation or an expiry.
-  if (ctx.connection) {
-    const token = ctx.apiToken;
-    if (token && !(await apiTokenIsLive(ctx.deps, token.id))) {
-      throw new AppError("UNAUTHORIZED", "This API token was revoked or has expired.");
-    }
-    if (!token && !(await sessionIsLive(ctx.deps, ctx.sessionId))) {
-      throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
-    }
-  }
-  return next({ ctx: { ...ctx, user: ctx.user, sessionId: ctx.sessionId } });
-});
-
-export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
-  if (ctx.user.role !== "admin") {
-    throw new AppError("FORBIDDEN", "You don't have permission to perform this action.");
-  }
-  return next({ ctx });
+  const signedIn = (await checkAccess("user", ctx))!;
+  return next({ ctx: { ...ctx, user: signedIn.user, sessionId: signedIn.sessionId } });
 });

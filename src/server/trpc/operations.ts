@@ -1,8 +1,10 @@
-import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
+import { TRPCError, type TRPCMutationProcedure, type TRPCQueryProcedure } from "@trpc/server";
 import type { z } from "zod";
-import { type AnyOperation, type Operation, type OperationContext, tokenRefusal } from "../operations/define";
+import type { OperationRegistry } from "../operations/all";
+import type { AnyOperation, Operation } from "../operations/define";
+import { type InputParser, invoke } from "../operations/invoke";
 import type { Context } from "./context";
-import { adminProcedure, protectedProcedure, publicProcedure } from "./init";
+import { publicProcedure } from "./init";
 
 type ProcedureInput<S> = S extends z.ZodType ? z.input<S> : undefined;
 
@@ -14,39 +16,54 @@ export type ProcedureOf<Op> =
       : TRPCMutationProcedure<{ input: ProcedureInput<S>; output: Awaited<O>; meta: object }>
     : never;
 
-function operationContext(ctx: Context): OperationContext {
-  return {
-    deps: ctx.deps,
-    user: ctx.user,
-    sessionId: ctx.sessionId,
-    apiToken: ctx.apiToken ?? null,
-    meta: ctx.meta,
-    log: ctx.log,
-    refreshCookie: ctx.refreshCookie,
-    setCookies: ctx.setCookies,
-  };
-}
+export type ProceduresOf<T extends Record<string, AnyOperation>> = { [K in keyof T]: ProcedureOf<T[K]> };
 
-/** One procedure from one operation: its access level's middleware, its input schema, its handler. */
+/** A refused input as tRPC reports its own: BAD_REQUEST with the ZodError (trpc/init.ts formats it). */
+const trpcParse: InputParser = (schema, input) => {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
+  return parsed.data;
+};
+
+/**
+ * One procedure from one operation. The procedure takes its input as sent and hands it to `invoke`
+ * (operations/invoke.ts), which checks access and the token rule before the input is read, parses it,
+ * and runs the operation: the same steps, in the same order, as every other adapter.
+ */
 export function procedureOf<Op extends AnyOperation>(op: Op): ProcedureOf<Op> {
-  const base =
-    op.access === "admin" ? adminProcedure : op.access === "user" ? protectedProcedure : publicProcedure;
-  // The token rule before the input is read, as the REST facade does: a read token gets "read-only"
-  // whatever it sent, not a validation error.
-  const allowed = base.use(({ ctx, next }) => {
-    const refused = tokenRefusal(op, ctx.apiToken ?? undefined);
-    if (refused) throw refused;
-    return next();
-  });
-  const withInput = op.input ? allowed.input(op.input) : allowed;
-  const resolve = ({ ctx, input }: { ctx: Context; input: unknown }) =>
-    op.run(operationContext(ctx) as never, input as never);
-  const procedure = op.type === "query" ? withInput.query(resolve) : withInput.mutation(resolve);
+  const asSent = publicProcedure.input((raw: unknown) => raw);
+  const resolve = ({ ctx, input }: { ctx: Context; input: unknown }) => invoke(op, ctx, input, trpcParse);
+  const procedure = op.type === "query" ? asSent.query(resolve) : asSent.mutation(resolve);
   return procedure as unknown as ProcedureOf<Op>;
 }
 
 /** A router's worth of procedures from a record of operations (the record's keys are the procedure names). */
-export function proceduresOf<T extends Record<string, AnyOperation>>(ops: T) {
+export function proceduresOf<T extends Record<string, AnyOperation>>(ops: T): ProceduresOf<T> {
   const entries = Object.entries(ops).map(([name, op]) => [name, procedureOf(op)]);
-  return Object.fromEntries(entries) as unknown as { [K in keyof T]: ProcedureOf<T[K]> };
+  return Object.fromEntries(entries) as unknown as ProceduresOf<T>;
+}
+
+// ---- the registry as nested procedures ---------------------------------------------------------------
+
+type PathOf<K extends string> = K extends `${infer Head}.${infer Rest}` ? [Head, ...PathOf<Rest>] : [K];
+type Nest<P extends string[], V> = P extends [infer Head extends string, ...infer Rest extends string[]]
+  ? { [N in Head]: Nest<Rest, V> }
+  : V;
+type Intersect<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** The registry's groups as nested procedures: `blog.admin.posts` becomes `{ blog: { admin: { posts } } }`. */
+export type RegistryProcedures<R extends Record<string, { operations: Record<string, AnyOperation> }>> =
+  Intersect<{ [K in keyof R & string]: Nest<PathOf<K>, ProceduresOf<R[K]["operations"]>> }[keyof R & string]>;
+
+export function registryProcedures(registry: OperationRegistry): RegistryProcedures<OperationRegistry> {
+  const root: Record<string, unknown> = {};
+  for (const [id, group] of Object.entries(registry)) {
+    let node = root;
+    for (const part of id.split(".")) {
+      node[part] ??= {};
+      node = node[part] as Record<string, unknown>;
+    }
+    Object.assign(node, proceduresOf(group.operations));
+  }
+  return root as RegistryProcedures<OperationRegistry>;
 }

@@ -4,8 +4,8 @@ import type { Deps } from "../../deps";
 import type { JobKind } from "../../jobs/payloads";
 import type { DbOrTx, JobContext, TypedJob } from "../../jobs/queue";
 import { escapeHtml } from "../../lib/escape-html";
+import { htmlToText, truncateText } from "../../lib/sanitize-html";
 import { JOB_BLOG_CONFIRM, sendConfirmation } from "./confirmation";
-import { htmlToText, truncateText } from "./sanitize";
 import { unsubscribeUrl } from "./subscriptions";
 
 export const JOB_BLOG_NOTIFY = "blog.notify" satisfies JobKind;

@@ -15,9 +15,9 @@ import {
 import { blogPosts } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { sanitizePostHtml } from "../../lib/sanitize-html";
 import type { UserRow } from "../auth/sessions";
 import { enqueueNotification } from "./notify";
-import { sanitizePostHtml } from "./sanitize";
 
 export type PostRow = typeof blogPosts.$inferSelect;
 type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];

@@ -1,8 +1,8 @@
 import { jsonForScript } from "../../../shared/page-bootstrap";
 import { BLOG_DESCRIPTION_LENGTH, type BlogPost } from "../../../shared/schemas/blog";
 import type { Deps } from "../../deps";
+import { htmlToText, truncateText } from "../../lib/sanitize-html";
 import { recentPublishedPosts } from "./posts";
-import { htmlToText, truncateText } from "./sanitize";
 
 export { jsonForScript };
 
@@ -108,10 +108,11 @@ ${items.join("\n")}
 }
 
 /**
- * The SPA's index.html with the post's title, description, canonical URL, Open Graph and Twitter tags
- * and Article JSON-LD in <head>, for crawlers and link previews. Every value is escaped.
+ * A post's tags for <head>: its title, description, canonical URL, Open Graph and Twitter tags and
+ * Article JSON-LD, for crawlers and link previews (ssr/pages.ts puts them in the page). Every value is
+ * escaped. They replace the page's own title and description.
  */
-export function injectPostMeta(deps: Deps, indexHtml: string, post: BlogPost): string {
+export function postHeadTags(deps: Deps, post: BlogPost): string {
   const url = siteUrl(deps) + postPath(post.slug);
   const title = `${post.title} | ${TITLE_SUFFIX}`;
   const description = postDescription(post);
@@ -153,10 +154,5 @@ export function injectPostMeta(deps: Deps, indexHtml: string, post: BlogPost): s
     ...(image ? [meta("name", "twitter:image", image)] : []),
     `<script type="application/ld+json">${jsonForScript(jsonLd)}</script>`,
   ];
-  const head = indexHtml
-    // The page's own title and description are replaced by the post's.
-    .replace(/<title>[\s\S]*?<\/title>\s*/i, "")
-    .replace(/<meta\s+name="description"[^>]*>\s*/i, "");
-  const block = `    ${tags.join("\n    ")}\n`;
-  return /<\/head>/i.test(head) ? head.replace(/<\/head>/i, () => `${block}  </head>`) : block + head;
+  return `    ${tags.join("\n    ")}\n`;
 }

@@ -1,13 +1,11 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { exportOperations } from "../../operations/integrations";
 import { exportMessages } from "../../realtime/export-channel";
 import * as exportsService from "../../services/exports/exports";
-import { protectedProcedure, router } from "../init";
-import { proceduresOf } from "../operations";
+import { protectedProcedure } from "../init";
 
-export const exportsRouter = router({
-  ...proceduresOf(exportOperations),
+/** The exports' subscription; the exports' operations come from the registry (trpc/router.ts). */
+export const exportSubscriptions = {
   /** The export's messages: its current state first, then live progress. */
   // lastEventId: the client's wsLink adds it on reconnect; the stream restarts from the current state anyway.
   events: protectedProcedure
@@ -22,4 +20,4 @@ export const exportsRouter = router({
           yield tracked(String(n++), message);
       })();
     }),
-});
+};

@@ -1,0 +1,51 @@
+import type { Deps } from "../deps";
+import { AppError } from "../errors";
+import type { Logger } from "../lib/logger";
+import { apiTokenIsLive } from "../services/auth/api-tokens";
+import { type SessionMeta, sessionIsLive, type ValidSession } from "../services/auth/sessions";
+import type { OperationContext } from "./define";
+
+/** Who is calling and how the answer goes back, as each adapter knows it after authenticating. */
+export type Caller = {
+  deps: Deps;
+  /** The session or personal access token the request carried, if any. */
+  session: ValidSession | null;
+  meta: SessionMeta;
+  log: Logger;
+  /** The refresh-token cookie, when the browser sent one. */
+  refreshCookie?: string | null;
+  /** Adds Set-Cookie headers to the HTTP response (none over WebSocket or MCP). */
+  setCookies?: ((cookies: string[]) => void) | null;
+  /** A WebSocket: the context lives as long as the socket, so the session is checked again at each call. */
+  persistent?: boolean;
+};
+
+/**
+ * The one place an operation's context is built, for every adapter: tRPC over HTTP and WebSocket, the
+ * REST facade and its hand-written routes, the MCP server.
+ */
+export function callerContext(caller: Caller): OperationContext {
+  const { deps, session } = caller;
+  return {
+    deps,
+    user: session?.user ?? null,
+    sessionId: session?.sessionId ?? null,
+    apiToken: session?.apiToken ?? null,
+    meta: caller.meta,
+    log: caller.log,
+    refreshCookie: caller.refreshCookie ?? null,
+    setCookies: caller.setCookies ?? null,
+    recheck:
+      caller.persistent && session
+        ? async () => {
+            const token = session.apiToken;
+            if (token && !(await apiTokenIsLive(deps, token.id))) {
+              throw new AppError("UNAUTHORIZED", "This API token was revoked or has expired.");
+            }
+            if (!token && !(await sessionIsLive(deps, session.sessionId))) {
+              throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+            }
+          }
+        : null,
+  };
+}

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { googleExchangeInput } from "../../shared/schemas/auth";
+import { confirmSubscriptionInput, unsubscribeTokenInput } from "../../shared/schemas/blog";
+import * as google from "../services/auth/google";
+import { confirmWithToken } from "../services/blog/confirmation";
+import { findPublishedPost } from "../services/blog/posts";
+import { postHeadTags, robotsTxt, rssXml, sitemapXml } from "../services/blog/seo";
+import * as subs from "../services/blog/subscriptions";
+import { readUpload, saveBlogImage } from "../services/blog/uploads";
+import { receiveWebhook, webhookExists } from "../services/exports/webhooks";
+import { mutation, query } from "./define";
+
+/**
+ * The operations behind the hand-written routes (rest/auth.ts, rest/blog.ts, rest/webhooks.ts): answered
+ * with a redirect, an HTML page, a multipart upload or a webhook's raw body rather than JSON, so they have
+ * no REST route or tRPC procedure of their own, but they go through `invoke` like every other operation.
+ */
+
+const hookKind = z.enum(["github", "jira", "trello"]);
+
+/** A delivery as it reached us: the raw body (its signature covers it byte for byte) and the headers read. */
+const webhookDelivery = z.object({
+  kind: hookKind,
+  id: z.string(),
+  raw: z.instanceof(Buffer),
+  headers: z.record(z.string(), z.string().optional()),
+});
+
+export const linkOperations = {
+  /** Google's redirect back to us: redeems the code, signs in, and gives the SPA a one-time code. */
+  googleCallback: mutation({
+    access: "public",
+    summary: "Completes a Google sign-in from Google's redirect and issues a one-time code for the SPA.",
+    input: googleExchangeInput,
+    run: async ({ deps, meta }, input) => {
+      const { user } = await google.completeGoogleSignIn(
+        deps,
+        { ...input, redirect_uri: google.allowedRedirects(deps).server },
+        meta,
+      );
+      return { code: await google.issueAuthCode(deps, user.id) };
+    },
+  }),
+  /** The one-click unsubscribe link of every e-mail. */
+  unsubscribeLink: mutation({
+    access: "public",
+    summary: "Unsubscribes with the token of an e-mail's link.",
+    input: unsubscribeTokenInput,
+    run: ({ deps }, input) => subs.unsubscribeWithToken(deps, input),
+  }),
+  /** The link in the confirmation e-mail (double opt-in). */
+  confirmLink: mutation({
+    access: "public",
+    summary: "Confirms a subscription with the token of the confirmation e-mail's link.",
+    input: confirmSubscriptionInput,
+    run: ({ deps }, input) => confirmWithToken(deps, input),
+  }),
+  /** An image for a blog post, from a multipart form (the service checks what the file is). */
+  blogImage: mutation({
+    access: "admin",
+    summary: "Stores an image for a blog post.",
+    input: z.object({ file: z.unknown() }),
+    run: ({ deps }, { file }) => saveBlogImage(deps, file),
+  }),
+  /** A published post for its page, with the tags its <head> carries (null when there is none). */
+  postPage: query({
+    access: "public",
+    summary: "A published post and its page's head tags.",
+    input: z.object({ slug: z.string() }),
+    run: async ({ deps }, { slug }) => {
+      const post = await findPublishedPost(deps, slug);
+      return post ? { post, head: postHeadTags(deps, post) } : null;
+    },
+  }),
+  /** An uploaded image, by its file name (null when there is none). */
+  upload: query({
+    access: "public",
+    summary: "Reads an uploaded image.",
+    input: z.object({ name: z.string() }),
+    run: ({ deps }, { name }) => readUpload(deps, name),
+  }),
+  /** The site's sitemap, robots.txt and the blog's feed. */
+  sitemap: query({ access: "public", summary: "The sitemap.", run: ({ deps }) => sitemapXml(deps) }),
+  robots: query({ access: "public", summary: "robots.txt.", run: ({ deps }) => robotsTxt(deps) }),
+  rss: query({ access: "public", summary: "The blog's RSS feed.", run: ({ deps }) => rssXml(deps) }),
+  /** Whether a webhook endpoint exists (Trello checks one before registering it). */
+  webhookExists: query({
+    access: "public",
+    summary: "Says whether a webhook endpoint exists.",
+    input: z.object({ kind: z.string(), id: z.string() }),
+    run: ({ deps }, { kind, id }) =>
+      hookKind.safeParse(kind).success ? webhookExists(deps, kind as z.output<typeof hookKind>, id) : false,
+  }),
+  /** A delivery from GitHub, JIRA or Trello, checked against its signature and applied once. */
+  receiveWebhook: mutation({
+    access: "public",
+    summary: "Applies a webhook delivery.",
+    input: webhookDelivery,
+    run: ({ deps }, { kind, id, raw, headers }) => receiveWebhook(deps, kind, id, { raw, headers }),
+  }),
+};
