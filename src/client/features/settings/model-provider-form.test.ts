@@ -4,7 +4,9 @@ import {
   formFromView,
   keyStatusText,
   type ProviderForm,
+  providerFieldIds,
   providerPayload,
+  shownProviderForm,
   testResultText,
   validateProviderForm,
 } from "./model-provider-form";
@@ -77,6 +79,29 @@ describe("the AI model form", () => {
     );
     expect(keyStatusText({ ...view, api_key_saved: false })).toMatch(/^No key saved\./);
     expect(keyStatusText({ ...view, api_key_unreadable: true })).toMatch(/can no longer be read/);
+  });
+
+  it("names each field's input after the provider it belongs to", () => {
+    expect(providerFieldIds("instance-model")).toEqual({
+      baseUrl: "instance-model-base-url",
+      model: "instance-model-model-name",
+      apiKey: "instance-model-api-key",
+      concurrency: "instance-model-concurrency",
+    });
+  });
+
+  it("shows the environment's address and model only while the environment makes it read-only", () => {
+    const environment = {
+      base_url: "http://llm:8000/v1",
+      model: "qwen",
+      api_key_saved: false,
+      concurrency: 2,
+    };
+    expect(shownProviderForm(form({ apiKey: "sk-typed" }), true, environment)).toEqual(
+      form({ apiKey: "sk-typed", baseUrl: "http://llm:8000/v1", model: "qwen" }),
+    );
+    expect(shownProviderForm(form(), false, environment)).toEqual(form());
+    expect(shownProviderForm(form(), true, null)).toEqual(form());
   });
 
   it("words a connection test's outcome", () => {

@@ -1,6 +1,7 @@
 import {
   CONCURRENCY_RANGE_MESSAGE,
   type ConnectionTestResult,
+  type InstanceModelProviderView,
   type ModelProviderInput,
   type ModelProviderView,
   modelProviderInput,
@@ -30,6 +31,27 @@ export const PROVIDER_FIELDS: Record<string, ProviderField> = {
 };
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+/** The form's input ids, in the form's order: the first field with an error takes the focus. */
+export function providerFieldIds(prefix: string): Record<ProviderField, string> {
+  return {
+    baseUrl: `${prefix}-base-url`,
+    model: `${prefix}-model-name`,
+    apiKey: `${prefix}-api-key`,
+    concurrency: `${prefix}-concurrency`,
+  };
+}
+
+/** What the form shows: read-only, the address and model the environment variables set. */
+export function shownProviderForm(
+  form: ProviderForm,
+  readOnly: boolean,
+  environment: InstanceModelProviderView["environment"] | undefined,
+): ProviderForm {
+  return readOnly && environment
+    ? { ...form, baseUrl: environment.base_url, model: environment.model }
+    : form;
+}
 
 export function formFromView(view: ModelProviderView | null | undefined): ProviderForm {
   return {
