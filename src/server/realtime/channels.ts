@@ -1,16 +1,31 @@
 import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
+import { EXPORT_KINDS } from "../../shared/schemas/integrations";
 import { clientChannelMessage, REALTIME_CLOSE } from "../../shared/schemas/realtime";
 import { authenticate } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { reportUnexpected } from "../errors";
-import { getOwnedRow } from "../services/tasks/tasks";
+import { callerContext } from "../operations/context";
+import type { OperationContext } from "../operations/define";
+import { openStream, streams, type TaskEventsStream } from "../operations/streams";
+import { toClient } from "../services/tasks/events";
 import type { SessionSockets } from "./session-sockets";
 import { guardSocket, keepSocketsAlive, type SocketLimits } from "./socket-guard";
-import { taskEventStream, toClient } from "./task-events";
 
-const HISTORY_LIMIT = 100;
+/**
+ * The raw WebSocket channels of the product's contract, each serving a stream declared once in
+ * operations/streams.ts (the tRPC subscriptions serve the same streams):
+ *   - `/ws/global`: every event of the caller's tasks; `/ws/tasks/{taskId}`: one task tree. First
+ *     `connection_established`, then the recent history as one `event_history` message, then each event;
+ *     a client's `{"type":"heartbeat"}` is answered.
+ *   - `/ws/{jira|trello|github}-export/{exportId}`: the export's state now, then its progress.
+ * Authentication: `Authorization: Bearer` or `?token=` (API clients) or the session cookie (the SPA). A
+ * bad token closes the socket with 4401; another user's task or export (or none) with 4404.
+ */
+
 const TASK_PATH = /^\/ws\/tasks\/([^/]+)$/;
+const EXPORT_PATH = new RegExp(`^/ws/(${EXPORT_KINDS.join("|")})-export/([^/]+)$`);
 
 /** A malformed escape (`%E0%A4%A`) is an id that matches nothing, not an exception. */
 export function safeDecode(segment: string): string {
@@ -21,34 +36,114 @@ export function safeDecode(segment: string): string {
   }
 }
 
-/**
- * The raw WebSocket channels: `/ws/global` (every event of the caller's tasks) and
- * `/ws/tasks/{taskId}` (one task tree). Authentication: `Authorization: Bearer` or `?token=` (API
- * clients) or the session cookie (the SPA). A bad token or another user's task closes the socket with
- * a 44xx code and a reason.
- */
+/** What one open channel does: open its stream for the caller, then send its messages. */
+type Channel = {
+  /** The reason a 4404 close gives. */
+  notFound: string;
+  serve(ws: WebSocket, ctx: OperationContext, signal: AbortSignal): Promise<(() => Promise<void>) | null>;
+};
+
+function taskChannel(taskId: string | null): Channel {
+  return {
+    notFound: REALTIME_CLOSE.notFound.reason,
+    async serve(ws, ctx, signal) {
+      const opened: TaskEventsStream = taskId
+        ? await openStream(streams.taskEvents, ctx, { taskId }, signal)
+        : await openStream(streams.userEvents, ctx, undefined, signal);
+      const channel = opened.taskId ? `tasks/${opened.taskId}` : "global";
+      return async () => {
+        ws.send(
+          JSON.stringify({
+            type: "connection_established",
+            channel,
+            task_id: opened.rootTaskId,
+            timestamp: new Date().toISOString(),
+          }),
+        );
+        ws.on("message", (raw) => answerHeartbeat(ws, raw));
+        for await (const item of opened.events) {
+          if (ws.readyState !== ws.OPEN) break;
+          if ("history" in item) {
+            const events = item.history.map((e) => ({ channel, data: toClient(e), timestamp: e.timestamp }));
+            ws.send(JSON.stringify({ type: "event_history", events }));
+          } else ws.send(JSON.stringify(toClient(item.live)));
+        }
+      };
+    },
+  };
+}
+
+function exportChannel(kind: string, id: string): Channel {
+  return {
+    notFound: "Export not found",
+    async serve(ws, ctx, signal) {
+      const messages = await openStream(streams.exportEvents, ctx, { id, kind }, signal);
+      return async () => {
+        ws.on("message", () => {}); // heartbeats are welcome, nothing to answer
+        for await (const message of messages) {
+          if (ws.readyState !== ws.OPEN) break;
+          ws.send(JSON.stringify(message));
+        }
+      };
+    },
+  };
+}
+
+/** An application heartbeat a client sends is answered (liveness itself is the protocol ping). */
+function answerHeartbeat(ws: WebSocket, raw: unknown) {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(raw));
+  } catch {
+    parsed = null;
+  }
+  const msg = clientChannelMessage.safeParse(parsed);
+  if (!msg.success) {
+    ws.send(JSON.stringify({ type: "error", message: 'Unknown message: send {"type":"heartbeat"}' }));
+    return;
+  }
+  ws.send(JSON.stringify({ type: msg.data.type, timestamp: new Date().toISOString() }));
+}
+
+/** The channel a path names, with its socket server's label and message limit; null for any other path. */
+function route(pathname: string): { label: "realtime" | "export"; channel: Channel } | null {
+  if (pathname === "/ws/global") return { label: "realtime", channel: taskChannel(null) };
+  const task = pathname.match(TASK_PATH);
+  if (task) return { label: "realtime", channel: taskChannel(safeDecode(task[1]!)) };
+  const exp = pathname.match(EXPORT_PATH);
+  if (exp) return { label: "export", channel: exportChannel(exp[1]!, safeDecode(exp[2]!)) };
+  return null;
+}
+
 export function createRealtimeChannels(
   deps: Deps,
   opts: { limits: SocketLimits; sessionSockets: SessionSockets },
 ) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
-  keepSocketsAlive(wss, deps.config.WS_PING_MS);
+  // Clients only send heartbeats: task channels take small messages, export channels smaller ones.
+  const servers = {
+    realtime: new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 }),
+    export: new WebSocketServer({ noServer: true, maxPayload: 4096 }),
+  };
   /** Open sockets, closed with "restarting" at shutdown. */
   const sockets = new Set<WebSocket>();
 
-  wss.on("connection", (ws: WebSocket, req: IncomingMessage, url: URL) => {
-    guardSocket(ws, opts.limits, deps.log, "realtime");
-    void accept(ws, req, url).catch((err) => {
-      // An AppError closes with its own code; anything else is logged once and closes with 1011.
-      const failure = reportUnexpected(deps.log, err, { channel: "realtime" });
-      ws.close(
-        failure.wsCloseCode,
-        failure.code === "INTERNAL_SERVER_ERROR" ? "Internal error" : failure.message.slice(0, 60),
-      );
+  for (const [label, wss] of Object.entries(servers)) {
+    keepSocketsAlive(wss, deps.config.WS_PING_MS);
+    wss.on("connection", (ws: WebSocket, req: IncomingMessage, url: URL, channel: Channel) => {
+      guardSocket(ws, opts.limits, deps.log, label);
+      void accept(ws, req, url, channel).catch((err) => {
+        // An AppError closes with its own code; anything else is logged once and closes with 1011.
+        const failure = reportUnexpected(deps.log, err, { channel: label });
+        if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING)
+          ws.close(
+            failure.wsCloseCode,
+            failure.code === "INTERNAL_SERVER_ERROR" ? "Internal error" : failure.message.slice(0, 60),
+          );
+      });
     });
-  });
+  }
 
-  async function accept(ws: WebSocket, req: IncomingMessage, url: URL) {
+  async function accept(ws: WebSocket, req: IncomingMessage, url: URL, channel: Channel) {
     const auth = await authenticate(
       deps,
       req.headers.authorization,
@@ -59,81 +154,43 @@ export function createRealtimeChannels(
       ws.close(REALTIME_CLOSE.unauthorized.code, REALTIME_CLOSE.unauthorized.reason);
       return;
     }
-    const userId = auth.session.user.id;
     opts.sessionSockets.track(auth.session.sessionId, ws);
-    let rootTaskId: string | null = null;
-    let channel = "global";
-    const m = url.pathname.match(TASK_PATH);
-    if (m) {
-      try {
-        const row = await getOwnedRow(deps, userId, safeDecode(m[1]!));
-        rootTaskId = row.rootTaskId ?? row.id;
-        channel = `tasks/${row.id}`;
-      } catch {
-        ws.close(REALTIME_CLOSE.notFound.code, REALTIME_CLOSE.notFound.reason);
-        return;
-      }
-    }
-    if (ws.readyState !== ws.OPEN) return; // closed while we were authenticating
-    sockets.add(ws);
+    const ctx = callerContext({
+      deps,
+      session: auth.session,
+      meta: { ip: req.socket.remoteAddress ?? null, userAgent: req.headers["user-agent"] ?? null },
+      log: deps.log,
+    });
     const closed = new AbortController();
-    ws.on("close", () => closed.abort());
-    ws.send(
-      JSON.stringify({
-        type: "connection_established",
-        channel,
-        task_id: rootTaskId,
-        timestamp: new Date().toISOString(),
-      }),
-    );
-    // History first, then live events, from the one task-event source the tRPC subscriptions use too.
-    void (async () => {
-      const filter = { userId, rootTaskId: rootTaskId ?? undefined };
-      for await (const item of taskEventStream(
-        deps,
-        filter,
-        { historyLimit: HISTORY_LIMIT },
-        closed.signal,
-      )) {
-        if (ws.readyState !== ws.OPEN) break;
-        if ("history" in item) {
-          const events = item.history.map((e) => ({ channel, data: toClient(e), timestamp: e.timestamp }));
-          ws.send(JSON.stringify({ type: "event_history", events }));
-        } else ws.send(JSON.stringify(toClient(item.live)));
-      }
-    })().catch((err) => {
-      const failure = reportUnexpected(deps.log, err, { channel: "realtime" });
-      if (ws.readyState === ws.OPEN) ws.close(failure.wsCloseCode, "Internal error");
-    });
-
-    ws.on("message", (raw) => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw.toString());
-      } catch {
-        parsed = null;
-      }
-      // An application heartbeat a client sends is answered (part of the channel's contract); liveness
-      // itself is the protocol ping of keepSocketsAlive.
-      const msg = clientChannelMessage.safeParse(parsed);
-      if (!msg.success) {
-        ws.send(JSON.stringify({ type: "error", message: 'Unknown message: send {"type":"heartbeat"}' }));
-        return;
-      }
-      ws.send(JSON.stringify({ type: msg.data.type, timestamp: new Date().toISOString() }));
-    });
     ws.on("close", () => {
+      closed.abort();
       sockets.delete(ws);
     });
+    let send: (() => Promise<void>) | null;
+    try {
+      send = await channel.serve(ws, ctx, closed.signal);
+    } catch {
+      // Not the caller's (or not there, or not a valid id): all read alike.
+      ws.close(REALTIME_CLOSE.notFound.code, channel.notFound);
+      return;
+    }
+    if (!send || ws.readyState !== ws.OPEN) return; // closed while we were authenticating
+    sockets.add(ws);
+    await send();
   }
 
   return {
-    matches: (pathname: string) => pathname === "/ws/global" || TASK_PATH.test(pathname),
-    handleUpgrade: (req: IncomingMessage, socket: import("node:stream").Duplex, head: Buffer, url: URL) =>
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req, url)),
+    matches: (pathname: string) => route(pathname) !== null,
+    handleUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => {
+      const found = route(url.pathname)!;
+      const wss = servers[found.label];
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req, url, found.channel));
+    },
     async close() {
       for (const ws of sockets) ws.close(REALTIME_CLOSE.restarting.code, REALTIME_CLOSE.restarting.reason);
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await Promise.all(
+        Object.values(servers).map((wss) => new Promise<void>((resolve) => wss.close(() => resolve()))),
+      );
     },
   };
 }

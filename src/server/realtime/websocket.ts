@@ -10,7 +10,6 @@ import { callerContext } from "../operations/context";
 import type { Context } from "../trpc/context";
 import { appRouter } from "../trpc/router";
 import { createRealtimeChannels } from "./channels";
-import { createExportChannels } from "./export-channel";
 import { createSessionSockets } from "./session-sockets";
 import { guardSocket } from "./socket-guard";
 
@@ -75,7 +74,6 @@ export async function createWebSockets(deps: Deps) {
   });
 
   const channels = createRealtimeChannels(deps, { limits, sessionSockets });
-  const exportChannels = createExportChannels(deps, { limits, sessionSockets });
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     // A reset or garbage on the raw socket before the handshake completes must not end the process.
@@ -103,7 +101,6 @@ export async function createWebSockets(deps: Deps) {
       trpcWss.handleUpgrade(req, socket, head, (ws) => trpcWss.emit("connection", ws, req));
       return;
     }
-    if (exportChannels.matches(url.pathname)) return exportChannels.handleUpgrade(req, socket, head, url);
     if (channels.matches(url.pathname)) return channels.handleUpgrade(req, socket, head, url);
     reject(404, "Not Found");
   }
@@ -114,7 +111,6 @@ export async function createWebSockets(deps: Deps) {
     async close() {
       await sessionSockets.close();
       await channels.close();
-      await exportChannels.close();
       // tRPC's reconnect notification (what applyWSSHandler's broadcastReconnectNotification sends).
       const reconnect = JSON.stringify({ id: null, method: "reconnect" });
       for (const client of trpcWss.clients) if (client.readyState === client.OPEN) client.send(reconnect);

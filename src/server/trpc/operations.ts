@@ -19,7 +19,7 @@ export type ProcedureOf<Op> =
 export type ProceduresOf<T extends Record<string, AnyOperation>> = { [K in keyof T]: ProcedureOf<T[K]> };
 
 /** A refused input as tRPC reports its own: BAD_REQUEST with the ZodError (trpc/init.ts formats it). */
-const trpcParse: InputParser = (schema, input) => {
+export const trpcParse: InputParser = (schema, input) => {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
   return parsed.data;

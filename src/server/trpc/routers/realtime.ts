@@ -1,62 +1,45 @@
 import { tracked } from "@trpc/server";
-import { z } from "zod";
-import { taskId } from "../../../shared/schemas/tasks";
-import type { Deps } from "../../deps";
-import { type TaskEventFilter, taskEventStream, toClient } from "../../realtime/task-events";
-import { getOwnedRow } from "../../services/tasks/tasks";
-import { protectedProcedure, router } from "../init";
-
-const resumable = z.object({ lastEventId: z.string().regex(/^\d+$/).nullish() });
+import type { z } from "zod";
+import { openStream, type StreamDeclaration, streams, type TaskEventsStream } from "../../operations/streams";
+import { toClient } from "../../services/tasks/events";
+import { publicProcedure, router } from "../init";
+import { trpcParse } from "../operations";
 
 /**
- * Tracked events, so a reconnecting client resumes where it stopped: the stored events after
- * `lastEventId` (or the recent history), then live ones (realtime/task-events.ts).
+ * A declared stream (operations/streams.ts) as a tRPC subscription: opened through the same access rule
+ * and input parse as every operation, its messages framed by `frame` (tracked, so a reconnecting client
+ * resumes where it stopped).
  */
-async function* stream(
-  ctx: { deps: Deps },
-  filter: TaskEventFilter,
-  lastEventId: string | null | undefined,
-  signal: AbortSignal | undefined,
+export function subscriptionOf<S extends z.ZodType, O, M>(
+  stream: StreamDeclaration<S, O>,
+  frame: (opened: O) => AsyncIterable<M>,
 ) {
-  const abort = new AbortController();
-  const stop = () => abort.abort();
-  signal?.addEventListener("abort", stop, { once: true });
-  try {
-    const events = taskEventStream(
-      ctx.deps,
-      filter,
-      { afterId: lastEventId ? Number(lastEventId) : undefined, historyLimit: 100 },
-      abort.signal,
-    );
-    for await (const item of events) {
-      if ("history" in item) for (const e of item.history) yield tracked(String(e.id), toClient(e));
-      else yield tracked(String(item.live.id), toClient(item.live));
-    }
-  } finally {
-    signal?.removeEventListener("abort", stop);
-    abort.abort();
+  return publicProcedure
+    .input((raw: unknown) => raw as z.input<S>)
+    .subscription(async function* ({ ctx, input, signal }) {
+      const stop = new AbortController();
+      const abort = () => stop.abort();
+      signal?.addEventListener("abort", abort, { once: true });
+      try {
+        yield* frame(await openStream(stream, ctx, input, stop.signal, trpcParse));
+      } finally {
+        signal?.removeEventListener("abort", abort);
+        stop.abort();
+      }
+    });
+}
+
+/** Task events, each tracked by its id: the stored ones after `lastEventId` (or the recent history), then live. */
+async function* trackedEvents(opened: TaskEventsStream) {
+  for await (const item of opened.events) {
+    if ("history" in item) for (const e of item.history) yield tracked(String(e.id), toClient(e));
+    else yield tracked(String(item.live.id), toClient(item.live));
   }
 }
 
 export const realtimeRouter = router({
   /** Every event of the caller's tasks (the global channel). */
-  userEvents: protectedProcedure
-    .input(resumable.optional())
-    .subscription(({ ctx, input, signal }) =>
-      stream(ctx, { userId: ctx.user.id }, input?.lastEventId, signal),
-    ),
+  userEvents: subscriptionOf(streams.userEvents, trackedEvents),
   /** Events of one task tree; another user's task is NOT_FOUND. */
-  taskEvents: protectedProcedure.input(resumable.extend({ taskId })).subscription(async function* ({
-    ctx,
-    input,
-    signal,
-  }) {
-    const row = await getOwnedRow(ctx.deps, ctx.user.id, input.taskId);
-    yield* stream(
-      ctx,
-      { userId: ctx.user.id, rootTaskId: row.rootTaskId ?? row.id },
-      input.lastEventId,
-      signal,
-    );
-  }),
+  taskEvents: subscriptionOf(streams.taskEvents, trackedEvents),
 });

@@ -1,6 +1,6 @@
-import type { RealtimeEvent } from "../../shared/schemas/realtime";
-import type { Deps } from "../deps";
-import type { BusEvent } from "./event-bus";
+import type { RealtimeEvent } from "../../../shared/schemas/realtime";
+import type { Deps } from "../../deps";
+import type { BusEvent } from "../../realtime/event-bus";
 
 /** Which events a client may see: its own, of every task or of one task tree. */
 export type TaskEventFilter = { userId: string; rootTaskId?: string };
