@@ -31,7 +31,7 @@ export async function buildServer(outdir = path.join(root, "dist", "server")) {
     absWorkingDir: root,
     entryPoints: {
       main: "src/server/main.ts",
-      "make-admin": "src/server/cli/make-admin.ts",
+      "make-admin": "src/server/commands/make-admin.ts",
       atomize: "src/cli/atomize.ts",
     },
     outdir,

@@ -11,13 +11,13 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ErrorCode, errorCodes } from "../shared/errors";
-import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./auth/http-session";
 import type { Deps } from "./deps";
 import { AppError, notFound, reportUnexpected } from "./errors";
 import { compression } from "./lib/compression";
 import { forbiddenInput, NUL_MESSAGE } from "./lib/forbidden-text";
 import { handleMcp, MCP_PATH } from "./mcp/route";
 import { callerContext } from "./operations/context";
+import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./operations/session";
 import { apiRoutes } from "./rest/api";
 import {
   BLOG_IMAGE_UPLOAD_PATH,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../src/server/auth/password";
+import { hashPassword } from "../../src/server/lib/password";
 import { type FakeGoogle, startFakeGoogle } from "../fakes/google-oidc";
 import { registerUser, TestClient, uniqueEmail } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";

@@ -18,7 +18,7 @@ export type AppProcess = {
 export function entryPointArgs(entry: "main" | "make-admin"): string[] {
   const bundle = process.env[APP_BUNDLE_ENV];
   if (bundle) return [path.join(bundle, `${entry}.js`)];
-  return ["--import", "tsx", entry === "main" ? "src/server/main.ts" : "src/server/cli/make-admin.ts"];
+  return ["--import", "tsx", entry === "main" ? "src/server/main.ts" : "src/server/commands/make-admin.ts"];
 }
 
 /**

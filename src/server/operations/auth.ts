@@ -8,8 +8,8 @@ import {
   registerInput,
   verifyEmailInput,
 } from "../../shared/schemas/auth";
-import { clearedSessionCookies } from "../auth/http-session";
-import { signedIn } from "../auth/sign-in-response";
+import { clearedSessionCookies } from "./session";
+import { signedIn } from "./sign-in-response";
 import { AppError } from "../errors";
 import * as accounts from "../services/auth/accounts";
 import * as google from "../services/auth/google";

@@ -11,7 +11,7 @@ import {
 } from "../../shared/schemas/integrations";
 import * as exportsService from "../services/exports/exports";
 import * as webhooks from "../services/exports/webhooks";
-import * as integrations from "../services/integrations/integrations";
+import * as integrations from "../services/connections/connections";
 import { mutation, query } from "./define";
 
 /** General settings: the tRPC `settings` router and /api/settings. */

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { EXPORT_KINDS } from "../../shared/schemas/integrations";
+import type { RealtimeEvent } from "../../shared/schemas/realtime";
 import { taskId } from "../../shared/schemas/tasks";
 import { AppError } from "../errors";
 import type { BusEvent } from "../realtime/event-bus";
 import { type ExportRow, getOwnedExport } from "../services/exports/exports";
 import { exportMessages } from "../services/exports/messages";
-import { taskEventStream } from "../services/tasks/events";
+import { taskEventStream, toClient } from "../services/tasks/events";
 import { getOwnedRow } from "../services/tasks/tasks";
 import type { SignedInContext } from "./define";
 import { checkAccess, type InputParser } from "./invoke";
@@ -34,8 +35,15 @@ export type TaskEventsStream = {
   /** The task the client asked for, and the tree it belongs to; null for every task of the caller. */
   taskId: string | null;
   rootTaskId: string | null;
-  events: AsyncIterable<{ history: BusEvent[] } | { live: BusEvent }>;
+  events: AsyncIterable<{ history: RealtimeEvent[] } | { live: RealtimeEvent }>;
 };
+
+/** The events as clients see them (the owner's id stays on the server). */
+async function* forClients(events: AsyncIterable<{ history: BusEvent[] } | { live: BusEvent }>) {
+  for await (const item of events) {
+    yield "history" in item ? { history: item.history.map(toClient) } : { live: toClient(item.live) };
+  }
+}
 
 const afterOf = (input: z.output<typeof resumable> | undefined) =>
   input?.lastEventId ? Number(input.lastEventId) : undefined;
@@ -49,11 +57,13 @@ export const streams = {
     open: async (ctx, input, signal): Promise<TaskEventsStream> => ({
       taskId: null,
       rootTaskId: null,
-      events: taskEventStream(
-        ctx.deps,
-        { userId: ctx.user.id },
-        { afterId: afterOf(input), historyLimit: HISTORY_LIMIT },
-        signal,
+      events: forClients(
+        taskEventStream(
+          ctx.deps,
+          { userId: ctx.user.id },
+          { afterId: afterOf(input), historyLimit: HISTORY_LIMIT },
+          signal,
+        ),
       ),
     }),
   }),
@@ -66,11 +76,13 @@ export const streams = {
       return {
         taskId: row.id,
         rootTaskId,
-        events: taskEventStream(
-          ctx.deps,
-          { userId: ctx.user.id, rootTaskId },
-          { afterId: afterOf(input), historyLimit: HISTORY_LIMIT },
-          signal,
+        events: forClients(
+          taskEventStream(
+            ctx.deps,
+            { userId: ctx.user.id, rootTaskId },
+            { afterId: afterOf(input), historyLimit: HISTORY_LIMIT },
+            signal,
+          ),
         ),
       };
     },

@@ -3,14 +3,13 @@ import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import { EXPORT_KINDS } from "../../shared/schemas/integrations";
 import { clientChannelMessage, REALTIME_CLOSE } from "../../shared/schemas/realtime";
-import { authenticate } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { reportUnexpected } from "../errors";
 import { callerContext } from "../operations/context";
 import type { OperationContext } from "../operations/define";
+import { authenticate } from "../operations/session";
+import type { SessionSockets } from "../operations/session-sockets";
 import { openStream, streams, type TaskEventsStream } from "../operations/streams";
-import { toClient } from "../services/tasks/events";
-import type { SessionSockets } from "./session-sockets";
 import { guardSocket, keepSocketsAlive, type SocketLimits } from "./socket-guard";
 
 /**
@@ -64,9 +63,9 @@ function taskChannel(taskId: string | null): Channel {
         for await (const item of opened.events) {
           if (ws.readyState !== ws.OPEN) break;
           if ("history" in item) {
-            const events = item.history.map((e) => ({ channel, data: toClient(e), timestamp: e.timestamp }));
+            const events = item.history.map((e) => ({ channel, data: e, timestamp: e.timestamp }));
             ws.send(JSON.stringify({ type: "event_history", events }));
-          } else ws.send(JSON.stringify(toClient(item.live)));
+          } else ws.send(JSON.stringify(item.live));
         }
       };
     },

@@ -4,13 +4,13 @@ import type { Duplex } from "node:stream";
 import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import { TRPC_KEEPALIVE } from "../../shared/realtime-keepalive";
-import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { callerContext } from "../operations/context";
+import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../operations/session";
+import { createSessionSockets } from "../operations/session-sockets";
 import type { Context } from "../trpc/context";
 import { appRouter } from "../trpc/router";
 import { createRealtimeChannels } from "./channels";
-import { createSessionSockets } from "./session-sockets";
 import { guardSocket } from "./socket-guard";
 
 const connectionParamsToken = (params: Record<string, string | undefined> | null | undefined) =>

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
-import { SESSION_COOKIE } from "../auth/http-session";
 import { notFound } from "../errors";
 import { type OpenApiDocument, openApiDocument } from "../openapi/document";
 import { referencePage } from "../openapi/reference-page";
 import { operationGroups } from "../operations/all";
 import type { RouteDoc } from "../operations/define";
+import { SESSION_COOKIE } from "../operations/session";
 import { authRouteDocs, authRoutes } from "./auth";
 import { blogRouteDocs, blogRoutes } from "./blog";
 import type { AppEnv } from "./http";

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import type { RequestAuth } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import type { Logger } from "../lib/logger";
 import { tokenRefusal } from "../operations/define";
+import type { RequestAuth } from "../operations/session";
 import type { SessionMeta } from "../services/auth/sessions";
 
 /** Typed Hono context variables, set by app.ts middleware. */

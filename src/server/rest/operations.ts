@@ -1,12 +1,12 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import type { z } from "zod";
-import { REFRESH_COOKIE, readCookies } from "../auth/http-session";
 import { notFound } from "../errors";
 import { HTTP_STATUS } from "../lib/http-status";
 import { callerContext } from "../operations/context";
 import type { AnyOperation, OperationContext, RestRoute, SuccessStatus } from "../operations/define";
 import { invoke } from "../operations/invoke";
+import { REFRESH_COOKIE, readCookies } from "../operations/session";
 import { fieldErrorsOf, invalidInput, parseInput } from "../operations/validation";
 import { type AppEnv, appendCookies, readJsonObject } from "./http";
 

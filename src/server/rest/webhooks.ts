@@ -1,9 +1,9 @@
 import { Hono } from "hono";
+import { WEBHOOK_BODY_MAX } from "../../shared/schemas/integrations";
 import { AppError } from "../errors";
 import type { RouteDoc } from "../operations/define";
 import { invoke } from "../operations/invoke";
 import { linkOperations } from "../operations/links";
-import { WEBHOOK_BODY_MAX } from "../services/exports/webhooks";
 import type { AppEnv } from "./http";
 import { restContext } from "./operations";
 

@@ -11,12 +11,12 @@ import {
   THEME_COOKIE,
 } from "../../shared/page-bootstrap";
 import type { BlogPost } from "../../shared/schemas/blog";
-import { REFRESH_COOKIE, readCookies, SESSION_COOKIE } from "../auth/http-session";
 import type { Deps } from "../deps";
 import { sanitizePostHtml } from "../lib/sanitize-html";
 import { blogOperations } from "../operations/blog";
 import { invoke } from "../operations/invoke";
 import { linkOperations } from "../operations/links";
+import { REFRESH_COOKIE, readCookies, SESSION_COOKIE } from "../operations/session";
 import type { AppEnv } from "../rest/http";
 import { visitorContext } from "../rest/operations";
 

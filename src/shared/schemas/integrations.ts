@@ -73,6 +73,9 @@ export type GithubStatus = {
 
 // ---- exports -------------------------------------------------------------------------------------
 
+/** The largest webhook delivery accepted (GitHub sends up to 25 MB, but not for the events we ask for). */
+export const WEBHOOK_BODY_MAX = 1024 * 1024;
+
 export const EXPORT_KINDS = ["jira", "trello", "github"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 

@@ -6,7 +6,7 @@
  * of URLs, and so out of proxy and access logs. Values are percent-encoded, as RFC 5849 section 3.5.1 asks
  * of OAuth header parameters, so a pasted value with a quote or a line break cannot break the header.
  *
- * services/integrations/integrations.ts (saveTrelloCredentials) builds the same header;
+ * services/connections/connections.ts (saveTrelloCredentials) builds the same header;
  * tests/integration/exports-trello-site.test.ts checks that the check and the export send the same form.
  */
 export function trelloAuthorization(key: string, token: string): string {

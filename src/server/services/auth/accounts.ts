@@ -7,10 +7,10 @@ import type {
   registerInput,
   verifyEmailInput,
 } from "../../../shared/schemas/auth";
-import { burnPasswordCheck, hashPassword, verifyPassword } from "../../auth/password";
 import { users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "../../lib/password";
 import {
   checkVerificationToken,
   EMAIL_ALREADY_VERIFIED,

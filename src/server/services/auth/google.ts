@@ -1,10 +1,10 @@
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import * as oidc from "openid-client";
-import { hashSecret, randomToken } from "../../auth/tokens";
 import { isLoopback } from "../../config";
 import { authCodes, oauthAccounts, oauthFlows, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { hashSecret, randomToken } from "../../lib/secret-tokens";
 import { syncAdminRole } from "./accounts";
 import { consumeRateLimit, perAddress } from "./rate-limit";
 import {

@@ -1,8 +1,8 @@
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
-import { hashSecret, randomToken, secretMatches, splitToken } from "../../auth/tokens";
+import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import { refreshTokens, sessions, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { hashSecret, randomToken, secretMatches, splitToken } from "../../lib/secret-tokens";
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Sliding expiry is written back at most this often, so a busy client does not write on every request. */
@@ -127,6 +127,16 @@ export async function invalidateUserSessions(deps: Deps, userId: string): Promis
 }
 
 /** Whether a session still exists and has not expired (sockets re-check this; cheaper than a token). */
+/** Which of these session ids are sessions that have not expired (up to a few hundred at a time). */
+export async function liveSessionIds(deps: Pick<Deps, "db">, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const live = await deps.db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(inArray(sessions.id, ids), gt(sessions.expiresAt, new Date())));
+  return new Set(live.map((r) => r.id));
+}
+
 export async function sessionIsLive(deps: Pick<Deps, "db">, sessionId: string): Promise<boolean> {
   const [row] = await deps.db
     .select({ expiresAt: sessions.expiresAt, disabled: users.disabled })

@@ -45,7 +45,6 @@ import { applyRemoteState, itemsFor, type RemoteState } from "./sync";
  */
 
 export type HookKind = "github" | "jira" | "trello";
-export const WEBHOOK_BODY_MAX = 1024 * 1024;
 /**
  * How long a delivery id is kept: longer than any service sends the same delivery again (GitHub redelivers
  * deliveries of the past 3 days, on request; JIRA retries for about 30 minutes).

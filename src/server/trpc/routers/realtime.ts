@@ -1,7 +1,6 @@
 import { tracked } from "@trpc/server";
 import type { z } from "zod";
 import { openStream, type StreamDeclaration, streams, type TaskEventsStream } from "../../operations/streams";
-import { toClient } from "../../services/tasks/events";
 import { publicProcedure, router } from "../init";
 import { trpcParse } from "../operations";
 
@@ -32,8 +31,8 @@ export function subscriptionOf<S extends z.ZodType, O, M>(
 /** Task events, each tracked by its id: the stored ones after `lastEventId` (or the recent history), then live. */
 async function* trackedEvents(opened: TaskEventsStream) {
   for await (const item of opened.events) {
-    if ("history" in item) for (const e of item.history) yield tracked(String(e.id), toClient(e));
-    else yield tracked(String(item.live.id), toClient(item.live));
+    if ("history" in item) for (const e of item.history) yield tracked(String(e.id), e);
+    else yield tracked(String(item.live.id), item.live);
   }
 }
 

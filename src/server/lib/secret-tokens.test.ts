@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashSecret, randomToken, secretMatches, splitToken } from "./tokens";
+import { hashSecret, randomToken, secretMatches, splitToken } from "./secret-tokens";
 
 describe("session tokens", () => {
   it("are 120-bit base32 strings, different every time", () => {

@@ -1,13 +1,14 @@
-import { and, gt, inArray } from "drizzle-orm";
 import type { WebSocket } from "ws";
 import { z } from "zod";
 import { REALTIME_CLOSE } from "../../shared/schemas/realtime";
-import { sessions } from "../db/schema/index";
 import type { Deps } from "../deps";
 import { liveApiTokenIds, tokenIdOfSession } from "../services/auth/api-tokens";
-import { SESSION_ENDED_CHANNEL } from "../services/auth/sessions";
+import { liveSessionIds, SESSION_ENDED_CHANNEL } from "../services/auth/sessions";
 
 const endedPayload = z.array(z.string().max(200)).max(1000);
+
+/** A long-lived connection (a WebSocket) that ends with its session. */
+type Connection = Pick<WebSocket, "close" | "once">;
 
 export type SessionSockets = {
   /**
@@ -15,7 +16,7 @@ export type SessionSockets = {
    * access token's socket is tracked under the token's session id (api-tokens.ts `tokenSessionId`) and
    * closes when the token is revoked or expires.
    */
-  track(sessionId: string, ws: WebSocket): void;
+  track(sessionId: string, ws: Connection): void;
   close(): Promise<void>;
 };
 
@@ -25,7 +26,7 @@ export type SessionSockets = {
  * Tokens live in their own table, so the check asks each table about its own ids.
  */
 export async function createSessionSockets(deps: Deps): Promise<SessionSockets> {
-  const bySession = new Map<string, Set<WebSocket>>();
+  const bySession = new Map<string, Set<Connection>>();
 
   const end = (sessionId: string) => {
     const open = bySession.get(sessionId);
@@ -59,11 +60,7 @@ export async function createSessionSockets(deps: Deps): Promise<SessionSockets> 
       }
       for (let i = 0; i < sessionIds.length; i += 500) {
         const slice = sessionIds.slice(i, i + 500);
-        const live = await deps.db
-          .select({ id: sessions.id })
-          .from(sessions)
-          .where(and(inArray(sessions.id, slice), gt(sessions.expiresAt, new Date())));
-        const alive = new Set(live.map((r) => r.id));
+        const alive = await liveSessionIds(deps, slice);
         for (const id of slice) if (!alive.has(id)) end(id);
       }
       const tokens = [...tokenIds.keys()];
@@ -83,7 +80,7 @@ export async function createSessionSockets(deps: Deps): Promise<SessionSockets> 
 
   return {
     track(sessionId, ws) {
-      const open = bySession.get(sessionId) ?? new Set<WebSocket>();
+      const open = bySession.get(sessionId) ?? new Set<Connection>();
       bySession.set(sessionId, open);
       open.add(ws);
       ws.once("close", () => {

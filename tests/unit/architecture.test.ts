@@ -1,0 +1,155 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The one-way rule of the server's rooms (decision 028), read from the import statements themselves:
+ *
+ *   adapters (trpc/, rest/, mcp/, realtime/, ssr/, openapi/)
+ *     -> operations/ -> services/ -> engine/ -> plan/ -> the base (db/, lib/, jobs/, integrations/, ...)
+ *
+ * A file may import its own layer and any layer below, except that adapters reach the layers below
+ * operations only through operations (invoke); nothing imports upwards. The composition roots (main.ts,
+ * server.ts, app.ts, commands/) wire everything and are exempt. `deps.ts` is the one type every layer
+ * receives: it may name any layer's types. The client imports server code only as types.
+ */
+
+const SERVER = "src/server";
+const ROOTS = new Set(["main.ts", "server.ts", "app.ts"]);
+
+type Layer = "root" | "adapter" | "operations" | "services" | "engine" | "plan" | "base";
+const RANK: Record<Layer, number> = {
+  root: 6,
+  adapter: 5,
+  operations: 4,
+  services: 3,
+  engine: 2,
+  plan: 1,
+  base: 0,
+};
+
+function layerOf(file: string): Layer | null {
+  if (!file.startsWith(`${SERVER}/`)) return file.startsWith("src/shared/") ? "base" : null;
+  const rel = file.slice(SERVER.length + 1);
+  const top = rel.split("/")[0]!;
+  if (ROOTS.has(rel) || top === "commands") return "root";
+  if (rel === "realtime/event-bus.ts") return "base";
+  if (["trpc", "rest", "mcp", "realtime", "ssr", "openapi"].includes(top)) return "adapter";
+  if (top === "operations" || top === "services" || top === "engine" || top === "plan") return top;
+  return "base";
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+type Import = { from: string; to: string; typeOnly: boolean };
+
+const IMPORT = /^\s*(import|export)\s+(type\s+)?([\s\S]*?)\s*from\s*["']([^"']+)["']/gm;
+const BARE_IMPORT = /^\s*import\s+["']([^"']+)["']/gm;
+const DYNAMIC = /import\(\s*["']([^"']+)["']\s*\)/g;
+
+function resolve(from: string, spec: string): string | null {
+  if (!spec.startsWith(".")) return null;
+  const base = path.normalize(path.join(path.dirname(from), spec));
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {}
+  }
+  return null;
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, "utf8");
+  const out: Import[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const to = resolve(file, m[4]!);
+    if (!to) continue;
+    const clause = m[3]!.trim();
+    // `import type {…}`, or every named specifier marked `type`.
+    const named = clause.match(/^\{([\s\S]*)\}$/)?.[1];
+    const allTyped =
+      named !== undefined &&
+      named
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .every((s) => s.startsWith("type "));
+    out.push({ from: file, to, typeOnly: Boolean(m[2]) || allTyped });
+  }
+  for (const m of text.matchAll(BARE_IMPORT)) {
+    const to = resolve(file, m[1]!);
+    if (to) out.push({ from: file, to, typeOnly: false });
+  }
+  for (const m of text.matchAll(DYNAMIC)) {
+    const to = resolve(file, m[1]!);
+    if (to) out.push({ from: file, to, typeOnly: false });
+  }
+  return out;
+}
+
+/** Why an import breaks the rule, or null. */
+function violation(i: Import): string | null {
+  const from = layerOf(i.from);
+  const to = layerOf(i.to);
+  if (!from || !to || from === "root") return null;
+  if (i.from === `${SERVER}/deps.ts` && i.typeOnly) return null;
+  if (RANK[to] > RANK[from]) return `${from} imports ${to}`;
+  if (from === "adapter" && (to === "services" || to === "engine" || to === "plan") && !i.typeOnly)
+    return `an adapter reaches ${to} without going through operations`;
+  return null;
+}
+
+describe("the server's rooms", () => {
+  const files = sourceFiles(SERVER);
+  const imports = files.flatMap(importsOf);
+
+  it("reads the imports it judges", () => {
+    expect(files.length).toBeGreaterThan(150);
+    // Sanity: the rule sees the engine's imports of the plan, and the adapters' of operations.
+    expect(imports.some((i) => layerOf(i.from) === "engine" && layerOf(i.to) === "plan")).toBe(true);
+    expect(imports.some((i) => layerOf(i.from) === "adapter" && layerOf(i.to) === "operations")).toBe(true);
+  });
+
+  it("imports only downwards: adapters -> operations -> services -> engine -> plan -> base", () => {
+    const broken = imports.flatMap((i) => {
+      const why = violation(i);
+      return why ? [`${i.from} -> ${i.to}: ${why}`] : [];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it("would catch an import the wrong way", () => {
+    expect(
+      violation({ from: `${SERVER}/plan/rows.ts`, to: `${SERVER}/engine/jobs.ts`, typeOnly: false }),
+    ).toBe("plan imports engine");
+    expect(
+      violation({
+        from: `${SERVER}/engine/root.ts`,
+        to: `${SERVER}/services/tasks/tasks.ts`,
+        typeOnly: true,
+      }),
+    ).toBe("engine imports services");
+    expect(
+      violation({ from: `${SERVER}/rest/blog.ts`, to: `${SERVER}/services/blog/posts.ts`, typeOnly: false }),
+    ).toBe("an adapter reaches services without going through operations");
+    expect(
+      violation({ from: `${SERVER}/operations/tasks.ts`, to: `${SERVER}/trpc/router.ts`, typeOnly: false }),
+    ).toBe("operations imports adapter");
+  });
+});
+
+describe("the client", () => {
+  it("imports server code only as types", () => {
+    const broken = sourceFiles("src/client")
+      .flatMap(importsOf)
+      .filter((i) => i.to.startsWith(`${SERVER}/`) && !i.typeOnly)
+      .map((i) => `${i.from} -> ${i.to}`);
+    expect(broken).toEqual([]);
+  });
+});
