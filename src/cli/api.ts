@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { CliError } from "./errors";
 
 /** How long one request may take before the command gives up. */
@@ -7,21 +8,30 @@ export type Connection = { url: string; token: string };
 
 type ErrorBody = { detail?: unknown; errors?: { field?: string; message?: string }[] };
 
-/** A client of the app's public REST API (/api), authenticated with a personal access token. */
+/**
+ * A client of the app's public REST API (/api), authenticated with a personal access token. Each call
+ * names the schema of the answer it expects (the operation's own, from src/shared/schemas): an answer
+ * that does not match is a clear error, not a crash further on.
+ */
 export class Api {
   constructor(private readonly conn: Connection) {}
 
-  get<T>(path: string): Promise<T> {
-    return this.request<T>("GET", path);
+  get<S extends z.ZodType>(path: string, answer: S): Promise<z.output<S>> {
+    return this.request("GET", path, answer);
   }
-  post<T>(path: string, body: unknown = {}): Promise<T> {
-    return this.request<T>("POST", path, body);
+  post<S extends z.ZodType>(path: string, answer: S, body: unknown = {}): Promise<z.output<S>> {
+    return this.request("POST", path, answer, body);
   }
-  patch<T>(path: string, body: unknown): Promise<T> {
-    return this.request<T>("PATCH", path, body);
+  patch<S extends z.ZodType>(path: string, answer: S, body: unknown): Promise<z.output<S>> {
+    return this.request("PATCH", path, answer, body);
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async request<S extends z.ZodType>(
+    method: string,
+    path: string,
+    answer: S,
+    body?: unknown,
+  ): Promise<z.output<S>> {
     const { url, token } = this.conn;
     let res: Response;
     try {
@@ -47,8 +57,18 @@ export class Api {
         `The server at ${url} answered ${res.status} without JSON: is that the Atomize server's address?`,
       );
     }
-    if (res.ok) return json as T;
-    throw new CliError(refusal(res, json as ErrorBody | null));
+    if (!res.ok) throw new CliError(refusal(res, json as ErrorBody | null));
+    const checked = answer.safeParse(json);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+      throw new CliError(
+        `The server at ${url} answered ${method} /api${path} with something this version of atomize does not understand (${where}${issue?.message}). Are the server and atomize the same version?`,
+      );
+    }
+    // The answer itself, not the parsed copy: its schemas do not transform, and --json prints the
+    // server's answer exactly (key order and fields this version does not know included).
+    return json as z.output<S>;
   }
 }
 

@@ -2,10 +2,14 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pkg from "../../package.json" with { type: "json" };
 import { type ExportFormat, treeToCsv, treeToJson, treeToMarkdown } from "../shared/export-formats";
-import type { NextTask, ProjectList, StatusChange } from "../shared/schemas/agent";
-import type { PublicUser } from "../shared/schemas/auth";
-import type { Schedule } from "../shared/schemas/schedule";
-import type { Task, TaskTreeNode } from "../shared/schemas/tasks";
+import {
+  nextTask as nextTaskAnswer,
+  projectList as projectListAnswer,
+  statusChange as statusChangeAnswer,
+} from "../shared/schemas/agent";
+import { publicUser } from "../shared/schemas/auth";
+import { schedule as scheduleAnswer } from "../shared/schemas/schedule";
+import { task as taskAnswer, taskTreeNode } from "../shared/schemas/tasks";
 import { Api, type Connection } from "./api";
 import { configFile, readLogin, removeLogin, writeLogin } from "./config";
 import { CliError, UsageError } from "./errors";
@@ -125,7 +129,7 @@ const commands: Record<string, Command> = {
       } catch {}
       const url = serverUrl(opts, stored);
       const token = checkToken(opts.token ?? (await readToken()));
-      const me = await new Api({ url, token }).get<PublicUser>("/auth/me");
+      const me = await new Api({ url, token }).get("/auth/me", publicUser);
       writeLogin(file, { url, token });
       if (opts.json) return printJson({ url, user: me });
       write(`Logged in to ${url} as ${me.full_name ? `${me.full_name} <${me.email}>` : me.email}.\n`);
@@ -148,7 +152,7 @@ const commands: Record<string, Command> = {
   projects: {
     args: [],
     async run(_, opts) {
-      const list = await connect(opts).get<ProjectList>("/projects?limit=100");
+      const list = await connect(opts).get("/projects?limit=100", projectListAnswer);
       if (opts.json) return printJson(list);
       write(projectList(list));
     },
@@ -158,8 +162,8 @@ const commands: Record<string, Command> = {
     async run([id], opts) {
       const api = connect(opts);
       const [tree, schedule] = await Promise.all([
-        api.get<TaskTreeNode>(taskPath(id!, "/tree")),
-        api.get<Schedule>(taskPath(id!, "/schedule")),
+        api.get(taskPath(id!, "/tree"), taskTreeNode),
+        api.get(taskPath(id!, "/schedule"), scheduleAnswer),
       ]);
       if (opts.json) return printJson({ tree, schedule });
       write(planOutline(tree, schedule));
@@ -168,7 +172,7 @@ const commands: Record<string, Command> = {
   next: {
     args: ["id"],
     async run([id], opts) {
-      const next = await connect(opts).get<NextTask>(taskPath(id!, "/next"));
+      const next = await connect(opts).get(taskPath(id!, "/next"), nextTaskAnswer);
       if (opts.json) return printJson(next);
       write(nextTask(next));
     },
@@ -176,7 +180,7 @@ const commands: Record<string, Command> = {
   start: {
     args: ["task id"],
     async run([id], opts) {
-      const change = await connect(opts).post<StatusChange>(taskPath(id!, "/status"), {
+      const change = await connect(opts).post(taskPath(id!, "/status"), statusChangeAnswer, {
         status: "in_progress",
       });
       if (opts.json) return printJson(change);
@@ -187,10 +191,10 @@ const commands: Record<string, Command> = {
     args: ["task id"],
     async run([id], opts) {
       const api = connect(opts);
-      const change = await api.post<StatusChange>(taskPath(id!, "/status"), { status: "completed" });
+      const change = await api.post(taskPath(id!, "/status"), statusChangeAnswer, { status: "completed" });
       if (opts.json) return printJson(change);
       write(statusChange("Done", change));
-      const task = await api.get<Task>(taskPath(id!));
+      const task = await api.get(taskPath(id!), taskAnswer);
       write(`What now: atomize next ${task.root_task_id ?? task.id}\n`);
     },
   },
@@ -204,7 +208,7 @@ const commands: Record<string, Command> = {
         throw new UsageError(`--format must be md, csv or json (got ${format}).`);
       }
       if (opts.json && format !== "json") throw new UsageError("--json exports JSON; leave out --format.");
-      const tree = await connect(opts).get<TaskTreeNode>(taskPath(id!, "/tree"));
+      const tree = await connect(opts).get(taskPath(id!, "/tree"), taskTreeNode);
       const convert = { md: treeToMarkdown, csv: treeToCsv, json: treeToJson }[format as ExportFormat];
       const text = convert(tree);
       // Redirected, it is the app's download byte for byte, and JSON stays exact as --json does; only

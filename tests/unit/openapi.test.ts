@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+import { restBodies } from "../../src/server/openapi/document";
+import { operationGroups } from "../../src/server/operations/all";
 import { apiDocument, apiRoutes } from "../../src/server/rest/api";
 
 /** `/tasks/:id` (Hono) -> `/tasks/{id}` (OpenAPI). */
@@ -54,6 +56,49 @@ describe("the OpenAPI description of /api", () => {
     );
     const posts = apiDocument().paths["/blog/posts"]?.get as { security: unknown[] };
     expect(posts.security).toEqual([]);
+  });
+});
+
+describe("the answers in the OpenAPI description", () => {
+  type Response = { content?: Record<string, { schema: Record<string, unknown> }> };
+  const paths = apiDocument().paths as Record<
+    string,
+    Record<string, { responses: Record<string, Response> }>
+  >;
+  const components = apiDocument().components.schemas as Record<string, unknown>;
+  const routes = operationGroups.flatMap((g) =>
+    Object.entries(g.operations).flatMap(([name, op]) =>
+      (op.rest ?? []).map((route) => ({ id: `${g.id}.${name}`, route })),
+    ),
+  );
+
+  it("gives every operation's success status its body schema (a 204 has no body)", () => {
+    const missing: string[] = [];
+    for (const { id, route } of routes) {
+      const status = String(route.status ?? 200);
+      const success = paths[route.path]?.[route.method]?.responses[status];
+      const schema = success?.content?.["application/json"]?.schema;
+      if (status === "204") expect(success?.content, id).toBeUndefined();
+      else if (!schema || Object.keys(schema).length === 0)
+        missing.push(`${id} ${route.method} ${route.path}`);
+    }
+    expect(missing).toEqual([]);
+    expect(routes.length).toBeGreaterThan(60);
+  });
+
+  it("names only parts it describes: every $ref points at a component", () => {
+    const refs = [...JSON.stringify(apiDocument()).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);
+    const dangling = refs.filter((r) => !(r.replace("#/components/schemas/", "") in components));
+    expect(dangling).toEqual([]);
+    expect(refs.every((r) => r.startsWith("#/components/schemas/"))).toBe(true);
+    expect(Object.keys(components)).toEqual(expect.arrayContaining(["Error", "Task", "TaskTreeNode"]));
+  });
+
+  it("describes a REST body of its own for every route whose `respond` reshapes the answer", () => {
+    const reshaped = new Set(routes.filter(({ route }) => route.respond).map(({ id }) => id));
+    expect(new Set(Object.keys(restBodies))).toEqual(reshaped);
+    const remove = paths["/tasks/{id}"]?.delete?.responses["200"]?.content?.["application/json"]?.schema;
+    expect(Object.keys((remove?.properties ?? {}) as object).sort()).toEqual(["deleted", "detail"]);
   });
 });
 

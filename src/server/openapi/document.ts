@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { blogSubscription } from "../../shared/schemas/blog";
+import { githubConnectAnswer } from "../../shared/schemas/integrations";
+import { deletedTasksMessage, eventModelMetadata } from "../../shared/schemas/tasks";
 import type { OperationGroup } from "../operations/all";
 import type { AnyOperation, RestRoute, RouteDoc } from "../operations/define";
 import { pathFields } from "../rest/operations";
@@ -6,7 +9,8 @@ import { pathFields } from "../rest/operations";
 /**
  * The OpenAPI 3.1 description of /api, built from the same operation declarations as the routes
  * themselves (and the hand-written routes' own RouteDoc entries), so it cannot drift from them.
- * Schemas are the operations' zod input schemas as JSON Schema 2020-12, OpenAPI 3.1's own dialect.
+ * Schemas are the operations' zod input and output schemas as JSON Schema 2020-12, OpenAPI 3.1's own
+ * dialect; an answer's named parts (`.meta({ id })` in src/shared/schemas) are components.
  */
 
 type JsonSchema = {
@@ -51,6 +55,54 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return rest;
 }
 
+/**
+ * The REST body of the routes whose `respond` gives the answer another shape than the operation's
+ * `output` (or, for my-subscription, turns its null into a 404), by operation id.
+ * TODO: declare each on its route once RestRoute has an `output` field, and drop this table.
+ */
+export const restBodies: Record<string, z.ZodType> = {
+  "tasks.delete": deletedTasksMessage,
+  "tasks.deleteSubtask": deletedTasksMessage,
+  "tasks.updateEventModel": z.object({ metadata: eventModelMetadata }),
+  "github.connect": githubConnectAnswer,
+  "blog.mySubscription": blogSubscription,
+};
+
+/** Points a schema's `#/$defs/...` references at the document's components. */
+function withComponentRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withComponentRefs);
+  if (!value || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => {
+      if (key !== "$ref" || typeof v !== "string") return [key, withComponentRefs(v)];
+      if (!v.startsWith("#/$defs/")) throw new Error(`Unexpected $ref ${v}: give a recursive schema an id`);
+      return [key, `#/components/schemas/${v.slice("#/$defs/".length)}`];
+    }),
+  );
+}
+
+/**
+ * JSON Schema of what the server answers (the output side), its named parts moved to `components`. A
+ * part without a name (zod's `__schema0`, for a recursion) would clash between answers: it is refused.
+ */
+function outputSchemaOf(schema: z.ZodType, components: Record<string, unknown>): JsonSchema {
+  const {
+    $schema: _dialect,
+    $defs,
+    ...root
+  } = z.toJSONSchema(schema, { io: "output", unrepresentable: "throw" }) as JsonSchema & {
+    $defs?: Record<string, JsonSchema>;
+  };
+  for (const [name, def] of Object.entries($defs ?? {})) {
+    if (name.startsWith("__")) throw new Error(`An unnamed recursive schema: give it .meta({ id })`);
+    const part = withComponentRefs(def);
+    if (name in components && JSON.stringify(components[name]) !== JSON.stringify(part))
+      throw new Error(`Two different schemas are named ${name}`);
+    components[name] = part;
+  }
+  return withComponentRefs(root) as JsonSchema;
+}
+
 function without(schema: JsonSchema, names: string[]): JsonSchema {
   if (names.length === 0 || !schema.properties) return schema;
   const properties = Object.fromEntries(
@@ -75,7 +127,13 @@ function errorResponses(codes: string[]) {
 const security = (access: string | undefined) =>
   access === "user" || access === "admin" ? [{ sessionCookie: [] }, { bearerToken: [] }] : [];
 
-function operationObject(operationId: string, tag: string, op: AnyOperation, route: RestRoute<never>) {
+function operationObject(
+  operationId: string,
+  tag: string,
+  op: AnyOperation,
+  route: RestRoute<never>,
+  answer: JsonSchema | null,
+) {
   const input = op.input ? jsonSchemaOf(op.input) : null;
   const fields = pathFields(route.path);
   const parameters: unknown[] = fields.map((name) => ({
@@ -115,10 +173,7 @@ function operationObject(operationId: string, tag: string, op: AnyOperation, rou
       [status]:
         status === "204"
           ? { description: "Success, with no content" }
-          : {
-              description: "Success",
-              content: { "application/json": { schema: op.output ? jsonSchemaOf(op.output) : {} } },
-            },
+          : { description: "Success", content: { "application/json": { schema: answer ?? {} } } },
       ...errorResponses(errors.sort()),
     },
   };
@@ -172,6 +227,7 @@ export function openApiDocument(opts: {
   sessionCookie: string;
 }) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, unknown> = { Error: ERROR_SCHEMA };
   const at = (path: string) => {
     paths[path] ??= {};
     return paths[path];
@@ -180,7 +236,15 @@ export function openApiDocument(opts: {
     for (const [name, op] of Object.entries(group.operations)) {
       for (const route of op.rest ?? []) {
         const variant = route.fixed ? `.${Object.values(route.fixed).join(".")}` : "";
-        at(route.path)[route.method] = operationObject(`${group.id}.${name}${variant}`, group.tag, op, route);
+        const body = route.respond ? restBodies[`${group.id}.${name}`] : op.output;
+        const answer = body && route.status !== 204 ? outputSchemaOf(body, schemas) : null;
+        at(route.path)[route.method] = operationObject(
+          `${group.id}.${name}${variant}`,
+          group.tag,
+          op,
+          route,
+          answer,
+        );
       }
     }
   }
@@ -202,7 +266,7 @@ export function openApiDocument(opts: {
     tags: [...tags].map(([name, description]) => ({ name, ...(description ? { description } : {}) })),
     paths,
     components: {
-      schemas: { Error: ERROR_SCHEMA },
+      schemas,
       securitySchemes: {
         sessionCookie: { type: "apiKey", in: "cookie", name: opts.sessionCookie },
         bearerToken: { type: "http", scheme: "bearer", description: "An access token from /auth/login." },

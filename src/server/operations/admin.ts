@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { publicUser } from "../../shared/schemas/auth";
 import { setRole, toPublicUser } from "../services/auth/accounts";
 import { mutation } from "./define";
 
@@ -13,6 +14,7 @@ export const adminOperations = {
       email: z.email().transform((e) => e.toLowerCase()),
       role: z.enum(["user", "admin"]),
     }),
+    output: publicUser,
     run: async ({ deps }, input) => toPublicUser(await setRole(deps, input.email, input.role)),
   }),
 };

@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { outlineInput, projectsInput, setStatusInput } from "../../shared/schemas/agent";
+import {
+  agentTask,
+  nextTask,
+  outlineInput,
+  planOutline,
+  projectList,
+  projectsInput,
+  setStatusInput,
+  statusChange,
+} from "../../shared/schemas/agent";
 import { taskId } from "../../shared/schemas/tasks";
 import * as agent from "../services/tasks/agent-view";
 import { mutation, query } from "./define";
@@ -15,6 +24,7 @@ export const agentOperations = {
     access: "user",
     summary: "Your projects (root tasks), newest first, with their status and how many leaves are done.",
     input: projectsInput.prefault({}),
+    output: projectList,
     run: ({ deps, user }, input) => agent.listProjects(deps, user.id, input),
     rest: [{ method: "get", path: "/projects", from: "query" }],
   }),
@@ -23,6 +33,7 @@ export const agentOperations = {
     summary:
       "A compact outline of a task's subtree: numbered lines with ids, status, points, hours, dependencies and critical-path marks.",
     input: outlineInput.extend({ id: taskId }),
+    output: planOutline,
     run: ({ deps, user }, { id, ...input }) => agent.getPlanOutline(deps, user.id, id, input),
     rest: [{ method: "get", path: "/tasks/{id}/outline", from: "query" }],
   }),
@@ -31,6 +42,7 @@ export const agentOperations = {
     summary:
       "The ready task to do next in a project or subtree (critical path first), with everything needed to do it.",
     input: byId,
+    output: nextTask,
     run: ({ deps, user }, input) => agent.getNextTask(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/next" }],
   }),
@@ -39,6 +51,7 @@ export const agentOperations = {
     summary:
       "One task with everything needed to do it: text, acceptance criteria, requirements, order, notes and the project's stack.",
     input: byId,
+    output: agentTask,
     run: ({ deps, user }, input) => agent.getAgentTask(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/brief" }],
   }),
@@ -47,6 +60,7 @@ export const agentOperations = {
     summary:
       "Sets a task's status (pending, in_progress, completed) and says which tasks became ready to start with it.",
     input: setStatusInput.extend({ id: taskId }),
+    output: statusChange,
     run: ({ deps, user }, { id, ...input }) => agent.setTaskStatus(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/status", from: "body" }],
   }),

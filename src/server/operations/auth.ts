@@ -1,26 +1,32 @@
 import {
   authorizeInput,
+  authProviders,
+  authResponse,
   exchangeAuthCodeInput,
+  googleAuthorization,
   googleExchangeInput,
   loginInput,
   oauthProvider,
+  publicUser,
   refreshInput,
   registerInput,
   verifyEmailInput,
 } from "../../shared/schemas/auth";
-import { clearedSessionCookies } from "./session";
-import { signedIn } from "./sign-in-response";
+import { detailMessage } from "../../shared/schemas/common";
 import { AppError } from "../errors";
 import * as accounts from "../services/auth/accounts";
 import * as google from "../services/auth/google";
 import { invalidateSession } from "../services/auth/sessions";
 import { mutation, query } from "./define";
+import { clearedSessionCookies } from "./session";
+import { signedIn } from "./sign-in-response";
 
 /** Sign-up, sign-in, sessions and the profile: the tRPC `auth` router and the /api/auth routes. */
 export const authOperations = {
   providers: query({
     access: "public",
     summary: "Which ways of signing in this installation offers.",
+    output: authProviders,
     run: ({ deps }) => ({
       google: deps.config.googleEnabled,
       devBypass: deps.config.NODE_ENV === "development",
@@ -31,6 +37,7 @@ export const authOperations = {
     access: "public",
     summary: "Creates an account and signs it in.",
     input: registerInput,
+    output: authResponse,
     run: async ({ deps, meta, setCookies }, input) =>
       signedIn(deps, await accounts.register(deps, input, meta), setCookies),
     rest: [{ method: "post", path: "/auth/register", from: "body", status: 201 }],
@@ -39,6 +46,7 @@ export const authOperations = {
     access: "public",
     summary: "Signs in with e-mail and password.",
     input: loginInput,
+    output: authResponse,
     run: async ({ deps, meta, setCookies }, input) =>
       signedIn(deps, await accounts.login(deps, input, meta), setCookies),
     rest: [{ method: "post", path: "/auth/login", from: "body" }],
@@ -46,6 +54,7 @@ export const authOperations = {
   logout: mutation({
     access: "public",
     summary: "Ends this session and clears its cookies.",
+    output: detailMessage,
     run: async ({ deps, sessionId, setCookies }) => {
       if (sessionId) await invalidateSession(deps, sessionId);
       setCookies?.(clearedSessionCookies(deps));
@@ -57,6 +66,7 @@ export const authOperations = {
     access: "public",
     summary: "Trades a refresh token (the body's or the cookie's) for new tokens.",
     input: refreshInput,
+    output: authResponse,
     run: async ({ deps, meta, refreshCookie, setCookies }, input) => {
       const token = input.refresh_token ?? refreshCookie;
       if (!token) throw new AppError("UNAUTHORIZED", "No refresh token");
@@ -74,6 +84,7 @@ export const authOperations = {
   me: query({
     access: "user",
     summary: "The signed-in user.",
+    output: publicUser,
     run: ({ user }) => accounts.toPublicUser(user),
     rest: [{ method: "get", path: "/auth/me" }],
   }),
@@ -81,18 +92,21 @@ export const authOperations = {
     access: "public",
     summary: "Follows an e-mail verification link's token.",
     input: verifyEmailInput,
+    output: detailMessage,
     run: async ({ deps }, input) => ({ detail: (await accounts.verifyEmail(deps, input)).detail }),
     rest: [{ method: "post", path: "/auth/verify-email", from: "body" }],
   }),
   resendVerification: mutation({
     access: "user",
     summary: "Sends the verification e-mail again.",
+    output: detailMessage,
     run: ({ deps, user }) => accounts.resendVerification(deps, user),
     rest: [{ method: "post", path: "/auth/verify-email/resend" }],
   }),
   devBypass: mutation({
     access: "public",
     summary: "Development only: signs in as the development user.",
+    output: authResponse,
     run: async ({ deps, meta, setCookies }) =>
       signedIn(deps, await accounts.devBypass(deps, meta), setCookies),
     rest: [{ method: "post", path: "/auth/dev-bypass" }],
@@ -101,6 +115,7 @@ export const authOperations = {
     access: "public",
     summary: "Starts Google sign-in: the authorization URL to send the browser to.",
     input: authorizeInput,
+    output: googleAuthorization,
     run: ({ deps, meta }, input) => google.authorizeGoogle(deps, input, meta),
     rest: [
       {
@@ -115,6 +130,7 @@ export const authOperations = {
     access: "public",
     summary: "Completes Google sign-in with the code, state and issuer (iss, RFC 9207) Google returned.",
     input: googleExchangeInput,
+    output: authResponse,
     run: async ({ deps, meta, setCookies }, input) =>
       signedIn(deps, await google.completeGoogleSignIn(deps, input, meta), setCookies),
     rest: [{ method: "post", path: "/auth/google/exchange", from: "body" }],
@@ -123,6 +139,7 @@ export const authOperations = {
     access: "public",
     summary: "Trades the one-time code of the server-side Google callback for a session.",
     input: exchangeAuthCodeInput,
+    output: authResponse,
     run: async ({ deps, meta, setCookies }, input) =>
       signedIn(deps, await google.exchangeAuthCode(deps, input.code, meta), setCookies),
     // The code arrives as a query parameter (the callback's redirect); a JSON body is accepted too.

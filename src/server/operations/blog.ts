@@ -1,15 +1,24 @@
 import { z } from "zod";
 import {
+  adminBlogPost,
+  adminBlogPostList,
   adminListPostsInput,
   adminListSubscriptionsInput,
   BLOG_MESSAGES,
+  blogPost,
+  blogPostList,
+  blogSubscription,
+  blogSubscriptionList,
   confirmSubscriptionInput,
   createPostInput,
   listPostsInput,
+  outboxMessages,
   subscribeInput,
+  subscribeResult,
   unsubscribeTokenInput,
   updatePostInput,
 } from "../../shared/schemas/blog";
+import { detailMessage } from "../../shared/schemas/common";
 import { AppError } from "../errors";
 import { confirmWithToken } from "../services/blog/confirmation";
 import { adminOutbox } from "../services/blog/outbox";
@@ -25,6 +34,7 @@ export const blogPostAdminOperations = {
     access: "admin",
     summary: "All posts, drafts included, a page at a time.",
     input: adminListPostsInput.prefault({}),
+    output: adminBlogPostList,
     run: ({ deps }, input) => posts.adminListPosts(deps, input),
     rest: [{ method: "get", path: "/admin/blog/posts", from: "query" }],
   }),
@@ -32,6 +42,7 @@ export const blogPostAdminOperations = {
     access: "admin",
     summary: "One post, draft or published.",
     input: byId,
+    output: adminBlogPost,
     run: ({ deps }, input) => posts.adminGetPost(deps, input.id),
     rest: [{ method: "get", path: "/admin/blog/posts/{id}" }],
   }),
@@ -39,6 +50,7 @@ export const blogPostAdminOperations = {
     access: "admin",
     summary: "Writes a new post.",
     input: createPostInput,
+    output: adminBlogPost,
     run: ({ deps, user }, input) => posts.createPost(deps, user, input),
     rest: [{ method: "post", path: "/admin/blog/posts", from: "body", status: 201 }],
   }),
@@ -46,6 +58,7 @@ export const blogPostAdminOperations = {
     access: "admin",
     summary: "Changes a post.",
     input: z.strictObject({ id: byId.shape.id, updates: updatePostInput }),
+    output: adminBlogPost,
     run: ({ deps }, input) => posts.updatePost(deps, input.id, input.updates),
     rest: [{ method: "patch", path: "/admin/blog/posts/{id}", from: { bodyKey: "updates" } }],
   }),
@@ -53,6 +66,7 @@ export const blogPostAdminOperations = {
     access: "admin",
     summary: "Deletes a post.",
     input: byId,
+    output: detailMessage,
     run: ({ deps }, input) => posts.deletePost(deps, input.id),
     rest: [{ method: "delete", path: "/admin/blog/posts/{id}" }],
   }),
@@ -64,6 +78,7 @@ export const blogSubscriptionAdminOperations = {
     access: "admin",
     summary: "Blog subscriptions, a page at a time.",
     input: adminListSubscriptionsInput.prefault({}),
+    output: blogSubscriptionList,
     run: ({ deps }, input) => subs.adminListSubscriptions(deps, input),
     rest: [{ method: "get", path: "/admin/blog/subscriptions", from: "query" }],
   }),
@@ -71,6 +86,7 @@ export const blogSubscriptionAdminOperations = {
     access: "admin",
     summary: "Removes a subscription.",
     input: byId,
+    output: detailMessage,
     run: ({ deps }, input) => subs.adminDeleteSubscription(deps, input.id),
     rest: [{ method: "delete", path: "/admin/blog/subscriptions/{id}" }],
   }),
@@ -85,6 +101,7 @@ export const outboxOperation = query({
       limit: z.coerce.number().int().min(1).max(500).default(100),
     })
     .prefault({}),
+  output: outboxMessages,
   run: ({ deps }, input) => adminOutbox(deps, input),
   rest: [{ method: "get", path: "/admin/outbox", from: "query" }],
 });
@@ -95,6 +112,7 @@ export const blogOperations = {
     access: "public",
     summary: "Published posts, newest first, or best match first when searching.",
     input: listPostsInput.prefault({}),
+    output: blogPostList,
     run: ({ deps }, input) => posts.listPublishedPosts(deps, input),
     rest: [{ method: "get", path: "/blog/posts", from: "query" }],
   }),
@@ -102,6 +120,7 @@ export const blogOperations = {
     access: "public",
     summary: "A published post by slug; each read by a non-admin counts one view.",
     input: z.strictObject({ slug: z.string().trim().min(1).max(200) }),
+    output: blogPost,
     run: ({ deps, user }, input) => posts.getPostBySlug(deps, user, input.slug),
     rest: [{ method: "get", path: "/blog/posts/{slug}" }],
   }),
@@ -109,6 +128,7 @@ export const blogOperations = {
     access: "public",
     summary: "Subscribes to the blog (double opt-in unless the account's e-mail is verified).",
     input: subscribeInput.prefault({}),
+    output: subscribeResult,
     run: ({ deps, user, meta }, input) => subs.subscribe(deps, user, input, meta),
     // The answer carries its REST status (201 subscribed, 202 confirmation sent, 200 already).
     rest: [{ method: "post", path: "/blog/subscribe", from: "body" }],
@@ -116,6 +136,7 @@ export const blogOperations = {
   mySubscription: query({
     access: "user",
     summary: "The signed-in user's subscription, or null (404 over REST).",
+    output: blogSubscription.nullable(),
     run: ({ deps, user }) => subs.getMySubscription(deps, user),
     rest: [
       {
@@ -131,6 +152,7 @@ export const blogOperations = {
   unsubscribe: mutation({
     access: "user",
     summary: "Cancels the signed-in user's own subscription.",
+    output: detailMessage,
     run: ({ deps, user }) => subs.cancelMySubscription(deps, user),
     rest: [{ method: "delete", path: "/blog/my-subscription" }],
   }),
@@ -139,6 +161,7 @@ export const blogOperations = {
     access: "public",
     summary: "Unsubscribes with the token of an e-mail's link.",
     input: unsubscribeTokenInput,
+    output: detailMessage,
     run: ({ deps }, input) => subs.unsubscribeWithToken(deps, input),
   }),
   /** The confirmation link's token (double opt-in), for a client page that handles it. */
@@ -146,6 +169,7 @@ export const blogOperations = {
     access: "public",
     summary: "Confirms a subscription with the token of its e-mail's link.",
     input: confirmSubscriptionInput,
+    output: detailMessage,
     run: ({ deps }, input) => confirmWithToken(deps, input),
   }),
 };

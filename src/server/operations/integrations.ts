@@ -1,17 +1,30 @@
 import { z } from "zod";
+import { detailMessage } from "../../shared/schemas/common";
 import {
+  createdWebhook,
+  exportPreview,
   exportPreviewInput,
+  exportView,
+  generalSettings,
   generalSettingsInput,
   githubConnectInput,
+  githubStatus,
+  integrationStatus,
   jiraCredentialsInput,
+  jiraProjectList,
+  jiraStatus,
+  startedExport,
   startGithubExportInput,
   startJiraExportInput,
   startTrelloExportInput,
+  trelloBoardList,
   trelloCredentialsInput,
+  trelloStatus,
+  webhookList,
 } from "../../shared/schemas/integrations";
+import * as integrations from "../services/connections/connections";
 import * as exportsService from "../services/exports/exports";
 import * as webhooks from "../services/exports/webhooks";
-import * as integrations from "../services/connections/connections";
 import { mutation, query } from "./define";
 
 /** General settings: the tRPC `settings` router and /api/settings. */
@@ -19,6 +32,7 @@ export const settingsOperations = {
   get: query({
     access: "user",
     summary: "Your general settings.",
+    output: generalSettings,
     run: ({ user }) => integrations.generalSettingsOf(user),
     rest: [{ method: "get", path: "/settings" }],
   }),
@@ -26,6 +40,7 @@ export const settingsOperations = {
     access: "user",
     summary: "Changes your general settings.",
     input: generalSettingsInput,
+    output: generalSettings,
     run: ({ deps, user }, input) => integrations.updateGeneralSettings(deps, user, input),
     rest: [{ method: "patch", path: "/settings", from: "body" }],
   }),
@@ -36,6 +51,7 @@ export const integrationOperations = {
   status: query({
     access: "user",
     summary: "Which integrations are connected, without their secrets.",
+    output: integrationStatus,
     run: ({ deps, user }) => integrations.integrationStatus(deps, user.id),
     rest: [{ method: "get", path: "/integrations" }],
   }),
@@ -43,6 +59,7 @@ export const integrationOperations = {
     access: "user",
     summary: "Checks Trello credentials against Trello, then stores them encrypted.",
     input: trelloCredentialsInput,
+    output: trelloStatus,
     run: ({ deps, user }, input) => integrations.saveTrelloCredentials(deps, user.id, input),
     rest: [{ method: "post", path: "/trello/credentials", from: "body" }],
   }),
@@ -50,12 +67,14 @@ export const integrationOperations = {
     access: "user",
     summary: "Checks JIRA credentials against the site, then stores them encrypted.",
     input: jiraCredentialsInput,
+    output: jiraStatus,
     run: ({ deps, user }, input) => integrations.saveJiraCredentials(deps, user.id, input),
     rest: [{ method: "post", path: "/jira/credentials", from: "body" }],
   }),
   webhooks: query({
     access: "user",
     summary: "Your webhook endpoints for GitHub and JIRA (their secrets are shown only when created).",
+    output: webhookList,
     run: ({ deps, user }) => webhooks.listWebhooks(deps, user.id),
     rest: [{ method: "get", path: "/webhooks" }],
   }),
@@ -68,18 +87,21 @@ export const integrationOperations = {
       /** Trello only: the application secret Trello signs deliveries with. */
       secret: z.string().trim().min(8, "The secret is at least 8 characters").max(200).optional(),
     }),
+    output: createdWebhook,
     run: ({ deps, user }, input) => webhooks.createWebhook(deps, user.id, input.kind, input.secret),
     rest: [{ method: "post", path: "/webhooks/{kind}", from: "body", status: 201 }],
   }),
   trelloBoards: query({
     access: "user",
     summary: "Your open Trello boards (through the stored connection), to export into one of them.",
+    output: trelloBoardList,
     run: ({ deps, user }) => integrations.trelloBoards(deps, user.id),
     rest: [{ method: "get", path: "/trello/boards" }],
   }),
   jiraProjects: query({
     access: "user",
     summary: "The JIRA projects the stored connection can see (up to 200), to export into one of them.",
+    output: jiraProjectList,
     run: ({ deps, user }) => integrations.jiraProjects(deps, user.id),
     rest: [{ method: "get", path: "/jira/projects" }],
   }),
@@ -87,6 +109,7 @@ export const integrationOperations = {
     access: "user",
     summary: "Forgets the stored credentials of one integration.",
     input: z.strictObject({ provider: z.enum(["trello", "jira"]) }),
+    output: integrationStatus,
     run: ({ deps, user }, input) => integrations.deleteIntegration(deps, user.id, input.provider),
     rest: [
       {
@@ -110,6 +133,7 @@ export const githubOperations = {
   status: query({
     access: "user",
     summary: "Whether GitHub is connected, as whom, with which scopes.",
+    output: githubStatus,
     run: ({ deps, user }) => integrations.githubStatus(deps, user),
     rest: [{ method: "get", path: "/github/status" }],
   }),
@@ -117,6 +141,7 @@ export const githubOperations = {
     access: "user",
     summary: "Checks a GitHub token against GitHub, then stores it encrypted.",
     input: githubConnectInput,
+    output: githubStatus,
     run: ({ deps, user }, input) => integrations.connectGithub(deps, user, input),
     rest: [
       {
@@ -130,6 +155,7 @@ export const githubOperations = {
   disconnect: mutation({
     access: "user",
     summary: "Forgets the GitHub token.",
+    output: detailMessage,
     run: ({ deps, user }) => integrations.disconnectGithub(deps, user),
     rest: [{ method: "delete", path: "/github/disconnect" }],
   }),
@@ -143,6 +169,7 @@ export const exportOperations = {
     access: "user",
     summary: "Starts an export of a task tree to a new JIRA project (and Confluence).",
     input: startJiraExportInput,
+    output: startedExport,
     run: ({ deps, user }, input) => exportsService.startExport(deps, user, { kind: "jira", input }),
     rest: [{ method: "post", path: "/jira/start-export", from: "body", status: 202 }],
   }),
@@ -150,6 +177,7 @@ export const exportOperations = {
     access: "user",
     summary: "Starts an export of a task tree to a new Trello board.",
     input: startTrelloExportInput,
+    output: startedExport,
     run: ({ deps, user }, input) => exportsService.startExport(deps, user, { kind: "trello", input }),
     rest: [{ method: "post", path: "/trello/start-export", from: "body", status: 202 }],
   }),
@@ -157,6 +185,7 @@ export const exportOperations = {
     access: "user",
     summary: "Starts an export of a task tree to GitHub issues.",
     input: startGithubExportInput,
+    output: startedExport,
     run: ({ deps, user }, input) => exportsService.startExport(deps, user, { kind: "github", input }),
     rest: [{ method: "post", path: "/github/start-export", from: "body", status: 202 }],
   }),
@@ -165,6 +194,7 @@ export const exportOperations = {
     summary:
       "What an export of a plan to a place would do before it runs: how many earlier items it updates, how many it creates, how many it marks removed.",
     input: exportPreviewInput,
+    output: exportPreview,
     run: ({ deps, user }, input) => exportsService.previewExport(deps, user, input),
     rest: [{ method: "get", path: "/exports/preview", from: "query" }],
   }),
@@ -172,6 +202,7 @@ export const exportOperations = {
     access: "user",
     summary: "An export's state and progress.",
     input: exportId,
+    output: exportView,
     run: ({ deps, user }, input) => exportsService.getExport(deps, user.id, input.id),
     rest: [{ method: "get", path: "/exports/{id}" }],
   }),
@@ -179,6 +210,7 @@ export const exportOperations = {
     access: "user",
     summary: "Retries a failed export from where it stopped.",
     input: exportId,
+    output: exportView,
     run: ({ deps, user }, input) => exportsService.retryExport(deps, user.id, input.id),
     rest: [{ method: "post", path: "/exports/{id}/retry" }],
   }),

@@ -1,4 +1,11 @@
-import { modelProviderInput } from "../../shared/schemas/model-providers";
+import {
+  connectionTestResult,
+  instanceModelProviderView,
+  modelProviderInput,
+  modelProviderView,
+  ollamaDetection,
+  plannerForMe,
+} from "../../shared/schemas/model-providers";
 import * as models from "../services/model-providers/model-providers";
 import { mutation, query } from "./define";
 
@@ -11,6 +18,7 @@ export const modelProviderOperations = {
   mine: query({
     access: "user",
     summary: "Your own model provider (the key is never returned, at most its last 4 characters).",
+    output: modelProviderView,
     run: ({ deps, user }) => models.getOwnProvider(deps, user),
     rest: [{ method: "get", path: "/model-provider" }],
   }),
@@ -19,6 +27,7 @@ export const modelProviderOperations = {
     sessionOnly: true,
     summary: "Saves your own model provider.",
     input: modelProviderInput,
+    output: modelProviderView,
     run: ({ deps, user }, input) => models.saveOwnProvider(deps, user, input),
     rest: [{ method: "put", path: "/model-provider", from: "body" }],
   }),
@@ -26,6 +35,7 @@ export const modelProviderOperations = {
     access: "user",
     sessionOnly: true,
     summary: "Removes your own model provider.",
+    output: modelProviderView,
     run: ({ deps, user }) => models.removeOwnProvider(deps, user),
     rest: [{ method: "delete", path: "/model-provider" }],
   }),
@@ -34,12 +44,14 @@ export const modelProviderOperations = {
     sessionOnly: true,
     summary: "Makes one real call with these settings and reports the provider's answer or error.",
     input: modelProviderInput,
+    output: connectionTestResult,
     run: ({ deps, user }, input) => models.testOwnProvider(deps, user, input),
     rest: [{ method: "post", path: "/model-provider/test", from: "body" }],
   }),
   instance: query({
     access: "admin",
     summary: "The instance's model provider.",
+    output: instanceModelProviderView,
     run: ({ deps, user }) => models.getInstanceProvider(deps, user),
     rest: [{ method: "get", path: "/admin/model-provider" }],
   }),
@@ -48,6 +60,7 @@ export const modelProviderOperations = {
     sessionOnly: true,
     summary: "Saves the instance's model provider (refused while the environment sets one).",
     input: modelProviderInput,
+    output: instanceModelProviderView,
     run: ({ deps, user }, input) => models.saveInstanceProvider(deps, user, input),
     rest: [{ method: "put", path: "/admin/model-provider", from: "body" }],
   }),
@@ -55,6 +68,7 @@ export const modelProviderOperations = {
     access: "admin",
     sessionOnly: true,
     summary: "Removes the instance's model provider.",
+    output: instanceModelProviderView,
     run: ({ deps, user }) => models.removeInstanceProvider(deps, user),
     rest: [{ method: "delete", path: "/admin/model-provider" }],
   }),
@@ -63,24 +77,28 @@ export const modelProviderOperations = {
     sessionOnly: true,
     summary: "Tests settings for the instance's model provider with one real call.",
     input: modelProviderInput,
+    output: connectionTestResult,
     run: ({ deps, user }, input) => models.testInstanceProvider(deps, user, input),
     rest: [{ method: "post", path: "/admin/model-provider/test", from: "body" }],
   }),
   plannerForMe: query({
     access: "user",
     summary: "Which planner a task created now would run with: name, model and where its settings come from.",
+    output: plannerForMe,
     run: ({ deps, user }) => models.plannerForMe(deps, user),
     rest: [{ method: "get", path: "/planner" }],
   }),
   ollama: query({
     access: "user",
     summary: "The models of the local Ollama, as last detected.",
+    output: ollamaDetection,
     run: ({ deps }) => models.ollamaModels(deps),
     rest: [{ method: "get", path: "/ollama/models" }],
   }),
   detectOllama: mutation({
     access: "user",
     summary: "Looks for a local Ollama again.",
+    output: ollamaDetection,
     run: ({ deps }) => models.detectOllama(deps),
     rest: [{ method: "post", path: "/ollama/detect" }],
   }),

@@ -1,15 +1,37 @@
 import { z } from "zod";
-import { addNoteInput } from "../../shared/schemas/notes";
-import { acceptReplanInput, replanInput } from "../../shared/schemas/replan";
-import { addDependencyInput, moveTaskInput, scheduleInput } from "../../shared/schemas/schedule";
+import { syncResult } from "../../shared/schemas/integrations";
+import { addNoteInput, taskNote, taskNotes } from "../../shared/schemas/notes";
+import {
+  acceptReplanInput,
+  replanInput,
+  replanProposal,
+  replanResult,
+  revision,
+  revisionList,
+} from "../../shared/schemas/replan";
+import {
+  addDependencyInput,
+  movedTask,
+  moveTaskInput,
+  schedule,
+  scheduleInput,
+  taskDependencies,
+} from "../../shared/schemas/schedule";
 import {
   addTaskInput,
   createTaskInput,
+  deletedTasks,
+  eventModelMetadata,
   listTasksInput,
   rejectTaskInput,
   resubmitTaskInput,
   statsInput,
+  task,
   taskId,
+  taskList,
+  taskStats,
+  taskTreeNode,
+  taskUsage,
   updateEventModelInput,
   updateTaskInput,
 } from "../../shared/schemas/tasks";
@@ -30,6 +52,7 @@ export const taskOperations = {
     access: "user",
     summary: "Your tasks, newest first, a page at a time.",
     input: listTasksInput.prefault({}),
+    output: taskList,
     run: ({ deps, user }, input) => service.listTasks(deps, user.id, input),
     rest: [{ method: "get", path: "/tasks", from: "query" }],
   }),
@@ -38,12 +61,14 @@ export const taskOperations = {
     access: "user",
     summary: "How many of your tasks are in each status.",
     input: statsInput.prefault({}),
+    output: taskStats,
     run: ({ deps, user }, input) => service.getTaskStats(deps, user.id, input),
     rest: [{ method: "get", path: "/tasks/stats", from: "query" }],
   }),
   usage: query({
     access: "user",
     summary: "Decompositions used this month, the monthly limit and when it resets.",
+    output: taskUsage,
     run: ({ user }) => service.usageOf(user),
     rest: [{ method: "get", path: "/tasks/usage" }],
   }),
@@ -51,6 +76,7 @@ export const taskOperations = {
     access: "user",
     summary: "Creates a task from a description and starts its decomposition.",
     input: createTaskInput,
+    output: task,
     run: ({ deps, user }, input) => service.createTask(deps, user.id, input),
     rest: [{ method: "post", path: "/tasks", from: "body", status: 201 }],
   }),
@@ -58,6 +84,7 @@ export const taskOperations = {
     access: "user",
     summary: "One of your tasks.",
     input: byId,
+    output: task,
     run: ({ deps, user }, input) => service.getTask(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}" }],
   }),
@@ -65,6 +92,7 @@ export const taskOperations = {
     access: "user",
     summary: "A task with all its subtasks, nested.",
     input: byId,
+    output: taskTreeNode,
     run: ({ deps, user }, input) => service.getTaskTree(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/tree" }],
   }),
@@ -72,6 +100,7 @@ export const taskOperations = {
     access: "user",
     summary: "Changes a task's title, description, status, complexity or details.",
     input: z.strictObject({ id: taskId, updates: updateTaskInput }),
+    output: task,
     run: ({ deps, user }, input) => service.updateTask(deps, user.id, input.id, input.updates),
     rest: [{ method: "patch", path: "/tasks/{id}", from: { bodyKey: "updates" } }],
   }),
@@ -79,6 +108,7 @@ export const taskOperations = {
     access: "user",
     summary: "Deletes a task with all its subtasks.",
     input: byId,
+    output: deletedTasks,
     run: ({ deps, user }, input) => service.deleteTask(deps, user.id, input.id),
     rest: [
       {
@@ -92,6 +122,7 @@ export const taskOperations = {
     access: "user",
     summary: "Deletes a subtask with its own subtasks.",
     input: byId,
+    output: deletedTasks,
     run: ({ deps, user }, input) => service.deleteSubtask(deps, user.id, input.id),
     rest: [
       {
@@ -105,6 +136,7 @@ export const taskOperations = {
     access: "user",
     summary: "Throws the plan away and decomposes the task again.",
     input: byId,
+    output: task,
     run: ({ deps, user }, input) => service.restartDecomposition(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/restart-decomposition" }],
   }),
@@ -112,6 +144,7 @@ export const taskOperations = {
     access: "user",
     summary: "Marks a task completed.",
     input: byId,
+    output: task,
     run: ({ deps, user }, input) => service.completeTask(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/complete" }],
   }),
@@ -119,6 +152,7 @@ export const taskOperations = {
     access: "user",
     summary: "Replaces the event model's Markdown; a later decomposition keeps a person's edit.",
     input: updateEventModelInput.extend({ id: taskId }),
+    output: eventModelMetadata,
     run: ({ deps, user }, { id, ...input }) => service.updateEventModel(deps, user.id, id, input),
     rest: [
       {
@@ -133,6 +167,7 @@ export const taskOperations = {
     access: "user",
     summary: "Approves a plan waiting for review; its decomposition continues.",
     input: byId,
+    output: task,
     run: ({ deps, user }, input) => review.approveTask(deps, user, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/approve" }],
   }),
@@ -140,6 +175,7 @@ export const taskOperations = {
     access: "user",
     summary: "Rejects a plan waiting for review, with a reason.",
     input: rejectTaskInput.extend({ id: taskId }),
+    output: task,
     run: ({ deps, user }, { id, ...input }) => review.rejectTask(deps, user, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/reject", from: "body" }],
   }),
@@ -147,6 +183,7 @@ export const taskOperations = {
     access: "user",
     summary: "Resubmits a rejected task, optionally with a new description.",
     input: resubmitTaskInput.extend({ id: taskId }),
+    output: task,
     run: ({ deps, user }, { id, ...input }) => review.resubmitTask(deps, user, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/resubmit", from: "body" }],
   }),
@@ -154,6 +191,7 @@ export const taskOperations = {
     access: "user",
     summary: "Makes a task wait for another task of the same plan (422 naming the cycle it would close).",
     input: addDependencyInput.extend({ id: taskId }),
+    output: taskDependencies,
     run: ({ deps, user }, { id, ...input }) => order.addDependency(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/dependencies", from: "body", status: 201 }],
   }),
@@ -161,6 +199,7 @@ export const taskOperations = {
     access: "user",
     summary: "Removes one of a task's dependencies.",
     input: z.strictObject({ id: taskId, depends_on_id: taskId }),
+    output: z.void(),
     run: ({ deps, user }, input) => order.removeDependency(deps, user.id, input.id, input.depends_on_id),
     rest: [{ method: "delete", path: "/tasks/{id}/dependencies/{depends_on_id}", status: 204 }],
   }),
@@ -168,6 +207,7 @@ export const taskOperations = {
     access: "user",
     summary: "What a task waits for and what waits for it.",
     input: byId,
+    output: taskDependencies,
     run: ({ deps, user }, input) => order.getDependencies(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/dependencies" }],
   }),
@@ -176,6 +216,7 @@ export const taskOperations = {
     summary:
       "The plan's order for a task's subtree: critical path, waves, ready leaves and a P50/P90 forecast for a team size.",
     input: scheduleInput.extend({ id: taskId }),
+    output: schedule,
     run: ({ deps, user }, { id, ...input }) => order.getSchedule(deps, user.id, id, input),
     rest: [{ method: "get", path: "/tasks/{id}/schedule", from: "query" }],
   }),
@@ -184,6 +225,7 @@ export const taskOperations = {
     summary:
       "Moves a task with its subtasks under another parent of the same plan, at a place among its children.",
     input: moveTaskInput.extend({ id: taskId }),
+    output: movedTask,
     run: ({ deps, user }, { id, ...input }) => order.moveTask(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/move", from: "body" }],
   }),
@@ -192,6 +234,7 @@ export const taskOperations = {
     summary:
       "Asks the planner for a new subtree of a task, with optional guidance, and returns the changes as a proposal; the tree is not touched.",
     input: replanInput.extend({ id: taskId }),
+    output: replanProposal,
     run: ({ deps, user }, { id, ...input }) => replan.proposeReplan(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/replan", from: "body" }],
   }),
@@ -199,6 +242,7 @@ export const taskOperations = {
     access: "user",
     summary: "A re-plan proposal of a task.",
     input: z.strictObject({ id: taskId, proposal_id: taskId }),
+    output: replanProposal,
     run: ({ deps, user }, input) => replan.getReplan(deps, user.id, input.id, input.proposal_id),
     rest: [{ method: "get", path: "/tasks/{id}/replan/{proposal_id}" }],
   }),
@@ -207,6 +251,7 @@ export const taskOperations = {
     summary:
       "Applies all of a re-plan's changes, or the chosen ones with what they need, as one revision (409 when the plan changed since).",
     input: acceptReplanInput.extend({ id: taskId, proposal_id: taskId }),
+    output: replanResult,
     run: ({ deps, user }, { id, proposal_id, ...input }) =>
       replan.acceptReplan(deps, user.id, id, proposal_id, input),
     rest: [{ method: "post", path: "/tasks/{id}/replan/{proposal_id}/accept", from: "body" }],
@@ -216,6 +261,7 @@ export const taskOperations = {
     summary:
       "Lets re-plans change a task a person edited or an export created (a completed task stays locked).",
     input: byId,
+    output: task,
     run: ({ deps, user }, input) => replan.unlockTask(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/unlock" }],
   }),
@@ -223,6 +269,7 @@ export const taskOperations = {
     access: "user",
     summary: "The plan's revisions, newest first: every accepted re-plan, move, edit and restore.",
     input: byId,
+    output: revisionList,
     run: ({ deps, user }, input) => revisions.listRevisions(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/revisions" }],
   }),
@@ -230,6 +277,7 @@ export const taskOperations = {
     access: "user",
     summary: "Brings the plan back as it was at a revision, as a new revision.",
     input: z.strictObject({ id: taskId, revision_id: taskId }),
+    output: revision,
     run: ({ deps, user }, input) => revisions.restoreRevision(deps, user.id, input.id, input.revision_id),
     rest: [{ method: "post", path: "/tasks/{id}/revisions/{revision_id}/restore" }],
   }),
@@ -238,6 +286,7 @@ export const taskOperations = {
     summary:
       "Asks JIRA and GitHub for the status of what exports made for this plan and moves the tasks to match.",
     input: byId,
+    output: syncResult,
     run: ({ deps, user }, input) => sync.syncPlan(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/sync" }],
   }),
@@ -245,6 +294,7 @@ export const taskOperations = {
     access: "user",
     summary: "A task's notes, oldest first: what a person or a coding agent noted while doing it.",
     input: byId,
+    output: taskNotes,
     run: ({ deps, user }, input) => notes.listNotes(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/notes" }],
   }),
@@ -252,6 +302,7 @@ export const taskOperations = {
     access: "user",
     summary: "Appends a timestamped note to a task (signed with the token's name when a token wrote it).",
     input: addNoteInput.extend({ id: taskId }),
+    output: taskNote,
     run: ({ deps, user, apiToken }, { id, ...input }) => notes.addNote(deps, user.id, id, input, apiToken),
     rest: [{ method: "post", path: "/tasks/{id}/notes", from: "body", status: 201 }],
   }),
@@ -259,6 +310,7 @@ export const taskOperations = {
     access: "user",
     summary: "Adds a task before or after a sibling, or as a child.",
     input: z.strictObject({ id: taskId, task: addTaskInput }),
+    output: task,
     run: ({ deps, user }, input) => service.addTask(deps, user.id, input.id, input.task),
     rest: [{ method: "post", path: "/tasks/{id}/add-task", from: { bodyKey: "task" }, status: 201 }],
   }),

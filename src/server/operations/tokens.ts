@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createTokenInput } from "../../shared/schemas/tokens";
+import { apiTokenList, createTokenInput, newApiToken } from "../../shared/schemas/tokens";
 import * as tokens from "../services/auth/api-tokens";
 import { mutation, query } from "./define";
 
@@ -11,6 +11,7 @@ export const tokenOperations = {
     summary:
       "Makes a personal access token (read or write, 30, 90 or 365 days or no expiry); it is shown once.",
     input: createTokenInput,
+    output: newApiToken,
     run: ({ deps, user }, input) => tokens.createApiToken(deps, user.id, input),
     rest: [{ method: "post", path: "/tokens", from: "body", status: 201 }],
   }),
@@ -18,6 +19,7 @@ export const tokenOperations = {
     access: "user",
     sessionOnly: true,
     summary: "Your personal access tokens with their last use (never the tokens themselves).",
+    output: apiTokenList,
     run: ({ deps, user }) => tokens.listApiTokens(deps, user.id),
     rest: [{ method: "get", path: "/tokens" }],
   }),
@@ -26,6 +28,7 @@ export const tokenOperations = {
     sessionOnly: true,
     summary: "Revokes a personal access token at once.",
     input: z.strictObject({ id: z.string().trim().min(1).max(100) }),
+    output: z.void(),
     run: ({ deps, user }, input) => tokens.revokeApiToken(deps, user.id, input.id),
     rest: [{ method: "delete", path: "/tokens/{id}", status: 204 }],
   }),

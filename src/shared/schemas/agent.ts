@@ -1,6 +1,7 @@
 import { z } from "zod";
-import type { EstimateRange } from "./schedule";
-import { EDITABLE_STATUSES, type Progress, type TaskStatus, type TechStackContext } from "./tasks";
+import { isoTimestamp } from "./common";
+import { estimateHours } from "./schedule";
+import { EDITABLE_STATUSES, progress, TASK_STATUSES, techStackContext } from "./tasks";
 
 /**
  * The plan as a coding agent or a script reads it (the MCP tools, the CLI, GET /api/projects,
@@ -36,82 +37,93 @@ export const setStatusInput = z.strictObject({
   status: z.enum(EDITABLE_STATUSES, { error: `status must be one of ${EDITABLE_STATUSES.join(", ")}` }),
 });
 
-export type { Progress };
+export type { Progress } from "./tasks";
 
-export type ProjectSummary = {
-  id: string;
-  title: string;
+const taskStatus = z.enum(TASK_STATUSES);
+
+export const projectSummary = z.object({
+  id: z.string(),
+  title: z.string(),
   /** The plan's state (processing while it is being planned, completed once planned or done). */
-  status: TaskStatus;
-  progress: Progress;
-  created_at: string;
-};
-export type ProjectList = { projects: ProjectSummary[]; total: number };
+  status: taskStatus,
+  progress,
+  created_at: isoTimestamp,
+});
+export type ProjectSummary = z.infer<typeof projectSummary>;
+export const projectList = z.object({ projects: z.array(projectSummary), total: z.number().int() });
+export type ProjectList = z.infer<typeof projectList>;
 
-export type PlanOutline = {
-  task_id: string;
-  root_task_id: string;
-  status: TaskStatus;
-  progress: Progress;
-  critical_path_hours: number | null;
+export const planOutline = z.object({
+  task_id: z.string(),
+  root_task_id: z.string(),
+  status: taskStatus,
+  progress,
+  critical_path_hours: z.number().nullable(),
   /**
    * One line per task: `1.2 [ ] "Title" (3 pts, 5h) id=… after 1.1 *critical *ready`. Marks: [x] done,
    * [~] in progress, [ ] to do, [!] failed; `after` names what it waits for by outline number (or id
    * outside the outline). The title is a JSON string, so what its author wrote stays inside its quotes.
    */
-  outline: string;
+  outline: z.string(),
   /** Tasks below `depth`, or past the line limit, that the outline leaves out. */
-  omitted: number;
-};
+  omitted: z.number().int(),
+});
+export type PlanOutline = z.infer<typeof planOutline>;
 
-export type TaskRef = { id: string; title: string; status: TaskStatus };
+export const taskRef = z
+  .object({ id: z.string(), title: z.string(), status: taskStatus })
+  .meta({ id: "TaskRef" });
+export type TaskRef = z.infer<typeof taskRef>;
 
 /** Everything an agent needs to do one task. */
-export type AgentTask = {
-  id: string;
-  title: string;
-  description: string;
-  status: TaskStatus;
-  is_leaf: boolean;
-  story_points: number | null;
-  estimate_hours: EstimateRange | null;
-  implementation_details: string | null;
-  acceptance_criteria: string[];
+export const agentTask = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  status: taskStatus,
+  is_leaf: z.boolean(),
+  story_points: z.number().int().nullable(),
+  estimate_hours: estimateHours.nullable(),
+  implementation_details: z.string().nullable(),
+  acceptance_criteria: z.array(z.string()),
   /** The project's stated requirements this task covers, with their text. */
-  requirements: { id: string; text: string }[];
+  requirements: z.array(z.object({ id: z.string(), text: z.string() })),
   /** Ancestors from the project down to the parent. */
-  path: TaskRef[];
-  depends_on: TaskRef[];
+  path: z.array(taskRef),
+  depends_on: z.array(taskRef),
   /** Tasks that wait for this one directly. */
-  blocks: TaskRef[];
+  blocks: z.array(taskRef),
   /** Leaves that become ready to start once this task is done. */
-  unblocks: TaskRef[];
-  critical: boolean;
-  notes: { body: string; token_name: string | null; created_at: string }[];
-  project: {
-    id: string;
-    title: string;
-    tech_stack: TechStackContext | null;
-    best_practices: string[];
-  };
-};
+  unblocks: z.array(taskRef),
+  critical: z.boolean(),
+  notes: z.array(z.object({ body: z.string(), token_name: z.string().nullable(), created_at: isoTimestamp })),
+  project: z.object({
+    id: z.string(),
+    title: z.string(),
+    tech_stack: techStackContext.nullable(),
+    best_practices: z.array(z.string()),
+  }),
+});
+export type AgentTask = z.infer<typeof agentTask>;
 
-export type NextTask = {
-  project_id: string;
+export const nextTask = z.object({
+  project_id: z.string(),
   /** The ready leaf to do next (critical path first, one nobody started before one in progress), or null. */
-  task: AgentTask | null;
+  task: agentTask.nullable(),
   /** Why there is none, or what else is going on. */
-  message: string;
+  message: z.string(),
   /** Other ready leaves, in the order they should be taken. */
-  also_ready: TaskRef[];
+  also_ready: z.array(taskRef),
   /** Ready leaves someone already started (the chosen one among them only when nothing else is ready). */
-  in_progress: TaskRef[];
-  progress: Progress;
-};
+  in_progress: z.array(taskRef),
+  progress,
+});
+export type NextTask = z.infer<typeof nextTask>;
 
-export type StatusChange = {
-  task: TaskRef;
+export const statusChange = z.object({
+  task: taskRef,
   /** Leaves that became ready to start with this change (completing a task unblocks its dependents). */
-  unblocked: TaskRef[];
-  progress: Progress;
-};
+  unblocked: z.array(taskRef),
+  progress,
+});
+export type StatusChange = z.infer<typeof statusChange>;

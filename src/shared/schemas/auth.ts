@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AUTH_MESSAGES, FULL_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from "../auth-rules";
 import { isCommonPassword } from "../common-passwords";
 import { EMAIL_MAX, EMAIL_PATTERN } from "../email-address";
+import { isoTimestamp } from "./common";
 
 export * from "../auth-rules";
 
@@ -93,28 +94,42 @@ export type VerifyEmailInput = z.input<typeof verifyEmailInput>;
 export const userRole = z.enum(["user", "admin"]);
 
 /** The user, as every auth response returns it. */
-export const publicUser = z.object({
-  id: z.string(),
-  email: z.string(),
-  username: z.string(),
-  full_name: z.string(),
-  role: userRole,
-  provider: z.string(),
-  subscription_tier: z.string(),
-  subscription_status: z.string(),
-  monthly_task_limit: z.number(),
-  tasks_created_this_month: z.number(),
-  /** The address was proven (Google, or the link mailed after registration); ADMIN_EMAILS needs it. */
-  email_verified: z.boolean(),
-  created_at: z.string(),
-});
+export const publicUser = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    username: z.string(),
+    full_name: z.string(),
+    role: userRole,
+    provider: z.string(),
+    subscription_tier: z.string(),
+    subscription_status: z.string(),
+    monthly_task_limit: z.number().int(),
+    tasks_created_this_month: z.number().int(),
+    /** The address was proven (Google, or the link mailed after registration); ADMIN_EMAILS needs it. */
+    email_verified: z.boolean(),
+    created_at: isoTimestamp,
+  })
+  .meta({ id: "PublicUser" });
 export type PublicUser = z.infer<typeof publicUser>;
 
-export type AuthResponse = {
-  access_token: string;
-  token_type: "bearer";
-  refresh_token: string;
-  user: PublicUser;
-};
+/** A sign-in's answer: the tokens for API clients (the SPA gets them as cookies too) and the user. */
+export const authResponse = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal("bearer"),
+    refresh_token: z.string(),
+    user: publicUser,
+  })
+  .meta({ id: "AuthResponse" });
+export type AuthResponse = z.infer<typeof authResponse>;
 
-export type AuthProviders = { google: boolean; devBypass: boolean };
+export const authProviders = z.object({ google: z.boolean(), devBypass: z.boolean() });
+export type AuthProviders = z.infer<typeof authProviders>;
+
+/** Where to send the browser to sign in with Google, and the state it will come back with. */
+export const googleAuthorization = z.object({
+  state: z.string(),
+  redirect_uri: z.string(),
+  authorization_url: z.string(),
+});

@@ -14,11 +14,11 @@ import {
   BLOG_TAG_LENGTH_MAX,
   BLOG_TAGS_MAX,
   BLOG_TITLE_MAX,
-  type BlogPostStatus,
   SUBSCRIPTION_FREQUENCIES,
   slugify,
 } from "../blog-rules";
 import { EMAIL_MAX, EMAIL_PATTERN, INVALID_EMAIL_MESSAGE } from "../email-address";
+import { isoTimestamp, pageOf } from "./common";
 
 /** A featured image is an https URL or an uploaded file's /uploads/ path. */
 export function isAllowedImageUrl(v: string): boolean {
@@ -183,40 +183,53 @@ export const unsubscribeTokenInput = z.strictObject({
 export const confirmSubscriptionInput = unsubscribeTokenInput;
 
 // -- responses -----------------------------------------------------------------------------------------
-export type BlogPost = {
-  id: string;
-  title: string;
-  slug: string;
-  content: string;
-  excerpt: string | null;
-  featured_image: string | null;
-  tags: string[];
-  status: BlogPostStatus;
-  meta_description: string | null;
-  meta_keywords: string | null;
-  author_name: string;
-  created_at: string;
-  updated_at: string;
-  published_at: string | null;
-  view_count: number;
-};
+export const blogPost = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    slug: z.string(),
+    content: z.string(),
+    excerpt: z.string().nullable(),
+    featured_image: z.string().nullable(),
+    tags: z.array(z.string()),
+    status: z.enum(BLOG_POST_STATUSES),
+    meta_description: z.string().nullable(),
+    meta_keywords: z.string().nullable(),
+    author_name: z.string(),
+    created_at: isoTimestamp,
+    updated_at: isoTimestamp,
+    published_at: isoTimestamp.nullable(),
+    view_count: z.number().int(),
+  })
+  .meta({ id: "BlogPost" });
+export type BlogPost = z.infer<typeof blogPost>;
 
 /** Admin views add when subscribers were e-mailed about the post. */
-export type AdminBlogPost = BlogPost & { notified_at: string | null };
+export const adminBlogPost = blogPost
+  .extend({ notified_at: isoTimestamp.nullable() })
+  .meta({ id: "AdminBlogPost" });
+export type AdminBlogPost = z.infer<typeof adminBlogPost>;
 
-export type BlogPostList<P = BlogPost> = { posts: P[]; total: number; page: number; page_size: number };
+export const blogPostList = pageOf("posts", blogPost);
+export const adminBlogPostList = pageOf("posts", adminBlogPost);
+/** A page of posts (`BlogPostList<AdminBlogPost>` for the admin's list). */
+export type BlogPostList<P = BlogPost> = Omit<z.infer<typeof blogPostList>, "posts"> & { posts: P[] };
 
-export type BlogSubscription = {
-  id: string;
-  email: string;
-  /** One of SUBSCRIPTION_STATUSES. */
-  status: string;
-  frequency: string;
-  categories: string[];
-  created_at: string;
-  confirmed_at: string | null;
-  last_notified_at: string | null;
-};
+export const blogSubscription = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    /** One of SUBSCRIPTION_STATUSES. */
+    status: z.string(),
+    /** One of SUBSCRIPTION_FREQUENCIES. */
+    frequency: z.string(),
+    categories: z.array(z.string()),
+    created_at: isoTimestamp,
+    confirmed_at: isoTimestamp.nullable(),
+    last_notified_at: isoTimestamp.nullable(),
+  })
+  .meta({ id: "BlogSubscription" });
+export type BlogSubscription = z.infer<typeof blogSubscription>;
 
 /**
  * POST /blog/subscribe. Whoever has not proven they own the address (a visitor, or an account whose
@@ -224,20 +237,34 @@ export type BlogSubscription = {
  * that address, so the endpoint reveals nothing about who is subscribed. An account with a verified
  * e-mail is subscribed at once and sees its own subscription.
  */
-export type SubscribeResult =
-  | { detail: string; confirmation_required: true }
-  | {
-      detail: string;
-      confirmation_required: false;
-      already_subscribed: boolean;
-      subscription: BlogSubscription;
-    };
+export const subscribeResult = z.discriminatedUnion("confirmation_required", [
+  z.object({ detail: z.string(), confirmation_required: z.literal(true) }),
+  z.object({
+    detail: z.string(),
+    confirmation_required: z.literal(false),
+    already_subscribed: z.boolean(),
+    subscription: blogSubscription,
+  }),
+]);
+export type SubscribeResult = z.infer<typeof subscribeResult>;
 
-export type BlogSubscriptionList = {
-  subscriptions: BlogSubscription[];
-  total: number;
-  page: number;
-  page_size: number;
-};
+export const blogSubscriptionList = pageOf("subscriptions", blogSubscription);
+export type BlogSubscriptionList = z.infer<typeof blogSubscriptionList>;
+
+/** GET /admin/outbox: the mail kept while no SMTP server is configured (none is kept with one). */
+export const outboxMessages = z.object({
+  transport: z.enum(["smtp", "outbox"]),
+  messages: z.array(
+    z.object({
+      id: z.string(),
+      to: z.string(),
+      subject: z.string(),
+      text: z.string(),
+      html: z.string(),
+      created_at: isoTimestamp,
+    }),
+  ),
+  total: z.number().int(),
+});
 
 export type UploadedImage = { url: string };

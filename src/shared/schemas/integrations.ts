@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EMAIL_PATTERN } from "../email-address";
 import { parseGithubRepository } from "../github-names";
+import { isoTimestamp } from "./common";
 
 /** JIRA project key 2-10 uppercase alphanumerics; Trello board names at most 30 characters. */
 export const JIRA_KEY_MAX = 10;
@@ -21,7 +22,10 @@ export const generalSettingsInput = z.strictObject({
   darkMode: z.boolean().optional(),
   notifications: z.boolean().optional(),
 });
-export type GeneralSettings = { darkMode: boolean; notifications: boolean };
+export const generalSettings = z
+  .object({ darkMode: z.boolean(), notifications: z.boolean() })
+  .meta({ id: "GeneralSettings" });
+export type GeneralSettings = z.infer<typeof generalSettings>;
 
 export const trelloCredentialsInput = z.strictObject({
   api_key: required("Trello API key is required", 200),
@@ -42,34 +46,64 @@ export const githubConnectInput = z.strictObject({
 });
 
 /** What the browser may see of stored credentials: never a secret. */
-export type IntegrationStatus = {
-  trello: {
-    connected: boolean;
-    api_key_hint: string | null;
-    username: string | null;
-    updated_at: string | null;
-  };
-  jira: {
-    connected: boolean;
-    jira_url: string | null;
-    user_email: string | null;
-    account_id: string | null;
-    updated_at: string | null;
-  };
-  github: {
-    connected: boolean;
-    login: string | null;
-    public_repos: number | null;
-    scopes: string[] | null;
-    updated_at: string | null;
-  };
-};
+export const trelloStatus = z.object({
+  connected: z.boolean(),
+  api_key_hint: z.string().nullable(),
+  username: z.string().nullable(),
+  updated_at: isoTimestamp.nullable(),
+});
+export const jiraStatus = z.object({
+  connected: z.boolean(),
+  jira_url: z.string().nullable(),
+  user_email: z.string().nullable(),
+  account_id: z.string().nullable(),
+  updated_at: isoTimestamp.nullable(),
+});
+export const integrationStatus = z
+  .object({
+    trello: trelloStatus,
+    jira: jiraStatus,
+    github: z.object({
+      connected: z.boolean(),
+      login: z.string().nullable(),
+      public_repos: z.number().int().nullable(),
+      scopes: z.array(z.string()).nullable(),
+      updated_at: isoTimestamp.nullable(),
+    }),
+  })
+  .meta({ id: "IntegrationStatus" });
+export type IntegrationStatus = z.infer<typeof integrationStatus>;
 
-export type GithubStatus = {
-  connected: boolean;
-  user: { login: string; username: string; public_repos: number } | null;
-  missing_scopes: string[];
-};
+export const githubStatus = z
+  .object({
+    connected: z.boolean(),
+    user: z.object({ login: z.string(), username: z.string(), public_repos: z.number().int() }).nullable(),
+    missing_scopes: z.array(z.string()),
+  })
+  .meta({ id: "GithubStatus" });
+export type GithubStatus = z.infer<typeof githubStatus>;
+/** POST /github/connect over REST: the status with the login again as `username` (null when none). */
+export const githubConnectAnswer = githubStatus.extend({ username: z.string().nullable() });
+
+export const WEBHOOK_KINDS = ["github", "jira", "trello"] as const;
+
+/** Your webhook endpoints; a secret is never shown again after creation. */
+export const webhookList = z.object({
+  webhooks: z.array(
+    z.object({ kind: z.enum(WEBHOOK_KINDS), url: z.string(), last_delivery_at: isoTimestamp.nullable() }),
+  ),
+});
+/** A new webhook endpoint with its secret, shown this once. */
+export const createdWebhook = z.object({ kind: z.enum(WEBHOOK_KINDS), url: z.string(), secret: z.string() });
+
+export const trelloBoardList = z.object({
+  boards: z.array(z.object({ id: z.string(), name: z.string(), url: z.string() })),
+});
+export const jiraProjectList = z.object({
+  projects: z.array(z.object({ key: z.string(), name: z.string() })),
+  /** More projects exist than were listed. */
+  truncated: z.boolean(),
+});
 
 // ---- exports -------------------------------------------------------------------------------------
 
@@ -165,21 +199,46 @@ export const exportPreviewInput = z.strictObject({
   jira_url: z.string().trim().max(300).optional(),
   repository: z.string().trim().max(200).optional(),
 });
-export type ExportPreview = { exported_before: boolean; update: number; create: number; remove: number };
+export const exportPreview = z.object({
+  exported_before: z.boolean(),
+  update: z.number().int(),
+  create: z.number().int(),
+  remove: z.number().int(),
+});
+export type ExportPreview = z.infer<typeof exportPreview>;
 
-export type ExportView = {
-  export_id: string;
-  kind: ExportKind;
-  task_id: string | null;
-  status: "queued" | "running" | "completed" | "failed";
-  step: string | null;
-  progress: number;
-  message: string | null;
-  result: Record<string, unknown> | null;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-};
+/** POST /{jira,trello,github}/start-export: the export is queued; follow it with GET /exports/{id}. */
+export const startedExport = z
+  .object({ export_id: z.string(), status: z.literal("queued") })
+  .meta({ id: "StartedExport" });
+
+export const exportView = z
+  .object({
+    export_id: z.string(),
+    kind: z.enum(EXPORT_KINDS),
+    task_id: z.string().nullable(),
+    status: z.enum(["queued", "running", "completed", "failed"]),
+    step: z.string().nullable(),
+    /** 0-100. */
+    progress: z.number().int(),
+    message: z.string().nullable(),
+    // Free-form JSON: each exporter's own summary (counts, the board's or project's link, warnings),
+    // whose fields differ by kind and have changed between versions.
+    result: z.record(z.string(), z.unknown()).nullable(),
+    error: z.string().nullable(),
+    created_at: isoTimestamp,
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: "ExportView" });
+export type ExportView = z.infer<typeof exportView>;
+
+/** POST /tasks/{id}/sync: what "Sync now" asked of JIRA, GitHub and Trello, and what it changed. */
+export const syncResult = z.object({
+  checked: z.number().int(),
+  changed: z.number().int(),
+  /** Places that could not be asked (no stored connection, a refusal), in words. */
+  problems: z.array(z.string()),
+});
 
 /** Messages on /ws/{jira,trello}-export/{id} and the tRPC export subscription. */
 export type ExportMessage =

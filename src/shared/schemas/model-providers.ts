@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoTimestamp } from "./common";
 
 /** Limits of a model provider's settings (issue 10, docs/decisions/012-model-settings.md). */
 export const BASE_URL_MAX = 500;
@@ -61,50 +62,81 @@ export const modelProviderInput = z
 export type ModelProviderInput = z.input<typeof modelProviderInput>;
 
 /** What a client may see of a saved provider: never the key, at most its last four characters. */
-export type ModelProviderView = {
-  configured: boolean;
-  base_url: string | null;
-  model: string | null;
-  concurrency: number;
-  api_key_saved: boolean;
-  /** "••••abcd" for a long key; null for a short one or none. */
-  api_key_hint: string | null;
-  /** A key is saved but cannot be opened with this server's credentials key: enter it again. */
-  api_key_unreadable: boolean;
-  updated_at: string | null;
-};
+export const modelProviderView = z
+  .object({
+    configured: z.boolean(),
+    base_url: z.string().nullable(),
+    model: z.string().nullable(),
+    concurrency: z.number().int(),
+    api_key_saved: z.boolean(),
+    /** "••••abcd" for a long key; null for a short one or none. */
+    api_key_hint: z.string().nullable(),
+    /** A key is saved but cannot be opened with this server's credentials key: enter it again. */
+    api_key_unreadable: z.boolean(),
+    updated_at: isoTimestamp.nullable(),
+  })
+  .meta({ id: "ModelProviderView" });
+export type ModelProviderView = z.infer<typeof modelProviderView>;
 
-export type InstanceModelProviderView = ModelProviderView & {
-  /** Set when environment variables choose the instance's provider: they win, and the screen is read-only. */
-  environment: { base_url: string; model: string; api_key_saved: boolean; concurrency: number } | null;
-};
+export const instanceModelProviderView = modelProviderView
+  .extend({
+    /** Set when environment variables choose the instance's provider: they win, and the screen is read-only. */
+    environment: z
+      .object({
+        base_url: z.string(),
+        model: z.string(),
+        api_key_saved: z.boolean(),
+        concurrency: z.number().int(),
+      })
+      .nullable(),
+  })
+  .meta({ id: "InstanceModelProviderView" });
+export type InstanceModelProviderView = z.infer<typeof instanceModelProviderView>;
 
 export const PLANNER_SOURCES = ["your settings", "environment", "instance settings", "none"] as const;
 export type PlannerSource = (typeof PLANNER_SOURCES)[number];
 
 /** Which planner a decomposition started now would run with, and where its settings come from. */
-export type PlannerForMe = {
-  name: "offline" | "langchain";
-  model: string | null;
-  source: PlannerSource;
+export const plannerForMe = z.object({
+  name: z.enum(["offline", "langchain"]),
+  model: z.string().nullable(),
+  source: z.enum(PLANNER_SOURCES),
   /** Why the chosen provider cannot plan now (its saved key cannot be read), or null. */
-  problem: string | null;
-};
+  problem: z.string().nullable(),
+});
+export type PlannerForMe = z.infer<typeof plannerForMe>;
 
-export type ConnectionTestResult =
-  | { ok: true; answer: string; model: string | null; ms: number }
-  | { ok: false; status: number | null; message: string; ms: number };
+export const connectionTestResult = z
+  .discriminatedUnion("ok", [
+    z.object({ ok: z.literal(true), answer: z.string(), model: z.string().nullable(), ms: z.number() }),
+    z.object({
+      ok: z.literal(false),
+      status: z.number().int().nullable(),
+      message: z.string(),
+      ms: z.number(),
+    }),
+  ])
+  .meta({ id: "ConnectionTestResult" });
+export type ConnectionTestResult = z.infer<typeof connectionTestResult>;
 
-export type OllamaModel = { name: string; size: number | null; parameter_size: string | null };
+export const ollamaModel = z.object({
+  name: z.string(),
+  size: z.number().nullable(),
+  parameter_size: z.string().nullable(),
+});
+export type OllamaModel = z.infer<typeof ollamaModel>;
 
-export type OllamaDetection = {
-  status: "disabled" | "found" | "not_found" | "invalid";
-  /** The address probed (OLLAMA_URL). */
-  url: string | null;
-  /** What to save as the base URL to use it: `${url}/v1`. */
-  base_url: string | null;
-  models: OllamaModel[];
-  /** Why nothing was found, in a sentence. */
-  message: string | null;
-  checked_at: string | null;
-};
+export const ollamaDetection = z
+  .object({
+    status: z.enum(["disabled", "found", "not_found", "invalid"]),
+    /** The address probed (OLLAMA_URL). */
+    url: z.string().nullable(),
+    /** What to save as the base URL to use it: `${url}/v1`. */
+    base_url: z.string().nullable(),
+    models: z.array(ollamaModel),
+    /** Why nothing was found, in a sentence. */
+    message: z.string().nullable(),
+    checked_at: isoTimestamp.nullable(),
+  })
+  .meta({ id: "OllamaDetection" });
+export type OllamaDetection = z.infer<typeof ollamaDetection>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoTimestamp } from "./common";
 
 /** Notes on a task (the side panel's Notes, the MCP `add_note` tool): what was learned doing it. */
 export const NOTE_MAX = 5000;
@@ -13,12 +14,14 @@ export const addNoteInput = z.strictObject({
     .max(NOTE_MAX, `A note is at most ${NOTE_MAX.toLocaleString("en")} characters`),
 });
 
-export type TaskNote = {
-  id: string;
-  task_id: string;
-  body: string;
+export const taskNote = z.object({
+  id: z.string(),
+  task_id: z.string(),
+  body: z.string(),
   /** The personal access token's name when a script or coding agent wrote it; null from the app. */
-  token_name: string | null;
-  created_at: string;
-};
-export type TaskNotes = { task_id: string; notes: TaskNote[] };
+  token_name: z.string().nullable(),
+  created_at: isoTimestamp,
+});
+export type TaskNote = z.infer<typeof taskNote>;
+export const taskNotes = z.object({ task_id: z.string(), notes: z.array(taskNote) });
+export type TaskNotes = z.infer<typeof taskNotes>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { EstimateRange } from "./schedule";
+import { isoTimestamp } from "./common";
+import { estimateHours } from "./schedule";
 
 /**
  * Re-planning a node as a reviewable diff, and the plan's history (docs/decisions/019-replan-and-history.md).
@@ -38,15 +39,16 @@ export const acceptReplanInput = z.strictObject({
 });
 
 /** The fields of a node a re-plan proposes, in the API's names. */
-export type PlannedFields = {
-  description: string;
-  implementation_details: string | null;
-  acceptance_criteria: string[];
-  requirement_ids: string[];
-  story_points: number | null;
-  complexity_score: number | null;
-  estimate_hours: EstimateRange | null;
-};
+export const plannedFields = z.object({
+  description: z.string(),
+  implementation_details: z.string().nullable(),
+  acceptance_criteria: z.array(z.string()),
+  requirement_ids: z.array(z.string()),
+  story_points: z.number().int().nullable(),
+  complexity_score: z.number().nullable(),
+  estimate_hours: estimateHours.nullable(),
+});
+export type PlannedFields = z.infer<typeof plannedFields>;
 export const COMPARED_FIELDS = [
   "description",
   "implementation_details",
@@ -57,46 +59,48 @@ export const COMPARED_FIELDS = [
 ] as const satisfies readonly (keyof PlannedFields)[];
 export type ComparedField = (typeof COMPARED_FIELDS)[number];
 
-export type ReplanChange =
-  | {
-      change_id: string;
-      op: "add";
-      /** The new node's parent: an existing task, or (parent_change_id) a node another change adds. */
-      parent_id: string | null;
-      parent_change_id: string | null;
-      /** 0-based place among the parent's children in the proposed plan. */
-      position: number;
-      /** What the new node waits for: existing task ids, or change ids of nodes this proposal adds. */
-      after: PlannedFields & { depends_on: string[] };
-      requires: string[];
-    }
-  | {
-      change_id: string;
-      op: "update";
-      task_id: string;
-      before: Partial<PlannedFields>;
-      after: Partial<PlannedFields>;
-      requires: string[];
-    }
-  | {
-      change_id: string;
-      op: "remove";
-      task_id: string;
-      /** The removed node's title and how many subtasks go with it. */
-      before: { description: string; subtasks: number };
-      requires: string[];
-    }
-  | {
-      change_id: string;
-      op: "move";
-      task_id: string;
-      parent_id: string | null;
-      parent_change_id: string | null;
-      position: number;
-      before: { parent_id: string };
-      after: { parent_id: string | null };
-      requires: string[];
-    };
+export const replanChange = z.discriminatedUnion("op", [
+  z.object({
+    change_id: z.string(),
+    op: z.literal("add"),
+    /** The new node's parent: an existing task, or (parent_change_id) a node another change adds. */
+    parent_id: z.string().nullable(),
+    parent_change_id: z.string().nullable(),
+    /** 0-based place among the parent's children in the proposed plan. */
+    position: z.number().int(),
+    /** What the new node waits for: existing task ids, or change ids of nodes this proposal adds. */
+    after: plannedFields.extend({ depends_on: z.array(z.string()) }),
+    requires: z.array(z.string()),
+  }),
+  z.object({
+    change_id: z.string(),
+    op: z.literal("update"),
+    task_id: z.string(),
+    before: plannedFields.partial(),
+    after: plannedFields.partial(),
+    requires: z.array(z.string()),
+  }),
+  z.object({
+    change_id: z.string(),
+    op: z.literal("remove"),
+    task_id: z.string(),
+    /** The removed node's title and how many subtasks go with it. */
+    before: z.object({ description: z.string(), subtasks: z.number().int() }),
+    requires: z.array(z.string()),
+  }),
+  z.object({
+    change_id: z.string(),
+    op: z.literal("move"),
+    task_id: z.string(),
+    parent_id: z.string().nullable(),
+    parent_change_id: z.string().nullable(),
+    position: z.number().int(),
+    before: z.object({ parent_id: z.string() }),
+    after: z.object({ parent_id: z.string().nullable() }),
+    requires: z.array(z.string()),
+  }),
+]);
+export type ReplanChange = z.infer<typeof replanChange>;
 export type ReplanOp = ReplanChange["op"];
 
 /** "2 added, 1 moved" / "2 to add, 1 to move": how many changes of each kind, in the given words. */
@@ -108,26 +112,32 @@ export function changeSummary(changes: readonly { op: ReplanOp }[], words: Recor
     .join(", ");
 }
 
-export type ReplanProposal = {
-  proposal_id: string;
-  task_id: string;
-  guidance: string | null;
-  planner: string;
-  status: "open" | "accepted" | "stale";
-  created_at: string;
-  changes: ReplanChange[];
-  /** Nodes the planner would have changed or dropped but were left alone because they are locked. */
-  kept_locked: { task_id: string; description: string; locked: LockReason[] }[];
-};
+export const replanProposal = z
+  .object({
+    proposal_id: z.string(),
+    task_id: z.string(),
+    guidance: z.string().nullable(),
+    planner: z.string(),
+    status: z.enum(["open", "accepted", "stale"]),
+    created_at: isoTimestamp,
+    changes: z.array(replanChange),
+    /** Nodes the planner would have changed or dropped but were left alone because they are locked. */
+    kept_locked: z.array(
+      z.object({ task_id: z.string(), description: z.string(), locked: z.array(z.enum(LOCK_REASONS)) }),
+    ),
+  })
+  .meta({ id: "ReplanProposal" });
+export type ReplanProposal = z.infer<typeof replanProposal>;
 
-export type ReplanResult = {
-  proposal_id: string;
+export const replanResult = z.object({
+  proposal_id: z.string(),
   /** Every change applied: the chosen ones and the ones they needed (a new parent, a moved subtask). */
-  applied: string[];
-  revision_id: string;
+  applied: z.array(z.string()),
+  revision_id: z.string(),
   /** Proposed dependencies left out because the accepted part of the plan no longer allowed them. */
-  dependencies_dropped: number;
-};
+  dependencies_dropped: z.number().int(),
+});
+export type ReplanResult = z.infer<typeof replanResult>;
 
 export const REVISION_KINDS = [
   "baseline",
@@ -141,14 +151,16 @@ export const REVISION_KINDS = [
 ] as const;
 export type RevisionKind = (typeof REVISION_KINDS)[number];
 
-export type Revision = {
-  revision_id: string;
-  kind: RevisionKind;
-  summary: string;
+export const revision = z.object({
+  revision_id: z.string(),
+  kind: z.enum(REVISION_KINDS),
+  summary: z.string(),
   /** The task the change was made on (null for the baseline). */
-  task_id: string | null;
-  created_at: string;
+  task_id: z.string().nullable(),
+  created_at: isoTimestamp,
   /** How many tasks the plan had after this change. */
-  tasks: number;
-};
-export type RevisionList = { task_id: string; revisions: Revision[] };
+  tasks: z.number().int(),
+});
+export type Revision = z.infer<typeof revision>;
+export const revisionList = z.object({ task_id: z.string(), revisions: z.array(revision) });
+export type RevisionList = z.infer<typeof revisionList>;

@@ -25,7 +25,9 @@ export const estimateRange = z
   .strictObject({ low: hours("low"), likely: hours("likely"), high: hours("high") })
   .refine((e) => e.low <= e.likely, { message: "low must not be above likely", path: ["low"] })
   .refine((e) => e.likely <= e.high, { message: "high must not be below likely", path: ["high"] });
-export type EstimateRange = { low: number; likely: number; high: number };
+/** An estimate as answers carry it: no limits, since a roll-up adds up many leaves' ranges. */
+export const estimateHours = z.object({ low: z.number(), likely: z.number(), high: z.number() });
+export type EstimateRange = z.infer<typeof estimateHours>;
 
 /** A leaf without an estimate is scheduled at this size (a day's work, with a wide range). */
 export const DEFAULT_ESTIMATE: EstimateRange = { low: 3, likely: 6, high: 12 };
@@ -66,42 +68,57 @@ export const scheduleInput = z.strictObject({
 // ---- responses -------------------------------------------------------------------------------------
 
 /** What a parent shows of its subtree. Hours add up the leaves' ranges; unestimated leaves add nothing. */
-export type Rollup = {
-  story_points: number;
-  estimate_hours: EstimateRange;
-  leaves_done: number;
-  leaves_total: number;
-  leaves_unestimated: number;
-};
+export const rollup = z.object({
+  story_points: z.number(),
+  estimate_hours: estimateHours,
+  leaves_done: z.number().int(),
+  leaves_total: z.number().int(),
+  leaves_unestimated: z.number().int(),
+});
+export type Rollup = z.infer<typeof rollup>;
 
 /** A task's place in the plan's order: what it waits for and what waits for it. */
-export type TaskDependencies = {
-  task_id: string;
-  depends_on: string[];
-  blocks: string[];
-};
+export const taskDependencies = z
+  .object({
+    task_id: z.string(),
+    depends_on: z.array(z.string()),
+    blocks: z.array(z.string()),
+  })
+  .meta({ id: "TaskDependencies" });
+export type TaskDependencies = z.infer<typeof taskDependencies>;
 
-export type Forecast = {
-  team_size: number;
+export const forecast = z.object({
+  team_size: z.number().int(),
   /** Working days (HOURS_PER_DAY focused hours each) to finish the remaining work, half of the runs within it. */
-  p50_days: number;
+  p50_days: z.number(),
   /** Nine runs in ten finish within this many working days. */
-  p90_days: number;
-  simulations: number;
-  hours_per_day: number;
-};
+  p90_days: z.number(),
+  simulations: z.number().int(),
+  hours_per_day: z.number(),
+});
+export type Forecast = z.infer<typeof forecast>;
 
-export type Schedule = {
-  task_id: string;
+export const schedule = z.object({
+  task_id: z.string(),
   /** The longest chain of remaining leaves by likely hours, first to last. */
-  critical_path: string[];
+  critical_path: z.array(z.string()),
   /** The critical path's likely duration in hours (the shortest the remaining work can take). */
-  critical_path_hours: number;
+  critical_path_hours: z.number(),
   /** Remaining leaves in waves: each wave can run in parallel once the ones before it are done. */
-  waves: string[][];
+  waves: z.array(z.array(z.string())),
   /** Leaves not done whose dependencies are all done, critical ones first. */
-  ready: string[];
+  ready: z.array(z.string()),
   /** Leaves without an estimate: scheduled at a default size (see docs/decisions/018-plans-a-team-can-run.md). */
-  unestimated: string[];
-  forecast: Forecast;
-};
+  unestimated: z.array(z.string()),
+  forecast,
+});
+export type Schedule = z.infer<typeof schedule>;
+
+/** POST /tasks/{id}/move: where the task is now. */
+export const movedTask = z.object({
+  id: z.string(),
+  parent_id: z.string(),
+  position: z.number().int(),
+  depth: z.number().int(),
+});
+export type MovedTask = z.infer<typeof movedTask>;

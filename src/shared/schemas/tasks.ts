@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { parseGithubRepoUrl } from "../github-names";
-import type { LockReason } from "./replan";
-import { type EstimateRange, estimateRange, type Rollup } from "./schedule";
+import { isoTimestamp, pageOf } from "./common";
+import { LOCK_REASONS } from "./replan";
+import { estimateHours, estimateRange, rollup } from "./schedule";
 
 export const TASK_STATUSES = [
   "pending",
@@ -166,157 +167,228 @@ export const addTaskInput = z.strictObject({
 export type AddTaskInput = z.input<typeof addTaskInput>;
 
 // ---- responses -------------------------------------------------------------------------------------
+// Each answer's schema, with its type derived from it: operations declare them as their `output`, the API
+// reference describes them, and in tests every answer is checked against its schema.
 
-export type Epic = { id: string; title: string; description: string; priority: number };
-export type UserStory = {
-  id: string;
-  epic_id: string | null;
-  actor: string;
-  action: string;
-  benefit: string;
-  acceptance_criteria: string[];
-  story_points: number | null;
-  priority: string;
-};
-export type TechStackContext = {
-  frontend?: string;
-  backend?: string;
-  database?: string;
-  deployment?: string;
-  description?: string;
-  application_type?: string;
-  preferred_languages?: string[];
-  deployment_target?: string;
-  frameworks?: Record<string, string[]>;
-};
-export type TaskContext = {
-  tech_stack: TechStackContext | null;
-  best_practices: string[];
-  epics: Epic[];
-  user_stories: UserStory[];
-};
-export type Swimlane = {
-  name: string;
-  description?: string;
-  events: string[];
-  commands: string[];
-  read_models: string[];
-};
-export type Chapter = {
-  name: string;
-  description?: string;
-  sub_chapters: { name: string; slices: string[] }[];
-};
-export type EventModelMetadata = {
-  event_model_markdown: string;
-  extracted_events: unknown[];
-  commands: unknown[];
-  read_models: unknown[];
-  user_interactions: unknown[];
-  automations: unknown[];
-  swimlanes: Swimlane[];
-  chapters: Chapter[];
-};
+export const epic = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  priority: z.number().int(),
+});
+export type Epic = z.infer<typeof epic>;
 
-export type Task = {
-  task_id: string;
-  id: string;
-  description: string;
-  status: TaskStatus;
-  complexity_score: number | null;
-  complexity: number | null;
-  rejection_reason: string | null;
-  failure_reason: string | null;
-  /** A subtask whose split kept failing: left as a leaf, with the reason, while the rest completed. */
-  needs_attention: boolean;
-  attention_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-  depth: number;
-  position: number;
-  total_subtasks: number;
-  children_count: number;
-  parent_id: string | null;
-  root_task_id: string | null;
-  context: TaskContext | null;
-  additional_context: Record<string, unknown> | null;
-  metadata: EventModelMetadata | null;
-  story_points: number | null;
-  implementation_details: string | null;
-  /** 2-5 testable statements of when this node is done (every planned leaf has them). */
-  acceptance_criteria: string[];
-  /** The stated requirements (R1, R2, ... read from the root's description) this node covers. */
-  requirement_ids: string[];
-  /** Developer-hours, subtasks included (the likely value of `estimate_hours`). */
-  estimated_hours: number | null;
-  /** The estimate as a range in developer-hours (low <= likely <= high); null when there is none. */
-  estimate_hours: EstimateRange | null;
-  /** The tasks of the same plan this one waits for (a parent's apply to all its subtasks). */
-  depends_on: string[];
-  /** "rule" (the offline outline's heuristic, shown as "estimated by rule"), "model" or "person". */
-  estimate_source: string | null;
-  /** Why a re-plan leaves this node alone (empty when it may change it); see schemas/replan.ts. */
-  locked: LockReason[];
-  /** When a person last changed its content or place, and when an export last created it elsewhere. */
-  edited_at: string | null;
-  exported_at: string | null;
-  /** What exports made for this task: the JIRA issue, Trello card or GitHub issue, with its link. */
-  remote_links: RemoteLink[];
-  /**
-   * On a root: what its description states, read by rule (requirements R1, R2, ..., non-goals, and the
-   * rules the work must keep), and the kind of work it was planned as, with the evidence.
-   */
-  stated_scope: {
-    requirements: { id: string; text: string }[];
-    non_goals: string[];
-    constraints: string[];
-    planned_as: { kind: string; label: string; because: string[] };
-  } | null;
-  is_atomic: boolean;
-  predictions: Record<string, unknown> | null;
-  tech_preferences: Record<string, unknown> | null;
-  options: {
-    max_depth: number;
-    max_subtasks: number;
-    complexity_threshold: number;
-    use_context: boolean;
-    requires_approval: boolean;
-  } | null;
-  planner: string | null;
-  model: string | null;
-  warnings: string[];
-};
-/** A node of a tree answer: its children, and on a parent the roll-up of its subtree (null on a leaf). */
-export type RemoteLink = {
-  kind: "jira" | "trello" | "github";
+export const userStory = z.object({
+  id: z.string(),
+  epic_id: z.string().nullable(),
+  actor: z.string(),
+  action: z.string(),
+  benefit: z.string(),
+  acceptance_criteria: z.array(z.string()),
+  story_points: z.number().int().nullable(),
+  priority: z.string(),
+});
+export type UserStory = z.infer<typeof userStory>;
+
+export const techStackContext = z.object({
+  frontend: z.string().optional(),
+  backend: z.string().optional(),
+  database: z.string().optional(),
+  deployment: z.string().optional(),
+  description: z.string().optional(),
+  application_type: z.string().optional(),
+  preferred_languages: z.array(z.string()).optional(),
+  deployment_target: z.string().optional(),
+  frameworks: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type TechStackContext = z.infer<typeof techStackContext>;
+
+export const taskContext = z.object({
+  tech_stack: techStackContext.nullable(),
+  best_practices: z.array(z.string()),
+  epics: z.array(epic),
+  user_stories: z.array(userStory),
+});
+export type TaskContext = z.infer<typeof taskContext>;
+
+export const swimlane = z.object({
+  name: z.string(),
+  description: z.string(),
+  events: z.array(z.string()),
+  commands: z.array(z.string()),
+  read_models: z.array(z.string()),
+});
+export type Swimlane = z.infer<typeof swimlane>;
+
+export const chapter = z.object({
+  name: z.string(),
+  description: z.string(),
+  sub_chapters: z.array(z.object({ name: z.string(), slices: z.array(z.string()) })),
+});
+export type Chapter = z.infer<typeof chapter>;
+
+/**
+ * One event, command, read model, interaction or automation of the event model, as the planner named it.
+ * Its type stays `unknown`, as the database stores the lists untyped and the services read them so; the
+ * schema still checks and documents each element.
+ */
+const eventModelElement: z.ZodType<unknown> = z.object({ name: z.string(), description: z.string() });
+
+export const eventModelMetadata = z.object({
+  event_model_markdown: z.string(),
+  extracted_events: z.array(eventModelElement),
+  commands: z.array(eventModelElement),
+  read_models: z.array(eventModelElement),
+  user_interactions: z.array(eventModelElement),
+  automations: z.array(eventModelElement),
+  swimlanes: z.array(swimlane),
+  chapters: z.array(chapter),
+});
+export type EventModelMetadata = z.infer<typeof eventModelMetadata>;
+
+/** What exports made for a task: the JIRA issue, Trello card or GitHub issue, with its link. */
+export const remoteLink = z.object({
+  kind: z.enum(["jira", "trello", "github"]),
   /** "MKT-12", "#34", a card's short link. */
-  key: string;
-  url: string;
+  key: z.string(),
+  url: z.string(),
   /** Its status there when last seen ("Done", "closed"), or null before the first sync. */
-  status: string | null;
-};
+  status: z.string().nullable(),
+});
+export type RemoteLink = z.infer<typeof remoteLink>;
 
-export type TaskTreeNode = Task & { children: TaskTreeNode[]; rollup: Rollup | null };
+/** A row's technology preferences as task creation stored them (each field null when not chosen). */
+const storedTechPreferences = z.object({
+  application_type: z.string().nullable().optional(),
+  tech_stack_id: z.string().nullable().optional(),
+  github_repo: z.string().nullable().optional(),
+  additional_requirements: z.string().nullable().optional(),
+});
+
+export const task = z
+  .object({
+    task_id: z.string(),
+    id: z.string(),
+    description: z.string(),
+    status: z.enum(TASK_STATUSES),
+    complexity_score: z.number().nullable(),
+    complexity: z.number().nullable(),
+    rejection_reason: z.string().nullable(),
+    failure_reason: z.string().nullable(),
+    /** A subtask whose split kept failing: left as a leaf, with the reason, while the rest completed. */
+    needs_attention: z.boolean(),
+    attention_reason: z.string().nullable(),
+    created_at: isoTimestamp,
+    updated_at: isoTimestamp,
+    completed_at: isoTimestamp.nullable(),
+    depth: z.number().int(),
+    position: z.number(),
+    total_subtasks: z.number().int(),
+    children_count: z.number().int(),
+    parent_id: z.string().nullable(),
+    root_task_id: z.string().nullable(),
+    context: taskContext.nullable(),
+    // Free-form JSON: a column this server never writes (kept for rows that carry it).
+    additional_context: z.record(z.string(), z.unknown()).nullable(),
+    metadata: eventModelMetadata.nullable(),
+    story_points: z.number().int().nullable(),
+    implementation_details: z.string().nullable(),
+    /** 2-5 testable statements of when this node is done (every planned leaf has them). */
+    acceptance_criteria: z.array(z.string()),
+    /** The stated requirements (R1, R2, ... read from the root's description) this node covers. */
+    requirement_ids: z.array(z.string()),
+    /** Developer-hours, subtasks included (the likely value of `estimate_hours`). */
+    estimated_hours: z.number().nullable(),
+    /** The estimate as a range in developer-hours (low <= likely <= high); null when there is none. */
+    estimate_hours: estimateHours.nullable(),
+    /** The tasks of the same plan this one waits for (a parent's apply to all its subtasks). */
+    depends_on: z.array(z.string()),
+    /** "rule" (the offline outline's heuristic, shown as "estimated by rule"), "model" or "person". */
+    estimate_source: z.string().nullable(),
+    /** Why a re-plan leaves this node alone (empty when it may change it); see schemas/replan.ts. */
+    locked: z.array(z.enum(LOCK_REASONS)),
+    /** When a person last changed its content or place, and when an export last created it elsewhere. */
+    edited_at: isoTimestamp.nullable(),
+    exported_at: isoTimestamp.nullable(),
+    /** What exports made for this task: the JIRA issue, Trello card or GitHub issue, with its link. */
+    remote_links: z.array(remoteLink),
+    /**
+     * On a root: what its description states, read by rule (requirements R1, R2, ..., non-goals, and the
+     * rules the work must keep), and the kind of work it was planned as, with the evidence.
+     */
+    stated_scope: z
+      .object({
+        requirements: z.array(z.object({ id: z.string(), text: z.string() })),
+        non_goals: z.array(z.string()),
+        constraints: z.array(z.string()),
+        planned_as: z.object({ kind: z.string(), label: z.string(), because: z.array(z.string()) }),
+      })
+      .nullable(),
+    is_atomic: z.boolean(),
+    // Free-form JSON: the planner's model usage on a root (llm_calls, prompt_tokens, completion_tokens),
+    // added to in the database, so older rows may carry other keys.
+    predictions: z.record(z.string(), z.unknown()).nullable(),
+    tech_preferences: storedTechPreferences.nullable(),
+    options: z
+      .object({
+        max_depth: z.number().int(),
+        max_subtasks: z.number().int(),
+        complexity_threshold: z.number(),
+        use_context: z.boolean(),
+        requires_approval: z.boolean(),
+      })
+      .nullable(),
+    planner: z.string().nullable(),
+    model: z.string().nullable(),
+    warnings: z.array(z.string()),
+  })
+  .meta({ id: "Task" });
+export type Task = z.infer<typeof task>;
+
+/** A node of a tree answer: its children, and on a parent the roll-up of its subtree (null on a leaf). */
+export const taskTreeNode = task
+  .extend({
+    get children(): z.ZodArray<typeof taskTreeNode> {
+      return z.array(taskTreeNode);
+    },
+    rollup: rollup.nullable(),
+  })
+  .meta({ id: "TaskTreeNode" });
+export type TaskTreeNode = z.infer<typeof taskTreeNode>;
 
 /**
  * How much of a task's work is done: its leaves (the work items; a task without subtasks is its own leaf)
  * done, of all of them. A plan's root is "completed" once it is planned, so this, not the root's status,
  * says how far the work has got.
  */
-export type Progress = { leaves_done: number; leaves_total: number; percent: number };
+export const progress = z.object({
+  leaves_done: z.number().int(),
+  leaves_total: z.number().int(),
+  percent: z.number(),
+});
+export type Progress = z.infer<typeof progress>;
 
 /** A task in a list answer, with its work's progress. */
-export type TaskListItem = Task & { progress: Progress };
-export type TaskList = { tasks: TaskListItem[]; total: number; page: number; page_size: number };
-export type TaskStats = {
-  total: number;
-  completed: number;
-  in_progress: number;
-  pending: number;
-  rejected: number;
-  failed: number;
-};
+export const taskListItem = task.extend({ progress });
+export type TaskListItem = z.infer<typeof taskListItem>;
+export const taskList = pageOf("tasks", taskListItem);
+export type TaskList = z.infer<typeof taskList>;
+
+export const taskStats = z.object({
+  total: z.number().int(),
+  completed: z.number().int(),
+  in_progress: z.number().int(),
+  pending: z.number().int(),
+  rejected: z.number().int(),
+  failed: z.number().int(),
+});
+export type TaskStats = z.infer<typeof taskStats>;
+
+/** DELETE /tasks/{id} and /tasks/{id}/subtask over tRPC: how many tasks went, subtasks included. */
+export const deletedTasks = z.object({ deleted: z.number().int() });
+/** The REST answer of the same: a sentence with the count. */
+export const deletedTasksMessage = deletedTasks.extend({ detail: z.string() });
+
 /** Which stats counter a status adds to (badge groups); used by the server and the client's optimistic updates. */
 export function statsGroupOf(status: string): Exclude<keyof TaskStats, "total"> | null {
   switch (status) {
@@ -338,7 +410,15 @@ export function statsGroupOf(status: string): Exclude<keyof TaskStats, "total"> 
   }
 }
 
-export type TaskUsage = { used: number; limit: number | null; period: string; resets_at: string };
+export const taskUsage = z.object({
+  used: z.number().int(),
+  /** Null for an admin: no limit. */
+  limit: z.number().int().nullable(),
+  /** The calendar month the count belongs to (YYYY-MM, UTC). */
+  period: z.string(),
+  resets_at: isoTimestamp,
+});
+export type TaskUsage = z.infer<typeof taskUsage>;
 
 export const rejectTaskInput = z.strictObject({
   reason: z

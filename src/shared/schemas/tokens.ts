@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoTimestamp } from "./common";
 
 /** Personal access tokens (Settings → API tokens): what a token may do, and how long it lives. */
 export const TOKEN_SCOPES = ["read", "write"] as const;
@@ -22,15 +23,20 @@ export const createTokenInput = z.strictObject({
     .default(90),
 });
 
-export type ApiToken = {
-  id: string;
-  name: string;
-  scope: TokenScope;
+export const apiToken = z.object({
+  id: z.string(),
+  name: z.string(),
+  scope: z.enum(TOKEN_SCOPES),
   /** The token's first characters, to tell tokens apart. */
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-};
+  prefix: z.string(),
+  created_at: isoTimestamp,
+  expires_at: isoTimestamp.nullable(),
+  last_used_at: isoTimestamp.nullable(),
+});
+export type ApiToken = z.infer<typeof apiToken>;
+export const apiTokenList = z.object({ tokens: z.array(apiToken) });
 /** What POST /tokens answers, the only time the token itself is shown. */
-export type NewApiToken = Pick<ApiToken, "id" | "name" | "scope" | "expires_at"> & { token: string };
+export const newApiToken = apiToken.pick({ id: true, name: true, scope: true, expires_at: true }).extend({
+  token: z.string(),
+});
+export type NewApiToken = z.infer<typeof newApiToken>;
