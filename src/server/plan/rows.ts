@@ -157,3 +157,29 @@ export async function dependsOnLists(db: DbOrTx, taskIds: string[]): Promise<Map
   }
   return out;
 }
+
+/** Each node's children, by parent id, in the rows' order. */
+export function childrenMap(rows: TaskRow[]): Map<string, TaskRow[]> {
+  const out = new Map<string, TaskRow[]>();
+  for (const r of rows) {
+    if (!r.parentId) continue;
+    const list = out.get(r.parentId);
+    if (list) list.push(r);
+    else out.set(r.parentId, [r]);
+  }
+  return out;
+}
+
+/** Every node below `id`, depth first. */
+export function subtreeOf(rows: TaskRow[], id: string): TaskRow[] {
+  const kids = childrenMap(rows);
+  const out: TaskRow[] = [];
+  const visit = (n: string) => {
+    for (const c of kids.get(n) ?? []) {
+      out.push(c);
+      visit(c.id);
+    }
+  };
+  visit(id);
+  return out;
+}

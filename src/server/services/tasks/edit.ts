@@ -1,0 +1,218 @@
+import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
+import { findApplicationType, findStack } from "../../../shared/catalogue";
+import type { createTaskInput, Task, updateTaskInput } from "../../../shared/schemas/tasks";
+import { taskDependencies, tasks } from "../../db/schema/index";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import { readyLeaves } from "../../plan/graph";
+import { getOwnedRow } from "../../plan/owned";
+import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
+import type { TaskRow } from "../../plan/rows";
+import { loadPlanGraph } from "../../plan/rows";
+import { getTask } from "./read";
+import { toTask } from "./serialize";
+import { countMonthlyUse } from "./usage";
+
+/** Creating and changing tasks, and telling the watchers what changed and what became ready. */
+
+/** Creates a top-level task, counting it against the monthly limit in the same transaction. */
+export async function createTask(
+  deps: Deps,
+  userId: string,
+  input: z.output<typeof createTaskInput>,
+): Promise<Task> {
+  const prefs = input.tech_preferences ?? {};
+  const appType = prefs.application_type ? findApplicationType(prefs.application_type) : undefined;
+  if (prefs.application_type && !appType) {
+    throw new AppError("UNPROCESSABLE_CONTENT", "Unknown application type", {
+      fieldErrors: [{ field: "tech_preferences.application_type", message: "Unknown application type" }],
+    });
+  }
+  if (prefs.tech_stack_id && !appType) {
+    throw new AppError("UNPROCESSABLE_CONTENT", "Choose an application type before a tech stack", {
+      fieldErrors: [
+        {
+          field: "tech_preferences.tech_stack_id",
+          message: "Choose an application type before a tech stack",
+        },
+      ],
+    });
+  }
+  const stack = prefs.tech_stack_id && appType ? findStack(appType.id, prefs.tech_stack_id) : undefined;
+  if (prefs.tech_stack_id && !stack) {
+    const message = `The tech stack does not belong to ${appType!.label}`;
+    throw new AppError("UNPROCESSABLE_CONTENT", message, {
+      fieldErrors: [{ field: "tech_preferences.tech_stack_id", message }],
+    });
+  }
+  const techPreferences = {
+    application_type: appType?.id ?? null,
+    tech_stack_id: stack?.id ?? null,
+    github_repo: prefs.github_repo?.replace(/\/$/, "") || null,
+    additional_requirements: prefs.additional_requirements || null,
+  };
+  const techStack = appType
+    ? {
+        application_type: appType.id,
+        description: stack ? `${stack.name}: ${stack.description}` : appType.description,
+        ...(stack
+          ? { frontend: stack.frontend_framework, backend: stack.backend_language, database: stack.database }
+          : {}),
+      }
+    : null;
+
+  const row = await deps.db.transaction(async (tx) => {
+    await countMonthlyUse(tx, userId);
+    const [inserted] = await tx
+      .insert(tasks)
+      .values({
+        userId,
+        description: input.description,
+        status: "pending",
+        options: {
+          max_depth: input.max_depth,
+          max_subtasks: input.max_subtasks,
+          complexity_threshold: input.complexity_threshold,
+          use_context: input.use_context,
+          requires_approval: input.requires_approval,
+          tech_preferences: techPreferences,
+        },
+        context: techStack ? { tech_stack: techStack, best_practices: [] } : null,
+      })
+      .returning();
+    await deps.runs.start(inserted!.id, tx);
+    return inserted!;
+  });
+  deps.log.info("task created", { taskId: row.id, userId });
+  await deps.events.publish({
+    type: "task.created",
+    userId,
+    taskId: row.id,
+    rootTaskId: row.id,
+    status: row.status,
+  });
+  return toTask(row, { children: 0, descendants: 0 }, { epics: [], stories: [], eventModel: null });
+}
+
+export async function updateTask(
+  deps: Deps,
+  userId: string,
+  id: string,
+  input: z.output<typeof updateTaskInput>,
+): Promise<Task> {
+  const before = await getOwnedRow(deps, userId, id);
+  const set: Partial<TaskRow> = { updatedAt: new Date() };
+  if (input.description !== undefined) set.description = input.description;
+  if (input.is_atomic !== undefined) set.isAtomic = input.is_atomic;
+  if (input.implementation_details !== undefined) set.implementationDetails = input.implementation_details;
+  if (input.complexity_score !== undefined) set.complexityScore = input.complexity_score;
+  if (input.story_points !== undefined) set.storyPoints = input.story_points;
+  if (input.acceptance_criteria !== undefined) set.acceptanceCriteria = input.acceptance_criteria;
+  if (input.estimate_hours !== undefined) {
+    set.estimateLowHours = input.estimate_hours?.low ?? null;
+    set.estimatedHours = input.estimate_hours?.likely ?? null;
+    set.estimateHighHours = input.estimate_hours?.high ?? null;
+  }
+  // A person's numbers are theirs: the "estimated by rule" mark no longer applies.
+  if (
+    input.complexity_score !== undefined ||
+    input.story_points !== undefined ||
+    input.estimate_hours !== undefined
+  )
+    set.estimateSource = "person";
+  if (input.status !== undefined) {
+    set.status = input.status;
+    set.completedAt = input.status === "completed" ? new Date() : null;
+    if (input.status !== "completed") set.rejectionReason = null;
+  }
+  // A change to what the plan says (not only progress) is a person's edit: it locks the node against
+  // re-plans and is saved as a revision of the plan.
+  const edited = Object.keys(input).filter((k) => k !== "status");
+  const rootId = before.rootTaskId ?? before.id;
+  if (edited.length === 0) {
+    await deps.db
+      .update(tasks)
+      .set(set)
+      .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+  } else {
+    set.editedAt = new Date();
+    await deps.db.transaction(async (tx) => {
+      await beginRevision(tx, rootId);
+      await tx
+        .update(tasks)
+        .set(set)
+        .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+      await recordRevision(tx, {
+        rootId,
+        taskId: id,
+        kind: "edit",
+        summary: `Edited ${revisionTitle(input.description ?? before.description)}: ${edited.map((k) => k.replace(/_/g, " ")).join(", ")}`,
+      });
+    });
+  }
+  const task = await getTask(deps, userId, id);
+  await publishTaskChange(deps, userId, task, before.status);
+  if ((before.status === "completed") !== (task.status === "completed")) {
+    await publishNewlyReady(deps, userId, task.root_task_id ?? task.id, id, before.status === "completed");
+  }
+  return task;
+}
+
+/**
+ * After a task is completed (or reopened), the leaves whose dependencies are now all done, if any: one
+ * `task.ready` event for the plan, so every open Plan tab updates its "Next up" list live.
+ */
+async function publishNewlyReady(
+  deps: Deps,
+  userId: string,
+  rootId: string,
+  changed: string,
+  wasDone: boolean,
+) {
+  const [any] = await deps.db
+    .select({ id: taskDependencies.taskId })
+    .from(taskDependencies)
+    .where(eq(taskDependencies.rootTaskId, rootId))
+    .limit(1);
+  if (!any) return; // without dependencies, completing a task unblocks nothing
+  const graph = await loadPlanGraph(deps.db, rootId);
+  const i = graph.index.get(changed);
+  if (!graph.order || i === undefined) return;
+  const after = new Set(readyLeaves(graph));
+  const node = graph.nodes[i] as { done: boolean };
+  node.done = wasDone;
+  const before = new Set(readyLeaves(graph));
+  const ready = [...after].filter((j) => !before.has(j)).map((j) => graph.nodes[j]!.id);
+  if (ready.length === 0) return;
+  await deps.events.publish({
+    type: "task.ready",
+    userId,
+    taskId: changed,
+    rootTaskId: rootId,
+    data: { ready, ready_count: after.size },
+  });
+}
+
+async function publishTaskChange(deps: Deps, userId: string, task: Task, previousStatus: string) {
+  const base = {
+    userId,
+    taskId: task.id,
+    rootTaskId: task.root_task_id ?? task.id,
+    status: task.status,
+    isAtomic: task.is_atomic,
+  };
+  await deps.events.publish({ type: "task.updated", ...base });
+  if (task.status !== previousStatus) {
+    await deps.events.publish({
+      type: "task.status_changed",
+      ...base,
+      data: { previous_status: previousStatus },
+    });
+    if (task.status === "completed") await deps.events.publish({ type: "task.completed", ...base });
+  }
+}
+
+export function completeTask(deps: Deps, userId: string, id: string): Promise<Task> {
+  return updateTask(deps, userId, id, { status: "completed" });
+}
