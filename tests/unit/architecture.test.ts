@@ -73,13 +73,11 @@ function importsOf(file: string): Import[] {
     const clause = m[3]!.trim();
     // `import type {…}`, or every named specifier marked `type`.
     const named = clause.match(/^\{([\s\S]*)\}$/)?.[1];
-    const allTyped =
-      named !== undefined &&
-      named
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean)
-        .every((s) => s.startsWith("type "));
+    const specifiers = named
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const allTyped = specifiers?.every((s) => s.startsWith("type ")) ?? false;
     out.push({ from: file, to, typeOnly: Boolean(m[2]) || allTyped });
   }
   for (const m of text.matchAll(BARE_IMPORT)) {

@@ -2,7 +2,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { restBodies } from "../../src/server/openapi/document";
 import { operationGroups } from "../../src/server/operations/all";
 import { apiDocument, apiRoutes } from "../../src/server/rest/api";
 
@@ -95,8 +94,9 @@ describe("the answers in the OpenAPI description", () => {
   });
 
   it("describes a REST body of its own for every route whose `respond` reshapes the answer", () => {
-    const reshaped = new Set(routes.filter(({ route }) => route.respond).map(({ id }) => id));
-    expect(new Set(Object.keys(restBodies))).toEqual(reshaped);
+    const reshaped = routes.filter(({ route }) => route.respond);
+    expect(reshaped.length).toBeGreaterThanOrEqual(5);
+    expect(reshaped.filter(({ route }) => !route.output).map(({ id }) => id)).toEqual([]);
     const remove = paths["/tasks/{id}"]?.delete?.responses["200"]?.content?.["application/json"]?.schema;
     expect(Object.keys((remove?.properties ?? {}) as object).sort()).toEqual(["deleted", "detail"]);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { operationGroups } from "../../src/server/operations/all";
+import { linkOperations } from "../../src/server/operations/links";
 
 /**
  * Every operation declares its answer (`output`): the API reference describes it, the CLI reads answers
@@ -15,6 +16,8 @@ describe("the operations' answers", () => {
   it("are declared by every operation", () => {
     expect(operations.filter(({ op }) => !op.output).map(({ id }) => id)).toEqual([]);
     expect(operations.length).toBeGreaterThan(90);
+    // The hand-written routes' operations (operations/links.ts) go through invoke too.
+    expect(Object.entries(linkOperations).filter(([, op]) => !op.output).map(([name]) => name)).toEqual([]);
   });
 
   it("are nothing for a route that answers 204", () => {

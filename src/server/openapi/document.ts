@@ -1,7 +1,4 @@
 import { z } from "zod";
-import { blogSubscription } from "../../shared/schemas/blog";
-import { githubConnectAnswer } from "../../shared/schemas/integrations";
-import { deletedTasksMessage, eventModelMetadata } from "../../shared/schemas/tasks";
 import type { OperationGroup } from "../operations/all";
 import type { AnyOperation, RestRoute, RouteDoc } from "../operations/define";
 import { pathFields } from "../rest/operations";
@@ -54,19 +51,6 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   }) as JsonSchema;
   return rest;
 }
-
-/**
- * The REST body of the routes whose `respond` gives the answer another shape than the operation's
- * `output` (or, for my-subscription, turns its null into a 404), by operation id.
- * TODO: declare each on its route once RestRoute has an `output` field, and drop this table.
- */
-export const restBodies: Record<string, z.ZodType> = {
-  "tasks.delete": deletedTasksMessage,
-  "tasks.deleteSubtask": deletedTasksMessage,
-  "tasks.updateEventModel": z.object({ metadata: eventModelMetadata }),
-  "github.connect": githubConnectAnswer,
-  "blog.mySubscription": blogSubscription,
-};
 
 /** Points a schema's `#/$defs/...` references at the document's components. */
 function withComponentRefs(value: unknown): unknown {
@@ -236,7 +220,7 @@ export function openApiDocument(opts: {
     for (const [name, op] of Object.entries(group.operations)) {
       for (const route of op.rest ?? []) {
         const variant = route.fixed ? `.${Object.values(route.fixed).join(".")}` : "";
-        const body = route.respond ? restBodies[`${group.id}.${name}`] : op.output;
+        const body = route.respond ? route.output : op.output;
         const answer = body && route.status !== 204 ? outputSchemaOf(body, schemas) : null;
         at(route.path)[route.method] = operationObject(
           `${group.id}.${name}${variant}`,

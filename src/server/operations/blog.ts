@@ -146,6 +146,7 @@ export const blogOperations = {
           if (!sub) throw new AppError("NOT_FOUND", BLOG_MESSAGES.notSubscribed);
           return sub;
         },
+        output: blogSubscription,
       },
     ],
   }),

@@ -67,6 +67,8 @@ export type RestRoute<O> = {
   status?: SuccessStatus;
   /** How the REST facade shapes the result, where its contract differs from the procedure's. */
   respond?: (out: O) => unknown;
+  /** The REST body's schema where `respond` reshapes the answer (the API reference describes it). */
+  output?: z.ZodType;
   /** Overrides the OpenAPI summary for this path (e.g. the Trello variant of a shared operation). */
   summary?: string;
 };

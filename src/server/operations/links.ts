@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { googleExchangeInput } from "../../shared/schemas/auth";
-import { confirmSubscriptionInput, unsubscribeTokenInput } from "../../shared/schemas/blog";
+import { blogPost, confirmSubscriptionInput, unsubscribeTokenInput } from "../../shared/schemas/blog";
+import { detailMessage } from "../../shared/schemas/common";
 import * as google from "../services/auth/google";
 import { confirmWithToken } from "../services/blog/confirmation";
 import { findPublishedPost } from "../services/blog/posts";
@@ -32,6 +33,7 @@ export const linkOperations = {
     access: "public",
     summary: "Completes a Google sign-in from Google's redirect and issues a one-time code for the SPA.",
     input: googleExchangeInput,
+    output: z.object({ code: z.string() }),
     run: async ({ deps, meta }, input) => {
       const { user } = await google.completeGoogleSignIn(
         deps,
@@ -46,6 +48,7 @@ export const linkOperations = {
     access: "public",
     summary: "Unsubscribes with the token of an e-mail's link.",
     input: unsubscribeTokenInput,
+    output: detailMessage,
     run: ({ deps }, input) => subs.unsubscribeWithToken(deps, input),
   }),
   /** The link in the confirmation e-mail (double opt-in). */
@@ -53,6 +56,7 @@ export const linkOperations = {
     access: "public",
     summary: "Confirms a subscription with the token of the confirmation e-mail's link.",
     input: confirmSubscriptionInput,
+    output: detailMessage,
     run: ({ deps }, input) => confirmWithToken(deps, input),
   }),
   /** An image for a blog post, from a multipart form (the service checks what the file is). */
@@ -60,6 +64,7 @@ export const linkOperations = {
     access: "admin",
     summary: "Stores an image for a blog post.",
     input: z.object({ file: z.unknown() }),
+    output: z.object({ url: z.string() }),
     run: ({ deps }, { file }) => saveBlogImage(deps, file),
   }),
   /** A published post for its page, with the tags its <head> carries (null when there is none). */
@@ -67,6 +72,7 @@ export const linkOperations = {
     access: "public",
     summary: "A published post and its page's head tags.",
     input: z.object({ slug: z.string() }),
+    output: z.object({ post: blogPost, head: z.string() }).nullable(),
     run: async ({ deps }, { slug }) => {
       const post = await findPublishedPost(deps, slug);
       return post ? { post, head: postHeadTags(deps, post) } : null;
@@ -77,17 +83,34 @@ export const linkOperations = {
     access: "public",
     summary: "Reads an uploaded image.",
     input: z.object({ name: z.string() }),
+    output: z.object({ bytes: z.instanceof(Buffer), contentType: z.string() }).nullable(),
     run: ({ deps }, { name }) => readUpload(deps, name),
   }),
   /** The site's sitemap, robots.txt and the blog's feed. */
-  sitemap: query({ access: "public", summary: "The sitemap.", run: ({ deps }) => sitemapXml(deps) }),
-  robots: query({ access: "public", summary: "robots.txt.", run: ({ deps }) => robotsTxt(deps) }),
-  rss: query({ access: "public", summary: "The blog's RSS feed.", run: ({ deps }) => rssXml(deps) }),
+  sitemap: query({
+    access: "public",
+    summary: "The sitemap.",
+    output: z.string(),
+    run: ({ deps }) => sitemapXml(deps),
+  }),
+  robots: query({
+    access: "public",
+    summary: "robots.txt.",
+    output: z.string(),
+    run: ({ deps }) => robotsTxt(deps),
+  }),
+  rss: query({
+    access: "public",
+    summary: "The blog's RSS feed.",
+    output: z.string(),
+    run: ({ deps }) => rssXml(deps),
+  }),
   /** Whether a webhook endpoint exists (Trello checks one before registering it). */
   webhookExists: query({
     access: "public",
     summary: "Says whether a webhook endpoint exists.",
     input: z.object({ kind: z.string(), id: z.string() }),
+    output: z.boolean(),
     run: ({ deps }, { kind, id }) =>
       hookKind.safeParse(kind).success ? webhookExists(deps, kind as z.output<typeof hookKind>, id) : false,
   }),
@@ -96,6 +119,10 @@ export const linkOperations = {
     access: "public",
     summary: "Applies a webhook delivery.",
     input: webhookDelivery,
+    output: z.object({
+      status: z.enum(["applied", "ignored", "duplicate", "stale"]),
+      changed: z.number().int(),
+    }),
     run: ({ deps }, { kind, id, raw, headers }) => receiveWebhook(deps, kind, id, { raw, headers }),
   }),
 };
