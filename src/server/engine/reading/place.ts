@@ -1,0 +1,360 @@
+import { ACTOR_NOUN } from "./actors";
+import { inlineList } from "./inline-list";
+import type { StatedScope } from "./requirements";
+import type { SectionKind } from "./sections";
+import { judgeSentence, splitOutside, startsWithInstruction } from "./sentences";
+import { allNamed, namedTechnologies } from "./signals";
+
+/**
+ * Where each sentence or item of a description belongs (decision 027): a requirement (its inline list and
+ * coordinated clauses split), a non-goal, a constraint, context, a criterion, a step to reproduce, or what
+ * was observed. The rules for asks, deferrals, scope and rules of the work live here.
+ */
+
+export type Pending = {
+  text: string;
+  section: string | null;
+  kind: SectionKind;
+  inList: boolean;
+  /** Items of one numbered list, or sentences joined by "then": a sequence id. */
+  sequence: number | null;
+  statedIn: string | null;
+  /** Read as one requirement, as it stands (a table). */
+  whole?: boolean;
+};
+
+/** An item that declares itself out of scope (or for later). */
+export const NON_GOAL_ITEM =
+  /\b(?:out[- ]of[- ]scope|outside (?:of )?(?:the )?scope|non[- ]goals?|not (?:in|for|part of) (?:v\d+|the first (?:release|version)|scope|now|this (?:release|version|project|iteration)|mvp)|(?:later|someday|eventually),? maybe|maybe (?:later|someday)|for later|not needed|no need (?:for|to)|(?:do not|don'?t|won'?t|will not|doesn'?t|does not|didn'?t) (?:need|have to|bother|want to (?:build|support|handle))|(?:won'?t|will not|not going to) (?:build|support|do|include|handle|cover)|not (?:required|a goal|planned|a priority|in scope)|isn'?t needed|aren'?t needed|we skip|skip(?:ping)? (?:it |this |that )?for now|not for now|leave (?:it |this |that )?(?:for later|out)|postpone\w*|defer(?:red)?|(?:post|after)[- ](?:v1|mvp)|in (?:a )?(?:v2|version 2|phase 2|later (?:version|release|phase))|(?:^|\()(?:v2|later|stretch|future|optional later)\)?$|stretch goal|^no (?:production |code |app |schema |new |breaking )?(?:changes|work|rollouts?|deploy(?:ment)?s?|migrations?|refactor(?:ing)?s?|rewrites?|releases?)\b|^(?:please )?(?:don'?t|do not) (?:touch|worry about|bother with|build|handle|include)|(?:please )?(?:don'?t|do not) just (?:add|use|silence|hide|suppress|disable)|(?:we|i) (?:won'?t|will not|are not going to|aren'?t going to|don'?t plan to|do not plan to) (?!be\b)\w+|can wait|can come later|comes later|(?:is|are) (?:already )?(?:handled|covered|taken care of|done) (?:by|in|elsewhere|outside))\b/i;
+
+/** A business outcome with a number: a success measure of the whole, not a piece of work. */
+export const OUTCOME =
+  /^(?=.*(?:\b\d+(?:\.\d+)?\s?%|\bby (?:half|a third|a quarter|\d+x)\b|\b(?:double|triple|halve)[sd]?\b))(?=.*\b(?:calls?|visits?|revenue|sales|retention|conversions?|signups?|sign-ups|churn|engagement|adoption|satisfaction|nps|bookings?|appointments?|no-shows?|boosters?|orders?|tickets?|complaints?|response rate|open rate|click rate|on-time)\b)(?!.*\b(?:ms|seconds?|kb|mb|p9\d|latency|load time)\b)/i;
+
+/** A wish for a quality of the whole rather than a feature: "I want something dead simple". */
+export const VAGUE_WISH =
+  /^(?:i|we)?\s*(?:really\s+|just\s+)?(?:want|need|would like|'d like|’d like)\s+(?:something|it|a tool|an app|one|a thing)\s+(?:that'?s\s+|that is\s+|to be\s+)?(?:dead |really |very |super |pretty |as )?(?:simple|easy|cheap|free|quick|small|lightweight|minimal|clean|nice|basic|straightforward|boring|fast|good)\b/i;
+
+/** A clause that only defers what is said beside it: "that's for later", "but not yet". */
+export const DEFERRAL =
+  /^(?:that'?s|this is|it'?s|that is|those are|which is)?\s*(?:for later|later|a later thing|for v\d+|for another day|not (?:now|yet|for now|in v1)|something for later|(?:a|for) (?:future|later) (?:version|release|iteration)|out of scope|a nice[- ]to[- ]have(?: for later)?|can wait)\b/i;
+
+/** "no db needed", "no login": a short negative statement of scope. */
+export const NO_ITEM =
+  /^no\s+(?![\w .'-]*\b(?:in|on|at|from|into|inside|outside|over|under|during|per|across|between)\s)[\w .'-]{1,30}?(?:\s+(?:needed|required|necessary|for now|yet|at first|in v1))?\.?$/i;
+
+/** A rule for the work rather than a thing left out: "No secrets in version control", "never ...", "must not ...". */
+export const CONSTRAINT =
+  /^(?:never\b|no\s+\w+(?:\s+\w+){0,3}\s+(?:in|on|at|from|to|into|inside|outside|over|under|before|after|without|during|per|more than|less than|beyond|across|between)\b|(?:it |the \w+ |we |you )?(?:must|should|shall|may) ?not\b|(?:it |the \w+ )?(?:must|should) never\b|without (?:any )?(?:downtime|data loss|breaking)|don'?t (?:break|store|log|send|expose|leak|commit|change|touch|lose))/i;
+
+/** Drops list punctuation and a trailing full stop; keeps question and exclamation marks. */
+export function trimItem(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^[,;:\s-]+/, "")
+    .replace(/[.,;:\s]+$/, "");
+}
+
+/** An explicit request, wherever it stands: "Please ...", "We'd like ...", "It should ...", "Add ...". */
+export const EXPLICIT_ASK_START =
+  /^(?:please\b|(?:i|we)(?:'d| would)(?: also| really)? like\b|(?:i|we) (?:also |really )?(?:want|need)\b|(?:it|this|the \w+) (?:should|must) (?!not\b)|(?:can|could) (?:you|we) (?:please )?(?:add|make|fix|change)\b|(?:add|make|fix|change|use|set|move|keep|wrap|switch|replace|remove) (?:the |a |an |it|this|our )?)/i;
+
+/** A request in so many words: "please ...", "we'd like ...". */
+export const POLITE_ASK = /\bplease\b|^(?:i|we)(?:'d|’d| would)(?: also| really)? like\b/i;
+
+/** An instruction: the sentence starts with what to do. */
+export const IMPERATIVE_START =
+  /^(?:and |also |then )?(?:add|make|fix|change|use|set|move|keep|wrap|switch|replace|remove|guard|evict|run|turn on|turn off|enable|disable|format|collect|write|test|log|handle|return|show|validate|check|update|upgrade|bump|pin|limit|retry|catch|escape|sanitize|normalize|convert|store|save|clear|reset|close|cancel|debounce|throttle|cache|index)\b/i;
+
+/** An instruction not to do something ("Don't change the delimiter"): a constraint or a non-goal, never an observation. */
+export const FORBIDS = /^(?:please\s+)?(?:don'?t|don’t|do not|never|avoid)\s+\w/i;
+
+/** An ask, after a label ("Fix: ...", "Proposed fix: ...") and fillers ("And add ..."), or with "please" in it. */
+export function isExplicitAsk(text: string): boolean {
+  const bare = text.replace(/^[\w' ]{1,30}:\s+/, "").replace(/^(?:and|also|so|then|plus)\b,?\s+/i, "");
+  return (
+    EXPLICIT_ASK_START.test(bare) ||
+    IMPERATIVE_START.test(bare) ||
+    startsWithInstruction(bare) ||
+    /\bplease\b/i.test(text)
+  );
+}
+
+/** Puts one sentence where it belongs: a requirement (after splitting lists), or one of the other parts. */
+export function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
+  const text = trimItem(p.text);
+  if (!text || !/[\p{L}\p{N}]/u.test(text)) return;
+  if (p.whole) {
+    requirements.push({ ...p, text });
+    return;
+  }
+  switch (p.kind) {
+    case "non_goal":
+      scope.nonGoals.push(text);
+      return;
+    case "context":
+      if ((isExplicitAsk(text) || FORBIDS.test(text)) && judgeSentence(text, false) !== "question") break;
+      scope.context.push(text);
+      return;
+    case "criteria":
+      if (!p.inList && POLITE_ASK.test(text)) break;
+      scope.criteria.push(text);
+      return;
+    case "reproduction":
+      // A request written after the steps ("Please stream the file instead") is not a step.
+      if (!p.inList && (isExplicitAsk(text) || FORBIDS.test(text))) break;
+      scope.reproduction.push(text);
+      return;
+    case "observed":
+      // "Please make the task idempotent", "We'd also like a regression test": an ask among the observations.
+      if (isExplicitAsk(text) || FORBIDS.test(text)) break;
+      scope.observed.push(text);
+      return;
+    case "stack":
+      scope.context.push(text);
+      return;
+    case "questions":
+      scope.questions.push(text);
+      return;
+  }
+  // A bracketed aside decides nothing about the item it sits in ("run CI on 3.12 only (no need to
+  // support several versions)"); one that rules something out is a non-goal of its own.
+  for (const m of text.matchAll(/\(([^()]{3,120})\)/g))
+    if (NO_ITEM.test(m[1]!) || /^(?:not|without)\s/i.test(m[1]!)) scope.nonGoals.push(m[1]!.trim());
+  const bare = text.replace(/\s*\([^()]*\)/g, "");
+  const deferred =
+    /\((?:v\d+|later|stretch|future|next (?:version|release)|phase \d|optional|nice[- ]to[- ]have)\)\s*$/i.test(
+      text,
+    );
+  if (deferred || NON_GOAL_ITEM.test(bare) || NO_ITEM.test(bare)) {
+    // "I don't need accounts, but each list has a share link": only the clause that says so is out.
+    const clauses = splitOutside(text, /,?\s+(?:but|however|though|although|yet)\s+|\s+[—–]\s+|\s+-\s+/i);
+    if (clauses.length > 1) {
+      // "Speaker labels would be great, but that's for later": the pointer defers the other clause.
+      const pointer = clauses.findIndex((c) => DEFERRAL.test(c.trim()));
+      if (pointer >= 0) {
+        scope.nonGoals.push(trimItem(clauses.filter((_, k) => k !== pointer).join(", ")));
+        return;
+      }
+      for (const clause of clauses) place({ ...p, text: clause }, scope, requirements);
+      return;
+    }
+    scope.nonGoals.push(text);
+    return;
+  }
+  // "Done when production runs Rails 7.0 ...": the text's own definition of done.
+  if (
+    /^(?:done when|we'?re done when|this is done when|it'?s done when|success (?:means|is when)|definition of done:)/i.test(
+      text,
+    )
+  ) {
+    scope.criteria.push(text);
+    return;
+  }
+  // "Reminder calls cut by half", "on-time boosters up to 75%": an outcome to measure, not work to do.
+  if (OUTCOME.test(text) && !startsWithInstruction(text)) {
+    scope.criteria.push(text);
+    return;
+  }
+  if (VAGUE_WISH.test(text)) {
+    scope.context.push(text);
+    return;
+  }
+  if (CONSTRAINT.test(text)) {
+    scope.constraints.push(text);
+    return;
+  }
+  // A list written inside the sentence: each item is judged as a list item would be. The head names
+  // what the items belong to ("A web shop for handmade candles: ...").
+  const list = inlineList(text);
+  // "Today our flags are env variables, so every change is a redeploy": a consequence of the situation
+  // is part of the story; after a request it is the request's purpose ("split the bundle, so the charts
+  // load only where used"), and a wish after a story is work ("..., so I want to build ...").
+  const so = list ? [] : splitOutside(text, /,\s+so\s+(?!that\b)/i);
+  if (so.length === 2 && judgeSentence(so[0]!, p.inList) !== "work") {
+    scope.context.push(trimItem(so[0]!));
+    const rest = so[1]!;
+    if (
+      judgeSentence(rest, false) === "work" &&
+      /\b(?:want|need|would|'d|’d|will|'ll|’ll|can|could|should|must|let)\b/i.test(rest)
+    )
+      place({ ...p, text: rest }, scope, requirements);
+    else scope.context.push(trimItem(rest));
+    return;
+  }
+  // Without a list, "; " joins clauses that stand on their own, and so does ", " before the writer
+  // speaks ("nextjs, we already have a postgres db", "..., so they'd sign in with a class code").
+  // ("As a manager, I want ..." is one user story.)
+  const clauses =
+    list || /^as an? /i.test(text) ? [text] : splitOutside(text, /;\s+|,\s+(?=(?:we|i|they|our|my)\s)/i);
+  if (clauses.length > 1) {
+    for (const clause of clauses) place({ ...p, text: clause }, scope, requirements);
+    return;
+  }
+  if (
+    list &&
+    (SUBJECT_STATEMENT.test(list.head) ||
+      NAMES_THE_PROJECT.test(list.head) ||
+      (list.form !== "appositive" && (judgeSentence(list.head, true) === "work" || list.head === "")))
+  ) {
+    if (!scope.subject && (SUBJECT_STATEMENT.test(list.head) || NAMES_THE_PROJECT.test(list.head)))
+      scope.subject = trimItem(
+        list.head.replace(/^.*?\b(?:building|making|creating|developing|writing|working on)\s+/i, ""),
+      );
+    for (const item of list.items) {
+      const itemText = withHead(list.head, item);
+      if (judgeSentence(itemText, true) === "work")
+        requirements.push({ ...p, text: itemText, statedIn: text });
+      else scope.context.push(itemText);
+    }
+    return;
+  }
+  // A bare list of technologies ("nextjs", "Python, FastAPI") says what to build with, not what to build.
+  if (isOnlyTechnology(text)) {
+    scope.context.push(text);
+    return;
+  }
+  const verdict = judgeSentence(p.text, p.inList);
+  if (verdict === "question") {
+    scope.questions.push(text);
+    return;
+  }
+  if (verdict === "context") {
+    scope.context.push(text);
+    return;
+  }
+  // "The teacher gets an overview, and she exports the month": two things stated in one sentence.
+  const coordinated = coordinatedClauses(text, p.inList);
+  if (coordinated) {
+    for (const part of coordinated)
+      requirements.push({ ...p, text: withoutAside(part, scope), statedIn: text });
+    return;
+  }
+  // "Sync via the browser's storage, no server": a trailing clause that rules something out.
+  const trailing = splitOutside(text, /,\s+(?=(?:no|not|without)\s)/i);
+  if (
+    trailing.length > 1 &&
+    trailing.slice(1).every((t) => NO_ITEM.test(t) || /^(?:not|without)\s[\w' -]{1,40}$/i.test(t))
+  ) {
+    scope.nonGoals.push(...trailing.slice(1).map(trimItem));
+    place({ ...p, text: trailing[0]! }, scope, requirements);
+    return;
+  }
+  // "train → validate → deploy": a chain of steps in one line.
+  const chain = splitOutside(text, /\s*(?:->|→|=>|⟶)\s*/);
+  if (chain.length >= 3) {
+    const id = 1_000_000 + requirements.length;
+    for (const step of chain) requirements.push({ ...p, text: step, statedIn: text, sequence: id });
+    return;
+  }
+  requirements.push({ ...p, text: withoutAside(text, scope) });
+}
+
+/** A finite verb after a short subject: what makes a part a clause of its own. */
+export const CLAUSE_VERB =
+  "is|are|gets?|get paid|can|will|should|must|has|have|shows?|sends?|sees?|receives?|updates?|moves?|becomes?|stays?|keeps?|goes|lands?|links?|writes?|reads?|runs?|stops?|starts?|appears?|opens?|closes?|fires?|fails?|wants?|needs?|likes?|uses?|tracks?|logs?|picks?|chooses?|exports?|imports?|adds?|creates?|books?|pays?|happens?|works?|lives?|holds?|lists?|counts?|expires?|renews?|resets?|syncs?|notifies?|reminds?";
+
+/** A finite verb after a subject of a few words: what makes a part a clause of its own. */
+export const CLAUSE = new RegExp(
+  `^(?!(?:and|or|but|so|to|with|for|by|in|on|at|of)\\b)(?:[\\w'’-]+\\s+){1,4}?(?:${CLAUSE_VERB})\\b`,
+  "i",
+);
+
+/**
+ * Two things asked in one sentence: clauses joined by ", and" (or ", or" between alternatives), each
+ * with its own subject and verb or each an instruction; and, in a list item, two named parts joined by
+ * "and" ("RDS for PostgreSQL 15 and ElastiCache for Redis").
+ */
+export function coordinatedClauses(text: string, inList: boolean): string[] | null {
+  const starts = (s: string) => CLAUSE.test(s) || startsWithInstruction(s) || IMPERATIVE_START.test(s);
+  const parts = splitOutside(text, /,\s+(?:and|or)\s+/i).map((s) => s.trim());
+  if (parts.length >= 2 && parts.every((s) => s.split(/\s+/).length >= 3)) {
+    // Every part after the first starts a clause or an instruction of its own; or, after an
+    // instruction, names a thing of its own ("Import and export BeerXML, and a brew-day timer").
+    const thing = (s: string) => /^(?:a|an)\s/i.test(s) && starts(parts[0]!);
+    if (parts.slice(1).every((s) => starts(s) || thing(s))) return parts;
+  }
+  // "Usage_events becomes a partitioned table, the metadata field stays JSONB": two clauses by a comma.
+  const spliced = splitOutside(text, /,\s+(?!(?:and|or|but|so|which|who|where|when|with|then)\b)/i).map((s) =>
+    s.trim(),
+  );
+  const copular =
+    /^(?:[\w'’-]+\s+){1,4}?(?:is|are|becomes?|stays?|remains?|gets?|has|have|can|will|should|must|goes|moves?)\b/i;
+  if (spliced.length === 2 && spliced.every((s) => s.split(/\s+/).length >= 4 && copular.test(s)))
+    return spliced;
+  // "Queue the changes and sync them when back online": two instructions.
+  const both = splitOutside(text, /\s+and\s+(?=\w)/i).map((s) => s.trim());
+  if (
+    both.length === 2 &&
+    !/,/.test(both[0]!) &&
+    both.every((s) => s.split(/\s+/).length >= 3 && (startsWithInstruction(s) || IMPERATIVE_START.test(s)))
+  )
+    return both;
+  if (!inList || /,/.test(text)) return null;
+  const two = splitOutside(text, /\s+and\s+/i).map((s) => s.trim());
+  if (two.length !== 2) return null;
+  const named = (s: string) =>
+    s.split(/\s+/).length >= 2 &&
+    s.split(/\s+/).length <= 6 &&
+    /^[A-Z]/.test(s) &&
+    !/\b(?:is|are|can|will|should|must|has|have)\b/i.test(s);
+  return two.every(named) ? two : null;
+}
+
+/**
+ * A remark joined to a requirement by a comma ("Dark mode is a must, stages are dark!", "..., fair
+ * enough") is context: a last clause with its own subject and a verb of being, or a stock remark.
+ */
+export function withoutAside(text: string, scope: StatedScope): string {
+  const parts = splitOutside(text, /,\s+/);
+  if (parts.length < 2) return text;
+  const last = parts[parts.length - 1]!.replace(/[!.]+$/, "");
+  const aside =
+    /^(?:[\w'’-]+\s+){1,3}(?:is|are|was|were|gets?|get)\s+[\w'’-]+$/i.test(last) ||
+    /^(?:and |but )?(?:who am i to|why not|what could go wrong|go figure|if you ask me|haha|lol)\b/i.test(
+      last,
+    ) ||
+    /^(?:fair enough|of course|obviously|naturally|no doubt|i guess|i think|i hope|i suppose|if possible|ideally|thanks|please)$/i.test(
+      last,
+    );
+  if (!aside) return text;
+  scope.context.push(last);
+  return parts.slice(0, -1).join(", ");
+}
+
+/**
+ * An item with the part of its head it needs to be understood: an actor's modal ("Users can") stays with
+ * verb items ("Users can send reminders"); a product head does not (the item "order history" is whole).
+ */
+export function withHead(head: string, item: string): string {
+  const modal = head.match(
+    new RegExp(
+      `^(.{0,60}?\\b(?:can|should be able to|must be able to|will be able to|should|must|will|need to|needs to|want to|wants to)|(?:the |our |each |every |all |registered |logged[- ]in )?(?:${ACTOR_NOUN}))\\s*$`,
+      "i",
+    ),
+  );
+  return modal ? `${modal[1]} ${item}` : item;
+}
+
+export function isOnlyTechnology(text: string): boolean {
+  const names = allNamed(namedTechnologies(text));
+  if (names.length === 0) return false;
+  let rest = text;
+  for (const n of names) rest = rest.split(n).join(" ");
+  return !/[\p{L}]{3,}/u.test(
+    rest.replace(/\b(?:and|or|with|on|in|plus|nextjs|next|js|db|the|a|an|for|using|via)\b/gi, " "),
+  );
+}
+
+export function unique(list: string[]): string[] {
+  return [...new Set(list)];
+}
+
+/** The writer naming what they build: "I'm writing a small TypeScript date library". */
+export const NAMES_THE_PROJECT =
+  /^(?:so,?\s+)?(?:i|we)(?:'m|’m| am|'re|’re| are)\s+(?:building|making|creating|developing|writing|working on)\s+(?:a|an|my|our|the)\b/i;
+
+/** "A web shop for ...", "Spoolbox is a small web app for ...": what the text is about, not a feature. */
+export const SUBJECT_STATEMENT =
+  /^(?:(?:[Aa]|[Aa]n|[Tt]he|[Mm]y|[Oo]ur)\s+(?:[\w'’/+.-]+\s+){0,8}?(?:app|application|tool|site|website|web ?app|webapp|platform|service|system|bot|game|dashboard|portal|extension|plugin|add-?on|cli|library|package|sdk|api|marketplace|shop|store|tracker|planner|manager|editor|client|server|engine|framework|product|saas|prototype|mvp|pwa|page|board|hub|assistant|calculator|generator|builder|monitor|scheduler|organizer|organiser|log|journal|diary|wiki|crm|erp|lms|cms)s?\b(?=\s*$|\s*[,:(—–-]|\s+(?:for|that|which|to|where|with|called|named|built|in|on|of|by|using|like)\b)|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}\s+(?:is|will be)\s+(?:a|an)\b|(?:[Tt]his|[Ii]t)\s+is\s+(?:a|an)\b|(?:[Ii]|[Ww]e)(?:\s+really)?\s+(?:want|would like|'d like|’d like|need|plan|am going|are going)\s+to\s+(?:build|make|create|develop|write|set up)\s+(?:a|an|my|our|the)\b)/;
