@@ -17,7 +17,11 @@ describe("the operations' answers", () => {
     expect(operations.filter(({ op }) => !op.output).map(({ id }) => id)).toEqual([]);
     expect(operations.length).toBeGreaterThan(90);
     // The hand-written routes' operations (operations/links.ts) go through invoke too.
-    expect(Object.entries(linkOperations).filter(([, op]) => !op.output).map(([name]) => name)).toEqual([]);
+    expect(
+      Object.entries(linkOperations)
+        .filter(([, op]) => !op.output)
+        .map(([name]) => name),
+    ).toEqual([]);
   });
 
   it("are nothing for a route that answers 204", () => {
