@@ -22,7 +22,7 @@ import { registerUser, TestClient } from "../tests/support/http-client";
 import { decodedBody, rawRequest } from "../tests/support/raw-http";
 import { seedTree } from "../tests/support/seed";
 import { startTestServer } from "../tests/support/server";
-import { percentile } from "./stats";
+import { AS_IN_USE, percentile } from "./stats";
 
 type Row = Record<string, string>;
 
@@ -131,7 +131,10 @@ export async function benchCompression(): Promise<{ landing: Row[]; tree: Row[];
   if (!existsSync(path.join(clientDir, "index.html"))) {
     throw new Error("the client is not built: run `npm run build` first");
   }
-  const server = await startTestServer({ LOG_LEVEL: "silent" }, { clientDir, databaseUrl: null });
+  const server = await startTestServer(
+    { LOG_LEVEL: "silent", ...AS_IN_USE },
+    { clientDir, databaseUrl: null },
+  );
   try {
     // The landing page: the HTML and every script and style the browser fetches for it.
     const parts = await resourcesOf(`${server.url}/`);

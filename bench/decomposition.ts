@@ -24,7 +24,7 @@ import { registerUser, TestClient } from "../tests/support/http-client";
 import { startTestServer } from "../tests/support/server";
 import { boundRounds, type CallGraph, scheduleRounds } from "./call-graph";
 import { startModelWorker, type WorkerRequest } from "./model-worker";
-import { percentile } from "./stats";
+import { AS_IN_USE, percentile } from "./stats";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LATENCY_MS = 200;
@@ -102,6 +102,7 @@ export async function startEngineServer(
       LLM_MODEL: "fake-gpt",
       LLM_CONCURRENCY: String(concurrency),
       LOG_LEVEL: "silent",
+      ...AS_IN_USE,
     },
     { databaseUrl, ...(dataDir ? { dataDir } : {}) },
   );

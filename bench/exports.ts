@@ -14,6 +14,7 @@ import { waitForExport } from "../tests/support/exports";
 import { registerUser, TestClient } from "../tests/support/http-client";
 import { seedTree } from "../tests/support/seed";
 import { startTestServer } from "../tests/support/server";
+import { AS_IN_USE } from "./stats";
 
 const LATENCY = 50;
 
@@ -30,6 +31,7 @@ export async function benchExports() {
   github.addToken({ token: "ghp_bench", login: "bench", scopes: ["repo"] });
   const server = await startTestServer(
     {
+      ...AS_IN_USE,
       JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*",
       TRELLO_API_URL: trello.url,
       GITHUB_API_URL: github.url,

@@ -9,13 +9,17 @@ import { registerUser, TestClient } from "../tests/support/http-client";
 import { callTool, connectMcp } from "../tests/support/mcp-client";
 import { seedTree } from "../tests/support/seed";
 import { startTestServer } from "../tests/support/server";
-import { percentile } from "./stats";
+import { AS_IN_USE, percentile } from "./stats";
 
 export async function benchMcp(): Promise<Record<string, string>> {
   // Built first: it blocks the event loop long enough to expire a kept-alive connection.
   const o200k = getEncoding("o200k_base");
   const cl100k = getEncoding("cl100k_base");
-  const server = await startTestServer({ LOG_LEVEL: "silent", API_TOKEN_REQUESTS_PER_MINUTE: "100000" });
+  const server = await startTestServer({
+    LOG_LEVEL: "silent",
+    API_TOKEN_REQUESTS_PER_MINUTE: "100000",
+    ...AS_IN_USE,
+  });
   try {
     const web = new TestClient(server.url);
     const owner = await registerUser(web);

@@ -8,7 +8,7 @@ import { tasks } from "../src/server/db/schema/index";
 import { registerUser, TestClient } from "../tests/support/http-client";
 import { seedTree } from "../tests/support/seed";
 import { startTestServer } from "../tests/support/server";
-import { percentile } from "./stats";
+import { AS_IN_USE, percentile } from "./stats";
 
 type Row = Record<string, string>;
 
@@ -57,7 +57,10 @@ async function write(token: string, requests: number, next: () => [string, strin
 }
 
 export async function benchTasks(databaseUrl: string | undefined): Promise<Row[]> {
-  const server = await startTestServer({ LOG_LEVEL: "silent" }, { databaseUrl: databaseUrl ?? null });
+  const server = await startTestServer(
+    { LOG_LEVEL: "silent", ...AS_IN_USE },
+    { databaseUrl: databaseUrl ?? null },
+  );
   try {
     const clients = await Promise.all(
       Array.from({ length: 20 }, async () => registerUser(new TestClient(server.url))),
