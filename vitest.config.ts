@@ -44,6 +44,7 @@ export const postgresSuites = [
   "tests/integration/exports-trello-site.test.ts",
   "tests/integration/hostile-input.test.ts",
   "tests/integration/job-payloads.test.ts",
+  "tests/integration/mcp-agent-planning.test.ts",
   "tests/integration/mcp.test.ts",
   "tests/integration/model-providers.test.ts",
   "tests/integration/outbound-guard.test.ts",

@@ -13,6 +13,7 @@ import { checkVaultKey, createVault, loadVaultKey } from "./integrations/vault";
 import { JobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./lib/logger";
 import type { StartupTimeline } from "./lib/startup-timeline";
+import { closeMcpSessions } from "./mcp/route";
 import { createEventBus } from "./realtime/event-bus";
 import { createWebSockets } from "./realtime/websocket";
 import { purgeExpiredSessions } from "./services/auth/sessions";
@@ -163,6 +164,8 @@ export async function startServer(
       // Running decompositions are handed back to the queue so another process (or the next start) resumes them.
       await jobs.stop();
       await sockets.close();
+      // MCP sessions hold a stream open each (decision 029): ended, so the HTTP server can close.
+      await closeMcpSessions(deps);
       const timer = setTimeout(() => {
         if ("closeAllConnections" in server) server.closeAllConnections();
       }, config.SHUTDOWN_TIMEOUT_MS);

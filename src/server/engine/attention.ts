@@ -64,8 +64,8 @@ export function permanentIfPlannerGaveUp(err: unknown): unknown {
 async function flagNodeForAttention(deps: Deps, root: TaskRow, nodeId: string, reason: string) {
   const node = await deps.db.transaction(async (tx) => {
     // The plan's lock first, as every split's completion takes it: one lock order, no deadlock.
-    const status = await lockPlanStatus(tx, root.id);
-    if (!status || !["processing", "completed"].includes(status)) return null;
+    const plan = await lockPlanStatus(tx, root.id);
+    if (!plan || !["processing", "completed"].includes(plan.status)) return null;
     const [flagged] = await tx
       .update(tasks)
       .set({ needsAttention: true, attentionReason: reason, updatedAt: new Date() })

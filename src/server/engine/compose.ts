@@ -11,7 +11,8 @@ import type { PublishInput } from "../realtime/event-bus";
 import { briefOf, optionsOf } from "./brief";
 import { findDuplicates } from "./dedupe";
 import { stageEvent } from "./events";
-import type { JOB_COMPOSE } from "./jobs";
+import { AGENT_PLANNER, type JOB_COMPOSE } from "./jobs";
+import type { Planner } from "./planners/contract";
 import { addUsage, recordUsage } from "./usage";
 
 /**
@@ -24,13 +25,23 @@ export const EVENT_MODEL_KEPT_WARNING =
   "You edited the event model while the decomposition ran: your version was kept and the generated event model was not applied. Restart the decomposition to generate a new one.";
 
 export async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: JobContext) {
-  const rootId = job.payload.rootId;
-  const root = await loadTaskRow(deps.db, rootId);
+  const root = await loadTaskRow(deps.db, job.payload.rootId);
   if (root?.status !== "processing") return;
-  const [planner, { merged, nodes }] = await Promise.all([
-    deps.planners.forUser(root.userId),
-    mergeDuplicateLeaves(deps, root),
-  ]);
+  // A coding agent's plan is composed by the outline's composer; the agent may replace it afterwards.
+  const planner =
+    root.planner === AGENT_PLANNER
+      ? Promise.resolve(deps.planners.outline)
+      : deps.planners.forUser(root.userId);
+  await composeWith(deps, root, planner, ctx.signal);
+}
+
+/**
+ * The dedup pass, then the composer's calls with `planner`, written in one transaction that completes
+ * the plan (the engine's stage 6, and the end of a coding agent's planning with the outline's composer).
+ */
+export async function composeWith(deps: Deps, root: TaskRow, choose: Promise<Planner>, signal?: AbortSignal) {
+  const rootId = root.id;
+  const [planner, { merged, nodes }] = await Promise.all([choose, mergeDuplicateLeaves(deps, root)]);
   const flat = depthFirst(root, nodes).map((t) => ({
     description: t.description,
     depth: t.depth,
@@ -47,15 +58,15 @@ export async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, 
   // The calls go out first and the stage events are recorded while they run, so the events still come
   // before anything the answers lead to. A call failing meanwhile is handled once the events are out.
   const answers = Promise.all([
-    planner.composeContext(request, ctx.signal),
-    planner.composeEventModel(request, ctx.signal),
+    planner.composeContext(request, signal),
+    planner.composeEventModel(request, signal),
   ]);
   answers.catch(() => {});
   await deps.events.publishMany(composingEvents(root, merged));
   const [context, model] = await answers;
   const modelApplied = await deps.db.transaction(async (tx) => {
     await recordUsage(deps, rootId, addUsage(context.usage, model.usage), planner, tx);
-    return writeComposition(tx, root, context.value, model.value);
+    return writeComposition(tx, root, context.value, model.value, { complete: true });
   });
   await deps.events.publishMany(completedEvents(root, model.value, modelApplied, nodes.length));
 }
@@ -94,14 +105,15 @@ function composingEvents(root: TaskRow, merged: number): PublishInput[] {
 }
 
 /**
- * Writes the epics, user stories and event model, and completes the plan. Returns whether the event
- * model was applied (a person's edit of it is never replaced).
+ * Writes the epics, user stories and event model (none: the plan's stays), and completes the plan when
+ * asked. Returns whether the event model was applied (a person's edit of it is never replaced).
  */
-async function writeComposition(
+export async function writeComposition(
   tx: Tx,
   root: TaskRow,
   c: ProjectContext,
-  m: EventModelPlan,
+  m: EventModelPlan | null,
+  opts: { complete: boolean },
 ): Promise<boolean> {
   const rootId = root.id;
   await tx.delete(epics).where(eq(epics.rootTaskId, rootId));
@@ -135,6 +147,20 @@ async function writeComposition(
       })),
     );
   }
+  if (!m) {
+    // The composition without an event model (a coding agent's): the plan's stays as it is.
+    await tx
+      .update(tasks)
+      .set({
+        context: {
+          tech_stack: { ...c.tech_stack, ...techStackExtras(root) },
+          best_practices: c.best_practices,
+        },
+        updatedAt: new Date(),
+      })
+      .where(eq(tasks.id, rootId));
+    return false;
+  }
   const eventModel = {
     markdown: m.event_model_markdown,
     events: m.events,
@@ -159,22 +185,23 @@ async function writeComposition(
     .returning({ rootTaskId: eventModels.rootTaskId });
   const kept = applied.length === 0;
   const warnings = await warningsWithAttentionCount(tx, rootId);
-  await tx
-    .update(tasks)
-    .set({
-      context: {
-        tech_stack: { ...c.tech_stack, ...techStackExtras(root) },
-        best_practices: c.best_practices,
-      },
-      warnings:
-        kept && !warnings.includes(EVENT_MODEL_KEPT_WARNING)
-          ? [...warnings, EVENT_MODEL_KEPT_WARNING]
-          : warnings,
-      status: "completed",
-      completedAt: new Date(),
-      updatedAt: new Date(),
-    })
-    .where(and(eq(tasks.id, rootId), eq(tasks.status, "processing")));
+  const composed = {
+    context: {
+      tech_stack: { ...c.tech_stack, ...techStackExtras(root) },
+      best_practices: c.best_practices,
+    },
+    warnings:
+      kept && !warnings.includes(EVENT_MODEL_KEPT_WARNING)
+        ? [...warnings, EVENT_MODEL_KEPT_WARNING]
+        : warnings,
+    updatedAt: new Date(),
+  };
+  if (opts.complete) {
+    await tx
+      .update(tasks)
+      .set({ ...composed, status: "completed", completedAt: new Date() })
+      .where(and(eq(tasks.id, rootId), eq(tasks.status, "processing")));
+  } else await tx.update(tasks).set(composed).where(eq(tasks.id, rootId));
   return !kept;
 }
 

@@ -10,6 +10,9 @@ import type { PlanRuns } from "../plan/runs";
 export const JOB_ROOT = "decompose.root" satisfies JobKind;
 export const JOB_NODE = "decompose.node" satisfies JobKind;
 export const JOB_COMPOSE = "decompose.compose" satisfies JobKind;
+/** A plan's planner when a coding agent plans it through the MCP server (engine/agent.ts): no jobs split it. */
+export const AGENT_PLANNER = "agent";
+
 /** The jobs that split: the composer waits until none of a plan's is queued or running. */
 export const SPLIT_KINDS = [JOB_ROOT, JOB_NODE];
 

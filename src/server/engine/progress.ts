@@ -3,7 +3,7 @@ import type { Tx } from "../db/client";
 import { jobs } from "../db/schema/index";
 import type { Deps } from "../deps";
 import { lockPlanStatus, lockPlanUpdating } from "../plan/locks";
-import { composeJob, SPLIT_KINDS } from "./jobs";
+import { AGENT_PLANNER, composeJob, SPLIT_KINDS } from "./jobs";
 import type { Usage } from "./planners/contract";
 import { predictionsWith } from "./usage";
 
@@ -12,10 +12,11 @@ import { predictionsWith } from "./usage";
  * plan's lock); a split's token usage, when given, is added by the statement that takes the lock.
  */
 export async function finishGroupIfIdle(deps: Deps, tx: Tx, rootId: string, usage: Usage | null = null) {
-  const status = usage
+  const plan = usage
     ? await lockPlanUpdating(tx, rootId, { predictions: predictionsWith(usage) })
     : await lockPlanStatus(tx, rootId);
-  if (status !== "processing") return;
+  // A coding agent's plan is finished by the agent's last answer (engine/agent.ts), not by the queue.
+  if (plan?.status !== "processing" || plan.planner === AGENT_PLANNER) return;
   const active = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(jobs)

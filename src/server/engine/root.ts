@@ -57,7 +57,7 @@ async function runRootStages(deps: Deps, rootId: string, ctx: JobContext, enter:
   );
 
   enter("context_fetch");
-  const summary = await gatherContext(deps, root, opts, events, ctx);
+  const summary = await gatherContext(deps, root, opts, events, ctx.signal);
   const brief = briefOf(root, summary);
 
   enter("complexity_scorer");
@@ -117,12 +117,12 @@ async function startRun(
 }
 
 /** The linked repository's summary (stored on the root for the splits and the composer), or null. */
-async function gatherContext(
+export async function gatherContext(
   deps: Deps,
   root: TaskRow,
-  opts: Options,
+  opts: Pick<Options, "githubRepo">,
   events: PendingEvents,
-  ctx: JobContext,
+  signal?: AbortSignal,
 ): Promise<string | null> {
   events.push(
     stageEvent(
@@ -139,7 +139,7 @@ async function gatherContext(
       deps,
       opts.githubRepo,
       await githubTokenFor(deps, root.userId),
-      ctx.signal,
+      signal,
     );
     summary = context.summary;
     // Stored on the root, so node splits (any process, any time later) and the composer see it too.

@@ -7,7 +7,7 @@ import type { Deps } from "../deps";
 import type { JobContext, TypedJob } from "../jobs/queue";
 import { acceptableDependencies, PlanGraph } from "../plan/graph";
 import { lockNodeForSplit } from "../plan/locks";
-import { loadPlanStructure, shapeNode, type TaskRow } from "../plan/rows";
+import { hasChildren, loadPlanStructure, shapeNode, type TaskRow } from "../plan/rows";
 import type { BusEvent } from "../realtime/event-bus";
 import { briefOf, optionsOf } from "./brief";
 import { stageEvent } from "./events";
@@ -71,7 +71,7 @@ export async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: J
   let events: BusEvent[];
   try {
     events = await deps.db.transaction(async (tx) => {
-      const children = await splitNode(deps, tx, node, rootId, planned.value, citable, opts, planner);
+      const children = (await splitNode(deps, tx, node, rootId, planned.value, citable, opts, planner)) ?? [];
       const recorded = children.length
         ? await deps.events.record(tx, [
             stageEvent(
@@ -201,7 +201,7 @@ export function splitLoader(deps: Deps): LoadSplit {
 }
 
 /** Writes a node's planned children and their dependencies (in the caller's transaction); returns the children. */
-async function splitNode(
+function splitNode(
   deps: Deps,
   tx: Tx,
   node: TaskRow,
@@ -210,9 +210,46 @@ async function splitNode(
   citable: { id: string }[],
   opts: { maxDepth: number; maxSubtasks: number; threshold: number },
   planner: Planner,
-): Promise<InsertedChild[]> {
+): Promise<InsertedChild[] | null> {
+  return writeSplit(deps, tx, {
+    node,
+    rootId,
+    planned,
+    citable,
+    limits: opts,
+    estimateSource: estimateSourceOf(planner),
+    queueSplits: true,
+  });
+}
+
+/** One split to write: the planner's subtasks for a node, and what they may cite. */
+export type SplitWrite = {
+  node: TaskRow;
+  rootId: string;
+  planned: PlannedSubtask[];
+  /** What `depends_on_elsewhere` numbers refer to: the node's siblings, then the rest of the plan shown. */
+  citable: { id: string }[];
+  limits: { maxDepth: number; maxSubtasks: number; threshold: number };
+  estimateSource: "rule" | "model";
+  /** Queue the children's own splits (the engine's jobs); a coding agent asks for them itself. */
+  queueSplits: boolean;
+  /**
+   * Look for children again once the lock is held: needed where two writers may split the same node at
+   * once (coding agents); the engine's splits are one job per node (plan/locks.ts).
+   */
+  recheck?: boolean;
+  atomic?: (boolean | undefined)[];
+};
+
+/**
+ * Writes a split under the plan's lock: null when the node was split already (by an earlier run, or by
+ * another agent); otherwise its children, with the dependencies the plan can take.
+ */
+export async function writeSplit(deps: Deps, tx: Tx, write: SplitWrite): Promise<InsertedChild[] | null> {
+  const { node, rootId, planned, citable, limits: opts } = write;
   const nodeId = node.id;
-  if (await lockNodeForSplit(tx, nodeId, rootId)) return [];
+  if (await lockNodeForSplit(tx, nodeId, rootId)) return null;
+  if (write.recheck && (await hasChildren(tx, nodeId))) return null;
   // A parent is never less complex than its children: cap scores at the parent's.
   const capped = planned
     .slice(0, opts.maxSubtasks)
@@ -236,8 +273,9 @@ async function splitNode(
     rootId,
     planned: capped,
     limits: opts,
-    queueSplits: true,
-    estimateSource: estimateSourceOf(planner),
+    queueSplits: write.queueSplits,
+    estimateSource: write.estimateSource,
+    ...(write.atomic ? { atomic: write.atomic } : {}),
     moreEdges: (children, siblingEdges) => {
       if (!plan) return [];
       const graph = new PlanGraph(

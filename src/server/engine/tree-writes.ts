@@ -26,6 +26,8 @@ export type ChildrenWrite = {
   estimateSource: "rule" | "model";
   /** More dependencies on the new children, besides those the planner proposed among them. */
   moreEdges?: (children: InsertedChild[], siblingEdges: PlanEdge[]) => PlanEdge[];
+  /** A planner's own word on which children are leaves (a coding agent's), where the rule allows it. */
+  atomic?: (boolean | undefined)[];
 };
 
 /**
@@ -58,10 +60,13 @@ export async function insertChildren(deps: Deps, tx: Tx, write: ChildrenWrite): 
       requirementIds: p.requirement_ids,
       estimatedHours: p.estimated_hours,
       estimateSource: write.estimateSource,
-      isAtomic: isAtomic(
-        { depth, complexityScore: p.complexity_score, estimatedHours: p.estimated_hours },
-        limits,
-      ),
+      isAtomic:
+        depth >= limits.maxDepth ||
+        (write.atomic?.[i] ??
+          isAtomic(
+            { depth, complexityScore: p.complexity_score, estimatedHours: p.estimated_hours },
+            limits,
+          )),
     };
   });
   if (values.length === 0) return [];

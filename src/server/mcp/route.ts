@@ -1,8 +1,11 @@
+import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
 import { MCP_PATH } from "../../shared/agent-setup";
+import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { callerContext } from "../operations/context";
 import type { AppEnv } from "../rest/http";
+import { mcpSessions } from "./sessions";
 
 /**
  * The MCP SDK (with its JSON Schema validator) is a fifth of the server's code: loaded at the first MCP
@@ -35,13 +38,26 @@ const rpcError = (c: Context<AppEnv>, status: 400, code: number, message: string
 const NEEDS_TOKEN =
   "The MCP server needs a personal access token: make one in Atomize under Settings → API tokens and send it as Authorization: Bearer <token>.";
 
+const SESSION_HEADER = "mcp-session-id";
+
+/** A client that can lend its model: it declared MCP sampling when it initialized. */
+function asksForSampling(body: unknown): boolean {
+  const message = (Array.isArray(body) ? body : [body]).find(
+    (m) => (m as { method?: unknown })?.method === "initialize",
+  ) as { params?: { capabilities?: { sampling?: unknown } } } | undefined;
+  return Boolean(message?.params?.capabilities?.sampling);
+}
+
 /**
- * POST /mcp: the MCP Streamable HTTP transport, stateless (a server and transport per request, JSON
- * answers, no session kept), authenticated by a personal access token only. The app's middleware has
- * already applied the body limit, the NUL and cross-site checks, and the token's rate limit.
+ * /mcp: the MCP Streamable HTTP transport, authenticated by a personal access token only. The app's
+ * middleware has already applied the body limit, the NUL and cross-site checks, and the token's rate
+ * limit. Stateless (a server and transport per request, JSON answers, no session kept), except for a
+ * client that declares MCP sampling: it gets a session (sessions.ts), so the server can ask it for
+ * completions while it plans a project with the client's model (sampling.ts).
  */
 export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
-  if (c.req.method !== "POST") {
+  const sessionId = c.req.header(SESSION_HEADER);
+  if (c.req.method !== "POST" && !sessionId) {
     // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
     return c.json(
       {
@@ -56,13 +72,15 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
   // Read first, even to refuse: an answer sent before the body is read can reset the connection under
   // the client while it still sends. Read here (the transport would otherwise) to bound a batch.
   let body: unknown;
-  try {
-    body = JSON.parse(await c.req.text());
-  } catch {
-    return rpcError(c, 400, -32700, "Parse error: the body is not JSON.");
-  }
-  if (Array.isArray(body) && body.length > MCP_BATCH_MAX) {
-    return rpcError(c, 400, -32600, `Too many messages in one batch (at most ${MCP_BATCH_MAX}).`);
+  if (c.req.method === "POST") {
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return rpcError(c, 400, -32700, "Parse error: the body is not JSON.");
+    }
+    if (Array.isArray(body) && body.length > MCP_BATCH_MAX) {
+      return rpcError(c, 400, -32600, `Too many messages in one batch (at most ${MCP_BATCH_MAX}).`);
+    }
   }
   const session = c.var.auth.session;
   if (!session?.apiToken) {
@@ -70,8 +88,41 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
       headers: { "WWW-Authenticate": 'Bearer realm="atomize", error="invalid_token"' },
     });
   }
-  const ctx = callerContext({ deps: c.var.deps, session, meta: c.var.meta, log: c.var.log });
+  const sessions = mcpSessions(c.var.deps);
+  if (sessionId) {
+    // A session answers only to the token that opened it; any other is told it does not exist.
+    const open = sessions.get(sessionId);
+    if (!open || open.tokenId !== session.apiToken.id) {
+      return c.json(
+        { jsonrpc: "2.0", error: { code: -32001, message: "Session not found." }, id: null },
+        404,
+      );
+    }
+    return open.transport.handleRequest(c.req.raw, body === undefined ? undefined : { parsedBody: body });
+  }
   const [{ connectMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
+  const tokenId = session.apiToken.id;
+  if (asksForSampling(body) && sessions.hasRoom(tokenId)) {
+    // Answers stream (SSE), so a tool call can ask the client for completions before it answers.
+    const ctx = callerContext({
+      deps: c.var.deps,
+      session,
+      meta: c.var.meta,
+      log: c.var.log,
+      persistent: true,
+    });
+    let server: Awaited<ReturnType<typeof connectMcpServer>> | undefined;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.add({ id, tokenId, transport, server: server!, lastSeen: Date.now() });
+      },
+      onsessionclosed: (id) => sessions.remove(id),
+    });
+    server = await connectMcpServer(ctx, transport, { sampling: true });
+    return transport.handleRequest(c.req.raw, { parsedBody: body });
+  }
+  const ctx = callerContext({ deps: c.var.deps, session, meta: c.var.meta, log: c.var.log });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -82,4 +133,9 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
   } finally {
     await server.close();
   }
+}
+
+/** Ends every open session (the server is stopping). */
+export function closeMcpSessions(deps: Deps): Promise<void> {
+  return mcpSessions(deps).closeAll();
 }

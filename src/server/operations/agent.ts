@@ -9,7 +9,15 @@ import {
   setStatusInput,
   statusChange,
 } from "../../shared/schemas/agent";
+import {
+  planningNext,
+  submitCompositionInput,
+  submitSubtasksInput,
+  submittedComposition,
+  submittedSubtasks,
+} from "../../shared/schemas/agent-planning";
 import { taskId } from "../../shared/schemas/tasks";
+import * as planning from "../services/tasks/agent-planning";
 import * as agent from "../services/tasks/agent-view";
 import { mutation, query } from "./define";
 
@@ -63,5 +71,48 @@ export const agentOperations = {
     output: statusChange,
     run: ({ deps, user }, { id, ...input }) => agent.setTaskStatus(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/status", from: "body" }],
+  }),
+  // A coding agent planning a project created with planner "agent" (engine/agent.ts). Mutations, so a
+  // read-only token cannot plan.
+  planningStep: mutation({
+    access: "user",
+    summary:
+      "The next task to split in a project a coding agent plans: its brief and the answer's JSON Schema; or done, with the optional composition step.",
+    input: byId,
+    output: planningNext,
+    run: ({ deps, user }, input) => planning.nextPlanningStep(deps, user.id, input.id),
+    rest: [{ method: "post", path: "/projects/{id}/planning/next" }],
+  }),
+  submitSubtasks: mutation({
+    access: "user",
+    summary:
+      "An agent's subtasks for one task, checked like a model's answer (each problem named) and written to the plan; answers with the next step.",
+    input: submitSubtasksInput,
+    output: submittedSubtasks,
+    run: ({ deps, user }, input) => planning.submitSubtasks(deps, user.id, input),
+    rest: [{ method: "post", path: "/planning/subtasks", from: "body" }],
+  }),
+  submitComposition: mutation({
+    access: "user",
+    summary:
+      "An agent's epics, user stories and event model for a project it planned, replacing the outline's (a person's edit of the event model is kept).",
+    input: submitCompositionInput,
+    output: submittedComposition,
+    run: ({ deps, user }, input) => planning.submitComposition(deps, user.id, input),
+    rest: [{ method: "post", path: "/projects/{id}/planning/composition", from: "body" }],
+  }),
+};
+
+/**
+ * Planning with a client's model through MCP sampling (mcp/sampling.ts) uses the operations above; when it
+ * stops, the project says so. Not part of the API: only the MCP server runs it, through invoke.
+ */
+export const samplingOperations = {
+  stopped: mutation({
+    access: "user",
+    summary: "Says on a project that planning with the client's model stopped, and why.",
+    input: z.strictObject({ id: taskId, reason: z.string().max(300) }),
+    output: z.undefined(),
+    run: ({ deps, user }, input) => planning.samplingStopped(deps, user.id, input.id, input.reason),
   }),
 };

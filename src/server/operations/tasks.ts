@@ -75,10 +75,12 @@ export const taskOperations = {
   }),
   create: mutation({
     access: "user",
-    summary: "Creates a task from a description and starts its decomposition.",
+    summary:
+      'Creates a task from a description and starts its decomposition, or, with planner "agent", lets the calling coding agent plan it.',
     input: createTaskInput,
     output: task,
-    run: ({ deps, user }, input) => service.createTask(deps, user.id, input),
+    run: ({ deps, user, apiToken }, input) =>
+      service.createTask(deps, user.id, input, { agentName: apiToken?.name ?? null }),
     rest: [{ method: "post", path: "/tasks", from: "body", status: 201 }],
   }),
   get: query({

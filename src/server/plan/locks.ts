@@ -28,12 +28,15 @@ export async function lockTaskRow(tx: Tx, id: string): Promise<void> {
   await tx.execute(sql`select id from ${tasks} where id = ${id} for no key update`);
 }
 
-/** Locks a plan's root row and reads its status as last committed (undefined when the plan is gone). */
-export async function lockPlanStatus(tx: Tx, rootId: string): Promise<string | undefined> {
-  const [row] = resultRows<{ status: string }>(
-    await tx.execute(sql`select status from ${tasks} where id = ${rootId} for no key update`),
+/** What a plan's lock reads of its root: its status, and who plans it ("agent" for a coding agent). */
+export type PlanState = { status: string; planner: string | null };
+
+/** Locks a plan's root row and reads its state as last committed (undefined when the plan is gone). */
+export async function lockPlanStatus(tx: Tx, rootId: string): Promise<PlanState | undefined> {
+  const [row] = resultRows<PlanState>(
+    await tx.execute(sql`select status, planner from ${tasks} where id = ${rootId} for no key update`),
   );
-  return row?.status;
+  return row;
 }
 
 /**
@@ -44,13 +47,13 @@ export async function lockPlanUpdating(
   tx: Tx,
   rootId: string,
   set: PgUpdateSetSource<typeof tasks>,
-): Promise<string | undefined> {
+): Promise<PlanState | undefined> {
   const [row] = await tx
     .update(tasks)
     .set(set)
     .where(eq(tasks.id, rootId))
-    .returning({ status: tasks.status });
-  return row?.status;
+    .returning({ status: tasks.status, planner: tasks.planner });
+  return row;
 }
 
 /**
@@ -58,6 +61,12 @@ export async function lockPlanUpdating(
  * run), in one statement. With `rootId` (a node below the root), the root's row is locked first, in the
  * same statement: the splits of one plan then commit one at a time, in the order they asked, instead of
  * all waiting at their end for the root row their completion updates (decision 026).
+ *
+ * The answer comes from the statement's snapshot: on PostgreSQL, a statement that waited for another
+ * transaction's lock still sees the rows as they were when it began, so it can miss the children that
+ * transaction wrote. The engine splits a node in one job at a time, so its answer holds; a writer that
+ * may race another on the same node (coding agents) looks again in a statement of its own once the lock
+ * is held (engine/split.ts, `recheck`).
  */
 export async function lockNodeForSplit(tx: Tx, id: string, rootId?: string): Promise<boolean> {
   const rows = resultRows<{ id: string; split: boolean }>(

@@ -68,6 +68,9 @@ export const techPreferencesInput = z.strictObject({
 });
 
 /** Task creation payload. */
+/** Who plans a new task (createTaskInput.planner). */
+export const TASK_PLANNERS = ["auto", "agent"] as const;
+
 export const createTaskInput = z.strictObject({
   description: description("Please enter a task description"),
   max_depth: z
@@ -90,6 +93,11 @@ export const createTaskInput = z.strictObject({
   use_context: z.boolean().default(TASK_DEFAULTS.use_context),
   requires_approval: z.boolean().default(TASK_DEFAULTS.requires_approval),
   tech_preferences: techPreferencesInput.optional(),
+  /**
+   * Who plans it: "auto" (the configured model, else the outline) or "agent" (the coding agent that
+   * creates it plans it through the MCP server's planning tools; the server only reads the text).
+   */
+  planner: z.enum(TASK_PLANNERS, { error: `planner must be one of ${TASK_PLANNERS.join(", ")}` }).default("auto"),
 });
 export type CreateTaskInput = z.input<typeof createTaskInput>;
 

@@ -9,6 +9,10 @@ describe("planner text", () => {
     expect(plannedByText({ planner: "langchain", model: "gpt-4o-mini" })).toBe(
       "Planned by gpt-4o-mini via an OpenAI-compatible API",
     );
+    expect(plannedByText({ planner: "agent", model: "claude-code" })).toBe(
+      "Planned by your coding agent (claude-code)",
+    );
+    expect(plannedByText({ planner: "agent", model: null })).toBe("Planned by your coding agent");
     expect(plannedByText({ planner: null, model: null })).toBeNull();
   });
 

@@ -9,9 +9,13 @@ export const OUTLINE_LABEL = "Outline from your description (no AI model connect
 /** Where a model is connected (Settings → AI model). */
 export const CONNECT_MODEL_PATH = "/settings?tab=ai-model";
 
-/** The outline label / "Planned by gpt-4o-mini via an OpenAI-compatible API". */
+/**
+ * The outline label / "Planned by gpt-4o-mini via an OpenAI-compatible API" / "Planned by your coding
+ * agent (claude-code)", the agent named by its API token.
+ */
 export function plannedByText(task: Pick<Task, "planner" | "model">): string | null {
   if (task.planner === "offline") return OUTLINE_LABEL;
+  if (task.planner === "agent") return `Planned by your coding agent${task.model ? ` (${task.model})` : ""}`;
   if (task.planner === "langchain")
     return `Planned by ${task.model || "a language model"} via an OpenAI-compatible API`;
   if (task.planner) return `Planned by ${task.planner}${task.model ? ` (${task.model})` : ""}`;

@@ -4,6 +4,8 @@ import { findApplicationType, findStack } from "../../../shared/catalogue";
 import type { createTaskInput, Task, updateTaskInput } from "../../../shared/schemas/tasks";
 import { taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { agentStartedEvents } from "../../engine/agent";
+import { AGENT_PLANNER } from "../../engine/jobs";
 import { AppError } from "../../errors";
 import { readyLeaves } from "../../plan/graph";
 import { getOwnedRow } from "../../plan/owned";
@@ -16,12 +18,25 @@ import { countMonthlyUse } from "./usage";
 
 /** Creating and changing tasks, and telling the watchers what changed and what became ready. */
 
-/** Creates a top-level task, counting it against the monthly limit in the same transaction. */
+/**
+ * Creates a top-level task, counting it against the monthly limit in the same transaction, and starts
+ * its planning: the engine's run, or, with `planner: "agent"`, a coding agent's (engine/agent.ts; the
+ * agent's name, its API token's, is shown as who plans it).
+ */
 export async function createTask(
   deps: Deps,
   userId: string,
   input: z.output<typeof createTaskInput>,
+  caller: { agentName: string | null } = { agentName: null },
 ): Promise<Task> {
+  const byAgent = input.planner === "agent";
+  if (byAgent && input.requires_approval) {
+    const message =
+      'A coding agent\'s plan is reviewed as it is made: leave requires_approval off with planner "agent".';
+    throw new AppError("UNPROCESSABLE_CONTENT", message, {
+      fieldErrors: [{ field: "requires_approval", message }],
+    });
+  }
   const prefs = input.tech_preferences ?? {};
   const appType = prefs.application_type ? findApplicationType(prefs.application_type) : undefined;
   if (prefs.application_type && !appType) {
@@ -69,7 +84,8 @@ export async function createTask(
       .values({
         userId,
         description: input.description,
-        status: "pending",
+        status: byAgent ? "processing" : "pending",
+        ...(byAgent ? { planner: AGENT_PLANNER, model: caller.agentName } : {}),
         options: {
           max_depth: input.max_depth,
           max_subtasks: input.max_subtasks,
@@ -81,7 +97,7 @@ export async function createTask(
         context: techStack ? { tech_stack: techStack, best_practices: [] } : null,
       })
       .returning();
-    await deps.runs.start(inserted!.id, tx);
+    if (!byAgent) await deps.runs.start(inserted!.id, tx);
     return inserted!;
   });
   deps.log.info("task created", { taskId: row.id, userId });
@@ -92,6 +108,7 @@ export async function createTask(
     rootTaskId: row.id,
     status: row.status,
   });
+  if (byAgent) await deps.events.publishMany(agentStartedEvents(row));
   return toTask(row, { children: 0, descendants: 0 }, { epics: [], stories: [], eventModel: null });
 }
 

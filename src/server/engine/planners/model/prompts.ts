@@ -12,7 +12,8 @@ task in developer-hours (estimated_hours), subtasks included, and split anything
 technologies the description names or the chosen stack; when none is named, stay technology-neutral. Answer with one JSON
 object that matches the requested JSON schema and nothing else: no prose, no code fences.`;
 
-function briefText(brief: ProjectBrief): string {
+/** The project as every prompt states it: the description, the chosen type and stack, the repository. */
+export function briefText(brief: ProjectBrief): string {
   const lines = [`Project description:\n${brief.description}`];
   if (brief.applicationType)
     lines.push(`Application type: ${brief.applicationType.label} (${brief.applicationType.description})`);
@@ -28,7 +29,7 @@ function briefText(brief: ProjectBrief): string {
 }
 
 /** How each kind of work is planned: the shape the model is asked to follow (as the outline does). */
-const KIND_SHAPES: Record<ProjectBrief["kind"]["id"], string> = {
+export const KIND_SHAPES: Record<ProjectBrief["kind"]["id"], string> = {
   product:
     "a new product: choose the stack only if the text names none, build the stated features, then check and release",
   feature:
@@ -108,16 +109,21 @@ export function splitPrompt(r: SplitRequest): string {
           : ""
       }${r.replan.guidance ? `\nTheir guidance for the new plan (follow it): ${r.replan.guidance}` : ""}\n\n`
     : "";
-  const what =
-    r.depth === 0
-      ? "Plan the first level of the project: the main workstreams a team would run (setup, each major feature, quality, delivery). Together they must cover every stated requirement."
-      : "Split this task into the concrete steps needed to complete it.";
   return `${briefText(r.brief)}
 
 ${scopeText(r.brief, r.depth === 0)}${path}${around}${replan}Task to split:\n${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}
 ${r.task.complexity_score !== null ? `Its complexity: ${r.task.complexity_score}/10.\n` : ""}
 Depth: ${r.depth} of at most ${r.maxDepth}.
-${what} Return at most ${r.maxSubtasks} subtasks (fewer is fine when fewer make sense), each with a specific
+${splitInstructions(r.depth, r.maxSubtasks)}`;
+}
+
+/** What a split is asked for, field by field: the same words for a model and a coding agent. */
+export function splitInstructions(depth: number, maxSubtasks: number): string {
+  const what =
+    depth === 0
+      ? "Plan the first level of the project: the main workstreams a team would run (setup, each major feature, quality, delivery). Together they must cover every stated requirement."
+      : "Split this task into the concrete steps needed to complete it.";
+  return `${what} Return at most ${maxSubtasks} subtasks (fewer is fine when fewer make sense), each with a specific
 imperative description, complexity_score (never above the task being split), story_points,
 implementation_details (1-3 sentences of concrete guidance: files, endpoints, tables, libraries),
 acceptance_criteria (2-5 short, testable statements of when it is done), requirement_ids (the ids of

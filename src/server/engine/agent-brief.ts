@@ -1,0 +1,167 @@
+import { z } from "zod";
+import { agentComposition, agentSplitAnswer } from "../../shared/schemas/agent-planning";
+import { ATOMIC_HOURS } from "../../shared/schemas/plan";
+import { taskTitle } from "../../shared/task-title";
+import type { ProjectBrief } from "./planners/contract";
+import { briefText, KIND_SHAPES, splitInstructions } from "./planners/model/prompts";
+
+/**
+ * What a coding agent is told at each planning step (engine/agent.ts): the context the engine gives a
+ * model for a node, in the model path's own words (planners/model/prompts.ts), but lean. The first step
+ * carries the whole description and every stated requirement; later steps carry the node, its path,
+ * its siblings, the nearest work planned elsewhere and a count of the rest, and the requirements the
+ * node's branch cites, so a step stays near 2,000 tokens however large the plan grows.
+ */
+
+/** Titles of work elsewhere in the plan a step lists (nearest first); the rest are counted by branch. */
+export const ELSEWHERE_SHOWN = 20;
+const TITLE = 100;
+
+/** The rules a model's system prompt states that an answer must keep. */
+const RULES = `Rules: be specific to the project (never "implement features"), never repeat the task being split, never plan an out-of-scope item, and use only technologies the description names or the chosen stack. Complexity runs 1-10 and never above the task being split; story_points is one of 1, 2, 3, 5, 8, 13. A task is atomic when one developer finishes it in at most ${ATOMIC_HOURS} hours as one pull request: mark it "atomic": true, or false to split it further (absent: decided from its estimate and complexity).`;
+
+/** One node of the plan as the brief shows it. */
+export type BriefNode = { id: string; parentId: string | null; depth: number; description: string };
+
+export type StepContext = {
+  brief: ProjectBrief;
+  step: number;
+  node: BriefNode & {
+    implementationDetails: string | null;
+    complexityScore: number | null;
+    requirementIds: string[];
+  };
+  /** Descriptions from the project down to the node's parent. */
+  path: string[];
+  /** Requirement ids the node and its ancestors cite. */
+  cited: string[];
+  siblings: BriefNode[];
+  /** Work elsewhere shown by title (numbered after the siblings), and the rest counted by first-level branch. */
+  elsewhere: BriefNode[];
+  more: { branch: string; count: number }[];
+  maxDepth: number;
+  maxSubtasks: number;
+};
+
+const line = (text: string, max = TITLE) => text.replace(/\s+/g, " ").trim().slice(0, max);
+
+function kindLine(brief: ProjectBrief): string {
+  return `Kind of work: ${brief.kind.label}. Plan it as ${KIND_SHAPES[brief.kind.id]}.`;
+}
+
+function scopeLines(c: StepContext, first: boolean): string[] {
+  const { requirements, nonGoals, constraints, criteria } = c.brief.scope;
+  const out: string[] = [];
+  const shown = first ? requirements : requirements.filter((r) => c.cited.includes(r.id));
+  if (shown.length) {
+    out.push(
+      `${first ? "Stated requirements" : "Requirements this branch serves"} (cite ids exactly, as "R1", in requirement_ids):\n${shown
+        .map((r) => `- ${r.id}: ${line(r.text, first ? 400 : 200)}`)
+        .join("\n")}`,
+    );
+  }
+  const others = requirements.filter((r) => !shown.includes(r)).map((r) => r.id);
+  if (others.length) out.push(`Other stated requirements (listed in the first step): ${others.join(", ")}.`);
+  if (nonGoals.length)
+    out.push(`Out of scope (never plan these):\n${nonGoals.map((n) => `- ${line(n, 160)}`).join("\n")}`);
+  if (constraints.length)
+    out.push(
+      `Rules the work keeps (criteria, not tasks):\n${constraints.map((x) => `- ${line(x, 160)}`).join("\n")}`,
+    );
+  if (first && criteria.length)
+    out.push(
+      `Acceptance criteria as stated:\n${criteria
+        .slice(0, 20)
+        .map((x) => `- ${line(x, 160)}`)
+        .join("\n")}`,
+    );
+  return out;
+}
+
+/** The step's brief, as text. */
+export function stepBrief(c: StepContext): string {
+  const first = c.node.depth === 0;
+  const title = taskTitle(c.brief.description, 80);
+  const parts: string[] = [];
+  if (first) {
+    parts.push(`Planning step ${c.step}: plan the project's first level.\n\n${briefText(c.brief)}`);
+  } else {
+    const stack = c.brief.stack ? ` Stack: ${c.brief.stack.name}.` : "";
+    parts.push(
+      `Planning step ${c.step} of project "${title}" (the whole description was in the first step).${stack}`,
+    );
+  }
+  parts.push(kindLine(c.brief), ...scopeLines(c, first));
+  if (c.path.length)
+    parts.push(
+      `Path from the project down to this task:\n${c.path.map((p, i) => `${"  ".repeat(i)}- ${line(p)}`).join("\n")}`,
+    );
+  if (c.siblings.length)
+    parts.push(
+      `Sibling tasks, planned separately (do not repeat their work; cite their numbers in depends_on_elsewhere):\n${c.siblings
+        .map((s, i) => `${i + 1}. ${line(s.description)}`)
+        .join("\n")}`,
+    );
+  if (c.elsewhere.length) {
+    const from = c.siblings.length + 1;
+    const more = c.more.length
+      ? `\n(and ${c.more.reduce((n, m) => n + m.count, 0)} more: ${c.more.map((m) => `${m.count} under "${line(m.branch, 60)}"`).join(", ")})`
+      : "";
+    parts.push(
+      `Planned elsewhere in this project (do not plan it again; cite numbers in depends_on_elsewhere):\n${c.elsewhere
+        .map((e, i) => `${from + i}. ${line(e.description)}`)
+        .join("\n")}${more}`,
+    );
+  }
+  if (!first) {
+    parts.push(
+      `Task to split:\n${c.node.description}${c.node.implementationDetails ? `\nNotes: ${line(c.node.implementationDetails, 600)}` : ""}${c.node.complexityScore !== null ? `\nIts complexity: ${c.node.complexityScore}/10.` : ""}`,
+    );
+  }
+  parts.push(
+    `Depth: ${c.node.depth} of at most ${c.maxDepth}.\n${splitInstructions(c.node.depth, c.maxSubtasks)}`,
+  );
+  parts.push(RULES);
+  parts.push(
+    first
+      ? `Answer with submit_subtasks: node_id "${c.node.id}", subtasks, and assessment (complexity_score, story_points and a one-sentence rationale for the whole project), matching schema.`
+      : `Answer with submit_subtasks: node_id "${c.node.id}" and subtasks, matching schema.`,
+  );
+  return parts.join("\n\n");
+}
+
+/** A JSON Schema without its annotations: the brief explains every field once. */
+function lean(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(lean);
+  if (!schema || typeof schema !== "object") return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([k]) => k !== "description" && k !== "$schema")
+      .map(([k, v]) => [k, lean(v)]),
+  );
+}
+
+const jsonSchemaOf = (schema: z.ZodType) =>
+  lean(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as Record<string, unknown>;
+
+/** The answer's JSON Schema: the first step's answer also assesses the project. */
+export const STEP_SCHEMAS = {
+  first: jsonSchemaOf(agentSplitAnswer.required({ assessment: true })),
+  later: jsonSchemaOf(agentSplitAnswer.omit({ assessment: true })),
+};
+
+export const COMPOSITION_SCHEMA = jsonSchemaOf(agentComposition);
+
+/** What the composition step asks for, with the plan as planned (its first levels). */
+export function compositionBrief(brief: ProjectBrief, nodes: BriefNode[]): string {
+  const shown = nodes.filter((n) => n.depth >= 1 && n.depth <= 2).slice(0, 120);
+  const tree = shown.map((n) => `${"  ".repeat(n.depth - 1)}- ${line(n.description, 80)}`).join("\n");
+  return `Optional: the plan keeps the outline's epics, user stories and event model unless you replace them with submit_composition (project_id and the fields of schema).
+
+${kindLine(brief)}
+
+The plan's first two levels:
+${tree}${nodes.length > shown.length ? `\n(${nodes.length - shown.length} deeper tasks not shown)` : ""}
+
+Write epics (ids "E1", "E2", ... one per major workstream, priority 1 = highest) and user_stories (ids "US1", ...; epic_id naming an epic; actor, action, benefit; 1-12 testable acceptance criteria; story_points; priority must_have / should_have / could_have / wont_have); optionally tech_stack and best_practices; and optionally an event_model (events in the past tense, commands, read models, user interactions, automations, swimlanes, chapters with sub_chapters of slices), naming only what the description and the plan state.`;
+}

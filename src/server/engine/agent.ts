@@ -1,0 +1,466 @@
+import { asc, eq, or, sql } from "drizzle-orm";
+import type { FieldError } from "../../shared/errors";
+import type { AgentComposition, AgentSplitAnswer, PlanningNext } from "../../shared/schemas/agent-planning";
+import { ATOMIC_HOURS, type PlannedSubtask } from "../../shared/schemas/plan";
+import { type DbOrTx, resultRows, type Tx } from "../db/client";
+import { tasks } from "../db/schema/index";
+import type { Deps } from "../deps";
+import { AppError } from "../errors";
+import type { TaskRow } from "../plan/rows";
+import type { BusEvent, PublishInput } from "../realtime/event-bus";
+import {
+  type BriefNode,
+  COMPOSITION_SCHEMA,
+  compositionBrief,
+  ELSEWHERE_SHOWN,
+  STEP_SCHEMAS,
+  stepBrief,
+} from "./agent-brief";
+import { briefOf, optionsOf } from "./brief";
+import { writeComposition } from "./compose";
+import { pendingEvents, stageEvent, statusEvent } from "./events";
+import { AGENT_PLANNER, composeJob } from "./jobs";
+import { renderEventModelMarkdown } from "./planners/event-model-markdown";
+import { gatherContext } from "./root";
+import { siblingDependencies } from "./sibling-dependencies";
+import { writeSplit } from "./split";
+
+/**
+ * A coding agent plans a project through the MCP server with its own model (decision 029). The server
+ * reads the text (requirements, non-goals, kind) and then plans nothing itself: the agent asks for the
+ * next node to split, in the engine's order (depth, then place), with the brief a model would get
+ * (agent-brief.ts), and answers with subtasks checked by the same schema and rules as a model's answer.
+ * An answer is written as the engine writes a split (engine/split.ts's writeSplit under the plan's lock,
+ * the same events, so open browser tabs follow it live), and no job splits the plan meanwhile. When no
+ * node is left to split, the composer's job runs with the outline's composer (the dedup pass included),
+ * which completes the plan; the agent may then replace the composition with its own.
+ *
+ * Everything lives in the database, so planning survives the agent going away: the next call to
+ * `nextStep` resumes it, from any process. Two agents asking for the same node get the same step; the
+ * second answer is refused, because the node is split by then (the plan's lock decides).
+ */
+
+/** The most steps planning can still take: each open node, and below it as deep as the plan may go. */
+function stepsAtMost(depth: number, maxDepth: number, maxSubtasks: number): number {
+  let total = 0;
+  for (let d = depth, width = 1; d < maxDepth; d++, width *= maxSubtasks) total += width;
+  return total;
+}
+
+type PlanRow = BriefNode & {
+  position: number;
+  isAtomic: boolean;
+  split: boolean;
+  implementationDetails: string | null;
+  complexityScore: number | null;
+  requirementIds: string[];
+};
+
+/** The plan's nodes in tree order, with whether each is split: what a step is chosen and described from. */
+async function loadPlan(db: DbOrTx, rootId: string): Promise<PlanRow[]> {
+  return db
+    .select({
+      id: tasks.id,
+      parentId: tasks.parentId,
+      depth: tasks.depth,
+      position: tasks.position,
+      description: sql<string>`left(${tasks.description}, 2000)`,
+      isAtomic: tasks.isAtomic,
+      // The outer row named in full: drizzle writes a bare column, which the subquery would take as its own.
+      split: sql<boolean>`exists (select 1 from ${tasks} c where c.parent_id = "tasks"."id")`,
+      implementationDetails: tasks.implementationDetails,
+      complexityScore: tasks.complexityScore,
+      requirementIds: tasks.requirementIds,
+    })
+    .from(tasks)
+    .where(or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId)))
+    .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt));
+}
+
+/** The nodes still to split, in the engine's order. */
+function openNodes(rows: PlanRow[], maxDepth: number): PlanRow[] {
+  return rows.filter((r) => !r.split && !r.isAtomic && r.depth < maxDepth);
+}
+
+/** How many nodes are left to split (read in the caller's transaction, under the plan's lock). */
+async function countOpen(tx: Tx, rootId: string, maxDepth: number): Promise<number> {
+  const [row] = resultRows<{ n: number }>(
+    await tx.execute(sql`select count(*)::int as n from ${tasks} t
+      where (t.id = ${rootId} or t.root_task_id = ${rootId}) and not t.is_atomic and t.depth < ${maxDepth}
+        and not exists (select 1 from ${tasks} c where c.parent_id = t.id)`),
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** The siblings and the work elsewhere a node's step shows, numbered as depends_on_elsewhere cites them. */
+function around(rows: PlanRow[], node: PlanRow) {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ancestors: PlanRow[] = [];
+  for (let p = node.parentId; p; p = byId.get(p)?.parentId ?? null) ancestors.unshift(byId.get(p)!);
+  const inside = new Set([node.id]);
+  for (const r of rows) if (r.parentId && inside.has(r.parentId)) inside.add(r.id);
+  const siblings = node.parentId ? rows.filter((r) => r.parentId === node.parentId && r.id !== node.id) : [];
+  const skip = new Set([...inside, ...ancestors.map((a) => a.id), ...siblings.map((s) => s.id)]);
+  const others = rows.filter((r) => r.parentId !== null && !skip.has(r.id));
+  // The nearest first: the children of the node's ancestors (its uncles), then the rest in tree order.
+  const near = new Set(ancestors.map((a) => a.id));
+  const ordered = [
+    ...others.filter((r) => near.has(r.parentId!)),
+    ...others.filter((r) => !near.has(r.parentId!)),
+  ];
+  const shown = ordered.slice(0, ELSEWHERE_SHOWN);
+  const branchOf = (r: PlanRow) => {
+    let b = r;
+    while (b.depth > 1 && b.parentId) b = byId.get(b.parentId)!;
+    return b;
+  };
+  const counts = new Map<string, { branch: string; count: number }>();
+  for (const r of ordered.slice(ELSEWHERE_SHOWN)) {
+    const b = branchOf(r);
+    const c = counts.get(b.id) ?? { branch: b.description, count: 0 };
+    c.count++;
+    counts.set(b.id, c);
+  }
+  return { ancestors, siblings, shown, more: [...counts.values()] };
+}
+
+/** The project's root, checked: planned by a coding agent. */
+function agentPlan(root: TaskRow) {
+  if (root.planner !== AGENT_PLANNER) {
+    throw new AppError(
+      "CONFLICT",
+      'This project is planned by the server\'s planner. Create a project with planner "agent" to plan it yourself.',
+    );
+  }
+}
+
+/** The events of a plan a coding agent starts planning: the same stages a decomposition shows. */
+export function agentStartedEvents(root: TaskRow): PublishInput[] {
+  return [
+    statusEvent(root, "processing"),
+    {
+      type: "decomposition.started",
+      userId: root.userId,
+      taskId: root.id,
+      rootTaskId: root.id,
+      message: `Planning by your coding agent${root.model ? ` (${root.model})` : ""}`,
+    },
+    stageEvent(root, "source", "started", "Reading your description"),
+    stageEvent(root, "source", "completed", "Description and preferences read"),
+  ];
+}
+
+/** The next step of a coding agent's planning: the next node to split, or done. */
+export async function nextStep(deps: Deps, root: TaskRow): Promise<PlanningNext> {
+  agentPlan(root);
+  const opts = optionsOf(root);
+  const rows = await loadPlan(deps.db, root.id);
+  const open = openNodes(rows, opts.maxDepth);
+  if (root.status !== "processing" || open.length === 0) return done(root, rows);
+  const node = open[0]!;
+  let summary = root.repositorySummary;
+  if (node.depth === 0 && opts.githubRepo && summary === null) {
+    // The linked repository is read as the engine reads it before its first split.
+    const events = pendingEvents(deps);
+    summary = await gatherContext(deps, root, opts, events);
+    await events.flush();
+  }
+  const brief = briefOf(root, summary);
+  const { ancestors, siblings, shown, more } = around(rows, node);
+  const cited = [...new Set([...ancestors, node].flatMap((r) => r.requirementIds))];
+  return {
+    done: false,
+    project_id: root.id,
+    node_id: node.id,
+    depth: node.depth,
+    brief: stepBrief({
+      brief,
+      step: rows.filter((r) => r.split).length + 1,
+      node,
+      path: ancestors.map((a) => a.description),
+      cited,
+      siblings,
+      elsewhere: shown,
+      more,
+      maxDepth: opts.maxDepth,
+      maxSubtasks: opts.maxSubtasks,
+    }),
+    schema: node.depth === 0 ? STEP_SCHEMAS.first : STEP_SCHEMAS.later,
+    remaining: {
+      waiting: open.length,
+      at_most: open.reduce((n, o) => n + stepsAtMost(o.depth, opts.maxDepth, opts.maxSubtasks), 0),
+    },
+  };
+}
+
+function done(root: TaskRow, rows: PlanRow[]): PlanningNext {
+  return {
+    done: true,
+    project_id: root.id,
+    status: root.status,
+    subtasks: rows.length - 1,
+    composition: {
+      brief: compositionBrief(briefOf(root, root.repositorySummary), rows),
+      schema: COMPOSITION_SCHEMA,
+    },
+  };
+}
+
+/** An answer checked against the plan: what to write, or every problem with it. */
+function checkAnswer(
+  answer: AgentSplitAnswer,
+  node: PlanRow,
+  root: TaskRow,
+  citable: number,
+): { planned: PlannedSubtask[]; atomic: (boolean | undefined)[]; dropped: string[] } {
+  const opts = optionsOf(root);
+  const problems: FieldError[] = [];
+  const add = (field: string, message: string) => problems.push({ field, message });
+  if (node.depth === 0 && !answer.assessment)
+    add(
+      "assessment",
+      "The first step also assesses the whole project: give assessment {complexity_score, story_points, rationale}.",
+    );
+  const n = answer.subtasks.length;
+  if (n > opts.maxSubtasks)
+    add(
+      "subtasks",
+      `At most ${opts.maxSubtasks} subtasks for this project (its max_subtasks); the answer has ${n}.`,
+    );
+  answer.subtasks.forEach((s, i) => {
+    for (const d of s.depends_on ?? []) {
+      if (d > n || d === i + 1)
+        add(
+          `subtasks.${i}.depends_on`,
+          d === i + 1
+            ? `Subtask ${i + 1} cannot wait for itself.`
+            : `Subtask ${d} does not exist: the answer has ${n}.`,
+        );
+    }
+    for (const d of s.depends_on_elsewhere ?? []) {
+      if (d > citable)
+        add(
+          `subtasks.${i}.depends_on_elsewhere`,
+          citable === 0
+            ? "The step lists no siblings or work elsewhere to cite: leave depends_on_elsewhere empty."
+            : `Number ${d} is not in the step's lists (1-${citable}).`,
+        );
+    }
+    if (s.atomic === true && s.estimated_hours > ATOMIC_HOURS)
+      add(
+        `subtasks.${i}.atomic`,
+        `Marked atomic but estimated at ${s.estimated_hours} h: a task done without splitting takes at most ${ATOMIC_HOURS} h. Split it (atomic: false) or lower the estimate.`,
+      );
+  });
+  // A dependency that would close a cycle among the subtasks: the kept pairs say which were dropped.
+  const kept = new Set(siblingDependencies(answer.subtasks).map(([w, a]) => `${w}:${a}`));
+  answer.subtasks.forEach((s, i) => {
+    for (const d of s.depends_on ?? []) {
+      if (d <= n && d !== i + 1 && !kept.has(`${i}:${d - 1}`))
+        add(
+          `subtasks.${i}.depends_on`,
+          `Waiting for subtask ${d} closes a cycle: ${d} already waits for ${i + 1}.`,
+        );
+    }
+  });
+  if (problems.length) {
+    throw new AppError(
+      "UNPROCESSABLE_CONTENT",
+      `The answer has ${problems.length} problem${problems.length === 1 ? "" : "s"}: fix them and submit again.`,
+      {
+        fieldErrors: problems,
+      },
+    );
+  }
+  // Ids the agent made up (or misspelled) trace work to nothing: only stated ones are kept, as for a model.
+  const stated = new Set(briefOf(root, root.repositorySummary).scope.requirements.map((r) => r.id));
+  const dropped = new Set<string>();
+  const planned = answer.subtasks.map(({ title, atomic: _atomic, ...s }) => {
+    const ids = s.requirement_ids.map((id) => id.trim().toUpperCase());
+    for (const id of ids) if (!stated.has(id)) dropped.add(id);
+    const description =
+      title && !s.description.trimStart().startsWith(title) ? `${title}\n${s.description}` : s.description;
+    return { ...s, description, requirement_ids: [...new Set(ids.filter((id) => stated.has(id)))] };
+  });
+  return { planned, atomic: answer.subtasks.map((s) => s.atomic), dropped: [...dropped] };
+}
+
+/**
+ * Writes an agent's answer for one node, as the engine writes a split, and answers with the next step.
+ * Refused (409) when the node is split already (by this agent or another), or when it is not one to split.
+ */
+export async function submitSplit(
+  deps: Deps,
+  root: TaskRow,
+  nodeId: string,
+  answer: AgentSplitAnswer,
+): Promise<{ node_id: string; created: number; dropped_requirement_ids: string[]; next: PlanningNext }> {
+  agentPlan(root);
+  if (root.status !== "processing")
+    throw new AppError("CONFLICT", "This project's planning is finished: nothing is left to split.");
+  const opts = optionsOf(root);
+  const rows = await loadPlan(deps.db, root.id);
+  const node = rows.find((r) => r.id === nodeId);
+  if (!node) throw new AppError("NOT_FOUND", "Task not found");
+  if (node.split)
+    throw new AppError(
+      "CONFLICT",
+      "This task is split already (by you or another agent): ask for the next planning step.",
+    );
+  if (node.isAtomic || node.depth >= opts.maxDepth)
+    throw new AppError(
+      "CONFLICT",
+      "This task is a leaf of the plan: it is not split. Ask for the next planning step.",
+    );
+  const { siblings, shown } = around(rows, node);
+  const citable = [...siblings, ...shown];
+  const { planned, atomic, dropped } = checkAnswer(answer, node, root, citable.length);
+  const [nodeRow] = await deps.db.select().from(tasks).where(eq(tasks.id, nodeId));
+  let announced: BusEvent[] = [];
+  const created = await deps.db.transaction(async (tx) => {
+    const children = await writeSplit(deps, tx, {
+      node: nodeRow!,
+      rootId: root.id,
+      planned,
+      citable,
+      limits: opts,
+      estimateSource: "model",
+      queueSplits: false,
+      recheck: true,
+      atomic,
+    });
+    if (children === null)
+      throw new AppError(
+        "CONFLICT",
+        "This task is split already (by you or another agent): ask for the next planning step.",
+      );
+    const events: PublishInput[] = [];
+    if (node.depth === 0 && answer.assessment) {
+      await tx
+        .update(tasks)
+        .set({
+          complexityScore: answer.assessment.complexity_score,
+          storyPoints: answer.assessment.story_points,
+          implementationDetails: answer.assessment.rationale,
+          estimateSource: "model",
+        })
+        .where(eq(tasks.id, root.id));
+      events.push(
+        stageEvent(
+          root,
+          "complexity_scorer",
+          "completed",
+          `Complexity ${answer.assessment.complexity_score}/10`,
+        ),
+        stageEvent(root, "root_processor", "completed", `${children.length} first-level subtasks planned`),
+        stageEvent(root, "decomposer", "started", "Decomposing subtasks"),
+      );
+    } else {
+      events.push(
+        stageEvent(
+          root,
+          "decomposer",
+          "processing",
+          `Split "${node.description.slice(0, 60)}" into ${children.length} subtasks`,
+          { node_id: node.id },
+        ),
+      );
+    }
+    // The last split: the composer's job completes the plan (one job, however many agents answer).
+    if ((await countOpen(tx, root.id, opts.maxDepth)) === 0) await deps.jobs.enqueue(composeJob(root.id), tx);
+    announced = await deps.events.record(tx, events);
+    return children.length;
+  });
+  await deps.events.announce(announced);
+  return { node_id: nodeId, created, dropped_requirement_ids: dropped, next: await nextStep(deps, root) };
+}
+
+/**
+ * Replaces the composition (epics, user stories, the event model) with the agent's, once every node is
+ * split and the outline's composition is written. A person's edit of the event model is kept.
+ */
+export async function submitComposition(
+  deps: Deps,
+  root: TaskRow,
+  answer: AgentComposition,
+): Promise<{ project_id: string; epics: number; user_stories: number; event_model_applied: boolean }> {
+  agentPlan(root);
+  if (root.status !== "completed") {
+    const opts = optionsOf(root);
+    const open = openNodes(await loadPlan(deps.db, root.id), opts.maxDepth).length;
+    throw new AppError(
+      "CONFLICT",
+      open > 0
+        ? `${open} task${open === 1 ? "" : "s"} still to split: finish the planning steps first.`
+        : "The plan is being put together (a few seconds): submit the composition again in a moment.",
+    );
+  }
+  const current =
+    (root.context as { tech_stack?: Record<string, string>; best_practices?: string[] } | null) ?? {};
+  const model = answer.event_model;
+  const applied = await deps.db.transaction((tx) =>
+    writeComposition(
+      tx,
+      root,
+      {
+        tech_stack: answer.tech_stack ?? {
+          frontend: current.tech_stack?.frontend ?? "",
+          backend: current.tech_stack?.backend ?? "",
+          database: current.tech_stack?.database ?? "",
+          deployment: current.tech_stack?.deployment ?? "",
+          description: current.tech_stack?.description ?? "",
+        },
+        best_practices: answer.best_practices ?? current.best_practices ?? [],
+        epics: answer.epics,
+        user_stories: answer.user_stories,
+      },
+      model
+        ? {
+            ...model,
+            event_model_markdown: renderEventModelMarkdown(
+              model,
+              root.description.split("\n")[0]?.slice(0, 80),
+            ),
+          }
+        : null,
+      { complete: false },
+    ),
+  );
+  await deps.events.publish({
+    type: "task.updated",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    status: root.status,
+    message: "Composition replaced by your coding agent",
+  });
+  return {
+    project_id: root.id,
+    epics: answer.epics.length,
+    user_stories: answer.user_stories.length,
+    event_model_applied: applied,
+  };
+}
+
+/** Planning with the client's model stopped: a warning on the project says why and how to go on. */
+export async function noteStopped(deps: Deps, root: TaskRow, reason: string): Promise<void> {
+  if (root.planner !== AGENT_PLANNER || root.status !== "processing") return;
+  const warning = `Planning with your coding agent's model stopped (${reason}). Ask your agent to continue it: next_planning_step picks up where it stopped.`;
+  await deps.db
+    .update(tasks)
+    .set({
+      warnings: [
+        ...root.warnings.filter((w) => !w.startsWith("Planning with your coding agent's model stopped")),
+        warning,
+      ],
+    })
+    .where(eq(tasks.id, root.id));
+  await deps.events.publish({
+    type: "task.updated",
+    userId: root.userId,
+    taskId: root.id,
+    rootTaskId: root.id,
+    status: root.status,
+    message: warning,
+  });
+}

@@ -1,0 +1,80 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Deps } from "../deps";
+
+/**
+ * MCP sessions, kept only for clients that can lend the server their model (MCP sampling, decision 029).
+ * Everything else stays stateless, a server per request (decision 021). A session answers only to the
+ * API token that opened it; it ends when the client deletes it, after SESSION_IDLE_MS without a request,
+ * or when the server stops. Sessions live in this process: a request that reaches another process is
+ * answered 404, and the client opens a new session (as the MCP specification asks of it).
+ */
+
+export const SESSION_IDLE_MS = 15 * 60_000;
+/** Sessions one API token may hold, and this process in all: past either, a client is served stateless. */
+export const SESSIONS_PER_TOKEN = 4;
+export const SESSIONS_MAX = 200;
+
+export type McpSession = {
+  id: string;
+  tokenId: string;
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: McpServer;
+  lastSeen: number;
+};
+
+export type McpSessions = {
+  get(id: string): McpSession | undefined;
+  /** Whether a token may open one more session. */
+  hasRoom(tokenId: string): boolean;
+  add(session: McpSession): void;
+  remove(id: string): Promise<void>;
+  closeAll(): Promise<void>;
+};
+
+const perDeps = new WeakMap<Deps, McpSessions>();
+
+/** The sessions of one running server. */
+export function mcpSessions(deps: Deps): McpSessions {
+  let sessions = perDeps.get(deps);
+  if (!sessions) {
+    sessions = createSessions();
+    perDeps.set(deps, sessions);
+  }
+  return sessions;
+}
+
+function createSessions(): McpSessions {
+  const open = new Map<string, McpSession>();
+  const end = async (session: McpSession) => {
+    open.delete(session.id);
+    await session.server.close().catch(() => {});
+  };
+  const sweep = setInterval(() => {
+    const stale = Date.now() - SESSION_IDLE_MS;
+    for (const s of open.values()) if (s.lastSeen < stale) void end(s);
+  }, 60_000);
+  sweep.unref();
+  return {
+    get(id) {
+      const session = open.get(id);
+      if (session) session.lastSeen = Date.now();
+      return session;
+    },
+    hasRoom(tokenId) {
+      const mine = [...open.values()].filter((s) => s.tokenId === tokenId).length;
+      return open.size < SESSIONS_MAX && mine < SESSIONS_PER_TOKEN;
+    },
+    add(session) {
+      open.set(session.id, session);
+    },
+    async remove(id) {
+      const session = open.get(id);
+      if (session) await end(session);
+    },
+    async closeAll() {
+      clearInterval(sweep);
+      await Promise.all([...open.values()].map(end));
+    },
+  };
+}

@@ -1,0 +1,418 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type CreateMessageRequest, CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { getEncoding } from "js-tiktoken";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
+import { registerUser, TestClient } from "../support/http-client";
+import { callTool, connectMcp, toolError } from "../support/mcp-client";
+import { startTestServer, type TestServer } from "../support/server";
+import { waitUntil } from "../support/wait";
+
+/**
+ * A coding agent plans a project through the MCP server with its own model (decision 029), through the
+ * official SDK's client over Streamable HTTP, with no model configured on the server: the planning loop
+ * as tools (a whole plan with scripted answers, a refused answer fixed and resubmitted, a session that
+ * resumes, two agents racing for one node, another user's project, a read-only token, a project the
+ * server plans), the size of each step on a plan of 300 nodes, and MCP sampling, where the server plans
+ * with the client's model.
+ */
+
+let server: TestServer;
+let o200k: ReturnType<typeof getEncoding>;
+beforeAll(async () => {
+  o200k = getEncoding("o200k_base");
+  server = await startTestServer({
+    REGISTRATIONS_PER_IP_PER_HOUR: "1000",
+    API_TOKEN_REQUESTS_PER_MINUTE: "100000",
+  });
+});
+afterAll(() => server?.stop());
+
+const clients: Client[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+});
+
+async function account(tokenName = "claude-code") {
+  const web = new TestClient(server.url);
+  const reg = await registerUser(web);
+  const token = async (scope: "read" | "write") => {
+    const made = await web.post("/api/tokens", { name: tokenName, scope, expires_in_days: 30 });
+    expect(made.status).toBe(201);
+    return made.json.token as string;
+  };
+  return { web, user: reg.user, token };
+}
+
+async function mcp(token: string) {
+  const client = await connectMcp(server.url, token);
+  clients.push(client);
+  return client;
+}
+
+type Step = {
+  done: boolean;
+  project_id: string;
+  node_id: string;
+  depth: number;
+  brief: string;
+  schema: { properties?: Record<string, unknown>; required?: string[] };
+  remaining: { waiting: number; at_most: number };
+  status?: string;
+  composition?: { brief: string; schema: Record<string, unknown> };
+};
+
+const DESCRIPTION = [
+  "A book club site",
+  "- Members sign up with e-mail",
+  "- Members propose books and vote on the next one",
+  "- Organisers schedule meetings on a calendar",
+  "Out of scope: a mobile app",
+].join("\n");
+
+/** A scripted answer for a step: `n` subtasks, groups above `leafDepth`, leaves at it. */
+function answer(step: Step, n = 3, leafDepth = 2) {
+  const leaf = step.depth + 1 >= leafDepth;
+  const subtasks = Array.from({ length: n }, (_, i) => ({
+    title: `Part ${i + 1} of ${step.node_id.slice(0, 8)}`,
+    description: `Build part ${i + 1} of this task`,
+    complexity_score: leaf ? 3 : 6,
+    story_points: leaf ? 2 : 8,
+    implementation_details: "Where it goes and what it uses.",
+    acceptance_criteria: ["It works as stated", "A test covers it"],
+    requirement_ids: ["R1", "R2"],
+    estimated_hours: leaf ? 6 : 40,
+    estimate_low_hours: leaf ? 4 : 30,
+    estimate_high_hours: leaf ? 10 : 60,
+    depends_on: i > 0 ? [i] : [],
+    atomic: leaf,
+  }));
+  return {
+    node_id: step.node_id,
+    subtasks,
+    ...(step.depth === 0
+      ? { assessment: { complexity_score: 6, story_points: 13, rationale: "Three features and sign-up." } }
+      : {}),
+  };
+}
+
+async function planToTheEnd(agent: Client, first: Step, n = 3, leafDepth = 2) {
+  let step = first;
+  let steps = 0;
+  const sizes: number[] = [];
+  while (!step.done) {
+    sizes.push(o200k.encode(JSON.stringify(step)).length);
+    const res = await callTool<{ next: Step; created: number }>(
+      agent,
+      "submit_subtasks",
+      answer(step, n, leafDepth),
+    );
+    step = res.next;
+    steps++;
+  }
+  return { last: step, steps, sizes };
+}
+
+describe("a coding agent plans through the tools", () => {
+  it("plans a project to the end with its own answers, shown as planned by the agent, live", async () => {
+    const { web, token } = await account("claude-code");
+    const agent = await mcp(await token("write"));
+    const made = await callTool<{ id: string; status: string; step: Step }>(agent, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 3,
+    });
+    expect(made.status).toBe("processing");
+    const first = made.step;
+    expect(first.done).toBe(false);
+    expect(first.depth).toBe(0);
+    expect(first.node_id).toBe(made.id);
+    // The brief a model would get: the text read into requirements and non-goals, the kind, the rules.
+    expect(first.brief).toContain("R3: Organisers schedule meetings on a calendar");
+    expect(first.brief).toMatch(/Out of scope \(never plan these\):\n- a mobile app/);
+    expect(first.brief).toContain("Kind of work: new product");
+    expect(first.brief).toMatch(/at most 16 hours/);
+    expect(first.schema.required).toEqual(expect.arrayContaining(["assessment", "subtasks"]));
+    expect(first.remaining).toEqual({ waiting: 1, at_most: 1 + 7 + 49 });
+
+    const task = (await web.get(`/api/tasks/${made.id}`)).json;
+    expect(task.planner).toBe("agent");
+    expect(task.model).toBe("claude-code");
+
+    const { last, steps } = await planToTheEnd(agent, first);
+    // The root, then its three workstreams; their subtasks are leaves.
+    expect(steps).toBe(4);
+    expect(last.done).toBe(true);
+    expect(last.composition?.brief).toContain("submit_composition");
+
+    await waitForStatus(web, made.id, ["completed"]);
+    const tree = (await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode;
+    const nodes = flatten(tree);
+    expect(nodes).toHaveLength(1 + 3 + 9);
+    const root = (await web.get(`/api/tasks/${made.id}`)).json;
+    expect(root.complexity_score).toBe(6);
+    expect(root.story_points).toBe(13);
+    // Requirement ids the description does not state were dropped; the agent's order became dependencies.
+    const leaf = nodes.find((n) => n.depth === 2) as TreeNode & { requirement_ids: string[] };
+    expect(leaf.requirement_ids).toEqual(["R1", "R2"]);
+    expect(nodes.filter((n) => n.depth === 2).every((n) => n.is_atomic)).toBe(true);
+    const second = nodes.find((n) => n.depth === 1 && n.position === 2)!;
+    const deps = (await web.get(`/api/tasks/${second.id}/dependencies`)).json;
+    expect(deps.blocked_by ?? deps.depends_on ?? deps.waits_for).toHaveLength(1);
+
+    // The outline's composition until the agent replaces it.
+    expect(root.context?.epics?.length ?? 0).toBeGreaterThan(0);
+    const done = await callTool<Step>(agent, "next_planning_step", { project_id: made.id });
+    expect(done).toMatchObject({ done: true, status: "completed", subtasks: 12 });
+    const composed = await callTool(agent, "submit_composition", {
+      project_id: made.id,
+      epics: [{ id: "E1", title: "Club life", description: "Members and meetings.", priority: 1 }],
+      user_stories: [
+        {
+          id: "US1",
+          epic_id: "E1",
+          actor: "member",
+          action: "vote on the next book",
+          benefit: "the club reads what most want",
+          acceptance_criteria: ["A vote counts once"],
+          story_points: 3,
+          priority: "must_have",
+        },
+      ],
+    });
+    expect(composed).toMatchObject({ epics: 1, user_stories: 1 });
+    const after = (await web.get(`/api/tasks/${made.id}`)).json;
+    expect(after.context.epics.map((e: { title: string }) => e.title)).toEqual(["Club life"]);
+    expect(after.context.user_stories[0].action).toBe("vote on the next book");
+
+    // Planning is over: another answer is refused, and changes nothing.
+    expect(
+      await toolError(agent, "submit_subtasks", answer({ ...first, node_id: leaf.id, depth: 2 })),
+    ).toMatch(/planning is finished/);
+  });
+
+  it("refuses a bad answer with every problem named, changes nothing, then takes the fixed one", async () => {
+    const { web, token } = await account();
+    const agent = await mcp(await token("write"));
+    const made = await callTool<{ id: string; step: Step }>(agent, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 2,
+    });
+    const good = answer(made.step, 3, 1);
+    const bad = {
+      node_id: made.step.node_id,
+      subtasks: [
+        { ...good.subtasks[0]!, acceptance_criteria: ["only one"] },
+        { ...good.subtasks[1]!, depends_on: [3] },
+        { ...good.subtasks[2]!, depends_on: [2], estimated_hours: 40, atomic: true },
+      ],
+    };
+    const refusal = await toolError(agent, "submit_subtasks", bad);
+    expect(refusal).toMatch(/subtasks\.0\.acceptance_criteria: .*2/);
+    const semantic = await toolError(agent, "submit_subtasks", {
+      ...bad,
+      subtasks: bad.subtasks.map((s, i) => (i === 0 ? good.subtasks[0]! : s)),
+    });
+    expect(semantic).toMatch(/assessment: The first step also assesses the whole project/);
+    expect(semantic).toMatch(/subtasks\.2\.atomic: Marked atomic but estimated at 40 h/);
+    expect(semantic).toMatch(
+      /subtasks\.1\.depends_on: Waiting for subtask 3 closes a cycle|subtasks\.2\.depends_on: Waiting for subtask 2 closes a cycle/,
+    );
+    expect(flatten((await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode)).toHaveLength(1);
+
+    const res = await callTool<{ created: number; next: Step }>(agent, "submit_subtasks", good);
+    expect(res.created).toBe(3);
+    expect(res.next.done).toBe(true);
+    await waitForStatus(web, made.id, ["completed"]);
+  });
+
+  it("resumes in a new session where the last one stopped", async () => {
+    const { token } = await account();
+    const write = await token("write");
+    const first = await mcp(write);
+    const made = await callTool<{ id: string; step: Step }>(first, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 3,
+    });
+    await callTool(first, "submit_subtasks", answer(made.step));
+    await first.close();
+    const second = await mcp(write);
+    const step = await callTool<Step>(second, "next_planning_step", { project_id: made.id });
+    expect(step.done).toBe(false);
+    expect(step.depth).toBe(1);
+    expect(step.brief).toMatch(/Planning step 2 of project "A book club site"/);
+    expect(step.brief).toMatch(/Path from the project down to this task:\n- A book club site/);
+    expect(step.brief).toMatch(/Sibling tasks, planned separately/);
+    expect(step.schema.required).not.toContain("assessment");
+    const { last } = await planToTheEnd(second, step);
+    expect(last.done).toBe(true);
+  });
+
+  it("lets only one of two agents split the same task", async () => {
+    const { web, token } = await account();
+    const write = await token("write");
+    const [one, two] = [await mcp(write), await mcp(write)];
+    const made = await callTool<{ id: string; step: Step }>(one, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 3,
+    });
+    const seen = await callTool<Step>(two, "next_planning_step", { project_id: made.id });
+    expect(seen.node_id).toBe(made.step.node_id);
+    const results = await Promise.allSettled([
+      callTool(one, "submit_subtasks", answer(made.step, 3)),
+      callTool(two, "submit_subtasks", answer(seen, 4)),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const lost = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(String(lost.reason)).toMatch(/split already \(by you or another agent\)/);
+    const children = flatten((await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode).filter(
+      (n) => n.depth === 1,
+    );
+    expect([3, 4]).toContain(children.length);
+  });
+
+  it("keeps another user's project, read-only tokens and a server-planned project out of the loop", async () => {
+    const owner = await account();
+    const agent = await mcp(await owner.token("write"));
+    const made = await callTool<{ id: string; step: Step }>(agent, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 2,
+    });
+    const stranger = await mcp(await (await account()).token("write"));
+    expect(await toolError(stranger, "next_planning_step", { project_id: made.id })).toMatch(
+      /Task not found/,
+    );
+    expect(await toolError(stranger, "submit_subtasks", answer(made.step, 3, 1))).toMatch(/Task not found/);
+    const reader = await mcp(await owner.token("read"));
+    expect(await toolError(reader, "next_planning_step", { project_id: made.id })).toMatch(/read-only/);
+    expect(await toolError(reader, "submit_subtasks", answer(made.step, 3, 1))).toMatch(/read-only/);
+    expect(await toolError(reader, "create_project", { description: DESCRIPTION, planner: "agent" })).toMatch(
+      /read-only/,
+    );
+    const auto = await callTool<{ id: string }>(agent, "create_project", {
+      description: DESCRIPTION,
+      max_depth: 1,
+    });
+    expect(await toolError(agent, "next_planning_step", { project_id: auto.id })).toMatch(
+      /planned by the server's planner/,
+    );
+    // Nothing changed in the agent's project.
+    expect(flatten((await owner.web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode)).toHaveLength(1);
+  });
+
+  it("keeps each step near 2,000 tokens on a plan of 300 nodes and more", async () => {
+    const { web, token } = await account();
+    const agent = await mcp(await token("write"));
+    const made = await callTool<{ id: string; step: Step }>(agent, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 3,
+    });
+    // Seven subtasks a split: 1 + 7 + 49 splits, 1 + 7 + 49 + 343 = 400 nodes.
+    const { steps, sizes } = await planToTheEnd(agent, made.step, 7, 3);
+    expect(steps).toBe(57);
+    expect(Math.max(...sizes)).toBeLessThan(2000);
+    await waitForStatus(web, made.id, ["completed"], 60_000);
+    expect(flatten((await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode)).toHaveLength(400);
+  });
+});
+
+describe("MCP sampling: the server plans with the client's model", () => {
+  type Answer = (text: string, asked: number) => unknown;
+
+  async function samplingClient(token: string, respond: Answer) {
+    const client = new Client(
+      { name: "sampling-agent", version: "1.0.0" },
+      { capabilities: { sampling: {} } },
+    );
+    const prompts: CreateMessageRequest["params"][] = [];
+    client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+      prompts.push(req.params);
+      const text = (req.params.messages[0]!.content as { text: string }).text;
+      return {
+        role: "assistant" as const,
+        model: "scripted",
+        content: { type: "text" as const, text: JSON.stringify(respond(text, prompts.length)) },
+      };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("/mcp", server.url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    clients.push(client);
+    return { client, prompts };
+  }
+
+  /** A step's answer, read from the prompt as a model would: the first step also assesses the project. */
+  const subtasksFor = (text: string) => {
+    const first = /plan the project's first level/.test(text);
+    const node = text.match(/node_id "([^"]+)"/)![1]!;
+    return answer({ node_id: node, depth: first ? 0 : 1 } as Step, 2, 2);
+  };
+
+  it("plans to the end with the client's model, asking again with the problems named, and composes", async () => {
+    const { web, token } = await account("cursor");
+    let refusedOnce = false;
+    const { client, prompts } = await samplingClient(await token("write"), (text) => {
+      if (/submit_composition/.test(text))
+        return {
+          epics: [{ id: "E1", title: "From the client's model", description: "d", priority: 1 }],
+          user_stories: [],
+        };
+      const { node_id: _node, ...body } = subtasksFor(text);
+      if (!refusedOnce && /first level/.test(text)) {
+        refusedOnce = true;
+        return { subtasks: body.subtasks }; // no assessment: refused, then asked again
+      }
+      return body;
+    });
+    const made = await callTool<{ id: string; planning: string; step?: Step }>(client, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 2,
+    });
+    expect(made.planning).toMatch(/MCP sampling/);
+    expect(made.step).toBeUndefined();
+    await waitForStatus(web, made.id, ["completed"]);
+    await waitUntil(async () => {
+      const t = (await web.get(`/api/tasks/${made.id}`)).json;
+      return t.context?.epics?.[0]?.title === "From the client's model";
+    });
+    // The root's two workstreams, each split in two.
+    expect(flatten((await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode)).toHaveLength(7);
+    const second = prompts[1]!.messages[0]!.content as { text: string };
+    expect(second.text).toMatch(
+      /Your previous answer was refused:\n.*\nassessment: The first step also assesses/,
+    );
+    expect(prompts[0]!.systemPrompt).toMatch(/Answer with one JSON object/);
+    expect(prompts[0]!.modelPreferences?.intelligencePriority).toBeGreaterThan(0.5);
+    const task = (await web.get(`/api/tasks/${made.id}`)).json;
+    expect(task).toMatchObject({ planner: "agent", model: "cursor" });
+  });
+
+  it("leaves the plan to the tools when the client's model stops, and says so on the project", async () => {
+    const { web, token } = await account();
+    const write = await token("write");
+    const { client } = await samplingClient(write, () => ({ not: "an answer" }));
+    const made = await callTool<{ id: string }>(client, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 2,
+    });
+    await waitUntil(async () => {
+      const t = (await web.get(`/api/tasks/${made.id}`)).json;
+      return t.warnings.some((w: string) => w.includes("Planning with your coding agent's model stopped"));
+    });
+    const agent = await mcp(write);
+    const step = await callTool<Step>(agent, "next_planning_step", { project_id: made.id });
+    expect(step).toMatchObject({ done: false, depth: 0 });
+    const { last } = await planToTheEnd(agent, step, 3, 1);
+    expect(last.done).toBe(true);
+  });
+});
