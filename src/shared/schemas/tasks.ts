@@ -97,7 +97,9 @@ export const createTaskInput = z.strictObject({
    * Who plans it: "auto" (the configured model, else the outline) or "agent" (the coding agent that
    * creates it plans it through the MCP server's planning tools; the server only reads the text).
    */
-  planner: z.enum(TASK_PLANNERS, { error: `planner must be one of ${TASK_PLANNERS.join(", ")}` }).default("auto"),
+  planner: z
+    .enum(TASK_PLANNERS, { error: `planner must be one of ${TASK_PLANNERS.join(", ")}` })
+    .default("auto"),
 });
 export type CreateTaskInput = z.input<typeof createTaskInput>;
 
