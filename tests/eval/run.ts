@@ -5,6 +5,8 @@
  *   EVAL_OPENAI_BASE_URL, EVAL_MODEL (, EVAL_OPENAI_API_KEY, EVAL_LLM_TIMEOUT_MS) set:
  *                      that OpenAI-compatible endpoint (e.g. a local Ollama: http://localhost:11434/v1)
  *   --fake             the model path against the strict fake OpenAI server, started in-process
+ *   --agent            planned the way a coding agent plans (the MCP server's planning tools on a test
+ *                      server, no model on it), the agent's model being the fake, or EVAL_OPENAI_* when set
  *   --case <id>        one case, with its tree
  *   --json [file]      the scorecard as JSON, to the file or to stdout
  *   --concurrency <n>  splits at once (default 4)
@@ -15,7 +17,9 @@
  */
 import { writeFileSync } from "node:fs";
 import type { Planner } from "../../src/server/engine/planners/contract";
-import type { FakeOpenAI } from "../fakes/openai";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
+import { type AgentModel, evaluateAgent, formatAgentStats } from "./agent";
+import type { EvalCase } from "./case";
 import { CORPUS, findCase, HELD_OUT_CASES } from "./corpus/index";
 import { evaluate, startFakeModelPlanner } from "./harness";
 import { modelPlannerFromEnv, modelSettingsFromEnv, offlinePlanner } from "./planners";
@@ -28,14 +32,24 @@ type Args = {
   concurrency: number;
   strict: boolean;
   set: "all" | "tuning" | "held-out";
+  agent: boolean;
 };
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { fake: false, caseId: null, json: null, concurrency: 4, strict: false, set: "all" };
+  const args: Args = {
+    fake: false,
+    caseId: null,
+    json: null,
+    concurrency: 4,
+    strict: false,
+    set: "all",
+    agent: false,
+  };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k]!;
     const next = argv[k + 1];
     if (a === "--fake") args.fake = true;
+    else if (a === "--agent") args.agent = true;
     else if (a === "--strict") args.strict = true;
     else if (a === "--tuning") args.set = "tuning";
     else if (a === "--held-out") args.set = "held-out";
@@ -52,7 +66,7 @@ function parseArgs(argv: string[]): Args {
       } else args.json = true;
     } else
       throw new Error(
-        `Unknown option ${a}. Options: --fake, --case <id>, --json [file], --concurrency <n>, --strict, --tuning, --held-out`,
+        `Unknown option ${a}. Options: --fake, --agent, --case <id>, --json [file], --concurrency <n>, --strict, --tuning, --held-out`,
       );
   }
   return args;
@@ -68,6 +82,8 @@ async function main() {
       );
   if (cases.length === 0)
     throw new Error(`No case "${args.caseId}". Cases: ${CORPUS.map((c) => c.id).join(", ")}`);
+
+  if (args.agent) return runAgent(args, cases);
 
   let planner: Planner;
   let llm: FakeOpenAI | null = null;
@@ -99,6 +115,35 @@ async function main() {
         process.stdout.write(`\nScorecard written to ${args.json}\n`);
       }
     }
+    if (args.strict && evaluation.failures.length > 0) process.exitCode = 1;
+  } finally {
+    await llm?.close();
+  }
+}
+
+/** --agent: the corpus planned through the MCP server's planning tools, the agent's model answering each step. */
+async function runAgent(args: Args, cases: EvalCase[]) {
+  const settings = modelSettingsFromEnv();
+  let llm: FakeOpenAI | null = null;
+  let model: AgentModel;
+  if (settings && !args.fake) model = settings;
+  else {
+    llm = await startFakeOpenAI();
+    llm.setPlanShape({ subtasks: 4, complexity: (depth) => (depth === 0 ? 8 : 4) });
+    model = { baseUrl: llm.url, apiKey: llm.apiKey, model: "fake-gpt" };
+  }
+  process.stderr.write(`Planning ${cases.length} cases through the agent tools with ${model.model}...\n`);
+  try {
+    const evaluation = await evaluateAgent(model, cases, {
+      onCase: (s) => process.stderr.write(`  ${caseLine(s)}\n`),
+    });
+    if (args.set === "held-out") process.stdout.write(`${formatHeldOut(evaluation)}\n`);
+    else if (args.json === true) process.stdout.write(`${JSON.stringify(evaluation, null, 2)}\n`);
+    else {
+      if (args.caseId) for (const r of evaluation.records) process.stdout.write(`${formatTree(r)}\n\n`);
+      process.stdout.write(`${formatScorecard(evaluation)}\n`);
+    }
+    process.stdout.write(`${formatAgentStats(evaluation.agent)}\n`);
     if (args.strict && evaluation.failures.length > 0) process.exitCode = 1;
   } finally {
     await llm?.close();

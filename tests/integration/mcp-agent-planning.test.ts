@@ -124,6 +124,10 @@ describe("a coding agent plans through the tools", () => {
       max_depth: 3,
     });
     expect(made.status).toBe("processing");
+    // The server's instructions say how to run the loop.
+    expect(agent.getInstructions()).toMatch(
+      /create_project with planner "agent", then repeat next_planning_step and submit_subtasks/,
+    );
     const first = made.step;
     expect(first.done).toBe(false);
     expect(first.depth).toBe(0);
@@ -217,13 +221,29 @@ describe("a coding agent plans through the tools", () => {
     });
     expect(semantic).toMatch(/assessment: The first step also assesses the whole project/);
     expect(semantic).toMatch(/subtasks\.2\.atomic: Marked atomic but estimated at 40 h/);
-    expect(semantic).toMatch(
-      /subtasks\.1\.depends_on: Waiting for subtask 3 closes a cycle|subtasks\.2\.depends_on: Waiting for subtask 2 closes a cycle/,
-    );
     expect(flatten((await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode)).toHaveLength(1);
 
-    const res = await callTool<{ created: number; next: Step }>(agent, "submit_subtasks", good);
+    // Dependencies the plan cannot take are dropped, as a model's are, and the agent is told which.
+    const res = await callTool<{ created: number; next: Step; dropped_dependencies: string[] }>(
+      agent,
+      "submit_subtasks",
+      {
+        ...good,
+        subtasks: good.subtasks.map((s, i) =>
+          i === 1
+            ? { ...s, depends_on: [1, 3] }
+            : i === 2
+              ? { ...s, depends_on: [2, 3], depends_on_elsewhere: [4] }
+              : s,
+        ),
+      },
+    );
     expect(res.created).toBe(3);
+    expect(res.dropped_dependencies).toEqual([
+      "subtask 3 waiting for 2 would close a cycle (2 waits for 3)",
+      "subtask 3 waited for itself",
+      "subtask 3 cited 4 in depends_on_elsewhere, but the step listed nothing",
+    ]);
     expect(res.next.done).toBe(true);
     await waitForStatus(web, made.id, ["completed"]);
   });

@@ -206,13 +206,43 @@ function done(root: TaskRow, rows: PlanRow[]): PlanningNext {
   };
 }
 
+/**
+ * The dependencies an answer gave that the plan cannot take, in words: as for a model's answer, they are
+ * dropped (a number outside the lists, a subtask waiting for itself, a pair that closes a cycle), and the
+ * agent is told which.
+ */
+function droppedDependencies(answer: AgentSplitAnswer, citable: number): string[] {
+  const n = answer.subtasks.length;
+  const kept = new Set(siblingDependencies(answer.subtasks).map(([w, a]) => `${w}:${a}`));
+  const out: string[] = [];
+  answer.subtasks.forEach((s, i) => {
+    for (const d of new Set(s.depends_on ?? [])) {
+      if (d === i + 1) out.push(`subtask ${i + 1} waited for itself`);
+      else if (d > n) out.push(`subtask ${i + 1} waited for subtask ${d}, but there are ${n}`);
+      else if (!kept.has(`${i}:${d - 1}`))
+        out.push(`subtask ${i + 1} waiting for ${d} would close a cycle (${d} waits for ${i + 1})`);
+    }
+    for (const d of new Set(s.depends_on_elsewhere ?? []))
+      if (d > citable)
+        out.push(
+          `subtask ${i + 1} cited ${d} in depends_on_elsewhere, but the step listed ${citable === 0 ? "nothing" : `1-${citable}`}`,
+        );
+  });
+  return out;
+}
+
 /** An answer checked against the plan: what to write, or every problem with it. */
 function checkAnswer(
   answer: AgentSplitAnswer,
   node: PlanRow,
   root: TaskRow,
   citable: number,
-): { planned: PlannedSubtask[]; atomic: (boolean | undefined)[]; dropped: string[] } {
+): {
+  planned: PlannedSubtask[];
+  atomic: (boolean | undefined)[];
+  dropped: string[];
+  droppedDependencies: string[];
+} {
   const opts = optionsOf(root);
   const problems: FieldError[] = [];
   const add = (field: string, message: string) => problems.push({ field, message });
@@ -228,40 +258,11 @@ function checkAnswer(
       `At most ${opts.maxSubtasks} subtasks for this project (its max_subtasks); the answer has ${n}.`,
     );
   answer.subtasks.forEach((s, i) => {
-    for (const d of s.depends_on ?? []) {
-      if (d > n || d === i + 1)
-        add(
-          `subtasks.${i}.depends_on`,
-          d === i + 1
-            ? `Subtask ${i + 1} cannot wait for itself.`
-            : `Subtask ${d} does not exist: the answer has ${n}.`,
-        );
-    }
-    for (const d of s.depends_on_elsewhere ?? []) {
-      if (d > citable)
-        add(
-          `subtasks.${i}.depends_on_elsewhere`,
-          citable === 0
-            ? "The step lists no siblings or work elsewhere to cite: leave depends_on_elsewhere empty."
-            : `Number ${d} is not in the step's lists (1-${citable}).`,
-        );
-    }
     if (s.atomic === true && s.estimated_hours > ATOMIC_HOURS)
       add(
         `subtasks.${i}.atomic`,
         `Marked atomic but estimated at ${s.estimated_hours} h: a task done without splitting takes at most ${ATOMIC_HOURS} h. Split it (atomic: false) or lower the estimate.`,
       );
-  });
-  // A dependency that would close a cycle among the subtasks: the kept pairs say which were dropped.
-  const kept = new Set(siblingDependencies(answer.subtasks).map(([w, a]) => `${w}:${a}`));
-  answer.subtasks.forEach((s, i) => {
-    for (const d of s.depends_on ?? []) {
-      if (d <= n && d !== i + 1 && !kept.has(`${i}:${d - 1}`))
-        add(
-          `subtasks.${i}.depends_on`,
-          `Waiting for subtask ${d} closes a cycle: ${d} already waits for ${i + 1}.`,
-        );
-    }
   });
   if (problems.length) {
     throw new AppError(
@@ -282,7 +283,12 @@ function checkAnswer(
       title && !s.description.trimStart().startsWith(title) ? `${title}\n${s.description}` : s.description;
     return { ...s, description, requirement_ids: [...new Set(ids.filter((id) => stated.has(id)))] };
   });
-  return { planned, atomic: answer.subtasks.map((s) => s.atomic), dropped: [...dropped] };
+  return {
+    planned,
+    atomic: answer.subtasks.map((s) => s.atomic),
+    dropped: [...dropped],
+    droppedDependencies: droppedDependencies(answer, citable),
+  };
 }
 
 /**
@@ -294,7 +300,13 @@ export async function submitSplit(
   root: TaskRow,
   nodeId: string,
   answer: AgentSplitAnswer,
-): Promise<{ node_id: string; created: number; dropped_requirement_ids: string[]; next: PlanningNext }> {
+): Promise<{
+  node_id: string;
+  created: number;
+  dropped_requirement_ids: string[];
+  dropped_dependencies: string[];
+  next: PlanningNext;
+}> {
   agentPlan(root);
   if (root.status !== "processing")
     throw new AppError("CONFLICT", "This project's planning is finished: nothing is left to split.");
@@ -314,7 +326,7 @@ export async function submitSplit(
     );
   const { siblings, shown } = around(rows, node);
   const citable = [...siblings, ...shown];
-  const { planned, atomic, dropped } = checkAnswer(answer, node, root, citable.length);
+  const { planned, atomic, dropped, droppedDependencies } = checkAnswer(answer, node, root, citable.length);
   const [nodeRow] = await deps.db.select().from(tasks).where(eq(tasks.id, nodeId));
   let announced: BusEvent[] = [];
   const created = await deps.db.transaction(async (tx) => {
@@ -372,7 +384,13 @@ export async function submitSplit(
     return children.length;
   });
   await deps.events.announce(announced);
-  return { node_id: nodeId, created, dropped_requirement_ids: dropped, next: await nextStep(deps, root) };
+  return {
+    node_id: nodeId,
+    created,
+    dropped_requirement_ids: dropped,
+    dropped_dependencies: droppedDependencies,
+    next: await nextStep(deps, root),
+  };
 }
 
 /**

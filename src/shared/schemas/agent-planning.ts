@@ -71,6 +71,8 @@ export const submittedSubtasks = z.object({
   created: z.number().int(),
   /** Requirement ids the answer cited that the description does not state (dropped, as for a model). */
   dropped_requirement_ids: z.array(z.string()),
+  /** Dependencies the plan could not take, dropped as for a model: numbers outside the lists, cycles. */
+  dropped_dependencies: z.array(z.string()),
   next: planningNext,
 });
 
