@@ -35,6 +35,7 @@ export const postgresSuites = [
   "tests/integration/decomposition-providers.test.ts",
   "tests/integration/edge.test.ts",
   "tests/integration/engine-statements.test.ts",
+  "tests/integration/eval-agent.test.ts",
   "tests/integration/export-runner.test.ts",
   "tests/integration/exports-github-site.test.ts",
   "tests/integration/exports-jira-site.test.ts",

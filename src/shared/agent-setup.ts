@@ -7,6 +7,9 @@
  */
 
 export const MCP_PATH = "/mcp";
+
+/** What to ask a configured agent so that it plans a project with its own model (decision 029). */
+export const PLAN_REQUEST = "Plan <description> in Atomize";
 export const TOKEN_PLACEHOLDER = "<your token>";
 
 export type AgentSetup = {

@@ -6,11 +6,10 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Planner } from "../../src/server/engine/planners/contract";
-import { evaluateAgent, formatAgentStats } from "../eval/agent";
 import { findCase } from "../eval/corpus/index";
 import { evaluate, startFakeModelPlanner } from "../eval/harness";
 import { formatScorecard } from "../eval/scorecard";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
+import type { FakeOpenAI } from "../fakes/openai";
 
 const run = promisify(execFile);
 
@@ -67,38 +66,5 @@ describe("eval harness, model path", () => {
     expect(evaluation.scores[0].caseId).toBe("notion-backup");
     expect(evaluation.totals.calls).toBeGreaterThan(0);
     expect(evaluation.totals.promptTokens + evaluation.totals.completionTokens).toBeGreaterThan(0);
-  });
-});
-
-describe("eval harness, the agent's tool loop", () => {
-  let llm: FakeOpenAI;
-  beforeAll(async () => {
-    llm = await startFakeOpenAI();
-    llm.setPlanShape({ subtasks: 4, complexity: (depth) => (depth === 0 ? 8 : 4) });
-  });
-  afterAll(async () => {
-    await llm.close();
-  });
-
-  it("plans corpus cases through the MCP planning tools with the fake as the agent's model, and scores them", async () => {
-    const cases = [findCase("go-cli-envsync")!, findCase("vague-gym")!];
-    const evaluation = await evaluateAgent(
-      { baseUrl: llm.url, apiKey: llm.apiKey, model: "fake-gpt" },
-      cases,
-    );
-    expect(evaluation.planner).toBe("agent");
-    for (const s of evaluation.scores) {
-      expect(s.error, s.caseId).toBeNull();
-      // The root and its four children, each split into four leaves.
-      expect(s.nodes, s.caseId).toBe(21);
-    }
-    // A step per split: the root, then its four children; the root's step asks the model twice.
-    expect(evaluation.agent.stepsPerPlan).toEqual([5, 5]);
-    expect(evaluation.totals.calls).toBe(2 * 6);
-    expect(Math.max(...evaluation.agent.stepTokens)).toBeLessThan(2000);
-    // The model was sent what the agent reads: the step's brief.
-    const briefs = llm.requests.filter((r) => r.schemaName === "subtask_plan");
-    expect(briefs.some((r) => /Planning step 2 of project/.test(r.messages.at(-1)!.content))).toBe(true);
-    expect(formatAgentStats(evaluation.agent)).toMatch(/tokens per step \(o200k\) median \d/);
   });
 });

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from "react";
-import { type AgentSetup, agentSetups } from "../../../shared/agent-setup";
+import { type AgentSetup, agentSetups, PLAN_REQUEST } from "../../../shared/agent-setup";
 import { TabList, tabPanelProps } from "../../components/tabs";
 import { useToast } from "../../components/toast";
 
@@ -30,6 +30,11 @@ export function AgentSetupCard({ token }: { token: string | null }) {
           Atomize's MCP server lets an agent pick up a project's next task, mark it done and get the next one.
           Use a write token (a read token can only look).
           {token ? " The token you just made is filled in below." : ""}
+        </p>
+        <p className="text-sm text-base-content/70" data-testid="agent-plan-request">
+          It can also plan a project with its own model, with no API key here: ask it{" "}
+          <q className="font-medium text-base-content">{PLAN_REQUEST}</q>. The project then shows as planned
+          by your coding agent and grows live as it works.
         </p>
         <TabList
           tabs={setups.map((s) => ({ id: s.id, label: s.label }))}

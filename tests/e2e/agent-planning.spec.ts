@@ -1,0 +1,95 @@
+import { callTool, connectMcp } from "../support/mcp-client";
+import { expect, test } from "./fixtures";
+
+type Step = { done: boolean; node_id: string; depth: number; title: string };
+
+/** A scripted answer to a step: three subtasks, leaves (atomic) below the root's children. */
+function answer(step: Step, titles: string[]) {
+  const leaf = step.depth >= 1;
+  return {
+    node_id: step.node_id,
+    subtasks: titles.map((title, i) => ({
+      title,
+      description: `Build ${title.toLowerCase()}`,
+      complexity_score: leaf ? 3 : 6,
+      story_points: leaf ? 2 : 8,
+      implementation_details: "Where it goes and what it uses.",
+      acceptance_criteria: ["It works as stated", "A test covers it"],
+      requirement_ids: ["R1"],
+      estimated_hours: leaf ? 6 : 30,
+      estimate_low_hours: leaf ? 4 : 20,
+      estimate_high_hours: leaf ? 10 : 45,
+      depends_on: i > 0 ? [i] : [],
+      atomic: leaf,
+    })),
+    ...(step.depth === 0
+      ? { assessment: { complexity_score: 6, story_points: 13, rationale: "Three features." } }
+      : {}),
+  };
+}
+
+test("a coding agent plans a project through MCP with its own model while the open page follows it live", async ({
+  page,
+  origin,
+  insertNewUser,
+}) => {
+  await insertNewUser("Ada Agent");
+  await page.goto("/settings?tab=api-tokens");
+  await page.getByLabel("Name").fill("Claude Code");
+  await page.getByLabel("Access").selectOption("write");
+  await page.getByRole("button", { name: "Make token" }).click();
+  const token = await page.getByTestId("token-made").getByLabel("New token").inputValue();
+  // Settings says what to ask the agent.
+  await expect(page.getByTestId("agent-plan-request")).toContainText("Plan <description> in Atomize");
+
+  const agent = await connectMcp(origin, token);
+  try {
+    const made = await callTool<{ id: string; status: string; step: Step }>(agent, "create_project", {
+      description:
+        "A book club site\n- Members propose books and vote on the next one\n- Organisers schedule meetings\nOut of scope: a mobile app",
+      planner: "agent",
+      max_depth: 2,
+    });
+    expect(made.status).toBe("processing");
+
+    await page.goto(`/tasks/${made.id}`);
+    await expect(page.getByTestId("planned-by")).toHaveText("Planned by your coding agent (Claude Code)");
+    const progress = page.getByTestId("decomposition-progress");
+    await expect(progress.locator("[data-phase]")).toHaveAttribute("data-phase", "running");
+
+    // The first answer arrives while the page is open: its parts appear in the tree without a reload.
+    const tabs = page.getByRole("tablist", { name: "Task sections" });
+    await tabs.getByRole("tab", { name: /Subtasks/ }).click();
+    const tree = page.getByRole("tree", { name: "Task hierarchy" });
+    const first = await callTool<{ next: Step }>(
+      agent,
+      "submit_subtasks",
+      answer(made.step, ["Book proposals", "Voting", "Meeting calendar"]),
+    );
+    await expect(page.getByText("3 subtasks · 1 shown")).toBeVisible();
+    await page.getByRole("button", { name: "Expand All" }).click();
+    for (const title of ["Book proposals", "Voting", "Meeting calendar"])
+      await expect(tree.getByRole("treeitem", { name: new RegExp(title) })).toBeVisible();
+
+    // The agent goes on to the end; the page reaches Complete by itself.
+    let step = first.next;
+    let n = 0;
+    while (!step.done) {
+      n++;
+      const res = await callTool<{ next: Step }>(
+        agent,
+        "submit_subtasks",
+        answer(step, [`Screen ${n}`, `Endpoint ${n}`, `Check ${n}`]),
+      );
+      step = res.next;
+    }
+    expect(n).toBe(3);
+    await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(/^12 subtasks · /)).toBeVisible();
+    await page.getByRole("button", { name: "Expand All" }).click();
+    await expect(tree.getByRole("treeitem", { name: /Endpoint 2/ })).toBeVisible();
+    await expect(page.getByTestId("planned-by")).toHaveText("Planned by your coding agent (Claude Code)");
+  } finally {
+    await agent.close();
+  }
+});
