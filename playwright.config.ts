@@ -93,6 +93,9 @@ export default defineConfig({
         GOOGLE_CLIENT_SECRET: "e2e-secret",
         GOOGLE_ISSUER_URL: `http://127.0.0.1:${googlePort}`,
         GITHUB_API_URL: `http://127.0.0.1:${githubPort}`,
+        // GitHub asks for a second between writes; the pacing has its own integration tests, and an export
+        // of a whole plan in the browser tests would otherwise take a minute.
+        GITHUB_WRITE_INTERVAL_MS: "20",
         TRELLO_API_URL: `http://127.0.0.1:${trelloPort}`,
         // tests/e2e/sync.spec.ts runs a fake JIRA site on a loopback port of its own.
         JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*",

@@ -37,6 +37,8 @@ const OPERATIONS = [
   "issues/remove-dependency-blocked-by",
   "issues/list-labels-for-repo",
   "issues/create-label",
+  "issues/add-labels",
+  "issues/remove-label",
 ];
 
 /** `names`: `schema` is a map of property names (a `properties` object), whose keys are never annotations. */

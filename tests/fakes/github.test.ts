@@ -2,6 +2,8 @@
  * Checks the fake GitHub REST API with plain fetch, so other tests can rely on it standing in
  * for api.github.com. Expected git hashes were produced with real git (`git write-tree`).
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeGitHub, startFakeGitHub } from "./github";
 
@@ -614,5 +616,134 @@ describe("what the first version's fake let pass", () => {
     const res = await post("/repos/ada/export/issues", "github_pat_readonly", { title: "t" });
     expect(res.status).toBe(403);
     expect(res.headers.get("x-accepted-github-permissions")).toBe("issues=write");
+  });
+});
+
+/** A webhook receiver on 127.0.0.1 that keeps what it was sent. */
+async function receiver() {
+  const got: Array<{ headers: Record<string, unknown>; body: any }> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      if (chunks.length)
+        got.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString()) });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, got, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe("tracker rules: labels one by one, GitHub's sub-issue text, ids, renames and edits", () => {
+  const issue = async (repo: string, labels: string[] = []) =>
+    json(await post(`/repos/ada/${repo}/issues`, CLASSIC, { title: "Rules", body: "text", labels }));
+
+  it("replaces the labels on a PATCH, adds with POST .../labels, and removes one with DELETE (404 when absent)", async () => {
+    gh.addRepo({ owner: "ada", name: "labels1", files: ["x"] });
+    const { number } = await issue("labels1", ["atomize", "sp: 3"]);
+    const added = await post(`/repos/ada/labels1/issues/${number}/labels`, CLASSIC, { labels: ["bug"] });
+    expect(added.status).toBe(200);
+    expect((await json(added)).map((l: { name: string }) => l.name)).toEqual(["atomize", "sp: 3", "bug"]);
+    const removed = await call(`/repos/ada/labels1/issues/${number}/labels/${encodeURIComponent("sp: 3")}`, {
+      method: "DELETE",
+      token: CLASSIC,
+    });
+    expect(removed.status).toBe(200);
+    expect((await json(removed)).map((l: { name: string }) => l.name)).toEqual(["atomize", "bug"]);
+    const again = await call(`/repos/ada/labels1/issues/${number}/labels/${encodeURIComponent("sp: 3")}`, {
+      method: "DELETE",
+      token: CLASSIC,
+    });
+    expect(again.status).toBe(404);
+    expect(await json(again)).toMatchObject({ message: "Label does not exist", status: "404" });
+    const patched = await call(`/repos/ada/labels1/issues/${number}`, {
+      method: "PATCH",
+      token: CLASSIC,
+      body: JSON.stringify({ labels: ["atomize"] }),
+    });
+    expect((await json(patched)).labels.map((l: { name: string }) => l.name)).toEqual(["atomize"]);
+    // An empty list breaks the description's minItems: 422, and recorded.
+    const before = gh.openapiViolations.length;
+    expect((await post(`/repos/ada/labels1/issues/${number}/labels`, CLASSIC, { labels: [] })).status).toBe(
+      422,
+    );
+    expect(gh.openapiViolations.length).toBe(before + 1);
+    gh.openapiViolations.splice(before);
+  });
+
+  it("answers a second link of the same sub-issue with GitHub's own 422 text, and no errors array", async () => {
+    gh.addRepo({ owner: "ada", name: "subs2", files: ["x"] });
+    const parent = await issue("subs2");
+    const other = await issue("subs2");
+    const child = await issue("subs2");
+    const link = (to: number) =>
+      post(`/repos/ada/subs2/issues/${to}/sub_issues`, CLASSIC, { sub_issue_id: child.id });
+    expect((await link(parent.number)).status).toBe(201);
+    const twice = await link(parent.number);
+    expect(twice.status).toBe(422);
+    const body = await json(twice);
+    expect(body.message).toBe(
+      "An error occurred while adding the sub-issue to the parent issue. Issue may not contain duplicate sub-issues and Sub issue may only have one parent",
+    );
+    expect(body).not.toHaveProperty("errors");
+    expect(await json(await link(other.number))).toMatchObject({
+      message:
+        "An error occurred while adding the sub-issue to the parent issue. Sub issue may only have one parent",
+    });
+  });
+
+  it("keeps a repository's id through a rename: the old name is a 301, deliveries carry the id and the new name", async () => {
+    gh.addRepo({ owner: "ada", name: "before", files: ["x"] });
+    const id = gh.repoId("ada", "before");
+    expect((await json(await call("/repos/ada/before", { token: CLASSIC }))).id).toBe(id);
+    const hook = await receiver();
+    try {
+      gh.addWebhook("ada", "before", { url: hook.url, secret: "s3cret" });
+      const { number } = await issue("before");
+      gh.renameRepo("ada", "before", "after");
+      expect(gh.repoId("ada", "after")).toBe(id);
+      const moved = await call("/repos/ada/before", { token: CLASSIC, redirect: "manual" });
+      expect(moved.status).toBe(301);
+      expect(moved.headers.get("location")).toBe(`${gh.url}/repositories/${id}`);
+      expect((await gh.setIssueState("ada", "after", number, "closed")).map((d) => d.status)).toEqual([200]);
+      expect(hook.got[0]!.body.repository).toMatchObject({ id, full_name: "ada/after", name: "after" });
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it("delivers `edited` with the old title and body when a person edits an issue, and closes one as a duplicate", async () => {
+    gh.addRepo({ owner: "ada", name: "edits", files: ["x"] });
+    const hook = await receiver();
+    try {
+      gh.addWebhook("ada", "edits", { url: hook.url, secret: "s3cret" });
+      const { number } = await issue("edits");
+      const patch = (body: unknown) =>
+        call(`/repos/ada/edits/issues/${number}`, {
+          method: "PATCH",
+          token: CLASSIC,
+          body: JSON.stringify(body),
+        });
+      expect((await patch({ title: "Renamed by a person" })).status).toBe(200);
+      expect((await patch({ body: "rewritten" })).status).toBe(200);
+      const closed = await patch({ state: "closed", state_reason: "duplicate" });
+      expect((await json(closed)).state_reason).toBe("duplicate");
+      await gh.settleDeliveries();
+      expect(hook.got.map((d) => d.body.action)).toEqual(["edited", "edited", "closed"]);
+      expect(hook.got[0]!.body.changes).toEqual({ title: { from: "Rules" } });
+      expect(hook.got[0]!.body.issue.title).toBe("Renamed by a person");
+      expect(hook.got[1]!.body.changes).toEqual({ body: { from: "text" } });
+      expect(hook.got[2]!.body.issue).toMatchObject({ state: "closed", state_reason: "duplicate" });
+      expect(hook.got[0]!.headers["x-github-event"]).toBe("issues");
+      expect(gh.deliveries.slice(-3).map((d) => [d.action, d.status])).toEqual([
+        ["edited", 200],
+        ["edited", 200],
+        ["closed", 200],
+      ]);
+    } finally {
+      await hook.close();
+    }
   });
 });

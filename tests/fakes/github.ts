@@ -53,6 +53,33 @@
  *   content-creating request (a POST, PATCH, PUT or DELETE) gets 403 with the secondary-limit message and
  *   no `retry-after` (GitHub: then wait at least a minute). `setContentLimits` scales them for tests.
  * - A write whose answer is lost: `server.faults.loseAnswer({ method: "POST", path })` (the kit's mode).
+ * - Labels, per GitHub's REST reference (https://docs.github.com/rest/issues/labels) and its OpenAPI
+ *   description: `PATCH .../issues/{n}` with `labels` REPLACES the issue's whole set ("Set labels" semantics);
+ *   `POST .../issues/{n}/labels` (issues/add-labels, `{labels: [...]}`) adds to the existing set, creating
+ *   unknown labels, and answers 200 with every label the issue now has; `DELETE .../issues/{n}/labels/{name}`
+ *   (issues/remove-label) answers 200 with the remaining labels, or 404 "Label does not exist" when the
+ *   issue does not carry it ("This endpoint returns a 404 Not Found status if the label does not exist";
+ *   the message as github.com sends it, seen in ankidroid/Anki-Android#17548). Both need push access here.
+ *   A person adds labels in a test through this API with the owner's token.
+ * - Sub-issues: a second add of an issue already under this parent is 422 "An error occurred while adding
+ *   the sub-issue to the parent issue. Issue may not contain duplicate sub-issues and Sub issue may only
+ *   have one parent" (both validations fail; the two messages joined by Rails' `to_sentence`), an issue
+ *   under another parent (without `replace_parent`) is 422 "... Sub issue may only have one parent". The
+ *   body is GitHub's plain error (`message`, `documentation_url`, `status`) with no `errors` array: the
+ *   text recorded live against github.com (phmatray's wiring tests, 2026-08-31) and in clients' stubs of it.
+ * - Repositories have numeric ids that never change, renames included. `renameRepo` renames one as a
+ *   person would on github.com: API requests to the old name are redirected to
+ *   `/repositories/{id}/...`, 301 for GET/HEAD and 307 for other methods (the REST docs' "HTTP
+ *   redirects": follow 301 permanently, 302/307 temporarily); GitHub's API change notice "Repository
+ *   redirects are coming" (developer.github.com/changes, 2015) gives 301 for GET and 307 for other verbs.
+ * - Webhooks (`addWebhook`, kept by repository id, so they survive a rename) receive `issues` events
+ *   signed as GitHub signs them (X-Hub-Signature-256, HMAC-SHA256 of the body), with `repository: {id,
+ *   node_id, name, full_name, owner, ...}` under its current name, per GitHub's webhook reference
+ *   (https://docs.github.com/webhooks/webhook-events-and-payloads#issues): `edited` with `changes.title.from`
+ *   / `changes.body.from` when a PATCH changes the title or body (whoever sends it, Atomize included),
+ *   `closed` / `reopened` when it changes the state. `state_reason` takes the OpenAPI's values (completed,
+ *   not_planned, duplicate, reopened). Deliveries are sent after the answer, as GitHub's are;
+ *   `settleDeliveries()` waits for them and `deliveries` lists them.
  *
  * `setMode` modes apply before anything else (auth, rate limit) and stay until changed, or for
  * the next `times` requests only.
@@ -151,12 +178,23 @@ export type FakeGitHub = {
     repo: string,
     number: number,
     state: "open" | "closed",
-    reason?: "completed" | "not_planned",
+    reason?: "completed" | "not_planned" | "duplicate",
   ): Promise<Array<{ status: number }>>;
-  /** A repository webhook: `issues` events are POSTed to `url`, signed with `secret`. */
+  /** A repository webhook (kept by the repository's id): `issues` events are POSTed to `url`, signed with `secret`. */
   addWebhook(owner: string, repo: string, hook: { url: string; secret: string }): void;
-  /** Renames a repository: the old name answers 301 (reads) or 307 (writes) to the new location. */
+  /** Renames a repository (its id stays): the old name answers 301 (reads) or 307 (writes) to the new location. */
   renameRepo(owner: string, from: string, to: string): void;
+  /** The repository's numeric id (GitHub's `id`, which a rename keeps). */
+  repoId(owner: string, repo: string): number;
+  /** Webhook deliveries sent after API writes (PATCH of an issue), in order, with the answer each got. */
+  readonly deliveries: Array<{
+    event: string;
+    action: string;
+    payload: Record<string, unknown>;
+    status: number;
+  }>;
+  /** Waits until every delivery under way has been answered. */
+  settleDeliveries(): Promise<void>;
   /** Sub-issues a parent may have (GitHub: 100). */
   setSubIssueLimit(n: number): void;
   /** Content-creating requests allowed per user in a minute and in an hour (GitHub: 80 and 500). */
@@ -201,6 +239,8 @@ const DOCS = {
   addBlockedBy:
     "https://docs.github.com/rest/issues/issue-dependencies#add-a-dependency-an-issue-is-blocked-by",
   listSubIssues: "https://docs.github.com/rest/issues/sub-issues#list-sub-issues",
+  addLabels: "https://docs.github.com/rest/issues/labels#add-labels-to-an-issue",
+  removeLabel: "https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue",
   rateLimitAuth: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
   rateLimitAnon: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting",
   secondary:
@@ -288,7 +328,7 @@ type Issue = {
   /** Ids of the issues blocking this one. */
   blockedByIds: number[];
   state: "open" | "closed";
-  stateReason: "completed" | "not_planned" | "reopened" | null;
+  stateReason: "completed" | "not_planned" | "duplicate" | "reopened" | null;
 };
 type Repo = {
   id: number;
@@ -799,6 +839,7 @@ export async function startFakeGitHub(
     ensureIssuesEnabled(r);
     const issue = issueByNumber(r, numberRaw, DOCS.updateIssue);
     const data = readJsonObject(ctx.req, DOCS.updateIssue);
+    const before = { title: issue.title, body: issue.body, state: issue.state };
     if (data.title !== undefined) {
       const title = String(data.title);
       if (title.trim() === "" || title.length > MAX_TITLE)
@@ -816,8 +857,47 @@ export async function startFakeGitHub(
       issue.state = data.state;
       issue.stateReason =
         data.state === "closed" ? ((data.state_reason as Issue["stateReason"]) ?? "completed") : "reopened";
+    } else if (issue.state === "closed" && typeof data.state_reason === "string") {
+      issue.stateReason = data.state_reason as Issue["stateReason"];
     }
+    // What GitHub delivers for it: `edited` with the old values under `changes`, then `closed`/`reopened`.
+    const changes: Record<string, { from: string }> = {};
+    if (issue.title !== before.title) changes.title = { from: before.title };
+    if (issue.body !== before.body) changes.body = { from: before.body ?? "" };
+    if (Object.keys(changes).length) queueDelivery(r, "edited", issue, t.user, { changes });
+    if (issue.state !== before.state)
+      queueDelivery(r, issue.state === "closed" ? "closed" : "reopened", issue, t.user);
     return jsonReply(200, issueJson(r, issue));
+  }
+
+  /** `POST .../issues/{issue_number}/labels` (issues/add-labels): adds to the labels the issue has. */
+  function handleAddLabels(ctx: Ctx, r: Repo, numberRaw: string) {
+    requireWriter(ctx, r, DOCS.addLabels, true);
+    ensureIssuesEnabled(r);
+    const issue = issueByNumber(r, numberRaw, DOCS.addLabels);
+    const data = ctx.req.text().trim() === "" ? {} : (ctx.req.json() as unknown);
+    // GitHub takes `{labels: [...]}` (recommended), a bare array, or one name as a string.
+    const raw =
+      typeof data === "string" ? [data] : Array.isArray(data) ? data : (data as { labels?: unknown }).labels;
+    for (const label of labelsFor(r, raw ?? [])) if (!issue.labels.includes(label)) issue.labels.push(label);
+    return jsonReply(
+      200,
+      issue.labels.map((l) => labelJson(r, l)),
+    );
+  }
+
+  /** `DELETE .../issues/{issue_number}/labels/{name}` (issues/remove-label): 404 when the issue lacks it. */
+  function handleRemoveLabel(ctx: Ctx, r: Repo, numberRaw: string, name: string) {
+    requireWriter(ctx, r, DOCS.removeLabel, true);
+    ensureIssuesEnabled(r);
+    const issue = issueByNumber(r, numberRaw, DOCS.removeLabel);
+    const at = issue.labels.findIndex((l) => l.name.toLowerCase() === name.toLowerCase());
+    if (at < 0) throw notFound(DOCS.removeLabel, "Label does not exist");
+    issue.labels.splice(at, 1);
+    return jsonReply(
+      200,
+      issue.labels.map((l) => labelJson(r, l)),
+    );
   }
 
   function handleCreateIssue(ctx: Ctx, r: Repo) {
@@ -937,7 +1017,9 @@ export async function startFakeGitHub(
     if (child.id === parent.id) throw fail("Sub issue cannot be its own parent");
     for (let a: Issue | undefined = parent; a; a = a.parentId ? issuesById.get(a.parentId)?.issue : undefined)
       if (a.id === child.id) throw fail("Sub issue cannot be an ancestor of its parent");
-    if (parent.subIssueIds.includes(child.id)) throw fail("Sub issue has already been taken");
+    // Already under this parent: both of GitHub's validations fail, and it names both.
+    if (parent.subIssueIds.includes(child.id))
+      throw fail("Issue may not contain duplicate sub-issues and Sub issue may only have one parent");
     if (child.parentId !== null && data.replace_parent !== true)
       throw fail("Sub issue may only have one parent");
     if (parent.subIssueIds.length >= subIssueLimit)
@@ -1052,6 +1134,12 @@ export async function startFakeGitHub(
   repoRoute("PATCH", "/issues/:number", (ctx, ref, p) =>
     handleUpdateIssue(ctx, findRepo(ctx, ref, DOCS.updateIssue), p.number ?? ""),
   );
+  repoRoute("POST", "/issues/:number/labels", (ctx, ref, p) =>
+    handleAddLabels(ctx, findRepo(ctx, ref, DOCS.addLabels), p.number ?? ""),
+  );
+  repoRoute("DELETE", "/issues/:number/labels/:name", (ctx, ref, p) =>
+    handleRemoveLabel(ctx, findRepo(ctx, ref, DOCS.removeLabel), p.number ?? "", p.name ?? ""),
+  );
   repoRoute("POST", "/issues/:number/sub_issues", (ctx, ref, p) =>
     handleAddSubIssue(ctx, findRepo(ctx, ref, DOCS.addSubIssue), p.number ?? ""),
   );
@@ -1135,7 +1223,85 @@ export async function startFakeGitHub(
 
   const openapiViolations: string[] = [];
   let subIssueLimit = MAX_SUB_ISSUES;
-  const hooks = new Map<string, Array<{ url: string; secret: string }>>();
+  /** Repository id -> its webhooks (a rename keeps them, as GitHub's do). */
+  const hooks = new Map<number, Array<{ url: string; secret: string }>>();
+  const deliveries: FakeGitHub["deliveries"] = [];
+  const pending = new Set<Promise<unknown>>();
+
+  /** The `repository` object of a webhook payload: its id and its current name. */
+  const hookRepoJson = (r: Repo) => ({
+    id: r.id,
+    node_id: nodeId("R", r.id),
+    name: r.name,
+    full_name: `${r.owner.login}/${r.name}`,
+    private: r.private,
+    owner: userJson(r.owner),
+    html_url: `https://github.com/${r.owner.login}/${r.name}`,
+    url: repoApi(r),
+    default_branch: r.defaultBranch,
+  });
+
+  /** Posts an `issues` event to the repository's webhooks, signed as GitHub signs them. */
+  async function deliver(r: Repo, payload: Record<string, unknown>) {
+    const body = JSON.stringify(payload);
+    const out: Array<{ status: number }> = [];
+    for (const hook of hooks.get(r.id) ?? []) {
+      const signature = createHmac("sha256", hook.secret).update(body).digest("hex");
+      const status = await fetch(hook.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "GitHub-Hookshot/fake",
+          "x-github-event": "issues",
+          "x-github-delivery": randomBytes(16).toString("hex"),
+          "x-github-hook-installation-target-id": String(r.id),
+          "x-github-hook-installation-target-type": "repository",
+          "x-hub-signature-256": `sha256=${signature}`,
+        },
+        body,
+      }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          return res.status;
+        },
+        () => 0, // nobody listening
+      );
+      deliveries.push({ event: "issues", action: String(payload.action), payload, status });
+      out.push({ status });
+    }
+    return out;
+  }
+
+  const issuesPayload = (
+    r: Repo,
+    action: string,
+    issue: Issue,
+    sender: User,
+    extra: Record<string, unknown> = {},
+  ) => ({
+    action,
+    issue: issueJson(r, issue),
+    ...extra,
+    repository: hookRepoJson(r),
+    sender: userJson(sender),
+  });
+
+  /** A delivery sent after the answer (GitHub's are asynchronous), in order. */
+  let chain: Promise<unknown> = Promise.resolve();
+  function queueDelivery(
+    r: Repo,
+    action: string,
+    issue: Issue,
+    sender: User,
+    extra?: Record<string, unknown>,
+  ) {
+    if (!(hooks.get(r.id) ?? []).length) return;
+    const payload = issuesPayload(r, action, issue, sender, extra);
+    const next = chain.then(() => deliver(r, payload));
+    chain = next.catch(() => {});
+    pending.add(next);
+    void next.finally(() => pending.delete(next)).catch(() => {});
+  }
   /** Old "owner/name" -> the repository it was renamed to (GitHub redirects the old name). */
   const renamed = new Map<string, Repo>();
   const content = { perMinute: 80, perHour: 500, minuteMs: 60_000, hourMs: 3_600_000 };
@@ -1381,34 +1547,23 @@ export async function startFakeGitHub(
       if (!r || !issue) throw new Error(`fake GitHub: no issue ${owner}/${name}#${number}`);
       issue.state = state;
       issue.stateReason = state === "closed" ? (reason ?? "completed") : "reopened";
-      const body = JSON.stringify({
-        action: state === "closed" ? "closed" : "reopened",
-        issue: issueJson(r, issue),
-        repository: { id: r.id, name: r.name, full_name: `${r.owner.login}/${r.name}` },
-        sender: userJson(r.owner),
-      });
-      const out: Array<{ status: number }> = [];
-      for (const hook of hooks.get(key(owner, name)) ?? []) {
-        const signature = createHmac("sha256", hook.secret).update(body).digest("hex");
-        const res = await fetch(hook.url, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "user-agent": "GitHub-Hookshot/fake",
-            "x-github-event": "issues",
-            "x-github-delivery": randomBytes(16).toString("hex"),
-            "x-hub-signature-256": `sha256=${signature}`,
-          },
-          body,
-        });
-        await res.arrayBuffer();
-        out.push({ status: res.status });
-      }
-      return out;
+      return deliver(r, issuesPayload(r, state === "closed" ? "closed" : "reopened", issue, r.owner));
     },
     addWebhook(owner, name, hook) {
-      const k = key(owner, name);
-      hooks.set(k, [...(hooks.get(k) ?? []), hook]);
+      const r = repos.get(key(owner, name));
+      if (!r) throw new Error(`fake GitHub: no repository ${owner}/${name}`);
+      hooks.set(r.id, [...(hooks.get(r.id) ?? []), hook]);
+    },
+    repoId(owner, name) {
+      const r = repos.get(key(owner, name));
+      if (!r) throw new Error(`fake GitHub: no repository ${owner}/${name}`);
+      return r.id;
+    },
+    get deliveries() {
+      return deliveries;
+    },
+    async settleDeliveries() {
+      while (pending.size) await Promise.allSettled([...pending]);
     },
     renameRepo(owner, from, to) {
       const r = repos.get(key(owner, from));
@@ -1416,6 +1571,7 @@ export async function startFakeGitHub(
       repos.delete(key(owner, from));
       r.name = to;
       repos.set(key(owner, to), r);
+      renamed.delete(key(owner, to));
       renamed.set(key(owner, from), r);
     },
     setSubIssueLimit(n) {

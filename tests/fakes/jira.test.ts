@@ -1005,3 +1005,315 @@ describe("what the first version's fake let pass", () => {
     expect((await call(`/ex/jira/${info.cloudId}/rest/api/3/myself`)).status).toBe(401);
   });
 });
+
+describe("issue 31: events on every change, label verbs, deletes, one-app tokens, stored bodies", () => {
+  type Delivery = { headers: Record<string, string | string[] | undefined>; body: string };
+  let receiver: import("node:http").Server;
+  let received: Delivery[];
+  let hookUrl: string;
+  const SECRET = "hook-secret";
+  let epic: string;
+  let story: string;
+
+  beforeAll(async () => {
+    const { createServer } = await import("node:http");
+    received = [];
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const { port } = receiver.address() as { port: number };
+    hookUrl = `http://127.0.0.1:${port}/hook`;
+    jira.addWebhook({ url: hookUrl, secret: SECRET });
+    await createProject("EVT", "Events");
+    const made = await json(
+      await bulk([
+        issue({ summary: "Checkout epic", issuetype: { id: typeIds.epic }, labels: ["atomize"] }, "EVT"),
+      ]),
+    );
+    epic = made.issues[0].key;
+    const child = await json(
+      await bulk([
+        issue(
+          {
+            summary: "Pay by card",
+            issuetype: { id: typeIds.story },
+            labels: ["atomize", "complexity-low"],
+            parent: { key: epic },
+            customfield_10016: 3,
+          },
+          "EVT",
+        ),
+      ]),
+    );
+    story = child.issues[0].key;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+  beforeEach(() => {
+    received.length = 0;
+  });
+
+  const payloads = () => received.map((d) => JSON.parse(d.body));
+
+  it("delivers jira:issue_updated for an edit through the API, listing exactly the changed fields", async () => {
+    const put = await post(
+      `/rest/api/3/issue/${story}`,
+      { fields: { summary: "Pay by card or wallet", description: doc("d"), customfield_10016: 5 } },
+      "PUT",
+    );
+    expect(put.status).toBe(204);
+    await jira.settleWebhooks();
+    expect(received).toHaveLength(1);
+    const [d] = received;
+    const sig = `sha256=${(await import("node:crypto")).createHmac("sha256", SECRET).update(d!.body).digest("hex")}`;
+    expect(d!.headers["x-hub-signature"]).toBe(sig);
+    expect(d!.headers["x-atlassian-webhook-identifier"]).toMatch(/^\d+$/);
+    const body = payloads()[0];
+    expect(body).toMatchObject({
+      webhookEvent: "jira:issue_updated",
+      issue_event_type_name: "issue_updated",
+      timestamp: expect.any(Number),
+      issue: {
+        key: story,
+        self: expect.stringMatching(new RegExp(`^${jira.url}/rest/api/3/issue/\\d+$`)),
+        fields: {
+          summary: "Pay by card or wallet",
+          description: doc("d"),
+          labels: ["atomize", "complexity-low"],
+          parent: { key: epic },
+          status: { name: "To Do" },
+          updated: expect.any(String),
+        },
+      },
+    });
+    // The description was sent unchanged: only summary and story points are in the changelog.
+    expect(body.changelog.id).toMatch(/^\d+$/);
+    expect(body.changelog.items).toEqual([
+      {
+        field: "summary",
+        fieldtype: "jira",
+        fieldId: "summary",
+        from: null,
+        fromString: "Pay by card",
+        to: null,
+        toString: "Pay by card or wallet",
+      },
+      {
+        field: "Story point estimate",
+        fieldtype: "custom",
+        fieldId: "customfield_10016",
+        from: null,
+        fromString: "3",
+        to: null,
+        toString: "5",
+      },
+    ]);
+    // An edit that changes nothing delivers nothing.
+    await post(`/rest/api/3/issue/${story}`, { fields: { summary: "Pay by card or wallet" } }, "PUT");
+    await jira.settleWebhooks();
+    expect(received).toHaveLength(1);
+  });
+
+  it("delivers a person's edit (editIssue) and a transition, each with its own changelog", async () => {
+    const edited = await jira.editIssue(story, {
+      description: "Cards and wallets\n\nApple Pay first",
+      labels: ["atomize", "complexity-low", "customer-x"],
+    });
+    expect(edited).toEqual([{ status: 200 }]);
+    const moved = await jira.setIssueStatus(story, "In Progress");
+    expect(moved).toEqual([{ status: 200 }]);
+    const [edit, move] = payloads();
+    expect(edit.changelog.items).toEqual([
+      {
+        field: "description",
+        fieldtype: "jira",
+        fieldId: "description",
+        from: null,
+        fromString: "d",
+        to: null,
+        toString: "Cards and wallets\nApple Pay first",
+      },
+      {
+        field: "labels",
+        fieldtype: "jira",
+        fieldId: "labels",
+        from: null,
+        fromString: "atomize complexity-low",
+        to: null,
+        toString: "atomize complexity-low customer-x",
+      },
+    ]);
+    expect(edit.issue.fields.description.content).toHaveLength(2);
+    expect(move.issue_event_type_name).toBe("issue_generic");
+    expect(move.changelog.items).toEqual([
+      {
+        field: "status",
+        fieldtype: "jira",
+        fieldId: "status",
+        from: "10000",
+        fromString: "To Do",
+        to: "3",
+        toString: "In Progress",
+      },
+    ]);
+    expect(jira.deliveries.slice(-2).map((x) => [x.event, x.fields])).toEqual([
+      ["jira:issue_updated", ["description", "labels"]],
+      ["jira:issue_updated", ["status"]],
+    ]);
+  });
+
+  it("edits labels with update verbs (add/remove/set); labels people added stay; a field in both is 400", async () => {
+    const put = (body: unknown) => post(`/rest/api/3/issue/${story}`, body, "PUT");
+    const labels = async () =>
+      (await json(await call(`/rest/api/3/issue/${story}?fields=labels`))).fields.labels;
+    expect(
+      (await put({ update: { labels: [{ add: "story-points-5" }, { remove: "complexity-low" }] } })).status,
+    ).toBe(204);
+    expect(await labels()).toEqual(["atomize", "customer-x", "story-points-5"]);
+    const both = await put({ fields: { labels: ["x"] }, update: { labels: [{ add: "y" }] } });
+    expect(both.status).toBe(400);
+    expect((await json(both)).errors.labels).toBe("Field 'labels' cannot be in both 'fields' and 'update'.");
+    expect((await put({ update: { labels: [{ edit: "y" }] } })).status).toBe(400);
+    expect((await put({ update: { labels: [{ set: ["atomize", "customer-x"] }] } })).status).toBe(204);
+    expect(await labels()).toEqual(["atomize", "customer-x"]);
+  });
+
+  it("deletes issues (endpoint and control); JQL naming a missing key is JIRA's 400", async () => {
+    const made = await json(
+      await bulk([
+        issue({ summary: "Doomed", issuetype: { id: typeIds.story }, parent: { key: epic } }, "EVT"),
+      ]),
+    );
+    const doomed = made.issues[0].key;
+    const sub = await json(
+      await bulk([
+        issue({ summary: "Doomed sub", issuetype: { id: typeIds.subtask }, parent: { key: doomed } }, "EVT"),
+      ]),
+    );
+    const q = (jql: string) => call(`/rest/api/3/search/jql?jql=${encodeURIComponent(jql)}&fields=summary`);
+    expect((await q(`key in ("${story}", "${doomed}")`)).status).toBe(200);
+    const refused = await call(`/rest/api/3/issue/${doomed}`, { method: "DELETE" });
+    expect(refused.status).toBe(400);
+    expect((await call(`/rest/api/3/issue/${doomed}?deleteSubtasks=true`, { method: "DELETE" })).status).toBe(
+      204,
+    );
+    expect((await call(`/rest/api/3/issue/${sub.issues[0].key}`)).status).toBe(404);
+    await jira.settleWebhooks();
+    expect(
+      payloads()
+        .map((p) => [p.webhookEvent, p.issue.key])
+        .sort(),
+    ).toEqual(
+      [
+        ["jira:issue_deleted", doomed],
+        ["jira:issue_deleted", sub.issues[0].key],
+      ].sort(),
+    );
+    const gone = await q(`key in ("${story}", "${doomed}")`);
+    expect(gone.status).toBe(400);
+    expect(await json(gone)).toEqual({
+      errorMessages: [`An issue with key '${doomed}' does not exist for field 'key'.`],
+      errors: {},
+    });
+    const bad = await q('key = "not a key"');
+    expect((await json(bad)).errorMessages).toEqual([
+      "The issue key 'not a key' for field 'key' is invalid.",
+    ]);
+
+    const other = await json(
+      await bulk([issue({ summary: "Also doomed", issuetype: { id: typeIds.task } }, "EVT")]),
+    );
+    await jira.deleteIssue(other.issues[0].key);
+    expect((await call(`/rest/api/3/issue/${other.issues[0].key}`)).status).toBe(404);
+    expect(jira.issues("EVT").map((i) => i.key)).not.toContain(other.issues[0].key);
+  });
+
+  it("pages a project + label search by nextPageToken, at most 100 issues a page when fields are asked", async () => {
+    await createProject("MANY", "Many");
+    for (let n = 0; n < 3; n++)
+      await bulk(
+        Array.from({ length: 50 }, (_, i) =>
+          issue(
+            { summary: `Item ${n * 50 + i}`, issuetype: { id: typeIds.task }, labels: ["bulk-run"] },
+            "MANY",
+          ),
+        ),
+      );
+    const jql = 'project = "MANY" AND labels = "bulk-run"';
+    const seen: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const res = await json(
+        await post("/rest/api/3/search/jql", {
+          jql,
+          fields: ["summary"],
+          maxResults: 500,
+          nextPageToken: token,
+        }),
+      );
+      expect(res.issues.length).toBeLessThanOrEqual(100);
+      seen.push(...res.issues.map((i: any) => i.key));
+      token = res.nextPageToken;
+      pages += 1;
+    } while (token);
+    expect(pages).toBe(2);
+    expect(new Set(seen).size).toBe(150);
+  });
+
+  it("refuses a token scoped to Jira on Confluence through the gateway (and the reverse)", async () => {
+    jira.addUser({
+      email: "jira-only@example.com",
+      apiToken: "ATSTT-jira",
+      accountId: "5b10a2844c20165700ede2bb",
+      scope: "jira",
+    });
+    jira.addUser({
+      email: "wiki-only@example.com",
+      apiToken: "ATSTT-wiki",
+      accountId: "5b10a2844c20165700ede2cc",
+      scope: "confluence",
+    });
+    const jiraOnly = basic("jira-only@example.com", "ATSTT-jira");
+    const wikiOnly = basic("wiki-only@example.com", "ATSTT-wiki");
+    expect((await call(`/ex/jira/${jira.cloudId}/rest/api/3/myself`, { auth: jiraOnly })).status).toBe(200);
+    const refused = await call(`/ex/confluence/${jira.cloudId}/wiki/api/v2/spaces`, { auth: jiraOnly });
+    expect(refused.status).toBe(401);
+    expect(await json(refused)).toEqual({ code: 401, message: "Unauthorized; scope does not match" });
+    expect((await call(`/ex/confluence/${jira.cloudId}/wiki/api/v2/spaces`, { auth: wikiOnly })).status).toBe(
+      200,
+    );
+    expect((await call(`/ex/jira/${jira.cloudId}/rest/api/3/myself`, { auth: wikiOnly })).status).toBe(401);
+    // Still a scoped token: not on the site itself.
+    expect((await call("/rest/api/3/myself", { auth: jiraOnly })).status).toBe(401);
+  });
+
+  it("keeps storage bodies as Confluence re-serialises them, and a page at its version until updated", async () => {
+    const space = jira.addSpace({ key: "NORM" });
+    const sent =
+      "<p class='lead'  title=\"a &amp; b\">Say &quot;hi&quot; &#39;now&#39; &lt;ok&gt;<br/>x</p><p></p><ac:structured-macro ac:name='toc'/>";
+    const created = await json(
+      await post("/wiki/api/v2/pages", {
+        spaceId: space.id,
+        status: "current",
+        title: "Normalised",
+        body: { representation: "storage", value: sent },
+      }),
+    );
+    const stored = jira.pages("NORM").find((p) => p.id === created.id)!;
+    expect(stored.version).toBe(1);
+    expect(stored.body).toMatch(
+      /^<p class="lead" title="a &amp; b">Say "hi" 'now' &lt;ok&gt;<br \/>x<\/p><p><\/p><ac:structured-macro ac:name="toc" ac:macro-id="[0-9a-f-]{36}"><\/ac:structured-macro>$/,
+    );
+    const read = await json(await call(`/wiki/api/v2/pages/${created.id}?body-format=storage`));
+    expect(read.body.storage.value).toBe(stored.body);
+    expect(read.body.storage.value).not.toBe(sent);
+  });
+});

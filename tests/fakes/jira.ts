@@ -77,6 +77,44 @@
  *   `GET /_edge/tenant_info` without credentials (pchuri/jira-cli#29 documents both).
  * - A write whose answer is lost: `server.faults.loseAnswer({ method, path })` (the kit's mode).
  *
+ * Issue events, edits and deletes (issue 31):
+ * - `jira:issue_updated` is delivered on every change of an issue's fields, whoever makes it: an edit through
+ *   `PUT /rest/api/3/issue/{key}` (so an exporter's own re-export triggers it), a person's edit (`editIssue`) or
+ *   a transition (`setIssueStatus`). The body carries `timestamp`, `webhookEvent`, `issue_event_type_name`
+ *   ("issue_updated" for edits, "issue_generic" for transitions), `user`, `issue` (`self` on the site, fields
+ *   summary, description (ADF), labels, parent, status, updated, …) and `changelog: { id, items }` with one
+ *   item per changed field: `{ field, fieldtype, fieldId, from, fromString, to, toString }` (JIRA's
+ *   ChangeDetails model, Jira Cloud platform REST v3 OpenAPI; the webhook shape as in
+ *   developer.atlassian.com/cloud/jira/platform/webhooks). Labels are listed space-separated in
+ *   from/toString, story points under the field's name with fieldtype "custom", a status change as field
+ *   "status" with the status ids in from/to. An edit that changes nothing delivers nothing (fake's choice).
+ *   Deliveries of API edits are asynchronous, as JIRA's are: `settleWebhooks()` waits for them; `deliveries`
+ *   lists them all. Signed with X-Hub-Signature `sha256=<HMAC of the body>` and numbered by
+ *   X-Atlassian-Webhook-Identifier.
+ * - Edit: `fields` sets, `update` applies verbs; a field may not be in both ("Fields included in here cannot
+ *   be included in update", IssueUpdateDetails in the v3 OpenAPI). `update.labels` takes `add`, `remove`
+ *   and `set` (developer.atlassian.com "Updating an Issue via the JIRA REST APIs"; dev.classmethod.jp
+ *   "Adding and Removing Jira Labels via the REST API Without a Prior GET"): add/remove touch only the
+ *   named label, so labels people added stay.
+ * - `DELETE /rest/api/3/issue/{key}` (204; 400 when it has sub-tasks and `deleteSubtasks` is not "true"), or
+ *   `deleteIssue(key)`: the issue, its sub-tasks and its links are gone; children of a deleted epic lose
+ *   their parent; `jira:issue_deleted` is delivered.
+ * - JQL naming an issue key that does not exist (or was deleted) is 400 "An issue with key 'X' does not
+ *   exist for field 'key'."; a string that is not a key at all is "The issue key 'x' for field 'key' is
+ *   invalid." (both as seen in hygieia/hygieia#1376). Enhanced search pages hold at most 100 issues when
+ *   fields are asked for, 5000 when only ids are (search/jql `maxResults` in the v3 OpenAPI).
+ * - Scoped API tokens are made for one app (`addUser({ scope: "jira" })`): through the gateway the other app
+ *   answers 401 `{"code":401,"message":"Unauthorized; scope does not match"}` (Atlassian Community
+ *   "OAuth 2.0: Unauthorized; scope does not match", atlassian-api/atlassian-python-api#1618; Atlassian's
+ *   "Manage API tokens for your Atlassian account": a token with scopes is created for Jira or Confluence).
+ * - Confluence stores storage-format bodies re-serialised, so what is read back is not byte for byte what
+ *   was sent (sphinx-contrib/confluencebuilder#801: closing tags added or removed, attributes injected into
+ *   macros, encoded characters read back decoded; pchuri/confluence-cli#183: self-closing elements
+ *   expanded). The fake: text entities other than &amp; &lt; &gt; are decoded (`&quot;` → `"`, `&#39;` →
+ *   `'`, numeric references → the character), attributes are double-quoted and single-spaced, empty
+ *   elements are written `<br />` for HTML void elements and `<x></x>` otherwise, and a structured macro
+ *   without `ac:macro-id` gets one. A page keeps its version unless updated; `pages()` shows it.
+ *
  * `setMode` modes apply before auth and routing, to every request or only those whose pathname starts
  * with `path`, and stay until changed or for the next `times` matching requests. Error messages marked
  * "(fake)" in the source are ours; the others are Atlassian's.
@@ -123,6 +161,8 @@ export type FakeJira = {
     canCreateSpaces?: boolean;
     /** A scoped API token: accepted only through the gateway paths; default false. */
     scoped?: boolean;
+    /** A scoped token made for one app only (implies `scoped`): the other app answers 401 on the gateway. */
+    scope?: "jira" | "confluence";
   }): void;
   /** The id of the "Story point estimate" field (default customfield_10016). */
   setStoryPointsField(id: string): void;
@@ -171,12 +211,30 @@ export type FakeJira = {
    * registered webhooks (signed with X-Hub-Signature: sha256=HMAC of the body, for webhooks with a secret).
    */
   setIssueStatus(key: string, status: FakeJiraStatus): Promise<Array<{ status: number }>>;
+  /**
+   * Edits an issue as a person would in JIRA's UI (description as plain text, one paragraph a line, stored
+   * as ADF; labels as the whole new list) and delivers `jira:issue_updated` with the changed fields in its
+   * changelog. `by`: the account id of who edits (default the reporter). Throws for an unknown issue.
+   */
+  editIssue(
+    key: string,
+    fields: { summary?: string; description?: string; labels?: string[]; storyPoints?: number | null },
+    opts?: { by?: string },
+  ): Promise<Array<{ status: number }>>;
+  /** Deletes an issue (and its sub-tasks) as a person would, and delivers `jira:issue_deleted`. */
+  deleteIssue(key: string): Promise<Array<{ status: number }>>;
+  /** Waits for the webhook deliveries still under way (API edits deliver asynchronously). */
+  settleWebhooks(): Promise<void>;
+  /** Every webhook delivery: event, issue key, the changelog's field ids, the receiver's status (0: no answer). */
+  readonly deliveries: Array<{ event: string; key: string; fields: string[]; status: number; body: string }>;
   /** An admin webhook for issue events, with its secret. */
   addWebhook(hook: { url: string; secret: string }): void;
   /** Keeps only the named link types (JIRA Cloud's defaults: Blocks, Cloners, Duplicate, Relates). */
   setLinkTypes(names: string[]): void;
   /** Current pages of a space in creation order, without the homepage; body = storage value. Throws for an unknown space. */
-  pages(spaceKey: string): Array<{ id: string; title: string; body: string; parentId: string | null }>;
+  pages(
+    spaceKey: string,
+  ): Array<{ id: string; title: string; body: string; parentId: string | null; version: number }>;
   /** Every request; `path` includes the query string, `status` is 0 until answered (or if never answered). */
   readonly requests: Array<{ method: string; path: string; status: number; at: number }>;
   /** The highest number of requests being handled at once since start. */
@@ -246,6 +304,11 @@ const MSG = {
   jqlOperator: (op: string, f: string) => `The operator '${op}' is not supported by the '${f}' field.`,
   pageExists:
     "A page with this title already exists: A page already exists with the same TITLE in this space",
+  jqlBadKey: (v: string, f: string) => `The issue key '${v}' for field '${f}' is invalid.`,
+  fieldsAndUpdate: (f: string) => `Field '${f}' cannot be in both 'fields' and 'update'.`, // (fake) wording
+  unknownVerb: (v: string) => `Operation '${v}' is not supported by the labels field.`, // (fake) wording
+  hasSubtasks: "The issue has subtasks; set the deleteSubtasks parameter to true to delete it with them.", // (fake) wording
+  scopeMismatch: "Unauthorized; scope does not match",
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -259,6 +322,8 @@ type User = {
   admin: boolean;
   canCreateSpaces: boolean;
   scoped: boolean;
+  /** The one app a scoped token was made for; null: every app. */
+  scope: "jira" | "confluence" | null;
 };
 type TypeDef = { kind: FakeJiraIssueType; id: string; level: number; description: string; name: string };
 type Project = {
@@ -415,6 +480,40 @@ function adfProblem(value: unknown): string | null {
   return null;
 }
 
+/** An ADF document as a person reads it: one line a paragraph (or other block), as the changelog shows it. */
+function adfPlain(value: unknown): string | null {
+  if (!isRecord(value)) return null;
+  const lines: string[] = [];
+  const inline = (n: unknown): string =>
+    !isRecord(n)
+      ? ""
+      : n.type === "text"
+        ? String(n.text ?? "")
+        : n.type === "hardBreak"
+          ? "\n"
+          : Array.isArray(n.content)
+            ? n.content.map(inline).join("")
+            : "";
+  const block = (n: unknown) => {
+    if (!isRecord(n) || !Array.isArray(n.content)) return;
+    if (n.content.some((c) => isRecord(c) && (c.type === "text" || c.type === "hardBreak")))
+      lines.push(inline(n));
+    else for (const c of n.content) block(c);
+  };
+  block(value);
+  return lines.join("\n");
+}
+
+/** Plain text typed into JIRA's editor, as the ADF it stores: one paragraph a non-empty line. */
+function plainToAdf(text: string) {
+  const content = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => ({ type: "paragraph", content: [{ type: "text", text: l }] }));
+  return { type: "doc", version: 1, content };
+}
+
 function adfText(value: unknown): string {
   if (!isRecord(value)) return "";
   const own = typeof value.text === "string" ? value.text : "";
@@ -515,6 +614,103 @@ function xhtmlProblem(src: string): string | null {
   }
   if (stack.length > 0) return `Unexpected EOF; was expecting a close tag for element <${stack.at(-1)}>`;
   return null;
+}
+
+/** HTML void elements: Confluence writes them empty-tagged (`<br />`). */
+const VOID_ELEMENTS = new Set(["br", "hr", "img", "col", "area", "wbr", "input", "source", "embed", "param"]);
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+};
+
+const escapeChars = (t: string, attr: boolean) =>
+  t
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\u00a0/g, "&nbsp;")
+    .replace(/"/g, attr ? "&quot;" : '"');
+
+/** Text or an attribute value re-encoded: references decoded and only what must be escaped escaped. */
+function reencode(text: string, attr = false): string {
+  let out = "";
+  let last = 0;
+  for (const m of text.matchAll(/&(#\d+|#x[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);/g)) {
+    out += escapeChars(text.slice(last, m.index), attr);
+    const ref = m[1]!;
+    if (ref.startsWith("#x"))
+      out += escapeChars(String.fromCodePoint(Number.parseInt(ref.slice(2), 16)), attr);
+    else if (ref.startsWith("#")) out += escapeChars(String.fromCodePoint(Number(ref.slice(1))), attr);
+    else if (NAMED_ENTITIES[ref] !== undefined) out += escapeChars(NAMED_ENTITIES[ref]!, attr);
+    else out += m[0]; // HTML's other named entities are kept as written
+    last = m.index + m[0].length;
+  }
+  return out + escapeChars(text.slice(last), attr);
+}
+
+/**
+ * A well-formed storage body as Confluence keeps it (see the header for the sources): entities decoded
+ * where XML does not need them, attributes double-quoted, empty elements in one form, macros given an id.
+ */
+function normalizeStorage(src: string): string {
+  let out = "";
+  let i = 0;
+  const text = (t: string) => reencode(t);
+  while (i < src.length) {
+    const lt = src.indexOf("<", i);
+    if (lt < 0) {
+      out += text(src.slice(i));
+      break;
+    }
+    out += text(src.slice(i, lt));
+    if (src.startsWith("<!--", lt)) {
+      const end = src.indexOf("-->", lt) + 3;
+      out += src.slice(lt, end);
+      i = end;
+      continue;
+    }
+    if (src.startsWith("<![CDATA[", lt)) {
+      const end = src.indexOf("]]>", lt) + 3;
+      out += src.slice(lt, end);
+      i = end;
+      continue;
+    }
+    const gt = (() => {
+      // The tag's end: the first '>' outside a quoted attribute value.
+      let quote: string | null = null;
+      for (let j = lt + 1; j < src.length; j++) {
+        const c = src[j];
+        if (quote) {
+          if (c === quote) quote = null;
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === ">") return j;
+      }
+      return src.length - 1;
+    })();
+    const raw = src.slice(lt + 1, gt);
+    i = gt + 1;
+    if (raw.startsWith("/")) {
+      const name = raw.slice(1).trim();
+      out += VOID_ELEMENTS.has(name.toLowerCase()) ? "" : `</${name}>`;
+      continue;
+    }
+    const selfClosing = raw.trimEnd().endsWith("/");
+    const body = selfClosing ? raw.trimEnd().slice(0, -1) : raw;
+    const name = NAME_RE.exec(body)?.[0] ?? body;
+    const attrs: Array<[string, string]> = [];
+    const attrRe = /([A-Za-z_][\w.:-]*)\s*=\s*("([^"]*)"|'([^']*)')/g;
+    for (const m of body.slice(name.length).matchAll(attrRe)) attrs.push([m[1]!, m[3] ?? m[4] ?? ""]);
+    if (name === "ac:structured-macro" && !attrs.some(([a]) => a === "ac:macro-id"))
+      attrs.push(["ac:macro-id", randomUUID()]);
+    const open = `<${name}${attrs.map(([a, v]) => ` ${a}="${reencode(v, true)}"`).join("")}`;
+    if (VOID_ELEMENTS.has(name.toLowerCase())) out += `${open} />`;
+    else out += selfClosing ? `${open}></${name}>` : `${open}>`;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -727,6 +923,8 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
   let storyPointsField = DEFAULT_SP_FIELD;
   const cloudId = randomUUID();
   const webhooks: Array<{ url: string; secret: string }> = [];
+  let nextChangelogId = 10100;
+  let nextDeliveryId = 1;
   let confluence = true;
   let searchLagMs = 0;
   const screens: Record<
@@ -1423,6 +1621,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     for (const k of [...Object.keys(f), ...Object.keys(update)])
       if (!editable.has(k) || (k === storyPointsField && issue.kind === "subtask"))
         errors[k] = MSG.cannotSet(k);
+    for (const k of Object.keys(update)) if (k in f) errors[k] = MSG.fieldsAndUpdate(k);
     const next = {
       summary: issue.summary,
       description: issue.description,
@@ -1448,7 +1647,11 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     if (Array.isArray(update.labels)) {
       for (const op of update.labels) {
         if (!isRecord(op)) continue;
-        const [verb, value] = Object.entries(op)[0] ?? [];
+        const [verb = "", value] = Object.entries(op)[0] ?? [];
+        if (!["add", "remove", "set"].includes(verb)) {
+          errors.labels = MSG.unknownVerb(verb);
+          continue;
+        }
         const list = verb === "set" ? value : [value];
         const p = labelProblem(list);
         if (p) {
@@ -1480,9 +1683,123 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       }
     }
     if (Object.keys(errors).length > 0) throw jiraError(400, [], errors);
-    Object.assign(issue, next, { updated: nowJira() });
+    const items = applyEdit(issue, next);
+    // JIRA answers first and delivers the event afterwards.
+    if (items.length > 0) void deliver(issue, "jira:issue_updated", "issue_updated", items, ctx.user);
     if (ctx.req.url.searchParams.get("returnIssue") === "true") return reply(200, issueJson(issue, null));
     return reply(204);
+  }
+
+  type Change = {
+    field: string;
+    fieldtype: string;
+    fieldId: string;
+    from: string | null;
+    fromString: string | null;
+    to: string | null;
+    toString: string | null;
+  };
+
+  /** Applies an edit; the changelog items of what actually changed (JIRA's ChangeDetails). */
+  function applyEdit(issue: Issue, next: Omit<Draft, "project" | "type">): Change[] {
+    const items: Change[] = [];
+    const item = (field: string, fieldId: string, fieldtype: string, a: unknown, b: unknown): Change => ({
+      field,
+      fieldtype,
+      fieldId,
+      from: null,
+      fromString: a === null || a === undefined ? null : String(a),
+      to: null,
+      toString: b === null || b === undefined ? null : String(b),
+    });
+    if (next.summary !== issue.summary)
+      items.push(item("summary", "summary", "jira", issue.summary, next.summary));
+    if (JSON.stringify(next.description) !== JSON.stringify(issue.description))
+      items.push(
+        item("description", "description", "jira", adfPlain(issue.description), adfPlain(next.description)),
+      );
+    if (next.labels.join(" ") !== issue.labels.join(" "))
+      items.push(item("labels", "labels", "jira", issue.labels.join(" "), next.labels.join(" ")));
+    if (next.storyPoints !== issue.storyPoints)
+      items.push(
+        item("Story point estimate", storyPointsField, "custom", issue.storyPoints, next.storyPoints),
+      );
+    if (next.parent !== issue.parent)
+      items.push({
+        ...item("IssueParentAssociation", "parent", "jira", issue.parent?.key, next.parent?.key),
+        from: issue.parent?.id ?? null,
+        to: next.parent?.id ?? null,
+      });
+    if (items.length > 0) Object.assign(issue, next, { updated: nowJira() });
+    return items;
+  }
+
+  // ----- Webhooks --------------------------------------------------------------------------------
+
+  const pendingDeliveries = new Set<Promise<unknown>>();
+  const deliveries: FakeJira["deliveries"] = [];
+
+  /** Delivers an issue event to every registered webhook; resolves with each receiver's status. */
+  function deliver(
+    issue: Issue,
+    event: string,
+    typeName: string,
+    items: Change[] | null,
+    actor: User,
+  ): Promise<Array<{ status: number }>> {
+    const payload: Record<string, unknown> = {
+      timestamp: Date.now(),
+      webhookEvent: event,
+      issue_event_type_name: typeName,
+      user: { ...userJson(actor), emailAddress: undefined },
+      issue: {
+        id: issue.id,
+        key: issue.key,
+        self: `${base}/rest/api/3/issue/${issue.id}`,
+        fields: allFields(issue),
+      },
+    };
+    if (items) payload.changelog = { id: String(nextChangelogId++), items };
+    const body = JSON.stringify(payload);
+    const run = Promise.all(
+      webhooks.map(async (hook) => {
+        const entry = { event, key: issue.key, fields: (items ?? []).map((x) => x.fieldId), status: 0, body };
+        deliveries.push(entry);
+        try {
+          const res = await fetch(hook.url, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              "x-hub-signature": `sha256=${createHmac("sha256", hook.secret).update(body).digest("hex")}`,
+              "x-atlassian-webhook-identifier": String(nextDeliveryId++),
+            },
+            body,
+          });
+          await res.arrayBuffer();
+          entry.status = res.status;
+        } catch {
+          entry.status = 0;
+        }
+        return { status: entry.status };
+      }),
+    );
+    pendingDeliveries.add(run);
+    void run.finally(() => pendingDeliveries.delete(run));
+    return run;
+  }
+
+  /** Removes an issue, its sub-tasks and its links; a deleted epic's children keep living without it. */
+  function removeIssue(issue: Issue): Issue[] {
+    const gone = [issue, ...issues.filter((c) => c.parent === issue && c.kind === "subtask")];
+    for (const g of gone) {
+      issues.splice(issues.indexOf(g), 1);
+      issuesByKey.delete(g.key);
+      issuesById.delete(g.id);
+      for (let k = links.length - 1; k >= 0; k--)
+        if (links[k]!.inward === g || links[k]!.outward === g) links.splice(k, 1);
+    }
+    for (const c of issues) if (c.parent && gone.includes(c.parent)) c.parent = null;
+    return gone;
   }
 
   const fieldsParam = (raw: unknown): string[] | null => {
@@ -1571,6 +1888,11 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
         ![...projects.values()].some((p) => p.name.toLowerCase() === lower)
       )
         throw jqlError(MSG.jqlNoValue(v, "project"));
+      if (
+        (field === "key" || field === "issuekey" || field === "parent") &&
+        !/^([A-Za-z][A-Za-z0-9_]*-\d+|\d+)$/.test(v)
+      )
+        throw jqlError(MSG.jqlBadKey(v, field));
       if ((field === "key" || field === "issuekey" || field === "id" || field === "parent") && !findIssue(v))
         throw jqlError(MSG.jqlNoIssue(v, field));
       if (
@@ -1743,6 +2065,8 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
     if (rep === "storage") {
       const problem = xhtmlProblem(body.value);
       if (problem) throw wikiError(400, "INVALID_REQUEST_PARAMETER", `Error parsing xhtml: ${problem}`);
+      // Kept as Confluence re-serialises it, not as sent.
+      return { representation: rep, value: normalizeStorage(body.value) };
     }
     return { representation: rep, value: body.value };
   }
@@ -1847,6 +2171,9 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
           user = candidate;
       }
     }
+    // A token made for one app: the gateway refuses it for the other (its own 401 shape).
+    if (user?.scope && user.scope !== (wiki ? "confluence" : "jira"))
+      throw new ApiError(401, { code: 401, message: MSG.scopeMismatch });
     if (user) return user;
     if (wiki) {
       if (header) throw new ApiError(401, null, { "Content-Type": "text/plain" }, MSG.confluenceBasic);
@@ -1980,6 +2307,15 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       ),
     )
     .put("/rest/api/3/issue/:key", (ctx, { key = "" }) => editIssue(ctx, key))
+    .delete("/rest/api/3/issue/:key", (ctx, { key = "" }) => {
+      const issue = issueOr404(key);
+      const hasSubtasks = issues.some((c) => c.parent === issue && c.kind === "subtask");
+      if (hasSubtasks && ctx.req.url.searchParams.get("deleteSubtasks") !== "true")
+        throw jiraError(400, [MSG.hasSubtasks]);
+      for (const g of removeIssue(issue))
+        void deliver(g, "jira:issue_deleted", "issue_deleted", null, ctx.user);
+      return reply(204);
+    })
     .get("/rest/api/3/search/jql", search)
     .post("/rest/api/3/search/jql", search);
 
@@ -2076,7 +2412,8 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
         displayName: u.displayName ?? u.email.split("@")[0]!,
         admin: u.admin ?? true,
         canCreateSpaces: u.canCreateSpaces ?? true,
-        scoped: u.scoped ?? false,
+        scoped: (u.scoped ?? false) || u.scope !== undefined,
+        scope: u.scope ?? null,
       };
       users.set(u.email.toLowerCase(), user);
       usersById.set(u.accountId, user);
@@ -2092,39 +2429,58 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       const issue = issuesByKey.get(issueKey.toUpperCase());
       if (!issue) throw new Error(`fake JIRA: no issue ${issueKey}`);
       const from = issue.status;
+      if (from === status) return [];
       issue.status = status;
       issue.updated = nowJira();
-      const body = JSON.stringify({
-        timestamp: Date.now(),
-        webhookEvent: "jira:issue_updated",
-        issue_event_type_name: "issue_generic",
-        user: userJson(issue.reporter),
-        issue: {
-          id: issue.id,
-          key: issue.key,
-          self: `${base}/rest/api/3/issue/${issue.id}`,
-          fields: allFields(issue),
-        },
-        changelog: {
-          id: String(seq++),
-          items: [{ field: "status", fieldtype: "jira", fromString: from, toString: status }],
-        },
-      });
-      const out: Array<{ status: number }> = [];
-      for (const hook of webhooks) {
-        const res = await fetch(hook.url, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "x-hub-signature": `sha256=${createHmac("sha256", hook.secret).update(body).digest("hex")}`,
-            "x-atlassian-webhook-identifier": String(seq++),
+      return deliver(
+        issue,
+        "jira:issue_updated",
+        "issue_generic",
+        [
+          {
+            field: "status",
+            fieldtype: "jira",
+            fieldId: "status",
+            from: STATUSES[from].id,
+            fromString: from,
+            to: STATUSES[status].id,
+            toString: status,
           },
-          body,
-        });
-        await res.arrayBuffer();
-        out.push({ status: res.status });
-      }
+        ],
+        issue.reporter,
+      );
+    },
+    async editIssue(issueKey, edit, editOpts = {}) {
+      const issue = issuesByKey.get(issueKey.toUpperCase());
+      if (!issue) throw new Error(`fake JIRA: no issue ${issueKey}`);
+      const by = editOpts.by === undefined ? issue.reporter : usersById.get(editOpts.by);
+      if (!by) throw new Error(`fake JIRA: no user ${editOpts.by}`);
+      if (edit.labels?.some((l) => /\s/.test(l) || l === ""))
+        throw new Error(`fake JIRA: labels cannot hold spaces (${edit.labels.join(", ")})`);
+      if (edit.storyPoints !== undefined && issue.kind === "subtask")
+        throw new Error("fake JIRA: sub-tasks have no story points on their screen");
+      const items = applyEdit(issue, {
+        summary: edit.summary ?? issue.summary,
+        description: edit.description === undefined ? issue.description : plainToAdf(edit.description),
+        labels: edit.labels === undefined ? [...issue.labels] : [...new Set(edit.labels)],
+        parent: issue.parent,
+        storyPoints: edit.storyPoints === undefined ? issue.storyPoints : edit.storyPoints,
+      });
+      return items.length > 0 ? deliver(issue, "jira:issue_updated", "issue_updated", items, by) : [];
+    },
+    async deleteIssue(issueKey) {
+      const issue = issuesByKey.get(issueKey.toUpperCase());
+      if (!issue) throw new Error(`fake JIRA: no issue ${issueKey}`);
+      const out: Array<{ status: number }> = [];
+      for (const g of removeIssue(issue))
+        out.push(...(await deliver(g, "jira:issue_deleted", "issue_deleted", null, issue.reporter)));
       return out;
+    },
+    async settleWebhooks() {
+      while (pendingDeliveries.size > 0) await Promise.allSettled([...pendingDeliveries]);
+    },
+    get deliveries() {
+      return deliveries;
     },
     addWebhook(hook) {
       webhooks.push(hook);
@@ -2197,7 +2553,13 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       return [...pages.values()]
         .filter((pg) => pg.space === s && pg.id !== s.homepageId && pg.status === "current")
         .sort((a, b) => a.seq - b.seq)
-        .map((pg) => ({ id: pg.id, title: pg.title, body: pg.body, parentId: pg.parentId }));
+        .map((pg) => ({
+          id: pg.id,
+          title: pg.title,
+          body: pg.body,
+          parentId: pg.parentId,
+          version: pg.version,
+        }));
     },
     get requests() {
       return server.log.map((e) => ({

@@ -16,6 +16,9 @@ fake.addToken({
   scopes: ["repo", "read:user"],
   publicRepos: 12,
 });
+// tests/e2e/sync.spec.ts: a repository the plan is exported to, then edited there as a person would.
+fake.addRepo({ owner: "e2e-tracker", name: "plan", readme: "# Plan", files: ["README.md"] });
+fake.addToken({ token: "ghp_e2e_tracker", login: "e2e-tracker", scopes: ["repo"] });
 console.info(`fake GitHub API at ${fake.url}`);
 const stop = () => fake.close().then(() => process.exit(0));
 process.on("SIGTERM", stop);

@@ -2,6 +2,8 @@
  * Checks the fake Trello REST API with plain fetch, so other tests can rely on it standing in
  * for api.trello.com.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeTrello, startFakeTrello } from "./trello";
 
@@ -552,5 +554,94 @@ describe("modes", () => {
     await fake.close();
     expect(await pending).toBeInstanceOf(Error);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe("tracker rules: labels one by one, long descriptions, edits delivered", () => {
+  const put = (path: string, body: unknown) =>
+    fetch(withAuth(path), {
+      method: "PUT",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  async function cardOnBoard() {
+    const board = await newBoard("Rules");
+    const list = await json(await postQuery("/1/lists", { name: "To Do", idBoard: board.id }));
+    const mk = async (name: string) =>
+      json(await postQuery("/1/labels", { name, color: "red", idBoard: board.id }));
+    const ours = await mk("Complexity: High");
+    const theirs = await mk("Customer");
+    const card = await json(
+      await postJson("/1/cards", { idList: list.id, name: "Card", idLabels: [ours.id] }),
+    );
+    return { board, list, ours, theirs, card };
+  }
+
+  it("adds a label with POST .../idLabels (400 when it is there) and removes one with DELETE (404 when not)", async () => {
+    const { ours, theirs, card } = await cardOnBoard();
+    const added = await postQuery(`/1/cards/${card.id}/idLabels`, { value: theirs.id });
+    expect(added.status).toBe(200);
+    expect(await json(added)).toEqual([ours.id, theirs.id]);
+    await expectText(
+      await postQuery(`/1/cards/${card.id}/idLabels`, { value: theirs.id }),
+      400,
+      "that label is already on the card",
+    );
+    const removed = await fetch(withAuth(`/1/cards/${card.id}/idLabels/${ours.id}`), { method: "DELETE" });
+    expect(removed.status).toBe(200);
+    expect((await json(await get(`/1/cards/${card.id}`))).idLabels).toEqual([theirs.id]);
+    const gone = await fetch(withAuth(`/1/cards/${card.id}/idLabels/${ours.id}`), { method: "DELETE" });
+    expect(gone.status).toBe(404);
+    // `idLabels` on an update replaces the set.
+    expect((await json(await put(`/1/cards/${card.id}`, { idLabels: ours.id }))).idLabels).toEqual([ours.id]);
+  });
+
+  it("takes name and desc of an update from a JSON body, and refuses a request line past 8000 octets with 414", async () => {
+    const { card } = await cardOnBoard();
+    const desc = "é".repeat(16_384);
+    const updated = await put(`/1/cards/${card.id}`, { name: "Renamed", desc });
+    expect(updated.status).toBe(200);
+    expect(await json(updated)).toMatchObject({ name: "Renamed", desc });
+    const inQuery = await fetch(
+      withAuth(`/1/cards/${card.id}?${new URLSearchParams({ desc: "é".repeat(1400) })}`),
+      {
+        method: "PUT",
+      },
+    );
+    await expectText(inQuery, 414, "URI Too Long");
+    expect((await put(`/1/cards/${card.id}`, { desc: "é".repeat(16_385) })).status).toBe(400);
+  });
+
+  it("delivers updateCard with data.old when a card is renamed or re-described through the API", async () => {
+    const got: any[] = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        if (chunks.length) got.push(JSON.parse(Buffer.concat(chunks).toString()));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const { board, card } = await cardOnBoard();
+      const callbackURL = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      expect((await postQuery("/1/webhooks", { callbackURL, idModel: board.id })).status).toBe(200);
+      expect((await put(`/1/cards/${card.id}`, { name: "By a person" })).status).toBe(200);
+      expect((await put(`/1/cards/${card.id}`, { desc: "New words" })).status).toBe(200);
+      await trello.settleDeliveries();
+      expect(got.map((d) => d.action.type)).toEqual(["updateCard", "updateCard"]);
+      expect(got[0].action.data).toMatchObject({
+        card: { id: card.id, name: "By a person" },
+        old: { name: "Card" },
+        board: { id: board.id },
+      });
+      expect(got[1].action.data).toMatchObject({
+        card: { id: card.id, desc: "New words" },
+        old: { desc: "" },
+      });
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
   });
 });

@@ -53,11 +53,32 @@
  *   `API_KEY_LIMIT_EXCEEDED`) and no `Retry-After`. Refused requests do not spend budget, but
  *   after more than 200 refusals in one window the key is refused for the rest of that window.
  *
+ * - Card updates, `PUT /1/cards/{id}` (put-cards-id: name, desc 0-16384, idList, idLabels, ... documented
+ *   as query parameters): read from the query string and from a JSON body, the body winning as on
+ *   `POST /1/cards`. Trello reads parameters from a PUT's body too (its authorization guide takes the
+ *   key and token "in the body of a PUT or POST"; clients such as trelloR's `update_resource` send card
+ *   updates as a JSON body). `idLabels` there REPLACES the card's labels.
+ * - Labels one at a time: `POST /1/cards/{id}/idLabels` with `value` (post-cards-id-idlabels, "Add a Label
+ *   to a Card") answers the card's label ids; a label already on the card is 400 "that label is already on
+ *   the card" (the text clients match, e.g. in their tests of it); `DELETE /1/cards/{id}/idLabels/{idLabel}`
+ *   (delete-cards-id-idlabels-idlabel) answers `{"_value": null}`; a label not on the card is 404 here
+ *   (Trello documents no answer for that; a client should take 400 or 404 as "already gone").
+ * - Request lines: Trello documents no limit on a URL. The fake uses the minimum RFC 9112 §3 asks every
+ *   server to support, 8000 octets of request-line, and answers a longer request target 414 "URI Too Long"
+ *   (RFC 9110 §15.5.15), as a server that will not parse it must; past the kit's 16 KiB head (Node's
+ *   documented default `--max-http-header-size`) Node itself answers 431. A 16,384-character description
+ *   of multi-byte characters (6 or more characters each, percent-encoded) can only go in a body.
+ * - Webhook deliveries (board webhooks made with POST /1/webhooks, signed as Trello signs them): a card
+ *   moved (`moveCard`, or `idList` through the API) or renamed / re-described through the API delivers an
+ *   `updateCard` action whose `data.card` has the new values and `data.old` the previous one (`{name}`,
+ *   `{desc}` or `{idList}`, one action a field), with `listBefore`/`listAfter` for moves, per Trello's
+ *   webhook guide (developer.atlassian.com/cloud/trello/guides/rest-api/webhooks/) and its action types.
+ *   Deliveries from API writes go after the answer; `settleDeliveries()` waits for them.
+ *
  * Deliberate simplifications: no workspaces/organizations, no closed (archived) boards, no
  * board-count limits, no special `/1/members` route limit (100 per 900 s), no multipart bodies, no
- * updates except `DELETE /1/boards/{id}`. Every authenticated request spends budget, validation errors
- * included; 401s never do. The kit's server keeps Node's 16 KiB limit on a request's head, so a query
- * string near that size is refused (431) before the fake sees it; Trello documents no URL limit.
+ * updates but cards' and `DELETE /1/boards/{id}`. Every authenticated request spends budget, validation
+ * errors included; 401s never do.
  *
  * `setMode` modes apply before anything else (auth, rate limits) and stay until changed, or for
  * the next `times` matching requests only; with `path`, only requests whose path starts with it.
@@ -134,6 +155,10 @@ export type FakeTrello = {
   moveCard(cardId: string, listName: string): Promise<Array<{ status: number }>>;
   /** Webhooks registered with POST /1/webhooks. */
   webhooks(): Array<{ id: string; idModel: string; callbackURL: string }>;
+  /** Webhook deliveries sent after API writes (card updates), in order, with the answer each got. */
+  readonly deliveries: Array<{ type: string; data: Record<string, unknown>; status: number }>;
+  /** Waits until every delivery under way has been answered. */
+  settleDeliveries(): Promise<void>;
   /** Every request received; `path` is the path without the query (which holds credentials). */
   readonly requests: Array<{
     method: string;
@@ -158,6 +183,8 @@ const KEY_REFUSALS_BEFORE_LOCKOUT = 200;
 const DEFAULT_SLOW_MS = 10_000;
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_TEXT = 16_384;
+/** RFC 9112 §3: every server SHOULD support request-lines of at least 8000 octets. */
+const MAX_REQUEST_TARGET = 8000;
 const POS_STEP = 16_384;
 /** Sent with every answer, those of the failure modes included. */
 const TRELLO_HEADERS = {
@@ -373,6 +400,63 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
   const checklists = new Map<string, Checklist>();
 
   const limits = { perKey: DEFAULT_PER_KEY, perToken: DEFAULT_PER_TOKEN, windowMs: DEFAULT_WINDOW_MS };
+  const deliveries: FakeTrello["deliveries"] = [];
+  const pending = new Set<Promise<unknown>>();
+
+  /** Posts an `updateCard` action to the board's webhooks, signed as Trello signs them. */
+  async function deliverUpdateCard(b: Board, card: Card, data: Record<string, unknown>) {
+    const out: Array<{ status: number }> = [];
+    const list = lists.get(card.idList);
+    const actionData = {
+      card: {
+        id: card.id,
+        name: card.name,
+        idShort: card.idShort,
+        shortLink: card.shortLink,
+        desc: card.desc,
+        idList: card.idList,
+      },
+      board: { id: b.id, name: b.name, shortLink: b.shortLink },
+      ...(list && !data.listAfter ? { list: { id: list.id, name: list.name } } : {}),
+      ...data,
+    };
+    for (const hook of hooks.filter((h) => h.idModel === b.id)) {
+      const body = JSON.stringify({
+        model: { id: b.id, name: b.name },
+        action: { id: objectId(), type: "updateCard", date: new Date().toISOString(), data: actionData },
+      });
+      const secret = appSecrets.get(hook.key) ?? "";
+      const signature = createHmac("sha1", secret)
+        .update(body + hook.callbackURL)
+        .digest("base64");
+      const status = await fetch(hook.callbackURL, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-trello-webhook": signature },
+        body,
+      }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          return res.status;
+        },
+        () => 0, // nobody listening
+      );
+      deliveries.push({ type: "updateCard", data: actionData, status });
+      out.push({ status });
+    }
+    return out;
+  }
+
+  /** A delivery sent after the answer, in order. */
+  let chain: Promise<unknown> = Promise.resolve();
+  function queueUpdateCard(b: Board, card: Card, data: Record<string, unknown>) {
+    if (!hooks.some((h) => h.idModel === b.id)) return;
+    // The card as it is now, not when the delivery goes.
+    const snapshot = { ...card };
+    const next = chain.then(() => deliverUpdateCard(b, snapshot, data));
+    chain = next.catch(() => {});
+    pending.add(next);
+    void next.finally(() => pending.delete(next)).catch(() => {});
+  }
   const keyBuckets = new Map<string, Bucket>();
   const tokenBuckets = new Map<string, Bucket>();
   let memberCounter = 0;
@@ -681,27 +765,62 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     return jsonReply(200, cardJson(card));
   }
 
-  /** PUT /1/cards/{id} (put-cards-id): name, desc, idList, idLabels as query parameters. */
-  function updateCard(ctx: Ctx, ref: string) {
-    const card = cardFromPath(ctx, ref);
-    const { params } = ctx;
-    if (params.has("name")) card.name = text(params, "name", { required: false });
-    if (params.has("desc")) card.desc = text(params, "desc", { required: false });
+  /** PUT /1/cards/{id} (put-cards-id): name, desc, idList, idLabels, from the query or a JSON body. */
+  function updateCard(queryCtx: Ctx, ref: string) {
+    const card = cardFromPath(queryCtx, ref);
+    const params: Params = new Map([...queryCtx.params, ...queryCtx.json]);
+    const ctx: Ctx = { ...queryCtx, params };
+    const before = { name: card.name, desc: card.desc, idList: card.idList };
+    const name = params.has("name") ? text(params, "name", { required: false }) : card.name;
+    const desc = params.has("desc") ? text(params, "desc", { required: false }) : card.desc;
+    let idList = card.idList;
     if (params.has("idList")) {
       const list = fromParam(ctx, "idList", lists, (l) => l.idBoard);
       if (list.idBoard !== card.idBoard) throw invalidValue("idList");
-      card.idList = list.id;
+      idList = list.id;
     }
+    let idLabels = card.idLabels;
     if (params.has("idLabels")) {
-      const raw = String(params.get("idLabels") ?? "");
-      const ids = raw
-        .split(",")
+      const raw = params.get("idLabels");
+      const ids = (Array.isArray(raw) ? raw.map(String) : String(raw ?? "").split(","))
         .map((x) => x.trim())
         .filter(Boolean);
       for (const id of ids) if (labels.get(id)?.idBoard !== card.idBoard) throw invalidValue("idLabels");
-      card.idLabels = [...new Set(ids)];
+      idLabels = [...new Set(ids)]; // replaces the card's labels
+    }
+    Object.assign(card, { name, desc, idList, idLabels });
+    const board = boards.get(card.idBoard)!;
+    if (name !== before.name) queueUpdateCard(board, card, { old: { name: before.name } });
+    if (desc !== before.desc) queueUpdateCard(board, card, { old: { desc: before.desc } });
+    if (idList !== before.idList) {
+      const from = lists.get(before.idList);
+      const to = lists.get(idList)!;
+      queueUpdateCard(board, card, {
+        old: { idList: before.idList },
+        listBefore: from ? { id: from.id, name: from.name } : undefined,
+        listAfter: { id: to.id, name: to.name },
+      });
     }
     return jsonReply(200, cardJson(card));
+  }
+
+  /** POST /1/cards/{id}/idLabels (post-cards-id-idlabels): `value`, one label of the card's board. */
+  function addLabelToCard(ctx: Ctx, ref: string) {
+    const card = cardFromPath(ctx, ref);
+    const id = scalar(ctx.params, "value");
+    if (!id || !OBJECT_ID.test(id) || labels.get(id)?.idBoard !== card.idBoard) throw invalidValue("value");
+    if (card.idLabels.includes(id)) throw new HttpError(400, "that label is already on the card");
+    card.idLabels.push(id);
+    return jsonReply(200, [...card.idLabels]);
+  }
+
+  /** DELETE /1/cards/{id}/idLabels/{idLabel} (delete-cards-id-idlabels-idlabel). */
+  function removeLabelFromCard(ctx: Ctx, ref: string, idLabel: string) {
+    const card = cardFromPath(ctx, ref);
+    if (!OBJECT_ID.test(idLabel)) throw new HttpError(400, "invalid id");
+    if (!card.idLabels.includes(idLabel)) throw notFound();
+    card.idLabels = card.idLabels.filter((l) => l !== idLabel);
+    return jsonReply(200, { _value: null });
   }
 
   /** POST /1/cards/{id}/actions/comments (text as a query parameter). */
@@ -821,6 +940,10 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
     .post("/1/cards", createCard)
     .get("/1/cards/:id", (ctx, { id = "" }) => picked(ctx, cardJson(cardFromPath(ctx, id))))
     .put("/1/cards/:id", (ctx, { id = "" }) => updateCard(ctx, id))
+    .post("/1/cards/:id/idLabels", (ctx, { id = "" }) => addLabelToCard(ctx, id))
+    .delete("/1/cards/:id/idLabels/:label", (ctx, { id = "", label = "" }) =>
+      removeLabelFromCard(ctx, id, label),
+    )
     .post("/1/cards/:id/actions/comments", (ctx, { id = "" }) => commentOnCard(ctx, id))
     .get("/1/cards/:id/checklists", (ctx, { id = "" }) =>
       picked(ctx, byPos(cardFromPath(ctx, id).checklists).map(checklistJson)),
@@ -902,6 +1025,9 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
   async function handle(req: FakeRequest, route: (ctx: Ctx) => Promise<Reply | undefined>) {
     // Rate-limit headers, once the request is known to come from a key and token.
     const headers: Record<string, string> = {};
+    // The request target (path and query, as sent) past what the fake parses: 414 before anything else.
+    if (Buffer.byteLength(`${req.url.pathname}${req.url.search}`) > MAX_REQUEST_TARGET)
+      return textReply(414, "URI Too Long");
     try {
       const params: Params = new Map();
       fromSearchParams(params, req.url.searchParams);
@@ -997,37 +1123,19 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
         if (!list) throw new Error(`fake Trello: no list ${listName} on board ${b.id}`);
         const before = lists.get(card.idList);
         card.idList = list.id;
-        const out: Array<{ status: number }> = [];
-        for (const hook of hooks.filter((h) => h.idModel === b.id)) {
-          const body = JSON.stringify({
-            model: { id: b.id, name: b.name },
-            action: {
-              id: objectId(),
-              type: "updateCard",
-              date: new Date().toISOString(),
-              data: {
-                card: { id: card.id, name: card.name },
-                board: { id: b.id, name: b.name },
-                listBefore: before ? { id: before.id, name: before.name } : undefined,
-                listAfter: { id: list.id, name: list.name },
-              },
-            },
-          });
-          const secret = appSecrets.get(hook.key) ?? "";
-          const signature = createHmac("sha1", secret)
-            .update(body + hook.callbackURL)
-            .digest("base64");
-          const res = await fetch(hook.callbackURL, {
-            method: "POST",
-            headers: { "content-type": "application/json", "x-trello-webhook": signature },
-            body,
-          });
-          await res.arrayBuffer();
-          out.push({ status: res.status });
-        }
-        return out;
+        return deliverUpdateCard(b, card, {
+          old: before ? { idList: before.id } : undefined,
+          listBefore: before ? { id: before.id, name: before.name } : undefined,
+          listAfter: { id: list.id, name: list.name },
+        });
       }
       throw new Error(`fake Trello: no card ${cardId}`);
+    },
+    get deliveries() {
+      return deliveries;
+    },
+    async settleDeliveries() {
+      while (pending.size) await Promise.allSettled([...pending]);
     },
     webhooks() {
       return hooks.map(({ id, idModel, callbackURL }) => ({ id, idModel, callbackURL }));

@@ -103,7 +103,7 @@ describe("two-way sync with JIRA", () => {
     await jira.setIssueStatus(b!.remote_links[0]!.key, "In Progress");
     const synced = await client.post(`/api/tasks/${rootId}/sync`, {});
     expect(synced.status).toBe(200);
-    expect(synced.json).toEqual({ checked: 6, changed: 2, problems: [] });
+    expect(synced.json).toEqual({ checked: 6, changed: 2, problems: [], to_review: 0 });
     expect((await node(client, a!.id)).status).toBe("completed");
     expect((await node(client, b!.id)).status).toBe("in_progress");
     expect((await node(client, b!.id)).remote_links[0].status).toBe("In Progress");
@@ -246,7 +246,7 @@ describe("two-way sync with Trello", () => {
     await trello.moveCard(cardOf(a!), "Done");
     await trello.moveCard(cardOf(b!), "In Progress");
     const synced = (await client.post(`/api/tasks/${rootId}/sync`, {})).json;
-    expect(synced).toEqual({ checked: 2, changed: 2, problems: [] });
+    expect(synced).toEqual({ checked: 2, changed: 2, problems: [], to_review: 0 });
     expect((await node(client, a!.id)).status).toBe("completed");
     expect((await node(client, b!.id)).status).toBe("in_progress");
   });

@@ -268,6 +268,11 @@ describe("JIRA deliveries", () => {
             updated: new Date(timestamp).toISOString().replace("Z", "+0000"),
           },
         },
+        // A status change names itself in the changelog (only then does the task move).
+        changelog: {
+          id: String(timestamp),
+          items: [{ field: "status", fieldtype: "jira", fieldId: "status", toString: status }],
+        },
       });
     const headers = (body: string, identifier: string, retry?: number) => ({
       "x-hub-signature": hmac256(hook.secret, body),

@@ -23,6 +23,7 @@ export function useTaskCache() {
           queryClient.invalidateQueries({ queryKey: trpc.tasks.tree.pathKey() }),
           queryClient.invalidateQueries({ queryKey: trpc.tasks.schedule.pathKey() }),
           queryClient.invalidateQueries({ queryKey: trpc.tasks.revisions.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.tasks.trackerChanges.pathKey() }),
         ]),
       /** Drops a deleted task's own queries so nothing refetches a 404. */
       forgetTask: (id: string) => {

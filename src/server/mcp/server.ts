@@ -210,6 +210,13 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
     call(agentOperations.brief, ctx, { id: task_id }),
   );
   tool(
+    "tracker_changes",
+    "Edits the team made in JIRA, GitHub or Trello that wait for review in the plan: theirs and ours, conflicts marked.",
+    { project_id: id("project id") },
+    true,
+    ({ project_id }) => call(taskOperations.trackerChanges, ctx, { id: project_id }),
+  );
+  tool(
     "set_task_status",
     "Set a task's status; completing it unblocks its dependents.",
     { task_id: id("task id"), status: z.enum(EDITABLE_STATUSES) },

@@ -36,9 +36,15 @@ import {
   updateEventModelInput,
   updateTaskInput,
 } from "../../shared/schemas/tasks";
+import {
+  resolvedTrackerChange,
+  resolveTrackerChangeInput,
+  trackerChanges,
+} from "../../shared/schemas/tracker-changes";
 import * as order from "../plan/order";
 import * as revisions from "../plan/revisions";
 import * as sync from "../services/exports/sync";
+import * as tracker from "../services/exports/tracker-changes";
 import * as notes from "../services/tasks/notes";
 import * as replan from "../services/tasks/replan";
 import * as review from "../services/tasks/review";
@@ -290,11 +296,30 @@ export const taskOperations = {
   sync: mutation({
     access: "user",
     summary:
-      "Asks JIRA and GitHub for the status of what exports made for this plan and moves the tasks to match.",
+      "Asks JIRA, GitHub and Trello for what exports made for this plan: statuses move the tasks to match; other edits made there wait for review (trackerChanges).",
     input: byId,
     output: syncResult,
     run: ({ deps, user }, input) => sync.syncPlan(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/sync" }],
+  }),
+  trackerChanges: query({
+    access: "user",
+    summary:
+      "Edits people made on JIRA, GitHub or Trello since the last export or sync (titles, descriptions, story points, parents, items added or closed there), waiting for review, each with theirs and ours.",
+    input: byId,
+    output: trackerChanges,
+    run: ({ deps, user }, input) => tracker.listTrackerChanges(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/tasks/{id}/tracker-changes" }],
+  }),
+  resolveTrackerChange: mutation({
+    access: "user",
+    summary:
+      'Takes a tracker change into the plan ("theirs") or keeps the plan as it is ("ours"); either way the change leaves the review.',
+    input: resolveTrackerChangeInput.extend({ id: taskId }),
+    output: resolvedTrackerChange,
+    run: ({ deps, user }, { id, change_id, decision }) =>
+      tracker.resolveTrackerChange(deps, user.id, id, change_id, decision),
+    rest: [{ method: "post", path: "/tasks/{id}/tracker-changes/{change_id}", from: "body" }],
   }),
   notes: query({
     access: "user",

@@ -236,7 +236,9 @@ export type ExportView = z.infer<typeof exportView>;
 export const syncResult = z.object({
   checked: z.number().int(),
   changed: z.number().int(),
-  /** Places that could not be asked (no stored connection, a refusal), in words. */
+  /** Edits made there that now wait for review (GET /tasks/{id}/tracker-changes). */
+  to_review: z.number().int(),
+  /** Places that could not be asked (no stored connection, a refusal), and items not found there, in words. */
   problems: z.array(z.string()),
 });
 

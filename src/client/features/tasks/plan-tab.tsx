@@ -9,6 +9,7 @@ import { errorDetailOf } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
 import { finishDate, formatRange, titleOf } from "./plan-view";
 import { indexTree } from "./task-tree";
+import { TrackerChangesCard } from "./tracker-changes-card";
 import { useRefreshTask } from "./use-task-detail";
 
 /** A wave shows this many leaves before "N more". */
@@ -112,6 +113,7 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
 
   return (
     <div className="flex flex-col gap-4" aria-busy={schedule.isFetching}>
+      <TrackerChangesCard projectId={tree.id} />
       <section aria-labelledby="forecast-heading" className="card border border-base-300 bg-base-200">
         <div className="card-body gap-3 p-4">
           <div className="flex flex-wrap items-end justify-between gap-3">

@@ -50,6 +50,8 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
         queryClient.invalidateQueries({ queryKey: trpc.tasks.revisions.pathKey() }),
         // Notes a coding agent or another tab added.
         queryClient.invalidateQueries({ queryKey: trpc.tasks.notes.pathKey() }),
+        // Edits made in JIRA, GitHub or Trello that a sync or webhook brought for review.
+        queryClient.invalidateQueries({ queryKey: trpc.tasks.trackerChanges.pathKey() }),
       ]);
     const afterTaskEvent = createDebounce(() => {
       const ids = [taskId, ...changed];

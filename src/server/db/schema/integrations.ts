@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   index,
   integer,
   jsonb,
@@ -112,12 +113,81 @@ export const remoteItems = pgTable(
     /** The status last seen there, in the service's words ("Done", "closed", the list's name). */
     remoteStatus: text(),
     syncedAt: timestamp({ withTimezone: true }),
+    /**
+     * The service's own id of the place it lives in, where it has one that outlives renames (a GitHub
+     * repository's numeric id): webhooks match on it.
+     */
+    containerId: text(),
+    /**
+     * The item as it was there after the last export or accepted/rejected change, in the service's words
+     * (title, text, story points, parent's remote id): a later difference there is a person's edit, brought
+     * back for review (services/exports/tracker-changes.ts).
+     */
+    baseline: jsonb().$type<RemoteBaseline>(),
+    /** When `baseline` was taken: a task edited in Atomize after it conflicts with an edit there. */
+    baselineAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("remote_items_task_target_idx").on(t.taskId, t.kind, t.target),
     index("remote_items_lookup_idx").on(t.kind, t.target, t.remoteId),
     index("remote_items_root_idx").on(t.rootTaskId),
+  ],
+);
+
+/** What an item said there when Atomize last wrote or reviewed it. */
+export type RemoteBaseline = {
+  title: string;
+  text: string;
+  story_points: number | null;
+  /** The parent's remote id there; undefined when the service keeps no parent for it. */
+  parent?: string | null;
+  /** The task's description in Atomize when this was taken: what `text` says, before Atomize's additions. */
+  description?: string;
+};
+
+/**
+ * A change people made on JIRA, GitHub or Trello, brought back for review (services/exports/tracker-changes.ts):
+ * one field of one item (or an item added or closed there), open until someone takes theirs or keeps ours.
+ */
+export const trackerChanges = pgTable(
+  "tracker_changes",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** The item it concerns; null for an item added there, which no export made. */
+    remoteItemId: uuid().references(() => remoteItems.id, { onDelete: "cascade" }),
+    kind: text({ enum: ["jira", "trello", "github"] }).notNull(),
+    target: text().notNull(),
+    /** The item's id there (for an added item, the one to link when it is accepted). */
+    remoteId: text().notNull(),
+    remoteKey: text().notNull(),
+    url: text().notNull(),
+    field: text({
+      enum: ["title", "description", "story_points", "parent", "status", "added", "closed"],
+    }).notNull(),
+    theirs: jsonb().$type<unknown>(),
+    ours: jsonb().$type<unknown>(),
+    /** Atomize's task changed since the item's baseline too: neither side is applied without a choice. */
+    conflict: boolean().notNull().default(false),
+    status: text({ enum: ["open", "accepted", "rejected", "superseded"] })
+      .notNull()
+      .default("open"),
+    /** When it changed there, by the service's clock when it says. */
+    changedAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index("tracker_changes_root_idx").on(t.rootTaskId, t.status),
+    uniqueIndex("tracker_changes_open_idx")
+      .on(t.rootTaskId, t.kind, t.target, t.remoteId, t.field)
+      .where(sql`${t.status} = 'open'`),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { ExportKind } from "../../../shared/schemas/integrations";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
-import { exports, remoteItems, tasks } from "../../db/schema/index";
+import { exports, type RemoteBaseline, remoteItems, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { IntegrationError } from "../../integrations/errors";
 import { type JobContext, PermanentJobError, type TypedJob } from "../../jobs/queue";
@@ -30,11 +30,18 @@ export type RemoteItem = {
   url: string;
   /** Its parent's remote id, where the service links parents (GitHub sub-issues). */
   parent?: string | null;
+  /**
+   * What the export wrote there, in the service's words as it reads them back (title/summary/name, the
+   * body or description as plain text, story points, the parent's remote id): the baseline a later edit
+   * there is compared with (tracker-changes.ts).
+   */
+  sent?: RemoteBaseline;
 };
 
 /** An exporter's result; `remote` (where, and what it made there) is kept apart, not shown as the result. */
 export type ExportOutcome = Record<string, unknown> & {
-  remote?: { target: string; items: RemoteItem[] };
+  /** `container`: the place's id that outlives renames (a GitHub repository's numeric id). */
+  remote?: { target: string; container?: string; items: RemoteItem[] };
 };
 
 /** What an exporter will write, worked out before the first write. */
@@ -121,7 +128,10 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
     // What now exists in JIRA, Trello or GitHub is locked against re-plans (a person can unlock it).
     const exported = [tree.id, ...subtasksOf(tree).map((t) => t.id)];
     await deps.db.update(tasks).set({ exportedAt: new Date() }).where(inArray(tasks.id, exported));
-    if (remote) await recordRemoteItems(deps, row, tree.id, remote);
+    if (remote) {
+      const described = new Map([tree, ...subtasksOf(tree)].map((t) => [t.id, t.description]));
+      await recordRemoteItems(deps, row, tree.id, remote, described);
+    }
     await deps.db
       .update(exports)
       // The sealed credentials are dropped once the export is done.
@@ -170,6 +180,8 @@ async function recordRemoteItems(
   row: ExportRow,
   rootId: string,
   remote: NonNullable<ExportOutcome["remote"]>,
+  /** Each task's description as exported: the baseline's own part of the text sent. */
+  described: Map<string, string>,
 ) {
   const kind = row.kind as ExportKind;
   for (let i = 0; i < remote.items.length; i += 500) {
@@ -187,6 +199,9 @@ async function recordRemoteItems(
           remoteKey: it.key,
           url: it.url,
           remoteParent: it.parent ?? null,
+          containerId: remote.container ?? null,
+          baseline: it.sent ? { ...it.sent, description: described.get(it.task_id) ?? "" } : null,
+          baselineAt: it.sent ? new Date() : null,
         })),
       )
       .onConflictDoUpdate({
@@ -196,6 +211,9 @@ async function recordRemoteItems(
           remoteKey: sql`excluded.remote_key`,
           url: sql`excluded.url`,
           remoteParent: sql`excluded.remote_parent`,
+          containerId: sql`coalesce(excluded.container_id, ${remoteItems.containerId})`,
+          baseline: sql`coalesce(excluded.baseline, ${remoteItems.baseline})`,
+          baselineAt: sql`coalesce(excluded.baseline_at, ${remoteItems.baselineAt})`,
         },
       });
   }

@@ -10,6 +10,17 @@ import { trelloAuthorization } from "../../integrations/trello/auth";
 import { outboundFetch } from "../../lib/outbound/fetch";
 import { getOwnedRow } from "../../plan/owned";
 import { updateTask } from "../tasks/tasks";
+import { adfText } from "./jira/adf-text";
+import { ATOMIZE_LABEL } from "./jira/payloads";
+import { jqlString, searchAll } from "./jira/search";
+import {
+  type AddedItem,
+  announceTrackerChanges,
+  type RemoteSnapshot,
+  reviewAdded,
+  reviewItem,
+  reviewStatus,
+} from "./tracker-changes";
 
 /**
  * Status flowing back from JIRA, GitHub and Trello (issue 13's two-way sync): "Sync now" asks each
@@ -26,10 +37,13 @@ export type RemoteState =
   | { kind: "github"; state: string; reason: string | null }
   | { kind: "trello"; list: string };
 
+/** GitHub's reasons for closing an issue that do not mean its work was done. */
+const CLOSED_UNDONE = new Set(["not_planned", "duplicate"]);
+
 /**
  * The task status a remote status stands for, or null for "leave it": JIRA by status category (done, in
- * progress, to do), GitHub by open/closed (closed as not planned is left alone; a reopened issue reopens a
- * completed task), Trello by the list's name.
+ * progress, to do), GitHub by open/closed (closed as not planned or as a duplicate is not done and is
+ * left alone; a reopened issue reopens a completed task), Trello by the list's name.
  */
 export function taskStatusFor(remote: RemoteState, current: TaskStatus): SyncedStatus | null {
   let wanted: SyncedStatus | null = null;
@@ -41,7 +55,7 @@ export function taskStatusFor(remote: RemoteState, current: TaskStatus): SyncedS
           ? "in_progress"
           : "pending";
   } else if (remote.kind === "github") {
-    if (remote.state === "closed") wanted = remote.reason === "not_planned" ? null : "completed";
+    if (remote.state === "closed") wanted = CLOSED_UNDONE.has(remote.reason ?? "") ? null : "completed";
     else wanted = current === "completed" ? "pending" : null;
   } else {
     const list = remote.list.trim().toLowerCase();
@@ -57,48 +71,106 @@ export function taskStatusFor(remote: RemoteState, current: TaskStatus): SyncedS
   return wanted === current ? null : wanted;
 }
 
-/** A remote status in people's words, as the tree shows it. */
+/** A remote status in people's words, as the tree shows it ("closed (duplicate)": not done). */
 export function remoteStatusText(remote: RemoteState): string {
   if (remote.kind === "jira") return remote.status;
   if (remote.kind === "github")
-    return remote.state === "closed" && remote.reason ? `closed (${remote.reason})` : remote.state;
+    return remote.state === "closed" && remote.reason
+      ? `closed (${remote.reason.replace(/_/g, " ")})`
+      : remote.state;
   return remote.list;
+}
+
+/** Closed there without the work being done (GitHub's not planned or duplicate), in words; else null. */
+export function closedUndone(remote: RemoteState): string | null {
+  return remote.kind === "github" && remote.state === "closed" && CLOSED_UNDONE.has(remote.reason ?? "")
+    ? remoteStatusText(remote)
+    : null;
 }
 
 type ItemRow = typeof remoteItems.$inferSelect;
 
+/**
+ * How a status read there is taken:
+ * - `changed: true` (a webhook that says the status changed) or a status different from the one last seen
+ *   there counts as a change there; the same status as last seen is not news, whatever the task says (a
+ *   task completed in Atomize is not reopened because its issue still says To Do). An item never read
+ *   before takes a done or in-progress status, never a reopening.
+ * - A change older than the task's last change in Atomize (`at`, by the service's clock), when that
+ *   change came after the item was made or last read there, is not applied: it waits for review as a
+ *   conflict (tracker-changes.ts).
+ */
+export type StatusReading = { changed?: boolean; at?: Date | null };
+
 /** Applies one remote status to the task it belongs to; returns whether the task changed. */
-export async function applyRemoteState(deps: Deps, item: ItemRow, remote: RemoteState): Promise<boolean> {
-  await deps.db
-    .update(remoteItems)
-    .set({ remoteStatus: remoteStatusText(remote).slice(0, 100), syncedAt: new Date() })
-    .where(eq(remoteItems.id, item.id));
-  if (!item.taskId) return false; // its task was deleted
+export async function applyRemoteState(
+  deps: Deps,
+  item: ItemRow,
+  remote: RemoteState,
+  reading: StatusReading = {},
+): Promise<boolean> {
+  const text = remoteStatusText(remote).slice(0, 100);
+  // Marked read after the task is moved, so the move made here is not an Atomize change newer than it.
+  const seen = () =>
+    deps.db
+      .update(remoteItems)
+      .set({ remoteStatus: text, syncedAt: new Date() })
+      .where(eq(remoteItems.id, item.id));
+  if (!item.taskId) {
+    await seen(); // its task was deleted
+    return false;
+  }
   const [task] = await deps.db
-    .select({ status: tasks.status, parentId: tasks.parentId })
+    .select({ status: tasks.status, parentId: tasks.parentId, updatedAt: tasks.updatedAt })
     .from(tasks)
     .where(eq(tasks.id, item.taskId));
+  const next = task ? taskStatusFor(remote, task.status as TaskStatus) : null;
+  const changed =
+    reading.changed ?? (item.remoteStatus === null ? next !== "pending" : item.remoteStatus !== text);
   // A root's status is its plan's (decomposition), not work: remote status never changes it.
-  if (!task || task.parentId === null) return false;
-  const next = taskStatusFor(remote, task.status as TaskStatus);
-  if (!next) return false;
+  if (!task || task.parentId === null || !next || !changed) {
+    await seen();
+    return false;
+  }
+  // Only an Atomize change since the item was made or last read there can be newer than the change there.
+  const since = Math.max(item.createdAt.getTime(), item.syncedAt?.getTime() ?? 0);
+  const edited = task.updatedAt.getTime();
+  if (reading.at && edited > reading.at.getTime() && edited > since) {
+    const n = await reviewStatus(
+      deps,
+      item,
+      { status: next, words: text },
+      task.status as TaskStatus,
+      reading.at,
+    );
+    await announceTrackerChanges(deps, item.userId, item.rootTaskId, n, item.kind);
+    await seen();
+    return false;
+  }
   await updateTask(deps, item.userId, item.taskId, { status: next });
+  await seen();
   return true;
 }
 
 export type SyncResult = {
   checked: number;
   changed: number;
-  /** Places that could not be asked (no stored connection, a refusal), in words. */
+  /** Changes made there that now wait for review (tracker-changes.ts). */
+  to_review: number;
+  /** Places that could not be asked (no stored connection, a refusal), and items not found there, in words. */
   problems: string[];
 };
 
-const chunks = <T>(list: T[], size: number) =>
-  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
+/** What one service says about the items of one place. */
+type Reading = {
+  items: Map<string, { state: RemoteState; snap: RemoteSnapshot; at: Date | null }>;
+  added: AddedItem[];
+};
 
 /**
- * "Sync now": the status of everything exports made for a plan, asked of each service with the stored
- * connection, applied to the tasks. A service that cannot be asked is reported, not fatal.
+ * "Sync now": the status and the fields of everything exports made for a plan, asked of each service with
+ * the stored connection. Statuses apply to the tasks (as above); other edits made there wait for review.
+ * A service that cannot be asked is reported, not fatal; so is each item it no longer has.
  */
 export async function syncPlan(deps: Deps, userId: string, id: string): Promise<SyncResult> {
   const row = await getOwnedRow(deps, userId, id);
@@ -107,29 +179,48 @@ export async function syncPlan(deps: Deps, userId: string, id: string): Promise<
     .select()
     .from(remoteItems)
     .where(and(eq(remoteItems.rootTaskId, rootId), eq(remoteItems.userId, userId)));
-  const result: SyncResult = { checked: 0, changed: 0, problems: [] };
+  const result: SyncResult = { checked: 0, changed: 0, to_review: 0, problems: [] };
   const groups = new Map<string, ItemRow[]>();
   for (const it of items) {
+    if (it.removedAt) continue;
     const k = `${it.kind}\u0000${it.target}`;
     groups.set(k, [...(groups.get(k) ?? []), it]);
   }
   for (const group of groups.values()) {
     const { kind, target } = group[0]!;
+    const name = { jira: "JIRA", github: "GitHub", trello: "Trello" }[kind];
     try {
-      const states =
+      const reading =
         kind === "jira"
-          ? await jiraStates(deps, userId, target, group)
+          ? await jiraReading(deps, userId, target, group)
           : kind === "github"
-            ? await githubStates(deps, userId, target)
-            : await trelloStates(deps, userId, target);
+            ? await githubReading(deps, userId, target)
+            : await trelloReading(deps, userId, target);
+      let review = 0;
       for (const it of group) {
-        const state = states.get(it.remoteId);
-        if (!state) continue;
+        const read = reading.items.get(it.remoteId);
+        if (!read) {
+          if (it.taskId)
+            result.problems.push(
+              `${name}: ${it.remoteKey} was not found there (deleted, moved, or not visible to this account).`,
+            );
+          continue;
+        }
         result.checked += 1;
-        if (await applyRemoteState(deps, it, state)) result.changed += 1;
+        if (await applyRemoteState(deps, it, read.state, { at: read.at })) result.changed += 1;
+        review += await reviewItem(deps, it, read.snap, read.at ?? new Date());
       }
+      // Made by any export to this place (another plan's too): not added there.
+      const made = await deps.db
+        .select({ remoteId: remoteItems.remoteId })
+        .from(remoteItems)
+        .where(and(eq(remoteItems.kind, kind), eq(remoteItems.target, target)));
+      const known = new Set(made.map((i) => i.remoteId));
+      const added = reading.added.filter((a) => !known.has(a.remoteId));
+      review += await reviewAdded(deps, { userId, rootTaskId: rootId, kind, target }, added, new Date());
+      result.to_review += review;
+      await announceTrackerChanges(deps, userId, rootId, review, kind);
     } catch (err) {
-      const name = { jira: "JIRA", github: "GitHub", trello: "Trello" }[kind];
       result.problems.push(`${name} (${target.split("|").pop()}): ${(err as Error).message}`);
     }
   }
@@ -146,10 +237,65 @@ export async function syncPlan(deps: Deps, userId: string, id: string): Promise<
   return result;
 }
 
-async function jiraStates(deps: Deps, userId: string, target: string, group: ItemRow[]) {
+const time = (v: unknown): Date | null => {
+  const ms = typeof v === "string" ? Date.parse(v) : Number.NaN;
+  return Number.isFinite(ms) ? new Date(ms) : null;
+};
+
+/** Story points from the labels an export sets ("story-points-5" on JIRA, "sp: 5" on GitHub). */
+export function pointsFromLabels(labels: readonly string[], pattern: RegExp): number | null {
+  for (const l of labels) {
+    const m = pattern.exec(l);
+    if (m) return Number(m[1]);
+  }
+  return null;
+}
+
+type JiraIssue = {
+  key: string;
+  self?: string;
+  fields?: {
+    summary?: string;
+    description?: unknown;
+    labels?: string[];
+    parent?: { key?: string };
+    updated?: string;
+    status?: { name?: string; statusCategory?: { key?: string } };
+  };
+};
+
+/** A JIRA issue as read: its status, its fields in the words the export wrote them, and when it changed. */
+export function jiraRead(issue: JiraIssue) {
+  const f = issue.fields ?? {};
+  return {
+    state: {
+      kind: "jira" as const,
+      status: f.status?.name ?? "?",
+      category: f.status?.statusCategory?.key ?? "new",
+    },
+    snap: {
+      ...(typeof f.summary === "string" ? { title: f.summary } : {}),
+      ...(f.description !== undefined ? { text: f.description ? adfText(f.description) : "" } : {}),
+      ...(Array.isArray(f.labels)
+        ? { story_points: pointsFromLabels(f.labels, /^story-points-(\d+)$/) }
+        : {}),
+      parent: f.parent?.key ?? null,
+    } satisfies RemoteSnapshot,
+    at: time(f.updated),
+  };
+}
+
+const JIRA_FIELDS = "status,summary,description,labels,parent,updated";
+
+/**
+ * The project's issues with the export's label, page by page: a search by keys would be refused whole
+ * (400) when one key no longer exists there, so each missing item is reported on its own instead. Issues
+ * made there under an exported issue since the first export are items added there.
+ */
+async function jiraReading(deps: Deps, userId: string, target: string, group: ItemRow[]): Promise<Reading> {
   const stored = await readCredential<{ user_email: string; api_token: string }>(deps, userId, "jira");
   if (!stored) throw new Error("connect JIRA in Settings to sync its statuses");
-  const site = target.split("|")[0]!;
+  const [site, project] = target.split("|") as [string, string];
   const { jira } = await connectJira({
     fetch: outboundFetch(deps.config, "user"),
     site,
@@ -160,33 +306,39 @@ async function jiraStates(deps: Deps, userId: string, target: string, group: Ite
     retries: 1,
     describe: (status) => `JIRA answered ${status}`,
   });
-  const out = new Map<string, RemoteState>();
-  for (const keys of chunks(
-    group.map((g) => g.remoteId),
-    100,
-  )) {
-    const res = await jira.request<{
-      issues?: Array<{
-        key: string;
-        fields?: { status?: { name?: string; statusCategory?: { key?: string } } };
-      }>;
-    }>("POST", "/rest/api/3/search/jql", {
-      json: { jql: `key in (${keys.map((k) => `"${k}"`).join(",")})`, fields: ["status"], maxResults: 100 },
+  const found = await searchAll<JiraIssue>(
+    jira,
+    `project = ${jqlString(project)} AND labels = ${jqlString(ATOMIZE_LABEL)} ORDER BY key`,
+    JIRA_FIELDS,
+  );
+  const items: Reading["items"] = new Map();
+  for (const issue of found) items.set(issue.key, jiraRead(issue));
+  const ours = new Set(group.map((g) => g.remoteId));
+  // Issues people made there: children of an issue without the export's label.
+  const fresh = await searchAll<JiraIssue>(
+    jira,
+    `project = ${jqlString(project)} AND parent is not EMPTY AND (labels is EMPTY OR labels != ${jqlString(ATOMIZE_LABEL)}) ORDER BY key`,
+    JIRA_FIELDS,
+  );
+  const added: AddedItem[] = [];
+  for (const issue of fresh) {
+    const parent = issue.fields?.parent?.key ?? null;
+    if (ours.has(issue.key) || !parent || !ours.has(parent)) continue;
+    const read = jiraRead(issue);
+    added.push({
+      remoteId: issue.key,
+      key: issue.key,
+      url: `${site}/browse/${encodeURIComponent(issue.key)}`,
+      title: read.snap.title ?? issue.key,
+      text: read.snap.text ?? "",
+      parent,
     });
-    for (const issue of res.body.issues ?? []) {
-      const status = issue.fields?.status;
-      out.set(issue.key, {
-        kind: "jira",
-        status: status?.name ?? "?",
-        category: status?.statusCategory?.key ?? "new",
-      });
-    }
   }
-  return out;
+  return { items, added };
 }
 
-/** Each card's list on the board (the export's To Do, In Progress and Done lists). */
-async function trelloStates(deps: Deps, userId: string, boardId: string) {
+/** Each card's list on the board (the export's To Do, In Progress and Done lists), name and description. */
+async function trelloReading(deps: Deps, userId: string, boardId: string): Promise<Reading> {
   const stored = await readCredential<{ api_key: string; token: string }>(deps, userId, "trello");
   if (!stored) throw new Error("connect Trello in Settings to sync its statuses");
   const http = createHttpClient({
@@ -202,25 +354,47 @@ async function trelloStates(deps: Deps, userId: string, boardId: string) {
     http.request<Array<{ id: string; name: string }>>("GET", `/1/boards/${board}/lists`, {
       query: { fields: "name" },
     }),
-    http.request<Array<{ id: string; idList: string }>>("GET", `/1/boards/${board}/cards`, {
-      query: { fields: "idList" },
+    http.request<
+      Array<{
+        id: string;
+        idList: string;
+        name?: string;
+        desc?: string;
+        shortUrl?: string;
+        dateLastActivity?: string;
+      }>
+    >("GET", `/1/boards/${board}/cards`, {
+      query: { fields: "idList,name,desc,shortUrl,dateLastActivity" },
     }),
   ]);
   const names = new Map(lists.body.map((l) => [l.id, l.name]));
-  const out = new Map<string, RemoteState>();
+  const items: Reading["items"] = new Map();
   for (const c of cards.body) {
     const list = names.get(c.idList);
-    if (list) out.set(c.id, { kind: "trello", list });
+    if (!list) continue;
+    items.set(c.id, {
+      state: { kind: "trello", list },
+      snap: {
+        ...(typeof c.name === "string" ? { title: c.name } : {}),
+        ...(typeof c.desc === "string" ? { text: c.desc } : {}),
+      },
+      at: time(c.dateLastActivity),
+    });
   }
-  return out;
+  return { items, added: [] };
 }
 
-async function githubStates(deps: Deps, userId: string, target: string) {
+/**
+ * The repository's issues with the atomize label: state, title, body and story-point label. An issue a
+ * person labelled atomize that no export made is an item added there.
+ */
+async function githubReading(deps: Deps, userId: string, target: string): Promise<Reading> {
   const stored = await readCredential<{ token: string }>(deps, userId, "github");
   if (!stored) throw new Error("connect GitHub in Settings to sync its statuses");
   const [owner, repo] = target.split("/") as [string, string];
   const github = githubClient(deps, stored.secret.token, { retries: 1 });
-  const out = new Map<string, RemoteState>();
+  const items: Reading["items"] = new Map();
+  const labelled: AddedItem[] = [];
   for await (const page of github.paginate.iterator(github.rest.issues.listForRepo, {
     owner,
     repo,
@@ -228,14 +402,32 @@ async function githubStates(deps: Deps, userId: string, target: string) {
     state: "all",
     per_page: 100,
   })) {
-    for (const issue of page.data)
-      out.set(String(issue.number), {
-        kind: "github",
-        state: issue.state,
-        reason: issue.state_reason ?? null,
+    for (const issue of page.data) {
+      if (issue.pull_request) continue;
+      const labels = issue.labels.map((l) => (typeof l === "string" ? l : (l.name ?? "")));
+      const state: RemoteState = { kind: "github", state: issue.state, reason: issue.state_reason ?? null };
+      items.set(String(issue.number), {
+        state,
+        snap: {
+          title: issue.title,
+          text: issue.body ?? "",
+          story_points: pointsFromLabels(labels, /^sp: (\d+)$/),
+          closed: closedUndone(state),
+        },
+        at: time(issue.updated_at),
       });
+      if (issue.state === "open")
+        labelled.push({
+          remoteId: String(issue.number),
+          key: `#${issue.number}`,
+          url: issue.html_url,
+          title: issue.title,
+          text: issue.body ?? "",
+          parent: null,
+        });
+    }
   }
-  return out;
+  return { items, added: labelled };
 }
 
 /** The remote items a webhook names: the user's items of that kind whose id matches. */

@@ -4,7 +4,15 @@ import { UUID_PATTERN } from "../../../shared/ids";
 import { remoteItemChanges, webhookDeliveries, webhookEndpoints } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { applyRemoteState, itemsFor, type RemoteState } from "./sync";
+import {
+  applyRemoteState,
+  closedUndone,
+  itemsFor,
+  jiraRead,
+  pointsFromLabels,
+  type RemoteState,
+} from "./sync";
+import { announceTrackerChanges, type RemoteSnapshot, reviewItem } from "./tracker-changes";
 
 /**
  * Webhooks that bring status changes from GitHub and JIRA as they happen (issue 13's two-way sync).
@@ -199,7 +207,7 @@ async function applyDelivery(
         ? jiraChange(payload)
         : trelloChange(payload);
   if (!change) return { status: "ignored", changed: 0 };
-  const items = await itemsFor(deps, userId, kind, [change.remoteId], change.target);
+  const items = (await itemsFor(deps, userId, kind, [change.remoteId])).filter((it) => matches(it, change));
   if (items.length === 0) {
     deps.log.info("webhook for an item no export made", { kind, webhookId: id, remoteId: change.remoteId });
     return { status: "ignored", changed: 0 };
@@ -209,7 +217,10 @@ async function applyDelivery(
   for (const item of items) {
     if (change.at && !(await claimChangeTime(deps, item.id, change.at))) continue;
     applied += 1;
-    if (await applyRemoteState(deps, item, change.state)) changed += 1;
+    if (change.state && (await applyRemoteState(deps, item, change.state, { changed: true, at: change.at })))
+      changed += 1;
+    const review = await reviewItem(deps, item, change.snap, change.at ?? new Date());
+    await announceTrackerChanges(deps, userId, item.rootTaskId, review, item.kind);
   }
   if (applied === 0) {
     deps.log.info("webhook older than the change applied", {
@@ -220,6 +231,18 @@ async function applyDelivery(
     return { status: "stale", changed: 0 };
   }
   return { status: "applied", changed };
+}
+
+/**
+ * Whether a delivery is about this item: a JIRA issue on the same site and project (a key alone, such
+ * as ABC-1, exists on every site that has an ABC project); a GitHub issue in the same repository by its
+ * id, which survives renames (items exported before ids were kept match by name); a Trello card on the
+ * same board.
+ */
+function matches(item: { target: string; containerId: string | null }, change: Change): boolean {
+  if (change.site !== undefined) return item.target === change.site;
+  if (change.containerId !== undefined && item.containerId) return item.containerId === change.containerId;
+  return change.target === undefined || item.target === change.target;
 }
 
 /**
@@ -297,53 +320,108 @@ const time = (v: unknown): Date | null => {
   return Number.isFinite(ms) ? new Date(ms) : null;
 };
 
-/** What a delivery says changed: the item, where it lives, its state, and when (by the service's clock). */
-type Change = { remoteId: string; target?: string; state: RemoteState; at: Date | null };
+/**
+ * What a delivery says changed: the item, where it lives, its new status (only when the delivery is a
+ * status change), the item's fields as it says them now (for review), and when (by the service's clock).
+ */
+type Change = {
+  remoteId: string;
+  /** GitHub "owner/repo" (lower case), a Trello board id. */
+  target?: string;
+  /** JIRA: "<site origin>|<project key>", the whole target. */
+  site?: string;
+  /** GitHub: the repository's id. */
+  containerId?: string;
+  state: RemoteState | null;
+  snap: RemoteSnapshot;
+  at: Date | null;
+};
 
-/** An `issues` event that opened or closed an issue: the repository, the number and the new state. */
+/**
+ * An `issues` event: opened/closed/reopened/edited/labeled/unlabeled... The status applies only on closed
+ * and reopened; the issue's title, body and story-point label go to review whatever the action.
+ */
 function githubChange(event: string | undefined, p: unknown): Change | null {
   if (event !== "issues" || !isRecord(p) || !isRecord(p.issue) || !isRecord(p.repository)) return null;
-  if (!["closed", "reopened"].includes(String(p.action))) return null;
   const number = p.issue.number;
   const repo = str(p.repository.full_name);
+  const repoId = p.repository.id;
   const state = str(p.issue.state);
   if (!Number.isInteger(number) || !repo || !state) return null;
+  const remote: RemoteState = { kind: "github", state, reason: str(p.issue.state_reason) };
+  const labels = Array.isArray(p.issue.labels)
+    ? p.issue.labels.map((l) => (isRecord(l) ? (str(l.name) ?? "") : typeof l === "string" ? l : ""))
+    : null;
+  const title = str(p.issue.title);
+  const body = p.issue.body === null ? "" : str(p.issue.body);
   return {
     remoteId: String(number),
     target: repo.toLowerCase(),
-    state: { kind: "github", state, reason: str(p.issue.state_reason) },
+    ...(typeof repoId === "number" && Number.isInteger(repoId) ? { containerId: String(repoId) } : {}),
+    state: ["closed", "reopened"].includes(String(p.action)) ? remote : null,
+    snap: {
+      ...(title !== null ? { title } : {}),
+      ...(body !== null ? { text: body } : {}),
+      ...(labels ? { story_points: pointsFromLabels(labels, /^sp: (\d+)$/) } : {}),
+      closed: closedUndone(remote),
+    },
     at: time(p.issue.updated_at),
   };
 }
 
-/** A `jira:issue_updated` event: the issue's key and its status now (timed by the event, else the issue). */
+/**
+ * A `jira:issue_updated` event. It fires on any edit, our own re-export's too, so the status applies only
+ * when the delivery's changelog has a status item; the issue's fields go to review. The site is the
+ * issue's `self` URL's origin: without it the delivery cannot be told from another site's and is ignored.
+ */
 function jiraChange(p: unknown): Change | null {
   if (!isRecord(p) || p.webhookEvent !== "jira:issue_updated" || !isRecord(p.issue)) return null;
   const key = str(p.issue.key);
-  const fields = isRecord(p.issue.fields) ? p.issue.fields : null;
-  const status = fields && isRecord(fields.status) ? fields.status : null;
-  const category = status && isRecord(status.statusCategory) ? str(status.statusCategory.key) : null;
-  if (!key || !status || !category) return null;
+  const self = str(p.issue.self);
+  if (!key || !self || !/^[A-Z][A-Z0-9_]*-\d+$/.test(key)) return null;
+  let origin: string;
+  try {
+    origin = new URL(self).origin;
+  } catch {
+    return null;
+  }
+  const read = jiraRead(p.issue as Parameters<typeof jiraRead>[0]);
+  const items = isRecord(p.changelog) && Array.isArray(p.changelog.items) ? p.changelog.items : [];
+  const statusChanged = items.some((i) => isRecord(i) && String(i.field).toLowerCase() === "status");
+  const fields = isRecord(p.issue.fields) ? p.issue.fields : {};
   return {
     remoteId: key,
-    state: { kind: "jira", status: str(status.name) ?? category, category },
-    at: time(p.timestamp) ?? time(fields?.updated),
+    site: `${origin}|${key.slice(0, key.lastIndexOf("-"))}`,
+    state: statusChanged && isRecord(fields.status) ? read.state : null,
+    snap: read.snap,
+    at: time(p.timestamp) ?? read.at,
   };
 }
 
-/** Trello's `updateCard` with a new list: the card and the list it is in now. */
+/**
+ * Trello's `updateCard`: a new list moves the task; a new name or description (`data.old` names what
+ * changed) goes to review; archiving a card is closing it there.
+ */
 function trelloChange(p: unknown): Change | null {
   if (!isRecord(p) || !isRecord(p.action) || p.action.type !== "updateCard" || !isRecord(p.action.data))
     return null;
   const data = p.action.data;
-  const card = isRecord(data.card) ? str(data.card.id) : null;
+  const card = isRecord(data.card) ? data.card : null;
+  const cardId = card ? str(card.id) : null;
   const list = isRecord(data.listAfter) ? str(data.listAfter.name) : null;
   const board = isRecord(data.board) ? str(data.board.id) : null;
-  if (!card || !list) return null;
+  if (!card || !cardId) return null;
+  const old = isRecord(data.old) ? data.old : {};
+  const snap: RemoteSnapshot = {};
+  if ("name" in old && str(card.name) !== null) snap.title = str(card.name)!;
+  if ("desc" in old && str(card.desc) !== null) snap.text = str(card.desc)!;
+  if ("closed" in old && card.closed === true) snap.closed = "archived";
+  if (!list && Object.keys(snap).length === 0) return null;
   return {
-    remoteId: card,
+    remoteId: cardId,
     ...(board ? { target: board } : {}),
-    state: { kind: "trello", list },
+    state: list ? { kind: "trello", list } : null,
+    snap,
     at: time(p.action.date),
   };
 }

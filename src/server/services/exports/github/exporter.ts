@@ -1,7 +1,12 @@
 import { complexityBand } from "../../../../shared/complexity";
 import { taskTitle } from "../../../../shared/task-title";
 import { IntegrationError, TIMED_OUT, UNREACHABLE } from "../../../integrations/errors";
-import { type GithubFailure, githubClient, takeWriteBudget } from "../../../integrations/github/client";
+import {
+  type GithubClient,
+  type GithubFailure,
+  githubClient,
+  takeWriteBudget,
+} from "../../../integrations/github/client";
 import { exportCounts, markRemoved, previousExport } from "../remote";
 import { type Exporter, subtasksOf } from "../runner";
 import { createOnce, isStatus } from "./errors";
@@ -19,6 +24,36 @@ function describeGithubExport(f: GithubFailure): string {
   if (f.status === 404) return NOT_WRITABLE;
   if (f.status === 410) return ISSUES_DISABLED;
   return `GitHub answered ${f.status}${f.message ? `: ${f.message}` : ""}`;
+}
+
+/** GitHub's 422 for a sub-issue already under this parent (it adds "and Sub issue may only have one parent"). */
+const ALREADY_LINKED = /may not contain duplicate sub-issues/i;
+
+/**
+ * What to add to an issue's labels and what to remove: the plan's missing ones, and those of Atomize's own
+ * (LABELS) the plan no longer gives it. Any other label (a person's) stays. GitHub's names are case-insensitive.
+ */
+export function labelChanges(current: string[], wanted: string[]) {
+  const has = new Set(current.map((l) => l.toLowerCase()));
+  const want = new Set(wanted.map((l) => l.toLowerCase()));
+  const ours = new Set(LABELS.map((l) => l.name.toLowerCase()));
+  return {
+    add: wanted.filter((l) => !has.has(l.toLowerCase())),
+    remove: current.filter((l) => ours.has(l.toLowerCase()) && !want.has(l.toLowerCase())),
+  };
+}
+
+/** The story points an `sp: N` label says, or null. */
+function storyPointsOf(labels: string[]): number | null {
+  const sp = labels.map((l) => /^sp: (\d+)$/.exec(l)?.[1]).find((n) => n !== undefined);
+  return sp === undefined ? null : Number(sp);
+}
+
+/** Removes a label from an issue; 404 (it is not on the issue any more) is what was wanted. */
+async function removeLabel(github: GithubClient, owner: string, repo: string, number: number, name: string) {
+  await github.rest.issues.removeLabel({ owner, repo, issue_number: number, name }).catch((err: unknown) => {
+    if (!isStatus(err, 404)) throw err;
+  });
 }
 
 const NOT_WRITABLE = "The repository was not found, or the connected token cannot write to it.";
@@ -69,6 +104,7 @@ export const githubExporter: Exporter<GithubPlan> = {
       previous,
       owner,
       repo,
+      repositoryId: data.id,
       issues,
       links,
       writes: {
@@ -134,12 +170,20 @@ export const githubExporter: Exporter<GithubPlan> = {
         labels: found.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))),
       });
     }
+    /** The body an issue of the plan is sent with: its blockers by number (all made before it), its task's marker. */
+    const bodyOf = (issue: GithubPlan["issues"][number]) => {
+      const blockers = issue.blockedBy.map((id) => state.issues![id]).filter((i) => i !== undefined);
+      return `${
+        blockers.length
+          ? `${issue.body}\n\n**Blocked by:** ${blockers.map((b) => `#${b.number}`).join(", ")}`
+          : issue.body
+      }\n\n${taskMarker(issue.task.id)}`;
+    };
     let made = Object.keys(state.issues).length;
     // Blockers first, so each body names them by number (read on any GitHub, with or without the
     // issue-dependencies API); links come after every issue exists.
     for (const issue of issues) {
       if (state.issues[issue.task.id]) continue;
-      const blockers = issue.blockedBy.map((id) => state.issues![id]).filter((i) => i !== undefined);
       await budget();
       state.pending_issue = issue.task.id;
       await ctx.saveState();
@@ -148,11 +192,7 @@ export const githubExporter: Exporter<GithubPlan> = {
           owner,
           repo,
           title: issue.title,
-          body: `${
-            blockers.length
-              ? `${issue.body}\n\n**Blocked by:** ${blockers.map((b) => `#${b.number}`).join(", ")}`
-              : issue.body
-          }\n\n${taskMarker(issue.task.id)}`,
+          body: bodyOf(issue),
           labels: issue.labels,
           // Never re-sent blind: a lost answer is resumed by looking for the issue (findPendingIssue).
           request: { retries: 0 },
@@ -169,34 +209,30 @@ export const githubExporter: Exporter<GithubPlan> = {
     }
     await ctx.saveState();
 
-    // Earlier issues brought up to date (only those that differ: each write counts against GitHub's budget).
+    // Earlier issues brought up to date (only what differs: each write counts against GitHub's budget).
+    // Labels are added and removed one by one, never set as a whole (a PATCH with `labels` replaces the
+    // issue's set): labels people added stay, and only Atomize's own that no longer apply go.
     state.refreshed ??= [];
     let updated = 0;
     for (const issue of issues) {
       const now = earlier.get(issue.task.id);
       if (!now || state.refreshed.includes(issue.task.id)) continue;
-      const blockers = issue.blockedBy.map((id) => state.issues![id]).filter((i) => i !== undefined);
-      const body = `${
-        blockers.length
-          ? `${issue.body}\n\n**Blocked by:** ${blockers.map((b) => `#${b.number}`).join(", ")}`
-          : issue.body
-      }\n\n${taskMarker(issue.task.id)}`;
-      const same =
-        now.title === issue.title &&
-        now.body === body &&
-        [...now.labels].sort().join("\n") === [...issue.labels].sort().join("\n");
-      if (!same) {
+      const number = state.issues[issue.task.id]!.number;
+      const body = bodyOf(issue);
+      const { add, remove } = labelChanges(now.labels, issue.labels);
+      if (now.title !== issue.title || now.body !== body) {
         await budget();
-        await github.rest.issues.update({
-          owner,
-          repo,
-          issue_number: state.issues[issue.task.id]!.number,
-          title: issue.title,
-          body,
-          labels: issue.labels,
-        });
-        updated += 1;
+        await github.rest.issues.update({ owner, repo, issue_number: number, title: issue.title, body });
       }
+      if (add.length) {
+        await budget();
+        await github.rest.issues.addLabels({ owner, repo, issue_number: number, labels: add });
+      }
+      for (const name of remove) {
+        await budget();
+        await removeLabel(github, owner, repo, number, name);
+      }
+      if (now.title !== issue.title || now.body !== body || add.length || remove.length) updated += 1;
       state.refreshed.push(issue.task.id);
       if (state.refreshed.length % 10 === 0) await ctx.saveState();
     }
@@ -204,13 +240,13 @@ export const githubExporter: Exporter<GithubPlan> = {
     for (const item of plan.previous.removed) {
       const found = await issueIfThere(github, owner, repo, item.remoteId);
       const labels = found?.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))) ?? [];
-      if (found && !labels.includes(REMOVED_LABEL)) {
+      if (found && !labels.some((l) => l.toLowerCase() === REMOVED_LABEL)) {
         await budget();
-        await github.rest.issues.update({
+        await github.rest.issues.addLabels({
           owner,
           repo,
           issue_number: found.number,
-          labels: [...labels, REMOVED_LABEL],
+          labels: [REMOVED_LABEL],
         });
       }
     }
@@ -242,10 +278,10 @@ export const githubExporter: Exporter<GithubPlan> = {
         })
         .catch((err: unknown) => {
           if (!isStatus(err, 422)) throw err;
-          // "already been taken": linked by an earlier try. Any other 422 is GitHub refusing this link
-          // (a second parent, over 100 sub-issues): the export goes on and says which were refused.
+          // "may not contain duplicate sub-issues": linked by an earlier try. Any other 422 is GitHub
+          // refusing this link (a second parent, over 100 sub-issues): the export goes on and says which.
           const why = (err as Error).message;
-          if (!/already been taken|duplicate/i.test(why)) state.sub_issue_refusals![link.taskId] = why;
+          if (!ALREADY_LINKED.test(why)) state.sub_issue_refusals![link.taskId] = why;
         });
       state.linked.push(link.taskId);
       linked += 1;
@@ -355,15 +391,31 @@ export const githubExporter: Exporter<GithubPlan> = {
       repository_url: `https://github.com/${name}/issues`,
       remote: {
         target: name.toLowerCase(),
+        // The repository's id, which outlives renames (webhook deliveries name it).
+        container: String(plan.repositoryId),
         items: Object.entries(state.issues).map(([taskId, issue]) => {
           const parentTask = links.find((l) => l.taskId === taskId)?.parentTaskId;
           const parentIssue = parentTask ? state.issues![parentTask] : undefined;
+          const parent =
+            parentIssue && !state.sub_issue_refusals?.[taskId] ? String(parentIssue.number) : null;
+          const planned = issues.find((i) => i.task.id === taskId);
           return {
             task_id: taskId,
             remote_id: String(issue.number),
             key: `#${issue.number}`,
             url: issue.url,
-            parent: parentIssue && !state.sub_issue_refusals?.[taskId] ? String(parentIssue.number) : null,
+            parent,
+            // What this export wrote there (the baseline a later edit on GitHub is compared with).
+            ...(planned
+              ? {
+                  sent: {
+                    title: planned.title,
+                    text: bodyOf(planned),
+                    story_points: storyPointsOf(planned.labels),
+                    parent,
+                  },
+                }
+              : {}),
           };
         }),
       },

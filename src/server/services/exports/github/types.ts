@@ -25,6 +25,8 @@ export type GithubPlan = ExportPlan & {
   previous: PreviousExport;
   owner: string;
   repo: string;
+  /** The repository's numeric id (from GET /repos/{owner}/{repo}), which a rename keeps. */
+  repositoryId: number;
   /** In creation order: every issue after the issues it is blocked by, otherwise in tree order. */
   issues: Array<{ task: TaskTreeNode; title: string; body: string; labels: string[]; blockedBy: string[] }>;
   /** Sub-issue links: child task id -> parent task id (first-level tasks have no parent issue). */

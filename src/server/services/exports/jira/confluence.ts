@@ -2,6 +2,7 @@ import { IntegrationError } from "../../../integrations/errors";
 import type { HttpClient } from "../../../integrations/http-client";
 import type { ExportContext } from "../runner";
 import { describeJira } from "./errors";
+import { canonicalStorage } from "./storage-canonical";
 import type { JiraState } from "./types";
 
 function xhtml(text: string) {
@@ -45,7 +46,9 @@ export function confluenceDocuments(ctx: ExportContext, projectName: string): Ar
 /**
  * The pages go into the Confluence space with the project's key (or the one the user chose), created when
  * it does not exist (Confluence's v1 API: v2 reads spaces but creates them only on some sites). A site
- * without Confluence, or an account that may not create spaces, gets a visible note instead of pages.
+ * without Confluence, an account that may not create spaces, and Confluence refusing or failing (a scoped
+ * API token made for Jira alone is refused there with a 401) each give a visible note instead of pages:
+ * the issues are made by then, so the export still succeeds, and exporting again adds the pages.
  */
 export async function writeConfluencePages(
   ctx: ExportContext,
@@ -53,6 +56,56 @@ export async function writeConfluencePages(
   spaceKey: string,
   projectName: string,
   documents: Array<[string, string]>,
+): Promise<{ pages: number; note: string | null }> {
+  const written = { pages: 0 };
+  try {
+    return await writePages(ctx, wiki, spaceKey, projectName, documents, written);
+  } catch (err) {
+    if (ctx.signal.aborted || !(err instanceof IntegrationError)) throw err;
+    const note = confluenceNote(err, spaceKey, written.pages, documents.length);
+    await ctx.progress("label_update", 98, note);
+    return { pages: written.pages, note };
+  }
+}
+
+/** Why the pages (or some of them) were not written, in Confluence's name, not JIRA's. */
+export function confluenceNote(err: IntegrationError, spaceKey: string, written: number, total: number) {
+  const what =
+    written > 0
+      ? `so ${total - written} of the ${total} pages were not written`
+      : "so the tech stack, best practices and standards pages were not written";
+  const status = err.serviceStatus;
+  if (status === 401)
+    return `Confluence refused this API token (401), ${what}. A scoped API token works for one app only: use an unscoped token, or one with Confluence scopes, and export again to add the pages.`;
+  const detail = confluenceDetail(err.body);
+  if (status === 403)
+    return `Confluence refused the request (403)${detail ? `: ${detail}` : ""}, ${what}. Check that this account may add pages to the space ${spaceKey}, then export again.`;
+  if (status === null)
+    return `Confluence could not be reached (${err.message}), ${what}. Export again to add them.`;
+  return `Confluence answered ${status}${detail ? `: ${detail}` : ""}, ${what}. Export again to add them.`;
+}
+
+/** Confluence's words from an error body: v2's `errors[].title`, v1's `message`, or text. */
+function confluenceDetail(body: unknown): string {
+  if (typeof body === "string") return body.trim().slice(0, 200);
+  if (typeof body !== "object" || body === null) return "";
+  const b = body as { errors?: Array<{ title?: unknown }>; message?: unknown; errorMessages?: unknown };
+  const titles = Array.isArray(b.errors)
+    ? b.errors.map((e) => e?.title).filter((t) => typeof t === "string")
+    : [];
+  if (titles.length) return titles.join("; ").slice(0, 200);
+  if (typeof b.message === "string") return b.message.slice(0, 200);
+  if (Array.isArray(b.errorMessages)) return b.errorMessages.filter((m) => typeof m === "string").join("; ");
+  return "";
+}
+
+async function writePages(
+  ctx: ExportContext,
+  wiki: HttpClient,
+  spaceKey: string,
+  projectName: string,
+  documents: Array<[string, string]>,
+  progress: { pages: number },
 ): Promise<{ pages: number; note: string | null }> {
   const state = ctx.state as JiraState;
   const findSpace = async () => {
@@ -97,6 +150,7 @@ export async function writeConfluencePages(
   for (const [title, value] of documents) {
     if (state.pages![title]) {
       written += 1;
+      progress.pages = written;
       continue;
     }
     const res = await wiki.request<{ id?: string }>("POST", "/wiki/api/v2/pages", {
@@ -111,6 +165,7 @@ export async function writeConfluencePages(
     if (res.status === 400) await rewritePage(wiki, space.id, title, value);
     state.pages![title] = res.body.id ?? "existing";
     written += 1;
+    progress.pages = written;
     await ctx.saveState();
     await ctx.progress(
       "label_update",
@@ -121,7 +176,10 @@ export async function writeConfluencePages(
   return { pages: written, note: null };
 }
 
-/** Updates the page with this title in the space when its body differs (Confluence keeps the old version). */
+/**
+ * Updates the page with this title in the space when it says something else (Confluence keeps the old
+ * version). Compared in canonical form: Confluence stores a body re-serialised, not as sent.
+ */
 async function rewritePage(wiki: HttpClient, spaceId: string, title: string, value: string) {
   const found = await wiki.request<{
     results?: Array<{ id: string; version?: { number?: number }; body?: { storage?: { value?: string } } }>;
@@ -129,7 +187,8 @@ async function rewritePage(wiki: HttpClient, spaceId: string, title: string, val
     query: { title, "body-format": "storage" },
   });
   const page = found.body.results?.[0];
-  if (!page || page.body?.storage?.value === value) return;
+  if (!page) return;
+  if (canonicalStorage(page.body?.storage?.value ?? "") === canonicalStorage(value)) return;
   await wiki.request("PUT", `/wiki/api/v2/pages/${encodeURIComponent(page.id)}`, {
     json: {
       id: page.id,

@@ -5,8 +5,30 @@ import { issueFields } from "./payloads";
 import type { JiraPlan, JiraState, Planned } from "./types";
 
 /**
+ * Labels Atomize puts on issues: the "atomize" label, an export's marker and the complexity and story-point
+ * labels. Only these are ever removed again; any other label on an issue is a person's and stays.
+ */
+const OUR_LABEL = /^(atomize|atomize-export-[0-9a-f]+|complexity-.+|story-points-.+|epic-complexity-.+)$/;
+
+/**
+ * The edit operations that bring an issue's labels to what the plan wants: the missing ones added, and
+ * ours that it no longer wants removed (JIRA's `update.labels` add/remove touch only the named label).
+ * `current`: the labels the issue had when last read (empty when unknown: then only adds are sent).
+ */
+export function labelOperations(
+  wanted: string[],
+  current: string[],
+): Array<{ add: string } | { remove: string }> {
+  return [
+    ...wanted.filter((l) => !current.includes(l)).map((l) => ({ add: l })),
+    ...current.filter((l) => OUR_LABEL.test(l) && !wanted.includes(l)).map((l) => ({ remove: l })),
+  ];
+}
+
+/**
  * Brings what an earlier export made up to date with the plan: summary, description, labels, story
  * points and (for stories and sub-tasks) parent. One request per issue, resumable (state.refreshed).
+ * Labels are edited, not replaced: labels people added in JIRA stay.
  */
 export async function updateEarlierIssues(
   ctx: ExportContext,
@@ -16,6 +38,8 @@ export async function updateEarlierIssues(
     typeIds: Record<Planned["kind"], string>;
     storyPoints: Record<Planned["kind"], string | null>;
     marker: string;
+    /** Each earlier issue's labels as the search for them read them (by issue key). */
+    labels: Map<string, string[]>;
   },
 ): Promise<number> {
   const state = ctx.state as JiraState;
@@ -31,10 +55,12 @@ export async function updateEarlierIssues(
       state,
       opts.marker,
     );
-    // The issue type and project stay as they are; labels are set as planned now.
-    const { project: _p, issuetype: _t, ...editable } = fields;
-    await plan.http.request("PUT", `/rest/api/3/issue/${encodeURIComponent(state.issues![p.task.id]!)}`, {
-      json: { fields: editable },
+    // The issue type and project stay as they are; labels go through `update` (a field may not be in both).
+    const { project: _p, issuetype: _t, labels, ...editable } = fields;
+    const issueKey = state.issues![p.task.id]!;
+    const ops = labelOperations(labels as string[], opts.labels.get(issueKey) ?? []);
+    await plan.http.request("PUT", `/rest/api/3/issue/${encodeURIComponent(issueKey)}`, {
+      json: { fields: editable, ...(ops.length ? { update: { labels: ops } } : {}) },
     });
     state.refreshed.push(p.task.id);
     n += 1;
@@ -69,6 +95,7 @@ export type EarlierIssue = {
   key: string;
   fields?: {
     issuetype?: { hierarchyLevel?: number };
+    labels?: string[];
     issuelinks?: Array<{
       id: string;
       type?: { name?: string; outward?: string };

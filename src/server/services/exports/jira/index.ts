@@ -1,3 +1,4 @@
+export { adfText } from "./adf-text";
 export { jiraExporter } from "./exporter";
 export {
   adf,

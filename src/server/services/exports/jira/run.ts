@@ -1,6 +1,8 @@
 import { taskTitle } from "../../../../shared/task-title";
+import type { RemoteBaseline } from "../../../db/schema/integrations";
 import { IntegrationError } from "../../../integrations/errors";
 import type { ExportContext } from "../runner";
+import { adfText } from "./adf-text";
 import { writeConfluencePages } from "./confluence";
 import { createScreen } from "./create-screen";
 import { type EarlierIssue, markRemovedIssues, replaceChangedKinds, updateEarlierIssues } from "./earlier";
@@ -116,7 +118,7 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
     ? await searchAll<EarlierIssue>(
         http,
         `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
-        "issuetype,issuelinks",
+        "issuetype,issuelinks,labels",
       )
     : [];
   const replaced = earlier.size ? await replaceChangedKinds(http, onSite, planned, state, earlier) : 0;
@@ -196,6 +198,7 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
     typeIds: { epic: epicType.id, story: storyType.id, subtask: subtaskType.id },
     storyPoints,
     marker,
+    labels: new Map(onSite.map((i) => [i.key, i.fields?.labels ?? []])),
   });
   const removed = await markRemovedIssues(ctx, plan);
 
@@ -233,6 +236,20 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
         ]
       : []),
   ];
+  // What each issue was sent, as JIRA reads it back: the baseline a later edit there is compared with.
+  const byTask = new Map(planned.map((p) => [p.task.id, p]));
+  const sentOf = (taskId: string): RemoteBaseline | undefined => {
+    const p = byTask.get(taskId);
+    if (!p) return undefined;
+    const { fields } = issueFields(p, key, typeOf[p.kind].id, storyPoints[p.kind], state, marker);
+    const points = storyPoints[p.kind] ? fields[storyPoints[p.kind]!] : undefined;
+    return {
+      title: String(fields.summary),
+      text: adfText(fields.description),
+      story_points: typeof points === "number" ? points : null,
+      parent: (fields.parent as { key?: string } | undefined)?.key ?? null,
+    };
+  };
   return {
     ...order,
     issues_created: Object.keys(state.issues).length - updated,
@@ -253,6 +270,7 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
         remote_id: issueKey,
         key: issueKey,
         url: `${site}/browse/${issueKey}`,
+        sent: sentOf(taskId),
       })),
     },
   };

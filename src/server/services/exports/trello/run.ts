@@ -96,10 +96,10 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
           })
         ).body,
         cards: (
-          await http.request<Array<{ id: string; name: string; desc?: string }>>(
+          await http.request<Array<{ id: string; name: string; desc?: string; idLabels?: string[] }>>(
             "GET",
             `/1/boards/${boardId}/cards`,
-            { query: { fields: "name,desc" } },
+            { query: { fields: "name,desc,idLabels" } },
           )
         ).body,
       }
@@ -164,13 +164,13 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   state.cards ??= {};
   const cards = state.cards;
   // What earlier exports made on this board: updated below where it differs, not made again.
-  const earlier = new Map<string, { name: string; desc: string }>();
+  const earlier = new Map<string, { name: string; desc: string; idLabels: string[] }>();
   for (const t of tasks) {
     const item = plan.previous.byTask.get(t.id);
     const card = item && onBoard?.cards.find((c) => c.id === item.remoteId);
     if (!card) continue;
     cards[t.id] ??= card.id;
-    earlier.set(t.id, { name: card.name, desc: card.desc ?? "" });
+    earlier.set(t.id, { name: card.name, desc: card.desc ?? "", idLabels: card.idLabels ?? [] });
   }
   if (pending.cards?.length) {
     await ctx.progress("card_creation", 10, "Looking for cards a lost answer may have created");
@@ -220,19 +220,35 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   await ctx.saveState();
 
   // -- earlier cards brought up to date; cards of deleted tasks get a comment, never a deletion ------
+  // Name and description go in a JSON body, as on create: in the query string a long description, each
+  // multi-byte character six or more characters once encoded, makes a request line servers refuse.
+  // Labels are added and removed one at a time (`idLabels` on an update replaces the card's set): those a
+  // person put on the card stay, and only Atomize's complexity labels that no longer apply go.
   state.refreshed ??= [];
   let updated = 0;
+  const ours = new Set(Object.values(labels));
   for (const t of tasks) {
     const now = earlier.get(t.id);
     if (!now || state.refreshed.includes(t.id)) continue;
     const name = taskTitle(t.description, 250);
     const desc = cardDescription(t, paths.get(t.id) ?? []);
+    const wanted = labels[complexityBand(t.complexity_score)];
+    const card = cards[t.id]!;
+    let changed = false;
     if (now.name !== name || now.desc !== desc) {
-      await http.request("PUT", `/1/cards/${cards[t.id]}`, {
-        query: { name, desc, idLabels: labels[complexityBand(t.complexity_score)] },
-      });
-      updated += 1;
+      await http.request("PUT", `/1/cards/${card}`, { json: { name, desc } });
+      changed = true;
     }
+    if (wanted && !now.idLabels.includes(wanted)) {
+      // 400 "that label is already on the card": someone put it there meanwhile.
+      await http.request("POST", `/1/cards/${card}/idLabels`, { query: { value: wanted }, expect: [400] });
+      changed = true;
+    }
+    for (const id of now.idLabels.filter((l) => ours.has(l) && l !== wanted)) {
+      await http.request("DELETE", `/1/cards/${card}/idLabels/${id}`, { expect: [404] });
+      changed = true;
+    }
+    if (changed) updated += 1;
     state.refreshed.push(t.id);
   }
   for (const item of plan.previous.removed) {
@@ -355,12 +371,25 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     requests: http.requestCount(),
     remote: {
       target: state.board.id,
-      items: Object.entries(cards).map(([taskId, cardId]) => ({
-        task_id: taskId,
-        remote_id: cardId,
-        key: `card ${cardId.slice(-6)}`,
-        url: `https://trello.com/c/${cardId}`,
-      })),
+      items: Object.entries(cards).map(([taskId, cardId]) => {
+        const task = tasks.find((t) => t.id === taskId);
+        return {
+          task_id: taskId,
+          remote_id: cardId,
+          key: `card ${cardId.slice(-6)}`,
+          url: `https://trello.com/c/${cardId}`,
+          // What this export wrote there; Trello keeps no parent, and its labels carry no story points.
+          ...(task
+            ? {
+                sent: {
+                  title: taskTitle(task.description, 250),
+                  text: cardDescription(task, paths.get(task.id) ?? []),
+                  story_points: null,
+                },
+              }
+            : {}),
+        };
+      }),
     },
   };
 }
