@@ -49,6 +49,7 @@ afterAll(async () => {
 type Linked = TreeNode & {
   description: string;
   status: string;
+  parent_id: string | null;
   remote_links: Array<{ kind: string; key: string; url: string; status: string | null }>;
 };
 type Change = {
@@ -289,7 +290,14 @@ describe("JIRA deliveries", () => {
     const hook = (await client.post("/api/webhooks/jira", {})).json as { url: string; secret: string };
     const send = (
       leaf: Linked,
-      opts: { summary?: string; status?: [string, string]; changed: string[]; site?: string; at?: number },
+      opts: {
+        summary?: string;
+        status?: [string, string];
+        changed: string[];
+        site?: string;
+        at?: number;
+        parent?: string;
+      },
     ) => {
       const at = opts.at ?? Date.now();
       const issueKey = leaf.remote_links[0]!.key;
@@ -307,6 +315,7 @@ describe("JIRA deliveries", () => {
               statusCategory: { key: opts.status?.[1] ?? "done" },
             },
             updated: new Date(at).toISOString().replace("Z", "+0000"),
+            ...(opts.parent ? { parent: { key: opts.parent } } : {}),
           },
         },
         changelog: { id: String(at), items: opts.changed.map((field) => ({ field, fieldtype: "jira" })) },
@@ -336,6 +345,45 @@ describe("JIRA deliveries", () => {
       changed: 1,
     });
     expect((await task(client, a.id)).status).toBe("completed");
+  });
+
+  it("brings a move under another issue back as a parent change, and moves the task when taken", async () => {
+    const { client, rootId, leaves, send } = await exportedToJira("MOV");
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as unknown as Linked;
+    const [first, second] = tree.children as [Linked, Linked];
+    const leaf = first.children[0] as Linked;
+    expect(leaves.map((l) => l.id)).toContain(leaf.id);
+    // Someone moved the leaf's issue under the other story.
+    const res = await send(leaf, {
+      changed: ["IssueParentAssociation"],
+      parent: second.remote_links[0]!.key,
+      status: ["To Do", "new"],
+    });
+    expect(res.json).toEqual({ status: "applied", changed: 0 });
+    const [moved] = await changesOf(client, rootId);
+    expect(moved).toMatchObject({ field: "parent", task_id: leaf.id, conflict: false });
+    expect(moved!.theirs).toBe(second.description.split("\n")[0]);
+    expect(moved!.ours).toBe(first.description.split("\n")[0]);
+    await resolve(client, rootId, moved!.id, "theirs");
+    expect((await task(client, leaf.id)).parent_id).toBe(second.id);
+  });
+
+  it("syncs every issue still there and names each one that is gone, one by one", async () => {
+    const { client, rootId, leaves } = await exportedToJira("GONE");
+    const [a, b] = leaves as [Linked, Linked];
+    expect((await jira.deleteIssue(a.remote_links[0]!.key)).every((d) => d.status < 500)).toBe(true);
+    await jira.setIssueStatus(b.remote_links[0]!.key, "Done");
+    const synced = (await client.post(`/api/tasks/${rootId}/sync`, {})).json as {
+      checked: number;
+      changed: number;
+      problems: string[];
+    };
+    expect(synced.problems).toEqual([
+      `JIRA: ${a.remote_links[0]!.key} was not found there (deleted, moved, or not visible to this account).`,
+    ]);
+    expect(synced.changed).toBe(1);
+    expect(synced.checked).toBe(5);
+    expect((await task(client, b.id)).status).toBe("completed");
   });
 
   it("ignores a delivery from another site whose key happens to match", async () => {
