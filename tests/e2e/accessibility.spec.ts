@@ -42,6 +42,8 @@ async function checkPages(page: Page, pages: [string, string | RegExp][]) {
   for (const [path, title] of pages) {
     await page.goto(path);
     await expect(heading(page, title)).toBeVisible();
+    // What the page loads after its heading (the sign-in providers enable the Google button) settles first.
+    await page.waitForLoadState("networkidle");
     await expectAccessibleInBothThemes(page, path);
   }
 }

@@ -126,7 +126,11 @@ export async function expectNoSeriousA11yViolations(
   label: string,
   only?: string[],
 ): Promise<void> {
-  // Colours are read from computed styles: let a theme or hover transition finish first.
+  // Colours are read from computed styles: let a theme or hover transition finish first. Two frames
+  // first, so a transition that a change just made (a button enabled when its data arrived) has started.
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))),
+  );
   await page.evaluate(() =>
     Promise.all(
       document

@@ -249,6 +249,26 @@ describe("two-way sync with Trello", () => {
     expect(synced).toEqual({ checked: 2, changed: 2, problems: [], to_review: 0 });
     expect((await node(client, a!.id)).status).toBe("completed");
     expect((await node(client, b!.id)).status).toBe("in_progress");
+
+    // A person adds a card to the board: it comes back as an item added there, to review (issue 31).
+    const board = trello.boards().find((bd) => bd.cards.some((c) => c.id === cardOf(a!)))!;
+    const todo = board.lists.find((l) => l.name === "To Do")!;
+    const made = await fetch(`${trello.url}/1/cards`, {
+      method: "POST",
+      headers: {
+        authorization: 'OAuth oauth_consumer_key="trello-key-1234", oauth_token="trello-token-secret"',
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ idList: todo.id, name: "Print the menu", desc: "Asked for at the stand-up." }),
+    });
+    expect(made.status).toBe(200);
+    expect((await client.post(`/api/tasks/${rootId}/sync`, {})).json).toMatchObject({ to_review: 1 });
+    const review = (await client.get(`/api/tasks/${rootId}/tracker-changes`)).json as {
+      changes: Array<{ field: string; service: string; theirs: string }>;
+    };
+    expect(review.changes).toEqual([
+      expect.objectContaining({ field: "added", service: "trello", theirs: "Print the menu" }),
+    ]);
   });
 });
 

@@ -369,6 +369,15 @@ async function trelloReading(deps: Deps, userId: string, boardId: string): Promi
   ]);
   const names = new Map(lists.body.map((l) => [l.id, l.name]));
   const items: Reading["items"] = new Map();
+  // A card people added to the board: an item added there (the ones exports made are filtered out).
+  const added: AddedItem[] = cards.body.map((c) => ({
+    remoteId: c.id,
+    key: c.shortUrl?.split("/").pop() ?? c.id,
+    url: c.shortUrl ?? `https://trello.com/c/${c.id}`,
+    title: c.name ?? "",
+    text: c.desc ?? "",
+    parent: null,
+  }));
   for (const c of cards.body) {
     const list = names.get(c.idList);
     if (!list) continue;
@@ -381,7 +390,7 @@ async function trelloReading(deps: Deps, userId: string, boardId: string): Promi
       at: time(c.dateLastActivity),
     });
   }
-  return { items, added: [] };
+  return { items, added };
 }
 
 /**
