@@ -56,6 +56,7 @@ export const postgresSuites = [
   "tests/integration/process.test.ts",
   "tests/integration/realtime.test.ts",
   "tests/integration/replan.test.ts",
+  "tests/integration/revisions-as-changes.test.ts",
   "tests/integration/server-rendering.test.ts",
   "tests/integration/session-sockets.test.ts",
   "tests/integration/settings.test.ts",

@@ -1,7 +1,11 @@
 /** `npm run bench`: the figures issue notes report (never asserted in tests). */
+
+import { benchBigPlans } from "./big-plans";
+import { benchBrowserBigPlan } from "./browser-big-plan";
 import { benchCompression } from "./compression";
 import { benchDecompositions } from "./decomposition";
 import { benchExports } from "./exports";
+import { benchHistory } from "./history";
 import { benchHostile } from "./hostile";
 import { benchLighthouse } from "./lighthouse";
 import { benchMcp } from "./mcp";
@@ -26,6 +30,37 @@ try {
   console.warn(`PostgreSQL run skipped (${(err as Error).message}); set BENCH_DATABASE_URL`);
 }
 console.table(rows);
+
+console.info(
+  "\n# history: bytes per edit, PATCH and restore at 2,801 and 10,000 nodes, PGlite and PostgreSQL",
+);
+const history = [...(await benchHistory())];
+try {
+  history.push(...(await benchHistory(pgUrl)));
+} catch (err) {
+  console.warn(`PostgreSQL run skipped (${(err as Error).message}); set BENCH_DATABASE_URL`);
+}
+console.table(history);
+
+console.info(
+  "\n# big plans: tree answer, edits, schedule and MCP at 2,801 (7 × 4) and 11,111 (10 × 4) nodes, PGlite and PostgreSQL",
+);
+const big = [...(await benchBigPlans(undefined))];
+try {
+  big.push(...(await benchBigPlans(pgUrl)));
+} catch (err) {
+  console.warn(`PostgreSQL run skipped (${(err as Error).message}); set BENCH_DATABASE_URL`);
+}
+console.table(big);
+
+console.info(
+  "\n# the browser on an 11,111-node plan: long tasks while it opens, expands and scrolls (needs `npm run build`)",
+);
+try {
+  for (const [k, v] of Object.entries(await benchBrowserBigPlan())) console.info(`${k.padEnd(40)} ${v}`);
+} catch (err) {
+  console.warn(`browser run skipped (${(err as Error).message})`);
+}
 
 console.info(
   "\n# decomposition: fake model (on its own thread) at 200 ms per call, depth 3, 5 children per node; wall time against the call-graph bound",

@@ -8,7 +8,7 @@ import { descriptionFirstLine, fitText, taskTitle, UNTITLED_TASK } from "../shar
 const TITLE_MAX = 72;
 
 /** [x] done, [~] under way, [!] failed, [ ] to do. A parent's mark comes from its leaves' roll-up. */
-export function statusMark(task: Task & { rollup?: TaskTreeNode["rollup"] }): string {
+export function statusMark(task: Pick<Task, "status"> & { rollup?: TaskTreeNode["rollup"] }): string {
   if (["failed", "error", "rejected"].includes(task.status)) return "[!]";
   const r = task.rollup;
   if (r && r.leaves_total > 0) {

@@ -15,6 +15,8 @@ export async function seedTree(
     description?: string;
     /** Gives leaves estimate ranges and chains siblings with dependencies (two in three wait for the one before). */
     plan?: boolean;
+    /** Stops at this many nodes, the last level cut short (10 x 4 with 10,000 gives a 10,000-node plan). */
+    maxNodes?: number;
   } = {},
 ): Promise<{ rootId: string; count: number; dependencies: number }> {
   const fanout = opts.fanout ?? 7;
@@ -48,6 +50,7 @@ export async function seedTree(
           : {}),
       })),
     );
+    if (opts.maxNodes !== undefined) values.splice(opts.maxNodes - count);
     const inserted: string[] = [];
     for (let i = 0; i < values.length; i += 500) {
       const rows = await database.db

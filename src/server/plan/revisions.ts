@@ -1,9 +1,13 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { UUID_PATTERN } from "../../shared/ids";
 import type { Revision, RevisionKind, RevisionList } from "../../shared/schemas/replan";
 import { taskTitle } from "../../shared/task-title";
+import { resultRows } from "../db/client";
 import {
   type PlanSnapshot,
+  planStateEdges,
+  planStateNodes,
+  type SnapshotEdge,
   type SnapshotNode,
   taskDependencies,
   taskRevisions,
@@ -18,9 +22,29 @@ import { loadTreeRows } from "./rows";
 
 /**
  * The plan's history: after every accepted re-plan, move, edit, added or deleted subtask, dependency
- * change and restore, the whole tree is saved as a revision; the first change also saves the plan as it
- * was before it (the baseline). Restoring a revision brings the tree back as it was, as a new revision.
+ * change and restore, a revision records what changed; the first change also records the plan as it was
+ * before it (the baseline). Restoring a revision brings the tree back as it was, as a new revision.
  * Progress (a status change) is not a revision, and a restore keeps every surviving task's status.
+ *
+ * Revisions as changes (issue 32). A revision used to hold the whole tree (about 1.5 MB of JSON at 2,801
+ * nodes, per edit). Now the plan's state as of its newest revision is kept once, in plan_state_nodes (each
+ * node's snapshot fields as jsonb) and plan_state_edges. Recording a revision compares that state with the
+ * live rows in SQL (a full outer join on the id where the jsonb differs, the same for dependencies), stores
+ * the differing nodes' before and after images and the added and removed dependencies as the revision's
+ * `changes`, and brings the state up to date, in one statement: nothing of the plan travels to the server,
+ * and a revision's size follows the change, not the plan. A change made outside revisions (progress, an
+ * export's marks, a decomposition's writes) shows in the next revision's changes, as it showed in the next
+ * snapshot.
+ *
+ * Restoring starts from the state (exactly the newest revision's snapshot) and applies the undo images of
+ * every newer revision, newest first, down to the target: that is exactly the target's snapshot, so the
+ * restore (a comparison with the live rows) does what it did. It reads only the nodes that can differ:
+ * those a newer revision changed and those changed outside revisions since the newest one (live rows
+ * that differ from the state, found in SQL); any other node is the same in all three. Only the newest
+ * REVISIONS_KEPT are ever restored and the walk goes backwards from the present, so no checkpoint is
+ * needed: the state is the one full copy per plan, updated in place. Revisions saved before issue 32 keep
+ * their whole snapshot and are restored from it; the migration started each plan's state from its newest
+ * snapshot.
  */
 
 type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
@@ -32,30 +56,43 @@ const title = (description: string) => `"${taskTitle(description, 60)}"`;
 
 export { title as revisionTitle };
 
-/**
- * The plan as a snapshot (schema/tasks.ts PlanSnapshot), built by the database itself: a large plan's
- * snapshot (about 1.5 MB of JSON at 2,801 nodes) never travels to the server and back.
- */
-function snapshotOf(rootId: string) {
-  return sql<PlanSnapshot>`jsonb_build_object(
-    'nodes', coalesce((select jsonb_agg(jsonb_build_object(
-        'id', t.id, 'parent_id', t.parent_id, 'position', t.position, 'depth', t.depth,
-        'description', t.description, 'implementation_details', t.implementation_details,
-        'acceptance_criteria', t.acceptance_criteria, 'requirement_ids', t.requirement_ids,
-        'story_points', t.story_points, 'complexity_score', t.complexity_score,
-        'estimated_hours', t.estimated_hours, 'estimate_low_hours', t.estimate_low_hours,
-        'estimate_high_hours', t.estimate_high_hours, 'estimate_source', t.estimate_source,
-        'is_atomic', t.is_atomic, 'status', t.status, 'completed_at', t.completed_at,
-        'edited_at', t.edited_at, 'exported_at', t.exported_at)
-        order by t.depth, t.position, t.created_at)
-      from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId}), '[]'::jsonb),
-    'edges', coalesce((select jsonb_agg(jsonb_build_object(
-        'task_id', d.task_id, 'depends_on_id', d.depends_on_id, 'source', d.source) order by d.created_at)
-      from ${taskDependencies} d where d.root_task_id = ${rootId}), '[]'::jsonb))`;
-}
+/** A task row `t`'s snapshot fields (SnapshotNode) as jsonb: what a revision keeps of a node. */
+const nodeOf = sql`jsonb_build_object(
+  'id', t.id, 'parent_id', t.parent_id, 'position', t.position, 'depth', t.depth,
+  'description', t.description, 'implementation_details', t.implementation_details,
+  'acceptance_criteria', t.acceptance_criteria, 'requirement_ids', t.requirement_ids,
+  'story_points', t.story_points, 'complexity_score', t.complexity_score,
+  'estimated_hours', t.estimated_hours, 'estimate_low_hours', t.estimate_low_hours,
+  'estimate_high_hours', t.estimate_high_hours, 'estimate_source', t.estimate_source,
+  'is_atomic', t.is_atomic, 'status', t.status, 'completed_at', t.completed_at,
+  'edited_at', t.edited_at, 'exported_at', t.exported_at)`;
 
 function taskCountOf(rootId: string) {
   return sql<number>`(select count(*)::int from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId})`;
+}
+
+/** Makes the plan's kept state the plan as it is now (before its first recorded change). */
+async function resetState(tx: Tx, rootId: string): Promise<void> {
+  await tx.delete(planStateNodes).where(eq(planStateNodes.rootTaskId, rootId));
+  await tx.delete(planStateEdges).where(eq(planStateEdges.rootTaskId, rootId));
+  await tx.execute(sql`insert into ${planStateNodes} (root_task_id, task_id, node)
+    select ${rootId}::uuid, t.id, ${nodeOf} from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId}`);
+  await tx.execute(sql`insert into ${planStateEdges} (root_task_id, task_id, depends_on_id, source)
+    select ${rootId}::uuid, d.task_id, d.depends_on_id, d.source from ${taskDependencies} d
+    where d.root_task_id = ${rootId}`);
+}
+
+/** Makes the plan's kept state its newest revision's whole snapshot (as the migration did for every plan). */
+async function stateFromNewestSnapshot(tx: Tx, rootId: string): Promise<void> {
+  const newest = sql`(select snapshot from ${taskRevisions} where root_task_id = ${rootId} and snapshot is not null
+    order by seq desc limit 1)`;
+  await tx.execute(sql`insert into ${planStateNodes} (root_task_id, task_id, node)
+    select ${rootId}::uuid, (n->>'id')::uuid, n from jsonb_array_elements(${newest}->'nodes') n
+    on conflict do nothing`);
+  await tx.execute(sql`insert into ${planStateEdges} (root_task_id, task_id, depends_on_id, source)
+    select ${rootId}::uuid, (e->>'task_id')::uuid, (e->>'depends_on_id')::uuid, e->>'source'
+    from jsonb_array_elements(${newest}->'edges') e
+    on conflict do nothing`);
 }
 
 /**
@@ -65,37 +102,83 @@ function taskCountOf(rootId: string) {
 export async function beginRevision(tx: Tx, rootId: string): Promise<void> {
   await lockTaskRow(tx, rootId);
   const [any] = await tx
-    .select({ id: taskRevisions.id })
+    .select({
+      id: taskRevisions.id,
+      kept: sql<boolean>`exists (select 1 from ${planStateNodes} where root_task_id = ${rootId})`,
+    })
     .from(taskRevisions)
     .where(eq(taskRevisions.rootTaskId, rootId))
     .limit(1);
-  if (any) return;
+  if (any) {
+    // Revisions saved as whole snapshots after the migration ran (an older process still writing).
+    if (!any.kept) await stateFromNewestSnapshot(tx, rootId);
+    return;
+  }
+  await resetState(tx, rootId);
   await tx.insert(taskRevisions).values({
     rootTaskId: rootId,
     taskId: null,
     kind: "baseline",
     summary: "The plan before the first recorded change",
-    snapshot: snapshotOf(rootId),
+    changes: { nodes: [], edges: [] },
     taskCount: taskCountOf(rootId),
   });
 }
 
-/** Saves the plan as it is now, after a change, as a revision (call beginRevision first). */
+/**
+ * Records what changed since the plan's previous revision as a revision (call beginRevision first): one
+ * statement compares the kept state with the live rows, stores the differences and updates the state.
+ */
 export async function recordRevision(
   tx: Tx,
   rev: { rootId: string; taskId: string | null; kind: RevisionKind; summary: string },
 ): Promise<string> {
-  const [saved] = await tx
-    .insert(taskRevisions)
-    .values({
-      rootTaskId: rev.rootId,
-      taskId: rev.taskId,
-      kind: rev.kind,
-      summary: rev.summary.slice(0, 300),
-      snapshot: snapshotOf(rev.rootId),
-      taskCount: taskCountOf(rev.rootId),
-    })
-    .returning({ id: taskRevisions.id, seq: taskRevisions.seq });
+  const root = rev.rootId;
+  const [saved] = resultRows<{ id: string; seq: number }>(
+    await tx.execute(sql`
+    with live as (
+      select t.id, ${nodeOf} as node from ${tasks} t where t.id = ${root} or t.root_task_id = ${root}
+    ), kept as (
+      select task_id as id, node from ${planStateNodes} where root_task_id = ${root}
+    ), node_changes as (
+      select coalesce(l.id, k.id) as id, k.node as before, l.node as after
+      from live l full join kept k on k.id = l.id
+      where l.node is distinct from k.node
+    ), live_edges as (
+      select task_id, depends_on_id, source from ${taskDependencies} where root_task_id = ${root}
+    ), kept_edges as (
+      select task_id, depends_on_id, source from ${planStateEdges} where root_task_id = ${root}
+    ), edge_changes as (
+      select coalesce(l.task_id, k.task_id) as task_id, coalesce(l.depends_on_id, k.depends_on_id) as depends_on_id,
+        coalesce(l.source, k.source) as source, case when k.task_id is null then 'added' else 'removed' end as op
+      from live_edges l full join kept_edges k
+        on k.task_id = l.task_id and k.depends_on_id = l.depends_on_id and k.source = l.source
+      where l.task_id is null or k.task_id is null
+    ), nodes_gone as (
+      delete from ${planStateNodes} p using node_changes c
+      where p.root_task_id = ${root} and p.task_id = c.id and c.after is null
+    ), nodes_set as (
+      insert into ${planStateNodes} (root_task_id, task_id, node)
+      select ${root}::uuid, id, after from node_changes where after is not null
+      on conflict (root_task_id, task_id) do update set node = excluded.node
+    ), edges_gone as (
+      delete from ${planStateEdges} p using edge_changes c
+      where p.root_task_id = ${root} and p.task_id = c.task_id and p.depends_on_id = c.depends_on_id
+        and p.source = c.source and c.op = 'removed'
+    ), edges_added as (
+      insert into ${planStateEdges} (root_task_id, task_id, depends_on_id, source)
+      select ${root}::uuid, task_id, depends_on_id, source from edge_changes where op = 'added'
+    )
+    insert into ${taskRevisions} (root_task_id, task_id, kind, summary, changes, task_count)
+    select ${root}::uuid, ${rev.taskId}::uuid, ${rev.kind}::text, ${rev.summary.slice(0, 300)}::text,
+      jsonb_build_object(
+        'nodes', coalesce((select jsonb_agg(jsonb_build_object('id', id, 'before', before, 'after', after))
+          from node_changes), '[]'::jsonb),
+        'edges', coalesce((select jsonb_agg(jsonb_build_object('task_id', task_id,
+          'depends_on_id', depends_on_id, 'source', source, 'op', op)) from edge_changes), '[]'::jsonb)),
+      (select count(*)::int from live)
+    returning id, seq`),
+  );
   const [oldest] = await tx
     .select({ seq: taskRevisions.seq })
     .from(taskRevisions)
@@ -109,6 +192,86 @@ export async function recordRevision(
       .where(and(eq(taskRevisions.rootTaskId, rev.rootId), lt(taskRevisions.seq, oldest.seq)));
   }
   return saved!.id;
+}
+
+/** `column in (the ids)`, with the ids as one jsonb parameter however many there are. */
+const inIds = (column: unknown, ids: string[]) =>
+  sql`${column} in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::uuid)`;
+
+/**
+ * The plan as it was at a revision, for a restore. An older revision's own snapshot is the whole plan
+ * (`only` null: compare every task). Otherwise the nodes that can differ between that revision and the
+ * live rows are those a newer revision changed and those changed outside revisions since the newest one
+ * (the live rows that differ from the kept state, found in SQL); only these are read, with the changes of
+ * every newer revision undone, newest first. Every other node is the same at the revision, in the kept
+ * state and in the live rows. The dependencies are always the whole set. Nodes in depth order.
+ */
+async function snapshotAt(
+  tx: Tx,
+  rootId: string,
+  revision: { seq: number; snapshot: PlanSnapshot | null },
+): Promise<PlanSnapshot & { only: string[] | null }> {
+  if (revision.snapshot) return { ...revision.snapshot, only: null };
+  const newer = await tx
+    .select({ changes: taskRevisions.changes })
+    .from(taskRevisions)
+    .where(and(eq(taskRevisions.rootTaskId, rootId), gt(taskRevisions.seq, revision.seq)))
+    .orderBy(desc(taskRevisions.seq));
+  const changed = newer.map(({ changes }) => {
+    // Only revisions older than every change set hold no changes, and those are restored from their snapshot.
+    if (!changes) throw new Error("A revision newer than the one restored holds no changes");
+    return changes;
+  });
+  const drifted = resultRows<{ id: string }>(
+    await tx.execute(sql`
+      with live as (
+        select t.id, ${nodeOf} as node from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId}
+      ), kept as (
+        select task_id as id, node from ${planStateNodes} where root_task_id = ${rootId}
+      )
+      select coalesce(l.id, k.id) as id from live l full join kept k on k.id = l.id
+      where l.node is distinct from k.node`),
+  );
+  const only = [
+    ...new Set([...changed.flatMap((c) => c.nodes.map((n) => n.id)), ...drifted.map((d) => d.id)]),
+  ];
+  const nodes = new Map(
+    (
+      await tx
+        .select({ id: planStateNodes.taskId, node: planStateNodes.node })
+        .from(planStateNodes)
+        .where(and(eq(planStateNodes.rootTaskId, rootId), inIds(planStateNodes.taskId, only)))
+    ).map((r) => [r.id, r.node]),
+  );
+  const edgeKey = (e: SnapshotEdge) => `${e.task_id} ${e.depends_on_id} ${e.source}`;
+  const edges = new Map<string, SnapshotEdge>(
+    (
+      await tx
+        .select({
+          task_id: planStateEdges.taskId,
+          depends_on_id: planStateEdges.dependsOnId,
+          source: planStateEdges.source,
+        })
+        .from(planStateEdges)
+        .where(eq(planStateEdges.rootTaskId, rootId))
+    ).map((e) => [edgeKey(e), e]),
+  );
+  for (const changes of changed) {
+    for (const c of changes.nodes) {
+      if (c.before) nodes.set(c.id, c.before);
+      else nodes.delete(c.id);
+    }
+    for (const e of changes.edges) {
+      const edge = { task_id: e.task_id, depends_on_id: e.depends_on_id, source: e.source };
+      if (e.op === "added") edges.delete(edgeKey(edge));
+      else edges.set(edgeKey(edge), edge);
+    }
+  }
+  return {
+    nodes: [...nodes.values()].sort((a, b) => a.depth - b.depth || a.position - b.position),
+    edges: [...edges.values()],
+    only,
+  };
 }
 
 function toRevision(r: {
@@ -194,23 +357,37 @@ export async function restoreRevision(
   const restored = await deps.db.transaction(async (tx) => {
     await beginRevision(tx, rootId);
     const [revision] = await tx
-      .select()
+      .select({
+        seq: taskRevisions.seq,
+        summary: taskRevisions.summary,
+        createdAt: taskRevisions.createdAt,
+        taskCount: taskRevisions.taskCount,
+        snapshot: taskRevisions.snapshot,
+      })
       .from(taskRevisions)
       .where(and(eq(taskRevisions.id, revisionId), eq(taskRevisions.rootTaskId, rootId)))
       .limit(1);
     if (!revision) throw notFound();
-    const current = await loadTreeRows(tx, rootId);
-    const root = current.find((r) => r.id === rootId)!;
-    if (root.status === "processing" || root.status === "pending") {
+    const [root] = await tx.select({ status: tasks.status }).from(tasks).where(eq(tasks.id, rootId));
+    if (root?.status === "processing" || root?.status === "pending") {
       throw new AppError(
         "CONFLICT",
         "The plan is still being decomposed. Restore it once the decomposition has finished.",
       );
     }
+    const snapshot = await snapshotAt(tx, rootId, revision);
+    // The live rows that can differ from the revision (all of them against an older whole snapshot).
+    const current = snapshot.only
+      ? await tx
+          .select()
+          .from(tasks)
+          .where(inIds(tasks.id, snapshot.only))
+          .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt))
+      : await loadTreeRows(tx, rootId);
     const byId = new Map(current.map((r) => [r.id, r]));
-    const wanted = new Set(revision.snapshot.nodes.map((n) => n.id));
+    const wanted = new Set(snapshot.nodes.map((n) => n.id));
     // Snapshots are in depth order: a task that comes back finds its parent already there.
-    for (const n of revision.snapshot.nodes) {
+    for (const n of snapshot.nodes) {
       const now = byId.get(n.id);
       if (!now) {
         await tx.insert(tasks).values({
@@ -234,9 +411,9 @@ export async function restoreRevision(
     const extra = current.filter((r) => !wanted.has(r.id)).map((r) => r.id);
     if (extra.length) await tx.delete(tasks).where(inArray(tasks.id, extra));
     await tx.delete(taskDependencies).where(eq(taskDependencies.rootTaskId, rootId));
-    if (revision.snapshot.edges.length) {
+    if (snapshot.edges.length) {
       await tx.insert(taskDependencies).values(
-        revision.snapshot.edges.map((e) => ({
+        snapshot.edges.map((e) => ({
           taskId: e.task_id,
           dependsOnId: e.depends_on_id,
           rootTaskId: rootId,
@@ -253,7 +430,7 @@ export async function restoreRevision(
       summary: summary.slice(0, 300),
       taskId: row.id,
       createdAt: new Date(),
-      tasks: revision.snapshot.nodes.length,
+      tasks: snapshot.only ? revision.taskCount : snapshot.nodes.length,
     });
   });
   await deps.events.publish({

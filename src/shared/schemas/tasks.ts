@@ -355,8 +355,43 @@ export const task = z
   .meta({ id: "Task" });
 export type Task = z.infer<typeof task>;
 
-/** A node of a tree answer: its children, and on a parent the roll-up of its subtree (null on a leaf). */
+/**
+ * A node of a tree answer: its children, and on a parent the roll-up of its subtree. The answer's top node,
+ * when it is the plan's root, is a whole Task; below it a node leaves out what is empty (an absent field
+ * reads as null, false, 0 or none; `updated_at` as `created_at`) and the plan-level fields, which are the
+ * root's alone (context, metadata, options, ...). `withTreeDefaults` reads a node back as a whole Task.
+ */
 export const taskTreeNode = task
+  .partial({
+    updated_at: true,
+    complexity: true,
+    rejection_reason: true,
+    failure_reason: true,
+    needs_attention: true,
+    attention_reason: true,
+    completed_at: true,
+    total_subtasks: true,
+    children_count: true,
+    acceptance_criteria: true,
+    requirement_ids: true,
+    estimated_hours: true,
+    estimate_hours: true,
+    estimate_source: true,
+    edited_at: true,
+    exported_at: true,
+    remote_links: true,
+    warnings: true,
+    planner: true,
+    model: true,
+    // The plan-level fields: on the root only.
+    context: true,
+    additional_context: true,
+    metadata: true,
+    stated_scope: true,
+    predictions: true,
+    tech_preferences: true,
+    options: true,
+  })
   .extend({
     get children(): z.ZodArray<typeof taskTreeNode> {
       return z.array(taskTreeNode);

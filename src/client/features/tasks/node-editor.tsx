@@ -55,7 +55,8 @@ export function nodeUpdates(
   if (complexity !== node.complexity_score) updates.complexity_score = complexity;
   if (form.criteria !== undefined) {
     const criteria = criteriaOf(form.criteria);
-    if (criteria.join("\n") !== node.acceptance_criteria.join("\n")) updates.acceptance_criteria = criteria;
+    if (criteria.join("\n") !== (node.acceptance_criteria ?? []).join("\n"))
+      updates.acceptance_criteria = criteria;
   }
   return updates;
 }
@@ -73,7 +74,7 @@ export function NodeEditor({ node, onDone }: { node: TaskTreeNode; onDone: () =>
     details: node.implementation_details ?? "",
     points: node.story_points === null ? "" : String(node.story_points),
     complexity: node.complexity_score === null ? "" : String(node.complexity_score),
-    criteria: node.acceptance_criteria.join("\n"),
+    criteria: (node.acceptance_criteria ?? []).join("\n"),
   });
   const [serverErrors, setServerErrors] = useState<FieldErrors<NodeField>>({});
   const [error, setError] = useState<string | null>(null);

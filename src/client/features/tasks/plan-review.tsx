@@ -48,7 +48,7 @@ function SubtaskRow({ node, index }: { node: TaskTreeNode; index: number }) {
         {node.description}
       </p>
       <div className="flex shrink-0 flex-wrap gap-1.5">
-        {score !== null && (
+        {score != null && (
           <span className={`badge badge-sm ${complexityBadgeClass(score)}`}>
             Complexity {formatComplexity(score)}
           </span>

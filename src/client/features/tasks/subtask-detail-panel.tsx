@@ -101,7 +101,7 @@ export function SubtaskDetailPanel({
           </div>
         )}
 
-        {node.locked.length > 0 && <LockNotice node={node} rootId={rootId} />}
+        {(node.locked ?? []).length > 0 && <LockNotice node={node} rootId={rootId} />}
 
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-base-content/60">Status</dt>
@@ -126,7 +126,7 @@ export function SubtaskDetailPanel({
               ? `${formatRange(node.rollup.estimate_hours)} in all`
               : node.estimate_hours
                 ? formatRange(node.estimate_hours)
-                : node.estimated_hours !== null
+                : node.estimated_hours != null
                   ? `About ${formatHours(node.estimated_hours)}`
                   : "Not estimated yet"}
             {node.estimate_source === "rule" && (
@@ -167,7 +167,7 @@ export function SubtaskDetailPanel({
           <dt className="text-base-content/60">Subtasks</dt>
           <dd>
             {node.children_count} direct
-            {node.total_subtasks > node.children_count ? `, ${node.total_subtasks} in all` : ""}
+            {(node.total_subtasks ?? 0) > (node.children_count ?? 0) ? `, ${node.total_subtasks} in all` : ""}
           </dd>
         </dl>
 
@@ -202,11 +202,11 @@ export function SubtaskDetailPanel({
           </>
         )}
 
-        {node.remote_links.length > 0 && (
+        {(node.remote_links ?? []).length > 0 && (
           <div>
             <h4 className="text-sm font-semibold">Exported to</h4>
             <ul className="mt-1 flex flex-col gap-1 text-sm" data-testid="remote-links">
-              {node.remote_links.map((link) => (
+              {(node.remote_links ?? []).map((link) => (
                 <li key={`${link.kind}-${link.url}`} className="flex flex-wrap items-center gap-2">
                   <span className="badge badge-sm badge-outline">{REMOTE_LABEL[link.kind]}</span>
                   <a className="link" href={link.url} target="_blank" rel="noopener noreferrer">
@@ -220,11 +220,11 @@ export function SubtaskDetailPanel({
           </div>
         )}
 
-        {node.requirement_ids.length > 0 && (
+        {(node.requirement_ids ?? []).length > 0 && (
           <div>
             <h4 className="text-sm font-semibold">Requirements covered</h4>
             <ul className="mt-1 space-y-1 text-sm text-base-content/85" data-testid="node-requirements">
-              {node.requirement_ids.map((id) => (
+              {(node.requirement_ids ?? []).map((id) => (
                 <li key={id} className="break-words">
                   <span className="badge badge-sm badge-outline mr-2 font-mono">{id}</span>
                   {requirements.find((r) => r.id === id)?.text ?? ""}
@@ -236,12 +236,12 @@ export function SubtaskDetailPanel({
 
         <div>
           <h4 className="text-sm font-semibold">Acceptance criteria</h4>
-          {node.acceptance_criteria.length > 0 ? (
+          {(node.acceptance_criteria ?? []).length > 0 ? (
             <ul
               className="mt-1 list-disc space-y-1 pl-5 text-sm text-base-content/85"
               data-testid="node-criteria"
             >
-              {node.acceptance_criteria.map((c) => (
+              {(node.acceptance_criteria ?? []).map((c) => (
                 <li key={c} className="break-words">
                   {c}
                 </li>
@@ -295,17 +295,19 @@ function LockNotice({ node, rootId }: { node: TaskTreeNode; rootId: string }) {
       onError: (err) => toast.error(errorDetailOf(err) ?? "The task could not be unlocked"),
     }),
   );
-  const unlockable = node.locked.some((l) => l !== "completed");
+  const unlockable = (node.locked ?? []).some((l) => l !== "completed");
   return (
     <div className="alert alert-soft text-sm" data-testid="lock-notice">
       <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0" fill="currentColor">
         <path d="M6 8V6a4 4 0 1 1 8 0v2h1a1 1 0 0 1 1 1v8a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V9a1 1 0 0 1 1-1h1Zm2 0h4V6a2 2 0 1 0-4 0v2Z" />
       </svg>
       <div className="min-w-0">
-        <p className="font-semibold">{lockText(node.locked)}</p>
+        <p className="font-semibold">{lockText(node.locked ?? [])}</p>
         <p className="text-base-content/70">
           Re-plans leave it as it is.
-          {node.locked.includes("completed") && !unlockable ? " Reopen it to let a re-plan change it." : ""}
+          {(node.locked ?? []).includes("completed") && !unlockable
+            ? " Reopen it to let a re-plan change it."
+            : ""}
         </p>
       </div>
       {unlockable && (

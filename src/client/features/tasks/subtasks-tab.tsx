@@ -63,7 +63,10 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
   );
 
   // Status from JIRA, Trello and GitHub: asked for on demand (webhooks bring it on their own).
-  const exported = useMemo(() => [...index.values()].some((e) => e.node.remote_links.length > 0), [index]);
+  const exported = useMemo(
+    () => [...index.values()].some((e) => (e.node.remote_links ?? []).length > 0),
+    [index],
+  );
   const syncNow = useMutation(
     trpc.tasks.sync.mutationOptions({
       retry: false,
@@ -222,7 +225,9 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
       <DeleteTaskModal
         open={toDelete !== null}
         title="Delete Subtask"
-        message={toDelete ? deleteSubtaskConfirmation(toDelete.description, toDelete.total_subtasks) : ""}
+        message={
+          toDelete ? deleteSubtaskConfirmation(toDelete.description, toDelete.total_subtasks ?? 0) : ""
+        }
         pending={removeSubtask.isPending}
         onClose={() => setToDelete(null)}
         onConfirm={() => {

@@ -243,16 +243,16 @@ export function TaskTreeView({
                   <span className="badge badge-ghost badge-sm hidden sm:inline-flex">Root</span>
                 )}
                 <TaskStatusBadge status={node.status} screen="detail" />
-                {node.locked.length > 0 && (
+                {(node.locked ?? []).length > 0 && (
                   <span
                     className="badge badge-sm badge-ghost"
-                    title={lockText(node.locked)}
+                    title={lockText(node.locked ?? [])}
                     data-testid="lock-mark"
                   >
                     <svg aria-hidden="true" viewBox="0 0 20 20" className="size-3" fill="currentColor">
                       <path d="M6 8V6a4 4 0 1 1 8 0v2h1a1 1 0 0 1 1 1v8a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V9a1 1 0 0 1 1-1h1Zm2 0h4V6a2 2 0 1 0-4 0v2Z" />
                     </svg>
-                    <span className="sr-only">{lockText(node.locked)}</span>
+                    <span className="sr-only">{lockText(node.locked ?? [])}</span>
                   </span>
                 )}
                 {node.needs_attention && (

@@ -215,10 +215,23 @@ export type SnapshotNode = {
 };
 export type PlanSnapshot = {
   nodes: SnapshotNode[];
-  edges: { task_id: string; depends_on_id: string; source: "planner" | "person" }[];
+  edges: SnapshotEdge[];
 };
 
-/** The plan as it was after each accepted re-plan, move, edit or restore (plan/revisions.ts). */
+/** One dependency of a snapshot or a change set. */
+export type SnapshotEdge = { task_id: string; depends_on_id: string; source: "planner" | "person" };
+
+/**
+ * What one revision changed (plan/revisions.ts): per node that differs from the previous revision, its
+ * snapshot fields before (null: it was added) and after (null: it was removed); per dependency, added or
+ * removed.
+ */
+export type RevisionChanges = {
+  nodes: { id: string; before: SnapshotNode | null; after: SnapshotNode | null }[];
+  edges: (SnapshotEdge & { op: "added" | "removed" })[];
+};
+
+/** The plan's revisions: what each accepted re-plan, move, edit or restore changed (plan/revisions.ts). */
 export const taskRevisions = pgTable(
   "task_revisions",
   {
@@ -232,12 +245,46 @@ export const taskRevisions = pgTable(
     taskId: uuid(),
     kind: text().$type<RevisionKind>().notNull(),
     summary: text().notNull(),
-    snapshot: jsonb().$type<PlanSnapshot>().notNull(),
-    /** How many tasks the snapshot holds (listed without reading the snapshots). */
+    /** The whole plan: only on revisions saved before issue 32 (a restore reads it as it is). */
+    snapshot: jsonb().$type<PlanSnapshot>(),
+    /** What this revision changed and how to undo it (empty on a baseline); null on the older snapshots. */
+    changes: jsonb().$type<RevisionChanges>(),
+    /** How many tasks the plan had at this revision (listed without reading the changes). */
     taskCount: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("task_revisions_root_idx").on(t.rootTaskId, t.seq)],
+);
+
+/**
+ * The plan's nodes as of its newest revision (their snapshot fields as jsonb): the next revision stores
+ * only the rows that differ from these, and a restore undoes changes backwards from here.
+ */
+export const planStateNodes = pgTable(
+  "plan_state_nodes",
+  {
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** No foreign key: the task may have been deleted since the newest revision. */
+    taskId: uuid().notNull(),
+    node: jsonb().$type<SnapshotNode>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.rootTaskId, t.taskId] })],
+);
+
+/** The plan's dependencies as of its newest revision (see planStateNodes). */
+export const planStateEdges = pgTable(
+  "plan_state_edges",
+  {
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    taskId: uuid().notNull(),
+    dependsOnId: uuid().notNull(),
+    source: text({ enum: DEPENDENCY_SOURCES }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.rootTaskId, t.taskId, t.dependsOnId, t.source] })],
 );
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { UUID_PATTERN } from "../../../shared/ids";
 import {
@@ -9,6 +9,7 @@ import {
   type Task,
   type TaskList,
   type TaskStats,
+  type TaskStatus,
   type TaskTreeNode,
 } from "../../../shared/schemas/tasks";
 import { epics, eventModels, remoteItems, taskDependencies, tasks, userStories } from "../../db/schema/index";
@@ -18,8 +19,8 @@ import { PlanGraph, rollups } from "../../plan/graph";
 import { getOwnedRow, TASK_NOT_FOUND } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import type { TaskRow } from "../../plan/rows";
-import { dependsOnLists, planNodeOf } from "../../plan/rows";
-import { type RootExtras, toTask } from "./serialize";
+import { dependsOnLists, estimateOf, planNodeOf } from "../../plan/rows";
+import { lockReasons, type RootExtras, toTask } from "./serialize";
 
 /** Reading tasks: lists, one task, its tree and the dashboard's counts. */
 
@@ -145,17 +146,79 @@ async function remoteLinks(db: Deps["db"], where: SQL): Promise<Map<string, Remo
   return out;
 }
 
+/**
+ * What a tree node reads of its row: no plan-level JSON (that is the root's, read whole), timestamps as
+ * UTC text so no Date is made per row. Columns are aliased to the row's own names (planNodeOf reads them).
+ */
+export type TreeRow = {
+  id: string;
+  parentId: string | null;
+  rootTaskId: string | null;
+  depth: number;
+  position: number;
+  description: string;
+  status: TaskStatus;
+  complexityScore: number | null;
+  storyPoints: number | null;
+  implementationDetails: string | null;
+  isAtomic: boolean;
+  needsAttention: boolean;
+  attentionReason: string | null;
+  rejectionReason: string | null;
+  failureReason: string | null;
+  acceptanceCriteria: string[];
+  requirementIds: string[];
+  estimatedHours: number | null;
+  estimateLowHours: number | null;
+  estimateHighHours: number | null;
+  estimateSource: string | null;
+  planner: string | null;
+  model: string | null;
+  warnings: string[];
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  editedAt: string | null;
+  exportedAt: string | null;
+};
+
+const utcText = (column: string) => sql.raw(`("${column}" at time zone 'UTC')::text`);
+
+function loadTreeRows(deps: Deps, userId: string, rootId: string): Promise<TreeRow[]> {
+  return deps.database.rows<TreeRow>(sql`select id::text as "id", parent_id::text as "parentId",
+      root_task_id::text as "rootTaskId", depth, position, description, status,
+      complexity_score as "complexityScore", story_points as "storyPoints",
+      implementation_details as "implementationDetails", is_atomic as "isAtomic",
+      needs_attention as "needsAttention", attention_reason as "attentionReason",
+      rejection_reason as "rejectionReason", failure_reason as "failureReason",
+      acceptance_criteria as "acceptanceCriteria", requirement_ids as "requirementIds",
+      estimated_hours as "estimatedHours", estimate_low_hours as "estimateLowHours",
+      estimate_high_hours as "estimateHighHours", estimate_source as "estimateSource", planner, model,
+      warnings, ${utcText("created_at")} as "createdAt", ${utcText("updated_at")} as "updatedAt",
+      ${utcText("completed_at")} as "completedAt", ${utcText("edited_at")} as "editedAt",
+      ${utcText("exported_at")} as "exportedAt"
+    from ${tasks}
+    where user_id = ${userId} and (id = ${rootId} or root_task_id = ${rootId})
+    order by depth, position, created_at`);
+}
+
+/** "2025-01-02 03:04:05.678901" (UTC, as PostgreSQL prints it) as Date#toISOString would: "...05.678Z". */
+export function isoOfUtcText(text: string): string;
+export function isoOfUtcText(text: string | null): string | null;
+export function isoOfUtcText(text: string | null): string | null {
+  if (text === null) return null;
+  const ms = text.length > 20 ? `${text.slice(20, 23)}00`.slice(0, 3) : "000";
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${ms}Z`;
+}
+
 /** The tree below (and including) a task: every node of its root loads in one indexed query. */
 export async function getTaskTree(deps: Deps, userId: string, id: string): Promise<TaskTreeNode> {
   const target = await getOwnedRow(deps, userId, id);
   const rootId = target.rootTaskId ?? target.id;
   const [rows, extras, edges, remote] = await Promise.all([
-    deps.db
-      .select()
-      .from(tasks)
-      .where(and(eq(tasks.userId, userId), or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId))))
-      .orderBy(asc(tasks.depth), asc(tasks.position), asc(tasks.createdAt)),
-    loadRootExtras(deps, rootId),
+    loadTreeRows(deps, userId, rootId),
+    // Plan-level fields go on the root only, so they are read only when the answer starts at it.
+    target.parentId === null ? loadRootExtras(deps, rootId) : null,
     deps.db
       .select({ taskId: taskDependencies.taskId, dependsOnId: taskDependencies.dependsOnId })
       .from(taskDependencies)
@@ -163,16 +226,17 @@ export async function getTaskTree(deps: Deps, userId: string, id: string): Promi
       .orderBy(asc(taskDependencies.createdAt)),
     remoteLinks(deps.db, eq(remoteItems.rootTaskId, rootId)),
   ]);
-  return buildTree(rows, target.id, extras, edges, remote);
+  return buildTree(rows, target, extras, edges, remote);
 }
 
 /**
  * Assembles rows (ordered by depth) into nested nodes in O(n), counting children and descendants, adding
- * each node's dependencies and every parent's roll-up on the way.
+ * each node's dependencies and every parent's roll-up on the way. The answer's top node, when it is the
+ * plan's root, is a whole Task with the plan-level fields; every other node is lean (see taskTreeNode).
  */
 export function buildTree(
-  rows: TaskRow[],
-  targetId: string,
+  rows: TreeRow[],
+  target: TaskRow,
   rootExtras: RootExtras | null,
   edges: { taskId: string; dependsOnId: string }[] = [],
   remote: Map<string, RemoteLink[]> = new Map(),
@@ -189,31 +253,90 @@ export function buildTree(
     rows.map((_, i) => rows.length - 1 - i),
   );
   const nodes = new Map<string, TaskTreeNode>();
-  rows.forEach((row, i) => {
-    nodes.set(row.id, {
-      ...toTask(
-        row,
-        { children: 0, descendants: 0, dependsOn: dependsOn.get(row.id) ?? [], remote: remote.get(row.id) },
-        row.parentId === null ? rootExtras : null,
-      ),
-      children: [],
-      rollup: rollup[i] ?? null,
-    });
-  });
-  for (const row of rows) {
-    if (!row.parentId) continue;
-    const parent = nodes.get(row.parentId);
-    if (parent) parent.children.push(nodes.get(row.id)!);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const node: TaskTreeNode =
+      row.id === target.id && target.parentId === null
+        ? {
+            ...toTask(
+              target,
+              { children: 0, descendants: 0, dependsOn: dependsOn.get(row.id), remote: remote.get(row.id) },
+              rootExtras,
+            ),
+            children: [],
+            rollup: rollup[i] ?? null,
+          }
+        : leanNode(row, dependsOn.get(row.id), remote.get(row.id), rollup[i] ?? null);
+    nodes.set(row.id, node);
+    if (row.parentId) nodes.get(row.parentId)?.children.push(node);
   }
   // Rows come ordered by depth, so walking them backwards visits every child before its parent.
   for (let i = rows.length - 1; i >= 0; i--) {
     const node = nodes.get(rows[i]!.id)!;
-    node.children_count = node.children.length;
-    node.total_subtasks = node.children.reduce((sum, c) => sum + 1 + c.total_subtasks, 0);
+    const children = node.children.length;
+    if (children === 0 && node.total_subtasks === undefined) continue;
+    let total = 0;
+    for (const c of node.children) total += 1 + (c.total_subtasks ?? 0);
+    node.children_count = children;
+    node.total_subtasks = total;
   }
-  const target = nodes.get(targetId);
-  if (!target) throw notFound();
-  return target;
+  const top = nodes.get(target.id);
+  if (!top) throw notFound();
+  return top;
+}
+
+/**
+ * A node below the root: what is its own, with a field left out when it is empty (null, false, none), the
+ * same as its row's creation, or the plan's (on the root). Hot path for trees of thousands of nodes: one
+ * object literal per node, then the few fields it has.
+ */
+function leanNode(
+  row: TreeRow,
+  dependsOn: string[] | undefined,
+  remote: RemoteLink[] | undefined,
+  rollup: TaskTreeNode["rollup"],
+): TaskTreeNode {
+  const createdAt = isoOfUtcText(row.createdAt);
+  const node: TaskTreeNode = {
+    id: row.id,
+    task_id: row.id,
+    parent_id: row.parentId,
+    root_task_id: row.rootTaskId,
+    description: row.description,
+    status: row.status,
+    depth: row.depth,
+    position: row.position,
+    complexity_score: row.complexityScore,
+    story_points: row.storyPoints,
+    implementation_details: row.implementationDetails,
+    is_atomic: row.isAtomic,
+    created_at: createdAt,
+    depends_on: dependsOn ?? [],
+    // Read on every node by the planning-quality and needs-attention checks people rely on.
+    acceptance_criteria: row.acceptanceCriteria,
+    requirement_ids: row.requirementIds,
+    needs_attention: row.needsAttention,
+    attention_reason: row.attentionReason,
+    locked: lockReasons(row),
+    rollup,
+    children: [],
+  };
+  if (row.updatedAt !== row.createdAt) node.updated_at = isoOfUtcText(row.updatedAt);
+  if (row.completedAt !== null) node.completed_at = isoOfUtcText(row.completedAt);
+  if (row.estimatedHours !== null) {
+    node.estimated_hours = row.estimatedHours;
+    node.estimate_hours = estimateOf(row);
+  }
+  if (row.estimateSource !== null) node.estimate_source = row.estimateSource;
+  if (remote) node.remote_links = remote;
+  if (row.rejectionReason !== null) node.rejection_reason = row.rejectionReason;
+  if (row.failureReason !== null) node.failure_reason = row.failureReason;
+  if (row.editedAt !== null) node.edited_at = isoOfUtcText(row.editedAt);
+  if (row.exportedAt !== null) node.exported_at = isoOfUtcText(row.exportedAt);
+  if (row.warnings.length > 0) node.warnings = row.warnings;
+  if (row.planner !== null) node.planner = row.planner;
+  if (row.model !== null) node.model = row.model;
+  return node;
 }
 
 export async function getTaskStats(

@@ -122,8 +122,8 @@ export function toTask(
 export function lockReasons(row: {
   parentId: string | null;
   status: string;
-  editedAt: Date | null;
-  exportedAt: Date | null;
+  editedAt: Date | string | null;
+  exportedAt: Date | string | null;
 }): LockReason[] {
   const out: LockReason[] = [];
   if (row.status === "completed" && row.parentId !== null) out.push("completed");
