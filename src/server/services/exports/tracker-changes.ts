@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { STORY_POINTS, type TaskStatus } from "../../../shared/schemas/tasks";
+import { DESCRIPTION_MAX, STORY_POINTS, type TaskStatus } from "../../../shared/schemas/tasks";
 import type { TrackerChange, TrackerChanges, TrackerField } from "../../../shared/schemas/tracker-changes";
 import { descriptionFirstLine, taskTitle } from "../../../shared/task-title";
 import { type RemoteBaseline, remoteItems, tasks, trackerChanges } from "../../db/schema/index";
@@ -79,6 +79,15 @@ export function describedPart(text: string, baseline: RemoteBaseline): string {
   const first = tail.split("\n\n")[0]!;
   const at = now.indexOf(first);
   return at > 0 ? now.slice(0, at).trim() : now;
+}
+
+/**
+ * Text from a tracker, within the length Atomize takes for a description (a GitHub body can be 65,536
+ * characters): cut with a mark, never inside a character.
+ */
+export function withinDescription(text: string): string {
+  if (text.length <= DESCRIPTION_MAX) return text;
+  return `${text.slice(0, DESCRIPTION_MAX - 1).replace(/[\uD800-\uDBFF]$/, "")}…`;
 }
 
 /** A description with its first line (the title) replaced. */
@@ -488,17 +497,20 @@ export async function resolveTrackerChange(
       throw new AppError("CONFLICT", "Its task was deleted from the plan: keep ours to close the change.");
     switch (c.field) {
       case "title": {
+        const title = String(c.theirs).trim();
+        if (!title) throw new AppError("UNPROCESSABLE_CONTENT", "The title there is empty: keep ours.");
         const task = await getOwnedRow(deps, userId, taskId!);
         await updateTask(deps, userId, taskId!, {
-          description: withTitle(task.description, String(c.theirs)),
+          description: withinDescription(withTitle(task.description, title)),
         });
         break;
       }
-      case "description":
-        await updateTask(deps, userId, taskId!, {
-          description: (c.theirs as { description: string }).description,
-        });
+      case "description": {
+        const text = (c.theirs as { description: string }).description.trim();
+        if (!text) throw new AppError("UNPROCESSABLE_CONTENT", "The description there is empty: keep ours.");
+        await updateTask(deps, userId, taskId!, { description: withinDescription(text) });
         break;
+      }
       case "story_points": {
         const points = c.theirs as number | null;
         if (points !== null && !(STORY_POINTS as readonly number[]).includes(points))
@@ -529,8 +541,9 @@ export async function resolveTrackerChange(
         const a = c.theirs as { title: string; text: string; parent: string | null };
         const parent = (await taskOfRemote(deps, c, a.parent)) ?? rootId;
         const text = normalText(a.text);
+        const title = a.title.trim() || c.remoteKey;
         const made = await addTask(deps, userId, parent, {
-          description: text ? `${a.title}\n\n${text}` : a.title,
+          description: withinDescription(text ? `${title}\n\n${text}` : title),
           position: "child",
           auto_decompose: false,
         });
