@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { taskDependencies, tasks } from "../../src/server/db/schema/index";
+import { planStateDirty, taskDependencies, taskRevisions, tasks } from "../../src/server/db/schema/index";
 import { REVISIONS_KEPT } from "../../src/server/plan/revisions";
 import { registerUser, TestClient } from "../support/http-client";
 import { seedTree } from "../support/seed";
@@ -285,5 +285,55 @@ describe("history stored as changes", () => {
     expect(await stateOf(rootId)).toEqual(s1);
     await client.post(`/api/tasks/${rootId}/revisions/${baseline!.id}/restore`, {});
     expect(await stateOf(rootId)).toEqual(s0);
+  });
+
+  it("compares only the tasks whose kept fields changed, whoever changed them, and nothing for plans with no history", async () => {
+    const { client, userId } = await signedIn();
+    const { rootId } = await seedTree(server.deps.database, userId, { fanout: 3, depth: 2, plan: true });
+    const [leaf, other, third] = await leavesOf(rootId);
+    const marked = async (root: string) =>
+      (
+        await server.deps.db
+          .select({ id: planStateDirty.taskId })
+          .from(planStateDirty)
+          .where(eq(planStateDirty.rootTaskId, root))
+      )
+        .map((r) => r.id)
+        .sort();
+    // Progress on a plan with no history yet marks nothing (its first revision starts from the rows).
+    expect((await client.post(`/api/tasks/${third!.id}/complete`, {})).status).toBe(200);
+    expect(await marked(rootId)).toEqual([]);
+    expect((await client.request("PATCH", `/api/tasks/${leaf!.id}`, { story_points: 8 })).status).toBe(200);
+    expect(await marked(rootId)).toEqual([]);
+    // A write to a field a revision does not keep marks nothing; progress, and a write from anywhere, do.
+    await server.deps.db.update(tasks).set({ updatedAt: new Date() }).where(eq(tasks.rootTaskId, rootId));
+    expect(await marked(rootId)).toEqual([]);
+    expect((await client.post(`/api/tasks/${other!.id}/complete`, {})).status).toBe(200);
+    await server.deps.db.update(tasks).set({ description: "Written outside" }).where(eq(tasks.id, third!.id));
+    expect(await marked(rootId)).toEqual([other!.id, third!.id].sort());
+    // The next revision holds the edit and what changed outside revisions, and clears the marks.
+    expect((await client.request("PATCH", `/api/tasks/${leaf!.id}`, { story_points: 3 })).status).toBe(200);
+    expect(await marked(rootId)).toEqual([]);
+    const [newest] = await server.deps.db
+      .select({ changes: taskRevisions.changes })
+      .from(taskRevisions)
+      .where(eq(taskRevisions.rootTaskId, rootId))
+      .orderBy(sql`${taskRevisions.seq} desc`)
+      .limit(1);
+    const changed = newest!.changes!.nodes;
+    expect(changed.map((c) => c.id).sort()).toEqual([leaf!.id, other!.id, third!.id].sort());
+    expect(changed.find((c) => c.id === other!.id)!.after!.status).toBe("completed");
+    expect(changed.find((c) => c.id === third!.id)!.after!.description).toBe("Written outside");
+    // A deleted task is marked, and its revision removes it from the kept state.
+    await server.deps.db.delete(tasks).where(eq(tasks.id, third!.id));
+    expect(await marked(rootId)).toEqual([third!.id]);
+    expect((await client.request("PATCH", `/api/tasks/${leaf!.id}`, { story_points: 5 })).status).toBe(200);
+    const [gone] = await server.deps.db
+      .select({ changes: taskRevisions.changes })
+      .from(taskRevisions)
+      .where(eq(taskRevisions.rootTaskId, rootId))
+      .orderBy(sql`${taskRevisions.seq} desc`)
+      .limit(1);
+    expect(gone!.changes!.nodes.find((c) => c.id === third!.id)).toMatchObject({ after: null });
   });
 });

@@ -370,7 +370,11 @@ export function schedulePlan(
     waves: waves.filter((w) => w !== undefined),
     ready,
     unestimated,
-    forecast: forecast(graph, work, { low, likely, high }, tail, teamSize, seed, simulations),
+    // No runs asked (the agent's views use only the order): no forecast, and none of its set-up.
+    forecast:
+      simulations > 0
+        ? forecast(graph, work, { low, likely, high }, tail, teamSize, seed, simulations)
+        : { team_size: teamSize, p50_days: 0, p90_days: 0, simulations: 0, hours_per_day: HOURS_PER_DAY },
   };
 }
 

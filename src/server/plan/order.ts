@@ -1,4 +1,4 @@
-import { and, asc, eq, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { UUID_PATTERN } from "../../shared/ids";
 import type {
@@ -13,10 +13,10 @@ import type { DbOrTx } from "../db/client";
 import { taskDependencies, tasks } from "../db/schema/index";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
-import { type PlanGraph, schedulePlan } from "./graph";
+import { PlanGraph, schedulePlan } from "./graph";
 import { getOwnedRow, TASK_NOT_FOUND } from "./owned";
 import { beginRevision, recordRevision, revisionTitle } from "./revisions";
-import { loadPlanGraph, type TitledPlanNode } from "./rows";
+import { loadPlanGraph, loadPlanStructure } from "./rows";
 
 /**
  * Forecast runs per schedule, by the plan's size: 1,000 for a small plan, fewer for a large one (107 for
@@ -51,8 +51,20 @@ export async function getDependencies(deps: Deps, userId: string, id: string): P
 }
 
 const TITLE_IN_MESSAGE = 60;
-const titleOf = (graph: PlanGraph, i: number) =>
-  `"${taskTitle((graph.nodes[i] as TitledPlanNode).description, TITLE_IN_MESSAGE)}"`;
+
+/**
+ * The titles of some of a plan's tasks, read when a message names them: the checks run on the plan's
+ * shape alone (loadPlanStructure), without every task's text (issue 32).
+ */
+async function titlesOf(db: DbOrTx, graph: PlanGraph, indices: number[]): Promise<string[]> {
+  const ids = indices.map((i) => graph.nodes[i]!.id);
+  const rows = await db
+    .select({ id: tasks.id, description: tasks.description })
+    .from(tasks)
+    .where(inArray(tasks.id, ids));
+  const byId = new Map(rows.map((r) => [r.id, r.description]));
+  return ids.map((id) => taskTitle(byId.get(id) ?? "a task", TITLE_IN_MESSAGE));
+}
 
 /**
  * Makes `taskId` wait for `input.depends_on`. Both must be the caller's and in the same tree (404
@@ -72,31 +84,31 @@ export async function addDependency(
   const result = await deps.db.transaction(async (tx) => {
     await beginRevision(tx, rootId);
     const [other] = await tx
-      .select({ id: tasks.id, rootTaskId: tasks.rootTaskId })
+      .select({ id: tasks.id, rootTaskId: tasks.rootTaskId, description: tasks.description })
       .from(tasks)
       .where(and(eq(tasks.id, input.depends_on), eq(tasks.userId, userId)))
       .limit(1);
     if (!other || (other.rootTaskId ?? other.id) !== rootId) throw notFound();
     if (other.id === task.id) throw unprocessable("A task cannot depend on itself.");
-    const graph = await loadPlanGraph(tx, rootId);
+    const graph = await loadPlanStructure(tx, rootId);
     const a = graph.index.get(task.id);
     const b = graph.index.get(other.id);
     if (a === undefined || b === undefined) throw notFound();
+    const mine = `"${taskTitle(task.description, TITLE_IN_MESSAGE)}"`;
+    const theirs = `"${taskTitle(other.description, TITLE_IN_MESSAGE)}"`;
     if (graph.isAncestor(b, a)) {
       throw unprocessable(
-        `${titleOf(graph, a)} is part of ${titleOf(graph, b)}, so it cannot depend on it: a task can only depend on work outside its own branch.`,
+        `${mine} is part of ${theirs}, so it cannot depend on it: a task can only depend on work outside its own branch.`,
       );
     }
     if (graph.isAncestor(a, b)) {
       throw unprocessable(
-        `${titleOf(graph, b)} is part of ${titleOf(graph, a)}, so ${titleOf(graph, a)} cannot depend on it: a task can only depend on work outside its own branch.`,
+        `${theirs} is part of ${mine}, so ${mine} cannot depend on it: a task can only depend on work outside its own branch.`,
       );
     }
     const cycle = graph.cycleThrough(a, b);
     if (cycle) {
-      const names = cycle.map((i) =>
-        taskTitle((graph.nodes[i] as TitledPlanNode).description, TITLE_IN_MESSAGE),
-      );
+      const names = await titlesOf(tx, graph, cycle);
       throw unprocessable(`This would create a cycle: ${names.join(" -> ")}`);
     }
     await tx
@@ -107,7 +119,7 @@ export async function addDependency(
       rootId,
       taskId: task.id,
       kind: "dependency",
-      summary: `${titleOf(graph, a)} now waits for ${titleOf(graph, b)}`,
+      summary: `${mine} now waits for ${theirs}`,
     });
     return dependenciesOf(tx, task.id);
   });
@@ -228,12 +240,12 @@ export async function moveTask(
   const moved = await deps.db.transaction(async (tx) => {
     await beginRevision(tx, rootId);
     const [parent] = await tx
-      .select({ id: tasks.id, rootTaskId: tasks.rootTaskId, depth: tasks.depth })
+      .select({ id: tasks.id, rootTaskId: tasks.rootTaskId, depth: tasks.depth, description: tasks.description })
       .from(tasks)
       .where(and(eq(tasks.id, input.parent_id), eq(tasks.userId, userId)))
       .limit(1);
     if (!parent || (parent.rootTaskId ?? parent.id) !== rootId) throw notFound();
-    const before = await loadPlanGraph(tx, rootId);
+    const before = await loadPlanStructure(tx, rootId);
     const self = before.index.get(task.id)!;
     const target = before.index.get(parent.id)!;
     if (target === self || before.isAncestor(self, target)) {
@@ -255,43 +267,51 @@ export async function moveTask(
     const order = siblings.map((s) => s.id).filter((s) => s !== task.id);
     order.splice(Math.min(input.position, order.length), 0, task.id);
     const delta = parent.depth + 1 - task.depth;
-    // Placed by hand: a re-plan leaves it where the person put it.
-    await tx
-      .update(tasks)
-      .set({ parentId: parent.id, updatedAt: new Date(), editedAt: new Date() })
-      .where(eq(tasks.id, task.id));
-    for (const [i, sid] of order.entries()) {
-      await tx
-        .update(tasks)
-        .set({ position: i + 1 })
-        .where(eq(tasks.id, sid));
-    }
-    if (delta !== 0) {
-      await tx.execute(sql`with recursive sub(id) as (
-          select ${task.id}::uuid union all select t.id from ${tasks} t join sub on t.parent_id = sub.id)
-        update ${tasks} set depth = depth + ${delta} where id in (select id from sub)`);
-    }
-    await tx.update(tasks).set({ isAtomic: false }).where(eq(tasks.id, parent.id));
-    // The order must still hold in the new tree.
-    const after = await loadPlanGraph(tx, rootId);
+    // The order must still hold in the new tree: checked on the graph read above with the task's parent
+    // changed in memory, before anything is written (one read of the plan, not two).
+    const after = new PlanGraph(
+      before.nodes.map((n, i) => (i === self ? { ...n, parentId: parent.id } : n)),
+      before.edges,
+    );
     const related = after.edges.find((e) => {
       const a = after.index.get(e.taskId)!;
       const b = after.index.get(e.dependsOnId)!;
       return after.isAncestor(a, b) || after.isAncestor(b, a);
     });
     if (related || !after.order) {
+      const names = related
+        ? await titlesOf(tx, after, [after.index.get(related.taskId)!, after.index.get(related.dependsOnId)!])
+        : [];
       const message = related
-        ? `This move would put ${titleOf(after, after.index.get(related.taskId)!)} and ${titleOf(after, after.index.get(related.dependsOnId)!)}, which depend on each other, in one branch. Remove that dependency first.`
+        ? `This move would put "${names[0]}" and "${names[1]}", which depend on each other, in one branch. Remove that dependency first.`
         : "This move would create a cycle in the plan's order. Remove a dependency first.";
       throw new AppError("UNPROCESSABLE_CONTENT", message, {
         fieldErrors: [{ field: "parent_id", message }],
       });
     }
+    // Placed by hand: a re-plan leaves it where the person put it.
+    await tx
+      .update(tasks)
+      .set({ parentId: parent.id, updatedAt: new Date(), editedAt: new Date() })
+      .where(eq(tasks.id, task.id));
+    // The new siblings numbered 1..n in one statement (only those whose place changes are written).
+    await tx.execute(sql`update ${tasks} t set position = x.place::int
+      from jsonb_array_elements_text(${JSON.stringify(order)}::jsonb) with ordinality as x(id, place)
+      where t.id = x.id::uuid and t.position <> x.place::int`);
+    if (delta !== 0) {
+      await tx.execute(sql`with recursive sub(id) as (
+          select ${task.id}::uuid union all select t.id from ${tasks} t join sub on t.parent_id = sub.id)
+        update ${tasks} set depth = depth + ${delta} where id in (select id from sub)`);
+    }
+    await tx
+      .update(tasks)
+      .set({ isAtomic: false })
+      .where(and(eq(tasks.id, parent.id), eq(tasks.isAtomic, true)));
     await recordRevision(tx, {
       rootId,
       taskId: task.id,
       kind: "move",
-      summary: `Moved ${revisionTitle(task.description)} under ${titleOf(before, target)}`,
+      summary: `Moved ${revisionTitle(task.description)} under ${revisionTitle(parent.description)}`,
     });
     return {
       id: task.id,

@@ -5,6 +5,7 @@ import { taskTitle } from "../../shared/task-title";
 import { resultRows } from "../db/client";
 import {
   type PlanSnapshot,
+  planStateDirty,
   planStateEdges,
   planStateNodes,
   type SnapshotEdge,
@@ -28,8 +29,10 @@ import { loadTreeRows } from "./rows";
  *
  * Revisions as changes (issue 32). A revision used to hold the whole tree (about 1.5 MB of JSON at 2,801
  * nodes, per edit). Now the plan's state as of its newest revision is kept once, in plan_state_nodes (each
- * node's snapshot fields as jsonb) and plan_state_edges. Recording a revision compares that state with the
- * live rows in SQL (a full outer join on the id where the jsonb differs, the same for dependencies), stores
+ * node's snapshot fields as jsonb) and plan_state_edges. Triggers on tasks (migration 0016) mark each task
+ * whose snapshot fields change, in plan_state_dirty, whoever changes it. Recording a revision compares the
+ * marked tasks' live rows with their kept state in SQL (a full outer join on the id where the jsonb
+ * differs; every dependency, which is cheap), clears the marks, stores
  * the differing nodes' before and after images and the added and removed dependencies as the revision's
  * `changes`, and brings the state up to date, in one statement: nothing of the plan travels to the server,
  * and a revision's size follows the change, not the plan. A change made outside revisions (progress, an
@@ -39,8 +42,8 @@ import { loadTreeRows } from "./rows";
  * Restoring starts from the state (exactly the newest revision's snapshot) and applies the undo images of
  * every newer revision, newest first, down to the target: that is exactly the target's snapshot, so the
  * restore (a comparison with the live rows) does what it did. It reads only the nodes that can differ:
- * those a newer revision changed and those changed outside revisions since the newest one (live rows
- * that differ from the state, found in SQL); any other node is the same in all three. Only the newest
+ * those a newer revision changed and those changed outside revisions since the newest one (the marked
+ * ones); any other node is the same in all three. Only the newest
  * REVISIONS_KEPT are ever restored and the walk goes backwards from the present, so no checkpoint is
  * needed: the state is the one full copy per plan, updated in place. Revisions saved before issue 32 keep
  * their whole snapshot and are restored from it; the migration started each plan's state from its newest
@@ -75,6 +78,7 @@ function taskCountOf(rootId: string) {
 async function resetState(tx: Tx, rootId: string): Promise<void> {
   await tx.delete(planStateNodes).where(eq(planStateNodes.rootTaskId, rootId));
   await tx.delete(planStateEdges).where(eq(planStateEdges.rootTaskId, rootId));
+  await tx.delete(planStateDirty).where(eq(planStateDirty.rootTaskId, rootId));
   await tx.execute(sql`insert into ${planStateNodes} (root_task_id, task_id, node)
     select ${rootId}::uuid, t.id, ${nodeOf} from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId}`);
   await tx.execute(sql`insert into ${planStateEdges} (root_task_id, task_id, depends_on_id, source)
@@ -92,6 +96,11 @@ async function stateFromNewestSnapshot(tx: Tx, rootId: string): Promise<void> {
   await tx.execute(sql`insert into ${planStateEdges} (root_task_id, task_id, depends_on_id, source)
     select ${rootId}::uuid, (e->>'task_id')::uuid, (e->>'depends_on_id')::uuid, e->>'source'
     from jsonb_array_elements(${newest}->'edges') e
+    on conflict do nothing`);
+  // The live rows may differ anywhere from that snapshot: the next revision compares every task.
+  await tx.execute(sql`insert into ${planStateDirty} (root_task_id, task_id)
+    select ${rootId}::uuid, task_id from ${planStateNodes} where root_task_id = ${rootId}
+    union select ${rootId}::uuid, t.id from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId}
     on conflict do nothing`);
 }
 
@@ -136,10 +145,13 @@ export async function recordRevision(
   const root = rev.rootId;
   const [saved] = resultRows<{ id: string; seq: number }>(
     await tx.execute(sql`
-    with live as (
-      select t.id, ${nodeOf} as node from ${tasks} t where t.id = ${root} or t.root_task_id = ${root}
+    with dirty as (
+      delete from ${planStateDirty} where root_task_id = ${root} returning task_id as id
+    ), live as (
+      select t.id, ${nodeOf} as node from ${tasks} t where t.id in (select id from dirty)
     ), kept as (
-      select task_id as id, node from ${planStateNodes} where root_task_id = ${root}
+      select task_id as id, node from ${planStateNodes}
+      where root_task_id = ${root} and task_id in (select id from dirty)
     ), node_changes as (
       select coalesce(l.id, k.id) as id, k.node as before, l.node as after
       from live l full join kept k on k.id = l.id
@@ -176,7 +188,7 @@ export async function recordRevision(
           from node_changes), '[]'::jsonb),
         'edges', coalesce((select jsonb_agg(jsonb_build_object('task_id', task_id,
           'depends_on_id', depends_on_id, 'source', source, 'op', op)) from edge_changes), '[]'::jsonb)),
-      (select count(*)::int from live)
+      ${taskCountOf(root)}
     returning id, seq`),
   );
   const [oldest] = await tx
@@ -202,15 +214,25 @@ const inIds = (column: unknown, ids: string[]) =>
  * The plan as it was at a revision, for a restore. An older revision's own snapshot is the whole plan
  * (`only` null: compare every task). Otherwise the nodes that can differ between that revision and the
  * live rows are those a newer revision changed and those changed outside revisions since the newest one
- * (the live rows that differ from the kept state, found in SQL); only these are read, with the changes of
+ * (the tasks marked in plan_state_dirty); only these are read, with the changes of
  * every newer revision undone, newest first. Every other node is the same at the revision, in the kept
- * state and in the live rows. The dependencies are always the whole set. Nodes in depth order.
+ * state and in the live rows. The dependencies: the whole set from an older snapshot; otherwise those the
+ * newer revisions changed, with whether the revision had them (the rest are the kept state's). Nodes in
+ * depth order.
  */
 async function snapshotAt(
   tx: Tx,
   rootId: string,
   revision: { seq: number; snapshot: PlanSnapshot | null },
-): Promise<PlanSnapshot & { only: string[] | null }> {
+): Promise<
+  | (PlanSnapshot & { only: null })
+  | {
+      nodes: SnapshotNode[];
+      edges: null;
+      edgesUndone: (SnapshotEdge & { present: boolean })[];
+      only: string[];
+    }
+> {
   if (revision.snapshot) return { ...revision.snapshot, only: null };
   const newer = await tx
     .select({ changes: taskRevisions.changes })
@@ -222,16 +244,11 @@ async function snapshotAt(
     if (!changes) throw new Error("A revision newer than the one restored holds no changes");
     return changes;
   });
-  const drifted = resultRows<{ id: string }>(
-    await tx.execute(sql`
-      with live as (
-        select t.id, ${nodeOf} as node from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId}
-      ), kept as (
-        select task_id as id, node from ${planStateNodes} where root_task_id = ${rootId}
-      )
-      select coalesce(l.id, k.id) as id from live l full join kept k on k.id = l.id
-      where l.node is distinct from k.node`),
-  );
+  // Every task changed since the newest revision is marked (a superset of those that differ).
+  const drifted = await tx
+    .select({ id: planStateDirty.taskId })
+    .from(planStateDirty)
+    .where(eq(planStateDirty.rootTaskId, rootId));
   const only = [
     ...new Set([...changed.flatMap((c) => c.nodes.map((n) => n.id)), ...drifted.map((d) => d.id)]),
   ];
@@ -243,19 +260,10 @@ async function snapshotAt(
         .where(and(eq(planStateNodes.rootTaskId, rootId), inIds(planStateNodes.taskId, only)))
     ).map((r) => [r.id, r.node]),
   );
+  // The dependencies the newer revisions added or removed, each with whether the revision restored had it
+  // (the oldest undo wins); every other dependency is as in the kept state.
   const edgeKey = (e: SnapshotEdge) => `${e.task_id} ${e.depends_on_id} ${e.source}`;
-  const edges = new Map<string, SnapshotEdge>(
-    (
-      await tx
-        .select({
-          task_id: planStateEdges.taskId,
-          depends_on_id: planStateEdges.dependsOnId,
-          source: planStateEdges.source,
-        })
-        .from(planStateEdges)
-        .where(eq(planStateEdges.rootTaskId, rootId))
-    ).map((e) => [edgeKey(e), e]),
-  );
+  const edges = new Map<string, SnapshotEdge & { present: boolean }>();
   for (const changes of changed) {
     for (const c of changes.nodes) {
       if (c.before) nodes.set(c.id, c.before);
@@ -263,13 +271,13 @@ async function snapshotAt(
     }
     for (const e of changes.edges) {
       const edge = { task_id: e.task_id, depends_on_id: e.depends_on_id, source: e.source };
-      if (e.op === "added") edges.delete(edgeKey(edge));
-      else edges.set(edgeKey(edge), edge);
+      edges.set(edgeKey(edge), { ...edge, present: e.op !== "added" });
     }
   }
   return {
     nodes: [...nodes.values()].sort((a, b) => a.depth - b.depth || a.position - b.position),
-    edges: [...edges.values()],
+    edges: null,
+    edgesUndone: [...edges.values()],
     only,
   };
 }
@@ -410,16 +418,41 @@ export async function restoreRevision(
     // Every task kept now hangs under a kept parent, so deleting the rest takes nothing kept with it.
     const extra = current.filter((r) => !wanted.has(r.id)).map((r) => r.id);
     if (extra.length) await tx.delete(tasks).where(inArray(tasks.id, extra));
-    await tx.delete(taskDependencies).where(eq(taskDependencies.rootTaskId, rootId));
-    if (snapshot.edges.length) {
-      await tx.insert(taskDependencies).values(
-        snapshot.edges.map((e) => ({
-          taskId: e.task_id,
-          dependsOnId: e.depends_on_id,
-          rootTaskId: rootId,
-          source: e.source,
-        })),
-      );
+    if (snapshot.edges) {
+      await tx.delete(taskDependencies).where(eq(taskDependencies.rootTaskId, rootId));
+      if (snapshot.edges.length) {
+        await tx.insert(taskDependencies).values(
+          snapshot.edges.map((e) => ({
+            taskId: e.task_id,
+            dependsOnId: e.depends_on_id,
+            rootTaskId: rootId,
+            source: e.source,
+          })),
+        );
+      }
+    } else {
+      // The revision's dependencies: the kept state's, with the newer revisions' changes undone. Only those
+      // that differ from the live ones are written (a plan of 10,000 nodes keeps its thousands of others).
+      const target = sql`with undone as (
+          select (e->>'task_id')::uuid as task_id, (e->>'depends_on_id')::uuid as depends_on_id,
+            e->>'source' as source, (e->>'present')::boolean as present
+          from jsonb_array_elements(${JSON.stringify(snapshot.edgesUndone)}::jsonb) e
+        ), target as (
+          select s.task_id, s.depends_on_id, s.source from ${planStateEdges} s
+          where s.root_task_id = ${rootId} and not exists (select 1 from undone u
+            where u.task_id = s.task_id and u.depends_on_id = s.depends_on_id and u.source = s.source)
+          union all
+          select task_id, depends_on_id, source from undone where present
+        )`;
+      // Two statements: a dependency can come back with another source (one row per pair of tasks).
+      await tx.execute(sql`${target}
+        delete from ${taskDependencies} d where d.root_task_id = ${rootId} and not exists (select 1 from target t
+          where t.task_id = d.task_id and t.depends_on_id = d.depends_on_id and t.source = d.source)`);
+      await tx.execute(sql`${target}
+        insert into ${taskDependencies} (task_id, depends_on_id, root_task_id, source)
+        select t.task_id, t.depends_on_id, ${rootId}::uuid, t.source from target t
+        where not exists (select 1 from ${taskDependencies} d
+          where d.task_id = t.task_id and d.depends_on_id = t.depends_on_id)`);
     }
     const when = revision.createdAt.toISOString().slice(0, 16).replace("T", " ");
     const summary = `Restored the plan as it was at ${when} UTC (${revision.summary})`;

@@ -308,3 +308,18 @@ export const taskNotes = pgTable(
   },
   (t) => [index("task_notes_task_idx").on(t.taskId, t.createdAt)],
 );
+
+/**
+ * The tasks of a plan that changed since its newest revision, kept by triggers on tasks (migration 0016;
+ * only for plans with a kept state): the next revision compares just these with the kept state, so its
+ * cost follows the change, not the plan. No foreign key: a deleted task or plan leaves its mark behind
+ * until the next revision (or never, for a deleted plan: two uuids).
+ */
+export const planStateDirty = pgTable(
+  "plan_state_dirty",
+  {
+    rootTaskId: uuid().notNull(),
+    taskId: uuid().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.rootTaskId, t.taskId] })],
+);

@@ -20,9 +20,10 @@ import type { Deps } from "../../deps";
 import { PlanGraph, readyLeaves, schedulePlan } from "../../plan/graph";
 import { getOwnedRow } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
-import { loadPlanEdges, loadPlanGraph, loadPlanRows, type PlanRow, planNodeOf } from "../../plan/rows";
+import { loadPlanEdges, loadPlanRows, type PlanRow, planNodeOf } from "../../plan/rows";
 import { listNotes } from "./notes";
-import { getTask, updateTask } from "./tasks";
+import { statedScope, toContext } from "./serialize";
+import { updateTask } from "./tasks";
 
 /**
  * The plan as a coding agent or a script reads it (the MCP tools, the CLI): the projects with their
@@ -30,8 +31,8 @@ import { getTask, updateTask } from "./tasks";
  */
 
 const TITLE_MAX = 80;
-/** Forecast runs are not needed here (only the critical path and the ready leaves): the fewest allowed. */
-const SIMULATIONS = 20;
+/** Forecast runs are not needed here (only the critical path and the ready leaves): none. */
+const SIMULATIONS = 0;
 
 type Row = PlanRow;
 
@@ -83,7 +84,11 @@ export async function listProjects(
 /** The tree's rows with their children lists, dependencies and (when the order has no cycle) schedule marks. */
 async function loadPlan(deps: Deps, rootId: string) {
   const [rows, edges] = await Promise.all([loadPlanRows(deps.db, rootId), loadPlanEdges(deps.db, rootId)]);
-  const graph = new PlanGraph(rows.map(planNodeOf), edges);
+  return planOf(rows, new PlanGraph(rows.map(planNodeOf), edges), rootId);
+}
+
+/** The plan's lookups and schedule marks from its rows and graph (again after a change made in memory). */
+function planOf(rows: Row[], graph: PlanGraph, rootId: string) {
   const byId = new Map(rows.map((r) => [r.id, r]));
   const children = new Map<string, Row[]>();
   for (const r of rows) {
@@ -108,7 +113,7 @@ async function loadPlan(deps: Deps, rootId: string) {
   const ready = (schedule?.ready ?? []).map((i) => graph.nodes[i]!.id);
   return { rows, byId, children, dependsOn, graph, schedule, critical, ready };
 }
-type LoadedPlan = Awaited<ReturnType<typeof loadPlan>>;
+type LoadedPlan = ReturnType<typeof planOf>;
 
 function leafProgress(plan: LoadedPlan, topId: string): Progress {
   let done = 0;
@@ -240,11 +245,13 @@ function unblockedBy(graph: PlanGraph, id: string): string[] {
 
 async function agentTaskIn(deps: Deps, userId: string, plan: LoadedPlan, id: string): Promise<AgentTask> {
   const rootId = plan.rows[0]!.id;
+  // The root's own row is enough (its requirements and stack), not its whole answer with epics and stories.
   const [row, root, notes] = await Promise.all([
     getOwnedRow(deps, userId, id),
-    getTask(deps, userId, rootId),
+    getOwnedRow(deps, userId, rootId),
     listNotes(deps, userId, id),
   ]);
+  const stack = toContext(root, null);
   const path: TaskRef[] = [];
   for (let p = row.parentId ? plan.byId.get(row.parentId) : undefined; p; ) {
     path.unshift(refOf(p));
@@ -273,7 +280,7 @@ async function agentTaskIn(deps: Deps, userId: string, plan: LoadedPlan, id: str
           },
     implementation_details: row.implementationDetails,
     acceptance_criteria: row.acceptanceCriteria ?? [],
-    requirements: (root.stated_scope?.requirements ?? []).filter((r) => wanted.has(r.id)),
+    requirements: wanted.size ? (statedScope(root)?.requirements ?? []).filter((r) => wanted.has(r.id)) : [],
     path,
     depends_on: refs(plan.dependsOn.get(row.id) ?? []),
     blocks: refs(plan.graph.edges.filter((e) => e.dependsOnId === row.id).map((e) => e.taskId)),
@@ -283,8 +290,8 @@ async function agentTaskIn(deps: Deps, userId: string, plan: LoadedPlan, id: str
     project: {
       id: root.id,
       title: titleOf(root.description),
-      tech_stack: root.context?.tech_stack ?? null,
-      best_practices: root.context?.best_practices ?? [],
+      tech_stack: stack?.tech_stack ?? null,
+      best_practices: stack?.best_practices ?? [],
     },
   };
 }
@@ -369,14 +376,18 @@ export async function setTaskStatus(
 ): Promise<StatusChange> {
   const row = await getOwnedRow(deps, userId, id);
   const rootId = row.rootTaskId ?? row.id;
-  const readyIds = (graph: PlanGraph) => new Set(readyLeaves(graph).map((i) => graph.nodes[i]!.id));
-  const before = readyIds(await loadPlanGraph(deps.db, rootId));
-  await updateTask(deps, userId, id, { status: input.status });
+  // The plan is read once: the change is made in memory too (only this task's status and done mark move),
+  // so what became ready, and the progress, come from the same rows (issue 32: was four reads).
   const plan = await loadPlan(deps, rootId);
-  const unblocked = plan.ready.filter((r) => !before.has(r) && r !== id);
+  const before = new Set(readyLeaves(plan.graph).map((i) => plan.graph.nodes[i]!.id));
+  const task = await updateTask(deps, userId, id, { status: input.status }, { graph: plan.graph });
+  const mine = plan.byId.get(id);
+  if (mine) mine.status = task.status;
+  const after = planOf(plan.rows, plan.graph, rootId);
+  const unblocked = after.ready.filter((r) => !before.has(r) && r !== id);
   return {
-    task: refOf(plan.byId.get(id)!),
-    unblocked: unblocked.map((r) => refOf(plan.byId.get(r)!)),
-    progress: leafProgress(plan, rootId),
+    task: refOf(after.byId.get(id) ?? { id, description: task.description, status: task.status }),
+    unblocked: unblocked.map((r) => refOf(after.byId.get(r)!)),
+    progress: leafProgress(after, rootId),
   };
 }

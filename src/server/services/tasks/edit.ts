@@ -7,7 +7,7 @@ import type { Deps } from "../../deps";
 import { agentStartedEvents } from "../../engine/agent";
 import { AGENT_PLANNER } from "../../engine/jobs";
 import { AppError } from "../../errors";
-import { readyLeaves } from "../../plan/graph";
+import { type PlanGraph, readyLeaves } from "../../plan/graph";
 import { getOwnedRow } from "../../plan/owned";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
 import type { TaskRow } from "../../plan/rows";
@@ -112,11 +112,16 @@ export async function createTask(
   return toTask(row, { children: 0, descendants: 0 }, { epics: [], stories: [], eventModel: null });
 }
 
+/**
+ * `known.graph`: the plan's graph as read just before this change, when the caller has it (MCP's status
+ * change): what became ready is told from it, with this task's done mark moved, instead of a new read.
+ */
 export async function updateTask(
   deps: Deps,
   userId: string,
   id: string,
   input: z.output<typeof updateTaskInput>,
+  known: { graph?: PlanGraph } = {},
 ): Promise<Task> {
   const before = await getOwnedRow(deps, userId, id);
   const set: Partial<TaskRow> = { updatedAt: new Date() };
@@ -171,7 +176,13 @@ export async function updateTask(
   const task = await getTask(deps, userId, id);
   await publishTaskChange(deps, userId, task, before.status);
   if ((before.status === "completed") !== (task.status === "completed")) {
-    await publishNewlyReady(deps, userId, task.root_task_id ?? task.id, id, before.status === "completed");
+    const i = known.graph?.index.get(id);
+    if (known.graph && i !== undefined) {
+      (known.graph.nodes[i] as { done: boolean }).done = task.status === "completed";
+    }
+    await publishNewlyReady(deps, userId, task.root_task_id ?? task.id, id, before.status === "completed", {
+      graph: i === undefined ? undefined : known.graph,
+    });
   }
   return task;
 }
@@ -186,20 +197,27 @@ async function publishNewlyReady(
   rootId: string,
   changed: string,
   wasDone: boolean,
+  known: { graph?: PlanGraph },
 ) {
-  const [any] = await deps.db
-    .select({ id: taskDependencies.taskId })
-    .from(taskDependencies)
-    .where(eq(taskDependencies.rootTaskId, rootId))
-    .limit(1);
-  if (!any) return; // without dependencies, completing a task unblocks nothing
-  const graph = await loadPlanGraph(deps.db, rootId);
+  let graph = known.graph;
+  if (!graph) {
+    const [any] = await deps.db
+      .select({ id: taskDependencies.taskId })
+      .from(taskDependencies)
+      .where(eq(taskDependencies.rootTaskId, rootId))
+      .limit(1);
+    if (!any) return; // without dependencies, completing a task unblocks nothing
+    graph = await loadPlanGraph(deps.db, rootId);
+  }
+  if (graph.edges.length === 0) return;
   const i = graph.index.get(changed);
   if (!graph.order || i === undefined) return;
   const after = new Set(readyLeaves(graph));
   const node = graph.nodes[i] as { done: boolean };
+  const isDone = node.done;
   node.done = wasDone;
   const before = new Set(readyLeaves(graph));
+  node.done = isDone;
   const ready = [...after].filter((j) => !before.has(j)).map((j) => graph.nodes[j]!.id);
   if (ready.length === 0) return;
   await deps.events.publish({

@@ -132,7 +132,7 @@ export function lockReasons(row: {
   return out;
 }
 
-function statedScope(row: TaskRow): Task["stated_scope"] {
+export function statedScope(row: TaskRow): Task["stated_scope"] {
   // The brief the planners were given: the same reading, so what is shown is what was planned from.
   // A linked repository is read as work on something that exists, as the planners read it.
   const brief = briefOf(row, optionsOf(row).githubRepo ? "(a linked repository)" : null);
