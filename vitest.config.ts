@@ -10,6 +10,7 @@ import { defineConfig } from "vitest/config";
  * one that starts a test server or opens a database is missing here (or one listed here no longer does).
  */
 export const postgresSuites = [
+  "tests/integration/actuals.test.ts",
   "tests/integration/agent-api.test.ts",
   "tests/integration/api-tokens.test.ts",
   "tests/integration/auth-google-oidc-provider.test.ts",
@@ -56,6 +57,7 @@ export const postgresSuites = [
   "tests/integration/process.test.ts",
   "tests/integration/realtime.test.ts",
   "tests/integration/replan.test.ts",
+  "tests/integration/requirements.test.ts",
   "tests/integration/revisions-as-changes.test.ts",
   "tests/integration/server-rendering.test.ts",
   "tests/integration/session-sockets.test.ts",

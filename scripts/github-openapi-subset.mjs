@@ -39,6 +39,7 @@ const OPERATIONS = [
   "issues/create-label",
   "issues/add-labels",
   "issues/remove-label",
+  "pulls/list",
 ];
 
 /** `names`: `schema` is a map of property names (a `properties` object), whose keys are never annotations. */

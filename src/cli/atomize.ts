@@ -30,7 +30,8 @@ Commands:
   plan <id>              A project's tasks as an outline, its critical path and forecast
   next <id>              The next task to do in a project, with what it takes and what it unblocks
   start <task id>        Mark a task in progress
-  done <task id>         Mark a task completed
+  done <task id>         Mark a task completed; --hours N records the hours it took (else the
+                         working time since start is kept)
   export <id>            A project as --format md, csv or json (as the app's download), to stdout
                          or --output FILE
 
@@ -50,11 +51,19 @@ const OPTIONS = {
   token: { type: "string" },
   format: { type: "string" },
   output: { type: "string", short: "o" },
+  hours: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
 
-type Options = { json?: boolean; url?: string; token?: string; format?: string; output?: string };
+type Options = {
+  json?: boolean;
+  url?: string;
+  token?: string;
+  format?: string;
+  output?: string;
+  hours?: string;
+};
 
 type Command = {
   /** The positional arguments it needs, by name. */
@@ -97,6 +106,15 @@ function checkToken(token: string): string {
   // A header cannot carry spaces or control characters; refuse here rather than echo it in an error.
   if (!/^[\x21-\x7e]+$/.test(t)) throw new UsageError("That is not an API token (they look like atz_...).");
   return t;
+}
+
+/** `--hours N`: a number of hours, 0 or more (the server checks the upper limit and says so). */
+function hoursOption(text: string): number {
+  const hours = Number(text.trim());
+  if (text.trim() === "" || !Number.isFinite(hours) || hours < 0) {
+    throw new UsageError(`--hours must be a number of hours, 0 or more (got ${text}).`);
+  }
+  return hours;
 }
 
 /** The server and token to use: options, then the environment, then the stored login. */
@@ -189,9 +207,14 @@ const commands: Record<string, Command> = {
   },
   done: {
     args: ["task id"],
+    options: ["hours"],
     async run([id], opts) {
+      const hours = opts.hours === undefined ? undefined : hoursOption(opts.hours);
       const api = connect(opts);
-      const change = await api.post(taskPath(id!, "/status"), statusChangeAnswer, { status: "completed" });
+      const change = await api.post(taskPath(id!, "/status"), statusChangeAnswer, {
+        status: "completed",
+        ...(hours === undefined ? {} : { actual_hours: hours }),
+      });
       if (opts.json) return printJson(change);
       write(statusChange("Done", change));
       const task = await api.get(taskPath(id!), taskAnswer);

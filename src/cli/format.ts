@@ -121,6 +121,8 @@ export function nextTask(next: NextTask): string {
 /** One line about a task a command changed, and what became ready with it. */
 export function statusChange(verb: string, change: StatusChange): string {
   const lines = [`${verb}: ${fitText(change.task.title, TITLE_MAX)}  ${change.task.id}`];
+  if (typeof change.actual_hours === "number")
+    lines.push(`Took ${Math.round(change.actual_hours * 10) / 10} h`);
   if (change.unblocked.length) lines.push(...section("Now ready", change.unblocked.map(refLine)).slice(1));
   return `${lines.join("\n")}\n`;
 }

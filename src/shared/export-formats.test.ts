@@ -74,6 +74,10 @@ function sampleTree(): TaskTreeNode {
     estimate_source: "rule",
     requirement_ids: ["R1", "R3"],
     acceptance_criteria: ["Wrong passwords are refused", "=SUM(A1) stays text"],
+    started_at: "2026-01-05T09:00:00.000Z",
+    completed_at: "2026-01-06T15:30:00.000Z",
+    actual_hours: 9.5,
+    actual_source: "working_time",
   });
   const a2 = node("a2", "Hook up the API\nsecond line, with a comma", {
     parent_id: "a",
@@ -255,6 +259,10 @@ describe("treeToCsv", () => {
       "",
       "",
       "",
+      "",
+      "",
+      "",
+      "",
     ]);
     expect(byId.a1!.slice(0, 4)).toEqual(["a1", "a", "2", "1.1.1"]);
     expect(byId.a1![4]).toBe('Write the "login" form, with validation');
@@ -271,11 +279,16 @@ describe("treeToCsv", () => {
       "11",
       "",
       "",
+      "2026-01-05T09:00:00.000Z",
+      "2026-01-06T15:30:00.000Z",
+      "9.5",
+      "working_time",
     ]);
     expect(byId.a2![3]).toBe("1.1.2");
     // What each task waits for, by id and by its place in the tree.
-    expect(byId.a2!.slice(-2)).toEqual(["a1", "1.1.1"]);
-    expect(byId.b!.slice(-2)).toEqual(["a", "1.1"]);
+    const waits = CSV_COLUMNS.indexOf("depends_on");
+    expect(byId.a2!.slice(waits, waits + 2)).toEqual(["a1", "1.1.1"]);
+    expect(byId.b!.slice(waits, waits + 2)).toEqual(["a", "1.1"]);
     expect(byId.a2![5]).toBe("Hook up the API\nsecond line, with a comma");
     expect(byId.b![3]).toBe("1.2");
     // Every row has every column, whatever the quoting.
@@ -309,7 +322,7 @@ describe("treeToMarkdown", () => {
     expect(at("**Authentication**")).toMatch(/^ {2}- \[ \] \*\*Authentication\*\* _\(complexity 6\/10/);
     expect(at("login")).toMatch(/^ {4}- \[x\] /);
     expect(at("login")).toContain(
-      "complexity 3/10, 2 story points, about 6 h (estimated by rule), range 4-11 h, covers R1, R3, atomic",
+      "complexity 3/10, 2 story points, about 6 h (estimated by rule), range 4-11 h, covers R1, R3, atomic, took 9.5 h (from start to done)",
     );
     const login = lines.findIndex((l) => l.includes("login"));
     expect(lines.slice(login + 1, login + 4)).toEqual([
@@ -358,5 +371,53 @@ describe("treeToMarkdown", () => {
     for (let i = 1; i < 2000; i++) deep = node(`n${i}`, `level ${i}`, { children: [deep] });
     expect(() => treeToMarkdown(deep)).not.toThrow();
     expect(parseCsv(treeToCsv(deep))).toHaveLength(2001);
+  });
+});
+
+describe("treeToMarkdown's requirements", () => {
+  const scope = (requirements: { id: string; text: string }[]) => ({
+    requirements,
+    non_goals: [],
+    constraints: [],
+    planned_as: { kind: "feature", label: "feature", because: [] },
+  });
+
+  it("lists each stated requirement with its status and the numbered tasks covering it, before the tree", () => {
+    const tree = sampleTree();
+    tree.stated_scope = scope([
+      { id: "R1", text: "Members sign in with a *password*" },
+      { id: "R2", text: "Owners deploy" },
+      { id: "R3", text: "Wrong passwords are refused" },
+      { id: "R4", text: "Payments" },
+    ]);
+    tree.children[0]!.requirement_ids = ["R1"];
+    tree.children[0]!.children[1]!.requirement_ids = ["R1"];
+    tree.children[1]!.requirement_ids = ["R2"];
+    const md = treeToMarkdown(tree);
+    const section = md.slice(md.indexOf("## Requirements"), md.indexOf("## Task Tree"));
+    expect(section.split("\n")).toEqual([
+      "## Requirements",
+      "",
+      "1 of 4 requirements done; 1 has no task.",
+      "",
+      "- [ ] **R1** Members sign in with a \\*password\\* _(in progress, 1 of 2 tasks done)_",
+      '  - 1.1 Write the "login" form, with validation _(done)_',
+      "  - 1.2 Hook up the API _(pending)_",
+      "- [ ] **R2** Owners deploy _(not started)_",
+      "  - 2 =SUM(A1:A2) deploy _(pending)_",
+      "- [x] **R3** Wrong passwords are refused _(done)_",
+      '  - 1.1 Write the "login" form, with validation _(done)_',
+      "- [ ] **R4** Payments _(no tasks yet)_",
+      "",
+      "",
+    ]);
+    expect(md.indexOf("## Requirements")).toBeGreaterThan(md.indexOf("- **Subtasks:** 4"));
+  });
+
+  it("leaves the section out when the plan states no requirements", () => {
+    const tree = sampleTree();
+    tree.stated_scope = scope([]);
+    expect(treeToMarkdown(tree)).toBe(treeToMarkdown(sampleTree()));
+    expect(treeToMarkdown(tree)).not.toContain("## Requirements");
   });
 });

@@ -1,3 +1,9 @@
+import {
+  coverageSummary,
+  coverageTotals,
+  REQUIREMENT_STATUS_TEXT,
+  requirementCoverage,
+} from "./requirement-coverage";
 import type { Epic, TaskTreeNode, UserStory } from "./schemas/tasks";
 import { descriptionFirstLine, UNTITLED_TASK } from "./task-title";
 
@@ -116,6 +122,8 @@ function details(node: TaskTreeNode): string {
   if (node.requirement_ids?.length) parts.push(`covers ${node.requirement_ids.join(", ")}`);
   if (node.is_atomic) parts.push("atomic");
   if (node.status && node.status !== "completed") parts.push(node.status.replace(/_/g, " "));
+  if (node.actual_hours !== null && node.actual_hours !== undefined)
+    parts.push(`took ${node.actual_hours} h${node.actual_source === "person" ? "" : " (from start to done)"}`);
   return parts.length ? ` _(${parts.join(", ")})_` : "";
 }
 
@@ -149,7 +157,43 @@ function storyBlock(story: UserStory): string[] {
 }
 
 /**
- * The tree as Markdown: a heading and summary for the root, the hierarchy as nested checklists
+ * The plan's stated requirements (R1, R2, ...) with their status and the tasks covering each, numbered as
+ * their place under the root ("2.1": the first subtask of the second task), by the rule of
+ * requirement-coverage.ts; nothing when the tree states none (or is a subtree, which carries no scope).
+ */
+function requirementLines(visits: Visit[]): string[] {
+  const requirements = visits[0]?.node.stated_scope?.requirements ?? [];
+  if (requirements.length === 0) return [];
+  const coverage = requirementCoverage(
+    requirements,
+    visits.map((v) => ({
+      id: v.node.id,
+      parentId: v.parent?.id ?? null,
+      requirementIds: v.node.requirement_ids,
+      status: v.node.status,
+    })),
+  );
+  const byId = new Map(visits.map((v) => [v.node.id, v]));
+  const out = ["## Requirements", "", `${coverageSummary(coverageTotals(coverage))}.`, ""];
+  for (const r of coverage) {
+    const progress = r.leaves_total > 1 ? `, ${r.leaves_done} of ${r.leaves_total} tasks done` : "";
+    out.push(
+      `- ${r.status === "done" ? "[x]" : "[ ]"} **${inline(r.id)}** ${inline(r.text)} _(${REQUIREMENT_STATUS_TEXT[r.status]}${progress})_`,
+    );
+    for (const t of r.tasks) {
+      const v = byId.get(t.id)!;
+      const place = v.path.split(".").slice(1).join(".");
+      const status = v.node.status === "completed" ? "done" : v.node.status.replace(/_/g, " ");
+      out.push(`  - ${place} ${inline(titleOf(v.node))} _(${status})_`);
+    }
+  }
+  out.push("");
+  return out;
+}
+
+/**
+ * The tree as Markdown: a heading and summary for the root, its stated requirements with their status and
+ * tasks, the hierarchy as nested checklists
  * (checked when completed) with complexity, story points, the estimate and its range, what each task
  * is blocked by and its acceptance criteria, then epics with their user stories, then the event model's
  * own Markdown.
@@ -169,6 +213,7 @@ export function treeToMarkdown(tree: TaskTreeNode): string {
   out.push(`- **Subtasks:** ${visits.length - 1}`);
   if (points > 0) out.push(`- **Story points (work items):** ${points}`);
   out.push("");
+  out.push(...requirementLines(visits));
 
   out.push("## Task Tree", "");
   const titles = new Map(visits.map((v) => [v.node.id, titleOf(v.node)]));
@@ -234,6 +279,11 @@ export const CSV_COLUMNS = [
   "depends_on",
   /** The same tasks by their place in the tree (the `path` column), for reading in a spreadsheet. */
   "depends_on_paths",
+  /** What the work took (issue 33): its first start, its completion and its hours, entered or measured. */
+  "started_at",
+  "completed_at",
+  "actual_hours",
+  "actual_source",
 ] as const;
 
 /** RFC 4180: a field with a comma, a double quote or a line break is quoted, its quotes doubled. */
@@ -276,6 +326,10 @@ export function treeToCsv(tree: TaskTreeNode): string {
         node.estimate_hours?.high ?? "",
         blockers.join(" "),
         blockers.map((id) => paths.get(id)).join(" "),
+        node.started_at ?? "",
+        node.completed_at ?? "",
+        node.actual_hours ?? "",
+        node.actual_source ?? "",
       ]
         .map(csvField)
         .join(","),

@@ -747,3 +747,112 @@ describe("tracker rules: labels one by one, GitHub's sub-issue text, ids, rename
     }
   });
 });
+
+describe("pull requests (pulls/list) and the issues their descriptions close", () => {
+  const titlesOf = async (res: Response) => (await json(res)).map((p: any) => p.title);
+
+  it("lists open pull requests newest first by default, all with state=all, in GitHub's shape, paged", async () => {
+    gh.addRepo({ owner: "ada", name: "prs", files: ["x"] });
+    const issue = await json(await post("/repos/ada/prs/issues", CLASSIC, { title: "Sign in" }));
+    const a = gh.createPullRequest("ada", "prs", { title: "Add sign-in", body: `Closes #${issue.number}` });
+    const b = gh.createPullRequest("ada", "prs", { title: "Tidy up", author: "grace" });
+    gh.createPullRequest("ada", "prs", { title: "Docs" });
+    // Numbers are shared with issues, as on GitHub.
+    expect([a.number, b.number]).toEqual([issue.number + 1, issue.number + 2]);
+    expect(a.html_url).toBe(`https://github.com/ada/prs/pull/${a.number}`);
+    await gh.setPullRequestState("ada", "prs", b.number, "closed");
+
+    const open = await call("/repos/ada/prs/pulls", { token: CLASSIC });
+    expect(open.status).toBe(200);
+    expect(await titlesOf(open)).toEqual(["Docs", "Add sign-in"]);
+    const all = await call("/repos/ada/prs/pulls?state=all&per_page=2", { token: CLASSIC });
+    expect(await titlesOf(all)).toEqual(["Docs", "Tidy up"]);
+    expect(all.headers.get("link")).toMatch(
+      /\/repositories\/\d+\/pulls\?state=all&per_page=2&page=2>; rel="next"/,
+    );
+    const page2 = await call("/repos/ada/prs/pulls?state=all&per_page=2&page=2", { token: CLASSIC });
+    const [first] = await json(page2);
+    expect(first).toMatchObject({
+      number: a.number,
+      state: "open",
+      title: "Add sign-in",
+      body: `Closes #${issue.number}`,
+      html_url: a.html_url,
+      merged_at: null,
+      closed_at: null,
+      draft: false,
+      user: { login: "ada" },
+      base: { ref: "main", repo: { full_name: "ada/prs", default_branch: "main" } },
+      head: { ref: `change-${a.number}` },
+    });
+    const asc = await call("/repos/ada/prs/pulls?state=closed&direction=asc", { token: CLASSIC });
+    expect(await titlesOf(asc)).toEqual(["Tidy up"]);
+    expect(await titlesOf(await call("/repos/ada/prs/pulls?base=other", { token: CLASSIC }))).toEqual([]);
+    // The issues endpoint lists pull requests too, marked with `pull_request`.
+    const issues = await json(await call("/repos/ada/prs/issues?state=all", { token: CLASSIC }));
+    expect(issues.map((i: any) => [i.number, Boolean(i.pull_request)])).toEqual([
+      [issue.number + 3, true],
+      [issue.number + 2, true],
+      [issue.number + 1, true],
+      [issue.number, false],
+    ]);
+  });
+
+  it("merging into the default branch closes the issues a closing keyword names, and only those", async () => {
+    gh.addRepo({ owner: "ada", name: "merge", files: ["x"] });
+    const hook = await receiver();
+    try {
+      gh.addWebhook("ada", "merge", { url: hook.url, secret: "s3cret" });
+      const n: number[] = [];
+      for (let i = 0; i < 5; i++)
+        n.push((await json(await post("/repos/ada/merge/issues", CLASSIC, { title: `Issue ${i}` }))).number);
+      const pr = gh.createPullRequest("ada", "merge", {
+        title: "Everything",
+        body: `Fixes: #${n[0]}, resolves ada/merge#${n[1]}\nFixes issue #${n[2]}\nCloses other/repo#${n[3]}`,
+      });
+      const side = gh.createPullRequest("ada", "merge", {
+        title: "Side",
+        body: `Closes #${n[4]}`,
+        base: "dev",
+      });
+      await gh.setPullRequestState("ada", "merge", pr.number, "merged");
+      await gh.setPullRequestState("ada", "merge", side.number, "merged");
+      const states = await json(
+        await call("/repos/ada/merge/issues?state=all&per_page=100", { token: CLASSIC }),
+      );
+      const stateOf = (num: number) => states.find((i: any) => i.number === num);
+      expect(n.map((num) => stateOf(num).state)).toEqual(["closed", "closed", "open", "open", "open"]);
+      expect(stateOf(n[0]!).state_reason).toBe("completed");
+      expect(hook.got.map((d) => [d.body.action, d.body.issue.number])).toEqual([
+        ["closed", n[0]],
+        ["closed", n[1]],
+      ]);
+      const merged = (await json(await call("/repos/ada/merge/pulls?state=closed", { token: CLASSIC })))[1];
+      expect(merged).toMatchObject({ number: pr.number, state: "closed" });
+      expect(merged.merged_at).toEqual(merged.closed_at);
+      expect(merged.merged_at).not.toBeNull();
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it("checks pulls/list against GitHub's description, and keeps a private repository's pull requests from a token without the permission", async () => {
+    const before = gh.openapiViolations.length;
+    const bad = await call("/repos/ada/export/pulls?state=merged", { token: CLASSIC });
+    expect(bad.status).toBe(422);
+    expect((await json(bad)).message).toMatch(
+      /pulls\/list: query parameter state \(value\) must be equal to one of the allowed values/,
+    );
+    expect((await call("/repos/ada/export/pulls?labels=x", { token: CLASSIC })).status).toBe(422);
+    expect(gh.openapiViolations.length).toBe(before + 2);
+    gh.openapiViolations.splice(before);
+
+    gh.addToken({ token: "github_pat_noPulls", login: "ada", pullRequests: "none" });
+    const hidden = await call("/repos/ada/secret/pulls", { token: "github_pat_noPulls" });
+    expect(hidden.status).toBe(403);
+    expect(hidden.headers.get("x-accepted-github-permissions")).toBe("pull_requests=read");
+    expect((await call("/repos/ada/export/pulls", { token: "github_pat_noPulls" })).status).toBe(200);
+    expect((await call("/repos/ada/secret/pulls", { token: FINE })).status).toBe(200);
+    expect((await call("/repos/ada/secret/pulls", { token: CLASSIC_OTHER })).status).toBe(404);
+  });
+});

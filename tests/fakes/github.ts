@@ -81,6 +81,23 @@
  *   not_planned, duplicate, reopened). Deliveries are sent after the answer, as GitHub's are;
  *   `settleDeliveries()` waits for them and `deliveries` lists them.
  *
+ * - Pull requests (`createPullRequest`, `setPullRequestState`), listed by `GET /repos/{owner}/{repo}/pulls`
+ *   (pulls/list in GitHub's OpenAPI description: `state` open/closed/all, default open; `head` as
+ *   `user:ref`; `base`; `sort` created (default) or updated, popularity and long-running read as created;
+ *   `direction` desc by default for created, else asc; paged with `Link` like every list), each in GitHub's
+ *   `pull-request-simple` shape (`merged_at` set once merged, whose `state` is then "closed"; `base.repo`
+ *   with its `default_branch`). Pull requests share the repository's numbers with issues, and
+ *   `GET .../issues` lists them too, with a `pull_request` object, as GitHub's REST reference says ("GitHub's
+ *   REST API considers every pull request an issue", https://docs.github.com/rest/issues/issues#list-repository-issues).
+ *   A fine-grained token without the "Pull requests" permission (`pullRequests: "none"`) gets 403 on a
+ *   private repository's pull requests (public ones are readable by any token). Merging a pull request into
+ *   the default branch closes the issues of the same repository its description names after a closing
+ *   keyword, as "Linking a pull request to an issue" describes
+ *   (https://docs.github.com/issues/tracking-your-work-with-issues/using-issues/linking-a-pull-request-to-an-issue#linking-a-pull-request-to-an-issue-using-a-keyword:
+ *   close, closes, closed, fix, fixes, fixed, resolve, resolves, resolved, then `#10` or `owner/repo#10`;
+ *   "the PR must be on the default branch"), and delivers their `closed` events; a keyword followed by
+ *   anything else ("Fixes issue #615") links nothing, as on github.com.
+ *
  * `setMode` modes apply before anything else (auth, rate limit) and stay until changed, or for
  * the next `times` requests only.
  */
@@ -133,6 +150,8 @@ export type FakeGitHubToken = {
   canSee?: string[];
   /** A fine-grained token's "Issues" repository permission (default "write"). */
   issues?: "write" | "read";
+  /** A fine-grained token's "Pull requests" repository permission (default "read"). */
+  pullRequests?: "read" | "none";
 };
 
 export type FakeGitHubMode = "ok" | "server_error" | "secondary_rate_limit" | "slow";
@@ -169,6 +188,32 @@ export type FakeGitHub = {
     blockedBy: number[];
   }>;
   labels(owner: string, repo: string): string[];
+  /**
+   * Opens a pull request as a person would on github.com (its number is the repository's next, shared
+   * with issues). `base` defaults to the default branch, `head` to "change-{number}", `author` to the owner.
+   */
+  createPullRequest(
+    owner: string,
+    repo: string,
+    pr: {
+      title: string;
+      body?: string | null;
+      head?: string;
+      base?: string;
+      author?: string;
+      draft?: boolean;
+    },
+  ): { number: number; html_url: string };
+  /**
+   * Closes, reopens or merges a pull request. A merge into the default branch closes (as completed) the
+   * issues its description closes with a keyword and delivers their `closed` events, as GitHub does.
+   */
+  setPullRequestState(
+    owner: string,
+    repo: string,
+    number: number,
+    state: "open" | "closed" | "merged",
+  ): Promise<void>;
   /**
    * Closes or reopens an issue, as a person would on github.com, and delivers an `issues` event to the
    * repository's webhooks (signed as GitHub signs them: X-Hub-Signature-256, HMAC-SHA256 of the body).
@@ -239,6 +284,7 @@ const DOCS = {
   addBlockedBy:
     "https://docs.github.com/rest/issues/issue-dependencies#add-a-dependency-an-issue-is-blocked-by",
   listSubIssues: "https://docs.github.com/rest/issues/sub-issues#list-sub-issues",
+  listPulls: "https://docs.github.com/rest/pulls/pulls#list-pull-requests",
   addLabels: "https://docs.github.com/rest/issues/labels#add-labels-to-an-issue",
   removeLabel: "https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue",
   rateLimitAuth: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
@@ -330,6 +376,22 @@ type Issue = {
   state: "open" | "closed";
   stateReason: "completed" | "not_planned" | "duplicate" | "reopened" | null;
 };
+type PullRequest = {
+  id: number;
+  number: number;
+  title: string;
+  body: string | null;
+  author: User;
+  head: string;
+  base: string;
+  draft: boolean;
+  /** A merged pull request is "closed" with `mergedAt` set, as GitHub reports it. */
+  state: "open" | "closed";
+  mergedAt: string | null;
+  closedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
 type Repo = {
   id: number;
   owner: User;
@@ -345,12 +407,15 @@ type Repo = {
   readme: { path: string; sha: string; content: Buffer } | null;
   labels: Label[];
   issues: Issue[];
+  pulls: PullRequest[];
+  /** Issues and pull requests share one sequence of numbers, as on GitHub. */
   nextNumber: number;
 };
 type Token = {
   user: User;
   fineGrained: boolean;
   issues: "write" | "read";
+  pullRequests: "read" | "none";
   scopes: string[];
   publicRepos: number | undefined;
   canSee: Set<string>;
@@ -558,6 +623,116 @@ export async function startFakeGitHub(
       timeline_url: `${api}/timeline`,
       performed_via_github_app: null,
       state_reason: i.stateReason,
+    };
+  };
+
+  const pullHtml = (r: Repo, p: PullRequest) =>
+    `https://github.com/${r.owner.login}/${r.name}/pull/${p.number}`;
+  const branchSha = (r: Repo, ref: string) => sha1(Buffer.from(`fake branch ${r.id} ${ref}`));
+
+  /** GitHub's `pull-request-simple`, what `GET .../pulls` lists. */
+  const pullJson = (r: Repo, p: PullRequest, t: Token | null) => {
+    const api = `${repoApi(r)}/pulls/${p.number}`;
+    const issue = `${repoApi(r)}/issues/${p.number}`;
+    const html = pullHtml(r, p);
+    const headSha = branchSha(r, p.head);
+    const branch = (ref: string) => ({
+      label: `${r.owner.login}:${ref}`,
+      ref,
+      sha: branchSha(r, ref),
+      user: userJson(r.owner),
+      repo: repoJson(r, t),
+    });
+    const href = (h: string) => ({ href: h });
+    return {
+      url: api,
+      id: p.id,
+      node_id: nodeId("PR", p.id),
+      html_url: html,
+      diff_url: `${html}.diff`,
+      patch_url: `${html}.patch`,
+      issue_url: issue,
+      commits_url: `${api}/commits`,
+      review_comments_url: `${api}/comments`,
+      review_comment_url: `${repoApi(r)}/pulls/comments{/number}`,
+      comments_url: `${issue}/comments`,
+      statuses_url: `${repoApi(r)}/statuses/${headSha}`,
+      number: p.number,
+      state: p.state,
+      locked: false,
+      title: p.title,
+      user: userJson(p.author),
+      body: p.body,
+      labels: [],
+      milestone: null,
+      active_lock_reason: null,
+      created_at: p.createdAt,
+      updated_at: p.updatedAt,
+      closed_at: p.closedAt,
+      merged_at: p.mergedAt,
+      merge_commit_sha: p.mergedAt ? sha1(Buffer.from(`fake merge ${p.id}`)) : null,
+      assignee: null,
+      assignees: [],
+      requested_reviewers: [],
+      requested_teams: [],
+      head: { ...branch(p.head), sha: headSha },
+      base: branch(p.base),
+      _links: {
+        self: href(api),
+        html: href(html),
+        issue: href(issue),
+        comments: href(`${issue}/comments`),
+        review_comments: href(`${api}/comments`),
+        review_comment: href(`${repoApi(r)}/pulls/comments{/number}`),
+        commits: href(`${api}/commits`),
+        statuses: href(`${repoApi(r)}/statuses/${headSha}`),
+      },
+      author_association: p.author.id === r.owner.id ? "OWNER" : "NONE",
+      auto_merge: null,
+      draft: p.draft,
+    };
+  };
+
+  /** A pull request as `GET .../issues` lists it: an issue with a `pull_request` object. */
+  const pullAsIssueJson = (r: Repo, p: PullRequest) => {
+    const api = `${repoApi(r)}/issues/${p.number}`;
+    const html = pullHtml(r, p);
+    return {
+      url: api,
+      repository_url: repoApi(r),
+      labels_url: `${api}/labels{/name}`,
+      comments_url: `${api}/comments`,
+      events_url: `${api}/events`,
+      html_url: html,
+      id: p.id,
+      node_id: nodeId("PR", p.id),
+      number: p.number,
+      title: p.title,
+      user: userJson(p.author),
+      labels: [],
+      state: p.state,
+      locked: false,
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      comments: 0,
+      created_at: p.createdAt,
+      updated_at: p.updatedAt,
+      closed_at: p.closedAt,
+      author_association: p.author.id === r.owner.id ? "OWNER" : "NONE",
+      active_lock_reason: null,
+      draft: p.draft,
+      pull_request: {
+        url: `${repoApi(r)}/pulls/${p.number}`,
+        html_url: html,
+        diff_url: `${html}.diff`,
+        patch_url: `${html}.patch`,
+        merged_at: p.mergedAt,
+      },
+      body: p.body,
+      timeline_url: `${api}/timeline`,
+      performed_via_github_app: null,
+      state_reason: null,
     };
   };
 
@@ -967,7 +1142,17 @@ export async function startFakeGitHub(
     const q = ctx.req.url.searchParams;
     const state = q.get("state") ?? "open";
     // With issues disabled GitHub lists pull requests only: none here.
-    let items = r.hasIssues ? r.issues.filter((i) => state === "all" || i.state === state) : [];
+    // Pull requests are issues to this endpoint (they carry a `pull_request` object).
+    type Listed = { number: number; state: string; labels: Label[]; json: () => unknown };
+    let items: Listed[] = [
+      ...(r.hasIssues ? r.issues : []).map((i) => ({ ...i, json: () => issueJson(r, i) })),
+      ...r.pulls.map((p) => ({
+        number: p.number,
+        state: p.state,
+        labels: [],
+        json: () => pullAsIssueJson(r, p),
+      })),
+    ].filter((i) => state === "all" || i.state === state);
     const wanted = (q.get("labels") ?? "")
       .split(",")
       .map((s) => s.trim().toLowerCase())
@@ -978,7 +1163,7 @@ export async function startFakeGitHub(
     const page = paginate(ctx, items, `${base}/repositories/${r.id}/issues`);
     return jsonReply(
       200,
-      page.map((i) => issueJson(r, i)),
+      page.map((i) => i.json()),
     );
   }
 
@@ -1101,6 +1286,54 @@ export async function startFakeGitHub(
     });
   }
 
+  /** `GET /repos/{owner}/{repo}/pulls` (pulls/list): filtered by state, head and base, sorted, paged. */
+  function handleListPulls(ctx: Ctx, r: Repo) {
+    const t = ctx.token;
+    if (r.private && t?.fineGrained && t.pullRequests === "none") {
+      ctx.headers["X-Accepted-GitHub-Permissions"] = "pull_requests=read";
+      throw new HttpError(403, "Resource not accessible by personal access token", DOCS.listPulls);
+    }
+    const q = ctx.req.url.searchParams;
+    const state = q.get("state") ?? "open";
+    const head = q.get("head");
+    const baseRef = q.get("base");
+    const sort = q.get("sort") ?? "created";
+    const direction = q.get("direction") ?? (sort === "created" ? "desc" : "asc");
+    const items = r.pulls.filter(
+      (p) =>
+        (state === "all" || p.state === state) &&
+        (head === null || head === `${r.owner.login}:${p.head}` || head === p.head) &&
+        (baseRef === null || baseRef === p.base),
+    );
+    // Creation order is number order; "updated" by the last change (ties by number).
+    const updated = (p: PullRequest) => `${p.updatedAt}|${String(p.number).padStart(9, "0")}`;
+    items.sort((a, b) => {
+      const order = sort === "updated" ? updated(a).localeCompare(updated(b)) : a.number - b.number;
+      return direction === "asc" ? order : -order;
+    });
+    const page = paginate(ctx, items, `${base}/repositories/${r.id}/pulls`);
+    return jsonReply(
+      200,
+      page.map((p) => pullJson(r, p, t)),
+    );
+  }
+
+  /**
+   * The issues of this repository a pull request's description closes with a keyword, by GitHub's
+   * "Linking a pull request to an issue": the keyword, then `#n` or `owner/repo#n` (this repository).
+   */
+  function closedByKeyword(r: Repo, body: string | null): Issue[] {
+    const out: Issue[] = [];
+    const re =
+      /(?<![\w-])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+(?:([\w.-]+)\/([\w.-]+))?#(\d+)(?!\w)/gi;
+    for (const m of (body ?? "").matchAll(re)) {
+      if (m[1] !== undefined && key(m[1], m[2] ?? "") !== key(r.owner.login, r.name)) continue;
+      const issue = r.issues.find((i) => i.number === Number(m[3]));
+      if (issue && !out.includes(issue)) out.push(issue);
+    }
+    return out;
+  }
+
   // ----- Routes --------------------------------------------------------------------------------
 
   type RepoRef = { owner: string; name: string } | { id: number };
@@ -1125,6 +1358,7 @@ export async function startFakeGitHub(
     handleBlob(findRepo(ctx, ref, DOCS.blob), p.sha ?? ""),
   );
   repoRoute("GET", "/issues", (ctx, ref) => handleListIssues(ctx, findRepo(ctx, ref, DOCS.listIssues)));
+  repoRoute("GET", "/pulls", (ctx, ref) => handleListPulls(ctx, findRepo(ctx, ref, DOCS.listPulls)));
   repoRoute("POST", "/issues", (ctx, ref) => handleCreateIssue(ctx, findRepo(ctx, ref, DOCS.createIssue)));
   repoRoute("GET", "/issues/:number", (ctx, ref, p) => {
     const r = findRepo(ctx, ref, DOCS.getIssue);
@@ -1486,6 +1720,7 @@ export async function startFakeGitHub(
             ? GITHUB_DEFAULT_LABELS.map((l) => makeLabel(l.name, l.color, l.description, true))
             : input.labels.map((name) => makeLabel(name)),
         issues: [],
+        pulls: [],
         nextNumber: 1,
       };
       repos.set(k, repo);
@@ -1499,6 +1734,7 @@ export async function startFakeGitHub(
         publicRepos: input.publicRepos,
         canSee: new Set((input.canSee ?? []).map((s) => s.toLowerCase())),
         issues: input.issues ?? "write",
+        pullRequests: input.pullRequests ?? "read",
       });
     },
     setRateLimit(next) {
@@ -1548,6 +1784,51 @@ export async function startFakeGitHub(
       issue.state = state;
       issue.stateReason = state === "closed" ? (reason ?? "completed") : "reopened";
       return deliver(r, issuesPayload(r, state === "closed" ? "closed" : "reopened", issue, r.owner));
+    },
+    createPullRequest(owner, name, pr) {
+      const r = repos.get(key(owner, name));
+      if (!r) throw new Error(`fake GitHub: no repository ${owner}/${name}`);
+      if (pr.title.trim() === "" || pr.title.length > MAX_TITLE)
+        throw new Error("fake GitHub: a pull request needs a title of at most 256 characters");
+      const number = r.nextNumber++;
+      const now = isoNow();
+      const pull: PullRequest = {
+        id: nextIssueId++,
+        number,
+        title: pr.title,
+        body: pr.body ?? null,
+        author: pr.author ? userFor(pr.author) : r.owner,
+        head: pr.head ?? `change-${number}`,
+        base: pr.base ?? r.defaultBranch,
+        draft: pr.draft ?? false,
+        state: "open",
+        mergedAt: null,
+        closedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      r.pulls.push(pull);
+      return { number, html_url: pullHtml(r, pull) };
+    },
+    async setPullRequestState(owner, name, number, state) {
+      const r = repos.get(key(owner, name));
+      const pull = r?.pulls.find((p) => p.number === number);
+      if (!r || !pull) throw new Error(`fake GitHub: no pull request ${owner}/${name}#${number}`);
+      if (pull.mergedAt) throw new Error(`fake GitHub: ${owner}/${name}#${number} is merged already`);
+      const now = isoNow();
+      pull.updatedAt = now;
+      pull.state = state === "open" ? "open" : "closed";
+      pull.closedAt = state === "open" ? null : now;
+      if (state !== "merged") return;
+      pull.mergedAt = now;
+      // Keywords are honoured only when the pull request targets the default branch.
+      if (pull.base !== r.defaultBranch) return;
+      for (const issue of closedByKeyword(r, pull.body)) {
+        if (issue.state === "closed") continue;
+        issue.state = "closed";
+        issue.stateReason = "completed";
+        await deliver(r, issuesPayload(r, "closed", issue, pull.author));
+      }
     },
     addWebhook(owner, name, hook) {
       const r = repos.get(key(owner, name));

@@ -20,6 +20,7 @@ const ROUTES: Array<[string, string]> = [
   ["POST", "/api/tasks"],
   ["GET", "/api/tasks/:id"],
   ["GET", "/api/tasks/:id/tree"],
+  ["GET", "/api/tasks/:id/requirements"],
   ["PATCH", "/api/tasks/:id"],
   ["DELETE", "/api/tasks/:id"],
   ["DELETE", "/api/tasks/:id/subtask"],

@@ -252,9 +252,19 @@ describe("atomize next, start and done", () => {
         if (again.stdout.startsWith("Continue: ")) expect(again.stdout).toContain(`id: ${id}`);
         else expect(again.stdout).toContain(`Already in progress:\n  - `);
       }
-      const done = await atomize(["done", id], { dir });
+      if (step === 0) {
+        // Hours are a number of hours; the server keeps what the CLI sends.
+        const wrong = await atomize(["done", id, "--hours", "a lot"], { dir });
+        expect(wrong.code).toBe(2);
+        expect(wrong.stderr).toContain("--hours must be a number of hours, 0 or more (got a lot).");
+      }
+      const done = await atomize(["done", id, ...(step === 0 ? ["--hours", "2.5"] : [])], { dir });
       expect(done.code, done.stderr).toBe(0);
       expect(done.stdout).toContain(`Done: `);
+      if (step === 0) {
+        expect(done.stdout).toContain("Took 2.5 h");
+        expect((await tree(id)).actual_hours).toBe(2.5);
+      }
       expect(done.stdout).toContain(`What now: atomize next ${walk}`);
       completed.push(id);
     }

@@ -24,6 +24,7 @@ export function useTaskCache() {
           queryClient.invalidateQueries({ queryKey: trpc.tasks.schedule.pathKey() }),
           queryClient.invalidateQueries({ queryKey: trpc.tasks.revisions.pathKey() }),
           queryClient.invalidateQueries({ queryKey: trpc.tasks.trackerChanges.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.tasks.requirements.pathKey() }),
         ]),
       /** Drops a deleted task's own queries so nothing refetches a 404. */
       forgetTask: (id: string) => {

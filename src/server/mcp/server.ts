@@ -4,11 +4,13 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { treeToMarkdown } from "../../shared/export-formats";
+import { actualHoursInput } from "../../shared/schemas/actuals";
 import { EDITABLE_STATUSES, TASK_PLANNERS } from "../../shared/schemas/tasks";
 import { reportUnexpected } from "../errors";
 import { agentOperations } from "../operations/agent";
 import type { AnyOperation, OperationContext } from "../operations/define";
 import { invoke } from "../operations/invoke";
+import { requirementOperations } from "../operations/requirements";
 import { taskOperations } from "../operations/tasks";
 import { fenced } from "./fence";
 import { checkRequests } from "./request-check";
@@ -217,11 +219,23 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
     ({ project_id }) => call(taskOperations.trackerChanges, ctx, { id: project_id }),
   );
   tool(
+    "requirement_status",
+    "Each requirement the project states (R1...): done or not, its tasks with status and tracker links, linked PRs.",
+    { project_id: id("project or task id") },
+    true,
+    ({ project_id }) => call(requirementOperations.requirements, ctx, { id: project_id }),
+  );
+  tool(
     "set_task_status",
-    "Set a task's status; completing it unblocks its dependents.",
-    { task_id: id("task id"), status: z.enum(EDITABLE_STATUSES) },
+    "Set a task's status; completing it unblocks its dependents. actual_hours: the hours it took, if known.",
+    { task_id: id("task id"), status: z.enum(EDITABLE_STATUSES), actual_hours: actualHoursInput.optional() },
     false,
-    ({ task_id, status }) => call(agentOperations.setStatus, ctx, { id: task_id, status }),
+    ({ task_id, status, actual_hours }) =>
+      call(agentOperations.setStatus, ctx, {
+        id: task_id,
+        status,
+        ...(actual_hours === undefined ? {} : { actual_hours }),
+      }),
   );
   tool(
     "add_note",

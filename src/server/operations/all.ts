@@ -23,6 +23,7 @@ import {
   settingsOperations,
 } from "./integrations";
 import { modelProviderOperations } from "./model-providers";
+import { requirementOperations } from "./requirements";
 import { taskOperations } from "./tasks";
 import { tokenOperations } from "./tokens";
 
@@ -42,7 +43,7 @@ const group = <O extends Record<string, AnyOperation>>(tag: string, description:
  */
 export const operationRegistry = {
   auth: group("Auth", "Accounts, sign-in and sessions.", authOperations),
-  tasks: group("Tasks", "Tasks, their plans and reviews.", taskOperations),
+  tasks: group("Tasks", "Tasks, their plans and reviews.", { ...taskOperations, ...requirementOperations }),
   agent: group(
     "Agents and scripts",
     "The plan as a coding agent or a script reads it (the MCP server and the CLI use the same).",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { planActuals, scopeChanges, scopeChangesInput } from "../../shared/schemas/actuals";
 import { syncResult } from "../../shared/schemas/integrations";
 import { addNoteInput, taskNote, taskNotes } from "../../shared/schemas/notes";
 import {
@@ -45,6 +46,7 @@ import * as order from "../plan/order";
 import * as revisions from "../plan/revisions";
 import * as sync from "../services/exports/sync";
 import * as tracker from "../services/exports/tracker-changes";
+import * as actuals from "../services/tasks/actuals";
 import * as notes from "../services/tasks/notes";
 import * as replan from "../services/tasks/replan";
 import * as review from "../services/tasks/review";
@@ -231,6 +233,23 @@ export const taskOperations = {
     output: schedule,
     run: ({ deps, user }, { id, ...input }) => order.getSchedule(deps, user.id, id, input),
     rest: [{ method: "get", path: "/tasks/{id}/schedule", from: "query" }],
+  }),
+  actuals: query({
+    access: "user",
+    summary:
+      "What the plan's work actually took: scope and done over time (burn-up) and estimate against actual hours, by estimate source.",
+    input: byId,
+    output: planActuals,
+    run: ({ deps, user }, { id }) => actuals.getPlanActuals(deps, user.id, id),
+    rest: [{ method: "get", path: "/tasks/{id}/actuals" }],
+  }),
+  scopeChanges: query({
+    access: "user",
+    summary: "What the plan's history says changed since a date: tasks added, removed and re-estimated.",
+    input: scopeChangesInput.extend({ id: taskId }),
+    output: scopeChanges,
+    run: ({ deps, user }, { id, ...input }) => actuals.getScopeChanges(deps, user.id, id, input),
+    rest: [{ method: "get", path: "/tasks/{id}/scope-changes", from: "query" }],
   }),
   move: mutation({
     access: "user",

@@ -1,3 +1,4 @@
+import type { FinishBin } from "../../shared/schemas/actuals";
 import {
   DEFAULT_ESTIMATE,
   type EstimateRange,
@@ -27,6 +28,8 @@ export type PlanNode = {
   /** The leaf's own estimate, if it has one (a parent's comes from its leaves). */
   estimate: EstimateRange | null;
   storyPoints: number | null;
+  /** Who estimated it ("rule", "model", "person"): a calibrated forecast draws ratios by source. */
+  estimateSource?: string | null;
 };
 export type PlanEdge = { taskId: string; dependsOnId: string };
 
@@ -294,6 +297,8 @@ export function schedulePlan(
   teamSize: number,
   seed: string,
   simulations: number,
+  /** Per estimate source, the actual / likely ratios a leaf's drawn hours are scaled by (none: as estimated). */
+  ratiosFor: (source: string | null) => readonly number[] = () => [],
 ): ScheduleResult {
   const order = graph.order;
   if (!order) throw new Error("schedulePlan: the plan has a cycle");
@@ -373,8 +378,15 @@ export function schedulePlan(
     // No runs asked (the agent's views use only the order): no forecast, and none of its set-up.
     forecast:
       simulations > 0
-        ? forecast(graph, work, { low, likely, high }, tail, teamSize, seed, simulations)
-        : { team_size: teamSize, p50_days: 0, p90_days: 0, simulations: 0, hours_per_day: HOURS_PER_DAY },
+        ? forecast(graph, work, { low, likely, high }, tail, teamSize, seed, simulations, ratiosFor)
+        : {
+            team_size: teamSize,
+            p50_days: 0,
+            p90_days: 0,
+            simulations: 0,
+            hours_per_day: HOURS_PER_DAY,
+            distribution: [],
+          },
   };
 }
 
@@ -416,8 +428,15 @@ function forecast(
   teamSize: number,
   seed: string,
   simulations: number,
+  ratiosFor: (source: string | null) => readonly number[],
 ): Forecast {
   const n = graph.size;
+  // Evidence-based scheduling: each leaf's drawn hours times a ratio drawn from finished leaves' history.
+  const ratios = new Map<number, readonly number[]>();
+  for (const i of work) {
+    const list = ratiosFor(graph.nodes[i]!.estimateSource ?? null);
+    if (list.length > 0) ratios.set(i, list);
+  }
   const events = 2 * n;
   const indegree = new Int32Array(events);
   for (let k = 0; k < graph.succ.length; k++) indegree[graph.succ[k]!]!++;
@@ -464,7 +483,11 @@ function forecast(
   const succ = graph.succ;
 
   for (let sim = 0; sim < simulations; sim++) {
-    for (const i of work) hours[i] = triangular(next(), range.low[i]!, range.likely[i]!, range.high[i]!);
+    for (const i of work) {
+      hours[i] = triangular(next(), range.low[i]!, range.likely[i]!, range.high[i]!);
+      const list = ratios.get(i);
+      if (list) hours[i] = hours[i]! * list[Math.floor(next() * list.length) % list.length]!;
+    }
     pending.set(initialPending);
     let size = initialReady.length;
     for (let j = 0; j < size; j++) heap[j] = initialReady[j]!;
@@ -536,7 +559,29 @@ function forecast(
     p90_days: round1(at(0.9) / HOURS_PER_DAY),
     simulations,
     hours_per_day: HOURS_PER_DAY,
+    distribution: finishHistogram(finishes),
   };
+}
+
+/** Bars of a finish histogram at most. */
+const BINS_MAX = 30;
+
+/**
+ * The runs' finish times (sorted, in hours) as a histogram in working days: bars of a half-day multiple
+ * wide, at most BINS_MAX of them, each counting the runs that finish in [days - width, days) (the last
+ * bar also takes the longest run).
+ */
+export function finishHistogram(finishes: Float64Array): FinishBin[] {
+  if (finishes.length === 0) return [];
+  const days = Array.from(finishes, (h) => h / HOURS_PER_DAY);
+  const min = days[0]!;
+  const max = days[days.length - 1]!;
+  const width = Math.max(0.5, Math.ceil(((max - min) / BINS_MAX) * 2) / 2);
+  const first = Math.floor(min / width) * width;
+  const count = Math.min(BINS_MAX + 1, Math.floor((max - first) / width) + 1);
+  const runs = new Array<number>(count).fill(0);
+  for (const d of days) runs[Math.min(count - 1, Math.floor((d - first) / width))]!++;
+  return runs.map((r, k) => ({ days: round1(first + (k + 1) * width), runs: r }));
 }
 
 /**

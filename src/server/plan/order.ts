@@ -13,6 +13,7 @@ import type { DbOrTx } from "../db/client";
 import { taskDependencies, tasks } from "../db/schema/index";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
+import { loadCalibration } from "./calibration";
 import { PlanGraph, schedulePlan } from "./graph";
 import { getOwnedRow, TASK_NOT_FOUND } from "./owned";
 import { beginRevision, recordRevision, revisionTitle } from "./revisions";
@@ -181,7 +182,8 @@ async function publishOrderChange(
 
 /**
  * The schedule of a task's subtree (the whole plan for a root): critical path, waves, ready leaves and a
- * seeded Monte Carlo forecast for `team_size` people (docs/decisions/018-plans-a-team-can-run.md).
+ * seeded Monte Carlo forecast for `team_size` people (docs/decisions/018-plans-a-team-can-run.md),
+ * calibrated on finished leaves' actual hours unless asked not to be (decision 031).
  */
 export async function getSchedule(
   deps: Deps,
@@ -201,12 +203,14 @@ export async function getSchedule(
   }
   const top = graph.index.get(row.id);
   if (top === undefined) throw notFound();
+  const { calibration, ratiosFor } = await loadCalibration(deps.db, userId, rootId, input.calibrate);
   const s = schedulePlan(
     graph,
     top,
     input.team_size,
     `${rootId}:${input.team_size}`,
     simulationsFor(graph.size),
+    ratiosFor,
   );
   const ids = (list: number[]) => list.map((i) => graph.nodes[i]!.id);
   return {
@@ -217,6 +221,7 @@ export async function getSchedule(
     ready: ids(s.ready),
     unestimated: ids(s.unestimated),
     forecast: s.forecast,
+    calibration,
   };
 }
 
@@ -240,7 +245,12 @@ export async function moveTask(
   const moved = await deps.db.transaction(async (tx) => {
     await beginRevision(tx, rootId);
     const [parent] = await tx
-      .select({ id: tasks.id, rootTaskId: tasks.rootTaskId, depth: tasks.depth, description: tasks.description })
+      .select({
+        id: tasks.id,
+        rootTaskId: tasks.rootTaskId,
+        depth: tasks.depth,
+        description: tasks.description,
+      })
       .from(tasks)
       .where(and(eq(tasks.id, input.parent_id), eq(tasks.userId, userId)))
       .limit(1);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { actualHoursInput } from "./actuals";
 import { isoTimestamp } from "./common";
 import { estimateHours } from "./schedule";
 import { EDITABLE_STATUSES, progress, TASK_STATUSES, techStackContext } from "./tasks";
@@ -35,6 +36,8 @@ export const outlineInput = z.strictObject({
 
 export const setStatusInput = z.strictObject({
   status: z.enum(EDITABLE_STATUSES, { error: `status must be one of ${EDITABLE_STATUSES.join(", ")}` }),
+  /** The hours the work took, when you know them (else the working time since it started is kept). */
+  actual_hours: actualHoursInput.optional(),
 });
 
 export type { Progress } from "./tasks";
@@ -125,5 +128,7 @@ export const statusChange = z.object({
   /** Leaves that became ready to start with this change (completing a task unblocks its dependents). */
   unblocked: z.array(taskRef),
   progress,
+  /** The hours the task took, when known (entered, or the working time from its start). */
+  actual_hours: z.number().nullable().optional(),
 });
 export type StatusChange = z.infer<typeof statusChange>;

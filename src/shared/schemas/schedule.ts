@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { calibration, finishBin } from "./actuals";
 
 /** Who added a dependency: a planner's proposal or a person. */
 export const DEPENDENCY_SOURCES = ["planner", "person"] as const;
@@ -57,6 +58,12 @@ export const moveTaskInput = z.strictObject({
 
 /** GET /tasks/{id}/schedule */
 export const scheduleInput = z.strictObject({
+  /** Calibrate the forecast on finished leaves' actuals (the default); "false" gives the ranges alone. */
+  calibrate: z
+    .enum(["true", "false"], { error: "calibrate must be true or false" })
+    .or(z.boolean())
+    .default(true)
+    .transform((v) => v === true || v === "true"),
   team_size: z.coerce
     .number({ error: `team_size must be a whole number from 1 to ${TEAM_SIZE_MAX}` })
     .int(`team_size must be a whole number from 1 to ${TEAM_SIZE_MAX}`)
@@ -95,6 +102,8 @@ export const forecast = z.object({
   p90_days: z.number(),
   simulations: z.number().int(),
   hours_per_day: z.number(),
+  /** The runs' finish times as a histogram in working days (at most 30 bars; empty without runs). */
+  distribution: z.array(finishBin),
 });
 export type Forecast = z.infer<typeof forecast>;
 
@@ -111,6 +120,8 @@ export const schedule = z.object({
   /** Leaves without an estimate: scheduled at a default size (see docs/decisions/018-plans-a-team-can-run.md). */
   unestimated: z.array(z.string()),
   forecast,
+  /** What the forecast was calibrated on (see schemas/actuals.ts). */
+  calibration,
 });
 export type Schedule = z.infer<typeof schedule>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseGithubRepoUrl } from "../github-names";
+import { actualHoursInput } from "./actuals";
 import { isoTimestamp, pageOf } from "./common";
 import { LOCK_REASONS } from "./replan";
 import { estimateHours, estimateRange, rollup } from "./schedule";
@@ -143,6 +144,8 @@ export const updateTaskInput = z
       .nullable()
       .optional(),
     estimate_hours: estimateRange.nullable().optional(),
+    /** Hours the work took (0 or more); null clears it. Progress, like status: not a plan revision. */
+    actual_hours: actualHoursInput.nullable().optional(),
     acceptance_criteria: z
       .array(
         z
@@ -291,6 +294,15 @@ export const task = z
     created_at: isoTimestamp,
     updated_at: isoTimestamp,
     completed_at: isoTimestamp.nullable(),
+    /** When the work began: a leaf's first move to in progress (null if it never was). */
+    started_at: isoTimestamp.nullable(),
+    /**
+     * The hours a finished leaf actually took: entered by a person (or an agent, or the CLI), or else the
+     * working time between started_at and completed_at, capped (shared/actuals.ts). Null when unknown.
+     */
+    actual_hours: z.number().nullable(),
+    /** Where actual_hours came from: "person" (entered) or "working_time" (from the start and finish). */
+    actual_source: z.enum(["person", "working_time"]).nullable(),
     depth: z.number().int(),
     position: z.number(),
     total_subtasks: z.number().int(),
@@ -370,6 +382,9 @@ export const taskTreeNode = task
     needs_attention: true,
     attention_reason: true,
     completed_at: true,
+    started_at: true,
+    actual_hours: true,
+    actual_source: true,
     total_subtasks: true,
     children_count: true,
     acceptance_criteria: true,

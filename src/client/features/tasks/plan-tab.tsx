@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { useId, useMemo, useState } from "react";
+import { CALIBRATION_MIN_SAMPLES, type Calibration } from "../../../shared/schemas/actuals";
 import { DEFAULT_ESTIMATE, TEAM_SIZE_MAX } from "../../../shared/schemas/schedule";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { EmptyState } from "../../components/empty-state";
@@ -7,7 +8,9 @@ import { Spinner } from "../../components/spinner";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
+import { PlanChartsSection } from "./plan-charts-section";
 import { finishDate, formatRange, titleOf } from "./plan-view";
+import { ScopeChangesCard } from "./scope-changes-card";
 import { indexTree } from "./task-tree";
 import { TrackerChangesCard } from "./tracker-changes-card";
 import { useRefreshTask } from "./use-task-detail";
@@ -40,6 +43,20 @@ function Figure({
   );
 }
 
+/** What the forecast learned from, in a sentence (issue 33). */
+export function calibrationText(c: Calibration): string {
+  const where = c.scope === "user" ? " across your plans" : "";
+  const ratio = c.ratio_p50 === null ? null : `${Math.round(c.ratio_p50 * 10) / 10}×`;
+  if (c.applied && ratio) {
+    return `Forecast calibrated on ${c.samples} finished ${c.samples === 1 ? "task" : "tasks"}${where}: yours take ${ratio} their estimate.`;
+  }
+  if (c.scope !== "none" && ratio) {
+    return `Calibration off: the estimate ranges alone (${c.samples} finished tasks${where} say yours take ${ratio} their estimate).`;
+  }
+  const have = Math.max(c.plan.samples, c.user.samples);
+  return `Not calibrated yet: ${have} finished ${have === 1 ? "task has" : "tasks have"} actual hours, and ${CALIBRATION_MIN_SAMPLES} are needed. Until then the forecast uses the estimate ranges alone.`;
+}
+
 /**
  * The Plan tab: what can start now, the order of the rest (waves of leaves that can run side by side),
  * the critical path, and when the work ends for a team of N people (P50/P90 of a seeded Monte Carlo
@@ -55,10 +72,12 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
   const [lastValidTeam, setLastValidTeam] = useState(1);
   if (teamValid && teamSize !== lastValidTeam) setLastValidTeam(teamSize);
   const teamId = useId();
+  const calibrateId = useId();
+  const [calibrate, setCalibrate] = useState(true);
 
   const schedule = useQuery(
     trpc.tasks.schedule.queryOptions(
-      { id: tree.id, team_size: teamValid ? teamSize : lastValidTeam },
+      { id: tree.id, team_size: teamValid ? teamSize : lastValidTeam, calibrate },
       { placeholderData: keepPreviousData },
     ),
   );
@@ -168,7 +187,22 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
               />
             </dl>
           )}
-          <p className="text-xs text-base-content/60">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm" data-testid="calibration">
+              {calibrationText(s.calibration)}
+            </p>
+            <label htmlFor={calibrateId} className="label cursor-pointer gap-2 py-0 text-sm">
+              <input
+                id={calibrateId}
+                type="checkbox"
+                className="toggle toggle-sm"
+                checked={calibrate}
+                onChange={(e) => setCalibrate(e.target.checked)}
+              />
+              Calibrate on finished tasks
+            </label>
+          </div>
+          <p className="text-xs text-base-content/70">
             {s.forecast.simulations.toLocaleString("en")} simulated runs over each task's estimate range, with{" "}
             {s.forecast.team_size} {s.forecast.team_size === 1 ? "person" : "people"}, dependencies respected,
             and {s.forecast.hours_per_day} focused hours per working day.
@@ -177,6 +211,8 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
           </p>
         </div>
       </section>
+
+      <PlanChartsSection projectId={tree.id} schedule={s} />
 
       <section aria-labelledby="next-up-heading" className="card border border-base-300 bg-base-200">
         <div className="card-body gap-2 p-4">
@@ -260,6 +296,7 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
           </ol>
         </div>
       </section>
+      <ScopeChangesCard projectId={tree.id} />
     </div>
   );
 }

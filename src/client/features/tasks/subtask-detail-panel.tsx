@@ -7,6 +7,7 @@ import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
 import { useTRPC } from "../../lib/trpc";
+import { ActualsEditor } from "./actuals-editor";
 import { DependenciesSection } from "./dependencies-section";
 import { EstimateEditor } from "./estimate-editor";
 import { MoveSection } from "./move-section";
@@ -23,6 +24,23 @@ const REMOTE_LABEL = { jira: "JIRA", trello: "Trello", github: "GitHub" } as con
 function formatHours(hours: number): string {
   if (hours >= 24) return `${Math.round((hours / 8) * 10) / 10} days`;
   return `${Math.round(hours * 10) / 10} h`;
+}
+
+const dayFormat = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
+
+/** A leaf's actuals in a line: "Took 6 h (entered); started Nov 24, done Nov 26". */
+function actualText(node: TaskTreeNode): string {
+  const took =
+    node.actual_hours != null
+      ? `Took ${formatHours(node.actual_hours)} (${node.actual_source === "person" ? "entered" : "working time from start to done"})`
+      : node.status === "completed"
+        ? "Not recorded"
+        : "Not done yet";
+  const dates = [
+    node.started_at ? `started ${dayFormat.format(new Date(node.started_at))}` : null,
+    node.completed_at ? `done ${dayFormat.format(new Date(node.completed_at))}` : null,
+  ].filter(Boolean);
+  return dates.length ? `${took}; ${dates.join(", ")}` : took;
 }
 
 /** The Subtasks tab's side panel for the selected node. */
@@ -52,6 +70,7 @@ export function SubtaskDetailPanel({
   onReplan: () => void;
 }) {
   const [editingEstimate, setEditingEstimate] = useState(false);
+  const [editingActual, setEditingActual] = useState(false);
   const [editing, setEditing] = useState(false);
   const isLeaf = node.children.length === 0;
   // The editor takes the place of the details and of the button that opened it: when it closes (saved
@@ -152,6 +171,29 @@ export function SubtaskDetailPanel({
             <dd className="col-span-2">
               <EstimateEditor key={node.id} node={node} onDone={() => setEditingEstimate(false)} />
             </dd>
+          )}
+          {isLeaf && (
+            <>
+              <dt className="text-base-content/60">Actual</dt>
+              <dd data-testid="node-actual">
+                {actualText(node)}
+                {!editingActual && (
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-xs ml-1"
+                    aria-label="Edit actual hours"
+                    onClick={() => setEditingActual(true)}
+                  >
+                    Edit
+                  </button>
+                )}
+              </dd>
+              {editingActual && (
+                <dd className="col-span-2">
+                  <ActualsEditor key={node.id} node={node} onDone={() => setEditingActual(false)} />
+                </dd>
+              )}
+            </>
           )}
           {node.rollup && (
             <>

@@ -16,6 +16,7 @@ import { HistoryTab } from "./history-tab";
 import { OverviewTab } from "./overview-tab";
 import { PlanReviewCard, RejectedPlanCard } from "./plan-review";
 import { PlanTab } from "./plan-tab";
+import { RequirementsTab } from "./requirements-tab";
 import { SubtasksTab } from "./subtasks-tab";
 import { classifyTaskError } from "./task-error";
 import { TaskSummaryCard } from "./task-summary-card";
@@ -30,7 +31,15 @@ const EventModelTab = lazyPage<{ task: Task }>(() =>
   import("./event-model-tab").then((m) => ({ default: m.EventModelTab })),
 );
 
-const TAB_IDS = ["overview", "subtasks", "plan", "history", "stories", "event-model"] as const;
+const TAB_IDS = [
+  "overview",
+  "subtasks",
+  "plan",
+  "requirements",
+  "history",
+  "stories",
+  "event-model",
+] as const;
 type TabId = (typeof TAB_IDS)[number];
 const isTabId = (v: string | null): v is TabId => (TAB_IDS as readonly (string | null)[]).includes(v);
 
@@ -214,6 +223,7 @@ function TaskDetail({
       ),
     },
     { id: "plan" as const, label: "Plan" },
+    { id: "requirements" as const, label: "Requirements" },
     { id: "history" as const, label: "History" },
     {
       id: "stories" as const,
@@ -291,6 +301,10 @@ function TaskDetail({
                 <Spinner label="Loading task tree..." />
               </div>
             ))}
+        </div>
+
+        <div {...tabPanelProps("task", "requirements", tab)}>
+          {visited.has("requirements") && <RequirementsTab taskId={task.root_task_id ?? task.id} />}
         </div>
 
         <div {...tabPanelProps("task", "history", tab)}>

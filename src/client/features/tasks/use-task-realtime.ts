@@ -52,6 +52,8 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
         queryClient.invalidateQueries({ queryKey: trpc.tasks.notes.pathKey() }),
         // Edits made in JIRA, GitHub or Trello that a sync or webhook brought for review.
         queryClient.invalidateQueries({ queryKey: trpc.tasks.trackerChanges.pathKey() }),
+        // The Requirements tab: a completion (here, or synced from a tracker) moves a requirement along.
+        queryClient.invalidateQueries({ queryKey: trpc.tasks.requirements.pathKey() }),
       ]);
     const afterTaskEvent = createDebounce(() => {
       const ids = [taskId, ...changed];

@@ -191,6 +191,39 @@ export const trackerChanges = pgTable(
   ],
 );
 
+/**
+ * A GitHub pull request whose description closes an exported issue with a keyword ("Closes #12"), one row
+ * per pull request and task it closes (services/exports/github/pull-requests.ts): what "Sync now" last saw
+ * in the repository, replaced whole at each sync, for the Requirements view.
+ */
+export const linkedPullRequests = pgTable(
+  "linked_pull_requests",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** The task whose exported issue the pull request closes. */
+    taskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** "owner/repo", lower case, as remote_items.target. */
+    repository: text().notNull(),
+    number: integer().notNull(),
+    title: text().notNull(),
+    url: text().notNull(),
+    state: text({ enum: ["open", "closed", "merged"] }).notNull(),
+    /** When the sync that found it ran. */
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("linked_pull_requests_plan_pr_task_idx").on(t.rootTaskId, t.repository, t.number, t.taskId),
+  ],
+);
+
 /** A user's webhook endpoint for one service: /api/webhooks/{kind}/{id}, signed with the sealed secret. */
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",

@@ -67,6 +67,12 @@ export const tasks = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),
+    /** A leaf's first move to in progress (issue 33): the start of its working time. */
+    startedAt: timestamp({ withTimezone: true }),
+    /** The hours the finished work took: entered, or the working time from start to finish (shared/actuals.ts). */
+    actualHours: real(),
+    /** "person" when entered (kept over any later working time), "working_time" when computed. */
+    actualSource: text({ enum: ["person", "working_time"] }),
     /** When a person last changed the node's content or place: a re-plan leaves it alone until unlocked. */
     editedAt: timestamp({ withTimezone: true }),
     /** When an export last created it in JIRA, Trello or GitHub: a re-plan leaves it alone until unlocked. */

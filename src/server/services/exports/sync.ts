@@ -10,6 +10,7 @@ import { trelloAuthorization } from "../../integrations/trello/auth";
 import { outboundFetch } from "../../lib/outbound/fetch";
 import { getOwnedRow } from "../../plan/owned";
 import { updateTask } from "../tasks/tasks";
+import { syncLinkedPullRequests } from "./github/pull-requests";
 import { adfText } from "./jira/adf-text";
 import { ATOMIZE_LABEL } from "./jira/payloads";
 import { jqlString, searchAll } from "./jira/search";
@@ -220,6 +221,9 @@ export async function syncPlan(deps: Deps, userId: string, id: string): Promise<
       review += await reviewAdded(deps, { userId, rootTaskId: rootId, kind, target }, added, new Date());
       result.to_review += review;
       await announceTrackerChanges(deps, userId, rootId, review, kind);
+      // Pull requests that close its issues, for the Requirements view (github/pull-requests.ts).
+      if (kind === "github")
+        result.problems.push(...(await syncLinkedPullRequests(deps, userId, rootId, target, group)));
     } catch (err) {
       result.problems.push(`${name} (${target.split("|").pop()}): ${(err as Error).message}`);
     }

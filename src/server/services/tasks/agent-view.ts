@@ -380,7 +380,16 @@ export async function setTaskStatus(
   // so what became ready, and the progress, come from the same rows (issue 32: was four reads).
   const plan = await loadPlan(deps, rootId);
   const before = new Set(readyLeaves(plan.graph).map((i) => plan.graph.nodes[i]!.id));
-  const task = await updateTask(deps, userId, id, { status: input.status }, { graph: plan.graph });
+  const task = await updateTask(
+    deps,
+    userId,
+    id,
+    {
+      status: input.status,
+      ...(input.actual_hours === undefined ? {} : { actual_hours: input.actual_hours }),
+    },
+    { graph: plan.graph },
+  );
   const mine = plan.byId.get(id);
   if (mine) mine.status = task.status;
   const after = planOf(plan.rows, plan.graph, rootId);
@@ -389,5 +398,6 @@ export async function setTaskStatus(
     task: refOf(after.byId.get(id) ?? { id, description: task.description, status: task.status }),
     unblocked: unblocked.map((r) => refOf(after.byId.get(r)!)),
     progress: leafProgress(after, rootId),
+    actual_hours: task.actual_hours,
   };
 }

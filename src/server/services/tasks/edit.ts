@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
+import { defaultActualHours } from "../../../shared/actuals";
 import { findApplicationType, findStack } from "../../../shared/catalogue";
 import type { createTaskInput, Task, updateTaskInput } from "../../../shared/schemas/tasks";
 import { taskDependencies, tasks } from "../../db/schema/index";
@@ -11,7 +12,7 @@ import { type PlanGraph, readyLeaves } from "../../plan/graph";
 import { getOwnedRow } from "../../plan/owned";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
 import type { TaskRow } from "../../plan/rows";
-import { loadPlanGraph } from "../../plan/rows";
+import { hasChildren, loadPlanGraph } from "../../plan/rows";
 import { getTask } from "./read";
 import { toTask } from "./serialize";
 import { countMonthlyUse } from "./usage";
@@ -145,12 +146,12 @@ export async function updateTask(
     set.estimateSource = "person";
   if (input.status !== undefined) {
     set.status = input.status;
-    set.completedAt = input.status === "completed" ? new Date() : null;
     if (input.status !== "completed") set.rejectionReason = null;
   }
+  Object.assign(set, await actualsOf(deps, before, input));
   // A change to what the plan says (not only progress) is a person's edit: it locks the node against
-  // re-plans and is saved as a revision of the plan.
-  const edited = Object.keys(input).filter((k) => k !== "status");
+  // re-plans and is saved as a revision of the plan. Status and actual hours are progress.
+  const edited = Object.keys(input).filter((k) => k !== "status" && k !== "actual_hours");
   const rootId = before.rootTaskId ?? before.id;
   if (edited.length === 0) {
     await deps.db
@@ -185,6 +186,57 @@ export async function updateTask(
     });
   }
   return task;
+}
+
+/**
+ * What a status change or entered hours do to a task's actuals (issue 33; shared/actuals.ts): its first
+ * move to in progress starts its working time; completing it stamps the finish and, unless a person
+ * entered its hours, takes the working time since the start; reopening it clears the finish and the
+ * working time (entered hours stay). Hours are entered on leaves only.
+ */
+async function actualsOf(
+  deps: Deps,
+  before: TaskRow,
+  input: z.output<typeof updateTaskInput>,
+): Promise<Partial<TaskRow>> {
+  const set: Partial<TaskRow> = {};
+  const now = new Date();
+  if (input.actual_hours !== undefined && (await hasChildren(deps.db, before.id))) {
+    const message = "Actual hours are recorded on tasks without subtasks: a parent's come from its subtasks.";
+    throw new AppError("UNPROCESSABLE_CONTENT", message, {
+      fieldErrors: [{ field: "actual_hours", message }],
+    });
+  }
+  const status = input.status ?? before.status;
+  const completing = input.status === "completed" && before.status !== "completed";
+  if (input.status === "in_progress" && !before.startedAt) set.startedAt = now;
+  if (input.status !== undefined && input.status !== "completed") {
+    set.completedAt = null;
+    if (before.actualSource === "working_time") {
+      set.actualHours = null;
+      set.actualSource = null;
+    }
+  }
+  if (completing) {
+    set.completedAt = now;
+    if (before.actualSource !== "person") {
+      const measured = defaultActualHours(before.startedAt, now, before.estimateHighHours);
+      set.actualHours = measured;
+      set.actualSource = measured === null ? null : "working_time";
+    }
+  } else if (input.status === "completed") {
+    // Completed again: the finish it had stands.
+    set.completedAt = before.completedAt ?? now;
+  }
+  if (input.actual_hours !== undefined) {
+    set.actualHours = input.actual_hours;
+    set.actualSource = input.actual_hours === null ? null : "person";
+    // Hours entered on work that never started still say when it was done, not when it began.
+    if (input.actual_hours !== null && status === "completed" && !before.completedAt && !completing) {
+      set.completedAt = now;
+    }
+  }
+  return set;
 }
 
 /**

@@ -50,6 +50,9 @@ function rootRow(id: string): TaskRow {
     createdAt: new Date("2025-03-04T05:06:07.891Z"),
     updatedAt: new Date("2025-03-04T05:06:07.891Z"),
     completedAt: null,
+    startedAt: null,
+    actualHours: null,
+    actualSource: null,
     editedAt: null,
     exportedAt: null,
   } as TaskRow;
@@ -74,6 +77,9 @@ function seededRows(rootId: string) {
     createdAt: CREATED,
     updatedAt: CREATED,
     completedAt: null,
+    startedAt: null,
+    actualHours: null,
+    actualSource: null,
     editedAt: null,
     exportedAt: null,
   };
