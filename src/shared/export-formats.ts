@@ -123,7 +123,9 @@ function details(node: TaskTreeNode): string {
   if (node.is_atomic) parts.push("atomic");
   if (node.status && node.status !== "completed") parts.push(node.status.replace(/_/g, " "));
   if (node.actual_hours !== null && node.actual_hours !== undefined)
-    parts.push(`took ${node.actual_hours} h${node.actual_source === "person" ? "" : " (from start to done)"}`);
+    parts.push(
+      `took ${node.actual_hours} h${node.actual_source === "person" ? "" : " (from start to done)"}`,
+    );
   return parts.length ? ` _(${parts.join(", ")})_` : "";
 }
 
