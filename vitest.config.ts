@@ -11,6 +11,7 @@ import { defineConfig } from "vitest/config";
  */
 export const postgresSuites = [
   "tests/integration/actuals.test.ts",
+  "tests/integration/tree-compact.test.ts",
   "tests/integration/agent-api.test.ts",
   "tests/integration/api-tokens.test.ts",
   "tests/integration/auth-google-oidc-provider.test.ts",

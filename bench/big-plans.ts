@@ -99,6 +99,18 @@ export async function benchBigPlans(databaseUrl: string | undefined): Promise<Ro
         await times(10, async () => (await call("GET", `/api/tasks/${rootId}/tree`)).ms),
         `${(total / 1e6).toFixed(2)} MB; ${Math.round((total - own) / nodes)} B a node besides its text`,
       );
+      // The compact shape the web app reads (shared/tree-compact.ts): the same nodes and text.
+      const compactText = await (
+        await fetch(`${base}/api/tasks/${rootId}/tree/compact`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).text();
+      const compactBytes = Buffer.byteLength(compactText);
+      add(
+        "GET /api/tasks/{id}/tree/compact",
+        await times(10, async () => (await call("GET", `/api/tasks/${rootId}/tree/compact`)).ms),
+        `${(compactBytes / 1e6).toFixed(2)} MB; ${Math.round((compactBytes - own) / nodes)} B a node besides its text`,
+      );
       add(
         "GET /api/tasks/{id}/schedule?team_size=5",
         await times(10, async () => (await call("GET", `/api/tasks/${rootId}/schedule?team_size=5`)).ms),

@@ -42,6 +42,7 @@ import {
   resolveTrackerChangeInput,
   trackerChanges,
 } from "../../shared/schemas/tracker-changes";
+import { compactTree, packTree } from "../../shared/tree-compact";
 import * as order from "../plan/order";
 import * as revisions from "../plan/revisions";
 import * as sync from "../services/exports/sync";
@@ -106,6 +107,15 @@ export const taskOperations = {
     output: taskTreeNode,
     run: ({ deps, user }, input) => service.getTaskTree(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/tree" }],
+  }),
+  treeCompact: query({
+    access: "user",
+    summary:
+      "The same tree in a compact shape (what the web app reads): short keys, defaults and what the nesting says left out. See shared/tree-compact.ts.",
+    input: byId,
+    output: compactTree,
+    run: async ({ deps, user }, input) => packTree(await service.getTaskTree(deps, user.id, input.id)),
+    rest: [{ method: "get", path: "/tasks/{id}/tree/compact" }],
   }),
   update: mutation({
     access: "user",

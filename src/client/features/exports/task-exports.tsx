@@ -12,7 +12,7 @@ import type { ExportKind } from "../../../shared/schemas/integrations";
 import type { Task, TaskTreeNode } from "../../../shared/schemas/tasks";
 import { useLoading } from "../../components/loading-overlay";
 import { useToast } from "../../components/toast";
-import { useTRPC } from "../../lib/trpc";
+import { useTreeQueryOptions } from "../tasks/use-tree-query";
 import { downloadText } from "./download";
 import { ExportMenu, type ExportMenuItem } from "./export-menu";
 import { ExportWatcher } from "./export-progress-dialog";
@@ -32,7 +32,7 @@ const WRITERS: Record<ExportFormat, (tree: TaskTreeNode) => string> = {
 
 /** Browser downloads of the task's tree (JSON, Markdown, CSV). */
 function useDownload(task: Task) {
-  const trpc = useTRPC();
+  const treeOptions = useTreeQueryOptions();
   const queryClient = useQueryClient();
   const toast = useToast();
   const loading = useLoading();
@@ -41,7 +41,7 @@ function useDownload(task: Task) {
     setBusy(true);
     try {
       // The screen has the tree already (kept current by live updates); fetch it only when it has not.
-      const options = trpc.tasks.tree.queryOptions({ id: task.id });
+      const options = treeOptions(task.id);
       const tree =
         queryClient.getQueryData(options.queryKey) ??
         (await loading.track("exportJson", () => queryClient.fetchQuery(options), "Preparing export..."));

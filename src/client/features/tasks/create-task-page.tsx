@@ -26,6 +26,7 @@ import {
   EMPTY_CREATE_TASK,
 } from "./create-task-form";
 import { CONNECT_MODEL_PATH, plannerChoiceText } from "./planner-text";
+import { useTreeQueryOptions } from "./use-tree-query";
 
 /** The fields' element ids, in the form's order. */
 const FIELD_IDS: Record<CreateTaskField, string> = {
@@ -61,6 +62,7 @@ function PlannerNotice() {
 export default function CreateTaskPage() {
   usePageMeta({ title: "Create Task", path: "/tasks/create", noIndex: true });
   const trpc = useTRPC();
+  const treeOptions = useTreeQueryOptions();
   const queryClient = useQueryClient();
   const cache = useTaskCache();
   const toast = useToast();
@@ -102,7 +104,7 @@ export default function CreateTaskPage() {
       const id = task?.task_id ?? task?.id;
       if (id) {
         queryClient.setQueryData(trpc.tasks.get.queryKey({ id }), task);
-        void queryClient.prefetchQuery(trpc.tasks.tree.queryOptions({ id }));
+        void queryClient.prefetchQuery(treeOptions(id));
       }
       void cache.invalidateLists();
       void cache.invalidateUsage();

@@ -3,6 +3,7 @@ import { useCallback } from "react";
 import type { Task } from "../../../shared/schemas/tasks";
 import { useTaskCache } from "../../lib/task-cache";
 import { useTRPC } from "../../lib/trpc";
+import { useTreeQueryOptions } from "./use-tree-query";
 
 /** While the pipeline works on a task and live updates are down, look again every few seconds. */
 const PROCESSING_REFETCH_MS = 5_000;
@@ -20,8 +21,9 @@ const poll =
 /** The task and its tree. `live`: the realtime subscription is connected, so no polling is needed. */
 export function useTaskDetail(id: string, { live = false }: { live?: boolean } = {}) {
   const trpc = useTRPC();
+  const treeOptions = useTreeQueryOptions();
   const task = useQuery(trpc.tasks.get.queryOptions({ id }, { refetchInterval: poll(live) }));
-  const tree = useQuery(trpc.tasks.tree.queryOptions({ id }, { refetchInterval: poll(live) }));
+  const tree = useQuery({ ...treeOptions(id), refetchInterval: poll(live) });
   return { task, tree };
 }
 
