@@ -1,4 +1,9 @@
-import { ACTUAL_HOURS_MAX, CALIBRATION_MIN_SAMPLES, type RatioSummary } from "./schemas/actuals";
+import {
+  ACTUAL_HOURS_MAX,
+  CALIBRATION_MIN_SAMPLES,
+  type Calibration,
+  type RatioSummary,
+} from "./schemas/actuals";
 import { DEFAULT_ESTIMATE, HOURS_PER_DAY } from "./schemas/schedule";
 
 /**
@@ -110,6 +115,20 @@ export function chooseCalibration(plan: readonly ActualSample[], user: readonly 
     return own && own.length >= CALIBRATION_MIN_SAMPLES ? own : all;
   };
   return { scope, chosen, ratiosFor };
+}
+
+/** What a forecast learned from, in a sentence (the Plan tab and MCP's get_plan say it). */
+export function calibrationSentence(c: Calibration): string {
+  const where = c.scope === "user" ? " across your plans" : "";
+  const ratio = c.ratio_p50 === null ? null : `${Math.round(c.ratio_p50 * 10) / 10}×`;
+  if (c.applied && ratio) {
+    return `Forecast calibrated on ${c.samples} finished ${c.samples === 1 ? "task" : "tasks"}${where}: yours take ${ratio} their estimate.`;
+  }
+  if (c.scope !== "none" && ratio) {
+    return `Calibration off: the estimate ranges alone (${c.samples} finished tasks${where} say yours take ${ratio} their estimate).`;
+  }
+  const have = Math.max(c.plan.samples, c.user.samples);
+  return `Not calibrated yet: ${have} finished ${have === 1 ? "task has" : "tasks have"} actual hours, and ${CALIBRATION_MIN_SAMPLES} are needed. Until then the forecast uses the estimate ranges alone.`;
 }
 
 function round2(n: number): number {

@@ -179,6 +179,15 @@ describe("calibrated forecast", () => {
     expect(runs).toBe(calibrated.forecast.simulations);
     expect(calibrated.forecast.distribution.length).toBeLessThanOrEqual(31);
 
+    // What a coding agent reads (MCP get_plan, GET /outline): the same calibrated forecast for one person.
+    const outline = (await client.get(`/api/tasks/${rootId}/outline`)).json;
+    expect(outline.forecast).toEqual({
+      team_size: 1,
+      p50_days: (await client.get(`/api/tasks/${rootId}/schedule?team_size=1`)).json.forecast.p50_days,
+      p90_days: expect.any(Number),
+      calibration: "Forecast calibrated on 5 finished tasks: yours take 2× their estimate.",
+    });
+
     // The owner's next plan, with no history of its own, learns from this one.
     const next = await seedTree(server.deps.database, userId, { fanout: 2, depth: 2, plan: true });
     const second = (await client.get(`/api/tasks/${next.rootId}/schedule`)).json;

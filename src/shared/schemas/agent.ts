@@ -70,6 +70,19 @@ export const planOutline = z.object({
   outline: z.string(),
   /** Tasks below `depth`, or past the line limit, that the outline leaves out. */
   omitted: z.number().int(),
+  /**
+   * When the rest may be done by one person (working days of 6 focused hours), calibrated on finished
+   * tasks' actual hours once there are enough (the sentence says); null while the plan has a cycle.
+   */
+  forecast: z
+    .object({
+      team_size: z.number().int(),
+      p50_days: z.number(),
+      p90_days: z.number(),
+      calibration: z.string(),
+    })
+    .nullable()
+    .optional(),
 });
 export type PlanOutline = z.infer<typeof planOutline>;
 

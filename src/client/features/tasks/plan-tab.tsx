@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { useId, useMemo, useState } from "react";
-import { CALIBRATION_MIN_SAMPLES, type Calibration } from "../../../shared/schemas/actuals";
+import { calibrationSentence } from "../../../shared/actuals";
 import { DEFAULT_ESTIMATE, TEAM_SIZE_MAX } from "../../../shared/schemas/schedule";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { EmptyState } from "../../components/empty-state";
@@ -41,20 +41,6 @@ function Figure({
       <dd className="text-sm text-base-content/70">{note}</dd>
     </div>
   );
-}
-
-/** What the forecast learned from, in a sentence (issue 33). */
-export function calibrationText(c: Calibration): string {
-  const where = c.scope === "user" ? " across your plans" : "";
-  const ratio = c.ratio_p50 === null ? null : `${Math.round(c.ratio_p50 * 10) / 10}×`;
-  if (c.applied && ratio) {
-    return `Forecast calibrated on ${c.samples} finished ${c.samples === 1 ? "task" : "tasks"}${where}: yours take ${ratio} their estimate.`;
-  }
-  if (c.scope !== "none" && ratio) {
-    return `Calibration off: the estimate ranges alone (${c.samples} finished tasks${where} say yours take ${ratio} their estimate).`;
-  }
-  const have = Math.max(c.plan.samples, c.user.samples);
-  return `Not calibrated yet: ${have} finished ${have === 1 ? "task has" : "tasks have"} actual hours, and ${CALIBRATION_MIN_SAMPLES} are needed. Until then the forecast uses the estimate ranges alone.`;
 }
 
 /**
@@ -189,7 +175,7 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
           )}
           <div className="flex flex-wrap items-center justify-between gap-2">
             <p className="text-sm" data-testid="calibration">
-              {calibrationText(s.calibration)}
+              {calibrationSentence(s.calibration)}
             </p>
             <label htmlFor={calibrateId} className="label cursor-pointer gap-2 py-0 text-sm">
               <input

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { calibrationSentence } from "../../../shared/actuals";
 import {
   type AgentTask,
   type NextTask,
@@ -17,7 +18,9 @@ import type { TaskStatus } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { loadCalibration } from "../../plan/calibration";
 import { PlanGraph, readyLeaves, schedulePlan } from "../../plan/graph";
+import { simulationsFor } from "../../plan/order";
 import { getOwnedRow } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import { loadPlanEdges, loadPlanRows, type PlanRow, planNodeOf } from "../../plan/rows";
@@ -223,6 +226,24 @@ export async function getPlanOutline(
     critical_path_hours: plan.schedule ? plan.schedule.criticalPathHours : null,
     outline: lines.join("\n"),
     omitted,
+    forecast: await forecastOf(deps, userId, plan, rootId, top.id),
+  };
+}
+
+/**
+ * The calibrated forecast for one person, as `GET /tasks/{id}/schedule?team_size=1` gives it (the same
+ * runs and seed for the whole plan), with what it learned from in a sentence (issue 33).
+ */
+async function forecastOf(deps: Deps, userId: string, plan: LoadedPlan, rootId: string, topId: string) {
+  const top = plan.graph.index.get(topId);
+  if (!plan.graph.order || top === undefined) return null;
+  const { calibration, ratiosFor } = await loadCalibration(deps.db, userId, rootId, true);
+  const s = schedulePlan(plan.graph, top, 1, `${rootId}:1`, simulationsFor(plan.graph.size), ratiosFor);
+  return {
+    team_size: 1,
+    p50_days: s.forecast.p50_days,
+    p90_days: s.forecast.p90_days,
+    calibration: calibrationSentence(calibration),
   };
 }
 
