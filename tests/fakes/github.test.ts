@@ -823,14 +823,57 @@ describe("pull requests (pulls/list) and the issues their descriptions close", (
       const stateOf = (num: number) => states.find((i: any) => i.number === num);
       expect(n.map((num) => stateOf(num).state)).toEqual(["closed", "closed", "open", "open", "open"]);
       expect(stateOf(n[0]!).state_reason).toBe("completed");
-      expect(hook.got.map((d) => [d.body.action, d.body.issue.number])).toEqual([
+      await gh.settleDeliveries();
+      const issueEvents = hook.got.filter((d) => d.headers["x-github-event"] === "issues");
+      expect(issueEvents.map((d) => [d.body.action, d.body.issue.number])).toEqual([
         ["closed", n[0]],
         ["closed", n[1]],
       ]);
+      // Each pull request was announced when opened, and closed with `merged: true` when merged.
+      const pullEvents = hook.got.filter((d) => d.headers["x-github-event"] === "pull_request");
+      expect(pullEvents.map((d) => [d.body.action, d.body.number, d.body.pull_request.merged])).toEqual([
+        ["opened", pr.number, false],
+        ["opened", side.number, false],
+        ["closed", pr.number, true],
+        ["closed", side.number, true],
+      ]);
+      expect(pullEvents[2]!.body.pull_request).toMatchObject({
+        state: "closed",
+        body: expect.stringContaining("Fixes:"),
+      });
+      expect(pullEvents[2]!.body.repository).toMatchObject({
+        full_name: "ada/merge",
+        default_branch: "main",
+      });
       const merged = (await json(await call("/repos/ada/merge/pulls?state=closed", { token: CLASSIC })))[1];
       expect(merged).toMatchObject({ number: pr.number, state: "closed" });
       expect(merged.merged_at).toEqual(merged.closed_at);
       expect(merged.merged_at).not.toBeNull();
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it("delivers a pull request's edits with what changed, and a close without a merge as merged: false", async () => {
+    gh.addRepo({ owner: "ada", name: "edits", files: ["x"] });
+    const hook = await receiver();
+    try {
+      gh.addWebhook("ada", "edits", { url: hook.url, secret: "s3cret" });
+      const pr = gh.createPullRequest("ada", "edits", { title: "Draft", body: "Work in progress" });
+      await gh.editPullRequest("ada", "edits", pr.number, { body: "Closes #1", base: "dev" });
+      await gh.editPullRequest("ada", "edits", pr.number, { body: "Closes #1" }); // no change, no event
+      await gh.setPullRequestState("ada", "edits", pr.number, "closed");
+      await gh.setPullRequestState("ada", "edits", pr.number, "open");
+      await gh.settleDeliveries();
+      const events = hook.got.filter((d) => d.headers["x-github-event"] === "pull_request");
+      expect(events.map((d) => d.body.action)).toEqual(["opened", "edited", "closed", "reopened"]);
+      expect(events[1]!.body.changes).toEqual({
+        body: { from: "Work in progress" },
+        base: { ref: { from: "main" }, sha: { from: expect.any(String) } },
+      });
+      expect(events[1]!.body.pull_request).toMatchObject({ body: "Closes #1", base: { ref: "dev" } });
+      expect(events[2]!.body.pull_request).toMatchObject({ state: "closed", merged: false, merged_at: null });
+      expect(events[3]!.body.pull_request).toMatchObject({ state: "open", closed_at: null });
     } finally {
       await hook.close();
     }

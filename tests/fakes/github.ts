@@ -96,7 +96,11 @@
  *   (https://docs.github.com/issues/tracking-your-work-with-issues/using-issues/linking-a-pull-request-to-an-issue#linking-a-pull-request-to-an-issue-using-a-keyword:
  *   close, closes, closed, fix, fixes, fixed, resolve, resolves, resolved, then `#10` or `owner/repo#10`;
  *   "the PR must be on the default branch"), and delivers their `closed` events; a keyword followed by
- *   anything else ("Fixes issue #615") links nothing, as on github.com.
+ *   anything else ("Fixes issue #615") links nothing, as on github.com. Opening, editing (`editPullRequest`),
+ *   closing, reopening and merging a pull request deliver `pull_request` events to the repository's
+ *   webhooks, per GitHub's webhook reference (https://docs.github.com/webhooks/webhook-events-and-payloads#pull_request):
+ *   `number`, the pull request with `merged`, a merge being a `closed` action with `merged: true`, and on
+ *   `edited` the `changes` (`title.from`, `body.from`, `base.ref.from`).
  *
  * `setMode` modes apply before anything else (auth, rate limit) and stay until changed, or for
  * the next `times` requests only.
@@ -213,6 +217,16 @@ export type FakeGitHub = {
     repo: string,
     number: number,
     state: "open" | "closed" | "merged",
+  ): Promise<void>;
+  /**
+   * Edits a pull request's title, description or base branch as a person would, and delivers its
+   * `pull_request` `edited` event with `changes` (what each changed field was).
+   */
+  editPullRequest(
+    owner: string,
+    repo: string,
+    number: number,
+    edit: { title?: string; body?: string | null; base?: string },
   ): Promise<void>;
   /**
    * Closes or reopens an issue, as a person would on github.com, and delivers an `issues` event to the
@@ -1475,8 +1489,8 @@ export async function startFakeGitHub(
     default_branch: r.defaultBranch,
   });
 
-  /** Posts an `issues` event to the repository's webhooks, signed as GitHub signs them. */
-  async function deliver(r: Repo, payload: Record<string, unknown>) {
+  /** Posts an event (`issues` unless named) to the repository's webhooks, signed as GitHub signs them. */
+  async function deliver(r: Repo, payload: Record<string, unknown>, event = "issues") {
     const body = JSON.stringify(payload);
     const out: Array<{ status: number }> = [];
     for (const hook of hooks.get(r.id) ?? []) {
@@ -1486,7 +1500,7 @@ export async function startFakeGitHub(
         headers: {
           "content-type": "application/json",
           "user-agent": "GitHub-Hookshot/fake",
-          "x-github-event": "issues",
+          "x-github-event": event,
           "x-github-delivery": randomBytes(16).toString("hex"),
           "x-github-hook-installation-target-id": String(r.id),
           "x-github-hook-installation-target-type": "repository",
@@ -1500,7 +1514,7 @@ export async function startFakeGitHub(
         },
         () => 0, // nobody listening
       );
-      deliveries.push({ event: "issues", action: String(payload.action), payload, status });
+      deliveries.push({ event, action: String(payload.action), payload, status });
       out.push({ status });
     }
     return out;
@@ -1535,6 +1549,35 @@ export async function startFakeGitHub(
     chain = next.catch(() => {});
     pending.add(next);
     void next.finally(() => pending.delete(next)).catch(() => {});
+  }
+  /**
+   * A `pull_request` event ("Webhook events and payloads", pull_request): `action` (opened, edited,
+   * closed, reopened, ...), `number`, the pull request in its full shape with `merged` (a merge is a
+   * `closed` action with `merged: true`), `changes` on `edited` (`title.from`, `body.from`,
+   * `base.ref.from`), the repository and the sender.
+   */
+  const pullPayload = (
+    r: Repo,
+    action: string,
+    pull: PullRequest,
+    sender: User,
+    extra: Record<string, unknown> = {},
+  ) => ({
+    action,
+    number: pull.number,
+    pull_request: { ...pullJson(r, pull, null), merged: pull.mergedAt !== null },
+    ...extra,
+    repository: hookRepoJson(r),
+    sender: userJson(sender),
+  });
+  /** Sends a pull request's event after the answer, in order with the others. */
+  function queuePullDelivery(r: Repo, payload: Record<string, unknown>): Promise<unknown> {
+    if (!(hooks.get(r.id) ?? []).length) return Promise.resolve();
+    const next = chain.then(() => deliver(r, payload, "pull_request"));
+    chain = next.catch(() => {});
+    pending.add(next);
+    void next.finally(() => pending.delete(next)).catch(() => {});
+    return next;
   }
   /** Old "owner/name" -> the repository it was renamed to (GitHub redirects the old name). */
   const renamed = new Map<string, Repo>();
@@ -1808,6 +1851,7 @@ export async function startFakeGitHub(
         updatedAt: now,
       };
       r.pulls.push(pull);
+      void queuePullDelivery(r, pullPayload(r, "opened", pull, pull.author)).catch(() => {});
       return { number, html_url: pullHtml(r, pull) };
     },
     async setPullRequestState(owner, name, number, state) {
@@ -1819,8 +1863,9 @@ export async function startFakeGitHub(
       pull.updatedAt = now;
       pull.state = state === "open" ? "open" : "closed";
       pull.closedAt = state === "open" ? null : now;
+      if (state === "merged") pull.mergedAt = now;
+      await queuePullDelivery(r, pullPayload(r, state === "open" ? "reopened" : "closed", pull, pull.author));
       if (state !== "merged") return;
-      pull.mergedAt = now;
       // Keywords are honoured only when the pull request targets the default branch.
       if (pull.base !== r.defaultBranch) return;
       for (const issue of closedByKeyword(r, pull.body)) {
@@ -1829,6 +1874,27 @@ export async function startFakeGitHub(
         issue.stateReason = "completed";
         await deliver(r, issuesPayload(r, "closed", issue, pull.author));
       }
+    },
+    async editPullRequest(owner, name, number, edit) {
+      const r = repos.get(key(owner, name));
+      const pull = r?.pulls.find((p) => p.number === number);
+      if (!r || !pull) throw new Error(`fake GitHub: no pull request ${owner}/${name}#${number}`);
+      const changes: Record<string, unknown> = {};
+      if (edit.title !== undefined && edit.title !== pull.title) {
+        changes.title = { from: pull.title };
+        pull.title = edit.title;
+      }
+      if (edit.body !== undefined && edit.body !== pull.body) {
+        changes.body = { from: pull.body ?? "" };
+        pull.body = edit.body;
+      }
+      if (edit.base !== undefined && edit.base !== pull.base) {
+        changes.base = { ref: { from: pull.base }, sha: { from: branchSha(r, pull.base) } };
+        pull.base = edit.base;
+      }
+      if (Object.keys(changes).length === 0) return;
+      pull.updatedAt = isoNow();
+      await queuePullDelivery(r, pullPayload(r, "edited", pull, pull.author, { changes }));
     },
     addWebhook(owner, name, hook) {
       const r = repos.get(key(owner, name));

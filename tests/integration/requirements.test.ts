@@ -260,6 +260,47 @@ describe("a plan exported to GitHub", () => {
     expect((await requirementsOf(client, id)).requirements[0]!.pull_requests).toHaveLength(1);
   });
 
+  it("lists a pull request as its webhook deliveries arrive: opened, edited off and back onto the default branch, merged", async () => {
+    github.addRepo({ owner: "ada", name: "live-prs", files: ["README.md"] });
+    const { client, id } = await planned();
+    expect((await client.post("/api/github/connect", { access_token: "ghp_trace" })).status).toBe(200);
+    const started = await client.post("/api/github/start-export", {
+      task_id: id,
+      config: { repository: "ada/live-prs" },
+    });
+    expect((await waitForExport(client, started.json.export_id)).status).toBe("completed");
+    const hook = (await client.post("/api/webhooks/github", {})).json as { url: string; secret: string };
+    github.addWebhook("ada", "live-prs", { url: hook.url, secret: hook.secret });
+    const tree = (await client.get(`/api/tasks/${id}/tree`)).json as Node;
+    const target = (flatten(tree) as Node[]).find(
+      (n) => n.children.length === 0 && n.requirement_ids.includes("R1"),
+    )!;
+    const issue = Number(target.remote_links![0]!.key.slice(1));
+    const prsOfR1 = async () => (await requirementsOf(client, id)).requirements[0]!.pull_requests;
+
+    // Opened: listed at once, no "Sync now".
+    const pr = github.createPullRequest("ada", "live-prs", { title: "Invites", body: `Closes #${issue}` });
+    await github.settleDeliveries();
+    expect(await prsOfR1()).toEqual([
+      { number: pr.number, title: "Invites", url: pr.html_url, state: "open", repository: "ada/live-prs" },
+    ]);
+    // Moved to another branch, GitHub no longer links it; back on the default branch, it is linked again.
+    await github.editPullRequest("ada", "live-prs", pr.number, { base: "dev" });
+    expect(await prsOfR1()).toEqual([]);
+    await github.editPullRequest("ada", "live-prs", pr.number, { base: "main", title: "Family invites" });
+    expect(await prsOfR1()).toMatchObject([{ number: pr.number, title: "Family invites", state: "open" }]);
+    // Merged: the pull request says so, and the issue it closed completes the task.
+    await github.setPullRequestState("ada", "live-prs", pr.number, "merged");
+    await github.settleDeliveries();
+    expect(await prsOfR1()).toMatchObject([{ number: pr.number, state: "merged" }]);
+    expect((await client.get(`/api/tasks/${target.id}`)).json.status).toBe("completed");
+    // A pull request that closes nothing exported is not listed anywhere.
+    github.createPullRequest("ada", "live-prs", { title: "Docs", body: "Closes #99999" });
+    await github.settleDeliveries();
+    const all = (await requirementsOf(client, id)).requirements.flatMap((r) => r.pull_requests);
+    expect(all.map((p) => p.number)).toEqual([pr.number]);
+  });
+
   it("still syncs statuses when the token may not read pull requests, and says what it could not read", async () => {
     github.addRepo({ owner: "ada", name: "private-list", private: true, files: ["README.md"] });
     github.addToken({ token: "github_pat_noPulls", login: "ada", pullRequests: "none" });

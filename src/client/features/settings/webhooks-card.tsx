@@ -8,7 +8,7 @@ type Kind = "github" | "jira" | "trello";
 const LABEL: Record<Kind, string> = { github: "GitHub", jira: "JIRA", trello: "Trello" };
 const WHERE: Record<Kind, string> = {
   github:
-    'In the repository: Settings → Webhooks → Add webhook. Payload URL and Secret below, content type "application/json", the "Issues" event.',
+    'In the repository: Settings → Webhooks → Add webhook. Payload URL and Secret below, content type "application/json", the "Issues" and "Pull requests" events.',
   jira: 'In JIRA: Settings → System → Webhooks → Create. URL and Secret below, the "Issue updated" event.',
   trello: "Nothing to do in Trello: each export to Trello registers this webhook on its board.",
 };

@@ -4,6 +4,7 @@ import { UUID_PATTERN } from "../../../shared/ids";
 import { remoteItemChanges, webhookDeliveries, webhookEndpoints } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { applyPullRequestEvent, readPullRequestEvent } from "./github/pull-request-events";
 import {
   applyRemoteState,
   closedUndone,
@@ -200,6 +201,24 @@ async function applyDelivery(
   delivery: Delivery,
   payload: unknown,
 ): Promise<WebhookOutcome> {
+  if (kind === "github" && delivery.headers["x-github-event"] === "pull_request") {
+    // A pull request that closes exported issues: the Requirements view lists it (github/pull-request-events.ts).
+    const event = readPullRequestEvent(payload);
+    if (!event) return { status: "ignored", changed: 0 };
+    const { plans, linked } = await applyPullRequestEvent(deps, userId, event);
+    if (plans.length === 0) return { status: "ignored", changed: 0 };
+    for (const rootId of plans) {
+      await deps.events.publish({
+        type: "task.updated",
+        userId,
+        taskId: rootId,
+        rootTaskId: rootId,
+        message: "Pull requests linked",
+        data: { pull_requests_changed: true },
+      });
+    }
+    return { status: "applied", changed: linked };
+  }
   const change =
     kind === "github"
       ? githubChange(delivery.headers["x-github-event"], payload)

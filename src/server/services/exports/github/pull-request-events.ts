@@ -1,0 +1,127 @@
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { linkedPullRequests, remoteItems } from "../../../db/schema/index";
+import type { Deps } from "../../../deps";
+import { closedIssueNumbers, pullRequestState } from "./pull-requests";
+
+/**
+ * A `pull_request` webhook delivery (GitHub's webhook reference, pull_request: `action` opened, edited,
+ * closed, reopened, ...; `number`; the pull request with `merged`, its `body` and `base.ref`; the
+ * `repository` with its `id`, `full_name` and `default_branch`). The Requirements view then shows the
+ * pull requests that close exported issues as they change, without waiting for "Sync now": each delivery
+ * replaces what was recorded for that pull request in the repository's plans, from its description as it
+ * is now (an edit that drops "Closes #n", or moves the pull request off the default branch, unlinks it).
+ */
+
+export type PullRequestEvent = {
+  number: number;
+  title: string;
+  url: string;
+  state: "open" | "closed" | "merged";
+  /** The issue numbers its description closes, when it targets the default branch (else none). */
+  closes: number[];
+  repository: { id: string; fullName: string };
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/** The delivery's facts, or null when it is not a pull request event this can read. */
+export function readPullRequestEvent(payload: unknown): PullRequestEvent | null {
+  if (!isRecord(payload) || !isRecord(payload.pull_request) || !isRecord(payload.repository)) return null;
+  const pr = payload.pull_request;
+  const repo = payload.repository;
+  const number = pr.number;
+  const fullName = text(repo.full_name);
+  const title = text(pr.title);
+  const url = text(pr.html_url);
+  const state = text(pr.state);
+  if (
+    !Number.isSafeInteger(number) ||
+    (number as number) <= 0 ||
+    !fullName ||
+    title === null ||
+    !url ||
+    !state
+  )
+    return null;
+  if (!Number.isSafeInteger(repo.id)) return null;
+  const base = isRecord(pr.base) ? pr.base : {};
+  const defaultBranch =
+    text(repo.default_branch) ?? (isRecord(base.repo) ? text(base.repo.default_branch) : null);
+  const onDefault = defaultBranch !== null && text(base.ref) === defaultBranch;
+  const mergedAt = text(pr.merged_at) ?? (pr.merged === true ? "merged" : null);
+  return {
+    number: number as number,
+    title: title.slice(0, 1000),
+    url,
+    state: pullRequestState({ state, merged_at: mergedAt }),
+    closes: onDefault ? closedIssueNumbers(text(pr.body), fullName) : [],
+    repository: { id: String(repo.id), fullName: fullName.toLowerCase() },
+  };
+}
+
+/**
+ * Records which of the user's exported issues in that repository the pull request closes, per plan.
+ * Returns the plans whose links changed (for the live update) and how many links it holds now.
+ */
+export async function applyPullRequestEvent(
+  deps: Deps,
+  userId: string,
+  event: PullRequestEvent,
+): Promise<{ plans: string[]; linked: number }> {
+  // The user's issues exported to this repository: by its id (a rename keeps it), or by name for items
+  // exported before ids were kept.
+  const inRepository = or(
+    eq(remoteItems.containerId, event.repository.id),
+    and(isNull(remoteItems.containerId), eq(remoteItems.target, event.repository.fullName)),
+  );
+  const items = await deps.db
+    .select({
+      taskId: remoteItems.taskId,
+      rootTaskId: remoteItems.rootTaskId,
+      target: remoteItems.target,
+      remoteId: remoteItems.remoteId,
+      removedAt: remoteItems.removedAt,
+    })
+    .from(remoteItems)
+    .where(and(eq(remoteItems.userId, userId), eq(remoteItems.kind, "github"), inRepository));
+  if (items.length === 0) return { plans: [], linked: 0 };
+  const targets = [...new Set(items.map((i) => i.target))];
+  const closes = new Set(event.closes.map(String));
+  const rows = items
+    .filter((i) => i.taskId && !i.removedAt && closes.has(i.remoteId))
+    .map((i) => ({
+      userId,
+      rootTaskId: i.rootTaskId,
+      taskId: i.taskId!,
+      repository: i.target,
+      number: event.number,
+      title: event.title,
+      url: event.url,
+      state: event.state,
+    }));
+  const before = await deps.db
+    .select({ rootTaskId: linkedPullRequests.rootTaskId })
+    .from(linkedPullRequests)
+    .where(
+      and(
+        eq(linkedPullRequests.userId, userId),
+        eq(linkedPullRequests.number, event.number),
+        inArray(linkedPullRequests.repository, targets),
+      ),
+    );
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .delete(linkedPullRequests)
+      .where(
+        and(
+          eq(linkedPullRequests.userId, userId),
+          eq(linkedPullRequests.number, event.number),
+          inArray(linkedPullRequests.repository, targets),
+        ),
+      );
+    if (rows.length) await tx.insert(linkedPullRequests).values(rows).onConflictDoNothing();
+  });
+  const plans = [...new Set([...before.map((b) => b.rootTaskId), ...rows.map((r) => r.rootTaskId)])];
+  return { plans, linked: rows.length };
+}
