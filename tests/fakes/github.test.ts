@@ -796,6 +796,9 @@ describe("pull requests (pulls/list) and the issues their descriptions close", (
       [issue.number + 1, true],
       [issue.number, false],
     ]);
+    // And a pull request's number answers as an issue, marked the same way.
+    const one = await json(await call(`/repos/ada/prs/issues/${issue.number + 1}`, { token: CLASSIC }));
+    expect(one).toMatchObject({ number: issue.number + 1, pull_request: expect.any(Object) });
   });
 
   it("merging into the default branch closes the issues a closing keyword names, and only those", async () => {

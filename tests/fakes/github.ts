@@ -87,7 +87,7 @@
  *   `direction` desc by default for created, else asc; paged with `Link` like every list), each in GitHub's
  *   `pull-request-simple` shape (`merged_at` set once merged, whose `state` is then "closed"; `base.repo`
  *   with its `default_branch`). Pull requests share the repository's numbers with issues, and
- *   `GET .../issues` lists them too, with a `pull_request` object, as GitHub's REST reference says ("GitHub's
+ *   `GET .../issues` lists them too and `GET .../issues/{n}` answers for them, with a `pull_request` object, as GitHub's REST reference says ("GitHub's
  *   REST API considers every pull request an issue", https://docs.github.com/rest/issues/issues#list-repository-issues).
  *   A fine-grained token without the "Pull requests" permission (`pullRequests: "none"`) gets 403 on a
  *   private repository's pull requests (public ones are readable by any token). Merging a pull request into
@@ -1377,6 +1377,11 @@ export async function startFakeGitHub(
   repoRoute("GET", "/issues/:number", (ctx, ref, p) => {
     const r = findRepo(ctx, ref, DOCS.getIssue);
     ensureIssuesEnabled(r);
+    // A pull request's number is an issue too ("GitHub's REST API considers every pull request an issue").
+    const pull = /^\d+$/.test(p.number ?? "")
+      ? r.pulls.find((x) => x.number === Number(p.number))
+      : undefined;
+    if (pull) return jsonReply(200, pullAsIssueJson(r, pull));
     return jsonReply(200, issueJson(r, issueByNumber(r, p.number ?? "", DOCS.getIssue)));
   });
   repoRoute("PATCH", "/issues/:number", (ctx, ref, p) =>
