@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useCallback, useId, useState } from "react";
 import type { Schedule } from "../../../shared/schemas/schedule";
 import { errorDetailOf } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
@@ -24,9 +24,13 @@ export function PlanChartsSection({ projectId, schedule }: { projectId: string; 
   const unitId = useId();
   const [unit, setUnit] = useState<"hours" | "leaves">("hours");
   const actuals = useQuery(trpc.tasks.actuals.queryOptions({ id: projectId }));
-  const today = new Date();
+  // "Today" by the day, so the charts' models are not recomputed on every render.
+  const todayKey = isoDay(new Date());
+  const dayAfter = useCallback(
+    (days: number) => isoDay(finishDate(new Date(`${todayKey}T12:00:00`), days)),
+    [todayKey],
+  );
   const remaining = schedule.waves.some((w) => w.length > 0);
-  const dayAfter = (days: number) => isoDay(finishDate(today, days));
   const forecast = remaining
     ? { p50Date: dayAfter(schedule.forecast.p50_days), p90Date: dayAfter(schedule.forecast.p90_days) }
     : { p50Date: null, p90Date: null };
@@ -75,7 +79,7 @@ export function PlanChartsSection({ projectId, schedule }: { projectId: string; 
             bins={schedule.forecast.distribution}
             p50Days={schedule.forecast.p50_days}
             p90Days={schedule.forecast.p90_days}
-            startDate={isoDay(today)}
+            startDate={todayKey}
             workingDaysToDate={dayAfter}
           />
           <EstimateAccuracyChart points={actuals.data?.accuracy ?? []} />

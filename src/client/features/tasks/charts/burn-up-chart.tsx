@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import type { BurnUpPoint } from "../../../../shared/schemas/actuals";
 import { ChartAxes, ChartFrame, ChartLegend } from "./chart-frame";
 import { type BurnUpForecast, type BurnUpUnit, burnUpModel, FONT_SIZE } from "./chart-models";
+import { useChartSize } from "./use-chart-size";
 
 const LEGEND = [
   {
@@ -49,9 +50,14 @@ export function BurnUpChart({
   forecast: BurnUpForecast;
 }) {
   const { p50Date, p90Date } = forecast;
-  const m = useMemo(() => burnUpModel(points, unit, { p50Date, p90Date }), [points, unit, p50Date, p90Date]);
+  const box = useChartSize();
+  const m = useMemo(
+    () => burnUpModel(points, unit, { p50Date, p90Date }, box.size),
+    [points, unit, p50Date, p90Date, box.size],
+  );
   return (
     <ChartFrame
+      box={box}
       testId="burn-up-chart"
       title={unit === "hours" ? "Burn-up, in hours" : "Burn-up, in tasks"}
       description={m.description}

@@ -1,13 +1,18 @@
 import { type ReactNode, useId } from "react";
-import { type Axes, CHART_HEIGHT, CHART_WIDTH, type ChartTable, FONT_SIZE } from "./chart-models";
+import { type Axes, type ChartTable, FONT_SIZE } from "./chart-models";
+import type { ChartBox } from "./use-chart-size";
 
 /**
  * What every chart of the Plan tab sits in (issue 33): a figure titled by its caption; the picture as an
  * SVG image named by that title and described by a sentence from the data; a legend in HTML; and the data
- * as a real table behind "Show the data as a table". The box keeps its 16:9 size with or without data, so
- * nothing moves when the data arrives; without data, the box holds `empty` instead of the picture.
+ * as a real table behind "Show the data as a table". The box's size is set by CSS alone: the column's
+ * width, 16:9 from the `sm` breakpoint up and 4:3 below it (taller on a phone, so the plot keeps its
+ * room), with or without data, so nothing moves when the data or the measurement arrives. The SVG's
+ * viewBox is the box's measured size (useChartSize), so its units are CSS pixels and the labels keep their
+ * size at any width. Without data, the box holds `empty` instead of the picture.
  */
 export function ChartFrame({
+  box,
   testId,
   title,
   description,
@@ -16,6 +21,8 @@ export function ChartFrame({
   legend,
   children,
 }: {
+  /** The measured box (useChartSize), the one the chart's model was laid out for. */
+  box: ChartBox;
   testId: string;
   title: string;
   /** One or two sentences that say what the picture shows, from the data. */
@@ -24,7 +31,7 @@ export function ChartFrame({
   /** Shown in the box instead of the picture when there is nothing to draw. */
   empty?: string | null;
   legend?: ReactNode;
-  /** The SVG's content, in a CHART_WIDTH x CHART_HEIGHT viewBox. */
+  /** The SVG's content, in a viewBox of box.size. */
   children?: ReactNode;
 }) {
   const id = useId();
@@ -35,7 +42,7 @@ export function ChartFrame({
       <figcaption id={titleId} className="text-sm font-semibold">
         {title}
       </figcaption>
-      <div className="relative w-full" style={{ aspectRatio: `${CHART_WIDTH} / ${CHART_HEIGHT}` }}>
+      <div ref={box.ref} className="relative aspect-[4/3] w-full sm:aspect-video">
         {empty ? (
           <div
             className="absolute inset-0 flex items-center justify-center rounded-box border border-dashed border-base-300 p-4 text-center text-sm text-base-content/70"
@@ -45,7 +52,7 @@ export function ChartFrame({
           </div>
         ) : (
           <svg
-            viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
+            viewBox={`0 0 ${box.size.width} ${box.size.height}`}
             preserveAspectRatio="xMidYMid meet"
             role="img"
             aria-labelledby={`${titleId} ${descId}`}
@@ -114,7 +121,7 @@ export function ChartFrame({
  * decision 024). Like everything ChartFrame draws in its SVG, they are hidden from assistive technology.
  */
 export function ChartAxes({ axes }: { axes: Axes }) {
-  const { plot, x, y } = axes;
+  const { size, plot, x, y } = axes;
   return (
     <g>
       <g className="stroke-base-content/10">
@@ -156,7 +163,7 @@ export function ChartAxes({ axes }: { axes: Axes }) {
           {y.title}
         </text>
         {x.title && (
-          <text x={(plot.left + plot.right) / 2} y={CHART_HEIGHT - 8} textAnchor="middle">
+          <text x={(plot.left + plot.right) / 2} y={size.height - 8} textAnchor="middle">
             {x.title}
           </text>
         )}

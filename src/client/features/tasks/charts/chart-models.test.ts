@@ -1,19 +1,23 @@
 import { describe, expect, it } from "vitest";
 import type { AccuracyPoint, BurnUpPoint, FinishBin } from "../../../../shared/schemas/actuals";
 import {
+  type Axes,
   accuracyModel,
   binWidthOf,
   burnUpModel,
+  type ChartSize,
+  FONT_SIZE,
   formatAmount,
   histogramModel,
   LOG_SCALE_RATIO,
   linePath,
   markerPath,
+  textWidth,
 } from "./chart-models";
 import { dayToIso, parseDay } from "./chart-scale";
 
 /*
- * Every chart draws in a 640 x 360 box. Burn-up and accuracy plot from x 64 to 608 (544 wide); the
+ * By default (no size given) every chart lays out for a 640 x 360 box. Burn-up and accuracy plot from x 64 to 608 (544 wide); the
  * burn-up from y 28 to 312 (284 high), the accuracy chart from y 16 to 312 (296 high), the histogram from
  * y 48 to 300 (252 high). The expectations below are worked out from those, rounded to 0.1.
  */
@@ -325,5 +329,198 @@ describe("accuracyModel", () => {
     expect(none.description).toBe("No finished tasks with actual hours yet.");
     expect(none.legend.map((l) => l.count)).toEqual([0, 0, 0]);
     expect(none.table.rows).toEqual([]);
+  });
+});
+
+describe("at any width", () => {
+  /*
+   * The page lays a chart out at its box's size in CSS pixels: 16:9 from the sm breakpoint up, 4:3 below
+   * (a phone's column is about 320 to 360 px wide). Labels keep FONT_SIZE px, so at every size they must
+   * stay in the box and clear of one another, by the width the models estimate for them (textWidth).
+   */
+  const SIZES: ChartSize[] = [
+    { width: 320, height: 240 },
+    { width: 360, height: 270 },
+    { width: 480, height: 270 },
+    { width: 640, height: 360 },
+    { width: 768, height: 432 },
+  ];
+  const NARROW = SIZES[0]!;
+
+  /** Every label inside the box and clear of the others; the x and y titles too. */
+  function expectReadable(axes: Axes) {
+    const { size, plot, x, y } = axes;
+    expect(x.ticks.length).toBeGreaterThanOrEqual(2);
+    expect(y.ticks.length).toBeGreaterThanOrEqual(2);
+    // x labels: centred under their tick, as wide as the wider of their lines, left to right.
+    const spans = x.ticks.map((t) => {
+      const w = Math.max(textWidth(t.label), textWidth(t.sub ?? ""));
+      return [t.at - w / 2, t.at + w / 2] as const;
+    });
+    for (const [a, b] of spans) {
+      expect(a).toBeGreaterThanOrEqual(0);
+      expect(b).toBeLessThanOrEqual(size.width);
+    }
+    for (let i = 1; i < spans.length; i++) expect(spans[i]![0]).toBeGreaterThan(spans[i - 1]![1]);
+    // Their baselines (16 px under the plot, the second line 14 px lower) and the title's, above the edge.
+    const lastLine = plot.bottom + 16 + (x.ticks.some((t) => t.sub) ? FONT_SIZE + 2 : 0);
+    expect(lastLine).toBeLessThanOrEqual(size.height - 4);
+    if (x.title) {
+      expect(lastLine + FONT_SIZE).toBeLessThanOrEqual(size.height - 8);
+      const mid = (plot.left + plot.right) / 2;
+      expect(textWidth(x.title) / 2).toBeLessThanOrEqual(Math.min(mid, size.width - mid));
+    }
+    // y labels: ending 8 px left of the plot, clear of the rotated title (x 8 to 20), a line apart.
+    for (const t of y.ticks) {
+      expect(plot.left - 8 - textWidth(t.label)).toBeGreaterThanOrEqual(20);
+      expect(t.at - FONT_SIZE / 2).toBeGreaterThanOrEqual(0);
+      expect(t.at + FONT_SIZE / 2).toBeLessThanOrEqual(size.height);
+    }
+    const ys = y.ticks.map((t) => t.at).sort((a, b) => a - b);
+    for (let i = 1; i < ys.length; i++) expect(ys[i]! - ys[i - 1]!).toBeGreaterThan(FONT_SIZE);
+    const middle = (plot.top + plot.bottom) / 2;
+    expect(textWidth(y.title) / 2).toBeLessThanOrEqual(Math.min(middle, size.height - middle));
+    // The plot fills the box, with margins in px.
+    expect(plot.right).toBe(size.width - 32);
+  }
+
+  // Seven weeks of a plan of about 1,000 hours, with a forecast two months out.
+  const first = parseDay("2026-11-02")!;
+  const days = Array.from({ length: 40 }, (_, i) => point(dayToIso(first + i), 1000 + 6 * i, 20 * i));
+  const forecast = { p50Date: "2027-01-20", p90Date: "2027-02-10" };
+  // A finish distribution of 26 bins from 20 to 70 working days, the days ending 1.4 calendar days apart.
+  const today = parseDay("2026-11-27")!;
+  const histogramInput = {
+    bins: Array.from({ length: 26 }, (_, i) => ({
+      days: 20 + 2 * i,
+      runs: Math.round(800 * Math.exp(-(((i - 10) / 5) ** 2))),
+    })),
+    p50Days: 40,
+    p90Days: 52,
+    startDate: "2026-11-27",
+    workingDaysToDate: (d: number) => dayToIso(today + Math.round(1.4 * d)),
+  };
+  const task = (task_id: string, estimate_hours: number, actual_hours: number): AccuracyPoint => ({
+    task_id,
+    title: `Task ${task_id}`,
+    source: "model",
+    estimate_hours,
+    actual_hours,
+  });
+  const linear = [task("a", 12, 30), task("b", 40, 25), task("c", 8, 8)];
+  // 0.25 h to 3,000 h: five decades on a log scale.
+  const log = [task("a", 0.5, 0.25), task("b", 120, 3000), task("c", 2, 0)];
+
+  it.each(SIZES)("keeps the burn-up's labels in a $width x $height box and apart", (size) => {
+    expectReadable(burnUpModel(days, "hours", forecast, size).axes);
+    expectReadable(burnUpModel(days, "leaves", forecast, size).axes);
+    // Two days only: the narrowest span of dates.
+    expectReadable(burnUpModel(days.slice(0, 2), "hours", { p50Date: null, p90Date: null }, size).axes);
+    const m = burnUpModel(days, "hours", forecast, size);
+    for (const e of m.edges) {
+      const w = textWidth(e.label);
+      expect(e.anchor === "end" ? e.x - w : e.x).toBeGreaterThanOrEqual(0);
+      expect(e.anchor === "end" ? e.x : e.x + w).toBeLessThanOrEqual(size.width);
+    }
+  });
+
+  it.each(SIZES)("keeps the histogram's labels and P50/P90 markers in a $width x $height box", (size) => {
+    const m = histogramModel(histogramInput, size);
+    expectReadable(m.axes);
+    for (const mk of m.markers) {
+      const w = textWidth(mk.text);
+      expect(mk.anchor === "end" ? mk.textX - w : mk.textX).toBeGreaterThanOrEqual(0);
+      expect(mk.anchor === "end" ? mk.textX : mk.textX + w).toBeLessThanOrEqual(size.width);
+      expect(mk.textY - FONT_SIZE).toBeGreaterThanOrEqual(0);
+    }
+    // P50 and P90 close together at the right end: still in the box, on two rows if they would meet.
+    const close = histogramModel({ ...histogramInput, p50Days: 68, p90Days: 70 }, size);
+    const [p50, p90] = close.markers.map((mk) => {
+      const w = textWidth(mk.text);
+      return {
+        ...mk,
+        from: mk.anchor === "end" ? mk.textX - w : mk.textX,
+        to: mk.anchor === "end" ? mk.textX : mk.textX + w,
+      };
+    });
+    expect(p50!.from).toBeGreaterThanOrEqual(0);
+    expect(p90!.to).toBeLessThanOrEqual(size.width);
+    if (p50!.textY === p90!.textY) expect(p50!.to < p90!.from || p90!.to < p50!.from).toBe(true);
+  });
+
+  it.each(SIZES)("keeps the accuracy chart's labels in a $width x $height box, linear or log", (size) => {
+    expectReadable(accuracyModel(linear, size).axes);
+    const wide = accuracyModel(log, size);
+    expect(wide.scale).toBe("log");
+    expectReadable(wide.axes);
+  });
+
+  it("puts fewer ticks on a narrow axis, about one every 90 px across and 50 px up", () => {
+    const wide = burnUpModel(days, "hours", forecast, { width: 768, height: 432 });
+    const narrow = burnUpModel(days, "hours", forecast, NARROW);
+    expect(narrow.axes.y.ticks.length).toBeLessThan(wide.axes.y.ticks.length);
+    // 0 to 1,234 h in 164 px: 500 h a tick; in 356 px, 200 h.
+    expect(narrow.axes.y.ticks.map((t) => t.label)).toEqual(["0", "500", "1,000", "1,500"]);
+    expect(narrow.axes.x.ticks.map((t) => t.label)).toEqual(["Dec", "Jan 2027", "Feb"]);
+
+    const h = histogramModel(histogramInput, NARROW);
+    // 224 px across: ticks every 20 days (0 to 80), not every 10 as at 640 px.
+    expect(h.axes.x.ticks.map((t) => t.label)).toEqual(["0", "20", "40", "60", "80"]);
+    expect(histogramModel(histogramInput).axes.x.ticks.map((t) => t.label)).toEqual([
+      "10",
+      "20",
+      "30",
+      "40",
+      "50",
+      "60",
+      "70",
+    ]);
+    // 132 px up: 0, 500, 1,000 runs.
+    expect(h.axes.y.ticks.map((t) => t.label)).toEqual(["0", "500", "1,000"]);
+  });
+
+  it("lays the plot out in px: the same margins, the box's size, the bars and lines within it", () => {
+    const m = burnUpModel(days, "hours", forecast, { width: 360, height: 270 });
+    expect(m.axes.size).toEqual({ width: 360, height: 270 });
+    expect(m.axes.plot).toEqual({ left: 64, right: 328, top: 28, bottom: 222 });
+    // The cone reaches the scope at the P90 date, the axis' end.
+    expect(m.cone).toMatch(/L328,[\d.]+Z$/);
+
+    const h = histogramModel(histogramInput, { width: 360, height: 270 });
+    expect(h.axes.plot).toEqual({ left: 64, right: 328, top: 48, bottom: 210 });
+    for (const b of h.bars) {
+      expect(b.x).toBeGreaterThanOrEqual(64);
+      expect(b.x + b.width).toBeLessThanOrEqual(328.1);
+      expect(b.y + b.height).toBeCloseTo(210, 5);
+    }
+
+    // A y label as wide as "10,000" widens the left margin past 64 px.
+    const a = accuracyModel(log, { width: 360, height: 270 });
+    expect(a.axes.y.ticks.map((t) => t.label)).toContain("10,000");
+    expect(a.axes.plot.left).toBe(72);
+    expect(a.diagonal).toEqual({ x1: 72, y1: 222, x2: 328, y2: 16 });
+  });
+
+  it("shortens the axis titles that do not fit, and only those", () => {
+    const narrow = histogramModel(histogramInput, NARROW);
+    expect(narrow.axes.x.title).toBe("Working days from Nov 27");
+    expect(histogramModel(histogramInput).axes.x.title).toBe(
+      "Working days from Nov 27 (and the date they end on)",
+    );
+    // A 4:3 box too short for "Actual, hours, log scale" up the side.
+    const short = accuracyModel(log, { width: 240, height: 180 });
+    expect(short.axes.y.title).toBe("Actual, h (log)");
+    expectReadable(short.axes);
+  });
+
+  it("says and tables the same at every size", () => {
+    const at = (size: ChartSize) => {
+      const b = burnUpModel(days, "hours", forecast, size);
+      const h = histogramModel(histogramInput, size);
+      const a = accuracyModel(log, size);
+      return [b.description, b.table, h.description, h.table, a.description, a.table, a.legend];
+    };
+    const reference = at({ width: 640, height: 360 });
+    for (const size of SIZES) expect(at(size)).toEqual(reference);
   });
 });

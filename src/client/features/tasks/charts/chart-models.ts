@@ -16,22 +16,38 @@ import {
 } from "./chart-scale";
 
 /**
- * What the Plan tab's charts draw (issue 33), computed from their data: coordinates in a fixed viewBox,
- * ticks, the summary sentence and the rows of the table that stands in for the picture. Pure and
- * deterministic (no clock: "today" comes in as data), so the components only render.
+ * What the Plan tab's charts draw (issue 33), computed from their data: coordinates in a box of the size the
+ * page gives the chart, ticks, the summary sentence and the rows of the table that stands in for the
+ * picture. Pure and deterministic (no clock: "today" comes in as data), so the components only render.
+ *
+ * The box is measured in CSS pixels and the SVG's viewBox is that box, so a unit is a pixel and 12-unit
+ * labels read at 12 px on a phone as on a desktop. Margins are in pixels; the number of ticks follows the
+ * room there is, and labels are checked against one another and the box's edges with an estimate of their
+ * width (textWidth). The description and the table do not depend on the size.
  */
 
-/** Every chart draws in this box (16:9): the page reserves it before the data arrives. */
+/** A chart's box, in CSS pixels (= viewBox units). */
+export type ChartSize = { width: number; height: number };
+/** The size laid out before the page has measured the box (and on the server): 16:9. */
 export const CHART_WIDTH = 640;
 export const CHART_HEIGHT = 360;
-/** Axis labels, in viewBox units. */
+export const DEFAULT_CHART_SIZE: ChartSize = { width: CHART_WIDTH, height: CHART_HEIGHT };
+/** Axis and marker labels, in px. */
 export const FONT_SIZE = 12;
+
+/** About one x tick per this many px of plot, and one y tick per this many. */
+const X_TICK_SPACING = 90;
+const Y_TICK_SPACING = 50;
+/** The least room between two labels, in px. */
+const LABEL_GAP = 8;
 
 /** The plotting area inside the box, in viewBox coordinates. */
 export type Plot = { left: number; right: number; top: number; bottom: number };
 /** A tick: where it is drawn (x or y in the box), its label and an optional second line. */
 export type AxisTick = { at: number; label: string; sub?: string };
 export type Axes = {
+  /** The box the axes are drawn in (the SVG's viewBox). */
+  size: ChartSize;
   plot: Plot;
   x: { ticks: AxisTick[]; title: string | null };
   y: { ticks: AxisTick[]; title: string };
@@ -44,16 +60,104 @@ export type ChartTable = {
   rows: { key: string; cells: string[] }[];
 };
 
-/** Left: tick labels up to "10,000" and the rotated y title; bottom: tick labels and the x title. */
-const plotBox = (top: number, bottom = 48): Plot => ({
-  left: 64,
-  right: CHART_WIDTH - 32,
-  top,
-  bottom: CHART_HEIGHT - bottom,
-});
+/** About how wide a label is at FONT_SIZE, in px (a little wider than the average glyph). */
+export const textWidth = (text: string) => text.length * FONT_SIZE * 0.6;
+
+/** Where an x tick's label reaches, left to right: centred on the tick, as wide as its wider line. */
+function xLabelExtent(t: AxisTick): [number, number] {
+  const half = Math.max(textWidth(t.label), textWidth(t.sub ?? "")) / 2;
+  return [t.at - half, t.at + half];
+}
+
+/** Where a y tick's label reaches, top to bottom: one line centred on the tick. */
+function yLabelExtent(t: AxisTick): [number, number] {
+  return [t.at - FONT_SIZE / 2, t.at + FONT_SIZE / 2];
+}
+
+type Extent = (t: AxisTick) => [number, number];
+
+/** Whether labels stay within [0, limit] along their axis and LABEL_GAP clear of one another. */
+function labelsFit(ticks: readonly AxisTick[], extent: Extent, limit: number): boolean {
+  const spans = ticks.map(extent).sort((a, b) => a[0] - b[0]);
+  return spans.every(([a, b], i) => a >= 0 && b <= limit && (i === 0 || a >= spans[i - 1]![1] + LABEL_GAP));
+}
+
+/** The labels that fit, taken in turn along the axis: the last resort when even the fewest ticks crowd. */
+function thinLabels(ticks: readonly AxisTick[], extent: Extent, limit: number): AxisTick[] {
+  const kept = new Set<AxisTick>();
+  let end = Number.NEGATIVE_INFINITY;
+  for (const t of [...ticks].sort((a, b) => extent(a)[0] - extent(b)[0])) {
+    const [a, b] = extent(t);
+    if (a >= 0 && b <= limit && a >= end + LABEL_GAP) {
+      kept.add(t);
+      end = b;
+    }
+  }
+  return ticks.filter((t) => kept.has(t));
+}
+
+/** How many ticks a stretch of `length` px has room for, at `spacing` px apart: 2 at least. */
+const tickCount = (length: number, spacing: number) => Math.max(2, Math.floor(length / spacing));
+
+/**
+ * The layout of an axis with the most ticks, from `count` down, whose labels fit; below 2, the layout of
+ * one tick asked for, with whatever labels still collide left out (`thin`).
+ */
+function fitAxis<T>(
+  count: number,
+  layout: (count: number) => T,
+  fits: (l: T) => boolean,
+  thin: (l: T) => T,
+): T {
+  for (let n = count; n >= 2; n--) {
+    const l = layout(n);
+    if (fits(l)) return l;
+  }
+  return thin(layout(1));
+}
+
+/** The first of some titles, longest first, that fits in `room` px; the last one if none does. */
+function fittingTitle(room: number, ...titles: string[]): string {
+  return titles.find((t) => textWidth(t) <= room) ?? titles[titles.length - 1]!;
+}
+
+/** Room for a title centred at `at` on an axis `limit` long. */
+const roomAround = (at: number, limit: number) => 2 * Math.min(at, limit - at);
+
+/**
+ * The plot inside a box: `top` and `bottom` px kept for labels; at the left, room for the widest y label,
+ * its gap and the rotated y title (at least 64 px: "1,000" fits); at the right, 32 px for half of the last
+ * x label.
+ */
+function plotBox(size: ChartSize, top: number, bottom: number, yTicks: readonly AxisTick[]): Plot {
+  const widest = Math.max(0, ...yTicks.map((t) => textWidth(t.label)));
+  return {
+    left: Math.max(64, Math.ceil(28 + widest)),
+    right: size.width - 32,
+    top,
+    bottom: size.height - bottom,
+  };
+}
 
 /** One decimal of a viewBox unit is finer than a pixel at any size the page draws. */
 const r1 = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * A value axis up the plot from 0 to `max`: about a tick every Y_TICK_SPACING px, as many as fit, and the
+ * scale onto [bottom, top].
+ */
+function valueAxis(max: number, integer: boolean, top: number, bottom: number, height: number) {
+  return fitAxis(
+    tickCount(bottom - top, Y_TICK_SPACING),
+    (n) => {
+      const ticks = niceTicks(0, max, n, integer);
+      const scale = linearScale([ticks.min, ticks.max], [bottom, top]);
+      return { ticks, scale, labels: valueTicks(ticks, scale) };
+    },
+    (l) => labelsFit(l.labels, yLabelExtent, height),
+    (l) => ({ ...l, labels: thinLabels(l.labels, yLabelExtent, height) }),
+  );
+}
 
 /** An SVG path through some points ("M1,2L3,4"); "" for none. */
 export function linePath(points: readonly (readonly [number, number])[]): string {
@@ -93,7 +197,8 @@ export function formatAmount(value: number, unit: BurnUpUnit): string {
   return unit === "hours" ? formatHours(value) : plural(value, "task", "tasks");
 }
 
-const EMPTY_AXES = (plot: Plot, yTitle: string): Axes => ({
+const EMPTY_AXES = (size: ChartSize, plot: Plot, yTitle: string): Axes => ({
+  size,
   plot,
   x: { ticks: [], title: null },
   y: { ticks: [], title: yTitle },
@@ -102,14 +207,16 @@ const EMPTY_AXES = (plot: Plot, yTitle: string): Axes => ({
 /**
  * The burn-up: scope and done per day, and the forecast cone from the last day's done value up to the
  * scope, reached at the P50 date on one edge and at the P90 date on the other. Forecast dates past the last
- * day extend the x axis. No cone once done reaches scope.
+ * day extend the x axis. No cone once done reaches scope. Laid out for a box of `size` px.
  */
 export function burnUpModel(
   input: readonly BurnUpPoint[],
   unit: BurnUpUnit,
   forecast: BurnUpForecast,
+  size: ChartSize = DEFAULT_CHART_SIZE,
 ): BurnUpModel {
-  const plot = plotBox(28);
+  const top = 28;
+  const bottom = 48;
   const yTitle = unit === "hours" ? "Hours" : "Tasks";
   const unitLabel = unit === "hours" ? "hours" : "tasks";
   const columns: ChartTable["columns"] = [
@@ -126,7 +233,7 @@ export function burnUpModel(
     return {
       empty: true,
       description: "No progress recorded yet.",
-      axes: EMPTY_AXES(plot, yTitle),
+      axes: EMPTY_AXES(size, plotBox(size, top, bottom, []), yTitle),
       scopePath: "",
       donePath: "",
       doneArea: "",
@@ -155,10 +262,18 @@ export function burnUpModel(
 
   const start = first.day;
   const end = Math.max(lastEntry.day, p50 ?? lastEntry.day, p90 ?? lastEntry.day, start + 1);
-  const x = linearScale([start, end], [plot.left, plot.right]);
   const maxValue = Math.max(0, ...points.map((e) => Math.max(scopeOf(e.p), doneOf(e.p))));
-  const yTicks = niceTicks(0, maxValue, 5, unit === "leaves");
-  const y = linearScale([yTicks.min, yTicks.max], [plot.bottom, plot.top]);
+  const yAxis = valueAxis(maxValue, unit === "leaves", top, size.height - bottom, size.height);
+  const y = yAxis.scale;
+  const plot = plotBox(size, top, bottom, yAxis.labels);
+  const x = linearScale([start, end], [plot.left, plot.right]);
+  const xTicks = fitAxis(
+    // Calendar ticks seldom fall on the axis' ends: at least 3 asked for, so that a narrow axis shows 2.
+    Math.max(3, tickCount(plot.right - plot.left, X_TICK_SPACING)),
+    (n) => dateTicks(start, end, n).map((t): AxisTick => ({ at: r1(x(t.day)), label: t.label })),
+    (ticks) => labelsFit(ticks, xLabelExtent, size.width),
+    (ticks) => thinLabels(ticks, xLabelExtent, size.width),
+  );
 
   const scopeLine = points.map((e) => [x(e.day), y(scopeOf(e.p))] as const);
   const doneLine = points.map((e) => [x(e.day), y(doneOf(e.p))] as const);
@@ -240,9 +355,10 @@ export function burnUpModel(
     empty: false,
     description: `${now}; ${outlook}.`,
     axes: {
+      size,
       plot,
-      x: { ticks: dateTicks(start, end, 6).map((t) => ({ at: r1(x(t.day)), label: t.label })), title: null },
-      y: { ticks: valueTicks(yTicks, y), title: yTitle },
+      x: { ticks: xTicks, title: null },
+      y: { ticks: yAxis.labels, title: yTitle },
     },
     scopePath: linePath(scopeLine),
     donePath: linePath(doneLine),
@@ -310,15 +426,15 @@ export function binWidthOf(bins: readonly FinishBin[]): number {
   return Number.isFinite(width) ? width : 1;
 }
 
-/** About how wide a label is at FONT_SIZE, in viewBox units (a little wider than the average glyph). */
-const textWidth = (text: string) => text.length * FONT_SIZE * 0.6;
-
 /**
  * The finish distribution: a bar per bin (runs finishing within (days - width, days] working days), and
  * the P50 and P90 lines labelled with their dates above the plot, on two rows when they would overlap.
+ * Laid out for a box of `size` px.
  */
-export function histogramModel(input: HistogramInput): HistogramModel {
-  const plot = plotBox(48, 60);
+export function histogramModel(input: HistogramInput, size: ChartSize = DEFAULT_CHART_SIZE): HistogramModel {
+  // Above the plot: the P50 and P90 labels' two rows; below it: two lines of tick labels and the x title.
+  const top = 48;
+  const bottom = 60;
   const { p50Days, p90Days } = input;
   const bins = [...input.bins].sort((a, b) => a.days - b.days);
   const total = bins.reduce((n, b) => n + b.runs, 0);
@@ -356,7 +472,7 @@ export function histogramModel(input: HistogramInput): HistogramModel {
     return {
       empty: true,
       description: "No forecast yet.",
-      axes: EMPTY_AXES(plot, "Runs"),
+      axes: EMPTY_AXES(size, plotBox(size, top, bottom, []), "Runs"),
       bars: [],
       markers: [],
       table,
@@ -365,10 +481,25 @@ export function histogramModel(input: HistogramInput): HistogramModel {
 
   const lo = Math.max(0, Math.min(bins[0]!.days - width, p50Days, p90Days));
   const hi = Math.max(bins[bins.length - 1]!.days, p50Days, p90Days);
-  const xTicks = niceTicks(lo, hi, 6, true);
-  const x = linearScale([xTicks.min, xTicks.max], [plot.left, plot.right]);
-  const yTicks = niceTicks(0, Math.max(...bins.map((b) => b.runs)), 5, true);
-  const y = linearScale([yTicks.min, yTicks.max], [plot.bottom, plot.top]);
+  const yAxis = valueAxis(Math.max(...bins.map((b) => b.runs)), true, top, size.height - bottom, size.height);
+  const y = yAxis.scale;
+  const plot = plotBox(size, top, bottom, yAxis.labels);
+  // The x domain follows its ticks, so each count of ticks has its own scale.
+  const xAxis = fitAxis(
+    tickCount(plot.right - plot.left, X_TICK_SPACING),
+    (n) => {
+      const ticks = niceTicks(lo, hi, n, true);
+      const scale = linearScale([ticks.min, ticks.max], [plot.left, plot.right]);
+      const labels = ticks.ticks.map(
+        (d): AxisTick => ({ at: r1(scale(d)), label: formatNumber(d), sub: dateOf(d) }),
+      );
+      return { ticks, scale, labels };
+    },
+    (l) => labelsFit(l.labels, xLabelExtent, size.width),
+    (l) => ({ ...l, labels: thinLabels(l.labels, xLabelExtent, size.width) }),
+  );
+  const xTicks = xAxis.ticks;
+  const x = xAxis.scale;
 
   const bars = bins.map((b) => {
     const x0 = x(Math.max(xTicks.min, b.days - width));
@@ -386,8 +517,9 @@ export function histogramModel(input: HistogramInput): HistogramModel {
     };
   });
 
-  // P50 to the left of its line and P90 to the right, so they part; each flips inwards at the edges, and
-  // P90 drops to the second row when the two would still overlap.
+  // P50 to the left of its line and P90 to the right, so they part; each turns to the other side when its
+  // own has no room (to the side with more room when neither has), and P90 drops to the second row when
+  // the two would still overlap.
   const place = (
     label: "P50" | "P90",
     days: number,
@@ -397,9 +529,9 @@ export function histogramModel(input: HistogramInput): HistogramModel {
     const lx = x(days);
     const text = `${label} ${dateOf(days)}`;
     const w = textWidth(text);
-    let anchor = prefer;
-    if (anchor === "end" && lx - 4 - w < plot.left) anchor = "start";
-    if (anchor === "start" && lx + 4 + w > CHART_WIDTH) anchor = "end";
+    const fits = { end: lx - 4 - w >= plot.left, start: lx + 4 + w <= size.width };
+    const other = prefer === "end" ? "start" : "end";
+    const anchor = fits[prefer] ? prefer : fits[other] ? other : lx > size.width - lx ? "end" : "start";
     return {
       label,
       x: r1(lx),
@@ -424,12 +556,18 @@ export function histogramModel(input: HistogramInput): HistogramModel {
     empty: false,
     description: `Of ${plural(total, "simulated run", "simulated runs")} from ${formatDay(input.startDate)}, half finish within ${markerText(p50Days)} and 9 in 10 within ${markerText(p90Days)}.`,
     axes: {
+      size,
       plot,
       x: {
-        ticks: xTicks.ticks.map((d) => ({ at: r1(x(d)), label: formatNumber(d), sub: dateOf(d) })),
-        title: `Working days from ${formatDay(input.startDate)} (and the date they end on)`,
+        ticks: xAxis.labels,
+        title: fittingTitle(
+          roomAround((plot.left + plot.right) / 2, size.width),
+          `Working days from ${formatDay(input.startDate)} (and the date they end on)`,
+          `Working days from ${formatDay(input.startDate)}`,
+          "Working days",
+        ),
       },
-      y: { ticks: valueTicks(yTicks, y), title: "Runs" },
+      y: { ticks: yAxis.labels, title: "Runs" },
     },
     bars,
     markers: [m50, m90],
@@ -482,10 +620,15 @@ export type AccuracyModel = {
  * The estimate accuracy: a marker per finished task at (estimate, actual) hours, both axes on the same
  * domain so that y = x is the diagonal "as estimated". Linear with nice ticks, unless the positive values
  * span more than two decades (LOG_SCALE_RATIO): then both axes are logarithmic, with ticks at powers of
- * ten, so a 1 h task and a 300 h one both stay readable; a 0 is drawn on the axis' lowest power.
+ * ten, so a 1 h task and a 300 h one both stay readable; a 0 is drawn on the axis' lowest power. Laid out
+ * for a box of `size` px.
  */
-export function accuracyModel(points: readonly AccuracyPoint[]): AccuracyModel {
-  const plot = plotBox(16);
+export function accuracyModel(
+  points: readonly AccuracyPoint[],
+  size: ChartSize = DEFAULT_CHART_SIZE,
+): AccuracyModel {
+  const top = 16;
+  const bottom = 48;
   const legend = SOURCES.map((source) => ({
     source,
     label: SOURCE_LABEL[source],
@@ -510,11 +653,34 @@ export function accuracyModel(points: readonly AccuracyPoint[]): AccuracyModel {
   const max = Math.max(0, ...values);
   const minPositive = positive.length ? Math.min(...positive) : 0;
   const scale: "linear" | "log" = minPositive > 0 && max / minPositive > LOG_SCALE_RATIO ? "log" : "linear";
-  const ticks = scale === "log" ? logTicks(minPositive, max) : niceTicks(0, max, 5);
-  const toScale = scale === "log" ? logScale : linearScale;
-  const x = toScale([ticks.min, ticks.max], [plot.left, plot.right]);
-  const y = toScale([ticks.min, ticks.max], [plot.bottom, plot.top]);
-  const suffix = scale === "log" ? ", log scale" : "";
+  const log = scale === "log";
+  const toScale = log ? logScale : linearScale;
+  // Both axes on one domain, so one count of ticks for both: what the shorter of the two has room for
+  // (with the plot at its narrowest, 64 px from the left).
+  const axes = fitAxis(
+    Math.min(
+      tickCount(size.width - 64 - 32, X_TICK_SPACING),
+      tickCount(size.height - top - bottom, Y_TICK_SPACING),
+    ),
+    (n) => {
+      const ticks = log ? logTicks(minPositive, max) : niceTicks(0, max, n);
+      const y = toScale([ticks.min, ticks.max], [size.height - bottom, top]);
+      const yLabels = valueTicks(ticks, y, log);
+      const plot = plotBox(size, top, bottom, yLabels);
+      const x = toScale([ticks.min, ticks.max], [plot.left, plot.right]);
+      return { ticks, plot, x, y, xLabels: valueTicks(ticks, x, log), yLabels };
+    },
+    (l) => labelsFit(l.xLabels, xLabelExtent, size.width) && labelsFit(l.yLabels, yLabelExtent, size.height),
+    // Powers of ten cannot be fewer: every other one, or fewer, keeps its label.
+    (l) => ({
+      ...l,
+      xLabels: thinLabels(l.xLabels, xLabelExtent, size.width),
+      yLabels: thinLabels(l.yLabels, yLabelExtent, size.height),
+    }),
+  );
+  const { ticks, plot, x, y } = axes;
+  const suffix = log ? ", log scale" : "";
+  const middle = { x: (plot.left + plot.right) / 2, y: (plot.top + plot.bottom) / 2 };
 
   const diagonal = {
     x1: r1(x(ticks.min)),
@@ -553,9 +719,24 @@ export function accuracyModel(points: readonly AccuracyPoint[]): AccuracyModel {
     description,
     scale,
     axes: {
+      size,
       plot,
-      x: { ticks: valueTicks(ticks, x, scale === "log"), title: `Estimate, hours${suffix}` },
-      y: { ticks: valueTicks(ticks, y, scale === "log"), title: `Actual, hours${suffix}` },
+      x: {
+        ticks: axes.xLabels,
+        title: fittingTitle(
+          roomAround(middle.x, size.width),
+          `Estimate, hours${suffix}`,
+          log ? "Estimate, h (log)" : "Estimate, h",
+        ),
+      },
+      y: {
+        ticks: axes.yLabels,
+        title: fittingTitle(
+          roomAround(middle.y, size.height),
+          `Actual, hours${suffix}`,
+          log ? "Actual, h (log)" : "Actual, h",
+        ),
+      },
     },
     diagonal,
     diagonalLabel,

@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import type { AccuracyPoint } from "../../../../shared/schemas/actuals";
 import { ChartAxes, ChartFrame, ChartLegend } from "./chart-frame";
 import { accuracyModel, type EstimateSource, FONT_SIZE, markerPath } from "./chart-models";
+import { useChartSize } from "./use-chart-size";
 
 /** Each source's colour; its shape (chart-models.ts: markerPath) tells it apart without colour. */
 const SOURCE_CLASS: Record<EstimateSource, string> = {
@@ -15,7 +16,8 @@ const SOURCE_CLASS: Record<EstimateSource, string> = {
  * estimated it, against the diagonal where a task took as long as estimated. Above it: took longer.
  */
 export function EstimateAccuracyChart({ points }: { points: AccuracyPoint[] }) {
-  const m = useMemo(() => accuracyModel(points), [points]);
+  const box = useChartSize();
+  const m = useMemo(() => accuracyModel(points, box.size), [points, box.size]);
   const { diagonal: d, diagonalLabel: dl } = m;
   const legend = [
     ...m.legend.map((l) => ({
@@ -31,6 +33,7 @@ export function EstimateAccuracyChart({ points }: { points: AccuracyPoint[] }) {
   ];
   return (
     <ChartFrame
+      box={box}
       testId="estimate-accuracy-chart"
       title="Estimates against actual hours"
       description={m.description}

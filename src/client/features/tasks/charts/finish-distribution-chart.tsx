@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import type { FinishBin } from "../../../../shared/schemas/actuals";
 import { ChartAxes, ChartFrame, ChartLegend } from "./chart-frame";
 import { FONT_SIZE, histogramModel } from "./chart-models";
+import { useChartSize } from "./use-chart-size";
 
 const LEGEND = [
   {
@@ -47,12 +48,14 @@ export function FinishDistributionChart({
   /** The bars' width in working days; by default the smallest gap between two bins. */
   binWidth?: number;
 }) {
+  const box = useChartSize();
   const m = useMemo(
-    () => histogramModel({ bins, p50Days, p90Days, startDate, workingDaysToDate, binWidth }),
-    [bins, p50Days, p90Days, startDate, workingDaysToDate, binWidth],
+    () => histogramModel({ bins, p50Days, p90Days, startDate, workingDaysToDate, binWidth }, box.size),
+    [bins, p50Days, p90Days, startDate, workingDaysToDate, binWidth, box.size],
   );
   return (
     <ChartFrame
+      box={box}
       testId="finish-distribution-chart"
       title="When the work may finish"
       description={m.description}
