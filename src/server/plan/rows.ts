@@ -58,10 +58,13 @@ export function estimateOf(row: {
  * holding a JSON array, not a row per task: PGlite's per-row cost made the same read 32 ms against 9 ms
  * at 2,801 nodes (PostgreSQL: even; issue 32).
  */
-export async function loadPlanRows(db: DbOrTx, rootId: string) {
+export async function loadPlanRows(db: DbOrTx, rootId: string, opts: { titles?: boolean } = {}) {
+  // Without titles (`titles: false`) each description is "", for views that name only a few tasks
+  // (loadTitles reads theirs): a third less to read and parse on a plan of thousands.
+  const description = opts.titles === false ? sql`''` : sql`left(t.description, 300)`;
   const [row] = resultRows<{ rows: unknown }>(
     await db.execute(sql`select coalesce(json_agg(json_build_array(t.id, t.parent_id, t.root_task_id, t.status,
-        left(t.description, 300), t.story_points, t.estimated_hours, t.estimate_low_hours,
+        ${description}, t.story_points, t.estimated_hours, t.estimate_low_hours,
         t.estimate_high_hours, t.estimate_source) order by t.depth, t.position, t.created_at), '[]') as rows
       from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId}`),
   );
@@ -100,6 +103,18 @@ function jsonOf<T>(value: unknown): T {
 }
 export type PlanRow = Awaited<ReturnType<typeof loadPlanRows>>[number];
 
+/** The descriptions (enough for a title: the first 300 characters) of some tasks, by id. */
+export async function loadTitles(db: DbOrTx, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: tasks.id, description: sql<string>`left(${tasks.description}, 300)` })
+    .from(tasks)
+    .where(
+      sql`${tasks.id} in (select jsonb_array_elements_text(${JSON.stringify([...new Set(ids)])}::jsonb)::uuid)`,
+    );
+  return new Map(rows.map((r) => [r.id, r.description]));
+}
+
 /** Every dependency of one tree (one row of JSON, as loadPlanRows). */
 export async function loadPlanEdges(db: DbOrTx, rootId: string): Promise<PlanEdge[]> {
   const [row] = resultRows<{ edges: unknown }>(
@@ -134,9 +149,15 @@ export function planNodeOf(
   };
 }
 
-/** Every node and dependency of one tree, as the plan graph (nodes in tree order: depth, position). */
+/**
+ * Every node and dependency of one tree, as the plan graph (nodes in tree order: depth, position),
+ * without the tasks' text (descriptions are ""): the order, readiness and the schedule need none.
+ */
 export async function loadPlanGraph(db: DbOrTx, rootId: string): Promise<PlanGraph> {
-  const [rows, edges] = await Promise.all([loadPlanRows(db, rootId), loadPlanEdges(db, rootId)]);
+  const [rows, edges] = await Promise.all([
+    loadPlanRows(db, rootId, { titles: false }),
+    loadPlanEdges(db, rootId),
+  ]);
   return new PlanGraph(rows.map(planNodeOf), edges);
 }
 

@@ -23,7 +23,7 @@ import { PlanGraph, readyLeaves, schedulePlan } from "../../plan/graph";
 import { simulationsFor } from "../../plan/order";
 import { getOwnedRow } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
-import { loadPlanEdges, loadPlanRows, type PlanRow, planNodeOf } from "../../plan/rows";
+import { loadPlanEdges, loadPlanRows, loadTitles, type PlanRow, planNodeOf } from "../../plan/rows";
 import { listNotes } from "./notes";
 import { statedScope, toContext } from "./serialize";
 import { updateTask } from "./tasks";
@@ -85,9 +85,19 @@ export async function listProjects(
 }
 
 /** The tree's rows with their children lists, dependencies and (when the order has no cycle) schedule marks. */
-async function loadPlan(deps: Deps, rootId: string) {
-  const [rows, edges] = await Promise.all([loadPlanRows(deps.db, rootId), loadPlanEdges(deps.db, rootId)]);
+async function loadPlan(deps: Deps, rootId: string, opts: { titles?: boolean } = {}) {
+  const [rows, edges] = await Promise.all([
+    loadPlanRows(deps.db, rootId, opts),
+    loadPlanEdges(deps.db, rootId),
+  ]);
   return planOf(rows, new PlanGraph(rows.map(planNodeOf), edges), rootId);
+}
+
+/** Reads the titles of the plan's rows that an answer names (a plan loaded without them). */
+async function withTitles(deps: Deps, plan: LoadedPlan, ids: Iterable<string>): Promise<void> {
+  const missing = [...new Set(ids)].filter((id) => plan.byId.get(id)?.description === "");
+  const titles = await loadTitles(deps.db, missing);
+  for (const [id, description] of titles) plan.byId.get(id)!.description = description;
 }
 
 /** The plan's lookups and schedule marks from its rows and graph (again after a change made in memory). */
@@ -156,7 +166,7 @@ export async function getPlanOutline(
 ): Promise<PlanOutline> {
   const top = await getOwnedRow(deps, userId, id);
   const rootId = top.rootTaskId ?? top.id;
-  const plan = await loadPlan(deps, rootId);
+  const plan = await loadPlan(deps, rootId, { titles: true });
   const ready = new Set(plan.ready);
 
   // Number the subtree first, so a dependency on a later task still reads as its number.
@@ -273,6 +283,11 @@ async function agentTaskIn(deps: Deps, userId: string, plan: LoadedPlan, id: str
     listNotes(deps, userId, id),
   ]);
   const stack = toContext(root, null);
+  const ancestors: string[] = [];
+  for (let p = row.parentId; p; p = plan.byId.get(p)?.parentId ?? null) ancestors.push(p);
+  const blocks = plan.graph.edges.filter((e) => e.dependsOnId === row.id).map((e) => e.taskId);
+  const unblocks = unblockedBy(plan.graph, row.id);
+  await withTitles(deps, plan, [...ancestors, ...(plan.dependsOn.get(row.id) ?? []), ...blocks, ...unblocks]);
   const path: TaskRef[] = [];
   for (let p = row.parentId ? plan.byId.get(row.parentId) : undefined; p; ) {
     path.unshift(refOf(p));
@@ -304,8 +319,8 @@ async function agentTaskIn(deps: Deps, userId: string, plan: LoadedPlan, id: str
     requirements: wanted.size ? (statedScope(root)?.requirements ?? []).filter((r) => wanted.has(r.id)) : [],
     path,
     depends_on: refs(plan.dependsOn.get(row.id) ?? []),
-    blocks: refs(plan.graph.edges.filter((e) => e.dependsOnId === row.id).map((e) => e.taskId)),
-    unblocks: refs(unblockedBy(plan.graph, row.id)),
+    blocks: refs(blocks),
+    unblocks: refs(unblocks),
     critical: plan.critical.has(row.id),
     notes: notes.notes.map((n) => ({ body: n.body, token_name: n.token_name, created_at: n.created_at })),
     project: {
@@ -320,7 +335,7 @@ async function agentTaskIn(deps: Deps, userId: string, plan: LoadedPlan, id: str
 /** One task with everything needed to do it: its text, criteria, requirements, order, notes and project. */
 export async function getAgentTask(deps: Deps, userId: string, id: string): Promise<AgentTask> {
   const row = await getOwnedRow(deps, userId, id);
-  const plan = await loadPlan(deps, row.rootTaskId ?? row.id);
+  const plan = await loadPlan(deps, row.rootTaskId ?? row.id, { titles: false });
   return agentTaskIn(deps, userId, plan, row.id);
 }
 
@@ -339,7 +354,7 @@ function planningState(root: Row, hasChildren: boolean): string | null {
 export async function getNextTask(deps: Deps, userId: string, id: string): Promise<NextTask> {
   const top = await getOwnedRow(deps, userId, id);
   const rootId = top.rootTaskId ?? top.id;
-  const plan = await loadPlan(deps, rootId);
+  const plan = await loadPlan(deps, rootId, { titles: false });
   const inside = new Set<string>();
   for (const stack = [top.id]; stack.length > 0; ) {
     const t = stack.pop()!;
@@ -369,18 +384,18 @@ export async function getNextTask(deps: Deps, userId: string, id: string): Promi
     const waiting = progress.leaves_total - progress.leaves_done;
     message = `Nothing is ready: the ${waiting} remaining task${waiting === 1 ? " waits" : "s wait"} for work outside this part of the plan.`;
   }
+  const alsoReady = ready.filter((r) => r !== chosen).slice(0, 10);
+  const inProgress = ready.filter((r) => plan.byId.get(r)?.status === "in_progress").slice(0, 10);
+  const [task] = await Promise.all([
+    chosen ? agentTaskIn(deps, userId, plan, chosen) : null,
+    withTitles(deps, plan, [...alsoReady, ...inProgress]),
+  ]);
   return {
     project_id: top.id,
-    task: chosen ? await agentTaskIn(deps, userId, plan, chosen) : null,
+    task,
     message,
-    also_ready: ready
-      .filter((r) => r !== chosen)
-      .slice(0, 10)
-      .map((r) => refOf(plan.byId.get(r)!)),
-    in_progress: ready
-      .filter((r) => plan.byId.get(r)?.status === "in_progress")
-      .slice(0, 10)
-      .map((r) => refOf(plan.byId.get(r)!)),
+    also_ready: alsoReady.map((r) => refOf(plan.byId.get(r)!)),
+    in_progress: inProgress.map((r) => refOf(plan.byId.get(r)!)),
     progress,
   };
 }
@@ -399,7 +414,7 @@ export async function setTaskStatus(
   const rootId = row.rootTaskId ?? row.id;
   // The plan is read once: the change is made in memory too (only this task's status and done mark move),
   // so what became ready, and the progress, come from the same rows (issue 32: was four reads).
-  const plan = await loadPlan(deps, rootId);
+  const plan = await loadPlan(deps, rootId, { titles: false });
   const before = new Set(readyLeaves(plan.graph).map((i) => plan.graph.nodes[i]!.id));
   const task = await updateTask(
     deps,
@@ -415,6 +430,7 @@ export async function setTaskStatus(
   if (mine) mine.status = task.status;
   const after = planOf(plan.rows, plan.graph, rootId);
   const unblocked = after.ready.filter((r) => !before.has(r) && r !== id);
+  await withTitles(deps, after, [id, ...unblocked]);
   return {
     task: refOf(after.byId.get(id) ?? { id, description: task.description, status: task.status }),
     unblocked: unblocked.map((r) => refOf(after.byId.get(r)!)),
