@@ -167,6 +167,35 @@ export async function benchBigPlans(databaseUrl: string | undefined): Promise<Ro
             ).ms,
         ),
       );
+      // A leaf moved under another parent and back: the path that reads the plan's shape and checks the
+      // new tree (a move among siblings cannot break the order, so it skips that).
+      // A new leaf with no dependency either way (so no parent can make a cycle through it), moved between
+      // two parents.
+      const added = await fetch(`${base}/api/tasks/${a.id}/add-task`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          description: "A loose leaf",
+          target_task_id: a.id,
+          position: "after",
+          auto_decompose: false,
+        }),
+      });
+      const loose = { id: ((await added.json()) as { id: string }).id, parentId: a.parentId };
+      const otherParent = leaves.find((l) => l.parentId !== loose.parentId)!.parentId;
+      add(
+        "POST /api/tasks/{id}/move (to another parent, and back)",
+        await times(
+          10,
+          async (i) =>
+            (
+              await call("POST", `/api/tasks/${loose.id}/move`, {
+                parent_id: (i + 2) % 2 ? loose.parentId : otherParent,
+                position: 0,
+              })
+            ).ms,
+        ),
+      );
       // A new dependency among siblings, the last waiting for the first (the order they already have, so
       // never a cycle), in 11 families of leaves with no such edge yet.
       const pairs: Array<[string, string]> = [];

@@ -2,7 +2,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { planStateDirty, taskDependencies, taskRevisions, tasks } from "../../src/server/db/schema/index";
+import {
+  planStateDirty,
+  planStateDirtyEdges,
+  taskDependencies,
+  taskRevisions,
+  tasks,
+} from "../../src/server/db/schema/index";
 import { REVISIONS_KEPT } from "../../src/server/plan/revisions";
 import { registerUser, TestClient } from "../support/http-client";
 import { seedTree } from "../support/seed";
@@ -324,6 +330,33 @@ describe("history stored as changes", () => {
     expect(changed.map((c) => c.id).sort()).toEqual([leaf!.id, other!.id, third!.id].sort());
     expect(changed.find((c) => c.id === other!.id)!.after!.status).toBe("completed");
     expect(changed.find((c) => c.id === third!.id)!.after!.description).toBe("Written outside");
+    // A dependency written outside revisions marks its task, and the next revision holds it (on a leaf of
+    // another family: the seed chains only siblings, so the pair is new).
+    const far = (await leavesOf(rootId)).find((l) => l.parent !== other!.parent)!;
+    await server.deps.db
+      .insert(taskDependencies)
+      .values({ taskId: other!.id, dependsOnId: far.id, rootTaskId: rootId, source: "person" });
+    const markedEdges = await server.deps.db
+      .select({ id: planStateDirtyEdges.taskId })
+      .from(planStateDirtyEdges)
+      .where(eq(planStateDirtyEdges.rootTaskId, rootId));
+    expect(markedEdges.map((m) => m.id)).toEqual([other!.id]);
+    expect((await client.request("PATCH", `/api/tasks/${leaf!.id}`, { story_points: 2 })).status).toBe(200);
+    const [withEdge] = await server.deps.db
+      .select({ changes: taskRevisions.changes })
+      .from(taskRevisions)
+      .where(eq(taskRevisions.rootTaskId, rootId))
+      .orderBy(sql`${taskRevisions.seq} desc`)
+      .limit(1);
+    expect(withEdge!.changes!.edges).toEqual([
+      { task_id: other!.id, depends_on_id: far.id, source: "person", op: "added" },
+    ]);
+    expect(
+      await server.deps.db
+        .select()
+        .from(planStateDirtyEdges)
+        .where(eq(planStateDirtyEdges.rootTaskId, rootId)),
+    ).toEqual([]);
     // A deleted task is marked, and its revision removes it from the kept state.
     await server.deps.db.delete(tasks).where(eq(tasks.id, third!.id));
     expect(await marked(rootId)).toEqual([third!.id]);

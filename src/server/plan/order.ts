@@ -255,20 +255,6 @@ export async function moveTask(
       .where(and(eq(tasks.id, input.parent_id), eq(tasks.userId, userId)))
       .limit(1);
     if (!parent || (parent.rootTaskId ?? parent.id) !== rootId) throw notFound();
-    const before = await loadPlanStructure(tx, rootId);
-    const self = before.index.get(task.id)!;
-    const target = before.index.get(parent.id)!;
-    if (target === self || before.isAncestor(self, target)) {
-      throw new AppError(
-        "UNPROCESSABLE_CONTENT",
-        "A task cannot be moved under itself or one of its subtasks.",
-        {
-          fieldErrors: [
-            { field: "parent_id", message: "A task cannot be moved under itself or one of its subtasks." },
-          ],
-        },
-      );
-    }
     const siblings = await tx
       .select({ id: tasks.id })
       .from(tasks)
@@ -277,27 +263,47 @@ export async function moveTask(
     const order = siblings.map((s) => s.id).filter((s) => s !== task.id);
     order.splice(Math.min(input.position, order.length), 0, task.id);
     const delta = parent.depth + 1 - task.depth;
-    // The order must still hold in the new tree: checked on the graph read above with the task's parent
-    // changed in memory, before anything is written (one read of the plan, not two).
-    const after = new PlanGraph(
-      before.nodes.map((n, i) => (i === self ? { ...n, parentId: parent.id } : n)),
-      before.edges,
-    );
-    const related = after.edges.find((e) => {
-      const a = after.index.get(e.taskId)!;
-      const b = after.index.get(e.dependsOnId)!;
-      return after.isAncestor(a, b) || after.isAncestor(b, a);
-    });
-    if (related || !after.order) {
-      const names = related
-        ? await titlesOf(tx, after, [after.index.get(related.taskId)!, after.index.get(related.dependsOnId)!])
-        : [];
-      const message = related
-        ? `This move would put "${names[0]}" and "${names[1]}", which depend on each other, in one branch. Remove that dependency first.`
-        : "This move would create a cycle in the plan's order. Remove a dependency first.";
-      throw new AppError("UNPROCESSABLE_CONTENT", message, {
-        fieldErrors: [{ field: "parent_id", message }],
+    // The order must still hold in the new tree, checked before anything is written. Among its own
+    // siblings a task keeps its ancestors and descendants, so the order cannot break: only a move under
+    // another parent reads the plan's shape and checks the new tree in memory (the task's parent changed).
+    if (parent.id !== task.parentId) {
+      const before = await loadPlanStructure(tx, rootId);
+      const self = before.index.get(task.id)!;
+      const target = before.index.get(parent.id)!;
+      if (target === self || before.isAncestor(self, target)) {
+        throw new AppError(
+          "UNPROCESSABLE_CONTENT",
+          "A task cannot be moved under itself or one of its subtasks.",
+          {
+            fieldErrors: [
+              { field: "parent_id", message: "A task cannot be moved under itself or one of its subtasks." },
+            ],
+          },
+        );
+      }
+      const after = new PlanGraph(
+        before.nodes.map((n, i) => (i === self ? { ...n, parentId: parent.id } : n)),
+        before.edges,
+      );
+      const related = after.edges.find((e) => {
+        const a = after.index.get(e.taskId)!;
+        const b = after.index.get(e.dependsOnId)!;
+        return after.isAncestor(a, b) || after.isAncestor(b, a);
       });
+      if (related || !after.order) {
+        const names = related
+          ? await titlesOf(tx, after, [
+              after.index.get(related.taskId)!,
+              after.index.get(related.dependsOnId)!,
+            ])
+          : [];
+        const message = related
+          ? `This move would put "${names[0]}" and "${names[1]}", which depend on each other, in one branch. Remove that dependency first.`
+          : "This move would create a cycle in the plan's order. Remove a dependency first.";
+        throw new AppError("UNPROCESSABLE_CONTENT", message, {
+          fieldErrors: [{ field: "parent_id", message }],
+        });
+      }
     }
     // Placed by hand: a re-plan leaves it where the person put it.
     await tx

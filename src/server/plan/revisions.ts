@@ -6,6 +6,7 @@ import { resultRows } from "../db/client";
 import {
   type PlanSnapshot,
   planStateDirty,
+  planStateDirtyEdges,
   planStateEdges,
   planStateNodes,
   type SnapshotEdge,
@@ -32,7 +33,8 @@ import { loadTreeRows } from "./rows";
  * node's snapshot fields as jsonb) and plan_state_edges. Triggers on tasks (migration 0016) mark each task
  * whose snapshot fields change, in plan_state_dirty, whoever changes it. Recording a revision compares the
  * marked tasks' live rows with their kept state in SQL (a full outer join on the id where the jsonb
- * differs; every dependency, which is cheap), clears the marks, stores
+ * differs; the same for the dependencies of the tasks marked in plan_state_dirty_edges, migration 0019),
+ * clears the marks, stores
  * the differing nodes' before and after images and the added and removed dependencies as the revision's
  * `changes`, and brings the state up to date, in one statement: nothing of the plan travels to the server,
  * and a revision's size follows the change, not the plan. A change made outside revisions (progress, an
@@ -79,6 +81,7 @@ async function resetState(tx: Tx, rootId: string): Promise<void> {
   await tx.delete(planStateNodes).where(eq(planStateNodes.rootTaskId, rootId));
   await tx.delete(planStateEdges).where(eq(planStateEdges.rootTaskId, rootId));
   await tx.delete(planStateDirty).where(eq(planStateDirty.rootTaskId, rootId));
+  await tx.delete(planStateDirtyEdges).where(eq(planStateDirtyEdges.rootTaskId, rootId));
   await tx.execute(sql`insert into ${planStateNodes} (root_task_id, task_id, node)
     select ${rootId}::uuid, t.id, ${nodeOf} from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId}`);
   await tx.execute(sql`insert into ${planStateEdges} (root_task_id, task_id, depends_on_id, source)
@@ -101,6 +104,10 @@ async function stateFromNewestSnapshot(tx: Tx, rootId: string): Promise<void> {
   await tx.execute(sql`insert into ${planStateDirty} (root_task_id, task_id)
     select ${rootId}::uuid, task_id from ${planStateNodes} where root_task_id = ${rootId}
     union select ${rootId}::uuid, t.id from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId}
+    on conflict do nothing`);
+  await tx.execute(sql`insert into ${planStateDirtyEdges} (root_task_id, task_id)
+    select ${rootId}::uuid, task_id from ${planStateEdges} where root_task_id = ${rootId}
+    union select ${rootId}::uuid, task_id from ${taskDependencies} where root_task_id = ${rootId}
     on conflict do nothing`);
 }
 
@@ -156,10 +163,14 @@ export async function recordRevision(
       select coalesce(l.id, k.id) as id, k.node as before, l.node as after
       from live l full join kept k on k.id = l.id
       where l.node is distinct from k.node
+    ), dirty_edges as (
+      delete from ${planStateDirtyEdges} where root_task_id = ${root} returning task_id
     ), live_edges as (
-      select task_id, depends_on_id, source from ${taskDependencies} where root_task_id = ${root}
+      select task_id, depends_on_id, source from ${taskDependencies}
+      where root_task_id = ${root} and task_id in (select task_id from dirty_edges)
     ), kept_edges as (
-      select task_id, depends_on_id, source from ${planStateEdges} where root_task_id = ${root}
+      select task_id, depends_on_id, source from ${planStateEdges}
+      where root_task_id = ${root} and task_id in (select task_id from dirty_edges)
     ), edge_changes as (
       select coalesce(l.task_id, k.task_id) as task_id, coalesce(l.depends_on_id, k.depends_on_id) as depends_on_id,
         coalesce(l.source, k.source) as source, case when k.task_id is null then 'added' else 'removed' end as op

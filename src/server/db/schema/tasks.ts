@@ -329,3 +329,17 @@ export const planStateDirty = pgTable(
   },
   (t) => [primaryKey({ columns: [t.rootTaskId, t.taskId] })],
 );
+
+/**
+ * The tasks of a plan whose dependencies (either way) changed since its newest revision, kept by triggers
+ * on task_dependencies (migration 0019; only for plans with a kept state): the next revision compares
+ * just their dependencies with the kept ones. No foreign key, as plan_state_dirty.
+ */
+export const planStateDirtyEdges = pgTable(
+  "plan_state_dirty_edges",
+  {
+    rootTaskId: uuid().notNull(),
+    taskId: uuid().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.rootTaskId, t.taskId] })],
+);
