@@ -19,7 +19,9 @@ export function Spinner({ size = "md", label, className = "" }: SpinnerProps) {
 /** A spinner centred in the page area, e.g. while a route chunk or the auth state loads. */
 export function PageSpinner({ label }: { label?: string }) {
   return (
-    <div className="flex min-h-[40vh] items-center justify-center p-8">
+    // A screen tall: the footer starts below the fold while a page loads, so it does not jump when the
+    // page arrives (a layout shift of the whole footer on a phone).
+    <div className="flex min-h-screen items-center justify-center p-8">
       <Spinner size="lg" {...(label ? { label } : {})} />
     </div>
   );

@@ -81,7 +81,8 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
 
   if (schedule.isPending) {
     return (
-      <div className="flex min-h-40 items-center justify-center">
+      // As tall as the tab usually is, so the page below it does not move when the schedule arrives.
+      <div className="flex min-h-[70vh] items-center justify-center">
         <Spinner label="Computing the schedule..." />
       </div>
     );

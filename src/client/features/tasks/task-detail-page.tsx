@@ -297,7 +297,8 @@ function TaskDetail({
                 {classifyTaskError(treeQuery.error).message}
               </EmptyState>
             ) : (
-              <div className="flex min-h-40 items-center justify-center">
+              // As tall as the Plan tab usually is, so what is below does not move when it arrives.
+              <div className="flex min-h-[70vh] items-center justify-center">
                 <Spinner label="Loading task tree..." />
               </div>
             ))}
