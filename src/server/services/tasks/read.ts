@@ -123,8 +123,8 @@ export async function getTask(deps: Deps, userId: string, id: string): Promise<T
   );
 }
 
-/** What exports made, per task (for the tree's links). */
-async function remoteLinks(db: Deps["db"], where: SQL): Promise<Map<string, RemoteLink[]>> {
+/** What exports made, per task (for the tree's links and the Requirements view). */
+export async function remoteLinks(db: Deps["db"], where: SQL): Promise<Map<string, RemoteLink[]>> {
   const rows = await db
     .select({
       taskId: remoteItems.taskId,

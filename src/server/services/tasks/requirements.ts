@@ -1,11 +1,12 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { type CoverageNode, coverageTotals, requirementCoverage } from "../../../shared/requirement-coverage";
 import type { LinkedPullRequest, RequirementStatusAnswer } from "../../../shared/schemas/requirements";
-import type { RemoteLink, TaskStatus } from "../../../shared/schemas/tasks";
+import type { TaskStatus } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { linkedPullRequests, remoteItems, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { getOwnedRow } from "../../plan/owned";
+import { remoteLinks } from "./read";
 import { statedScope } from "./serialize";
 
 /**
@@ -31,30 +32,17 @@ export async function requirementStatus(
   const target = await getOwnedRow(deps, userId, id);
   const rootId = target.rootTaskId ?? target.id;
   const root = rootId === target.id ? target : await getOwnedRow(deps, userId, rootId);
-  const [nodes, remote, pulls] = await Promise.all([
+  const [nodes, links, pulls] = await Promise.all([
     deps.database.rows<NodeRow & { requirementIds: string[] }>(sql`select id::text as "id",
         parent_id::text as "parentId", status, requirement_ids as "requirementIds",
         left(ltrim(description, E' \\t\\r\\n'), ${TITLE_SOURCE_CHARS}) as "description"
       from ${tasks}
       where user_id = ${userId} and (id = ${rootId} or root_task_id = ${rootId})
       order by depth, position, created_at`),
-    deps.db
-      .select({
-        taskId: remoteItems.taskId,
-        kind: remoteItems.kind,
-        key: remoteItems.remoteKey,
-        url: remoteItems.url,
-        status: remoteItems.remoteStatus,
-      })
-      .from(remoteItems)
-      .where(
-        and(
-          eq(remoteItems.rootTaskId, rootId),
-          eq(remoteItems.userId, userId),
-          isNull(remoteItems.removedAt),
-        ),
-      )
-      .orderBy(asc(remoteItems.createdAt)),
+    remoteLinks(
+      deps.db,
+      and(eq(remoteItems.rootTaskId, rootId), eq(remoteItems.userId, userId), isNull(remoteItems.removedAt))!,
+    ),
     deps.db
       .select()
       .from(linkedPullRequests)
@@ -64,14 +52,6 @@ export async function requirementStatus(
 
   const ordered = preorder(nodes, rootId);
   const byId = new Map(ordered.map((n) => [n.id, n]));
-  const links = new Map<string, RemoteLink[]>();
-  for (const r of remote) {
-    if (!r.taskId) continue;
-    const list = links.get(r.taskId) ?? [];
-    list.push({ kind: r.kind, key: r.key, url: r.url, status: r.status });
-    links.set(r.taskId, list);
-  }
-
   const requirements = statedScope(root)?.requirements ?? [];
   const coverage = requirementCoverage(requirements, ordered);
   const answer = coverage.map((c) => {

@@ -100,26 +100,18 @@ export async function applyPullRequestEvent(
       url: event.url,
       state: event.state,
     }));
+  // What was recorded for this pull request in the repository (under any name its items were exported to).
+  const recorded = and(
+    eq(linkedPullRequests.userId, userId),
+    eq(linkedPullRequests.number, event.number),
+    inArray(linkedPullRequests.repository, targets),
+  );
   const before = await deps.db
     .select({ rootTaskId: linkedPullRequests.rootTaskId })
     .from(linkedPullRequests)
-    .where(
-      and(
-        eq(linkedPullRequests.userId, userId),
-        eq(linkedPullRequests.number, event.number),
-        inArray(linkedPullRequests.repository, targets),
-      ),
-    );
+    .where(recorded);
   await deps.db.transaction(async (tx) => {
-    await tx
-      .delete(linkedPullRequests)
-      .where(
-        and(
-          eq(linkedPullRequests.userId, userId),
-          eq(linkedPullRequests.number, event.number),
-          inArray(linkedPullRequests.repository, targets),
-        ),
-      );
+    await tx.delete(linkedPullRequests).where(recorded);
     if (rows.length) await tx.insert(linkedPullRequests).values(rows).onConflictDoNothing();
   });
   const plans = [...new Set([...before.map((b) => b.rootTaskId), ...rows.map((r) => r.rootTaskId)])];
