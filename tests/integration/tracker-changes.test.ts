@@ -287,6 +287,10 @@ describe("JIRA deliveries", () => {
     });
     expect((await waitForExport(client, started.json.export_id)).status).toBe("completed");
     const leaves = await leavesOf(client, rootId);
+    // Each task's issue, so a delivery carries the issue's parent as JIRA's do (a field left out would
+    // read as a move to the top level).
+    const tree = (await client.get(`/api/tasks/${rootId}/tree`)).json as unknown as TreeNode;
+    const keyOf = new Map((flatten(tree) as Linked[]).map((n) => [n.id, n.remote_links[0]?.key]));
     const hook = (await client.post("/api/webhooks/jira", {})).json as { url: string; secret: string };
     const send = (
       leaf: Linked,
@@ -315,7 +319,9 @@ describe("JIRA deliveries", () => {
               statusCategory: { key: opts.status?.[1] ?? "done" },
             },
             updated: new Date(at).toISOString().replace("Z", "+0000"),
-            ...(opts.parent ? { parent: { key: opts.parent } } : {}),
+            ...((opts.parent ?? keyOf.get(leaf.parent_id ?? ""))
+              ? { parent: { key: opts.parent ?? keyOf.get(leaf.parent_id ?? "") } }
+              : {}),
           },
         },
         changelog: { id: String(at), items: opts.changed.map((field) => ({ field, fieldtype: "jira" })) },
