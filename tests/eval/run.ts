@@ -14,6 +14,9 @@
  *   --tuning           only the cases a planner may be tuned on (all but the held-out quarter)
  *   --held-out         only the held-out cases (tests/eval/corpus/held-out), totals and counts per rule:
  *                      nothing of their texts or plans is printed, so tuning cannot read them
+ *   --external         the external corpus (../shared/corpus, tests/eval/external.ts) by its own
+ *                      mechanical check: with --tuning the two thirds one may tune on, case by case;
+ *                      with --held-out only the held-out third's totals; with --case <key> one plan
  */
 import { writeFileSync } from "node:fs";
 import type { Planner } from "../../src/server/engine/planners/contract";
@@ -21,6 +24,16 @@ import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
 import { type AgentModel, evaluateAgent, formatAgentStats } from "./agent";
 import type { EvalCase } from "./case";
 import { CORPUS, findCase, HELD_OUT_CASES } from "./corpus/index";
+import { planCase } from "./driver";
+import {
+  asEvalCase,
+  EXTERNAL_CORPUS_DIR,
+  externalTotals,
+  formatExternalTotals,
+  heldOutKeys,
+  loadExternalCorpus,
+  scoreExternal,
+} from "./external";
 import { evaluate, startFakeModelPlanner } from "./harness";
 import { modelPlannerFromEnv, modelSettingsFromEnv, offlinePlanner } from "./planners";
 import { caseLine, formatHeldOut, formatScorecard, formatTree } from "./scorecard";
@@ -33,6 +46,7 @@ type Args = {
   strict: boolean;
   set: "all" | "tuning" | "held-out";
   agent: boolean;
+  external: boolean;
 };
 
 function parseArgs(argv: string[]): Args {
@@ -44,12 +58,14 @@ function parseArgs(argv: string[]): Args {
     strict: false,
     set: "all",
     agent: false,
+    external: false,
   };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k]!;
     const next = argv[k + 1];
     if (a === "--fake") args.fake = true;
     else if (a === "--agent") args.agent = true;
+    else if (a === "--external") args.external = true;
     else if (a === "--strict") args.strict = true;
     else if (a === "--tuning") args.set = "tuning";
     else if (a === "--held-out") args.set = "held-out";
@@ -74,6 +90,7 @@ function parseArgs(argv: string[]): Args {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
+  if (args.external) return runExternal(args);
   const held = new Set(HELD_OUT_CASES.map((c) => c.id));
   const cases = args.caseId
     ? [findCase(args.caseId)].filter((c) => c !== undefined)
@@ -148,6 +165,43 @@ async function runAgent(args: Args, cases: EvalCase[]) {
   } finally {
     await llm?.close();
   }
+}
+
+/** --external: the corpus written outside the project, scored by its own check (tests/eval/external.ts). */
+async function runExternal(args: Args) {
+  const all = loadExternalCorpus();
+  if (all.length === 0) throw new Error(`No external corpus at ${EXTERNAL_CORPUS_DIR}`);
+  const held = heldOutKeys(all);
+  const cases = args.caseId
+    ? all.filter((c) => c.key === args.caseId && !held.has(c.key))
+    : all.filter((c) =>
+        args.set === "held-out" ? held.has(c.key) : args.set === "tuning" ? !held.has(c.key) : true,
+      );
+  if (cases.length === 0) throw new Error(`No tuning case "${args.caseId}"`);
+  const planner = offlinePlanner();
+  const scores = [];
+  for (const c of cases) {
+    const record = await planCase(planner, asEvalCase(c));
+    const score = scoreExternal(c, record);
+    scores.push(score);
+    if (args.caseId) process.stdout.write(`${formatTree(record)}\n\n${JSON.stringify(score, null, 2)}\n`);
+    else if (args.set === "tuning")
+      process.stdout.write(
+        `${score.pass ? "PASS" : "fail"} ${c.key} [${c.kind} -> ${score.plannedAs}] leaves ${score.leaves}, ${score.totalHours} h: ${score.reasons.join("; ")}\n`,
+      );
+  }
+  if (args.json) {
+    const out = JSON.stringify(args.set === "held-out" ? externalTotals(scores) : scores, null, 2);
+    if (typeof args.json === "string") writeFileSync(args.json, `${out}\n`);
+    else process.stdout.write(`${out}\n`);
+  }
+  const label =
+    args.set === "held-out"
+      ? "External corpus, held-out third"
+      : args.set === "tuning"
+        ? "External corpus, tuning part"
+        : "External corpus, all";
+  process.stdout.write(`${formatExternalTotals(label, externalTotals(scores))}\n`);
 }
 
 main().catch((err) => {
