@@ -65,4 +65,48 @@ describe("readKind", () => {
       "product",
     );
   });
+
+  it("takes the title's word for what the work is, and an issue's template or thread as a sign of something that exists", () => {
+    // A request filed on a tracker: its label, or the template it was written in.
+    expect(
+      kindOf("Proposal: tags on bookmarks\n\nWe could let people tag saved links and filter by tag.").id,
+    ).toBe("feature");
+    expect(
+      kindOf(
+        "Dark mode\n\n**Is your feature request related to a problem?**\nThe white page hurts at night.\n\n**Describe the solution you'd like**\nA toggle in the settings that switches to a dark theme.",
+      ).id,
+    ).toBe("feature");
+    expect(
+      kindOf(
+        "Let guests see a board\n\nHi, could guests get read access to one board?\n\nsam · comment · 2021-03-02\nSame here, we need this for clients.",
+      ).id,
+    ).toBe("feature");
+    // Moving a store or a framework is a migration even when its steps read like building things.
+    expect(
+      kindOf(
+        "Switch from SQLite to Postgres\n\n- Write a script that copies every table\n- Change the data layer to use pg\n- Try it on staging first",
+      ).id,
+    ).toBe("migration");
+    // Slowness reported with a bug's template is still performance work.
+    expect(
+      kindOf(
+        "Opening a large project takes very long\n\n**Describe the bug**\nA project with 5,000 files takes about 40 s to open.\n\n**To Reproduce**\n1. Open a project with 5,000 files\n\n**Expected behavior**\nIt opens within a few seconds.",
+      ).id,
+    ).toBe("performance");
+  });
+
+  it("does not take a new product's own words for an existing system, a spike or a bug", () => {
+    // A hackathon write-up says "our backend" of what its team built.
+    expect(
+      kindOf(
+        "## Inspiration\nWe kept missing the bus.\n## What it does\nBusBuddy reads the live feed and pings you five minutes before your bus leaves.\n## How we built it\nOur backend is a small Flask app that polls the feed.",
+      ).id,
+    ).toBe("product");
+    // "Our app will" is the app to be; a timeline with "bug fixing" and a "proof of concept" week is a plan.
+    expect(
+      kindOf(
+        "StudyTimer\n\nOur app will bring a focus timer, a to-do list and weekly statistics.\n\nTimeline\n- Week 1: proof of concept\n- Week 4: bug fixing and testing",
+      ).id,
+    ).toBe("product");
+  });
 });

@@ -135,12 +135,45 @@ const EXISTING =
   /\b(?:existing|currently|in production|today(?:'s)? (?:we|our|the)|we (?:use|run|have)|is running|still runs?|already)\b/gi;
 /** Signs of something new being built. */
 const NEW_BUILD =
-  /\b(?:(?:i|we)(?:'d| would)? (?:want|like|plan|need|am going|are going) to (?:build|make|create|write|develop)|(?:build|make|create|develop|write)(?:ing)? (?:a|an|my) (?:new |small |simple |tiny )?\w+|hackathon|side project|pet project|mvp|prototype|from scratch|new (?:app|tool|site|product|platform|service|bot|game)|an? (?:[\w'’,-]+ ){0,4}(?:app|tool|site|website|web app|platform|service|bot|game|extension|cli|library|marketplace|shop|tracker|planner|portal)\b (?:for|that|to|where|with|which))/gi;
+  /\b(?:(?:i|we)(?:'d| would)? (?:want|like|plan|need|am going|are going) to (?:build|make|create|write|develop)|(?:build|make|create|develop|write)(?:ing)? (?:a|an|my) (?:new |small |simple |tiny |little |basic |web |mobile )?(?:app|application|tool|site|website|platform|service|bot|game|extension|library|product|startup|marketplace|shop|tracker|planner|portal|dashboard|system|prototype|mvp)\b|hackathon|side project|pet project|mvp|prototype|from scratch|new (?:app|tool|site|product|platform|service|bot|game)|an? (?:[\w'’,-]+ ){0,4}(?:app|tool|site|website|web app|platform|service|bot|game|extension|cli|library|marketplace|shop|tracker|planner|portal)\b (?:for|that|to|where|with|which))/gi;
 /** Something measured as it runs now: "takes 14 s", "has become unusable", "times out". */
 const RUNS_TODAY =
   /\b(?:takes?|took|is taking|are taking) (?:about |around |over |up to |almost |nearly |~)?\d|\b(?:is|are|has become|have become|became|got|gets|getting) (?:too |very |really |so |painfully |unusably |noticeably )?(?:slow|sluggish|unusable|laggy|unresponsive)\b|\btim(?:es|ing|ed) out\b/i;
 const FEATURE_ASK =
   /\b(?:add(?:ing)?|support(?:ing)? for|feature request|new feature|allow (?:users|people|us|me)|let (?:users|people|us|me)|implement(?:ing)?|introduce|enable)\b/gi;
+
+/** What a title that names the work looks like, per kind. */
+const TITLE_CUES: { kind: WorkKind; re: RegExp; weight: number; say: string }[] = [
+  {
+    kind: "migration",
+    re: /^\s*(?:\[?[\w-]+\]?\s*[:-]\s*)?(?:move|moving|migrate|migrating|migration|port|porting|upgrade|upgrading|switch|switching|convert|converting|bump|bumping|replace|replacing|transition|transitioning)\b.*\b(?:from|to|off|onto|with)\b/i,
+    weight: 5,
+    say: "its title asks to move or upgrade something",
+  },
+  {
+    kind: "performance",
+    re: /^(?:.*\b(?:speed up|faster|slow(?:ly|ness)?|latency|takes? (?:very |too |so )?long|takes? \d[\d.]*\s*(?:ms|s|sec|seconds|minutes)|performance|load times?|bundle size|memory (?:usage|leak))\b)/i,
+    weight: 4,
+    say: "its title asks for speed",
+  },
+  {
+    kind: "infrastructure",
+    re: /^\s*(?:turn on|set up|setup|add|enable|configure|introduce|automate)\s+(?:an?\s+|the\s+)?(?:continuous (?:deployment|delivery|integration)|ci(?:\/cd)?|cd|monitoring|alerting|backups?|metrics|logging|log aggregation|observability|autoscaling|staging)\b/i,
+    weight: 5,
+    say: "its title asks for infrastructure",
+  },
+];
+
+/**
+ * Signs of an issue filed on a project that exists: a tracker's template headings ("Describe the
+ * solution you'd like", "To Reproduce"), and a thread of comments ("name · comment · 2015-02-27").
+ */
+const ISSUE_SIGNS =
+  /^\s*(?:\*\*|#+\s*)?(?:is your feature request related|describe the (?:solution|bug|feature|problem|housekeeping|alternatives?)|proposed solution|alternatives considered|additional context|what problem|which problem|welches problem|welche lösung|user story \/ feature request|acceptance criteria|to reproduce|steps to reproduce|expected behaviou?r)\b|^\s*\S+\s+·\s+comment\b|^\s*\+1\b/gim;
+
+/** The headings of a hackathon project's write-up. */
+const WRITE_UP =
+  /^\s*(?:#+\s*|\*\*)?(?:inspiration|what it does|how we built it|challenges we ran into|accomplishments that we're proud of|what we learned|what's next for)\b/gim;
 
 function distinct(text: string, re: RegExp): string[] {
   return [...new Set([...text.matchAll(re)].map((m) => m[0].toLowerCase()))];
@@ -185,11 +218,30 @@ export function readKind(input: {
     if (score > 0) add(kind, Math.min(cap, score), said.join("; "));
   }
 
+  // "Our app will bring a timer" is the app to be built, not one that exists.
+  const product = [
+    ...new Set(
+      [...text.matchAll(EXISTING_PRODUCT)]
+        .filter(
+          (m) =>
+            !/^\s+(?:will|would|shall|is going to|aims?|should)\b/i.test(text.slice(m.index + m[0].length)),
+        )
+        .map((m) => m[0].toLowerCase()),
+    ),
+  ];
+  const issueLike = new RegExp(ISSUE_SIGNS.source, "im").test(text);
+  const existing = [...product, ...distinct(text, EXISTING), ...(issueLike ? ["an issue's template"] : [])];
+  const building = distinct(text, NEW_BUILD);
+  const asks = distinct(text, FEATURE_ASK);
+
   // Structure says more than words.
   if (scope.reproduction.length > 0) add("bug", 5, "it gives steps to reproduce");
   if (scope.observed.length > 0 || /\b(?:expected|actual) (?:behaviou?r|result)/i.test(text))
     add("bug", 3, "it states what happens and what should happen");
   const title = scope.title ?? "";
+  // What the text is called: its title, or its first line when it has none (a one-line request).
+  const firstOnly = text.trim().split("\n")[0] ?? "";
+  const named = title || (firstOnly.split(/\s+/).length <= 30 ? firstOnly : "");
   if (/^\s*(?:\[?bug\]?|fix|fixes|hotfix)\b[:\s]/i.test(title)) add("bug", 4, "its title calls it a bug");
   // A one-line report has no title: its line is.
   const firstLine = text.trim().split("\n")[0] ?? "";
@@ -199,7 +251,24 @@ export function readKind(input: {
   if (faultTitle) add("bug", 4, "its title says what goes wrong");
   if (/^\s*(?:\[?spike\]?|investigate|research|evaluate|explore)\b/i.test(title))
     add("spike", 4, "its title asks for an investigation");
-  if (/^\s*(?:\[?feature(?: request)?\]?)\b/i.test(title)) add("feature", 3, "its title asks for a feature");
+  // "Proposal: tags on bookmarks" may be read as a label rather than a title: its first line says it.
+  if (/^\s*(?:\[?(?:feature(?: request)?|request|proposal|rfe|enhancement)\]?)\s*[:\]-]/i.test(named))
+    add("feature", 5, "its title asks for a feature");
+  else if (/^\s*\[?feature(?: request)?\]?\b/i.test(title)) add("feature", 3, "its title asks for a feature");
+  // The title says what the work is: "Move from Mongo to Postgres", "Speed up loading of search results".
+  // Moving DNS or a CI system is infrastructure work; moving a database or a framework is a migration.
+  const infraTitle =
+    /\b(?:dns|waf|cdn|load balancers?|ingress|kubernetes|k8s|terraform|ci|cd|pipelines?|monitoring|alerting|hosting|servers?|vpc)\b/i.test(
+      named,
+    ) && !/\b\d+\.\d+|\bv\d|\bto\s+[\w.-]+\s+\d+\b/i.test(named);
+  const titled = TITLE_CUES.filter((cue) => cue.kind !== "migration" || !infraTitle).filter(
+    (cue) => cue.re.test(named) && (cue.kind !== "performance" || !building.length),
+  );
+  // A report of slowness filed with a bug's template is still about speed.
+  for (const cue of titled) add(cue.kind, cue.weight, cue.say);
+  // An issue on a tracker: a template's headings, or a thread of comments, is about something that exists.
+  const issue = [...text.matchAll(ISSUE_SIGNS)].length;
+  if (issue > 0) add("feature", 3, "it is written as an issue on an existing project");
   if (
     /^\s*(?:add|implement|support|allow|let|introduce|enable|integrate|show|send)\b/i.test(title) &&
     /\b(?:to|in|for|on|into)\b/i.test(title)
@@ -207,10 +276,6 @@ export function readKind(input: {
     add("feature", 2, "its title asks to add something to what exists");
   if (scope.questions.length >= 3) add("spike", 1.5, `it asks ${scope.questions.length} questions`);
 
-  const product = distinct(text, EXISTING_PRODUCT);
-  const existing = [...product, ...distinct(text, EXISTING)];
-  const building = distinct(text, NEW_BUILD);
-  const asks = distinct(text, FEATURE_ASK);
   if (input.repositorySummary) add("feature", 3, "it is linked to an existing repository");
   // "our app" is the thing being changed; "the existing HR system" may only be something to integrate with.
   const ours = product.filter((p) => p.startsWith("our "));
@@ -225,6 +290,9 @@ export function readKind(input: {
   if (existing.length && asks.length) add("feature", 1, `and asks to ${quote(asks)}`);
   if (building.length)
     add("product", Math.min(4, 2 + building.length), `it describes something new (${quote(building)})`);
+  // A hackathon write-up ("Inspiration", "What it does", "How we built it") describes what its team built.
+  const writeUp = distinct(text, WRITE_UP);
+  if (writeUp.length >= 2) add("product", 5, "it is a write-up of something its team built");
   if (scope.subject) add("product", 2, `it names what to build ("${scope.subject.slice(0, 60)}")`);
   if (scope.requirements.length >= 3 && !product.length)
     add("product", 1.5, `it lists ${scope.requirements.length} features of its own`);
@@ -236,6 +304,7 @@ export function readKind(input: {
   // Only a text that says it builds something new, with nothing that exists, and no report structure.
   const fresh =
     building.length > 0 &&
+    titled.length === 0 &&
     score("product") >= 4 &&
     product.length === 0 &&
     !input.repositorySummary &&
@@ -261,8 +330,19 @@ export function readKind(input: {
     Boolean(input.repositorySummary);
   const runsToday = RUNS_TODAY.test(text);
   const evidence: Partial<Record<WorkKind, boolean>> = {
-    bug: reported || existing.length > 0 || score("bug") >= 4,
-    performance: reported || existing.length > 0 || runsToday,
+    // A spike's deliverable is an answer: it says so in its title, asks questions, or speaks of little else.
+    spike:
+      /^\s*(?:\[?spike\]?|investigate|research|evaluate|explore)\b/i.test(title) ||
+      scope.questions.length >= 2 ||
+      score("spike") >= 4.5,
+    // "Bugs squashed" in a project's write-up is not a report: a fix needs a report or a system with words of faults.
+    bug: reported || (existing.length > 0 && score("bug") >= 3),
+    // Durations alone ("25 min" in a timer app) are not a measurement of something slow.
+    performance:
+      reported ||
+      runsToday ||
+      titled.some((c) => c.kind === "performance") ||
+      (existing.length > 0 && distinct(text, WORDS.performance.signals[0]!.re).length >= 3),
   };
   for (const kind of order) {
     if (evidence[kind] === false) continue;
@@ -276,6 +356,8 @@ export function readKind(input: {
     }
   }
   if (best !== "product" && score("product") > bestScore) best = "product";
+  // A bug's template around a title that asks for speed: the title says what the work is.
+  if (best === "bug" && !faultTitle && titled.some((c) => c.kind === "performance")) best = "performance";
   // The strongest evidence first.
   const because = (scores.get(best)?.because ?? []).sort((a, b) => b[0] - a[0]).map(([, text]) => text);
   return {
