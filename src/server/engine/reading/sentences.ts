@@ -78,6 +78,19 @@ export type SentenceKind =
   /** An open question the text asks (a spike plans these; elsewhere they are context). */
   | "question";
 
+/** "Would it be possible to …?", "Could we also define …?", "Can you add …?": a request worded as a question. */
+export function isPoliteRequest(sentence: string): boolean {
+  const m = POLITE_REQUEST.exec(sentence.trim());
+  // "…, or is there something off the shelf?" weighs options: that is a question.
+  if (
+    /,?\s+or\s+(?:is|are|should|would|do|does|can|could|not|maybe|perhaps|something|just)\b/i.test(sentence)
+  )
+    return false;
+  return m !== null && IMPERATIVE.test(sentence.trim().slice(m[0].length));
+}
+const POLITE_REQUEST =
+  /^(?:hi,?\s+|hello,?\s+)?(?:would|could|can|will)\s+(?:it\s+be\s+possible\s+(?:for\s+\w+\s+)?to|(?:you|we|i|users?|people|admins?|members)(?:\s+(?:please|also|maybe|perhaps))*(?:\s+be\s+able\s+to)?)\s+(?:please\s+|also\s+)*/i;
+
 /** Whether the sentence starts with an instruction ("Add ...", "Guard it with a mutex ..."). */
 export function startsWithInstruction(sentence: string): boolean {
   // "Deploy: export the model to ONNX": a label that is itself the instruction.
@@ -87,7 +100,7 @@ export function startsWithInstruction(sentence: string): boolean {
 
 /** Verbs that start an instruction ("Add ...", "Set up ..."): the imperative of software work. */
 const IMPERATIVE =
-  /^(?:please\s+|also\s+|then\s+|and\s+|first,?\s+|finally,?\s+|next,?\s+)?(?!(?:support|design|plan|search|test|review|release|record|log|alert|filter|order|sort|request|report|check|index|cache|scale|host|schedule|post|share|import|export|print|scan|book|pay|bill|invoice)\s+(?:has|have|had|is|are|was|were|will|can|team|staff|agents?|tickets?|says|said|keeps?)\b)(?:add|allow|build|create|make|implement|support|enable|let|show|display|list|send|store|save|keep|track|record|log|export|import|integrate|connect|sync|migrate|upgrade|update|replace|remove|delete|drop|fix|handle|provide|generate|validate|verify|check|test|deploy|set up|setup|configure|write|use|switch|move|port|rewrite|refactor|rename|split|merge|extract|convert|expose|publish|release|ship|document|monitor|alert|notify|email|e-mail|schedule|automate|run|install|upload|download|parse|render|cache|index|search|filter|sort|paginate|group|tag|invite|assign|approve|reject|review|sign|encrypt|hash|protect|secure|limit|throttle|retry|backfill|collect|clean|train|evaluate|benchmark|measure|profile|optimi[sz]e|reduce|speed up|improve|increase|decrease|lower|raise|prevent|block|detect|restore|back up|backup|archive|compute|calculate|estimate|predict|classify|recommend|translate|localize|localise|design|prototype|investigate|evaluate|compare|research|explore|find out|figure out|decide|choose|pick|define|draft|plan|prepare|bump|pin|deprecate|introduce|wire|hook up|plug|stream|poll|scrape|crawl|fetch|load|serve|host|scale|shard|partition|replicate|mirror|backport|patch|harden|audit|lint|format|package|bundle|compile|build out|roll out|rollout|cut over|port over|create|give|offer|require|display|print|output|accept|receive|reply|respond|redirect|embed|share|post|comment|like|vote|rate|pay|charge|refund|bill|invoice|book|reserve|cancel|reschedule|remind|follow|subscribe|geocode|route|queue|skip|ignore|exclude|include|flag|mark|hide|submit|enter|register|apply|file|request|attach|link|unlink|map|tune|tag|unsubscribe|mute|ban|kick|warn|moderate|welcome|greet|roll|draw|play|pause|resume|stop|start|open|close|lock|unlock|archive|pin)(?![-'’])\b/i;
+  /^(?:please\s+|also\s+|then\s+|and\s+|first,?\s+|finally,?\s+|next,?\s+)?(?!(?:support|design|plan|search|test|review|release|record|log|alert|filter|order|sort|request|report|check|index|cache|scale|host|schedule|post|share|import|export|print|scan|book|pay|bill|invoice)\s+(?:has|have|had|is|are|was|were|will|can|team|staff|agents?|tickets?|says|said|keeps?)\b)(?:add|allow|build|create|make|implement|support|enable|let|show|display|list|send|store|save|keep|track|record|log|export|import|integrate|connect|sync|migrate|upgrade|update|replace|remove|delete|drop|fix|handle|provide|generate|validate|verify|check|test|deploy|set up|setup|configure|write|use|switch|move|port|rewrite|refactor|rename|split|merge|extract|convert|expose|publish|release|ship|document|monitor|alert|notify|email|e-mail|schedule|automate|run|install|upload|download|parse|render|cache|index|search|filter|sort|paginate|group|tag|invite|assign|approve|reject|review|sign|encrypt|hash|protect|secure|limit|throttle|retry|backfill|collect|clean|train|evaluate|benchmark|measure|profile|optimi[sz]e|reduce|speed up|improve|increase|decrease|lower|raise|prevent|block|detect|restore|back up|backup|archive|compute|calculate|estimate|predict|classify|recommend|translate|localize|localise|design|prototype|investigate|evaluate|compare|research|explore|find out|figure out|decide|choose|pick|define|draft|plan|prepare|bump|pin|deprecate|introduce|wire|hook up|plug|stream|poll|scrape|crawl|fetch|load|serve|host|scale|shard|partition|replicate|mirror|backport|patch|harden|audit|lint|format|package|bundle|compile|build out|roll out|rollout|cut over|port over|create|give|offer|require|display|print|output|accept|receive|reply|respond|redirect|embed|share|post|comment|like|vote|rate|pay|charge|refund|bill|invoice|book|reserve|cancel|reschedule|remind|follow|subscribe|geocode|route|queue|skip|ignore|exclude|include|flag|mark|hide|submit|enter|register|apply|file|request|grant|attach|link|unlink|map|tune|tag|unsubscribe|mute|ban|kick|warn|moderate|welcome|greet|roll|draw|play|pause|resume|stop|start|open|close|lock|unlock|archive|pin)(?![-'’])\b/i;
 
 /** A wish or an obligation: "should", "must", "needs to", "I want", "we'd like", "it would be nice to". */
 const MODAL =
@@ -172,7 +185,8 @@ export function judgeSentence(sentence: string, inList: boolean): SentenceKind {
       /^(?:for|in|at|on|during|over|after|before|since|this|next|every|each|most|some)\s+[\w'’ -]{1,40}?,?\s+(?=(?:i|we|i'm|we're|i’m|we’re|i've|we've|my|our|his|her|their|she|he)\b)/i,
       "",
     );
-  if (/\?["'”)]*$/.test(s)) return "question";
+  // "Would it be possible to grant read access to members only?": a request put politely, not a question.
+  if (/\?["'”)]*$/.test(s)) return isPoliteRequest(s) ? "work" : "question";
   if (REMARK.test(s) || RATIONALE.test(s) || HEDGE.test(s) || META.test(s) || METADATA.test(s))
     return "context";
   if (MEASUREMENT.test(s)) return "context";

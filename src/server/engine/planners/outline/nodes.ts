@@ -40,6 +40,15 @@ export const inSequence = (nodes: OutlineNode[], series = "steps") =>
 const TITLE_CHARS = 140;
 const WISH_START =
   /^(?:so |and |also |basically |ideally )?(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)(?:s)?(?: to have| to)?\s+/i;
+/**
+ * How people open a wish, a polite request or a story, before the thing wanted: "It would be great if I
+ * could", "It should also be possible to", "Would it be possible to", "Could we also", "Let's", "As an
+ * admin I want to be able to", "Ideally with", "Plus,". A title keeps what is wanted.
+ */
+const WISH_OPENER =
+  /^(?:(?:it|this|that)\s+(?:would|'d|’d|will)\s+(?:(?:really|also|just)\s+)?(?:help(?:\s+(?:a lot|a great deal|me|us))?|be\s+(?:\w+\s+)?(?:great|nice|good|cool|awesome|useful|handy|helpful|ideal|lovely|amazing)(?:\s+to\s+have)?)\s+(?:if|to|when)\s+(?:(?:i|we|you|users?|people|one|they|admins?|members?)\s+(?:could|can|would be able to|were able to|had)\s+)?|(?:it|this)\s+(?:should|must|needs? to|has to)\s+(?:also\s+)?be\s+possible\s+(?:for\s+\w+\s+)?to\s+|(?:would|could|can|will)\s+(?:it\s+be\s+possible\s+(?:for\s+\w+\s+)?to|(?:you|we|i|users?|people|admins?|members)(?:\s+(?:please|also|maybe|perhaps))*(?:\s+be\s+able\s+to)?)\s+(?:please\s+|also\s+)*|let(?:'s|’s| us)\s+|as\s+an?\s+[\w' -]{1,40}?,?\s+(?:i|we)\s+(?:want|need|would like|'d like)\s+(?:to\s+be\s+able\s+)?to\s+|(?:ideally|preferably|optionally),?\s+(?:with\s+)?|plus,?\s+|(?:there|we)\s+(?:should|could|must|need to|would)\s+(?:also\s+)?(?:be|have)\s+(?=an?\s|the\s|some\s)|(?:we|i)(?:'ll|’ll|\s+will|\s+shall)\s+)/i;
+/** A template's answer prefix ("Beispiel:", "Example:"): the form's words, not the writer's. */
+const TEMPLATE_PREFIX = /^(?:beispiel|example|e\.g\.|answer|antwort|response)\s*:\s*/i;
 const WISH_INSIDE =
   /[\s,;(]+(?:and |but |so |also )*(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)\b/i;
 const DANGLING_END = /\s(?:that|this|it|them|one|a|an|the|and|or|to|of|for|with)$/i;
@@ -49,12 +58,15 @@ const DANGLING = /\s+(a|an|the|and|or|but|to|of|for|in|on|with|by|at|from|as|int
 export function titleText(text: string, max = TITLE_CHARS): string {
   // "We want to build X" reads as "Build X", "we need an EDC system" as "An EDC system": the subject
   // and the wish are dropped, the user's words kept. A wish later in the sentence ends the title there.
-  let t = text.replace(/\s+/g, " ").trim().replace(WISH_START, "");
+  let t = text.replace(/\s+/g, " ").trim().replace(TEMPLATE_PREFIX, "");
+  // "It would help a lot if we could pull records from a CSV file" is "Pull records from a CSV file".
+  for (let k = 0; k < 2; k++) t = t.replace(WISH_OPENER, "");
+  t = t.replace(WISH_START, "").replace(/\?$/, "");
   const wish = t.search(WISH_INSIDE);
   if (wish > 15) t = `${t.slice(0, wish).replace(/[\s,;:-]+$/, "")}…`;
   // A title says what, not why: "The history per unit so I can see that ..." is "The history per unit".
   const why = t.search(
-    /,?\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|users|people|customers|members|players|kids|everyone|nobody|no one)\b|because|since (?:we|i|the|it))\b/i,
+    /,?\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|users|people|customers|members|players|kids|everyone|nobody|no one)\b|so that\b|because|since (?:we|i|the|it))\b/i,
   );
   // A bracketed aside at the end ("(half our juniors sit on the wrong side otherwise)") is for the notes.
   t = t.replace(/\s*\((?:[^()]*\s){3,}[^()]*\)\s*$/, "");
@@ -85,6 +97,7 @@ export function titleText(text: string, max = TITLE_CHARS): string {
     while (DANGLING.test(t)) t = t.replace(DANGLING, "");
     t = `${t}…`;
   }
+  t = t.replace(/(?<!\.)\.$/, "");
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
