@@ -44,6 +44,9 @@ const URL = /(?:https?:\/\/|www\.)\S+/gi;
 const SYMBOL_MARKER = /^([-*+•·◦▪▫‣⁃–—→➤►▶✓✔✅☐☑☒❌✗✘]|->|=>)\s+/u;
 const NUMBER_MARKER =
   /^(?:(?:step|phase|stage|part|milestone)\s+\d{1,2}\s*[:.)-]\s*|\(?\d{1,3}\s*[.)/:]\s+|\(\d{1,3}\)\s*|\d{1,3}\s*[-–—]\s+|#\d{1,3}\s+|\(?[a-hj-z][.)]\s+|\([a-hj-z]\)\s*|\(?(?:i{1,3}|iv|v|vi{1,3}|ix|x)[.)]\s+|\((?:i{1,3}|iv|v|vi{1,3}|ix|x)\)\s*)/i;
+/** The line that opens a reply in an issue's thread. */
+const COMMENT_HEADER =
+  /^(?:\*\*|@)?[\w.-]{2,39}(?:\*\*)?\s+(?:·\s+comment(?:ed)?(?:\s+·\s+.{1,40})?|commented(?:\s+on\s+.{1,40})?:?)$/i;
 const CHECKBOX = /^\[([ xX✓✔]?)\]\s*/u;
 const EMOJI_BULLET = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}{2})(?:\uFE0F)?\s+/u;
 
@@ -80,6 +83,9 @@ export function listMarker(
   if (box) {
     return { text: rest.slice(box[0].length).trim(), numbered, checked: box[1]!.trim() !== "" };
   }
+  // "~~Accurate scheduling~~": an item struck through is done, or dropped; either way not to plan.
+  if (marked && /^~~[^~].*~~[.!]?$/.test(rest.trim()) && !/~~.*~~.*~~/.test(rest.trim()))
+    return { text: rest.trim().replace(/~~/g, ""), numbered, checked: true };
   return marked ? { text: rest.trim(), numbered, checked: null } : null;
 }
 
@@ -215,6 +221,13 @@ export function readBlocks(text: string): Block[] {
         line: i,
       });
       i++;
+      continue;
+    }
+    // "maria · comment · 2015-03-02", "**sam** commented on 3 Mar": a reply in an issue's thread.
+    if (COMMENT_HEADER.test(line)) {
+      flush();
+      inList = false;
+      push({ type: "heading", text: "Comment", level: 4, rest: "", line: i });
       continue;
     }
     const heading = markdownHeading(line);

@@ -87,6 +87,10 @@ export type StatedScope = {
   subject: string | null;
 };
 
+/** A first line that names an issue's type before its title. */
+const ISSUE_TITLE =
+  /^\s*\[?(?:feature(?:\s+request)?|request|proposal|rfc|idea|enhancement|improvement|bug|spike|story|user story|epic|task|chore|housekeeping|refactor)\]?\s*[:\]-]\s*\S.{0,110}$/i;
+
 /** Reads the description (and the additional requirements, when given) into its scope. */
 export function extractScope(description: string, additional: string | null = null): StatedScope {
   const scope: Omit<StatedScope, "requirements"> & { requirements: Requirement[] } = {
@@ -156,13 +160,15 @@ export function extractScope(description: string, additional: string | null = nu
         const t = block.type === "heading" ? block.text : block.type === "prose" ? block.text : null;
         if (
           t &&
-          (block.type === "heading"
-            ? block.level <= 3 && !sectionLike(t)
-            : t.length <= 120 &&
-              !/[.:]$/.test(t) &&
-              sentences(t).length === 1 &&
-              !sectionLike(t) &&
-              t.split(/\s+/).length <= 18)
+          // "Feature Request: Bulk Edits", "[BUG] Export fails": an issue's type, then its title.
+          (ISSUE_TITLE.test(t) ||
+            (block.type === "heading"
+              ? block.level <= 3 && !sectionLike(t)
+              : t.length <= 120 &&
+                !/[.:]$/.test(t) &&
+                sentences(t).length === 1 &&
+                !sectionLike(t) &&
+                t.split(/\s+/).length <= 18))
         ) {
           scope.title = t.replace(/[!?]+$/, "").trim();
           return;
