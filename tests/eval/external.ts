@@ -160,7 +160,9 @@ export function wavesOf(plan: PlanRecord): Map<string, number> {
     if (n.parentId) children.set(n.parentId, [...(children.get(n.parentId) ?? []), n]);
   const leavesUnder = (id: string): PlanNode[] => {
     const kids = children.get(id) ?? [];
-    return kids.length === 0 ? [byId.get(id)!] : kids.flatMap((k) => leavesUnder(k.id));
+    // A dependency on a node the plan no longer has (merged by the dedup pass) orders nothing.
+    if (kids.length === 0) return byId.has(id) ? [byId.get(id)!] : [];
+    return kids.flatMap((k) => leavesUnder(k.id));
   };
   const waves = new Map<string, number>();
   const visiting = new Set<string>();

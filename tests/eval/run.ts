@@ -205,6 +205,6 @@ async function runExternal(args: Args) {
 }
 
 main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(err instanceof Error ? (process.env.EVAL_STACK ? err.stack : err.message) : err);
   process.exitCode = 2;
 });

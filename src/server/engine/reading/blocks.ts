@@ -19,6 +19,8 @@ export type Block = (
       checked: boolean | null;
       indent: number;
       line: number;
+      /** "**Music player** - plays music from ...": the name the item gives itself, before what it says of it. */
+      name?: string;
     }
   | { type: "prose"; text: string; line: number }
   /** Set aside: code, a table, a drawing, a quotation or a bare link. `text` keeps its words for context. */
@@ -249,6 +251,11 @@ export function readBlocks(text: string): Block[] {
       }
       const indent = raw.length - raw.trimStart().length;
       const textOf = stripInline(item);
+      // "**Name** - what it does", "**Name:** what it does": the item names a feature, then describes it.
+      const named = item.match(
+        /^(?:\*\*|__)([^*_]{2,60}?)(?:\*\*|__)\s*(?:[-–—:]|(?<=:(?:\*\*|__)))\s*(\S.*)$/,
+      );
+      const name = named ? stripInline(named[1]!).replace(/[:\s]+$/, "") : undefined;
       if (isLinkLine(textOf)) {
         push({ type: "aside", what: "link", text: textOf, line: i });
         continue;
@@ -261,6 +268,7 @@ export function readBlocks(text: string): Block[] {
         checked: marker.checked,
         indent,
         line: i,
+        ...(name ? { name } : {}),
       });
       continue;
     }

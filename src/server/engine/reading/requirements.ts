@@ -6,6 +6,7 @@ import { titleReportsFault } from "./kind";
 import {
   IMPERATIVE_START,
   isExplicitAsk,
+  NON_GOAL_ITEM,
   type Pending,
   place,
   SUBJECT_STATEMENT,
@@ -86,6 +87,13 @@ export type StatedScope = {
   /** What the listed features belong to ("A web shop for handmade candles"), when the text says. */
   subject: string | null;
 };
+
+/** Names that label an item rather than name a feature ("**Note** - ..."). */
+const GENERIC_NAME =
+  /^(?:note|notes|example|e\.g|tip|hint|warning|caution|important|nb|ps|update|edit|info|fyi|why|reason|context|todo)$/i;
+/** What an item says of itself when it is wanted, but not now. */
+const DEFERRED_DETAIL =
+  /\b(?:(?:isn'?t|is not|not)\s+(?:very\s+|that\s+)?high\s+on\s+(?:my|our|the)\s+(?:priority\s+)?list|low(?:er)?\s+priority|not\s+a\s+priority(?:\s+(?:for now|right now|yet))?|(?:maybe|perhaps)\s+(?:one day|someday|eventually|later))\b/i;
 
 /** A first line that names an issue's type before its title. */
 const ISSUE_TITLE =
@@ -233,6 +241,25 @@ export function extractScope(description: string, additional: string | null = nu
           // A numbered list of features is not an order; one of instructions outside a feature list may be.
           if (block.numbered && listSequence === null && !WORK_HEADING.test(section ?? ""))
             listSequence = -++sequenceId;
+        }
+        // "**Music player** - plays music from …": one feature, named by the item; what follows describes it
+        // (and may defer it: "not high on my priority list").
+        if (block.name && kind === "requirement" && !GENERIC_NAME.test(block.name)) {
+          const rest = block.text
+            .slice(block.text.indexOf(block.name) + block.name.length)
+            .replace(/^[\s:–—-]+/, "");
+          if (NON_GOAL_ITEM.test(rest) || DEFERRED_DETAIL.test(rest)) scope.nonGoals.push(block.name);
+          else
+            pending.push({
+              text: block.name,
+              section,
+              kind,
+              inList: true,
+              sequence: listSequence,
+              statedIn: block.text,
+              whole: true,
+            });
+          return;
         }
         // "- OS: Android 14", "- Browser: Firefox": a labelled observation, not an item of work.
         const label = labelHeading(block.text);

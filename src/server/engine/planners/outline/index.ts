@@ -7,6 +7,7 @@ import {
   plannedSubtask,
   projectContext,
 } from "../../../../shared/schemas/plan";
+import { descriptionFirstLine } from "../../../../shared/task-title";
 import { briefOfText } from "../../brief";
 import { leftOut, readGuidance } from "../../guidance";
 import type { Planned, Planner, Usage } from "../contract";
@@ -38,7 +39,9 @@ function complexityOf(node: OutlineNode): number {
 function toSubtask(node: OutlineNode, dependsOn: number[]): PlannedSubtask {
   const range = rangeAround(node.hours);
   return plannedSubtask.parse({
-    description: node.title,
+    // The title is the first line; a leaf's description goes on with what it is, in the user's words.
+    description:
+      node.children.length === 0 && node.body ? `${node.title}\n\n${node.body}`.slice(0, 2000) : node.title,
     complexity_score: complexityOf(node),
     story_points: pointsForHours(node.hours),
     implementation_details: node.details,
@@ -57,7 +60,7 @@ function toSubtask(node: OutlineNode, dependsOn: number[]): PlannedSubtask {
 function nodeAt(outline: Outline, path: string[]): OutlineNode | { children: OutlineNode[] } | null {
   let level: { children: OutlineNode[] } = outline;
   for (const title of path) {
-    const next = level.children.find((c) => c.title === title);
+    const next = level.children.find((c) => c.title === descriptionFirstLine(title));
     if (!next) return null;
     level = next;
   }

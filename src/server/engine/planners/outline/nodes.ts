@@ -9,6 +9,8 @@ import { estimateRequirement } from "./estimate";
  */
 export type OutlineNode = {
   title: string;
+  /** What the task is, below its title, when the title alone does not say it (the requirement as stated). */
+  body?: string;
   details: string;
   criteria: string[];
   requirementIds: string[];
@@ -135,7 +137,9 @@ export function requirementLeaf(r: Requirement, title = `${r.id}: ${titleText(r.
   if (INPUT.test(r.text))
     criteria.push("Invalid or missing input is refused with a clear message and changes nothing");
   if (checks[0]) criteria.push(`${checks[0].name}: ${checks[0].checks[0]}`);
-  return leaf(title, details, criteria, estimate.hours, [r]);
+  const stated = r.statedIn ?? r.text;
+  const body = title.replace(/…$/, "") === `${r.id}: ${stated}` ? undefined : `As stated: "${stated}"`;
+  return { ...leaf(title, details, criteria, estimate.hours, [r]), ...(body ? { body } : {}) };
 }
 
 /** A node grouping others: its notes quote every requirement below it, so nothing is lost if it stays a leaf. */
