@@ -47,6 +47,17 @@ export const NO_ITEM =
 export const CONSTRAINT =
   /^(?:never\b|no\s+\w+(?:\s+\w+){0,3}\s+(?:in|on|at|from|to|into|inside|outside|over|under|before|after|without|during|per|more than|less than|beyond|across|between)\b|(?:it |the \w+ |we |you )?(?:must|should|shall|may) ?not\b|(?:it |the \w+ )?(?:must|should) never\b|without (?:any )?(?:downtime|data loss|breaking)|don'?t (?:break|store|log|send|expose|leak|commit|change|touch|lose))/i;
 
+/** A sentence that opens with a subordinate clause ("If ...,", "As long as ...,", "Still, when ...,"). */
+const SUBORDINATE_START =
+  /^(?:(?:still|so|and|but|now|also|well),?\s+)?(?:as long as|so long as|if|when|whenever|while|since|because|although|though|even if|even though|unless|until|once|after|before|whether|in case)\b/i;
+
+/** A field of a form or template answered with nothing. */
+const EMPTY_ANSWER =
+  /^(?:none|n\/?a|tbd|tbc|nothing|nope|no|-+|—|\.\.\.|…|same|see above|not applicable)[.!]?$/i;
+/** A line that starts with a date and a colon. */
+const DATED =
+  /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|(?:(?:early|mid|late)\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(?:\d{1,2},?\s+)?\d{4}|q[1-4]\s+\d{4})\s*[:–—-]\s+/i;
+
 /** Drops list punctuation and a trailing full stop; keeps question and exclamation marks. */
 export function trimItem(text: string): string {
   return text
@@ -85,6 +96,16 @@ export function isExplicitAsk(text: string): boolean {
 export function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
   const text = trimItem(p.text);
   if (!text || !/[\p{L}\p{N}]/u.test(text)) return;
+  // "None", "N/A", "TBD": a template's field left empty. "TODO: remember how": a note to self.
+  if (EMPTY_ANSWER.test(text) || /^todo\b/i.test(text)) {
+    scope.context.push(text);
+    return;
+  }
+  // "2023-04-03: 4.2 final", "April 2024: support ends": a dated fact of a timeline.
+  if (DATED.test(text) && !p.whole) {
+    scope.context.push(text);
+    return;
+  }
   if (p.whole) {
     requirements.push({ ...p, text });
     return;
@@ -102,8 +123,10 @@ export function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
       scope.criteria.push(text);
       return;
     case "reproduction":
-      // A request written after the steps ("Please stream the file instead") is not a step.
-      if (!p.inList && (isExplicitAsk(text) || FORBIDS.test(text))) break;
+      // A request written after the steps ("Please stream the file instead") is not a step; an
+      // instruction is ("Open that form from the admin list"): steps are written as instructions.
+      if (!p.inList && (POLITE_ASK.test(text) || /\b(?:should|must)\b/i.test(text) || FORBIDS.test(text)))
+        break;
       scope.reproduction.push(text);
       return;
     case "observed":
@@ -186,8 +209,11 @@ export function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
   // Without a list, "; " joins clauses that stand on their own, and so does ", " before the writer
   // speaks ("nextjs, we already have a postgres db", "..., so they'd sign in with a class code").
   // ("As a manager, I want ..." is one user story.)
+  // ("As long as I'm building a bot, I may as well ...": a subordinate clause is not a thing of its own.)
   const clauses =
-    list || /^as an? /i.test(text) ? [text] : splitOutside(text, /;\s+|,\s+(?=(?:we|i|they|our|my)\s)/i);
+    list || /^as an? /i.test(text)
+      ? [text]
+      : splitOutside(text, SUBORDINATE_START.test(text) ? /;\s+/ : /;\s+|,\s+(?=(?:we|i|they|our|my)\s)/i);
   if (clauses.length > 1) {
     for (const clause of clauses) place({ ...p, text: clause }, scope, requirements);
     return;
@@ -267,6 +293,8 @@ export const CLAUSE = new RegExp(
  * "and" ("RDS for PostgreSQL 15 and ElastiCache for Redis").
  */
 export function coordinatedClauses(text: string, inList: boolean): string[] | null {
+  // "If the sheet has a header, the export keeps it": one thing, with its condition.
+  if (SUBORDINATE_START.test(text)) return null;
   const starts = (s: string) => CLAUSE.test(s) || startsWithInstruction(s) || IMPERATIVE_START.test(s);
   const parts = splitOutside(text, /,\s+(?:and|or)\s+/i).map((s) => s.trim());
   if (parts.length >= 2 && parts.every((s) => s.split(/\s+/).length >= 3)) {

@@ -266,4 +266,70 @@ describe("reading what a description states", () => {
     ]);
     expect(texts(extractScope("A habit tracker"))).toEqual(["A habit tracker"]);
   });
+
+  it("reads issue threads and templates as a maintainer would (issue 38)", () => {
+    const scope = extractScope(
+      [
+        "Feature Request: Saved searches",
+        "",
+        "It would be great if I could save a search and run it again from the sidebar.",
+        "",
+        "lena · comment · 2019-05-02",
+        "Same here, I want this too.",
+        "Plus, a way to share a saved search with the team.",
+        "",
+        "**Blocking issues**",
+        "None",
+        "",
+        "- ~~Search history~~",
+        "- TODO: ask design",
+      ].join("\n"),
+    );
+    expect(scope.title).toBe("Feature Request: Saved searches");
+    expect(texts(scope)).toEqual([
+      "It would be great if I could save a search and run it again from the sidebar",
+      "Plus, a way to share a saved search with the team",
+    ]);
+    expect(scope.done).toEqual(["Search history"]);
+  });
+
+  it("takes a list item that names itself as one feature, and a list of fields as one thing", () => {
+    const scope = extractScope(
+      [
+        "# Pet sitter board",
+        "",
+        "Features:",
+        "- **Sitter profiles** - Each sitter has a page with photos, prices and reviews. Owners can message them.",
+        "- **Video calls** - Owners could call a sitter before booking. Not high on my priority list for now.",
+        "",
+        "### pet",
+        "- name (text)",
+        "- species (text)",
+        "- born_on (date)",
+        "",
+        "Timeline:",
+        "- 2024-03-01: beta for friends",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual(["Sitter profiles", "pet with name (text), species (text), born_on (date)"]);
+    expect(scope.requirements[0]!.statedIn).toMatch(/photos, prices and reviews/);
+    expect(scope.nonGoals).toContain("Video calls");
+    expect(scope.context).toContain("2024-03-01: beta for friends");
+  });
+
+  it("keeps a subordinate clause with its sentence, and reads instructions under steps to reproduce as steps", () => {
+    const scope = extractScope(
+      [
+        "Export drops the last row",
+        "",
+        "How to reproduce it:",
+        "Create a sheet with three rows.",
+        "Export it as CSV.",
+        "",
+        "If the sheet has a header, the export should keep it.",
+      ].join("\n"),
+    );
+    expect(scope.reproduction).toEqual(["Create a sheet with three rows", "Export it as CSV"]);
+    expect(texts(scope)).toEqual(["If the sheet has a header, the export should keep it"]);
+  });
 });

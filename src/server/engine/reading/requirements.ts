@@ -1,6 +1,6 @@
 import { NEAR_DUPLICATE, similarity, wordSet } from "../../lib/words";
 import { actorOf } from "./actors";
-import { readBlocks } from "./blocks";
+import { type Block, readBlocks } from "./blocks";
 import { inlineList } from "./inline-list";
 import { titleReportsFault } from "./kind";
 import {
@@ -95,6 +95,33 @@ const GENERIC_NAME =
 const DEFERRED_DETAIL =
   /\b(?:(?:isn'?t|is not|not)\s+(?:very\s+|that\s+)?high\s+on\s+(?:my|our|the)\s+(?:priority\s+)?list|low(?:er)?\s+priority|not\s+a\s+priority(?:\s+(?:for now|right now|yet))?|(?:maybe|perhaps)\s+(?:one day|someday|eventually|later))\b/i;
 
+/** A field with its type ("username (text)"), or an identifier ("user_id", "createdAt"). */
+const FIELD_ITEM =
+  /^(?:[\w.-]{1,40}\s*\((?:[\w\s,.[\]-]{1,30})\)|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+)(?:\s*[:–—-]\s*[\w\s,()]{0,40})?$/;
+/** Words that say a list names fields: "Fields:", "Columns", "Each pet has: ...". */
+const FIELD_WORDS =
+  /\b(?:fields?|columns?|attributes?|properties|table|schema|model|entity|record|has:|have:)\b/i;
+
+/** The lists whose items are fields of one thing, by list id: its first item and the items. */
+function fieldListsOf(blocks: Block[]): Map<number, { first: Block; items: string[] }> {
+  const lists = new Map<number, Extract<Block, { type: "item" }>[]>();
+  blocks.forEach((b) => {
+    if (b.type === "item" && b.checked === null) lists.set(b.list, [...(lists.get(b.list) ?? []), b]);
+  });
+  const out = new Map<number, { first: Block; items: string[] }>();
+  for (const [id, items] of lists) {
+    if (items.length < 3) continue;
+    const at = blocks.indexOf(items[0]!);
+    const before = blocks[at - 1];
+    const said = before && before.type !== "aside" ? before.text : "";
+    const typed = items.filter((b) => FIELD_ITEM.test(b.text.trim())).length;
+    const short = items.every((b) => b.text.trim().split(/\s+/).length <= 3 && !/[.!?]$/.test(b.text.trim()));
+    if (typed >= Math.ceil(items.length * 0.7) || (short && FIELD_WORDS.test(said)))
+      out.set(id, { first: items[0]!, items: items.map((b) => trimItem(b.text)) });
+  }
+  return out;
+}
+
 /** A first line that names an issue's type before its title. */
 const ISSUE_TITLE =
   /^\s*\[?(?:feature(?:\s+request)?|request|proposal|rfc|idea|enhancement|improvement|bug|spike|story|user story|epic|task|chore|housekeeping|refactor)\]?\s*[:\]-]\s*\S.{0,110}$/i;
@@ -134,6 +161,8 @@ export function extractScope(description: string, additional: string | null = nu
     let lead = "";
 
     const first = blocks.findIndex((b) => b.type !== "aside");
+    // Lists of fields ("- username (text)", "- user_id"): one thing with those fields, not a feature each.
+    const fieldLists = fieldListsOf(blocks);
     blocks.forEach((block, index) => {
       // A "Label:" section ends at the first blank line after its items, as people write them.
       if (labelled && block.line > lastLine + 1 && block.type === "prose" && index > 0) {
@@ -241,6 +270,24 @@ export function extractScope(description: string, additional: string | null = nu
           // A numbered list of features is not an order; one of instructions outside a feature list may be.
           if (block.numbered && listSequence === null && !WORK_HEADING.test(section ?? ""))
             listSequence = -++sequenceId;
+        }
+        const fields = fieldLists.get(block.list);
+        if (fields && kind === "requirement") {
+          if (fields.first === block) {
+            const owner = section ?? (lead.replace(/:$/, "") || "A record");
+            pending.push({
+              text: FIELD_WORDS.test(owner)
+                ? `${owner}: ${fields.items.join(", ")}`
+                : `${owner} with ${fields.items.join(", ")}`,
+              section,
+              kind,
+              inList: true,
+              sequence: null,
+              statedIn: null,
+              whole: true,
+            });
+          }
+          return;
         }
         // "**Music player** - plays music from …": one feature, named by the item; what follows describes it
         // (and may defer it: "not high on my priority list").
