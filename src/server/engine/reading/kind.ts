@@ -38,7 +38,7 @@ export const KIND_LABELS: Record<WorkKind, string> = {
 type Signal = { re: RegExp; weight: number; say?: string };
 
 const FAULT =
-  /\b(?:fails?|failing|failed|crash(?:es|ed|ing)|does(?:n'?t|n’t| not) (?:work|load|save|open|show|start|respond|update|appear|sync|send)|do(?:n'?t|n’t| not) (?:work|load|save|open|show|start|respond|update|appear|sync|send)|does nothing|do nothing|nothing happens|(?:is|are|gets?|got) (?:broken|blank|empty|missing|wrong|stuck|lost|corrupted|duplicated)|broken (?:on|in|after|since|when|for)|throws?|returns? (?:a |an )?(?:\d{3}|error|wrong|null|undefined|empty|nothing)|shows? (?:the )?(?:wrong|an error|a blank|nothing|duplicates?)|stopped working|no longer (?:works?|loads?|saves?|shows?|opens?|starts?|sends?|syncs?)|hangs|freezes|(?:is|are) (?:sent|charged|shown|created|counted|billed) (?:twice|two times|again|\d+x))\b/i;
+  /\b(?:fails?|failing|failed|crash(?:es|ed|ing)|does(?:n'?t|n’t| not) (?:work|load|save|open|show|start|respond|update|appear|sync|send)|do(?:n'?t|n’t| not) (?:work|load|save|open|show|start|respond|update|appear|sync|send)|does nothing|do nothing|nothing happens|(?:is|are|gets?|got) (?:broken|blank|empty|missing|wrong|stuck|lost|corrupted|duplicated)|broken (?:on|in|after|since|when|for)|throws?|returns? (?:a |an )?(?:\d{3}|error|wrong|null|undefined|empty|nothing)|shows? (?:the )?(?:wrong|an error|a blank|nothing|duplicates?)|stopped working|no longer (?:works?|loads?|saves?|shows?|opens?|starts?|sends?|syncs?)|hangs|freezes|(?:is|are) (?:sent|charged|shown|created|counted|billed) (?:twice|two times|again|\d+x)|wrong|incorrect(?:ly)?|off by one|one day (?:early|late|off)|(?:starts?|shows?|opens?|lands?|displays?) on the wrong)\b/i;
 
 /**
  * A title that says something goes wrong now: "Login button does nothing on Safari 17", "Stripe webhooks
@@ -269,6 +269,9 @@ export function readKind(input: {
   // An issue on a tracker: a template's headings, or a thread of comments, is about something that exists.
   const issue = [...text.matchAll(ISSUE_SIGNS)].length;
   if (issue > 0) add("feature", 3, "it is written as an issue on an existing project");
+  // A bug report's own template ("Describe the bug", "Bug report") says what it is.
+  if (/^\s*(?:\*\*|#+\s*)?(?:describe the bug|bug report|bug description)\b/im.test(text))
+    add("bug", 4, "it is written in a bug report's template");
   if (
     /^\s*(?:add|implement|support|allow|let|introduce|enable|integrate|show|send)\b/i.test(title) &&
     /\b(?:to|in|for|on|into)\b/i.test(title)

@@ -309,7 +309,14 @@ export function coordinatedClauses(text: string, inList: boolean): string[] | nu
   );
   const copular =
     /^(?:[\w'’-]+\s+){1,4}?(?:is|are|becomes?|stays?|remains?|gets?|has|have|can|will|should|must|goes|moves?)\b/i;
-  if (spliced.length === 2 && spliced.every((s) => s.split(/\s+/).length >= 4 && copular.test(s)))
+  // "…, caused by how the week starts": a participle or a relative clause says more of the first part.
+  const dependent =
+    /^(?:caused|due|because|which|that|who|whose|where|when|so|as|like|thanks|resulting|leading|making|meaning)\b/i;
+  if (
+    spliced.length === 2 &&
+    spliced.every((s) => s.split(/\s+/).length >= 4 && copular.test(s)) &&
+    !dependent.test(spliced[1]!)
+  )
     return spliced;
   // "Queue the changes and sync them when back online": two instructions.
   const both = splitOutside(text, /\s+and\s+(?=\w)/i).map((s) => s.trim());

@@ -366,6 +366,7 @@ export function extractScope(description: string, additional: string | null = nu
   const title = scope.title ?? "";
   const bugReport =
     scope.reproduction.length > 0 ||
+    /^\s*(?:\*\*|#+\s*)?(?:describe the bug|bug report|bug description)\b/im.test(description) ||
     /^\s*\[?bug\]?\s*[:\]]/i.test(title) ||
     titleReportsFault(scope.title) ||
     (scope.observed.length > 0 && scope.criteria.length > 0);

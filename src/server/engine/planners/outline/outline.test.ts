@@ -39,7 +39,7 @@ describe("buildOutline", () => {
     const titles = outline.children.map((n) => n.title);
     expect(titles).toEqual([
       "Reproduce: Stripe webhooks fail signature verification since v2.14.0: paid subscriptions stay incomplete",
-      "Write a failing test that shows the bug",
+      "Write a failing regression test that shows the bug",
       "Find the cause",
       "R1: Give the webhook route the raw body before the JSON parser runs, and only on that route",
       "Verify the fix where it was reported",
@@ -79,5 +79,26 @@ describe("buildOutline", () => {
     const second = level.indexOf(parts[1]!);
     expect(first).toBeGreaterThanOrEqual(0);
     expect(siblingOrder(level)[second]).toContain(first + 1);
+  });
+
+  it("tells each step of a bug what the report says of it: where it was seen, clues to the cause, a suggested fix", () => {
+    const outline = outlineOf(
+      [
+        "Week view starts on the wrong day",
+        "",
+        "### Describe the bug",
+        "On Windows 11 with a German locale the week view starts on Sunday.",
+        "",
+        "ana · comment · 2024-02-01",
+        "Every date is shifted by one, caused by how firstDayOfWeek is read in grid.js.",
+        "An easy fix: subtract 1 from firstDayOfWeek.",
+      ].join("\n"),
+    );
+    expect(outline.kind).toBe("bug");
+    const byTitle = (start: string) => all(outline.children).find((n) => n.title.startsWith(start))!;
+    expect(byTitle("Reproduce").body).toMatch(/Windows 11 with a German locale/);
+    expect(byTitle("Find the cause").body).toMatch(/firstDayOfWeek is read in grid\.js/);
+    expect(byTitle("Fix the cause").body).toMatch(/Suggested in the report.*subtract 1 from firstDayOfWeek/);
+    expect(byTitle("Find the cause").body).not.toMatch(/An easy fix/);
   });
 });

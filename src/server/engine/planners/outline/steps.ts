@@ -200,6 +200,31 @@ export function rolloutBehindSwitch(): OutlineNode {
 
 // ---- bugs -------------------------------------------------------------------------------------------
 
+/** What a report says of the cause: "caused by", an error's name, a file, a function, a line. */
+const CAUSE_CLUE =
+  /\b(?:caused by|because|the cause|root cause|due to|comes from|off[- ]by[- ]one|offset|line \d+|[\w/.-]+\.(?:js|ts|tsx|jsx|py|rb|go|java|php|cs|kt|swift|rs|c|cpp|sql)\b|[A-Z]\w*(?:Error|Exception)\b|_?[a-z]+[A-Z]\w*\(?|\w+_\w+\(?)/;
+/** A fix someone suggested in the report or its thread. */
+const SUGGESTED_FIX =
+  /^(?:an? (?:easy|simple|quick|possible|proposed|suggested) (?:fix|solution|workaround)|(?:possible |proposed |suggested )?(?:fix|solution|workaround)\s*:|simply\b|just (?:add|change|remove|set|replace)\b)/i;
+/** Where a report was seen: versions, systems, browsers, settings. */
+const ENVIRONMENT =
+  /\b(?:version|v?\d+\.\d+(?:\.\d+)?|windows|macos|mac os|linux|ubuntu|android|ios|chrome|firefox|safari|edge|browser|locale|language|time ?zone|utc|region(?:al)?|settings?|python|node(?:\.js)?|django|rails|java)\b/i;
+
+/** The sentences of the report that match, each once, at most `max`. */
+function said(scope: StatedScope, re: RegExp, max = 4): string[] {
+  const out: string[] = [];
+  for (const line of [...scope.observed, ...scope.context, ...scope.reproduction])
+    if (re.test(line) && !out.includes(line) && out.length < max) out.push(line);
+  return out;
+}
+
+/** A leaf's description under its title: what the report says that bears on this step. */
+function bodyOf(heading: string, lines: string[]): string | undefined {
+  if (lines.length === 0) return undefined;
+  const text = `${heading} ${lines.map((l) => (l.length > 200 ? `${l.slice(0, 197)}...` : l)).join(" / ")}`;
+  return text.length > 900 ? `${text.slice(0, 897)}...` : text;
+}
+
 export function bugSteps(
   bug: string,
   scope: StatedScope,
@@ -207,43 +232,61 @@ export function bugSteps(
   const steps = quoted("Steps to reproduce, as reported:", scope.reproduction);
   const observed = quoted("What was observed:", scope.observed, 8);
   const expected = quoted("What should happen instead:", scope.criteria);
+  const environment = said(scope, ENVIRONMENT).filter((l) => !CAUSE_CLUE.test(l) || l.length < 80);
+  const clues = said(scope, CAUSE_CLUE).filter((l) => !SUGGESTED_FIX.test(l));
   return {
     before: [
-      leaf(
-        `Reproduce: ${bug}`,
-        [`The report: "${bug}"`, ...steps, ...observed].join("\n"),
-        [
-          "The failure is reproduced on a current build, with the steps written down",
-          "The version, environment and data it needs are recorded",
-        ],
-        3,
+      withBody(
+        leaf(
+          `Reproduce: ${bug}`,
+          [`The report: "${bug}"`, ...steps, ...observed].join("\n"),
+          [
+            "The failure is reproduced on a current build, with the steps written down",
+            "The version, environment and data it needs are recorded",
+          ],
+          3,
+        ),
+        bodyOf("Where it was seen:", environment),
       ),
     ],
     test: leaf(
-      "Write a failing test that shows the bug",
+      "Write a failing regression test that shows the bug",
       ["An automated test that fails the way the report describes, before any fix.", ...expected].join("\n"),
       ["The test fails on the current code for the reported reason", "It runs in continuous integration"],
       3,
     ),
     after: [
-      leaf(
-        "Find the cause",
-        [
-          "Trace the failure from the test to its cause, and check where else the same cause can strike.",
-          ...observed,
-        ].join("\n"),
-        [
-          "The cause is written down, with the code it lives in",
-          "Other places with the same cause are listed",
-        ],
-        4,
+      withBody(
+        leaf(
+          "Find the cause",
+          [
+            "Trace the failure from the test to its cause, and check where else the same cause can strike.",
+            ...observed,
+          ].join("\n"),
+          [
+            "The cause is written down, with the code it lives in",
+            "Other places with the same cause are listed",
+          ],
+          4,
+        ),
+        bodyOf(`Of "${bug}". Clues in the report:`, clues),
       ),
     ],
   };
 }
 
+const withBody = (node: OutlineNode, body: string | undefined): OutlineNode =>
+  body ? { ...node, body } : node;
+
+/** Fixes suggested in the report, as a note on the fix (to weigh, not to apply blindly). */
+export function suggestedFixes(scope: StatedScope): string | undefined {
+  const lines = said(scope, /\S/, 40).filter((l) => SUGGESTED_FIX.test(l));
+  return bodyOf("Suggested in the report (check it against the cause found):", lines.slice(0, 3));
+}
+
 export function bugFix(scope: StatedScope, covers: Requirement[] = []): OutlineNode {
-  return leaf(
+  const fixes = suggestedFixes(scope);
+  const node = leaf(
     "Fix the cause",
     ["Fix the cause found, not the symptom.", ...quoted("What should happen instead:", scope.criteria)].join(
       "\n",
@@ -257,6 +300,8 @@ export function bugFix(scope: StatedScope, covers: Requirement[] = []): OutlineN
     6,
     covers,
   );
+  const stated = covers.map((r) => r.text).join(" / ");
+  return withBody(node, [stated && `The report: "${stated}".`, fixes].filter(Boolean).join(" ") || undefined);
 }
 
 export function bugClose(scope: StatedScope): OutlineNode[] {
