@@ -101,4 +101,28 @@ describe("buildOutline", () => {
     expect(byTitle("Fix the cause").body).toMatch(/Suggested in the report.*subtract 1 from firstDayOfWeek/);
     expect(byTitle("Find the cause").body).not.toMatch(/An easy fix/);
   });
+
+  it("plans slowness from what was measured, what is suspected and what a slow query needs, not from each sentence", () => {
+    const outline = outlineOf(
+      [
+        "Loading the orders report takes 20 seconds",
+        "",
+        "Once the orders table gets big, the report query slows to a crawl. The slow log has thousands of entries.",
+        "Probably this comes from the LIKE filter on the customer name, which keeps the index from being used.",
+      ].join("\n"),
+    );
+    expect(outline.kind).toBe("performance");
+    const titles = all(outline.children).map((n) => n.title);
+    expect(
+      titles.some((t) => t.startsWith("Test the suspected cause: The LIKE filter on the customer name")),
+    ).toBe(true);
+    expect(titles).toContain("Read the slow query's plan (EXPLAIN) and the indexes it can use");
+    expect(titles).toContain("Bound the growth: expire and purge old rows");
+    // What was observed is what the baseline measures: it is covered there, not planned as a leaf.
+    const baseline = all(outline.children).find((n) => n.title === "Measure the current baseline")!;
+    expect(baseline.body).toMatch(/slow log has thousands of entries/);
+    expect(titles.some((t) => /slow log has/i.test(t))).toBe(false);
+    const covered = new Set(all(outline.children).flatMap((n) => n.requirementIds));
+    for (const r of outline.scope.requirements) expect(covered.has(r.id), r.text).toBe(true);
+  });
 });

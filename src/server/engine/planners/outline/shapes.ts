@@ -1,5 +1,7 @@
 import { titleReportsFault } from "../../reading/kind";
+import { IMPERATIVE_START, isExplicitAsk } from "../../reading/place";
 import type { Requirement, StatedScope } from "../../reading/requirements";
+import { startsWithInstruction } from "../../reading/sentences";
 import {
   allNamed,
   type Deliverable,
@@ -8,7 +10,7 @@ import {
   needsSecurityReview,
 } from "../../reading/signals";
 import type { ProjectBrief } from "../contract";
-import { as, group, idList, inSequence, type OutlineNode, requirementLeaf } from "./nodes";
+import { as, group, idList, inSequence, leaf, type OutlineNode, requirementLeaf, titleText } from "./nodes";
 import {
   acceptanceRun,
   bugClose,
@@ -105,6 +107,109 @@ function featureNodes(
     out.push({ title, nodes: [n] });
   }
   return { middle, streams: out, flatTitle: null };
+}
+
+/**
+ * A statement of how things are, not a change: a subject and a finite verb, no instruction, no wish
+ * ("Its queries slow to a crawl", "Postgres 12 reaches EOL on 11/14/2024", "It's our guinea pig").
+ */
+export function isObservation(text: string): boolean {
+  const t = text.trim();
+  if (isExplicitAsk(t) || startsWithInstruction(t) || IMPERATIVE_START.test(t)) return false;
+  if (
+    /\b(?:should|must|shall|needs? to|has to|have to|want|wants|would like|'d like|please|let's)\b/i.test(t)
+  )
+    return false;
+  return STATEMENT.test(t);
+}
+const STATEMENT =
+  /^(?:[\w'’.`/-]+\s+){0,5}?(?:is|are|was|were|it's|that's|has|have|had|takes?|took|reaches|reached|contains?|shows?|shown|slows?|runs?|costs?|gets?|got|goes|went|seems?|looks?|holds?|keeps?|comes?|uses?|used|lives?|sits?|ends?|ended|breaks?|fails?)\b/i;
+
+/** A suspicion about the cause: "Probably this comes from ...", "It may be the N+1 queries". */
+export function isHypothesis(text: string): boolean {
+  return /^(?:(?:i|we)\s+(?:think|suspect|guess|believe)|(?:this|it|that)\s+(?:probably|likely|may|might|could)\b|probably|likely|maybe|perhaps|possibly|my guess|one (?:cause|reason|factor)|(?:the\s+)?(?:likely|probable|suspected) cause)\b/i.test(
+    text.trim(),
+  );
+}
+
+/** A leaf that tests one suspected cause, titled by what is suspected. */
+function hypothesisLeaf(text: string, covers: Requirement[] = []): OutlineNode {
+  const what = text
+    .trim()
+    .replace(
+      /^(?:(?:i|we)\s+(?:think|suspect|guess|believe)(?: that)?|(?:this|it|that)\s+(?:probably|likely)?\s*(?:may|might|could)?\s*(?:be|comes?|come)?\s*(?:from|due to|because of)?|probably|likely|maybe|perhaps|possibly|my guess is(?: that)?)\s*(?:this|it)?\s*(?:comes?|is|stems?)?\s*(?:from|due to|because of)?\s*/i,
+      "",
+    );
+  return leaf(
+    `Test the suspected cause: ${titleText(what || text, 110)}`,
+    [
+      `Suspected in the description: "${text}"`,
+      "Measure with and without it before changing anything for good.",
+    ].join("\n"),
+    [
+      "The suspicion is confirmed or ruled out with numbers",
+      "What was found is written down with the baseline",
+    ],
+    4,
+    covers,
+  );
+}
+
+/** A node that also covers requirements it answers, quoting them below its title. */
+function covering(node: OutlineNode, covers: Requirement[], heading: string): OutlineNode {
+  if (covers.length === 0) return node;
+  const said = covers.map((r) => r.text).join(" / ");
+  return {
+    ...node,
+    covers: [...node.covers, ...covers],
+    requirementIds: [...node.requirementIds, ...covers.map((r) => r.id)],
+    body: `${heading} ${said.length > 800 ? `${said.slice(0, 797)}...` : said}`,
+  };
+}
+
+/**
+ * What an engineer checks when a database query is what is slow: its plan and the index it needs, and,
+ * when the text says a table keeps growing, what bounds it. Only when the text speaks of queries or tables.
+ */
+function databaseChecks(text: string, changes: Requirement[]): OutlineNode[] {
+  if (
+    !/\b(?:sql|queries|query|tables?|index(?:es)?|mysql|postgres(?:ql)?|sqlite|mongo(?:db)?|slow[- ]?log|database|db)\b/i.test(
+      text,
+    )
+  )
+    return [];
+  const said = (re: RegExp) => changes.some((r) => re.test(r.text));
+  const out: OutlineNode[] = [];
+  if (!said(/\b(?:explain|query plan|index)/i))
+    out.push(
+      leaf(
+        "Read the slow query's plan (EXPLAIN) and the indexes it can use",
+        "Run the slow queries with EXPLAIN on production-sized data; note full scans, rows examined and the index (or lookup key) each WHERE clause needs.",
+        [
+          "Each slow query's plan is written down with the rows it examines",
+          "The index or key that would serve it is named",
+        ],
+        4,
+      ),
+    );
+  if (
+    /\b(?:gets? (?:big|large|huge)|grows?|growing|grew|huge number|millions of|only grows|piles? up)\b/i.test(
+      text,
+    ) &&
+    !said(/\b(?:purge|prune|clean ?up|expire|retention|ttl)/i)
+  )
+    out.push(
+      leaf(
+        "Bound the growth: expire and purge old rows",
+        "Decide how long the data is worth keeping, and remove what is older on a schedule, in batches.",
+        [
+          "A retention rule is agreed and written down",
+          "Old rows are purged on a schedule without locking the table",
+        ],
+        6,
+      ),
+    );
+  return out;
 }
 
 const one = (nodes: OutlineNode[], title: string) => (nodes.length === 1 ? nodes[0]! : group(title, nodes));
@@ -237,11 +342,22 @@ export function bugShape(brief: ProjectBrief, requirements: Requirement[]): Shap
 export function performanceShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
   const { scope } = brief;
   const goals = requirements.filter((r) => TARGET.test(r.text));
-  const changes = requirements.filter((r) => !goals.includes(r));
+  const rest = requirements.filter((r) => !goals.includes(r));
+  // What the report observes is what the baseline measures; what it suspects is tested, one at a time.
+  const guesses = rest.filter((r) => isHypothesis(r.text));
+  const seen = rest.filter((r) => !guesses.includes(r) && r.step === undefined && isObservation(r.text));
+  const changes = rest.filter((r) => !guesses.includes(r) && !seen.includes(r));
   const goalTexts = [...goals.map((r) => `${r.id}: ${r.text}`), ...scope.criteria];
+  const suspected = [
+    ...guesses.map((r) => hypothesisLeaf(r.text, [r])),
+    ...scope.context.filter(isHypothesis).map((t) => hypothesisLeaf(t)),
+  ];
+  const database = databaseChecks(brief.description, changes);
   const middle = [
-    measureBaseline(goalTexts),
+    covering(measureBaseline(goalTexts), seen, "What was measured or seen:"),
     profileStep(),
+    ...suspected,
+    ...database,
     ...(changes.length
       ? [
           one(
@@ -249,7 +365,9 @@ export function performanceShape(brief: ProjectBrief, requirements: Requirement[
             "The stated fixes, each measured against the baseline",
           ),
         ]
-      : hypothesisSteps()),
+      : suspected.length || database.length
+        ? []
+        : hypothesisSteps()),
     verifyPerformance(goalTexts, goals),
   ];
   const series = inSequence(middle, "performance");
@@ -262,8 +380,11 @@ export function performanceShape(brief: ProjectBrief, requirements: Requirement[
   };
 }
 
-export function migrationShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
+export function migrationShape(brief: ProjectBrief, given: Requirement[]): Shape {
   const { scope } = brief;
+  // Statements of how things are ("Postgres 12 reaches EOL in November") are what the inventory reads.
+  const seen = given.filter((r) => r.step === undefined && isObservation(r.text));
+  const requirements = given.filter((r) => !seen.includes(r));
   const data = isDataMigration(brief.description);
   const stated = (re: RegExp) => requirements.some((r) => re.test(r.text));
   const first = [
@@ -277,7 +398,7 @@ export function migrationShape(brief: ProjectBrief, requirements: Requirement[])
       scope.context,
       Boolean(brief.repositorySummary),
     ),
-  ];
+  ].map((n) => covering(n, seen, "What the description says of it:"));
   const f = featureNodes(requirements, scope, true);
   const checks = data
     ? [
@@ -311,14 +432,20 @@ export function migrationShape(brief: ProjectBrief, requirements: Requirement[])
   };
 }
 
-export function infrastructureShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
+export function infrastructureShape(brief: ProjectBrief, stated: Requirement[]): Shape {
   const { scope } = brief;
+  const seen = stated.filter((r) => r.step === undefined && isObservation(r.text));
+  const requirements = stated.filter((r) => !seen.includes(r));
   const first = [
-    mapTheSystem(
-      "Inventory what runs today and what changes",
-      "list the environments, resources and access involved, and what the change adds or replaces.",
-      scope.context,
-      Boolean(brief.repositorySummary),
+    covering(
+      mapTheSystem(
+        "Inventory what runs today and what changes",
+        "list the environments, resources and access involved, and what the change adds or replaces.",
+        scope.context,
+        Boolean(brief.repositorySummary),
+      ),
+      seen,
+      "What the description says runs today:",
     ),
   ];
   const f = featureNodes(requirements, scope, true);
