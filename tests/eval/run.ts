@@ -33,6 +33,7 @@ import {
   heldOutKeys,
   loadExternalCorpus,
   scoreExternal,
+  wavesOf,
 } from "./external";
 import { evaluate, startFakeModelPlanner } from "./harness";
 import { modelPlannerFromEnv, modelSettingsFromEnv, offlinePlanner } from "./planners";
@@ -184,8 +185,16 @@ async function runExternal(args: Args) {
     const record = await planCase(planner, asEvalCase(c));
     const score = scoreExternal(c, record);
     scores.push(score);
-    if (args.caseId) process.stdout.write(`${formatTree(record)}\n\n${JSON.stringify(score, null, 2)}\n`);
-    else if (args.set === "tuning")
+    if (args.caseId) {
+      const waves = wavesOf(record);
+      const leaves = record.nodes
+        .filter((n) => waves.has(n.id))
+        .map((n) => `  wave ${waves.get(n.id)}: ${n.title}`)
+        .join("\n");
+      process.stdout.write(
+        `${formatTree(record)}\n\nLeaves by wave:\n${leaves}\n\n${JSON.stringify(score, null, 2)}\n`,
+      );
+    } else if (args.set === "tuning")
       process.stdout.write(
         `${score.pass ? "PASS" : "fail"} ${c.key} [${c.kind} -> ${score.plannedAs}] leaves ${score.leaves}, ${score.totalHours} h: ${score.reasons.join("; ")}\n`,
       );

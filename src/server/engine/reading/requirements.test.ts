@@ -332,4 +332,27 @@ describe("reading what a description states", () => {
     expect(scope.reproduction).toEqual(["Create a sheet with three rows", "Export it as CSV"]);
     expect(texts(scope)).toEqual(["If the sheet has a header, the export should keep it"]);
   });
+
+  it("keeps the order a checklist states in its own words, and an item's remark with the item", () => {
+    const scope = extractScope(
+      [
+        "Upgrade the reports database to PostgreSQL 16",
+        "",
+        "- [ ] Take a snapshot of the database",
+        "- [ ] Restore it on a scratch instance. It's our test bed.",
+        "- [ ] Run the upgrade on the scratch instance",
+        "- [ ] Schedule downtime (or use the Sunday window?)",
+        "- [ ] Then do it for real on the production instance",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual([
+      "Take a snapshot of the database",
+      "Restore it on a scratch instance",
+      "Run the upgrade on the scratch instance",
+      "Schedule downtime (or use the Sunday window?)",
+      "Then do it for real on the production instance",
+    ]);
+    expect(scope.sequences).toEqual([["R1", "R2", "R3", "R4", "R5"]]);
+    expect(scope.context).toContain("It's our test bed");
+  });
 });

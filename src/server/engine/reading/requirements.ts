@@ -25,7 +25,7 @@ import {
   tableText,
   WORK_HEADING,
 } from "./sections";
-import { sentences, splitOutside, startsWithInstruction } from "./sentences";
+import { judgeSentence, sentences, splitOutside, startsWithInstruction } from "./sentences";
 
 /**
  * What a description states, read as an engineer reads it (decisions 014 and 027): the work it asks for,
@@ -121,6 +121,30 @@ function fieldListsOf(blocks: Block[]): Map<number, { first: Block; items: strin
   }
   return out;
 }
+
+/**
+ * A list of instructions that says its own order: a later item starts with "Then", "Finally" or "After
+ * that", or says "afterwards" ("- Take a snapshot … - Discard the copy afterwards - Then do it for real").
+ */
+function saysItsOrder(blocks: Block[], list: number): boolean {
+  const items = blocks.filter(
+    (b): b is Extract<Block, { type: "item" }> => b.type === "item" && b.list === list,
+  );
+  if (items.length < 3) return false;
+  const steps = items.filter((b) => startsWithInstruction(b.text.replace(THEN, ""))).length;
+  return (
+    steps >= Math.ceil(items.length * 0.6) &&
+    items
+      .slice(1)
+      .some(
+        (b) => THEN.test(b.text) || /\b(?:afterwards|after that|once (?:that|this) is done)\b/i.test(b.text),
+      )
+  );
+}
+
+/** A short remark on the item before it: "It's our guinea pig.", "That one is optional." */
+const REMARK_ON_ITEM =
+  /^(?:it|this|that|they|these|those)(?:'s|’s|\s+(?:is|are|was|were|will be|would be))\b(?:\s+\S+){0,4}\s*[.!]?$/i;
 
 /** A first line that names an issue's type before its title. */
 const ISSUE_TITLE =
@@ -265,8 +289,14 @@ export function extractScope(description: string, additional: string | null = nu
         }
         if (block.list !== lastList) {
           lastList = block.list;
-          const ordered = STEP_SECTION.test(section ?? "") || IN_ORDER.test(`${section ?? ""} ${lead}`);
-          listSequence = block.numbered && (ordered || kind === "reproduction") ? ++sequenceId : null;
+          const ordered =
+            STEP_SECTION.test(section ?? "") ||
+            IN_ORDER.test(`${section ?? ""} ${lead}`) ||
+            saysItsOrder(blocks, block.list);
+          listSequence =
+            (block.numbered && (ordered || kind === "reproduction")) || saysItsOrder(blocks, block.list)
+              ? ++sequenceId
+              : null;
           // A numbered list of features is not an order; one of instructions outside a feature list may be.
           if (block.numbered && listSequence === null && !WORK_HEADING.test(section ?? ""))
             listSequence = -++sequenceId;
@@ -312,15 +342,29 @@ export function extractScope(description: string, additional: string | null = nu
         const label = labelHeading(block.text);
         const labelKind = label?.rest ? sectionKind(label.text) : null;
         const itemKind = labelKind === "observed" || labelKind === "stack" ? labelKind : kind;
-        for (const s of sentences(block.text))
+        // An item's later sentences say more of it ("Spin up a copy. It's our guinea pig."), unless they
+        // ask for something of their own.
+        const said = sentences(block.text);
+        said.forEach((s, k) => {
+          if (
+            k > 0 &&
+            itemKind === "requirement" &&
+            !isExplicitAsk(s) &&
+            !startsWithInstruction(s) &&
+            (judgeSentence(s, false) !== "work" || REMARK_ON_ITEM.test(s))
+          ) {
+            scope.context.push(trimItem(s));
+            return;
+          }
           pending.push({
             text: s,
             section,
             kind: itemKind,
             inList: true,
             sequence: listSequence,
-            statedIn: null,
+            statedIn: k === 0 && said.length > 1 && itemKind === "requirement" ? block.text : null,
           });
+        });
         return;
       }
       lead = block.text;
