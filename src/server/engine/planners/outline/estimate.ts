@@ -48,17 +48,49 @@ function operations(text: string): number {
   return Math.max(1, Math.min(4, found.size));
 }
 
+/** Words that name nothing to build: articles, pronouns, auxiliaries, fillers, connectives. */
+const FUNCTION_WORDS = new Set(
+  "a an the and or but nor so yet of to in on at by for with from into onto over under about as than then that this these those it its they them their there here we our us you your i me my he she his her be is are was were been being am do does did done have has had can could will would shall should may might must not no yes very really just also only even still too more most less least much many some any all each every other another such same own both either neither if when where while which who whom whose what why how because since until unless though although after before via per like one two three etc e.g i.e way ways thing things stuff lot lots bit kind sort able need needs want wants let lets make makes made get gets got use uses using please new own".split(
+    " ",
+  ),
+);
+
+/**
+ * What a requirement names: its distinct content words, links and code left out ("habit", "invoice",
+ * "csv"). Each adds a little, so a leaf that names more things is estimated higher, and a repeated word
+ * or a comma adds nothing.
+ */
+export function namedThings(text: string): number {
+  const words = text
+    .replace(/(?:https?:\/\/|www\.)\S+/gi, " ")
+    .replace(/`[^`]*`/g, " code ")
+    .toLowerCase()
+    .match(/[\p{L}][\p{L}\p{N}'-]*/gu);
+  const things = new Set(
+    (words ?? [])
+      .map((w) => w.replace(/'s$/, "").replace(/(?<=[^s])s$/, ""))
+      .filter((w) => w.length >= 3 && !FUNCTION_WORDS.has(w) && !OPERATION_WORDS.test(w)),
+  );
+  return things.size;
+}
+const OPERATION_WORDS = new RegExp(`^(?:${OPERATIONS.source.replace(/^\\b\(|\)\\w\*$/g, "")})`, "i");
+
 export function estimateRequirement(text: string): RuleEstimate {
   const n = operations(text);
-  let hours = 4 + 2 * (n - 1);
-  const why = [n === 1 ? "one operation" : `${n} operations`];
+  const things = Math.min(8, namedThings(text));
+  // Half an hour for each further thing it names, beyond the first, up to three and a half hours.
+  let hours = 3 + 1.5 * (n - 1) + 0.5 * Math.max(0, things - 1) + (things > 0 ? 1 : 0);
+  const why = [
+    n === 1 ? "one operation" : `${n} operations`,
+    `${things} thing${things === 1 ? "" : "s"} named`,
+  ];
   for (const f of FACTORS) {
     if (f.re.test(text)) {
       hours += f.hours;
       why.push(f.why);
     }
   }
-  return { hours: Math.min(ATOMIC_HOURS, hours), why };
+  return { hours: Math.min(ATOMIC_HOURS, Math.round(hours * 2) / 2), why };
 }
 
 /** Story points from hours: 1 (a few hours) to 8 (about two days). */

@@ -48,7 +48,7 @@ export function repositorySetup(named: string[], stackName: string | null): Outl
       "A fresh clone builds and runs its tests with one documented command",
       "Continuous integration runs the build and the tests on every push and reports failures",
     ],
-    6,
+    5,
   );
 }
 
@@ -146,7 +146,7 @@ export function releaseStep(kind: Deliverable, tech: NamedTech): OutlineNode {
       "The release is made from a tagged version by a documented, repeatable procedure",
       "Someone other than its author has installed or opened the released version and checked it starts",
     ],
-    6,
+    4.5,
   );
 }
 
@@ -169,7 +169,7 @@ export function mapTheSystem(
       "The affected modules, data and interfaces are listed in a short note",
       "The existing tests around them pass before any change",
     ],
-    6,
+    5,
   );
 }
 
@@ -194,7 +194,7 @@ export function rolloutBehindSwitch(): OutlineNode {
       "A rollback has been rehearsed once before the rollout",
       "Existing flows are checked after the rollout",
     ],
-    6,
+    5.5,
   );
 }
 
@@ -337,7 +337,7 @@ export function measureBaseline(goals: string[]): OutlineNode {
       "The scenario, the metric and today's numbers (median and 95th percentile) are written down",
       "Anyone on the team can re-run the measurement with one command",
     ],
-    6,
+    5,
   );
 }
 
@@ -386,7 +386,7 @@ export function verifyPerformance(goals: string[], covers: Requirement[]): Outli
         : "The final numbers are compared with the baseline and shared",
       "An automated check fails when the scenario slows down again",
     ],
-    6,
+    4.5,
     covers,
   );
 }
@@ -401,7 +401,7 @@ export function rehearsal(): OutlineNode {
       "The rehearsal ran end to end on a copy, and its duration is written down",
       "Every problem it found is fixed or has a workaround",
     ],
-    6,
+    8,
   );
 }
 
@@ -413,7 +413,7 @@ export function verifyData(): OutlineNode {
       "Row counts and checksums match between the old and the new system",
       "A sample of records was read back and checked by hand",
     ],
-    6,
+    5,
   );
 }
 
@@ -425,7 +425,7 @@ export function cutOver(): OutlineNode {
       "The cut-over follows a written runbook with a point to stop and go back",
       "Going back to the old system stays possible until sign-off",
     ],
-    6,
+    4,
   );
 }
 
@@ -529,7 +529,7 @@ export function collectData(context: string[]): OutlineNode {
       "Each source, its owner and how it is read are written down",
       "A first extract was checked for gaps, duplicates and odd values",
     ],
-    6,
+    7,
   );
 }
 
@@ -541,7 +541,7 @@ export function validateResults(): OutlineNode {
       "The results are measured on held-back data and compared with a baseline",
       "The people who will use them agree the numbers make sense",
     ],
-    6,
+    5,
   );
 }
 
@@ -553,7 +553,7 @@ export function scheduleAndMonitor(): OutlineNode {
       "It runs on its own, on a schedule or on new data",
       "An alert fires when a run fails or its numbers drift",
     ],
-    6,
+    4.5,
   );
 }
 
