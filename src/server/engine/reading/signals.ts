@@ -13,11 +13,16 @@ export type Deliverable = "service" | "library" | "cli" | "extension" | "mobile"
 const TECH_PATTERNS: { category: "frontend" | "backend" | "database" | "deployment"; re: RegExp }[] = [
   {
     category: "frontend",
-    re: /\b(React Native|React|Next\.js|Vue(\.js)?|Nuxt|Svelte(Kit)?|Angular(JS)?|Solid(JS)?|Remix|Astro|Tailwind( CSS)?|Expo|Flutter|SwiftUI|Jetpack Compose|htmx|jQuery)\b/g,
+    re: /\b(React Native|React|Next\.js|Vue(\.js)?|Nuxt|Svelte(Kit)?|Angular(JS)?|Solid(JS)?|Remix|Astro|Tailwind( CSS)?|Expo|Flutter|SwiftUI|Jetpack Compose|htmx|jQuery|Bootstrap|Sass|SCSS)\b/g,
   },
   {
     category: "backend",
-    re: /\b(Node\.js|NodeJS|Deno|Bun|Express|Fastify|NestJS|Hono|Django|Flask|FastAPI|Rails|Ruby on Rails|Laravel|Symfony|Spring( Boot)?|ASP\.NET|\.NET|Phoenix|Elixir|Go|Golang|Rust|Python|TypeScript|JavaScript|Java|Kotlin|Swift|C#|C\+\+|Ruby|PHP|Scala|Haskell|OCaml|Zig|discord\.js|GraphQL|gRPC|MQTT|Kafka|RabbitMQ|NATS|Celery|Airflow|dbt|Spark|pandas|PyTorch|TensorFlow|Unity|Godot|Arduino|ESP32|Raspberry Pi|LLVM|WebAssembly|Wasm)\b/g,
+    re: /\b(Node\.js|NodeJS|Deno|Bun|Express|Fastify|NestJS|Hono|Django|Flask|FastAPI|Rails|Ruby on Rails|Laravel|Symfony|Spring( Boot)?|ASP\.NET|\.NET|Phoenix|Elixir|Go|Golang|Rust|Python|TypeScript|JavaScript|Java|Kotlin|Swift|C#|C\+\+|Ruby|PHP|Scala|Haskell|OCaml|Zig|discord\.js|GraphQL|gRPC|MQTT|Kafka|RabbitMQ|NATS|Celery|Airflow|dbt|Spark|pandas|PyTorch|TensorFlow|Unity|Godot|Arduino|ESP32|Raspberry Pi|LLVM|WebAssembly|Wasm|Sinatra|Jinja2?|Knex|SignalR|Entity Framework(?: Core)?|EF Core|JavaFX|Electron|Slack|Discord|Twilio|Telegram|SendGrid|Mailgun|OpenAI|Gemini|cron|Cron|crontab)\b/g,
+  },
+  {
+    category: "backend",
+    // Spelled in lower case as often as not.
+    re: /\b(?:raspberry pi|node\.js|socket\.io)\b/gi,
   },
   {
     category: "database",
@@ -43,7 +48,21 @@ const AMBIGUOUS = new Set([
   "Unity",
   "Java",
   "Ruby",
+  "Bootstrap",
+  "Electron",
+  "Gemini",
 ]);
+
+const FILE_LANGUAGES: [string, string][] = [
+  ["py", "Python"],
+  ["rb", "Ruby"],
+  ["go", "Go"],
+  ["java", "Java"],
+  ["kt", "Kotlin"],
+  ["cs", "C#"],
+  ["php", "PHP"],
+  ["rs", "Rust"],
+];
 
 export type NamedTech = Record<"frontend" | "backend" | "database" | "deployment", string[]>;
 
@@ -57,6 +76,10 @@ export function namedTechnologies(text: string): NamedTech {
       if (!out[category].includes(name)) out[category].push(name);
     }
   }
+  // "check_price.py", "main.go": a file of a language names the language.
+  for (const [ext, language] of FILE_LANGUAGES)
+    if (new RegExp(`\\b[\\w-]+\\.${ext}\\b`).test(text) && !allNamed(out).includes(language))
+      out.backend.push(language);
   // "React" inside "React Native" is the same thing said once.
   if (out.frontend.includes("React Native")) out.frontend = out.frontend.filter((n) => n !== "React");
   return out;
