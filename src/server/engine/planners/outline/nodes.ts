@@ -136,6 +136,9 @@ export function requirementLeaf(r: Requirement, title = `${r.id}: ${titleText(r.
   ];
   if (INPUT.test(r.text))
     criteria.push("Invalid or missing input is refused with a clear message and changes nothing");
+  // Deleting or changing many things at once is asked for twice, or can be undone.
+  if (/\b(?:delet\w*|remov\w*|bulk|batch|all (?:of )?(?:them|selected)|in one go|mass)\b/i.test(r.text))
+    criteria.push("Deleting or changing many at once asks to confirm first, or can be undone");
   if (checks[0]) criteria.push(`${checks[0].name}: ${checks[0].checks[0]}`);
   const stated = r.statedIn ?? r.text;
   const body = title.replace(/…$/, "") === `${r.id}: ${stated}` ? undefined : `As stated: "${stated}"`;

@@ -420,7 +420,7 @@ export function verifyData(): OutlineNode {
 export function cutOver(): OutlineNode {
   return leaf(
     "Cut over, with a way back",
-    "Switch to the new system at a planned time, watch it, and keep the old one ready until sign-off.",
+    "Back up the old system's data first, switch to the new system at a planned time, watch it, and keep the old one ready to roll back to until sign-off.",
     [
       "The cut-over follows a written runbook with a point to stop and go back",
       "Going back to the old system stays possible until sign-off",
@@ -459,7 +459,7 @@ export function verifyUpgrade(criteria: string[]): OutlineNode {
 export function deployUpgrade(): OutlineNode {
   return leaf(
     "Deploy the upgraded version",
-    "Release through the usual procedure, watch errors and performance, and keep the previous build ready to redeploy.",
+    "Release through the usual procedure, watch errors and performance, and keep the previous build ready to roll back to.",
     [
       "The upgraded version runs in production",
       "Errors and response times after the deploy are no worse than before",
@@ -474,7 +474,7 @@ export function infrastructureRelease(): OutlineNode[] {
   return [
     leaf(
       "Review the plan before applying it",
-      "Produce the change as a plan or dry run (what will be created, changed and destroyed) and have a second person review it.",
+      "Produce the change as a plan or dry run (what will be created, changed and destroyed) and have a second person review it. Credentials live in the secret store, never in the code; every artefact is tagged with the commit it was built from.",
       [
         "The plan lists every resource it creates, changes or destroys",
         "A second person reviewed and approved it",
@@ -535,8 +535,8 @@ export function collectData(context: string[]): OutlineNode {
 
 export function validateResults(): OutlineNode {
   return leaf(
-    "Validate the results against a baseline",
-    "Check the output on data it has not seen, against a simple baseline or the numbers people trust today.",
+    "Evaluate the results on held-out data against a baseline",
+    "Check the output on data it has not seen (accuracy or the measure that matters), against a simple baseline, the current version, or the numbers people trust today.",
     [
       "The results are measured on held-back data and compared with a baseline",
       "The people who will use them agree the numbers make sense",
@@ -548,7 +548,7 @@ export function validateResults(): OutlineNode {
 export function scheduleAndMonitor(): OutlineNode {
   return leaf(
     "Run it on a schedule and watch it",
-    "Put it where it runs without anyone starting it, and alert when its inputs or outputs drift.",
+    "Put it where it runs without anyone starting it, alert when its inputs or outputs drift, and keep the previous version (or model) to roll back to.",
     [
       "It runs on its own, on a schedule or on new data",
       "An alert fires when a run fails or its numbers drift",
