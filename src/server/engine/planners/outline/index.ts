@@ -9,7 +9,7 @@ import {
 } from "../../../../shared/schemas/plan";
 import { briefOfText } from "../../brief";
 import { leftOut, readGuidance } from "../../guidance";
-import type { Planned, Planner, Usage } from "../contract";
+import type { Planned, Planner, ProjectBrief, Usage } from "../contract";
 import { renderEventModelMarkdown } from "../event-model-markdown";
 import { composeOutlineContext, composeOutlineEventModel } from "./compose";
 import { complexityForHours, pointsForHours, rangeAround } from "./estimate";
@@ -25,6 +25,20 @@ function planned<T>(value: T): Planned<T> {
 
 /** Limits when a caller gives none (the assessment does not depend on them). */
 const COMPOSE_LIMITS: Limits = { maxDepth: 6, maxSubtasks: 10 };
+
+/**
+ * The outline of a brief, built once per brief and limits: every split of a plan asks for the same one,
+ * and a description stating hundreds of requirements takes a tenth of a second or more to outline.
+ */
+const outlines = new WeakMap<ProjectBrief, Map<string, Outline>>();
+function outlineOf(brief: ProjectBrief, limits: Limits): Outline {
+  const byLimits = outlines.get(brief) ?? new Map<string, Outline>();
+  outlines.set(brief, byLimits);
+  const key = `${limits.maxDepth}/${limits.maxSubtasks}`;
+  const built = byLimits.get(key) ?? buildOutline(brief, limits);
+  byLimits.set(key, built);
+  return built;
+}
 
 /** A group's complexity: above every child's, so the splitting rule always opens it (8-10). */
 function complexityOf(node: OutlineNode): number {
@@ -81,7 +95,7 @@ function assess(outline: Outline): ComplexityAssessment {
         spike: "a research spike (questions, investigation, recommendation)",
       }[outline.kind];
   const rationale = [
-    `Estimated by rule, not by a model: ${requirements.length} stated requirement${requirements.length === 1 ? "" : "s"} (${requirements.length ? idList(requirements) : "none"}), ${kindText}, about ${Math.round(hours)} developer-hours in the outline.`,
+    `Estimated by rule, not by a model: ${requirements.length} stated requirement${requirements.length === 1 ? "" : "s"} (${requirements.length ? idList(requirements, 300) : "none"}), ${kindText}, about ${Math.round(hours)} developer-hours in the outline.`,
     nonGoals.length ? `Out of scope as stated: ${nonGoals.join("; ")}.` : "",
   ]
     .filter(Boolean)
@@ -108,12 +122,12 @@ export function createOfflinePlanner(): Planner {
 
     async assessComplexity(brief, signal) {
       signal?.throwIfAborted();
-      return planned(assess(buildOutline(brief, COMPOSE_LIMITS)));
+      return planned(assess(outlineOf(brief, COMPOSE_LIMITS)));
     },
 
     async splitTask(request, signal) {
       signal?.throwIfAborted();
-      const outline = buildOutline(request.brief, request);
+      const outline = outlineOf(request.brief, request);
       // ancestors[0] is the project itself; below it, each level is found by its title.
       const path = request.depth === 0 ? [] : [...request.ancestors.slice(1), request.task.description];
       const guidance = readGuidance(request.replan?.guidance);
@@ -140,15 +154,13 @@ export function createOfflinePlanner(): Planner {
 
     async composeContext(request, signal) {
       signal?.throwIfAborted();
-      const outline = buildOutline(request.brief, request.limits ?? COMPOSE_LIMITS);
+      const outline = outlineOf(request.brief, request.limits ?? COMPOSE_LIMITS);
       return planned(projectContext.parse(composeOutlineContext(outline, request.brief)));
     },
 
     async composeEventModel(request, signal) {
       signal?.throwIfAborted();
-      const structure = composeOutlineEventModel(
-        buildOutline(request.brief, request.limits ?? COMPOSE_LIMITS),
-      );
+      const structure = composeOutlineEventModel(outlineOf(request.brief, request.limits ?? COMPOSE_LIMITS));
       const value: EventModelPlan = {
         ...structure,
         event_model_markdown: renderEventModelMarkdown(structure),
