@@ -7,6 +7,7 @@ import {
   plannedSubtask,
   projectContext,
 } from "../../../../shared/schemas/plan";
+import { ESTIMATE_HOURS_MAX } from "../../../../shared/schemas/schedule";
 import { briefOfText } from "../../brief";
 import { leftOut, readGuidance } from "../../guidance";
 import type { Planned, Planner, ProjectBrief, Usage } from "../contract";
@@ -50,7 +51,9 @@ function complexityOf(node: OutlineNode): number {
 }
 
 function toSubtask(node: OutlineNode, dependsOn: number[]): PlannedSubtask {
-  const range = rangeAround(node.hours);
+  // A group's hours add up its parts (hundreds, for a long list); a node's own estimate holds what a
+  // person could enter for it, and the plan's roll-up adds up the leaves' ranges in any case.
+  const range = rangeAround(Math.min(node.hours, ESTIMATE_HOURS_MAX));
   return plannedSubtask.parse({
     description: node.title,
     complexity_score: complexityOf(node),
@@ -58,9 +61,9 @@ function toSubtask(node: OutlineNode, dependsOn: number[]): PlannedSubtask {
     implementation_details: node.details,
     acceptance_criteria: node.criteria,
     requirement_ids: node.requirementIds,
-    estimated_hours: node.hours,
+    estimated_hours: range.likely,
     estimate_low_hours: range.low,
-    estimate_high_hours: range.high,
+    estimate_high_hours: Math.min(range.high, ESTIMATE_HOURS_MAX),
     depends_on: dependsOn,
     // The whole outline is known at once: its order is among siblings (outline/order.ts).
     depends_on_elsewhere: [],
