@@ -87,7 +87,7 @@ describe("long descriptions plan through the server", () => {
 });
 
 describe("a step that fails for a reason of ours", () => {
-  it("reads as a sentence, for the plan and for a subtask, with the detail in the log only", async () => {
+  it("reads as a sentence, for the plan and for a subtask", async () => {
     const planners = server.deps.planners;
     const forUser = planners.forUser;
     /** The outline, except that its answers break the plan's schema where `broken` says. */
