@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { plannedSubtask } from "../../src/shared/schemas/plan";
-import { DESCRIPTION_MAX } from "../../src/shared/schemas/tasks";
+import { DESCRIPTION_MAX, techPreferencesInput } from "../../src/shared/schemas/tasks";
 import { briefForCase, type DriverOptions, planCase } from "../eval/driver";
 import { offlinePlanner } from "../eval/planners";
 import { corpusTexts, externalTexts, type LongText, syntheticTexts } from "../support/long-descriptions";
@@ -21,7 +21,7 @@ const LIMITS: Partial<DriverOptions>[] = [
 
 const planner = offlinePlanner();
 
-async function expectPlans(text: LongText) {
+async function expectPlans(text: LongText, additional?: string) {
   expect(text.description.length).toBeLessThanOrEqual(DESCRIPTION_MAX);
   const evalCase = {
     id: text.name,
@@ -30,6 +30,7 @@ async function expectPlans(text: LongText) {
     requirements: [],
     technologies: [],
     non_goals: [],
+    ...(additional ? { additional_requirements: additional } : {}),
   };
   const stated = briefForCase(evalCase).scope.requirements.map((r) => r.id);
   for (const limits of LIMITS) {
@@ -61,6 +62,17 @@ describe("every description the API accepts plans with the offline planner", () 
 
   it.each(externalTexts().map((t) => [t.name, t] as const))("%s", async (_, text) => {
     await expectPlans(text);
+  });
+
+  it("plans the longest texts with additional requirements at their limit too", async () => {
+    const additional = Array.from({ length: 200 }, (_, i) => `- Audit export rule ${i} nightly`)
+      .join("\n")
+      .slice(0, 5000);
+    expect(techPreferencesInput.parse({ additional_requirements: additional }).additional_requirements).toBe(
+      additional.trim(),
+    );
+    for (const text of [syntheticTexts()[1]!, ...externalTexts().slice(-1), ...corpusTexts().slice(-1)])
+      await expectPlans(text, additional);
   });
 
   it("plans a description stating hundreds of requirements with groups citing every one below them", async () => {
