@@ -29,8 +29,8 @@ const FIELD_WORDS: Record<string, string> = {
   rationale: "rationale",
 };
 
-/** "too many requirement ids": what the first issue says, in words (null when it names no field). */
-function issueInWords(issue: z.core.$ZodIssue): string | null {
+/** "too many requirement ids": what a schema's issue says, in words (null when it names no field). */
+export function issueInWords(issue: z.core.$ZodIssue): string | null {
   const key = [...issue.path].reverse().find((p): p is string => typeof p === "string");
   if (!key) return null;
   const field = FIELD_WORDS[key] ?? key.replace(/_/g, " ");
