@@ -31,6 +31,7 @@ export const postgresSuites = [
   "tests/integration/decomposition-edits.test.ts",
   "tests/integration/decomposition-grounding.test.ts",
   "tests/integration/decomposition-llm.test.ts",
+  "tests/integration/decomposition-long.test.ts",
   "tests/integration/decomposition-multiprocess.pg.test.ts",
   "tests/integration/decomposition-needs-attention.test.ts",
   "tests/integration/decomposition-providers.test.ts",

@@ -183,6 +183,50 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     expect(prompt).not.toMatch(/R\d+: Click Export/);
   });
 
+  it("keeps an answer citing more than 50 ids: unknown and repeated ones are dropped, the node is not failed", async () => {
+    // 60 stated requirements; the answer cites all of them, twice over, and ten the text never states.
+    const description = [
+      "Office tool",
+      "",
+      ...Array.from(
+        { length: 60 },
+        (_, i) =>
+          `- Staff can ${["create", "edit", "archive", "share", "print", "tag"][i % 6]} ${["invoices", "reports", "bookings", "rooms", "badges"][i % 5]} by rule ${i + 1}`,
+      ),
+    ].join("\n");
+    const cited = [
+      ...Array.from({ length: 60 }, (_, i) => `R${i + 1}`),
+      ...Array.from({ length: 60 }, (_, i) => `r${i + 1} `),
+      ...Array.from({ length: 10 }, (_, i) => `R${100 + i}`),
+    ];
+    llm.setResponder((req) =>
+      req.schemaName === "subtask_plan"
+        ? {
+            subtasks: ["Build every stated feature", "Ship it"].map((description, i) => ({
+              description,
+              complexity_score: 3,
+              story_points: 2,
+              implementation_details: "Details.",
+              acceptance_criteria: ["It works", "It is tested"],
+              requirement_ids: i === 0 ? cited : [],
+              estimated_hours: 4,
+              estimate_low_hours: null,
+              estimate_high_hours: null,
+              depends_on: [],
+            })),
+          }
+        : undefined,
+    );
+    const client = await signedIn();
+    const { task, nodes } = await decompose(client, { description, max_depth: 1, max_subtasks: 4 });
+    expect(task.status).toBe("completed");
+    expect(nodes.filter((n) => (n as unknown as { needs_attention: boolean }).needs_attention)).toEqual([]);
+    const first = nodes.find((n) => n.description === "Build every stated feature")!;
+    expect((first as unknown as { requirement_ids: string[] }).requirement_ids).toEqual(
+      Array.from({ length: 60 }, (_, i) => `R${i + 1}`),
+    );
+  });
+
   it("keeps the dependencies and estimate ranges the model proposes, dropping impossible ones", async () => {
     const deps = [[], [1], [1, 2, 9], [3, 4]];
     let call = 0;

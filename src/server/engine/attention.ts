@@ -7,6 +7,7 @@ import { refreshAttentionWarning } from "../plan/attention";
 import { lockPlanStatus } from "../plan/locks";
 import { loadTaskRow, type TaskRow } from "../plan/rows";
 import { failedStage, reportStage, setRootStatus } from "./events";
+import { failureReason } from "./failure-reason";
 import { JOB_COMPOSE, JOB_NODE } from "./jobs";
 import { PlannerError } from "./planners/errors";
 import { finishGroupIfIdle } from "./progress";
@@ -23,17 +24,23 @@ export async function failDecomposition(deps: Deps, job: JobRow, error: Error) {
   // The queue wraps permanent planner errors; the planner's own message is the one meant for people.
   const cause = error.cause instanceof Error ? error.cause : null;
   const plannerError = error instanceof PlannerError ? error : cause instanceof PlannerError ? cause : null;
+  // Anything else is ours (an answer that broke the plan's schema, a database error): the detail goes to
+  // the log, and the person reads a sentence (failure-reason.ts).
+  if (!plannerError)
+    deps.log.error("decomposition step failed", {
+      rootId,
+      jobId: job.id,
+      kind: job.kind,
+      err: error.message.slice(0, 4000),
+      ...(cause ? { cause: cause.message.slice(0, 4000) } : {}),
+    });
   if (job.kind === JOB_NODE) {
-    const reason = plannerError
-      ? plannerError.message
-      : `Splitting this subtask failed: ${error.message.slice(0, 300)}. Restart its decomposition to try again.`;
+    const reason = plannerError ? plannerError.message : failureReason(cause ?? error, "subtask");
     await flagNodeForAttention(deps, root, String(job.payload.nodeId), reason);
     return;
   }
   if (!["processing", "pending"].includes(root.status)) return;
-  const reason = plannerError
-    ? plannerError.message
-    : `Decomposition failed: ${error.message.slice(0, 300)}. Use Restart to try again.`;
+  const reason = plannerError ? plannerError.message : failureReason(cause ?? error, "plan");
   await deps.jobs.cancelGroup(rootId);
   await setRootStatus(deps, root, "failed", { failureReason: reason });
   const stage: StageId =

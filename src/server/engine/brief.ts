@@ -24,20 +24,47 @@ export function optionsOf(root: TaskRow): DecompositionOptions {
   };
 }
 
+/**
+ * Briefs read lately, by what they are read from: every split of a plan reads the same description, and
+ * reading one of 20,000 characters takes a good part of a second. Briefs are never changed once made.
+ */
+const recentBriefs = new Map<string, ProjectBrief>();
+const RECENT_BRIEFS = 32;
+
 export function briefOf(root: TaskRow, repositorySummary: string | null): ProjectBrief {
   const prefs = readTaskOptions(root.options).tech_preferences ?? {};
+  const key = JSON.stringify([
+    root.description,
+    prefs.application_type ?? null,
+    prefs.tech_stack_id ?? null,
+    prefs.additional_requirements ?? null,
+    repositorySummary,
+  ]);
+  const recent = recentBriefs.get(key);
+  if (recent) return recent;
+  const brief = readBrief(root.description, prefs, repositorySummary);
+  if (recentBriefs.size >= RECENT_BRIEFS) recentBriefs.delete(recentBriefs.keys().next().value!);
+  recentBriefs.set(key, brief);
+  return brief;
+}
+
+function readBrief(
+  description: string,
+  prefs: NonNullable<ReturnType<typeof readTaskOptions>["tech_preferences"]>,
+  repositorySummary: string | null,
+): ProjectBrief {
   const type = prefs.application_type ? findApplicationType(prefs.application_type) : undefined;
   const stack = type && prefs.tech_stack_id ? findStack(type.id, prefs.tech_stack_id) : undefined;
-  const scope = extractScope(root.description, prefs.additional_requirements ?? null);
+  const scope = extractScope(description, prefs.additional_requirements ?? null);
   return {
-    description: root.description,
+    description,
     applicationType: type ? { id: type.id, label: type.label, description: type.description } : null,
     stack: stack ? { ...stack } : null,
     additionalRequirements: prefs.additional_requirements ?? null,
     repositorySummary,
     scope,
     kind: readKind({
-      description: root.description,
+      description,
       scope,
       repositorySummary,
       applicationType: type?.id ?? null,

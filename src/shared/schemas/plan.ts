@@ -40,10 +40,11 @@ export const plannedSubtask = z.object({
     .describe("2-5 short, testable statements of when this subtask is done"),
   /** The ids (R1, R2, ...) of the stated requirements this subtask covers; empty for cross-cutting work. */
   // Each id is checked against the stated ones where the answer is used (an id that is not one, such as
-  // a sentence where "R3" belongs, is dropped like an unknown id); a bad id never fails the answer.
+  // a sentence where "R3" belongs, is dropped like an unknown id); a bad id never fails the answer. Their
+  // number is not capped: a group covers every requirement below it, and a description may state hundreds
+  // (decision 033); what is kept is bounded by the stated requirements, and an answer by its size limits.
   requirement_ids: z
     .array(z.string().max(2000))
-    .max(50)
     .describe(
       'Ids of the stated requirements this subtask covers, e.g. ["R1", "R3"]; empty for cross-cutting work',
     ),

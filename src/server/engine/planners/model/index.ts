@@ -9,6 +9,7 @@ import {
 import type { Config } from "../../../config";
 import { isRecord, type JsonAnswer, readJsonAnswer } from "../../../lib/json-answer";
 import type { Logger } from "../../../lib/logger";
+import { issueInWords } from "../../failure-reason";
 import type { Planned, Planner, Usage } from "../contract";
 import { PlannerError } from "../errors";
 import { renderEventModelMarkdown } from "../event-model-markdown";
@@ -281,6 +282,7 @@ export function createLangChainPlanner(
     const { body, cap } = request(stage, format, prompt);
     const usage: Usage = { calls: 0, promptTokens: 0, completionTokens: 0 };
     let lastProblem = "";
+    let detail = "";
     for (let attempt = 1; attempt <= OUTPUT_ATTEMPTS; attempt++) {
       usage.calls += 1;
       let completion: ChatCompletion;
@@ -298,11 +300,13 @@ export function createLangChainPlanner(
         const checked = schema.safeParse(format.toZodInput(answer.value));
         if (checked.success) return { value: checked.data, usage };
         const issue = checked.error.issues[0];
-        lastProblem = issue
+        // The person reads the rule in words; the log gets where and what.
+        detail = issue
           ? `${issue.path.length > 0 ? `${issue.path.join(".")}: ` : ""}${issue.message}`
           : "schema mismatch";
-      } else lastProblem = answer.problem;
-      log.warn("model output unusable; retrying", { stage: stage.name, attempt, problem: lastProblem });
+        lastProblem = (issue && issueInWords(issue)) ?? "it did not fit the plan's rules";
+      } else lastProblem = detail = answer.problem;
+      log.warn("model output unusable; retrying", { stage: stage.name, attempt, problem: detail });
     }
     throw new PlannerError(
       `The AI model returned invalid output for ${stage.label} ${OUTPUT_ATTEMPTS} times (${lastProblem}). Try again, or use a more capable model.`,

@@ -7,10 +7,11 @@ import {
   plannedSubtask,
   projectContext,
 } from "../../../../shared/schemas/plan";
+import { ESTIMATE_HOURS_MAX } from "../../../../shared/schemas/schedule";
 import { descriptionFirstLine } from "../../../../shared/task-title";
 import { briefOfText } from "../../brief";
 import { leftOut, readGuidance } from "../../guidance";
-import type { Planned, Planner, Usage } from "../contract";
+import type { Planned, Planner, ProjectBrief, Usage } from "../contract";
 import { renderEventModelMarkdown } from "../event-model-markdown";
 import { composeOutlineContext, composeOutlineEventModel } from "./compose";
 import { complexityForHours, pointsForHours, rangeAround } from "./estimate";
@@ -27,6 +28,20 @@ function planned<T>(value: T): Planned<T> {
 /** Limits when a caller gives none (the assessment does not depend on them). */
 const COMPOSE_LIMITS: Limits = { maxDepth: 6, maxSubtasks: 10 };
 
+/**
+ * The outline of a brief, built once per brief and limits: every split of a plan asks for the same one,
+ * and a description stating hundreds of requirements takes a tenth of a second or more to outline.
+ */
+const outlines = new WeakMap<ProjectBrief, Map<string, Outline>>();
+function outlineOf(brief: ProjectBrief, limits: Limits): Outline {
+  const byLimits = outlines.get(brief) ?? new Map<string, Outline>();
+  outlines.set(brief, byLimits);
+  const key = `${limits.maxDepth}/${limits.maxSubtasks}`;
+  const built = byLimits.get(key) ?? buildOutline(brief, limits);
+  byLimits.set(key, built);
+  return built;
+}
+
 /** A group's complexity: above every child's, so the splitting rule always opens it (8-10). */
 function complexityOf(node: OutlineNode): number {
   if (node.children.length === 0) return complexityForHours(node.hours);
@@ -37,7 +52,9 @@ function complexityOf(node: OutlineNode): number {
 }
 
 function toSubtask(node: OutlineNode, dependsOn: number[]): PlannedSubtask {
-  const range = rangeAround(node.hours);
+  // A group's hours add up its parts (hundreds, for a long list); a node's own estimate holds what a
+  // person could enter for it, and the plan's roll-up adds up the leaves' ranges in any case.
+  const range = rangeAround(Math.min(node.hours, ESTIMATE_HOURS_MAX));
   return plannedSubtask.parse({
     // The title is the first line; a leaf's description goes on with what it is, in the user's words.
     description:
@@ -47,9 +64,9 @@ function toSubtask(node: OutlineNode, dependsOn: number[]): PlannedSubtask {
     implementation_details: node.details,
     acceptance_criteria: node.criteria,
     requirement_ids: node.requirementIds,
-    estimated_hours: node.hours,
+    estimated_hours: range.likely,
     estimate_low_hours: range.low,
-    estimate_high_hours: range.high,
+    estimate_high_hours: Math.min(range.high, ESTIMATE_HOURS_MAX),
     depends_on: dependsOn,
     // The whole outline is known at once: its order is among siblings (outline/order.ts).
     depends_on_elsewhere: [],
@@ -84,7 +101,7 @@ function assess(outline: Outline): ComplexityAssessment {
         spike: "a research spike (questions, investigation, recommendation)",
       }[outline.kind];
   const rationale = [
-    `Estimated by rule, not by a model: ${requirements.length} stated requirement${requirements.length === 1 ? "" : "s"} (${requirements.length ? idList(requirements) : "none"}), ${kindText}, about ${Math.round(hours)} developer-hours in the outline.`,
+    `Estimated by rule, not by a model: ${requirements.length} stated requirement${requirements.length === 1 ? "" : "s"} (${requirements.length ? idList(requirements, 300) : "none"}), ${kindText}, about ${Math.round(hours)} developer-hours in the outline.`,
     nonGoals.length ? `Out of scope as stated: ${nonGoals.join("; ")}.` : "",
   ]
     .filter(Boolean)
@@ -111,12 +128,12 @@ export function createOfflinePlanner(): Planner {
 
     async assessComplexity(brief, signal) {
       signal?.throwIfAborted();
-      return planned(assess(buildOutline(brief, COMPOSE_LIMITS)));
+      return planned(assess(outlineOf(brief, COMPOSE_LIMITS)));
     },
 
     async splitTask(request, signal) {
       signal?.throwIfAborted();
-      const outline = buildOutline(request.brief, request);
+      const outline = outlineOf(request.brief, request);
       // ancestors[0] is the project itself; below it, each level is found by its title.
       const path = request.depth === 0 ? [] : [...request.ancestors.slice(1), request.task.description];
       const guidance = readGuidance(request.replan?.guidance);
@@ -143,15 +160,13 @@ export function createOfflinePlanner(): Planner {
 
     async composeContext(request, signal) {
       signal?.throwIfAborted();
-      const outline = buildOutline(request.brief, request.limits ?? COMPOSE_LIMITS);
+      const outline = outlineOf(request.brief, request.limits ?? COMPOSE_LIMITS);
       return planned(projectContext.parse(composeOutlineContext(outline, request.brief)));
     },
 
     async composeEventModel(request, signal) {
       signal?.throwIfAborted();
-      const structure = composeOutlineEventModel(
-        buildOutline(request.brief, request.limits ?? COMPOSE_LIMITS),
-      );
+      const structure = composeOutlineEventModel(outlineOf(request.brief, request.limits ?? COMPOSE_LIMITS));
       const value: EventModelPlan = {
         ...structure,
         event_model_markdown: renderEventModelMarkdown(structure),

@@ -56,6 +56,19 @@ const WISH_INSIDE =
 const DANGLING_END = /\s(?:that|this|it|them|one|a|an|the|and|or|to|of|for|with)$/i;
 const DANGLING = /\s+(a|an|the|and|or|but|to|of|for|in|on|with|by|at|from|as|into|that|which|so)$/i;
 
+/**
+ * Where a bracketed aside of four words or more that ends the text opens, or -1. Scanned, not matched
+ * with a regular expression: the pattern this replaces backtracked for seconds on a long requirement
+ * with an unclosed bracket.
+ */
+function trailingAside(t: string): number {
+  const end = t.trimEnd();
+  if (!end.endsWith(")")) return -1;
+  const open = end.lastIndexOf("(");
+  const inner = open < 0 ? ")" : end.slice(open + 1, -1);
+  return !inner.includes(")") && (inner.match(/\s/g)?.length ?? 0) >= 3 ? open : -1;
+}
+
 /** A requirement as a title: the user's words, first letter capitalised, cut at a word if very long. */
 export function titleText(text: string, max = TITLE_CHARS): string {
   // "We want to build X" reads as "Build X", "we need an EDC system" as "An EDC system": the subject
@@ -71,7 +84,8 @@ export function titleText(text: string, max = TITLE_CHARS): string {
     /,?\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|users|people|customers|members|players|kids|everyone|nobody|no one)\b|so that\b|because|since (?:we|i|the|it))\b/i,
   );
   // A bracketed aside at the end ("(half our juniors sit on the wrong side otherwise)") is for the notes.
-  t = t.replace(/\s*\((?:[^()]*\s){3,}[^()]*\)\s*$/, "");
+  const aside = trailingAside(t);
+  if (aside >= 0) t = t.slice(0, aside).trimEnd();
   if (why >= 10) t = `${t.slice(0, why).replace(/[\s,;:-]+$/, "")}…`;
   t = t.replace(/\s+(?:after that|as well|too|then)$/i, "");
   // Words the user trailed off with ("... incremental sync after that") end a title badly: stop at the comma.
@@ -105,6 +119,46 @@ export function titleText(text: string, max = TITLE_CHARS): string {
 
 export const quote = (r: Requirement) => `${r.id}: "${r.text}"`;
 
+/** What a planned node's notes and each criterion may hold (plannedSubtask in schemas/plan.ts). */
+const NOTES_CHARS = 4000;
+const CRITERION_CHARS = 500;
+
+/** Text cut at a word to fit `max` characters, marked as cut. */
+function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  return `${/\s/.test(cut) ? cut.replace(/\s+\S*$/, "") : cut}…`;
+}
+
+/**
+ * Notes that fit the plan's bound: whole lines while they fit, then how many more the description has.
+ * A description may state a requirement of thousands of characters, or hundreds of criteria to quote.
+ */
+export function boundedNotes(text: string, max = NOTES_CHARS): string {
+  if (text.length <= max) return text;
+  const lines = text.split("\n");
+  const more = (n: number) => `... and ${n} more line${n === 1 ? "" : "s"} (see the description).`;
+  const out: string[] = [];
+  let used = 0;
+  for (const [i, line] of lines.entries()) {
+    const rest = lines.length - i - 1;
+    const room = max - used - (rest > 0 ? more(rest).length + 1 : 0);
+    if (line.length <= room) {
+      out.push(line);
+      used += line.length + 1;
+      continue;
+    }
+    // The first line that does not fit is cut at a word where a useful part of it fits (a requirement
+    // of thousands of characters may be the only line), else counted with the rest.
+    if (out.length === 0 || room >= 200) {
+      out.push(cutText(line, room));
+      if (rest > 0) out.push(more(rest));
+    } else out.push(more(rest + 1));
+    break;
+  }
+  return out.join("\n");
+}
+
 export function leaf(
   title: string,
   details: string,
@@ -112,7 +166,15 @@ export function leaf(
   hours: number,
   covers: Requirement[] = [],
 ): OutlineNode {
-  return { title, details, criteria, requirementIds: covers.map((r) => r.id), hours, children: [], covers };
+  return {
+    title,
+    details: boundedNotes(details),
+    criteria: criteria.map((c) => cutText(c, CRITERION_CHARS)),
+    requirementIds: covers.map((r) => r.id),
+    hours,
+    children: [],
+    covers,
+  };
 }
 
 const INPUT =
@@ -148,7 +210,7 @@ export function requirementLeaf(r: Requirement, title = `${r.id}: ${titleText(r.
 /** A node grouping others: its notes quote every requirement below it, so nothing is lost if it stays a leaf. */
 export function group(title: string, children: OutlineNode[], intro?: string): OutlineNode {
   const covers = uniqueById(children.flatMap((c) => c.covers));
-  const lines = [intro ?? (covers.length ? `Covers ${idList(covers)}.` : "Cross-cutting work.")];
+  const lines = [intro ?? (covers.length ? `Covers ${idList(covers, 600)}.` : "Cross-cutting work.")];
   let budget = 3500 - lines[0]!.length;
   const listed = [
     ...covers.map(quote),
@@ -164,11 +226,11 @@ export function group(title: string, children: OutlineNode[], intro?: string): O
   }
   return {
     title,
-    details: lines.join("\n"),
+    details: boundedNotes(lines.join("\n")),
     criteria: [
       "Every subtask below meets its acceptance criteria",
       covers.length
-        ? `${idList(covers)} shown working together on one build`
+        ? `${idList(covers, 300)} shown working together on one build`
         : "Reviewed by a second person on the team",
     ],
     requirementIds: covers.map((r) => r.id),
@@ -184,8 +246,8 @@ export function uniqueById(list: Requirement[]): Requirement[] {
   return [...byId.values()];
 }
 
-/** "R1-R3, R5": ids in order, runs collapsed. */
-export function idList(list: Requirement[]): string {
+/** "R1-R3, R5": ids in order, runs collapsed; past `max` characters, "120 requirements from R3 to R410". */
+export function idList(list: Requirement[], max = Number.POSITIVE_INFINITY): string {
   const nums = list.map((r) => Number(r.id.slice(1))).sort((a, b) => a - b);
   const runs: string[] = [];
   for (let i = 0; i < nums.length; i++) {
@@ -196,5 +258,8 @@ export function idList(list: Requirement[]): string {
     );
     i = j;
   }
-  return runs.join(", ");
+  const all = runs.join(", ");
+  return all.length <= max
+    ? all
+    : `${nums.length} requirements from R${nums[0]} to R${nums[nums.length - 1]}`;
 }

@@ -100,7 +100,7 @@ function featureNodes(
   for (const s of streams) {
     const children = s.items.map(node);
     // A one-word section heading ("Goals") says more with the requirements it holds.
-    const title = /\s/.test(s.title) ? s.title : `${s.title} (${idList(s.items)})`;
+    const title = /\s/.test(s.title) ? s.title : `${s.title} (${idList(s.items, 80)})`;
     const grouped = children.length === 1 ? children[0]! : group(title, children);
     const n = phased && sectioned ? { ...grouped, sequence: "phases" } : grouped;
     middle.push(n);

@@ -112,12 +112,12 @@ export function acceptanceRun(
   return leaf(
     "Acceptance run of every stated requirement",
     [
-      `Check each stated requirement (${idList(requirements)}) on the build that will be released, and record the result.`,
+      `Check each stated requirement (${idList(requirements, 600)}) on the build that will be released, and record the result.`,
       ...quoted("Acceptance criteria as stated:", scope.criteria),
       ...quoted("Constraints as stated:", scope.constraints),
     ].join("\n"),
     [
-      `Each of ${idList(requirements)} is checked on the release build and the result recorded`,
+      `Each of ${idList(requirements, 300)} is checked on the release build and the result recorded`,
       ...(scope.criteria.length ? ["Every stated acceptance criterion holds (see the notes)"] : []),
       "Problems found are fixed or explicitly deferred with the team's agreement",
     ],
