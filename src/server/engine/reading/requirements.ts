@@ -181,6 +181,8 @@ export function extractScope(description: string, additional: string | null = nu
     let listSequence: number | null = null;
     let proseSequence: number | null = null;
     let lastLine = -2;
+    /** The "#" headings above the current line, with the kind each gave its section. */
+    const outline: { level: number; kind: SectionKind }[] = [];
     /** The prose just before a list ("Do these in this order:"). */
     let lead = "";
 
@@ -262,6 +264,14 @@ export function extractScope(description: string, additional: string | null = nu
         lead = "";
         section = heading.text;
         kind = sectionKind(section);
+        // A section's scope holds for the sections inside it: "## Future" over "#### Donations Module"
+        // leaves the module for later; "Label:" lines and bold headings sit inside the last "#" heading.
+        const level = block.type === "heading" && block.text === heading.text ? block.level : 7;
+        while (outline.length && outline[outline.length - 1]!.level >= level) outline.pop();
+        const parent = outline[outline.length - 1];
+        if (kind === "requirement" && parent && (parent.kind === "non_goal" || parent.kind === "context"))
+          kind = parent.kind;
+        if (level < 7) outline.push({ level, kind });
         labelled = block.type === "prose" && Boolean(labelHeading(block.text));
         listSequence = null;
         proseSequence = null;
