@@ -79,6 +79,10 @@ export function syntheticTexts(): LongText[] {
       "5,000 characters without a space",
       Array.from({ length: 4 }, (_, i) => `Users must ${"x".repeat(4990)} ${i}`).join("\n"),
     ],
+    [
+      "unclosed brackets",
+      `Club site\n\n${Array.from({ length: 60 }, (_, i) => `- Members can ${item(i)} (${Array.from({ length: 40 }, (_, j) => word(i + j)).join(" ")}`).join("\n")}`,
+    ],
     ["only punctuation", "!?.,;:-*#()[]{}<>/\\|@$%^&~`'\"\n".repeat(700)],
     [
       "only URLs",
