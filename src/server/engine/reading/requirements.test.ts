@@ -355,4 +355,24 @@ describe("reading what a description states", () => {
     expect(scope.sequences).toEqual([["R1", "R2", "R3", "R4", "R5"]]);
     expect(scope.context).toContain("It's our test bed");
   });
+
+  it("holds a section's scope for the sections inside it", () => {
+    const scope = extractScope(
+      [
+        "# Requirements",
+        "## This term",
+        "### Members",
+        "- Admins can edit a member's details",
+        "## Future (later terms)",
+        "#### Payments module",
+        "- Members pay dues online",
+        "#### Reports",
+        "- Monthly report of dues paid",
+        "## Also now",
+        "- Import members from a CSV file",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual(["Admins can edit a member's details", "Import members from a CSV file"]);
+    expect(scope.nonGoals).toEqual(["Members pay dues online", "Monthly report of dues paid"]);
+  });
 });
