@@ -138,6 +138,25 @@ function isTableLine(line: string): boolean {
   return TABLE_SEPARATOR.test(line) || (pipes >= 2 && /^\s*\|/.test(line)) || pipes >= 3;
 }
 
+/** A line of code: SQL in capitals, a declaration, a comment marker, or a line ending as code does. */
+function isCodeLine(line: string): boolean {
+  if (line === "") return false;
+  return (
+    /^(?:CREATE|INSERT|SELECT|UPDATE|DELETE FROM|ALTER|DROP|BEGIN|END|RETURNS?|DECLARE|VALUES|WHERE|FROM|JOIN|GROUP BY|ORDER BY|LANGUAGE)\b/.test(
+      line,
+    ) ||
+    /^[A-Za-z_]\w*\s+(?:VARCHAR|CHAR|INT|INTEGER|BIGINT|SMALLINT|SERIAL|BIGSERIAL|TEXT|BOOLEAN|BOOL|DATE|TIMESTAMP(?:TZ)?|NUMERIC|DECIMAL|REAL|FLOAT|UUID|JSONB?)\b/i.test(
+      line,
+    ) ||
+    /^(?:def|class|import|from\s+\S+\s+import|function|const|let|var|public|private|protected|static|#include|package|func|fn|impl|return)\s/.test(
+      line,
+    ) ||
+    /^(?:--|\/\/|\/\*|\*\/)/.test(line) ||
+    /^[)}\]];?,?$|^\);$/.test(line) ||
+    (/(?:\)\s*;|\{|;)$/.test(line) && /[=(){};]/.test(line.slice(0, -1)))
+  );
+}
+
 function isDrawing(line: string): boolean {
   if (DRAWING_CHARS.test(line)) return true;
   const letters = (line.match(/[\p{L}\p{N}]/gu) ?? []).length;
@@ -196,6 +215,16 @@ export function readBlocks(text: string): Block[] {
         aside("table", body.join("\n"), i);
         continue;
       }
+    }
+    // Code pasted without a fence (SQL, a function): two or more lines of it are code.
+    if (isCodeLine(line) && i + 1 < lines.length && isCodeLine(lines[i + 1]!.trim())) {
+      const body = [line];
+      while (i + 1 < lines.length && (isCodeLine(lines[i + 1]!.trim()) || lines[i + 1]!.trim() === "")) {
+        if (lines[i + 1]!.trim() === "" && !isCodeLine(lines[i + 2]?.trim() ?? "")) break;
+        body.push(lines[++i]!);
+      }
+      aside("code", body.join("\n"), i);
+      continue;
     }
     if (isDrawing(line)) {
       aside("drawing", line, i);

@@ -375,4 +375,25 @@ describe("reading what a description states", () => {
     expect(texts(scope)).toEqual(["Admins can edit a member's details", "Import members from a CSV file"]);
     expect(scope.nonGoals).toEqual(["Members pay dues online", "Monthly report of dues paid"]);
   });
+
+  it("sets aside code pasted without a fence, and how to run the thing", () => {
+    const scope = extractScope(
+      [
+        "# Study timer",
+        "",
+        "Running the code:",
+        "Step 1 - Clone this project",
+        "Step 2 - Copy .env.example to .env",
+        "",
+        "CREATE TABLE sessions (",
+        "  id SERIAL PRIMARY KEY,",
+        "  started_at TIMESTAMP NOT NULL",
+        ");",
+        "",
+        "Features:",
+        "- A focus timer with breaks",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual(["A focus timer with breaks"]);
+  });
 });
