@@ -51,6 +51,10 @@ export const CONSTRAINT =
 const SUBORDINATE_START =
   /^(?:(?:still|so|and|but|now|also|well),?\s+)?(?:as long as|so long as|if|when|whenever|while|since|because|although|though|even if|even though|unless|until|once|after|before|whether|in case)\b/i;
 
+/** A section of instructions for the people who run or install the thing. */
+const HOW_TO_RUN =
+  /^(?:installation|install|usage|getting started|prerequisites|requirements to run|how to run|running locally|running the (?:code|app|project|bot|server)|(?:how to )?run(?:ning)? it|how to (?:install|set ?up|build|deploy|use)\b|setup instructions|installation instructions|quick ?start|local setup|development|configuration)/i;
+
 /** A field of a form or template answered with nothing. */
 const EMPTY_ANSWER =
   /^(?:none|n\/?a|tbd|tbc|nothing|nope|no|-+|—|\.\.\.|…|same|see above|not applicable)[.!]?$/i;
@@ -115,7 +119,13 @@ export function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
       scope.nonGoals.push(text);
       return;
     case "context":
-      if ((isExplicitAsk(text) || FORBIDS.test(text)) && judgeSentence(text, false) !== "question") break;
+      // Instructions on how to install or run the thing are for its users, not work to plan.
+      if (
+        (isExplicitAsk(text) || FORBIDS.test(text)) &&
+        judgeSentence(text, false) !== "question" &&
+        !HOW_TO_RUN.test(p.section ?? "")
+      )
+        break;
       scope.context.push(text);
       return;
     case "criteria":
