@@ -77,9 +77,9 @@ const OPERATION_WORDS = new RegExp(`^(?:${OPERATIONS.source.replace(/^\\b\(|\)\\
 
 export function estimateRequirement(text: string): RuleEstimate {
   const n = operations(text);
-  const things = Math.min(8, namedThings(text));
+  const things = Math.min(7, namedThings(text));
   // Half an hour for each further thing it names, beyond the first, up to three and a half hours.
-  let hours = 3 + 1.5 * (n - 1) + 0.5 * Math.max(0, things - 1) + (things > 0 ? 1 : 0);
+  let hours = 2.5 + 1.5 * (n - 1) + 0.5 * Math.max(0, things - 1) + (things > 0 ? 1 : 0);
   const why = [
     n === 1 ? "one operation" : `${n} operations`,
     `${things} thing${things === 1 ? "" : "s"} named`,
