@@ -22,6 +22,9 @@ export class Api {
   post<S extends z.ZodType>(path: string, answer: S, body: unknown = {}): Promise<z.output<S>> {
     return this.request("POST", path, answer, body);
   }
+  put<S extends z.ZodType>(path: string, answer: S, body: unknown): Promise<z.output<S>> {
+    return this.request("PUT", path, answer, body);
+  }
   patch<S extends z.ZodType>(path: string, answer: S, body: unknown): Promise<z.output<S>> {
     return this.request("PATCH", path, answer, body);
   }

@@ -3,7 +3,14 @@ import { readTaskOptions, TASK_DEFAULTS } from "../../shared/schemas/tasks";
 import type { TaskRow } from "../plan/rows";
 import type { ProjectBrief } from "./planners/contract";
 import { readKind } from "./reading/kind";
-import { extractScope } from "./reading/requirements";
+import { extractScope, type StatedScope } from "./reading/requirements";
+import {
+  kindOfReading,
+  readingOf,
+  type StoredReading,
+  scopeOfReading,
+  storedReadingOf,
+} from "./reading/review";
 
 export type DecompositionOptions = {
   maxDepth: number;
@@ -13,7 +20,7 @@ export type DecompositionOptions = {
   githubRepo: string | null;
 };
 
-export function optionsOf(root: TaskRow): DecompositionOptions {
+export function optionsOf(root: Pick<TaskRow, "options">): DecompositionOptions {
   const o = readTaskOptions(root.options);
   return {
     maxDepth: o.max_depth ?? TASK_DEFAULTS.max_depth,
@@ -24,11 +31,22 @@ export function optionsOf(root: TaskRow): DecompositionOptions {
   };
 }
 
-export function briefOf(root: TaskRow, repositorySummary: string | null): ProjectBrief {
+/**
+ * What every planner is given for a project (the outline, a model, a coding agent): the description and
+ * preferences, and what was read of them. A reading a person checked (issue 38; reading/review.ts) is
+ * what was read; otherwise the description is read now, as it always is.
+ */
+export function briefOf(
+  root: Pick<TaskRow, "description" | "options"> & { reading?: unknown },
+  repositorySummary: string | null,
+): ProjectBrief {
   const prefs = readTaskOptions(root.options).tech_preferences ?? {};
   const type = prefs.application_type ? findApplicationType(prefs.application_type) : undefined;
   const stack = type && prefs.tech_stack_id ? findStack(type.id, prefs.tech_stack_id) : undefined;
-  const scope = extractScope(root.description, prefs.additional_requirements ?? null);
+  const checked = storedReadingOf(root.reading);
+  const scope: StatedScope = checked
+    ? scopeOfReading(checked)
+    : extractScope(root.description, prefs.additional_requirements ?? null);
   return {
     description: root.description,
     applicationType: type ? { id: type.id, label: type.label, description: type.description } : null,
@@ -36,13 +54,27 @@ export function briefOf(root: TaskRow, repositorySummary: string | null): Projec
     additionalRequirements: prefs.additional_requirements ?? null,
     repositorySummary,
     scope,
-    kind: readKind({
-      description: root.description,
-      scope,
-      repositorySummary,
-      applicationType: type?.id ?? null,
-    }),
+    kind: checked
+      ? kindOfReading(checked)
+      : readKind({
+          description: root.description,
+          scope,
+          repositorySummary,
+          applicationType: type?.id ?? null,
+        }),
   };
+}
+
+/**
+ * The reading a person is asked to check for a new project: the brief's, as the planners would read it
+ * now. A linked repository counts as work on something that exists, as the planners read it.
+ */
+export function readingToCheck(root: Pick<TaskRow, "description" | "options">): StoredReading {
+  const brief = briefOf(
+    { description: root.description, options: root.options },
+    optionsOf(root).githubRepo ? "(a linked repository)" : null,
+  );
+  return readingOf(brief.scope, brief.kind);
 }
 
 /** A brief for a text on its own (tests, a re-plan of a node the outline does not know): read as a root's would be. */

@@ -114,6 +114,20 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
     );
   };
 
+  const readingOf = (projectId: string) => call(taskOperations.reading, ctx, { id: projectId });
+  /** A project the caller plans: with its model lent (MCP sampling) the server plans now, else the first step. */
+  const plannedByAgent = async (task: { id: string; status: string }) => {
+    // A client that lends its model (MCP sampling, in a session): the server plans with it now.
+    if (options.sampling && server.server.getClientCapabilities()?.sampling) {
+      void planWithSampling(ctx, server, task.id);
+      return { id: task.id, status: task.status, planning: SAMPLING_NOTE };
+    }
+    return {
+      id: task.id,
+      status: task.status,
+      step: await call(agentOperations.planningStep, ctx, { id: task.id }),
+    };
+  };
   tool(
     "list_projects",
     "Your projects with status and progress.",
@@ -123,34 +137,61 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "create_project",
-    'Plan a new project from a description. planner "auto": the server plans it in the background; "agent": you plan it (next_planning_step). Returns its id.',
+    'Plan a new project from a description. planner "auto": the server plans it in the background; "agent": you plan it (next_planning_step). review_reading: only read it, for get_reading/set_reading, then plan_project. Returns its id.',
     {
       description: z.string(),
       planner: z.enum(TASK_PLANNERS).optional(),
+      review_reading: z.boolean().optional(),
       max_depth: z.number().int().optional().describe("1-6, default 4"),
       github_repo: z.string().optional(),
       additional_requirements: z.string().optional(),
     },
     false,
-    async ({ description, planner, max_depth, github_repo, additional_requirements }) => {
+    async ({ description, planner, review_reading, max_depth, github_repo, additional_requirements }) => {
       const prefs = { github_repo, additional_requirements };
       const task = (await call(taskOperations.create, ctx, {
         description,
         planner,
+        review_reading,
         max_depth,
         tech_preferences: github_repo || additional_requirements ? prefs : undefined,
       })) as { id: string; status: string };
+      if (review_reading) return { id: task.id, status: task.status, reading: await readingOf(task.id) };
       if (planner !== "agent") return { id: task.id, status: task.status };
-      // A client that lends its model (MCP sampling, in a session): the server plans with it now.
-      if (options.sampling && server.server.getClientCapabilities()?.sampling) {
-        void planWithSampling(ctx, server, task.id);
-        return { id: task.id, status: task.status, planning: SAMPLING_NOTE };
-      }
-      return {
-        id: task.id,
-        status: task.status,
-        step: await call(agentOperations.planningStep, ctx, { id: task.id }),
+      return plannedByAgent(task);
+    },
+  );
+  tool(
+    "get_reading",
+    "What was read of a project's description: kind, kinds to choose from, items with roles (work items R1...).",
+    { project_id: id("project id") },
+    true,
+    ({ project_id }) => readingOf(project_id),
+  );
+  tool(
+    "set_reading",
+    "Correct the reading of a project awaiting review: kind and every item in order, each {text, role}.",
+    {
+      project_id: id("project id"),
+      kind: z.string(),
+      items: z.array(z.object({ text: z.string(), role: z.string() })),
+    },
+    false,
+    ({ project_id, ...reading }) => call(taskOperations.setReading, ctx, { id: project_id, ...reading }),
+  );
+  tool(
+    "plan_project",
+    "Plan a project awaiting review from its reading as it stands.",
+    { project_id: id("project id") },
+    false,
+    async ({ project_id }) => {
+      const task = (await call(taskOperations.plan, ctx, { id: project_id })) as {
+        id: string;
+        status: string;
+        planner: string | null;
       };
+      if (task.planner !== "agent") return { id: task.id, status: task.status };
+      return plannedByAgent(task);
     },
   );
   tool(
