@@ -62,6 +62,7 @@ export function briefOf(
           repositorySummary,
           applicationType: type?.id ?? null,
         }),
+    ...(checked?.changed ? { readingCorrected: true as const } : {}),
   };
 }
 

@@ -31,6 +31,12 @@ export type StoredReading = {
   because: string[];
   /** Whether a person chose the kind (then the reasons say so). */
   chosen: boolean;
+  /**
+   * Whether a person changed anything (kind, roles, texts, items): the planners are then told the reading
+   * was corrected, and plan from it rather than from the description. Unchanged, nothing is said, so the
+   * plan is the one planning without a check makes.
+   */
+  changed: boolean;
   title: string | null;
   subject: string | null;
   /** Requirement ids as first read, in the stated sequences. */
@@ -58,6 +64,7 @@ export function readingOf(scope: StatedScope, kind: KindReading): StoredReading 
     kind: kind.id,
     because: kind.because,
     chosen: false,
+    changed: false,
     title: scope.title,
     subject: scope.subject,
     sequences: scope.sequences,
@@ -148,11 +155,16 @@ export function applyReading(
     return { text, role: sent.role };
   });
   const chosen = stored.chosen || input.kind !== stored.kind;
+  const differs =
+    input.kind !== stored.kind ||
+    items.length !== stored.items.length ||
+    items.some((item, i) => item.text !== stored.items[i]!.text || item.role !== stored.items[i]!.role);
   return {
     ...stored,
     kind: input.kind,
     because: input.kind === stored.kind ? stored.because : [KIND_CHOSEN_REASON],
     chosen,
+    changed: stored.changed || differs,
     items,
   };
 }
