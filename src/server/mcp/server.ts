@@ -68,6 +68,11 @@ function toolError(ctx: OperationContext, tool: string, err: unknown): CallToolR
 }
 
 const id = (what: string) => z.string().max(100).describe(what);
+/**
+ * A project's id, where the tool's name says what it is; the operation's own schema bounds it (the tool
+ * list is kept short).
+ */
+const projectId = z.string();
 
 /**
  * The MCP server for one authenticated request (stateless: a server per request, nothing kept between),
@@ -137,7 +142,7 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "create_project",
-    'Plan a new project from a description. planner "auto": the server plans it in the background; "agent": you plan it (next_planning_step). review_reading: only read it, for get_reading/set_reading, then plan_project. Returns its id.',
+    'Plan a new project from a description. planner "auto": the server plans it; "agent": you plan it (next_planning_step). review_reading: read only until plan_project.',
     {
       description: z.string(),
       planner: z.enum(TASK_PLANNERS).optional(),
@@ -163,26 +168,26 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "get_reading",
-    "What was read of a project's description: kind, kinds to choose from, items with roles (work items R1...).",
-    { project_id: id("project id") },
+    "A project's reading: kind, items with roles (work: R1...).",
+    { project_id: projectId },
     true,
     ({ project_id }) => readingOf(project_id),
   );
   tool(
     "set_reading",
-    "Correct the reading of a project awaiting review: kind and every item in order, each {text, role}.",
+    "Correct a reading awaiting review: kind, items [{text, role}].",
     {
-      project_id: id("project id"),
+      project_id: projectId,
       kind: z.string(),
-      items: z.array(z.object({ text: z.string(), role: z.string() })),
+      items: z.array(z.unknown()),
     },
     false,
     ({ project_id, ...reading }) => call(taskOperations.setReading, ctx, { id: project_id, ...reading }),
   );
   tool(
     "plan_project",
-    "Plan a project awaiting review from its reading as it stands.",
-    { project_id: id("project id") },
+    "Plan a project awaiting review.",
+    { project_id: projectId },
     false,
     async ({ project_id }) => {
       const task = (await call(taskOperations.plan, ctx, { id: project_id })) as {
@@ -196,7 +201,7 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "next_planning_step",
-    "The next task to split in a project you plan: its brief and the answer's schema. done: true when all are split.",
+    "The next task to split in a project you plan: brief and answer schema; done: true when all are split.",
     { project_id: id("project id") },
     false,
     ({ project_id }) => call(agentOperations.planningStep, ctx, { id: project_id }),
@@ -214,7 +219,7 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "submit_composition",
-    "Optional, once planned: epics, user stories and an event model replacing the outline's.",
+    "Optional, once planned: epics, user stories, event model (replacing the outline's).",
     {
       project_id: id("project id"),
       epics: z.array(z.record(z.string(), z.unknown())),
@@ -244,7 +249,7 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "next_task",
-    "The task to do next in a project, with everything needed to do it.",
+    "The task to do next in a project, with what it needs.",
     { project_id: id("project or subtask id") },
     true,
     ({ project_id }) => call(agentOperations.next, ctx, { id: project_id }),
@@ -254,21 +259,21 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "tracker_changes",
-    "Edits the team made in JIRA, GitHub or Trello that wait for review in the plan: theirs and ours, conflicts marked.",
+    "Edits made in JIRA, GitHub or Trello waiting for review: theirs, ours, conflicts.",
     { project_id: id("project id") },
     true,
     ({ project_id }) => call(taskOperations.trackerChanges, ctx, { id: project_id }),
   );
   tool(
     "requirement_status",
-    "Each requirement the project states (R1...): done or not, its tasks with status and tracker links, linked PRs.",
+    "Each stated requirement (R1...): done or not, its tasks, tracker links and PRs.",
     { project_id: id("project or task id") },
     true,
     ({ project_id }) => call(requirementOperations.requirements, ctx, { id: project_id }),
   );
   tool(
     "set_task_status",
-    "Set a task's status; completing it unblocks its dependents. actual_hours: the hours it took, if known.",
+    "Set a task's status (completing unblocks dependents); actual_hours: hours it took, if known.",
     { task_id: id("task id"), status: z.enum(EDITABLE_STATUSES), actual_hours: actualHoursInput.optional() },
     false,
     ({ task_id, status, actual_hours }) =>
@@ -304,7 +309,7 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "replan_node",
-    "Propose a new plan for a subtree, with optional guidance. Changes nothing until accept_replan.",
+    "Propose a new plan for a subtree (optional guidance); changes nothing until accept_replan.",
     { task_id: id("task id"), guidance: z.string().optional() },
     false,
     ({ task_id, guidance }) => call(taskOperations.replan, ctx, { id: task_id, guidance }),
