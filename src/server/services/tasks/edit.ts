@@ -15,8 +15,8 @@ import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisio
 import type { TaskRow } from "../../plan/rows";
 import { hasChildren, loadPlanGraph } from "../../plan/rows";
 import { getTask } from "./read";
-import { toTask } from "./serialize";
 import { holdForReview } from "./reading";
+import { toTask } from "./serialize";
 import { countMonthlyUse } from "./usage";
 
 /** Creating and changing tasks, and telling the watchers what changed and what became ready. */
