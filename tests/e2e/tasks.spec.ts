@@ -240,7 +240,7 @@ test("review before commit: the plan waits for approval, then decomposes", async
   await page.goto("/tasks/create");
   await page.getByLabel("Task Description").fill("A mobile app for dog walkers with schedules and payments");
   await page.getByRole("checkbox", { name: "Review the plan before it is decomposed" }).check();
-  await page.getByRole("button", { name: "Create Task" }).click();
+  await page.getByRole("button", { name: "Plan without checking" }).click();
   const review = page.getByTestId("plan-review");
   await expect(review.getByRole("heading", { name: "Review the proposed plan" })).toBeVisible({
     timeout: 20_000,

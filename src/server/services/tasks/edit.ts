@@ -134,7 +134,17 @@ export async function updateTask(
 ): Promise<Task> {
   const before = await getOwnedRow(deps, userId, id);
   const set: Partial<TaskRow> = { updatedAt: new Date() };
+  const unplanned = before.parentId === null && before.status === "awaiting_review";
+  if (unplanned && input.status !== undefined) {
+    throw new AppError(
+      "CONFLICT",
+      "This project is not planned yet: check its reading and plan it before changing its status.",
+    );
+  }
   if (input.description !== undefined) set.description = input.description;
+  // A new description waiting for its check is read again: the check is of what it now says.
+  if (unplanned && input.description !== undefined)
+    set.reading = readingToCheck({ description: input.description, options: before.options });
   if (input.is_atomic !== undefined) set.isAtomic = input.is_atomic;
   if (input.implementation_details !== undefined) set.implementationDetails = input.implementation_details;
   if (input.complexity_score !== undefined) set.complexityScore = input.complexity_score;
