@@ -164,7 +164,7 @@ export function ReadingReviewPanel({
                           edit((d) => mergeWithNext(d, i));
                         }}
                       >
-                        Merge with next
+                        Merge
                       </button>
                       <button
                         type="button"
