@@ -20,6 +20,8 @@ test("create a task, find it on the dashboard, walk its tabs, watch it decompose
   await expect(page.getByLabel("Tech Stack")).toBeEnabled();
   await page.getByLabel("Tech Stack").selectOption("react-node-postgres");
   await page.getByLabel("GitHub Repository URL").fill("https://github.com/acme/yoga");
+  // Planned at once (issue 38's check of the reading is its own journey, reading-review.spec.ts).
+  await page.getByRole("checkbox", { name: "Let me check what was read before planning" }).uncheck();
   await description.press("Control+Enter");
 
   await expect(page).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
