@@ -230,6 +230,21 @@ describe("a project created with review_reading", () => {
       "awaiting_review",
     );
 
+    // Its status is not set by hand before it is planned.
+    const complete = await client.post(`/api/tasks/${id}/complete`);
+    expect(complete.status).toBe(409);
+    expect(complete.json.detail).toMatch(/not planned yet/);
+    // A new description waiting for its check is read again.
+    const edited = await client.request("PATCH", `/api/tasks/${id}`, {
+      description: "# Shopping list\n\n- Users can share lists\n- Users can print lists",
+    });
+    expect(edited.status).toBe(200);
+    const reread = (await client.get(`/api/tasks/${id}/reading`)).json as Reading;
+    expect(reread.items.map((i) => [i.id, i.text])).toEqual([
+      ["R1", "Users can share lists"],
+      ["R2", "Users can print lists"],
+    ]);
+
     // Restarting has nothing to restart; deleting drops it.
     const restart = await client.post(`/api/tasks/${id}/restart-decomposition`);
     expect(restart.status).toBe(409);
