@@ -483,6 +483,8 @@ describe("usage errors", () => {
       const res = await atomize(args, { dir, launcher: true });
       expect(res.code).toBe(0);
       expect(res.stdout).toContain("Usage: atomize <command> [options]");
+      for (const command of ["create <file|->", "reading <id>", "plan-now <id>"])
+        expect(res.stdout).toContain(command);
     }
     const version = await atomize(["--version"], { dir, launcher: true });
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
