@@ -105,8 +105,12 @@ export default function CreateTaskPage() {
     setFormError(null);
     try {
       const task = await create.mutateAsync(payload);
-      toast.success("Task created successfully!");
       const id = task?.task_id ?? task?.id;
+      toast.success(
+        task?.status === "awaiting_review"
+          ? "Task created: check what was read, then plan it."
+          : "Task created successfully!",
+      );
       if (id) {
         queryClient.setQueryData(trpc.tasks.get.queryKey({ id }), task);
         void queryClient.prefetchQuery(treeOptions(id));
@@ -114,7 +118,7 @@ export default function CreateTaskPage() {
       void cache.invalidateLists();
       void cache.invalidateUsage();
       refetchUser().catch(() => undefined);
-      if (id && task.status === "awaiting_review") setToCheck(id);
+      if (id && task?.status === "awaiting_review") setToCheck(id);
       else navigate(id ? `/tasks/${encodeURIComponent(id)}` : "/dashboard");
     } catch (err) {
       setErrors(serverFieldErrors(err, CREATE_TASK_FIELDS));
@@ -148,6 +152,7 @@ export default function CreateTaskPage() {
         </header>
         <ReadingReviewPanel
           taskId={toCheck}
+          focusOnLoad
           onPlanned={(task) => {
             toast.success("Planning started");
             navigate(`/tasks/${encodeURIComponent(task.id)}`);

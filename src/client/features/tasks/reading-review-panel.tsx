@@ -26,16 +26,24 @@ export function ReadingReviewPanel({
   taskId,
   onPlanned,
   headingLevel = 2,
+  focusOnLoad = false,
 }: {
   taskId: string;
   onPlanned: (task: Task) => void;
   headingLevel?: 2 | 3;
+  /** Takes the focus when it appears in place of what had it (the new-project form). */
+  focusOnLoad?: boolean;
 }) {
   const review = useReadingReview(taskId, onPlanned);
   const { reading, draft, errors, edit, busy } = review;
   const carets = useRef(new Map<number, number>());
   const focusKey = useRef<number | null>(null);
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  const heading = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when it first appears
+  useEffect(() => {
+    if (focusOnLoad) heading.current?.focus();
+  }, []);
 
   // After an item is added or split, the new item's text box takes the focus.
   useEffect(() => {
@@ -237,7 +245,12 @@ export function ReadingReviewPanel({
     >
       <div className="card-body gap-4 p-4 sm:p-6">
         <div>
-          <Heading id={`reading-title-${taskId}`} className="card-title text-lg">
+          <Heading
+            id={`reading-title-${taskId}`}
+            ref={heading}
+            tabIndex={-1}
+            className="card-title text-lg focus:outline-none"
+          >
             Here is what I read
           </Heading>
           <p className="mt-1 text-sm text-base-content/70">
