@@ -26,7 +26,8 @@ test("create with review, correct the reading with the keyboard, plan it as the 
   // In place: the same page, now showing what was read.
   await expect(page).toHaveURL(/\/tasks\/create$/);
   const review = page.getByTestId("reading-review");
-  await expect(review.getByRole("heading", { name: "Here is what I read" })).toBeVisible();
+  // It takes the focus from the form it replaced.
+  await expect(review.getByRole("heading", { name: "Here is what I read" })).toBeFocused();
   const items = review.getByTestId("reading-item");
   await expect(items).toHaveCount(3);
   await expect(review.getByLabel("Kind of work")).toHaveValue("product");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TASK_STATUSES } from "../../shared/schemas/tasks";
+import { statsGroupOf, TASK_STATUSES } from "../../shared/schemas/tasks";
 import {
   canComplete,
   humanizeStatus,
@@ -26,6 +26,8 @@ describe("a plan's state and a task's state", () => {
     for (const status of TASK_STATUSES) {
       expect(statusBadge(status, "list").tone, status).not.toBe("neutral");
       expect(planStateBadge(status).label, status).not.toBe(humanizeStatus(status));
+      // The dashboard's counters count it somewhere.
+      expect(statsGroupOf(status), status).not.toBeNull();
     }
     expect(canComplete("awaiting_review")).toBe(false);
   });
