@@ -126,6 +126,25 @@ Out of scope: a web version.`;
     for (const s of after.sequences) for (const id of s) expect(ids.has(id)).toBe(true);
   });
 
+  it("keeps an edited work item's place: its section, its step in a stated order, its actor read again", () => {
+    const steps = `Cut over the billing database:\n\n1. Take a snapshot\n2. Restore it on the new cluster\n3. Switch the writers`;
+    const stored = readingToCheck(rowOf(steps));
+    const before = scopeOfReading(stored);
+    const items = shownItems(stored).map(({ text, role }) => ({ text, role }));
+    const at = items.findIndex((i) => i.text === "Restore it on the new cluster");
+    expect(at).toBeGreaterThanOrEqual(0);
+    items[at]!.text = "Restore the snapshot on the new cluster";
+    items.push({ text: "Operators can roll back within an hour", role: "work" });
+    const after = scopeOfReading(applyReading(stored, { kind: stored.kind, items }));
+    const edited = after.requirements.find((r) => r.text === "Restore the snapshot on the new cluster")!;
+    const was = before.requirements.find((r) => r.text === "Restore it on the new cluster")!;
+    expect(edited).toMatchObject({ id: was.id, section: was.section, step: was.step });
+    expect(after.sequences).toEqual(before.sequences);
+    // An added item has no place of its own: no section, no step, its actor read from its words.
+    expect(after.requirements.at(-1)).toMatchObject({ section: null, actor: "operators", statedIn: null });
+    expect(after.requirements.at(-1)!.step).toBeUndefined();
+  });
+
   it("offers the kinds the reader knows", () => {
     expect([...READING_KINDS].sort()).toEqual(Object.keys(KIND_LABELS).sort());
   });

@@ -1,4 +1,5 @@
 import type { ReadingItem, ReadingItemInput, ReadingRole } from "../../../shared/schemas/reading";
+import { similarity, wordSet } from "../../lib/words";
 import { actorOf } from "./actors";
 import { KIND_LABELS, type KindReading, type WorkKind } from "./kind";
 import type { Requirement, StatedScope } from "./requirements";
@@ -135,24 +136,50 @@ export function shownItems(reading: StoredReading): ReadingItem[] {
 
 const same = (a: string) => a.replace(/\s+/g, " ").trim();
 
+/** How alike an edited item's words must be to the item it was, to keep what was hidden on it. */
+const EDITED = 0.5;
+
 /**
  * A person's reading over the stored one. Each item sent takes what was hidden on a stored item with
- * the same text (the first not taken yet), so items kept, moved or given back unchanged keep it. An item
- * whose role changed keeps only what that role has; an edited, split, merged or added item has nothing
- * hidden (a work item's actor is read again from its words).
+ * the same text (the first not taken yet), so items kept, moved or given back unchanged keep it. A work
+ * item whose words were edited keeps its requirement's place (section, sentence, step and first id, so a
+ * stated order holds) from the most alike work item left, its actor read again from the new words. An
+ * item whose role changed keeps only what that role has; an added one has nothing hidden.
  */
 export function applyReading(
   stored: StoredReading,
   input: { kind: WorkKind; items: ReadingItemInput[] },
 ): StoredReading {
-  const free = stored.items.map((item, i) => ({ item, i }));
-  const items = input.items.map((sent): StoredReadingItem => {
-    const at = free.findIndex(({ item }) => same(item.text) === same(sent.text));
-    const old = at >= 0 ? free.splice(at, 1)[0]!.item : null;
-    const text = old && old.role === sent.role ? old.text : sent.text;
-    if (sent.role === "work" && old?.requirement) return { text, role: "work", requirement: old.requirement };
-    if (sent.role === "context" && old?.source) return { text, role: "context", source: old.source };
-    return { text, role: sent.role };
+  const free = new Set(stored.items.keys());
+  const take = (i: number) => {
+    free.delete(i);
+    return stored.items[i]!;
+  };
+  const exact = input.items.map((sent) => {
+    const at = [...free].find((i) => same(stored.items[i]!.text) === same(sent.text));
+    return at === undefined ? null : take(at);
+  });
+  const items = input.items.map((sent, n): StoredReadingItem => {
+    const old = exact[n];
+    if (old) {
+      const text = old.role === sent.role ? old.text : sent.text;
+      if (sent.role === "work" && old.requirement)
+        return { text, role: "work", requirement: old.requirement };
+      if (sent.role === "context" && old.source) return { text, role: "context", source: old.source };
+      return { text, role: sent.role };
+    }
+    if (sent.role !== "work") return { text: sent.text, role: sent.role };
+    const words = wordSet(sent.text);
+    let best: { i: number; score: number } | null = null;
+    for (const i of free) {
+      const r = stored.items[i]!.requirement;
+      if (stored.items[i]!.role !== "work" || !r) continue;
+      const score = similarity(words, wordSet(r.text));
+      if (score >= EDITED && (!best || score > best.score)) best = { i, score };
+    }
+    if (!best) return { text: sent.text, role: "work" };
+    const was = take(best.i).requirement!;
+    return { text: sent.text, role: "work", requirement: { ...was, text: sent.text, ...actorOf(sent.text) } };
   });
   const chosen = stored.chosen || input.kind !== stored.kind;
   const differs =
