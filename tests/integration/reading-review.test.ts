@@ -142,6 +142,10 @@ describe("a project created with review_reading", () => {
     const constraint = items[1]!.text;
     expect(leaves.some((n) => n.description.includes(constraint.slice(0, 30)))).toBe(false);
     expect(leaves.some((n) => /web version/i.test(n.description))).toBe(false);
+    // The chosen kind's shape: a feature on what exists maps the code it touches and rolls out; no stack choice.
+    expect(nodes.some((n) => /^Map the code and data the change touches/.test(n.description))).toBe(true);
+    expect(nodes.some((n) => /^Roll out the change/.test(n.description))).toBe(true);
+    expect(nodes.some((n) => /choose .*stack/i.test(n.description))).toBe(false);
     const root = (await client.get(`/api/tasks/${id}`)).json;
     expect(root.stated_scope.planned_as).toMatchObject({ kind: "feature", because: after.kind_reasons });
     expect(root.stated_scope.constraints).toContain(constraint);
