@@ -22,6 +22,9 @@ export class Api {
   post<S extends z.ZodType>(path: string, answer: S, body: unknown = {}): Promise<z.output<S>> {
     return this.request("POST", path, answer, body);
   }
+  put<S extends z.ZodType>(path: string, answer: S, body: unknown): Promise<z.output<S>> {
+    return this.request("PUT", path, answer, body);
+  }
   patch<S extends z.ZodType>(path: string, answer: S, body: unknown): Promise<z.output<S>> {
     return this.request("PATCH", path, answer, body);
   }
@@ -76,9 +79,13 @@ function refusal(res: Response, body: ErrorBody | null): string {
   if (res.status === 401) {
     return "The token was refused (expired or revoked?): make a new one under Settings → API tokens and run `atomize login`.";
   }
-  const detail = typeof body?.detail === "string" ? body.detail : `The server answered ${res.status}.`;
+  const said = typeof body?.detail === "string" ? body.detail : `The server answered ${res.status}.`;
+  // A refusal of one field says which: "items.3.role: role must be one of ...".
+  const only = body?.errors?.length === 1 ? body.errors[0] : undefined;
+  const named = only?.field && only.field !== "body" && only.message === said;
+  const detail = named ? `${only.field}: ${said}` : said;
   const fields = (body?.errors ?? [])
-    .filter((e) => e.message && e.message !== detail)
+    .filter((e) => e.message && e.message !== said)
     .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message));
   const text = fields.length ? `${detail} (${fields.join("; ")})` : detail;
   if (res.status === 429) {

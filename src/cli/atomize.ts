@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pkg from "../../package.json" with { type: "json" };
 import { type ExportFormat, treeToCsv, treeToJson, treeToMarkdown } from "../shared/export-formats";
@@ -8,12 +8,13 @@ import {
   statusChange as statusChangeAnswer,
 } from "../shared/schemas/agent";
 import { publicUser } from "../shared/schemas/auth";
+import { reading as readingAnswer } from "../shared/schemas/reading";
 import { schedule as scheduleAnswer } from "../shared/schemas/schedule";
 import { task as taskAnswer, taskTreeNode } from "../shared/schemas/tasks";
 import { Api, type Connection } from "./api";
 import { configFile, readLogin, removeLogin, writeLogin } from "./config";
 import { CliError, UsageError } from "./errors";
-import { nextTask, planOutline, projectList, statusChange } from "./format";
+import { createdProject, nextTask, planOutline, projectList, readingText, statusChange } from "./format";
 import { readToken } from "./read-token";
 import { terminalText } from "./terminal-text";
 
@@ -27,6 +28,12 @@ Commands:
   login                  Store a personal access token (Settings → API tokens); asks for it on stdin
   logout                 Forget the stored token
   projects               List your projects
+  create <file|->        A new project from the description in a file (- reads stdin), planned at
+                         once; --review only reads it, for you to check with \`atomize reading\`
+  reading <id>           What was read of a project's description: its kind and each item's role;
+                         --set FILE replaces it with the JSON {kind, items: [{text, role}]} in FILE
+                         (- reads stdin) while the project awaits review
+  plan-now <id>          Plan a project awaiting review from its reading as it stands
   plan <id>              A project's tasks as an outline, its critical path and forecast
   next <id>              The next task to do in a project, with what it takes and what it unblocks
   start <task id>        Mark a task in progress
@@ -52,6 +59,8 @@ const OPTIONS = {
   format: { type: "string" },
   output: { type: "string", short: "o" },
   hours: { type: "string" },
+  review: { type: "boolean" },
+  set: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -63,6 +72,8 @@ type Options = {
   format?: string;
   output?: string;
   hours?: string;
+  review?: boolean;
+  set?: string;
 };
 
 type Command = {
@@ -175,6 +186,40 @@ const commands: Record<string, Command> = {
       write(projectList(list));
     },
   },
+  create: {
+    args: ["file"],
+    options: ["review"],
+    async run([file], opts) {
+      const description = readInput(file!);
+      const task = await connect(opts).post("/tasks", taskAnswer, {
+        description,
+        review_reading: opts.review === true,
+      });
+      if (opts.json) return printJson(task);
+      write(createdProject(task));
+    },
+  },
+  reading: {
+    args: ["id"],
+    options: ["set"],
+    async run([id], opts) {
+      const api = connect(opts);
+      const answer =
+        opts.set === undefined
+          ? await api.get(taskPath(id!, "/reading"), readingAnswer)
+          : await api.put(taskPath(id!, "/reading"), readingAnswer, readingFile(opts.set));
+      if (opts.json) return printJson(answer);
+      write(readingText(answer));
+    },
+  },
+  "plan-now": {
+    args: ["id"],
+    async run([id], opts) {
+      const task = await connect(opts).post(taskPath(id!, "/plan"), taskAnswer);
+      if (opts.json) return printJson(task);
+      write(`Planning ${task.id} (${task.status}). Follow it with: atomize plan ${task.id}\n`);
+    },
+  },
   plan: {
     args: ["id"],
     async run([id], opts) {
@@ -247,6 +292,29 @@ const commands: Record<string, Command> = {
     },
   },
 };
+
+/** A file's text, or stdin's for "-". */
+function readInput(file: string): string {
+  try {
+    return readFileSync(file === "-" ? 0 : file, "utf8");
+  } catch (err) {
+    throw new CliError(
+      `Cannot read ${file === "-" ? "stdin" : file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
+
+/** `--set FILE`: its JSON, as sent; the server checks its fields and names any at fault. */
+function readingFile(file: string): unknown {
+  const text = readInput(file);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(
+      `${file === "-" ? "stdin" : file} is not JSON: give {"kind": ..., "items": [{"text": ..., "role": ...}]}.`,
+    );
+  }
+}
 
 function version(): string {
   return String(pkg.version);

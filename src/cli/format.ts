@@ -1,4 +1,5 @@
 import type { NextTask, ProjectList, StatusChange, TaskRef } from "../shared/schemas/agent";
+import type { Reading } from "../shared/schemas/reading";
 import type { Schedule } from "../shared/schemas/schedule";
 import type { Task, TaskTreeNode } from "../shared/schemas/tasks";
 import { descriptionFirstLine, fitText, taskTitle, UNTITLED_TASK } from "../shared/task-title";
@@ -124,5 +125,44 @@ export function statusChange(verb: string, change: StatusChange): string {
   if (typeof change.actual_hours === "number")
     lines.push(`Took ${Math.round(change.actual_hours * 10) / 10} h`);
   if (change.unblocked.length) lines.push(...section("Now ready", change.unblocked.map(refLine)).slice(1));
+  return `${lines.join("\n")}\n`;
+}
+
+/** A project just created: its id, and what to run next. */
+export function createdProject(task: Task): string {
+  if (task.status === "awaiting_review") {
+    return `Created ${task.id}: read, not planned yet.\nCheck the reading: atomize reading ${task.id}\nThen plan it: atomize plan-now ${task.id}\n`;
+  }
+  return `Created ${task.id} (${task.status}). Follow it with: atomize plan ${task.id}\n`;
+}
+
+const ROLE_NAMES: Record<Reading["items"][number]["role"], string> = {
+  work: "work",
+  context: "context",
+  non_goal: "non-goal",
+  constraint: "constraint",
+  criterion: "criterion",
+  question: "question",
+};
+
+/** The reading: its kind with the reasons, then each item by role, work items with their ids. */
+export function readingText(r: Reading): string {
+  const width = Math.max(...Object.values(ROLE_NAMES).map((n) => n.length));
+  const lines = [
+    `Planned as: ${r.kind_label} (${r.kind}), because ${r.kind_reasons.join("; ")}`,
+    "",
+    ...r.items.map((item, i) => {
+      const label = item.id ?? `#${i + 1}`;
+      return `${label.padEnd(4)} ${ROLE_NAMES[item.role].padEnd(width)}  ${item.text}`;
+    }),
+  ];
+  if (r.items.length === 0) lines.push("(nothing was read)");
+  if (r.status === "awaiting_review") {
+    lines.push(
+      "",
+      `Kinds: ${r.kinds.map((k) => k.id).join(", ")}. Roles: ${Object.keys(ROLE_NAMES).join(", ")}.`,
+      `Change it: atomize reading ${r.project_id} --json > reading.json, edit, then --set reading.json; plan it: atomize plan-now ${r.project_id}`,
+    );
+  }
   return `${lines.join("\n")}\n`;
 }

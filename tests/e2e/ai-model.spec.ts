@@ -60,7 +60,7 @@ test("connect a model in Settings → AI model, test it, save it, and get a task
   await page.goto("/tasks/create");
   await expect(page.getByTestId("planner-choice")).toHaveText("Planned by e2e-fake-model (your settings)");
   await page.getByLabel("Task Description").fill("A booking site for a climbing gym with memberships");
-  await page.getByRole("button", { name: "Create Task" }).click();
+  await page.getByRole("button", { name: "Plan without checking" }).click();
   await expect(page).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
     {

@@ -46,7 +46,7 @@ test("create a task, open its tree, edit a node and export the plan with the key
   const description = page.getByLabel("Task Description");
   await expectVisibleFocus(description);
   await page.keyboard.type("A book club site\nMembers propose books.\nMembers vote on the next book.");
-  await tabTo(page, main.getByRole("button", { name: "Create Task" }));
+  await tabTo(page, main.getByRole("button", { name: "Plan without checking" }));
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(

@@ -228,6 +228,78 @@ describe("atomize projects and plan", () => {
   });
 });
 
+describe("atomize create, reading and plan-now (issue 38)", () => {
+  it("creates a project for review, prints and replaces its reading, then plans it", {
+    timeout: 60_000,
+  }, async () => {
+    const d = configDir();
+    const file = path.join(d, "shopping.md");
+    writeFileSync(
+      file,
+      "# Shared shopping list\n\n- Users can create lists\n- Items can be ticked off\n- Lists work offline\n",
+    );
+    const created = await atomize(["create", file, "--review", "--token", writeToken, "--url", server.url], {
+      dir: d,
+    });
+    expect(created.code, created.stderr).toBe(0);
+    const id = /Created ([0-9a-f-]{36}): read, not planned yet/.exec(created.stdout)?.[1];
+    expect(id, created.stdout).toBeDefined();
+    expect(created.stdout).toContain(`atomize plan-now ${id}`);
+    const auth = { dir: d, token: writeToken };
+    const at = ["--url", server.url];
+
+    const shown = await atomize(["reading", id!, ...at], auth);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^Planned as: new product \(product\), because /);
+    expect(shown.stdout).toMatch(/^R1 +work +Users can create lists$/m);
+    expect(shown.stdout).toMatch(/^R3 +work +Lists work offline$/m);
+    const json = JSON.parse((await atomize(["reading", id!, "--json", ...at], auth)).stdout);
+    expect(json.items).toHaveLength(3);
+
+    // The JSON file as a person edits it: a role changed, the kind chosen; a bad role is named.
+    const edited = path.join(d, "reading.json");
+    const items = json.items.map(({ text, role }: { text: string; role: string }) => ({ text, role }));
+    items[2].role = "non_goal";
+    writeFileSync(
+      edited,
+      JSON.stringify({ kind: "feature", items: [...items, { text: "x", role: "chore" }] }),
+    );
+    const refused = await atomize(["reading", id!, "--set", edited, ...at], auth);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("items.3.role: role must be one of work, context, non_goal");
+    writeFileSync(edited, JSON.stringify({ kind: "feature", items }));
+    const set = await atomize(["reading", id!, "--set", edited, ...at], auth);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(
+      /^Planned as: feature on an existing product \(feature\), because you chose it/,
+    );
+    expect(set.stdout).toMatch(/^#3 +non-goal +Lists work offline$/m);
+    const notJson = await atomize(["reading", id!, "--set", file, ...at], auth);
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain("is not JSON");
+
+    const planning = await atomize(["plan-now", id!, ...at], auth);
+    expect(planning.code, planning.stderr).toBe(0);
+    expect(planning.stdout).toContain(`atomize plan ${id}`);
+    await waitForStatus(owner, id!, ["completed"], 40_000);
+    const again = await atomize(["plan-now", id!, ...at], auth);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/awaiting_review/);
+    expect((await owner.get(`/api/tasks/${id}`)).json.stated_scope.planned_as.kind).toBe("feature");
+  });
+
+  it("creates a project from stdin and plans it at once without --review", async () => {
+    const res = await atomize(["create", "-", "--json"], {
+      dir,
+      stdin: "A recipe box app with tags and search\n",
+    });
+    expect(res.code, res.stderr).toBe(0);
+    const task = JSON.parse(res.stdout);
+    expect(["pending", "processing", "completed"]).toContain(task.status);
+    await waitForStatus(owner, task.id, ["completed"], 40_000);
+  });
+});
+
 describe("atomize next, start and done", () => {
   // Up to four processes per step: room on a loaded machine.
   it("walks a plan to the end: next, then done, until everything is done", { timeout: 90_000 }, async () => {
@@ -411,6 +483,8 @@ describe("usage errors", () => {
       const res = await atomize(args, { dir, launcher: true });
       expect(res.code).toBe(0);
       expect(res.stdout).toContain("Usage: atomize <command> [options]");
+      for (const command of ["create <file|->", "reading <id>", "plan-now <id>"])
+        expect(res.stdout).toContain(command);
     }
     const version = await atomize(["--version"], { dir, launcher: true });
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));

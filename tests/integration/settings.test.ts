@@ -28,13 +28,25 @@ describe("settings on the server", () => {
   it("keeps general settings per user, so they follow the user to another browser", async () => {
     const tab = new TestClient(server.url);
     const { email, password } = await registerUser(tab);
-    expect((await tab.get("/api/settings")).json).toEqual({ darkMode: false, notifications: true });
+    expect((await tab.get("/api/settings")).json).toEqual({
+      darkMode: false,
+      notifications: true,
+      reviewReading: true,
+    });
     const updated = await tab.request("PATCH", "/api/settings", { darkMode: true });
-    expect(updated.json).toEqual({ darkMode: true, notifications: true });
+    expect(updated.json).toEqual({ darkMode: true, notifications: true, reviewReading: true });
     const other = new TestClient(server.url);
     await other.post("/api/auth/login", { email, password });
-    expect(await trpcHttp(other).settings.get.query()).toEqual({ darkMode: true, notifications: true });
+    expect(await trpcHttp(other).settings.get.query()).toEqual({
+      darkMode: true,
+      notifications: true,
+      reviewReading: true,
+    });
     expect((await tab.request("PATCH", "/api/settings", { theme: "pink" })).status).toBe(422);
+    // Whether to check the reading before planning (issue 38) is kept the same way.
+    const noReview = await tab.request("PATCH", "/api/settings", { reviewReading: false });
+    expect(noReview.json).toEqual({ darkMode: true, notifications: true, reviewReading: false });
+    expect((await other.get("/api/settings")).json.reviewReading).toBe(false);
   });
 
   it("checks JIRA credentials against the site, stores them encrypted and shows only non-secret parts", async () => {

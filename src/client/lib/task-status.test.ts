@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { planStateBadge, statusBadge, taskBadge, workProgressText } from "./task-status";
+import { statsGroupOf, TASK_STATUSES } from "../../shared/schemas/tasks";
+import {
+  canComplete,
+  humanizeStatus,
+  planStateBadge,
+  statusBadge,
+  taskBadge,
+  workProgressText,
+} from "./task-status";
 
 describe("a plan's state and a task's state", () => {
   it("says what a root's status means for its plan: 'completed' is planned, not done", () => {
@@ -11,6 +19,17 @@ describe("a plan's state and a task's state", () => {
     expect(planStateBadge("error").label).toBe("Planning failed");
     expect(planStateBadge("rejected").label).toBe("Plan rejected");
     expect(planStateBadge("completed").tone).not.toBe("success");
+    expect(planStateBadge("awaiting_review")).toEqual({ label: "Check the reading", tone: "warning" });
+  });
+
+  it("knows every status the API sends", () => {
+    for (const status of TASK_STATUSES) {
+      expect(statusBadge(status, "list").tone, status).not.toBe("neutral");
+      expect(planStateBadge(status).label, status).not.toBe(humanizeStatus(status));
+      // The dashboard's counters count it somewhere.
+      expect(statsGroupOf(status), status).not.toBeNull();
+    }
+    expect(canComplete("awaiting_review")).toBe(false);
   });
 
   it("uses the plan's state on a root and the task's own on a subtask", () => {

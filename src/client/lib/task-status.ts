@@ -12,6 +12,7 @@ const KNOWN: Record<string, StatusBadgeInfo> = {
   failed: { label: "Failed", tone: "error" },
   error: { label: "Failed", tone: "error" },
   rejected: { label: "Failed", tone: "error" },
+  awaiting_review: { label: "Check the reading", tone: "warning" },
 };
 
 /** "some_status" -> "Some Status", for statuses the product does not know. */
@@ -50,6 +51,8 @@ const PLAN_STATES: Record<string, StatusBadgeInfo> = {
   failed: { label: "Planning failed", tone: "error" },
   error: { label: "Planning failed", tone: "error" },
   rejected: { label: "Plan rejected", tone: "error" },
+  // Read, not planned: the owner checks what was read first (issue 38).
+  awaiting_review: { label: "Check the reading", tone: "warning" },
 };
 
 export function planStateBadge(status: string): StatusBadgeInfo {
@@ -67,12 +70,14 @@ export function workProgressText(done: number, total: number): string {
   return `${done} of ${total} ${total === 1 ? "task" : "tasks"} done`;
 }
 
-/** Complete: hidden for completed or rejected tasks. */
+/** Complete: hidden for completed or rejected tasks, and for a project not planned yet. */
 export function canComplete(status: string): boolean {
-  return status !== "completed" && status !== "rejected";
+  return status !== "completed" && status !== "rejected" && status !== "awaiting_review";
 }
 
 /** A task the decomposition pipeline has not finished with yet. */
 export function isAwaitingDecomposition(status: string): boolean {
-  return status === "pending" || status === "submitted" || status === "processing";
+  return (
+    status === "pending" || status === "submitted" || status === "processing" || status === "awaiting_review"
+  );
 }

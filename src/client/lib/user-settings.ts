@@ -21,7 +21,11 @@ export type LocalUserSettings = {
 };
 
 /** Defaults: settings darkMode false, notifications true (the page theme itself defaults to dark). */
-export const DEFAULT_GENERAL_SETTINGS: GeneralSettings = { darkMode: false, notifications: true };
+export const DEFAULT_GENERAL_SETTINGS: GeneralSettings = {
+  darkMode: false,
+  notifications: true,
+  reviewReading: true,
+};
 
 export const userSettingsKey = (userId: string) => `atomize.settings.${userId}`;
 
@@ -109,6 +113,7 @@ export function useGeneralSettings() {
   const settings: GeneralSettings = query.data ?? {
     darkMode: local.darkMode ?? DEFAULT_GENERAL_SETTINGS.darkMode,
     notifications: local.notifications ?? DEFAULT_GENERAL_SETTINGS.notifications,
+    reviewReading: DEFAULT_GENERAL_SETTINGS.reviewReading,
   };
   return { settings, query };
 }

@@ -3,7 +3,14 @@ import { readTaskOptions, TASK_DEFAULTS } from "../../shared/schemas/tasks";
 import type { TaskRow } from "../plan/rows";
 import type { ProjectBrief } from "./planners/contract";
 import { readKind } from "./reading/kind";
-import { extractScope } from "./reading/requirements";
+import { extractScope, type StatedScope } from "./reading/requirements";
+import {
+  kindOfReading,
+  readingOf,
+  type StoredReading,
+  scopeOfReading,
+  storedReadingOf,
+} from "./reading/review";
 
 export type DecompositionOptions = {
   maxDepth: number;
@@ -13,7 +20,7 @@ export type DecompositionOptions = {
   githubRepo: string | null;
 };
 
-export function optionsOf(root: TaskRow): DecompositionOptions {
+export function optionsOf(root: Pick<TaskRow, "options">): DecompositionOptions {
   const o = readTaskOptions(root.options);
   return {
     maxDepth: o.max_depth ?? TASK_DEFAULTS.max_depth,
@@ -25,13 +32,22 @@ export function optionsOf(root: TaskRow): DecompositionOptions {
 }
 
 /**
- * Briefs read lately, by what they are read from: every split of a plan reads the same description, and
- * reading one of 20,000 characters takes a good part of a second. Briefs are never changed once made.
+
+ * What every planner is given for a project (the outline, a model, a coding agent): the description and
+ * preferences, and what was read of them. A reading a person checked (issue 38; reading/review.ts) is
+ * what was read; otherwise the description is read now, as it always is.
+ *
+ * Briefs read lately are kept, by what they are read from: every split of a plan reads the same
+ * description, and reading one of 20,000 characters takes a good part of a second. Briefs are never
+ * changed once made.
  */
 const recentBriefs = new Map<string, ProjectBrief>();
 const RECENT_BRIEFS = 32;
 
-export function briefOf(root: TaskRow, repositorySummary: string | null): ProjectBrief {
+export function briefOf(
+  root: Pick<TaskRow, "description" | "options"> & { reading?: unknown },
+  repositorySummary: string | null,
+): ProjectBrief {
   const prefs = readTaskOptions(root.options).tech_preferences ?? {};
   const key = JSON.stringify([
     root.description,
@@ -39,10 +55,11 @@ export function briefOf(root: TaskRow, repositorySummary: string | null): Projec
     prefs.tech_stack_id ?? null,
     prefs.additional_requirements ?? null,
     repositorySummary,
+    root.reading ?? null,
   ]);
   const recent = recentBriefs.get(key);
   if (recent) return recent;
-  const brief = readBrief(root.description, prefs, repositorySummary);
+  const brief = readBrief(root.description, prefs, repositorySummary, storedReadingOf(root.reading));
   if (recentBriefs.size >= RECENT_BRIEFS) recentBriefs.delete(recentBriefs.keys().next().value!);
   recentBriefs.set(key, brief);
   return brief;
@@ -52,10 +69,13 @@ function readBrief(
   description: string,
   prefs: NonNullable<ReturnType<typeof readTaskOptions>["tech_preferences"]>,
   repositorySummary: string | null,
+  checked: ReturnType<typeof storedReadingOf>,
 ): ProjectBrief {
   const type = prefs.application_type ? findApplicationType(prefs.application_type) : undefined;
   const stack = type && prefs.tech_stack_id ? findStack(type.id, prefs.tech_stack_id) : undefined;
-  const scope = extractScope(description, prefs.additional_requirements ?? null);
+  const scope: StatedScope = checked
+    ? scopeOfReading(checked)
+    : extractScope(description, prefs.additional_requirements ?? null);
   return {
     description,
     applicationType: type ? { id: type.id, label: type.label, description: type.description } : null,
@@ -63,13 +83,28 @@ function readBrief(
     additionalRequirements: prefs.additional_requirements ?? null,
     repositorySummary,
     scope,
-    kind: readKind({
-      description,
-      scope,
-      repositorySummary,
-      applicationType: type?.id ?? null,
-    }),
+    kind: checked
+      ? kindOfReading(checked)
+      : readKind({
+          description,
+          scope,
+          repositorySummary,
+          applicationType: type?.id ?? null,
+        }),
+    ...(checked?.changed ? { readingCorrected: true as const } : {}),
   };
+}
+
+/**
+ * The reading a person is asked to check for a new project: the brief's, as the planners would read it
+ * now. A linked repository counts as work on something that exists, as the planners read it.
+ */
+export function readingToCheck(root: Pick<TaskRow, "description" | "options">): StoredReading {
+  const brief = briefOf(
+    { description: root.description, options: root.options },
+    optionsOf(root).githubRepo ? "(a linked repository)" : null,
+  );
+  return readingOf(brief.scope, brief.kind);
 }
 
 /** A brief for a text on its own (tests, a re-plan of a node the outline does not know): read as a root's would be. */

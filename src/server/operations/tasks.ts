@@ -2,6 +2,7 @@ import { z } from "zod";
 import { planActuals, scopeChanges, scopeChangesInput } from "../../shared/schemas/actuals";
 import { syncResult } from "../../shared/schemas/integrations";
 import { addNoteInput, taskNote, taskNotes } from "../../shared/schemas/notes";
+import { reading, setReadingInput } from "../../shared/schemas/reading";
 import {
   acceptReplanInput,
   replanInput,
@@ -49,6 +50,7 @@ import * as sync from "../services/exports/sync";
 import * as tracker from "../services/exports/tracker-changes";
 import * as actuals from "../services/tasks/actuals";
 import * as notes from "../services/tasks/notes";
+import * as readings from "../services/tasks/reading";
 import * as replan from "../services/tasks/replan";
 import * as review from "../services/tasks/review";
 import * as service from "../services/tasks/tasks";
@@ -85,7 +87,7 @@ export const taskOperations = {
   create: mutation({
     access: "user",
     summary:
-      'Creates a task from a description and starts its decomposition, or, with planner "agent", lets the calling coding agent plan it.',
+      'Creates a task from a description and starts its decomposition, or, with planner "agent", lets the calling coding agent plan it; with review_reading, only reads it and waits for you to check the reading (status awaiting_review).',
     input: createTaskInput,
     output: task,
     run: ({ deps, user, apiToken }, input) =>
@@ -116,6 +118,33 @@ export const taskOperations = {
     output: compactTree,
     run: async ({ deps, user }, input) => packTree(await service.getTaskTree(deps, user.id, input.id)),
     rest: [{ method: "get", path: "/tasks/{id}/tree/compact" }],
+  }),
+  reading: query({
+    access: "user",
+    summary:
+      "What was read of a project's description: the kind of work with its reasons, the kinds you may choose, and each item with its role (work items are R1, R2, ... in order; other items have no id).",
+    input: byId,
+    output: reading,
+    run: ({ deps, user }, input) => readings.getReading(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/tasks/{id}/reading" }],
+  }),
+  setReading: mutation({
+    access: "user",
+    summary:
+      "Replaces the reading of a project waiting for your check: its kind and its items, in order, each with its text and role (409 once it is planned).",
+    input: setReadingInput.extend({ id: taskId }),
+    output: reading,
+    run: ({ deps, user }, { id, ...input }) => readings.setReading(deps, user.id, id, input),
+    rest: [{ method: "put", path: "/tasks/{id}/reading", from: "body" }],
+  }),
+  plan: mutation({
+    access: "user",
+    summary:
+      "Plans a project waiting for your check from its reading as it now stands; uses one of the monthly allowance (409 unless awaiting_review).",
+    input: byId,
+    output: task,
+    run: ({ deps, user }, input) => readings.planProject(deps, user.id, input.id),
+    rest: [{ method: "post", path: "/tasks/{id}/plan" }],
   }),
   update: mutation({
     access: "user",

@@ -21,9 +21,11 @@ const required = (message: string, max = 500) => z.string({ error: message }).tr
 export const generalSettingsInput = z.strictObject({
   darkMode: z.boolean().optional(),
   notifications: z.boolean().optional(),
+  /** Whether the new-project form asks you to check what was read before planning (issue 38). */
+  reviewReading: z.boolean().optional(),
 });
 export const generalSettings = z
-  .object({ darkMode: z.boolean(), notifications: z.boolean() })
+  .object({ darkMode: z.boolean(), notifications: z.boolean(), reviewReading: z.boolean() })
   .meta({ id: "GeneralSettings" });
 export type GeneralSettings = z.infer<typeof generalSettings>;
 

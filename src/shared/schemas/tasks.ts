@@ -14,6 +14,8 @@ export const TASK_STATUSES = [
   "failed",
   "error",
   "rejected",
+  /** Read, not planned: the owner checks what was read, then plans it (issue 38; schemas/reading.ts). */
+  "awaiting_review",
 ] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
@@ -101,6 +103,11 @@ export const createTaskInput = z.strictObject({
   planner: z
     .enum(TASK_PLANNERS, { error: `planner must be one of ${TASK_PLANNERS.join(", ")}` })
     .default("auto"),
+  /**
+   * Read the text and stop (status `awaiting_review`) so the owner checks the reading before anything is
+   * planned; planning, and its use of the monthly allowance, start with POST /tasks/{id}/plan.
+   */
+  review_reading: z.boolean().default(false),
 });
 export type CreateTaskInput = z.input<typeof createTaskInput>;
 
@@ -459,6 +466,7 @@ export function statsGroupOf(status: string): Exclude<keyof TaskStats, "total"> 
       return "in_progress";
     case "pending":
     case "submitted":
+    case "awaiting_review":
       return "pending";
     case "rejected":
       return "rejected";

@@ -43,6 +43,13 @@ function GeneralTab({ api }: { api: SettingsApi }) {
           checked={api.notifications}
           onChange={api.setNotifications}
         />
+        <ToggleRow
+          id="setting-review-reading"
+          label="Check what was read before planning"
+          description="A new project shows the kind of work and the requirements read from its description, for you to correct before it is planned."
+          checked={api.reviewReading}
+          onChange={api.setReviewReading}
+        />
       </div>
     </section>
   );

@@ -103,6 +103,10 @@ export function useSettings() {
     toast.success(on ? "Email notifications enabled" : "Email notifications disabled");
     applyGeneral({ notifications: on });
   };
+  const setReviewReading = (on: boolean) => {
+    toast.success(on ? "New projects wait for your check" : "New projects are planned at once");
+    applyGeneral({ reviewReading: on });
+  };
 
   /** Shows the credentials' field errors; whether there were any. */
   const showErrors = (next: IntegrationErrors): boolean => {
@@ -194,8 +198,10 @@ export function useSettings() {
     status,
     darkMode: theme === "dark",
     notifications: settings.notifications,
+    reviewReading: settings.reviewReading,
     setDarkMode,
     setNotifications,
+    setReviewReading,
     save,
     saving,
     removeCredentials,

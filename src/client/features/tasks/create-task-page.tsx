@@ -26,6 +26,8 @@ import {
   EMPTY_CREATE_TASK,
 } from "./create-task-form";
 import { CONNECT_MODEL_PATH, plannerChoiceText } from "./planner-text";
+import { ReadingReviewPanel } from "./reading-review-panel";
+import { useReviewChoice } from "./use-review-choice";
 import { useTreeQueryOptions } from "./use-tree-query";
 
 /** The fields' element ids, in the form's order. */
@@ -73,6 +75,9 @@ export default function CreateTaskPage() {
   const [values, setValues] = useState<CreateTaskValues>(EMPTY_CREATE_TASK);
   const [errors, setErrors] = useState<FieldErrors<CreateTaskField>>({});
   const [formError, setFormError] = useState<string | null>(null);
+  // A project created for a check of its reading: its review replaces the form, in place.
+  const [toCheck, setToCheck] = useState<string | null>(null);
+  const review = useReviewChoice();
 
   // Creating a task is not idempotent: never retry it behind the user's back.
   const create = useMutation(trpc.tasks.create.mutationOptions({ retry: false }));
@@ -91,17 +96,21 @@ export default function CreateTaskPage() {
     setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
   };
 
-  const submit = async () => {
+  const submit = async (reviewReading: boolean) => {
     if (creating) return;
-    const payload = createTaskPayload(values);
+    const payload = { ...createTaskPayload(values), review_reading: reviewReading };
     const found = schemaFieldErrors(createTaskInput, payload, CREATE_TASK_FIELDS);
     setErrors(found);
     if (focusFirstError(found, FIELD_IDS)) return;
     setFormError(null);
     try {
       const task = await create.mutateAsync(payload);
-      toast.success("Task created successfully!");
       const id = task?.task_id ?? task?.id;
+      toast.success(
+        task?.status === "awaiting_review"
+          ? "Task created: check what was read, then plan it."
+          : "Task created successfully!",
+      );
       if (id) {
         queryClient.setQueryData(trpc.tasks.get.queryKey({ id }), task);
         void queryClient.prefetchQuery(treeOptions(id));
@@ -109,7 +118,8 @@ export default function CreateTaskPage() {
       void cache.invalidateLists();
       void cache.invalidateUsage();
       refetchUser().catch(() => undefined);
-      navigate(id ? `/tasks/${encodeURIComponent(id)}` : "/dashboard");
+      if (id && task?.status === "awaiting_review") setToCheck(id);
+      else navigate(id ? `/tasks/${encodeURIComponent(id)}` : "/dashboard");
     } catch (err) {
       setErrors(serverFieldErrors(err, CREATE_TASK_FIELDS));
       const message =
@@ -121,15 +131,36 @@ export default function CreateTaskPage() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    void submit();
+    void submit(review.on);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      void submit();
+      void submit(review.on);
     }
   };
+
+  if (toCheck) {
+    return (
+      <div className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-6 sm:py-8">
+        <header>
+          <h1 className="text-2xl font-bold sm:text-3xl">Create Task</h1>
+          <p className="mt-1 text-sm text-base-content/70">
+            Your project is saved. Check what was read, then plan it.
+          </p>
+        </header>
+        <ReadingReviewPanel
+          taskId={toCheck}
+          focusOnLoad
+          onPlanned={(task) => {
+            toast.success("Planning started");
+            navigate(`/tasks/${encodeURIComponent(task.id)}`);
+          }}
+        />
+      </div>
+    );
+  }
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-6 sm:py-8">
@@ -274,6 +305,25 @@ export default function CreateTaskPage() {
             </p>
           </div>
 
+          <div className="rounded-box border border-base-300 bg-base-100 p-3">
+            <label htmlFor="review-reading" className="flex cursor-pointer items-start gap-3">
+              <input
+                id="review-reading"
+                type="checkbox"
+                className="checkbox checkbox-primary checkbox-sm mt-0.5"
+                checked={review.on}
+                onChange={(e) => review.set(e.target.checked)}
+                disabled={creating}
+                aria-describedby="review-reading-hint"
+              />
+              <span className="text-sm font-medium">Let me check what was read before planning</span>
+            </label>
+            <p id="review-reading-hint" className="mt-1 pl-8 text-xs text-base-content/60">
+              Atomize shows the kind of work and each requirement it read from your description; you correct
+              them, then plan. Your choice is remembered.
+            </p>
+          </div>
+
           <aside aria-label="How decomposition works" className="alert alert-info alert-soft items-start">
             <div className="text-sm">
               <p className="font-semibold">How your task is decomposed</p>
@@ -298,6 +348,16 @@ export default function CreateTaskPage() {
               >
                 Cancel
               </button>
+              {review.on && (
+                <button
+                  type="button"
+                  className="btn btn-outline flex-1 sm:flex-none"
+                  onClick={() => void submit(false)}
+                  disabled={blank || creating}
+                >
+                  Plan without checking
+                </button>
+              )}
               <button
                 type="submit"
                 className="btn btn-primary flex-1 sm:flex-none"

@@ -49,6 +49,7 @@ const STATUS_ORDER = [
   "processing",
   "pending",
   "submitted",
+  "awaiting_review",
   "failed",
   "error",
   "rejected",

@@ -16,6 +16,7 @@ import { HistoryTab } from "./history-tab";
 import { OverviewTab } from "./overview-tab";
 import { PlanReviewCard, RejectedPlanCard } from "./plan-review";
 import { PlanTab } from "./plan-tab";
+import { ReadingReviewPanel } from "./reading-review-panel";
 import { RequirementsTab } from "./requirements-tab";
 import { SubtasksTab } from "./subtasks-tab";
 import { classifyTaskError } from "./task-error";
@@ -245,6 +246,10 @@ function TaskDetail({
       <TaskSummaryCard task={task} summary={summary} />
       {showProgress && (
         <DecompositionProgressPanel task={task} state={progress} dispatch={dispatchProgress} />
+      )}
+      {isRoot && task.status === "awaiting_review" && (
+        // Read, not planned: the owner checks the reading here, as on the new-project form (issue 38).
+        <ReadingReviewPanel taskId={task.id} onPlanned={() => undefined} />
       )}
       {isRoot && task.status === "submitted" && (
         <PlanReviewCard task={task} tree={tree} treeLoading={treeQuery.isPending || treeQuery.isFetching} />

@@ -48,6 +48,12 @@ export const tasks = pgTable(
     predictions: jsonb().$type<Record<string, unknown>>(),
     /** Creation options: max_depth, max_subtasks, complexity_threshold, use_context, requires_approval, tech_preferences. */
     options: jsonb().$type<StoredTaskOptions>(),
+    /**
+     * On a root: the reading a person checked before planning (issue 38; engine/reading/review.ts
+     * `StoredReading`). The planners plan from it instead of reading the description again; null when
+     * the project was planned without a check.
+     */
+    reading: jsonb().$type<Record<string, unknown>>(),
     planner: text(),
     model: text(),
     warnings: jsonb().$type<string[]>().notNull().default([]),

@@ -12,7 +12,12 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
-export type UserSettings = { darkMode: boolean; notifications: boolean };
+export type UserSettings = {
+  darkMode: boolean;
+  notifications: boolean;
+  /** Check the reading before planning (issue 38); absent reads as true. */
+  reviewReading?: boolean;
+};
 
 export const users = pgTable(
   "users",

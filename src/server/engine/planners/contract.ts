@@ -26,6 +26,11 @@ export type ProjectBrief = {
   scope: StatedScope;
   /** The kind of work the description asks for, with the evidence (reading/kind.ts). */
   kind: KindReading;
+  /**
+   * Set when the owner corrected the reading before planning (reading/review.ts): the scope, not the
+   * description, says what to plan. Absent otherwise, so an unchanged reading briefs as no check does.
+   */
+  readingCorrected?: true;
 };
 
 /** One node to split: its own text plus the path from the root, so a planner keeps context. */

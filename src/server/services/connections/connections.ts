@@ -25,7 +25,12 @@ import type { UserRow } from "../auth/sessions";
 const TIMEOUT = 10_000;
 
 export function generalSettingsOf(user: UserRow): GeneralSettings {
-  return { darkMode: user.settings?.darkMode ?? false, notifications: user.settings?.notifications ?? true };
+  return {
+    darkMode: user.settings?.darkMode ?? false,
+    notifications: user.settings?.notifications ?? true,
+    // Checking what was read before planning is the default (issue 38).
+    reviewReading: user.settings?.reviewReading ?? true,
+  };
 }
 
 export async function updateGeneralSettings(

@@ -131,6 +131,11 @@ export async function startExport(
       "BAD_REQUEST",
       "Export the whole task tree: open its root task and export from there.",
     );
+  if (task.status === "awaiting_review")
+    throw new AppError(
+      "CONFLICT",
+      "This project is not planned yet: check its reading and plan it, then export it.",
+    );
   const row = await deps.db.transaction(async (tx) => {
     const [created] = await tx
       .insert(exports)

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { submitCompositionInput, submitSubtasksInput } from "../../../shared/schemas/agent-planning";
 import type { Deps } from "../../deps";
 import * as agent from "../../engine/agent";
+import { AppError } from "../../errors";
 import { getOwnedRow } from "../../plan/owned";
 import type { TaskRow } from "../../plan/rows";
 
@@ -17,7 +18,14 @@ async function projectOf(deps: Deps, userId: string, id: string): Promise<TaskRo
 
 /** The next node to split in the caller's project, with its brief and the answer's schema; or done. */
 export async function nextPlanningStep(deps: Deps, userId: string, projectId: string) {
-  return agent.nextStep(deps, await projectOf(deps, userId, projectId));
+  const root = await projectOf(deps, userId, projectId);
+  if (root.status === "awaiting_review") {
+    throw new AppError(
+      "CONFLICT",
+      "This project waits for a check of its reading: read it with get_reading, change it with set_reading if needed, then start planning with plan_project.",
+    );
+  }
+  return agent.nextStep(deps, root);
 }
 
 /** The agent's subtasks for one node of the caller's project, checked and written; then the next step. */

@@ -344,6 +344,8 @@ function planningState(root: Row, hasChildren: boolean): string | null {
   if (root.status === "processing" || (root.status === "pending" && !hasChildren))
     return "The plan is still being made";
   if (root.status === "submitted") return "The plan waits for your review (approve it in Atomize)";
+  if (root.status === "awaiting_review")
+    return "Nothing is planned yet: the reading of the description waits for your check (get_reading, then plan_project)";
   return null;
 }
 

@@ -6,6 +6,7 @@ import type { createTaskInput, Task, updateTaskInput } from "../../../shared/sch
 import { taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { agentStartedEvents } from "../../engine/agent";
+import { readingToCheck } from "../../engine/brief";
 import { AGENT_PLANNER } from "../../engine/jobs";
 import { AppError } from "../../errors";
 import { type PlanGraph, readyLeaves } from "../../plan/graph";
@@ -14,6 +15,7 @@ import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisio
 import type { TaskRow } from "../../plan/rows";
 import { hasChildren, loadPlanGraph } from "../../plan/rows";
 import { getTask } from "./read";
+import { holdForReview } from "./reading";
 import { toTask } from "./serialize";
 import { countMonthlyUse } from "./usage";
 
@@ -78,27 +80,33 @@ export async function createTask(
       }
     : null;
 
+  const options = {
+    max_depth: input.max_depth,
+    max_subtasks: input.max_subtasks,
+    complexity_threshold: input.complexity_threshold,
+    use_context: input.use_context,
+    requires_approval: input.requires_approval,
+    tech_preferences: techPreferences,
+  };
+  const review = input.review_reading;
   const row = await deps.db.transaction(async (tx) => {
-    await countMonthlyUse(tx, userId);
+    // A project kept for a check of its reading is not planned yet, so it uses nothing of the allowance
+    // until it is (reading.ts planProject); how many may wait is bounded instead.
+    if (review) await holdForReview(tx, userId);
+    else await countMonthlyUse(tx, userId);
     const [inserted] = await tx
       .insert(tasks)
       .values({
         userId,
         description: input.description,
-        status: byAgent ? "processing" : "pending",
+        status: review ? "awaiting_review" : byAgent ? "processing" : "pending",
         ...(byAgent ? { planner: AGENT_PLANNER, model: caller.agentName } : {}),
-        options: {
-          max_depth: input.max_depth,
-          max_subtasks: input.max_subtasks,
-          complexity_threshold: input.complexity_threshold,
-          use_context: input.use_context,
-          requires_approval: input.requires_approval,
-          tech_preferences: techPreferences,
-        },
+        ...(review ? { reading: readingToCheck({ description: input.description, options }) } : {}),
+        options,
         context: techStack ? { tech_stack: techStack, best_practices: [] } : null,
       })
       .returning();
-    if (!byAgent) await deps.runs.start(inserted!.id, tx);
+    if (!byAgent && !review) await deps.runs.start(inserted!.id, tx);
     return inserted!;
   });
   deps.log.info("task created", { taskId: row.id, userId });
@@ -109,7 +117,7 @@ export async function createTask(
     rootTaskId: row.id,
     status: row.status,
   });
-  if (byAgent) await deps.events.publishMany(agentStartedEvents(row));
+  if (byAgent && !review) await deps.events.publishMany(agentStartedEvents(row));
   return toTask(row, { children: 0, descendants: 0 }, { epics: [], stories: [], eventModel: null });
 }
 
@@ -126,7 +134,17 @@ export async function updateTask(
 ): Promise<Task> {
   const before = await getOwnedRow(deps, userId, id);
   const set: Partial<TaskRow> = { updatedAt: new Date() };
+  const unplanned = before.parentId === null && before.status === "awaiting_review";
+  if (unplanned && input.status !== undefined) {
+    throw new AppError(
+      "CONFLICT",
+      "This project is not planned yet: check its reading and plan it before changing its status.",
+    );
+  }
   if (input.description !== undefined) set.description = input.description;
+  // A new description waiting for its check is read again: the check is of what it now says.
+  if (unplanned && input.description !== undefined)
+    set.reading = readingToCheck({ description: input.description, options: before.options });
   if (input.is_atomic !== undefined) set.isAtomic = input.is_atomic;
   if (input.implementation_details !== undefined) set.implementationDetails = input.implementation_details;
   if (input.complexity_score !== undefined) set.complexityScore = input.complexity_score;

@@ -69,6 +69,14 @@ export async function deleteSubtask(deps: Deps, userId: string, id: string): Pro
  */
 export async function restartDecomposition(deps: Deps, userId: string, id: string): Promise<Task> {
   const row = await getOwnedRow(deps, userId, id);
+  const root = row.rootTaskId ? await getOwnedRow(deps, userId, row.rootTaskId) : row;
+  if (root.status === "awaiting_review") {
+    // Nothing was planned yet: the project starts when its owner plans it from the checked reading.
+    throw new AppError(
+      "CONFLICT",
+      "This project has not been planned yet: check its reading and plan it (POST /api/tasks/{id}/plan).",
+    );
+  }
   const rootId = row.rootTaskId ?? row.id;
   await deps.db.transaction(async (tx) => {
     await countMonthlyUse(tx, userId);

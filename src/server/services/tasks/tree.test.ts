@@ -37,6 +37,7 @@ function rootRow(id: string): TaskRow {
       requires_approval: false,
       tech_preferences: { application_type: "web", tech_stack_id: null, github_repo: null },
     },
+    reading: null,
     planner: "offline",
     model: null,
     warnings: [],

@@ -15,6 +15,10 @@ object that matches the requested JSON schema and nothing else: no prose, no cod
 /** The project as every prompt states it: the description, the chosen type and stack, the repository. */
 export function briefText(brief: ProjectBrief): string {
   const lines = [`Project description:\n${brief.description}`];
+  if (brief.readingCorrected)
+    lines.push(
+      "The owner checked and corrected what was read of this description: plan exactly the stated requirements and kind of work below; the description is background, and what it says beyond them is not to be planned.",
+    );
   if (brief.applicationType)
     lines.push(`Application type: ${brief.applicationType.label} (${brief.applicationType.description})`);
   if (brief.stack) {
