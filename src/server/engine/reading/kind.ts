@@ -1,3 +1,4 @@
+import { kindReading } from "./learned";
 import type { StatedScope } from "./requirements";
 
 /**
@@ -361,6 +362,21 @@ export function readKind(input: {
   if (best !== "product" && score("product") > bestScore) best = "product";
   // A bug's template around a title that asks for speed: the title says what the work is.
   if (best === "bug" && !faultTitle && titled.some((c) => c.kind === "performance")) best = "performance";
+  // The learned reader (decision 034), trained on descriptions people wrote, outranks these signs when it
+  // is sure; where it hesitates, the signs decide. (On texts neither was tuned on, the two together read
+  // the kind right more often than either alone.)
+  const learned = kindReading(text);
+  if (learned.p >= LEARNED_SURE && learned.id !== best)
+    return {
+      id: learned.id,
+      label: KIND_LABELS[learned.id],
+      because: [
+        ...learned.because.map(
+          (b) => `the learned reader is sure of it (${Math.round(learned.p * 100)}%): ${b}`,
+        ),
+        ...(scores.get(learned.id)?.because ?? []).sort((a, b) => b[0] - a[0]).map(([, t]) => t),
+      ].slice(0, 3),
+    };
   // The strongest evidence first.
   const because = (scores.get(best)?.because ?? []).sort((a, b) => b[0] - a[0]).map(([, text]) => text);
   return {
@@ -371,3 +387,6 @@ export function readKind(input: {
       : ["nothing in it points to an existing system, so it is planned as something new"],
   };
 }
+
+/** How sure the learned reader must be to outrank the signs above. */
+const LEARNED_SURE = 0.6;
