@@ -1,8 +1,9 @@
 import { ACTOR_NOUN } from "./actors";
 import { inlineList } from "./inline-list";
+import { roleOf, type SentenceRole } from "./learned";
 import type { StatedScope } from "./requirements";
 import type { SectionKind } from "./sections";
-import { judgeSentence, splitOutside, startsWithInstruction } from "./sentences";
+import { judgeSentence, saysItIsWanted, splitOutside, startsWithInstruction } from "./sentences";
 import { allNamed, namedTechnologies } from "./signals";
 
 /**
@@ -50,6 +51,19 @@ export const CONSTRAINT =
 /** A sentence that opens with a subordinate clause ("If ...,", "As long as ...,", "Still, when ...,"). */
 const SUBORDINATE_START =
   /^(?:(?:still|so|and|but|now|also|well),?\s+)?(?:as long as|so long as|if|when|whenever|while|since|because|although|though|even if|even though|unless|until|once|after|before|whether|in case)\b/i;
+
+/** How sure the learned reader must be to take a sentence the rules would plan out of the work. */
+// Per role: it reads metadata, headings and questions well, remarks and deferrals less so (decision 034's
+// held-out figures), and dropping real work costs more than planning a stray line.
+const LEARNED_ROLE_SURE: Record<Exclude<SentenceRole, "work">, number> = {
+  metadata: 0.6,
+  heading: 0.6,
+  question: 0.7,
+  context: 0.85,
+  non_goal: 0.9,
+  constraint: 0.8,
+  criterion: 0.9,
+};
 
 /** A section of instructions for the people who run or install the thing. */
 const HOW_TO_RUN =
@@ -258,6 +272,22 @@ export function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
   }
   if (verdict === "context") {
     scope.context.push(text);
+    return;
+  }
+  // The rules found nothing against it; the learned reader (decision 034) may know it for what it is:
+  // a remark, a field of a template, a deferral, a rule of the work, a check of it.
+  const learned = saysItIsWanted(text) ? null : roleOf({ text, heading: p.section, listItem: p.inList });
+  if (learned && learned.role !== "work" && learned.p >= LEARNED_ROLE_SURE[learned.role]) {
+    const into = {
+      context: scope.context,
+      heading: scope.context,
+      metadata: scope.context,
+      question: scope.questions,
+      non_goal: scope.nonGoals,
+      constraint: scope.constraints,
+      criterion: scope.criteria,
+    }[learned.role];
+    into.push(text);
     return;
   }
   // "The teacher gets an overview, and she exports the month": two things stated in one sentence.

@@ -396,4 +396,27 @@ describe("reading what a description states", () => {
     );
     expect(texts(scope)).toEqual(["A focus timer with breaks"]);
   });
+
+  it("plans none of the prose, template lines and metadata the issue names (issue 38)", () => {
+    const scope = extractScope(
+      [
+        "Tag filter in the issue list",
+        "",
+        "Follow on to #70.",
+        "",
+        "Gitea version (or commit ref): any",
+        "",
+        "Most of the time I just scroll. And yeah, the database does no filtering for it.",
+        "",
+        "- Filter issues by one or more tags",
+        "- Keep the filter in the URL",
+        "",
+        "It must NOT use: any ORM, a new auth system.",
+        "",
+        "Strong community. Why: people lose time.",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual(["Filter issues by one or more tags", "Keep the filter in the URL"]);
+    expect(scope.constraints).toEqual(["It must NOT use: any ORM, a new auth system"]);
+  });
 });

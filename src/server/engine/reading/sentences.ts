@@ -115,7 +115,8 @@ const REMARK =
   /^(?:(?:thanks?|thank you|cheers|regards|best|hi|hello|hey|dear|hope this helps|any (?:ideas|thoughts|help|feedback|suggestions)|let me know|feel free|happy to|looking forward|lgtm|\+1|same here|me too|count me (?:in|as)|i (?:want|need|'d like|would like) this too|(?:this )?(?:gets|has) my vote|i (?:agree|second this)|seconded|(?:[\w-]+'s )?(?:suggestion|idea|proposal)(?: from [\w ]+)? gets my vote|great|awesome|cool|nice|good|ok|okay|sure|yes|no|absolutely|definitely|exactly|agreed|indeed|sounds good|makes sense|wish (?:us|me) luck|good luck|fingers crossed|tl;?dr|edit:|update:|that'?s (?:much |way |far |a bit |not |pretty |really )?(?:too|very|so|great|awesome|nice|good|bad|fine|it|all|a lot|the (?:idea|point|plan))|it'?s (?:much |way |far |a bit |not |pretty |really )?(?:too|very|so|great|awesome|nice|good|bad|fine|overkill|over-?engineered|a (?:lot|mess|pain|nightmare))|is (?:it|this|that) (?:over-?engineered|overkill|too)|here(?:'s| is| are) (?:my|our|the|a|an|what)|below (?:is|are)|the following|this (?:document|doc|prd|spec|rfc|readme|issue|ticket|post|proposal) (?:describes|outlines|covers|is about|proposes)))(?=\W|$)/i;
 
 /** Openers that carry no meaning of their own ("So, ...", "Honestly ..."). */
-const FILLER = /^(?:so|well|and|but|now|honestly|basically|anyway|also|oh|ok|okay|then|plus)\b,?\s+/i;
+const FILLER =
+  /^(?:so|well|and|but|now|honestly|basically|anyway|also|oh|ok|okay|then|plus|yeah|yes|yep|right)\b,?\s+/i;
 
 /** A sentence about the writer or the writer's people: "I ...", "we've ...", "my mom ...", "she ...". */
 const PERSONAL_SUBJECT =
@@ -165,11 +166,35 @@ const MEASUREMENT =
 const CURRENT =
   /\b(?:currently|right now|at the moment|as of (?:now|today)|these days|so far|to date)\b|^(?:the|our|my) [\w ]{0,20}\b(?:team|people|staff|folks|devs|developers|engineers|users|customers)\s+(?:knows?|likes?|prefers?|is used to|are used to|already (?:has|have|uses?))\b|\b(?:has|have)\s+(?:already\s+)?(?:ended|expired|stopped|reached end|run out|been (?:deprecated|discontinued|retired))\b|\b(?:reviews?|users?|customers?|people) (?:mention|complain about|keep mentioning|report) (?:it|this|that)\b|^today\b|^[\w'’ -]{1,40}\b(?:keeps?|kept) [a-z]+ing\b/i;
 
+/** What the system does not do today: "The database does no filtering for it", "The app has no export". */
+const LACKS =
+  /^(?:the|our|this|that|it|its|there)\b[\w'’ -]{0,40}?\b(?:does(?:n'?t|n’t| not| no)|do(?:n'?t|n’t| not)|has no|have no|is no|are no|can(?:'?t|’t|not)|is(?:n'?t|n’t| not)|are(?:n'?t|n’t| not)|offers? no|gives? no|shows? no)\b/i;
+
+/** A pointer to another issue: "Follow on to #70", "Related to #12", "Blocked by #3". */
+const ISSUE_LINK =
+  /^(?:follow(?:s|ing)?[- ]?(?:on|up)(?: to| of| from)?|related(?: to)?|relates to|see(?: also)?|part of|blocked by|depends on|duplicate of|dupe of|supersedes|replaces|split (?:from|out of)|from|re|cc)\s*:?\s*(?:[\w.-]+\/[\w.-]+)?#\d+\b/i;
+
 /** Today's manual way: "Finance builds the report by exporting CSVs", after any instruction is ruled out. */
 const BY_HAND = /\bby (?:hand|manually|copying|pasting|exporting|emailing|printing)\b/i;
 
 /** A request someone else made: "the kids voted for streaks", "customers asked for dark mode". */
 const REQUESTED = /\b(?:voted for|keep asking for|keeps asking for|are asking for|asks for)\b/i;
+
+/**
+ * Whether a sentence says in so many words that it is wanted: an instruction, a wish or an obligation, a
+ * request made by someone, or the writer doing what the product will let them do. The learned reader may
+ * overrule a sentence only when it has none of these (reading/place.ts).
+ */
+export function saysItIsWanted(sentence: string): boolean {
+  const s = sentence.trim().replace(FILLER, "").replace(FILLER, "");
+  return (
+    REQUESTED.test(s) ||
+    IMPERATIVE.test(s) ||
+    (MODAL.test(s) && !/\b(?:wanted|needed|would have liked|used to)\b/i.test(s)) ||
+    OPERATES.test(s) ||
+    isPoliteRequest(s)
+  );
+}
 
 /**
  * What a sentence is. `inList`: it is a list item (or an item of an inline list), where a noun phrase
@@ -189,8 +214,18 @@ export function judgeSentence(sentence: string, inList: boolean): SentenceKind {
   // "Schedule downtime (or use the release window?)": a question in brackets leaves the item an item.
   const unbracketed = s.replace(/\s*\([^()]*\?\)\s*$/, "");
   if (/\?["'”)]*$/.test(unbracketed)) return isPoliteRequest(s) ? "work" : "question";
-  if (REMARK.test(s) || RATIONALE.test(s) || HEDGE.test(s) || META.test(s) || METADATA.test(s))
+  if (
+    REMARK.test(s) ||
+    RATIONALE.test(s) ||
+    HEDGE.test(s) ||
+    META.test(s) ||
+    METADATA.test(s) ||
+    ISSUE_LINK.test(s) ||
+    /^(?:why|reason|rationale|motivation|background)\s*:/i.test(s)
+  )
     return "context";
+  // How the system falls short today is the problem, not the ask, unless a wish is in it.
+  if (LACKS.test(s) && !MODAL.test(s) && !IMPERATIVE.test(s)) return "context";
   if (MEASUREMENT.test(s)) return "context";
   // How things are today ("currently", "so far", "by hand") is the situation, unless a wish is in it.
   if (
