@@ -209,6 +209,11 @@ export function judgeSentence(sentence: string, inList: boolean): SentenceKind {
     .replace(
       /^(?:for|in|at|on|during|over|after|before|since|this|next|every|each|most|some)\s+[\w'’ -]{1,40}?,?\s+(?=(?:i|we|i'm|we're|i’m|we’re|i've|we've|my|our|his|her|their|she|he)\b)/i,
       "",
+    )
+    // "Over in issue 20913, Gus brought ...": a place or a time set off by a comma, before a named subject.
+    .replace(
+      /^(?:[Oo]ver |[Bb]ack |[Uu]p |[Dd]own )?(?:[Ii]n|[Oo]n|[Aa]t|[Ff]rom|[Dd]uring|[Aa]fter|[Bb]efore|[Ss]ince|[Ll]ast|[Yy]esterday)\b[^,]{1,90},\s+(?=[A-Z][a-z]+\s+[a-z]+ed\b|[A-Z][a-z]+\s+(?:brought|made|wrote|found|took|gave|said|told|ran|built|got)\b)/,
+      "",
     );
   // "Would it be possible to grant read access to members only?": a request put politely, not a question.
   // "Schedule downtime (or use the release window?)": a question in brackets leaves the item an item.

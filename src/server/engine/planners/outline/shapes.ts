@@ -19,6 +19,7 @@ import {
   chooseStack,
   collectData,
   cutOver,
+  dataModel,
   decommission,
   deployUpgrade,
   discoverySteps,
@@ -65,6 +66,12 @@ export type Shape = {
   /** The workstream's name when the requirements sit directly on the first level. */
   flatTitle: string | null;
 };
+
+/** A requirement that keeps data: "Holds donor data", "Store each reading", a "Database" section. */
+const STORES =
+  /\b(?:stor(?:e|es|ed|ing|age)|holds?|keeps? (?:a )?(?:record|track|history|log)|records?|saves?|persist\w*|database|db|tables?|schema|history|log of)\b/i;
+/** A requirement that is itself the data model. */
+const DATA_MODEL = /\b(?:data model|schema|erd|entity[- ]relationship|migrations?)\b/i;
 
 /** A stated requirement that sets a measurable goal ("p95 under 200 ms") rather than a change to make. */
 const TARGET =
@@ -230,6 +237,7 @@ export function productShape(
   const ciReqs = requirements.filter((r) => CI_REQ.test(r.text));
   const special = new Set([...deployReqs, ...ciReqs]);
   const features = requirements.filter((r) => !special.has(r));
+  const stored = features.filter((r) => STORES.test(r.text) || STORES.test(r.section ?? ""));
   const first: OutlineNode[] = [];
   const streams: Workstream[] = [];
   if (vague) first.push(...inSequence(discoverySteps(), "discovery"));
@@ -237,6 +245,8 @@ export function productShape(
     ...(scope.questions.length && !vague ? [openQuestions(scope.questions)] : []),
     ...(named.length === 0 && !stackName ? [chooseStack()] : []),
     ...(ciReqs.length ? ciReqs.map((r) => requirementLeaf(r)) : [repositorySetup(named, stackName)]),
+    // Things to store, stated more than once (or a section of them): the data model comes before them.
+    ...(stored.length >= 2 && !features.some((r) => DATA_MODEL.test(r.text)) ? [dataModel(stored)] : []),
   ];
   first.push(setup.length === 1 ? setup[0]! : group("Project setup", inSequence(setup, "setup")));
   streams.push({ title: vague ? "Discovery and setup" : "Project setup", nodes: [...first] });

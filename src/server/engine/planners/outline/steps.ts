@@ -35,6 +35,29 @@ export function chooseStack(): OutlineNode {
   );
 }
 
+/**
+ * The data model, when the requirements store things: the entities they name, as a schema with
+ * migrations, before the features that read and write them.
+ */
+export function dataModel(stored: Requirement[]): OutlineNode {
+  return leaf(
+    "Design the data model: the schema and its migrations",
+    [
+      "The entities the requirements store, their fields and relations, as a schema created by migrations.",
+      ...quoted(
+        "Requirements that store data:",
+        stored.map((r) => `${r.id}: ${r.text}`),
+        8,
+      ),
+    ].join("\n"),
+    [
+      "Every entity the requirements store has a table (or collection) with its fields and relations",
+      "The schema is created from an empty database by migrations in the repository",
+    ],
+    5,
+  );
+}
+
 export function repositorySetup(named: string[], stackName: string | null): OutlineNode {
   const uses = stackName
     ? `Use the chosen stack (${stackName}).`
