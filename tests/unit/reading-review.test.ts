@@ -39,7 +39,8 @@ function shape(nodes: OutlineNode[]): unknown[] {
   return nodes.map((n) => [n.title, n.requirementIds, shape(n.children)]);
 }
 
-describe("a reading checked without changes", () => {
+// Each test reads every tuning case twice or more (about 10-20 ms a case, several times that on a loaded CI).
+describe("a reading checked without changes", { timeout: 60_000 }, () => {
   it("gives back the scope it was made from, for every tuning case", () => {
     for (const c of TUNING) {
       const scope = extractScope(c.description);
