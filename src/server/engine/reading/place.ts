@@ -22,6 +22,8 @@ export type Pending = {
   statedIn: string | null;
   /** Read as one requirement, as it stands (a table). */
   whole?: boolean;
+  /** Items of a sequence with the same group share a step (done side by side). */
+  stepGroup?: number;
 };
 
 /** An item that declares itself out of scope (or for later). */

@@ -419,4 +419,27 @@ describe("reading what a description states", () => {
     expect(texts(scope)).toEqual(["Filter issues by one or more tags", "Keep the filter in the URL"]);
     expect(scope.constraints).toEqual(["It must NOT use: any ORM, a new auth system"]);
   });
+
+  it("takes a list's lead-in for what it is, and an item that waits for the ones above it as their next step", () => {
+    const scope = extractScope(
+      [
+        "Move the admin to React 18",
+        "",
+        "There is a lot to do, for example:",
+        "",
+        "- [ ] Replace the class components with hooks",
+        "- [ ] Replace Redux with Zustand",
+        "- [ ] Upgrade the router (blocked until the steps above are finished)",
+        "- [ ] Drop jQuery if nothing needs it",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual([
+      "Replace the class components with hooks",
+      "Replace Redux with Zustand",
+      "Upgrade the router (blocked until the steps above are finished)",
+      "Drop jQuery if nothing needs it",
+    ]);
+    expect(scope.sequences).toEqual([["R1", "R2", "R3"]]);
+    expect(scope.requirements.map((r) => r.step)).toEqual([0, 0, 1, undefined]);
+  });
 });

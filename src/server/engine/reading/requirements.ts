@@ -122,6 +122,23 @@ function fieldListsOf(blocks: Block[]): Map<number, { first: Block; items: strin
   return out;
 }
 
+/** The items of one list, in order. */
+function listItems(blocks: Block[], list: number): Block[] {
+  return blocks.filter((b) => b.type === "item" && b.list === list);
+}
+
+/**
+ * The first item of a list that says it waits for the ones above it ("blocked until the steps above are
+ * finished", "once everything above is done", "after the above"), or -1.
+ */
+function waitsForAbove(blocks: Block[], list: number): number {
+  return listItems(blocks, list).findIndex((b) =>
+    /\b(?:blocked (?:until|by)|(?:only )?(?:once|after|when) (?:all )?(?:of )?(?:the |these |those )?(?:steps?|items?|tasks?|everything|things?|changes?)? ?(?:above|before (?:it|this)|previous(?:ly)?|prior)|(?:the )?(?:steps?|items?|tasks?) above (?:are|is) (?:done|finished|complete))/i.test(
+      "text" in b ? b.text : "",
+    ),
+  );
+}
+
 /**
  * A list of instructions that says its own order: a later item starts with "Then", "Finally" or "After
  * that", or says "afterwards" ("- Take a snapshot … - Discard the copy afterwards - Then do it for real").
@@ -304,7 +321,9 @@ export function extractScope(description: string, additional: string | null = nu
             IN_ORDER.test(`${section ?? ""} ${lead}`) ||
             saysItsOrder(blocks, block.list);
           listSequence =
-            (block.numbered && (ordered || kind === "reproduction")) || saysItsOrder(blocks, block.list)
+            (block.numbered && (ordered || kind === "reproduction")) ||
+            saysItsOrder(blocks, block.list) ||
+            waitsForAbove(blocks, block.list) > 0
               ? ++sequenceId
               : null;
           // A numbered list of features is not an order; one of instructions outside a feature list may be.
@@ -355,6 +374,10 @@ export function extractScope(description: string, additional: string | null = nu
         // An item's later sentences say more of it ("Spin up a copy. It's our guinea pig."), unless they
         // ask for something of their own.
         const said = sentences(block.text);
+        // "Upgrade Vuetify (blocked until the steps above are done)": the items above it go side by side.
+        const waits = waitsForAbove(blocks, block.list);
+        const at = waits > 0 ? listItems(blocks, block.list).indexOf(block) : -1;
+        const stepGroup = waits > 0 ? (at < waits ? 0 : at) : undefined;
         said.forEach((s, k) => {
           if (
             k > 0 &&
@@ -371,8 +394,10 @@ export function extractScope(description: string, additional: string | null = nu
             section,
             kind: itemKind,
             inList: true,
-            sequence: listSequence,
+            // Items after the one that waits wait for nothing the text says.
+            sequence: waits > 0 && at > waits ? null : listSequence,
             statedIn: k === 0 && said.length > 1 && itemKind === "requirement" ? block.text : null,
+            ...(stepGroup !== undefined ? { stepGroup } : {}),
           });
         });
         return;
@@ -380,7 +405,14 @@ export function extractScope(description: string, additional: string | null = nu
       lead = block.text;
       // Prose: its sentences, with "then" chaining a sequence.
       let previous: Pending | null = null;
-      for (const s of sentences(block.text)) {
+      const said = sentences(block.text);
+      const next = blocks[index + 1];
+      for (const [k, s] of said.entries()) {
+        // "There's a lot to do, for example:" opens the list below it; the list says what.
+        if (k === said.length - 1 && /:$/.test(s) && next?.type === "item" && !startsWithInstruction(s)) {
+          scope.context.push(trimItem(s));
+          continue;
+        }
         const chained = THEN.test(s) || /^first(?:ly)?\b,?/i.test(s);
         const item: Pending = {
           text: s.replace(THEN, ""),
@@ -456,6 +488,7 @@ export function extractScope(description: string, additional: string | null = nu
 
   const seen: Set<string>[] = [];
   const sequenceOf = new Map<number, string[]>();
+  const lastOfSequence = new Map<number, Pending>();
   for (const item of requirementItems) {
     const text = trimItem(item.text);
     const words = wordSet(text);
@@ -474,7 +507,12 @@ export function extractScope(description: string, additional: string | null = nu
     if (item.sequence !== null && item.sequence > 0) {
       const ids = sequenceOf.get(item.sequence) ?? [];
       const before = ids.length ? scope.requirements.find((r) => r.id === ids[ids.length - 1]) : undefined;
-      const sameSentence = before && item.statedIn !== null && before.statedIn === item.statedIn;
+      const last = lastOfSequence.get(item.sequence);
+      const sameSentence =
+        before &&
+        ((item.statedIn !== null && before.statedIn === item.statedIn) ||
+          (item.stepGroup !== undefined && last?.stepGroup === item.stepGroup));
+      lastOfSequence.set(item.sequence, item);
       requirement.step = before ? (before.step ?? 0) + (sameSentence ? 0 : 1) : 0;
       sequenceOf.set(item.sequence, [...ids, id]);
     }

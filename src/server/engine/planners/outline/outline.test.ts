@@ -125,4 +125,26 @@ describe("buildOutline", () => {
     const covered = new Set(all(outline.children).flatMap((n) => n.requirementIds));
     for (const r of outline.scope.requirements) expect(covered.has(r.id), r.text).toBe(true);
   });
+
+  it("answers a change's restated title with the whole plan, covering it on the first step", () => {
+    const outline = outlineOf(
+      [
+        "Move to Svelte 5",
+        "",
+        "Port the app to Svelte 5.",
+        "",
+        "- Convert the stores to runes",
+        "- Replace the old event dispatcher",
+      ].join("\n"),
+    );
+    expect(outline.kind).toBe("migration");
+    const titles = all(outline.children).map((n) => n.title);
+    expect(titles.some((t) => /Port the app to Svelte 5/.test(t))).toBe(false);
+    const restated = outline.scope.requirements.find((r) => /Port the app/.test(r.text))!;
+    const holder = all(outline.children).find(
+      (n) => n.children.length === 0 && n.requirementIds.includes(restated.id),
+    );
+    expect(holder?.title).toMatch(/^Inventory/);
+    expect(holder?.body).toMatch(/The request: Port the app to Svelte 5/);
+  });
 });

@@ -1,17 +1,19 @@
 import type { WorkKind } from "../../reading/kind";
-import type { StatedScope } from "../../reading/requirements";
+import type { Requirement, StatedScope } from "../../reading/requirements";
 import { type Deliverable, deliverable, type NamedTech, namedTechnologies } from "../../reading/signals";
 import type { ProjectBrief } from "../contract";
 import { fitFirstLevel } from "./fit";
 import { as, type OutlineNode } from "./nodes";
 import {
   bugShape,
+  covering,
   dataShape,
   featureShape,
   infrastructureShape,
   migrationShape,
   performanceShape,
   productShape,
+  restatesTitle,
   spikeShape,
   type Workstream,
 } from "./shapes";
@@ -46,8 +48,14 @@ export type Limits = { maxDepth: number; maxSubtasks: number };
 
 export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
   const scope = brief.scope;
-  const requirements = scope.requirements;
   const kind = brief.kind.id;
+  // A change whose text says its title again ("Move to Vue 3" ... "Port the project to Vue 3") is
+  // answered by the whole plan: the restatement is covered by its first step, not planned twice.
+  const restated =
+    kind !== "product" && kind !== "bug" && scope.requirements.length >= 2
+      ? scope.requirements.filter((r) => restatesTitle(r.text, scope.title))
+      : [];
+  const requirements = scope.requirements.filter((r) => !restated.includes(r));
   // Only what is in scope counts: a technology or a platform named among the non-goals is not planned for.
   const text = [...requirements.map((r) => r.text), ...scope.context].join("\n");
   const made = deliverable(brief, text);
@@ -72,6 +80,9 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
                   ? featureShape(brief, requirements, made)
                   : productShape(brief, requirements, made, tech, vague);
 
+  const [lead, ...rest] = shape.first.length ? shape.first : shape.middle;
+  const first = shape.first.length && lead ? [coverFirstLeaf(lead, restated), ...rest] : shape.first;
+  const middle = !shape.first.length && lead ? [coverFirstLeaf(lead, restated), ...rest] : shape.middle;
   return {
     scope,
     kind,
@@ -80,11 +91,24 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
     tech,
     workstreams: shape.streams.filter((w) => w.nodes.length > 0),
     children: fitFirstLevel(
-      shape.first.map((n) => as(n, "setup")),
-      shape.middle,
+      first.map((n) => as(n, "setup")),
+      middle,
       shape.last.map((n) => as(n, "release")),
       limits.maxSubtasks,
       shape.flatTitle,
     ),
+  };
+}
+
+/** The node with its first leaf covering `covers` too (a group lists them as well, since it quotes its leaves). */
+function coverFirstLeaf(node: OutlineNode, covers: Requirement[]): OutlineNode {
+  if (covers.length === 0) return node;
+  if (node.children.length === 0) return covering(node, covers, "The request:");
+  const [head, ...tail] = node.children;
+  return {
+    ...node,
+    covers: [...node.covers, ...covers],
+    requirementIds: [...node.requirementIds, ...covers.map((r) => r.id)],
+    children: [coverFirstLeaf(head!, covers), ...tail],
   };
 }

@@ -163,7 +163,7 @@ function hypothesisLeaf(text: string, covers: Requirement[] = []): OutlineNode {
 }
 
 /** A node that also covers requirements it answers, quoting them below its title. */
-function covering(node: OutlineNode, covers: Requirement[], heading: string): OutlineNode {
+export function covering(node: OutlineNode, covers: Requirement[], heading: string): OutlineNode {
   if (covers.length === 0) return node;
   const said = covers.map((r) => r.text).join(" / ");
   return {
@@ -217,6 +217,43 @@ function databaseChecks(text: string, changes: Requirement[]): OutlineNode[] {
       ),
     );
   return out;
+}
+
+/** Words that mean the same move or the same speed, so a restated title is recognised. */
+const SAME_WORD: [RegExp, string][] = [
+  [
+    /^(?:move|moving|port|porting|migrate|migrating|migration|switch|switching|upgrade|upgrading|convert|converting|bump|bumping)$/,
+    "migrate",
+  ],
+  [/^(?:faster|speed|quicker|quickly|fast|slow|slowness|latency)$/, "speed"],
+  [/^(?:loading|load|loads)$/, "load"],
+];
+
+function contentWords(text: string): Set<string> {
+  const words = text.toLowerCase().match(/[\p{L}][\p{L}\p{N}'-]*/gu) ?? [];
+  return new Set(
+    words
+      .filter((w) => w.length >= 3 && !STOP.has(w))
+      .map((w) => SAME_WORD.find(([re]) => re.test(w))?.[1] ?? w.replace(/(?<=[^s])s$/, "")),
+  );
+}
+const STOP = new Set(
+  "the and for with from into onto over under about this that these those its our your their make makes made get gets let lets all any some more most much very just also only even still too can could will would should must may might".split(
+    " ",
+  ),
+);
+
+/**
+ * A requirement that says again what the title asks ("Move to Vue 3" / "Port the project to Vue 3",
+ * "Speed up loading of search results" / "Make search results load faster"): the whole plan is its answer.
+ */
+export function restatesTitle(text: string, title: string | null): boolean {
+  if (!title) return false;
+  const said = contentWords(text);
+  const titled = contentWords(title);
+  if (said.size === 0 || said.size > 8 || titled.size === 0) return false;
+  const shared = [...said].filter((w) => titled.has(w)).length;
+  return shared / said.size >= 0.6 && shared / titled.size >= 0.5;
 }
 
 const one = (nodes: OutlineNode[], title: string) => (nodes.length === 1 ? nodes[0]! : group(title, nodes));
