@@ -20,8 +20,11 @@ const TUNING = CORPUS.filter((c) => !held.has(c.id));
 /**
  * Soft rules: an order the text implies but never states, and features a sentence joins, are judged
  * case by case; these ceilings keep them from growing (they were 49 and 13 when the rules came in).
+ * Order rose from 44 to 45 when the dedup pass began comparing titles rather than whole descriptions
+ * (issue 38): leaves of one inline list, which quote their sentence below their titles, had been merged
+ * into one, and a stated step now meets one of the leaves kept apart.
  */
-const MAX_ORDER_VIOLATIONS = 44;
+const MAX_ORDER_VIOLATIONS = 45;
 const MAX_MERGED_FEATURES = 9;
 
 beforeAll(async () => {

@@ -44,4 +44,33 @@ describe("the dedup pass merges repeated leaves into the first one", () => {
       ]),
     ).toEqual([]);
   });
+
+  it("compares titles, not what a description says below its title", () => {
+    const said =
+      'As stated: "Ideally with field mapping, a preview, error checking and a check for duplicates"';
+    const merges = findDuplicates([
+      {
+        id: "a",
+        parentId: "p",
+        description: `R2: Field mapping\n\n${said}`,
+        acceptanceCriteria: [],
+        requirementIds: ["R2"],
+      },
+      {
+        id: "b",
+        parentId: "p",
+        description: `R4: Error checking\n\n${said}`,
+        acceptanceCriteria: [],
+        requirementIds: ["R4"],
+      },
+      {
+        id: "c",
+        parentId: "p",
+        description: "R4: Error checking",
+        acceptanceCriteria: [],
+        requirementIds: ["R5"],
+      },
+    ]);
+    expect(merges.map((m) => m.drop)).toEqual(["c"]);
+  });
 });

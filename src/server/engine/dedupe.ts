@@ -1,3 +1,4 @@
+import { descriptionFirstLine } from "../../shared/task-title";
 import { NEAR_DUPLICATE, similarity, wordSet } from "../lib/words";
 
 /**
@@ -36,8 +37,10 @@ export function findDuplicates(nodes: DedupeNode[]): Merge[] {
     [];
   const drops: { drop: string; into: (typeof kept)[number] }[] = [];
   for (const node of nodes.filter((n) => !parents.has(n.id))) {
-    const norm = normalise(node.description);
-    const words = wordSet(node.description);
+    // Titles are compared, not whole descriptions: leaves of one sentence's list may quote it alike below.
+    const title = descriptionFirstLine(node.description);
+    const norm = normalise(title);
+    const words = wordSet(title);
     const twin = kept.find(
       (k) =>
         k.norm === norm ||
