@@ -316,7 +316,56 @@ export function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
     for (const step of chain) requirements.push({ ...p, text: step, statedIn: text, sequence: id });
     return;
   }
+  // "A page, visible to admins only, that lists the log and is filterable by member and searchable":
+  // what the thing can be done with, and who may see it, are features of their own.
+  const parts = capabilities(withoutAside(text, scope));
+  if (parts.length > 1) {
+    for (const part of parts) requirements.push({ ...p, text: part, statedIn: text });
+    return;
+  }
   requirements.push({ ...p, text: withoutAside(text, scope) });
+}
+
+/** Capabilities said as adjectives ("filterable by member", "searchable"), as the verbs they stand for. */
+const CAPABILITY =
+  /,?\s*(?:(?:and|or|and\/or|ideally|also|is|are|be|should be|must be|fully|easily)\s+)*\b(filter|search|sort|export|edit|shar|print|download|configur|customi[sz]|import|upload|undo|translat|resiz|reorder|archiv|comment)e?able\b((?:\s+(?:by|as|to|in|from|with|on)\s+(?:\([^()]*\)|[^,;()])+?)?)(?=\s*(?:,|;|$|\s+and\b|\s+or\b))/gi;
+/** Who may see it: "visible to admins only", "only accessible to members". */
+const ONLY_FOR =
+  /,?\s*\b(?:(?:visible|available|accessible|shown)\s+(?:to|for)\s+([\w' -]{2,30}?)\s+only|only\s+(?:visible|available|accessible|shown)\s+(?:to|for)\s+([\w' -]{2,30}))\b,?/i;
+
+/**
+ * A requirement with its capabilities and its audience split off ("Filter by member", "Search", "Only
+ * admins can see it"), the thing itself first; the requirement alone when it states none or just one.
+ */
+export function capabilities(text: string): string[] {
+  const found: string[] = [];
+  let head = text;
+  for (const m of text.matchAll(CAPABILITY)) {
+    const verb = m[1]!
+      .toLowerCase()
+      .replace(/^shar$/, "share")
+      .replace(/^(configur|resiz|archiv|translat)$/, "$1e");
+    const rest = (m[2] ?? "").trim();
+    found.push(`${verb.charAt(0).toUpperCase()}${verb.slice(1)}${rest ? ` ${rest}` : ""}`);
+    head = head.replace(m[0], "");
+  }
+  const only = head.match(ONLY_FOR);
+  if (only) {
+    const who = (only[1] ?? only[2] ?? "").trim();
+    found.push(`Only ${who} can see it`);
+    head = head.replace(only[0], only[0].startsWith(",") && only[0].endsWith(",") ? ", " : " ");
+  }
+  if (found.length === 0) return [text];
+  // "Reports are exportable and printable": the sentence is about the capabilities; it stays whole.
+  if (/\b(?:is|are|be|being)\s*(?:ideally|also|fully|easily)?\s*$/i.test(head.replace(/[\s,;]+$/, "")))
+    return [text];
+  head = head
+    .replace(/\s+(?:and|or)\s*(?:is|are)?\s*(?:ideally)?\s*$/i, "")
+    .replace(/[\s,;]+$/, "")
+    .replace(/,\s+(?=(?:that|which)\b)/g, " ")
+    .replace(/\s{2,}/g, " ")
+    .trim();
+  return head.split(/\s+/).length >= 2 ? [head, ...found] : [text];
 }
 
 /** A finite verb after a short subject: what makes a part a clause of its own. */

@@ -442,4 +442,22 @@ describe("reading what a description states", () => {
     expect(scope.sequences).toEqual([["R1", "R2", "R3"]]);
     expect(scope.requirements.map((r) => r.step)).toEqual([0, 0, 1, undefined]);
   });
+
+  it("splits what a thing can be done with, and who may see it, into features of their own", () => {
+    const scope = extractScope(
+      [
+        "Audit log",
+        "",
+        "- A page, visible to admins only, that lists every change and is ideally filterable by member (e.g. owner, editor) and/or searchable",
+        "- Reports are exportable as CSV and printable",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual([
+      "A page that lists every change",
+      "Filter by member (e.g. owner, editor)",
+      "Search",
+      "Only admins can see it",
+      "Reports are exportable as CSV and printable",
+    ]);
+  });
 });

@@ -77,6 +77,12 @@ export function titleText(text: string, max = TITLE_CHARS): string {
   // "It would help a lot if we could pull records from a CSV file" is "Pull records from a CSV file".
   for (let k = 0; k < 2; k++) t = t.replace(WISH_OPENER, "");
   t = t.replace(WISH_START, "").replace(/\?$/, "");
+  // "Adding another page" is "Add another page": a title says what to do.
+  t = t.replace(
+    /^(add|build|creat|mak|allow|show|let|send|support|enabl|introduc|replac|mov|remov)(?:ing)\b/i,
+    (_, v: string) =>
+      /^(creat|mak|enabl|introduc|replac|mov|remov)$/i.test(v) ? `${v}e` : v === "let" || v === "Let" ? v : v,
+  );
   const wish = t.search(WISH_INSIDE);
   if (wish > 15) t = `${t.slice(0, wish).replace(/[\s,;:-]+$/, "")}…`;
   // A title says what, not why: "The history per unit so I can see that ..." is "The history per unit".
