@@ -85,6 +85,9 @@ export function listMarker(
   if (box) {
     return { text: rest.slice(box[0].length).trim(), numbered, checked: box[1]!.trim() !== "" };
   }
+  // "- ✅ Sending messages": a done mark after the list marker says the same as one in its place.
+  if (marked && /^[✓✔✅☑]\uFE0F?\s+\S/u.test(rest))
+    return { text: rest.replace(/^[✓✔✅☑]\uFE0F?\s+/u, "").trim(), numbered, checked: true };
   // "~~Accurate scheduling~~": an item struck through is done, or dropped; either way not to plan.
   if (marked && /^~~[^~].*~~[.!]?$/.test(rest.trim()) && !/~~.*~~.*~~/.test(rest.trim()))
     return { text: rest.trim().replace(/~~/g, ""), numbered, checked: true };

@@ -127,3 +127,29 @@ export function tokensOf(sentence: string): Token[] {
 export function nounPhrases(text: string): string[] {
   return analyse(text).flatMap((s) => s.nounPhrases);
 }
+
+/**
+ * Whether a sentence's first verb is in the past ("We switched to a website", "It wasn't smooth sailing",
+ * "PR #3110 tried moving to 4.1.7"): it tells what happened. A present passive ("files are stored") is not.
+ */
+export function opensInThePast(sentence: string): boolean {
+  const doc = nlp(sentence);
+  const [first] = doc.json({ terms: { tags: true } } as Parameters<typeof doc.json>[0]) as {
+    terms: Term[];
+  }[];
+  const terms = first?.terms ?? [];
+  const at = terms.findIndex((t) => t.tags.includes("Verb"));
+  if (at <= 0) return false;
+  const verb = terms[at]!;
+  const before = terms.slice(0, at);
+  // A subject before it ("We", "It", "None of us", "PR #3110", "Gus"), and nothing that makes the verb
+  // part of a noun phrase ("a dashboard of overdue patients", "under 300 KB gzipped").
+  const subject =
+    before.some((t) => t.tags.includes("Pronoun")) ||
+    /ProperNoun|Value|Acronym/.test(terms[at - 1]!.tags.join(" "));
+  if (!subject || before.some((t) => t.tags.includes("Preposition") && !/^of$/i.test(t.text))) return false;
+  return (
+    verb.tags.includes("PastTense") ||
+    /^(?:had|did|was|were|hadn'?t|didn'?t|wasn'?t|weren'?t)$/i.test(verb.text)
+  );
+}

@@ -1,6 +1,7 @@
 import { ACTOR_NOUN } from "./actors";
 import { inlineList } from "./inline-list";
 import { roleOf, type SentenceRole } from "./learned";
+import { opensInThePast } from "./nlp";
 import type { StatedScope } from "./requirements";
 import type { SectionKind } from "./sections";
 import { judgeSentence, saysItIsWanted, splitOutside, startsWithInstruction } from "./sentences";
@@ -157,7 +158,9 @@ export function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
       return;
     case "observed":
       // "Please make the task idempotent", "We'd also like a regression test": an ask among the observations.
-      if (isExplicitAsk(text) || FORBIDS.test(text)) break;
+      // ("Request Method: POST" is a field with its value, whatever the value's word.)
+      if ((isExplicitAsk(text) || FORBIDS.test(text)) && !/^[\w' ]{1,30}:\s*\S+(?:\s+\S+){0,2}$/.test(text))
+        break;
       scope.observed.push(text);
       return;
     case "stack":
@@ -278,7 +281,14 @@ export function place(p: Pending, scope: StatedScope, requirements: Pending[]) {
   }
   // The rules found nothing against it; the learned reader (decision 034) may know it for what it is:
   // a remark, a field of a template, a deferral, a rule of the work, a check of it.
-  const learned = saysItIsWanted(text) ? null : roleOf({ text, heading: p.section, listItem: p.inList });
+  const wanted = saysItIsWanted(text);
+  // A sentence that opens in the past tells what happened ("We switched to a website", "PR #3110 tried
+  // moving to 4.1.7"): the story, not the work.
+  if (!wanted && !p.inList && opensInThePast(text)) {
+    scope.context.push(text);
+    return;
+  }
+  const learned = wanted ? null : roleOf({ text, heading: p.section, listItem: p.inList });
   if (learned && learned.role !== "work" && learned.p >= LEARNED_ROLE_SURE[learned.role]) {
     const into = {
       context: scope.context,

@@ -460,4 +460,25 @@ describe("reading what a description states", () => {
       "Reports are exportable as CSV and printable",
     ]);
   });
+
+  it("reads what happened as the story, a done mark after the list marker as done, and fields under Environment as observed", () => {
+    const scope = extractScope(
+      [
+        "Chat app for the clinic",
+        "",
+        "Originally we planned a phone app, but we switched to a website. It wasn't smooth sailing.",
+        "",
+        "- ✅ Sending messages",
+        "- Reply in threads",
+        "",
+        "Environment:",
+        "Request Method: POST",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual(["Reply in threads"]);
+    expect(scope.done).toEqual(["Sending messages"]);
+    expect(scope.context).toEqual(
+      expect.arrayContaining(["Originally we planned a phone app, but we switched to a website"]),
+    );
+  });
 });

@@ -277,6 +277,17 @@ export function extractScope(description: string, additional: string | null = nu
         if (!heading && next && next.type !== "aside" && isBareHeading(block.text, next))
           heading = { text: block.text, rest: "" };
       }
+      // "Request Method: POST" under "Environment:": a field of what was observed, not a section of its own.
+      if (
+        heading &&
+        block.type === "prose" &&
+        heading.rest &&
+        kind === "observed" &&
+        sectionKind(heading.text) === "requirement"
+      ) {
+        scope.observed.push(trimItem(block.text));
+        return;
+      }
       if (heading) {
         lead = "";
         section = heading.text;
