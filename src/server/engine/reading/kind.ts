@@ -371,8 +371,9 @@ export function readKind(input: {
       id: learned.id,
       label: KIND_LABELS[learned.id],
       because: [
-        ...learned.because.map(
-          (b) => `the learned reader is sure of it (${Math.round(learned.p * 100)}%): ${b}`,
+        ...learned.words.map(
+          (w) =>
+            `its wording reads as ${/^[aeiou]/i.test(KIND_LABELS[learned.id]) ? "an" : "a"} ${KIND_LABELS[learned.id]} (${w})`,
         ),
         ...(scores.get(learned.id)?.because ?? []).sort((a, b) => b[0] - a[0]).map(([, t]) => t),
       ].slice(0, 3),

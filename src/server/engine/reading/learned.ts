@@ -86,7 +86,7 @@ export function judgeSentence(
 
 /** Words that weigh in a model but explain nothing to a reader. */
 const FUNCTION_WORDS = new Set(
-  "a an and as at be by for from in into is it of on or our that the their this to we with you your i".split(
+  "a an and as at be by for from in into is it of on or our that the their this to we with you your i can could will would should must may might shall".split(
     " ",
   ),
 );
@@ -118,13 +118,16 @@ function strongestWords(
  * The kind in kind.ts's `readKind` shape but for its label (kind.ts owns KIND_LABELS: add
  * `label: KIND_LABELS[id]`); `because` names the words that weighed most.
  */
-export function kindReading(text: string): Omit<KindReading, "label"> & { p: number } {
+export function kindReading(text: string): Omit<KindReading, "label"> & { p: number; words: string[] } {
   const features = descriptionFeatures(text);
   const [top] = ranked<WorkKind>(KIND_MODEL, features);
   const words = strongestWords(KIND_MODEL, features, top!.id, 3);
+  const quoted = words.map((w) => `"${w}"`).join(", ");
   return {
     id: top!.id,
-    because: words.length > 0 ? [`the words ${words.map((w) => `"${w}"`).join(", ")}`] : [],
+    because: words.length > 0 ? [`the words ${quoted}`] : [],
+    /** The words that weighed most, quoted, for a reader's "because" (empty when none stood out). */
+    words: words.length > 0 ? [quoted] : [],
     p: top!.p,
   };
 }
