@@ -470,10 +470,16 @@ export function extractScope(description: string, additional: string | null = nu
   if (bugReport) {
     for (let i = requirementItems.length - 1; i >= 0; i--) {
       const item = requirementItems[i]!;
+      // "Set up from the master branch on 28 May": how the reporter set things up, not an ask.
+      const setup =
+        /^(?:set ?up|installed|running|built|deployed|tested|seen|reproduced)\s+(?:from|on|with|at|using|in)\b/i.test(
+          item.text,
+        );
       const asks =
-        isExplicitAsk(item.statedIn ?? item.text) ||
-        /\b(?:should|must|needs? to)\b/i.test(item.text) ||
-        IMPERATIVE_START.test(item.text);
+        !setup &&
+        (isExplicitAsk(item.statedIn ?? item.text) ||
+          /\b(?:should|must|needs? to)\b/i.test(item.text) ||
+          IMPERATIVE_START.test(item.text));
       if (!asks) {
         scope.observed.unshift(trimItem(item.text));
         requirementItems.splice(i, 1);

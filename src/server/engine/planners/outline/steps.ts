@@ -256,7 +256,14 @@ export function bugSteps(
   const observed = quoted("What was observed:", scope.observed, 8);
   const expected = quoted("What should happen instead:", scope.criteria);
   const environment = said(scope, ENVIRONMENT).filter((l) => !CAUSE_CLUE.test(l) || l.length < 80);
-  const clues = said(scope, CAUSE_CLUE).filter((l) => !SUGGESTED_FIX.test(l));
+  // An error's name and what the report says caused it come before code names seen in passing.
+  const strong =
+    /\b(?:[A-Z]\w*(?:Error|Exception)|traceback|caused by|because|the cause|root cause|due to)\b/;
+  const clueLines = said(scope, CAUSE_CLUE, 40).filter((l) => !SUGGESTED_FIX.test(l));
+  const clues = [
+    ...clueLines.filter((l) => strong.test(l)),
+    ...clueLines.filter((l) => !strong.test(l)),
+  ].slice(0, 4);
   return {
     before: [
       withBody(
