@@ -10,6 +10,7 @@
  * every sentence of a description. The weights load once, with this module.
  */
 // Types only: kind.ts and sentences.ts are meant to call this module, so a value import would be a cycle.
+import { READING_KINDS } from "../../../shared/schemas/reading";
 import type { KindReading, WorkKind } from "./kind";
 import { descriptionFeatures, type SentenceInput, sentenceFeatures } from "./learned-features";
 import { type ModelWeights, predict } from "./learned-model";
@@ -30,16 +31,8 @@ export const SENTENCE_ROLES = [
 ] as const;
 export type SentenceRole = (typeof SENTENCE_ROLES)[number];
 
-export const LEARNED_KINDS = [
-  "product",
-  "feature",
-  "bug",
-  "performance",
-  "migration",
-  "infrastructure",
-  "data",
-  "spike",
-] as const satisfies readonly WorkKind[];
+/** The kinds it tells apart: the ones a person may choose when checking a reading. */
+export const LEARNED_KINDS = READING_KINDS satisfies readonly WorkKind[];
 
 /** What a weights file holds: the model and a fingerprint of what it was trained on. */
 export type WeightsFile = ModelWeights & {
