@@ -133,6 +133,13 @@ function bareList(text: string): InlineList | null {
   if (!list.items.every((i) => words(i) <= 8 && !FINITE.test(i) && !CLAUSE_START.test(i))) return null;
   // "Edit habit name, frequency and category": a verb and the fields it takes is one thing.
   if (ITEM_VERB.test(list.items[0]!)) return null;
+  // "On a postgres branch, change endpoints.js and views.js": where or when it happens, then the ask.
+  if (
+    /^(?:on|in|at|for|from|after|before|during|once|when|within|under|inside|outside|via|using)\s/i.test(
+      list.items[0]!,
+    )
+  )
+    return null;
   // "a, b, and c", or four parts or more without the "and".
   if (!/(?:,|\s)\s*(?:and|or|&)\s+[^,]+$/i.test(text) && list.items.length < 4) return null;
   return { head: "", items: list.items };

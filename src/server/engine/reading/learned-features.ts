@@ -172,7 +172,10 @@ export function sentenceFeatures(input: SentenceInput): string[] {
 
   // A missing setting (undefined) says nothing; an empty one (null) says "first" or "before any heading".
   if (input.heading) {
-    for (const w of headingWords(input.heading)) f.add(`h:${w}`);
+    const words = headingWords(input.heading);
+    for (const w of words) f.add(`h:${w}`);
+    // Its word pairs tell "Out of scope" from "Scope", "Nice to have" from "Have".
+    for (let i = 1; i < words.length; i++) f.add(`h2:${words[i - 1]}_${words[i]}`);
     // "It must NOT use:", "Not in scope": a list under a negated heading is limits or non-goals.
     if (NEGATION.test(input.heading)) f.add("h:negated");
   } else if (input.heading === null) f.add("h:none");

@@ -110,11 +110,13 @@ function fieldListsOf(blocks: Block[]): Map<number, { first: Block; items: strin
   });
   const out = new Map<number, { first: Block; items: string[] }>();
   for (const [id, items] of lists) {
-    if (items.length < 3) continue;
+    if (items.length < 2) continue;
     const at = blocks.indexOf(items[0]!);
     const before = blocks[at - 1];
     const said = before && before.type !== "aside" ? before.text : "";
     const typed = items.filter((b) => FIELD_ITEM.test(b.text.trim())).length;
+    // Two items are fields only when both say so ("user_id (UUID)", "list_external_id (text)").
+    if (items.length === 2 && typed < 2) continue;
     const short = items.every((b) => b.text.trim().split(/\s+/).length <= 3 && !/[.!?]$/.test(b.text.trim()));
     if (typed >= Math.ceil(items.length * 0.7) || (short && FIELD_WORDS.test(said)))
       out.set(id, { first: items[0]!, items: items.map((b) => trimItem(b.text)) });
@@ -527,6 +529,7 @@ export function extractScope(description: string, additional: string | null = nu
       const last = lastOfSequence.get(item.sequence);
       const sameSentence =
         before &&
+        !item.ownStep &&
         ((item.statedIn !== null && before.statedIn === item.statedIn) ||
           (item.stepGroup !== undefined && last?.stepGroup === item.stepGroup));
       lastOfSequence.set(item.sequence, item);

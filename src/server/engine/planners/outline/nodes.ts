@@ -209,7 +209,12 @@ export function requirementLeaf(r: Requirement, title = `${r.id}: ${titleText(r.
     criteria.push("Deleting or changing many at once asks to confirm first, or can be undone");
   if (checks[0]) criteria.push(`${checks[0].name}: ${checks[0].checks[0]}`);
   const stated = r.statedIn ?? r.text;
-  const body = title.replace(/…$/, "") === `${r.id}: ${stated}` ? undefined : `As stated: "${stated}"`;
+  // Where the text said it ("Under “Table schema”"): what a section heading adds to each of its items.
+  const under = r.section
+    ? `Under "${r.section.length > 120 ? `${r.section.slice(0, 117)}...` : r.section}".`
+    : "";
+  const said = title.replace(/…$/, "") === `${r.id}: ${stated}` ? "" : `As stated: "${stated}"`;
+  const body = [said, under].filter(Boolean).join("\n") || undefined;
   return { ...leaf(title, details, criteria, estimate.hours, [r]), ...(body ? { body } : {}) };
 }
 

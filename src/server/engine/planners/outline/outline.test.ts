@@ -147,4 +147,61 @@ describe("buildOutline", () => {
     expect(holder?.title).toMatch(/^Inventory/);
     expect(holder?.body).toMatch(/The request: Port the app to Svelte 5/);
   });
+
+  it("in phased work, puts what sets up the rest first and a rehearsal after the steps it tries", () => {
+    const outline = outlineOf(
+      [
+        "Move the orders service from MongoDB to PostgreSQL",
+        "",
+        "## Preparation",
+        "- Set up postgres on the new host",
+        "- Write a script that loads a mongodump into postgres",
+        "- Change the repository layer to use postgres",
+        "- Rehearse the whole move on the staging copy first",
+      ].join("\n"),
+    );
+    expect(outline.kind).toBe("migration");
+    const titles = outline.children.map((c) => c.title.replace(/^R\d+: /, ""));
+    const order = siblingOrder(outline.children);
+    const at = (re: RegExp) => titles.findIndex((t) => re.test(t)) + 1;
+    const [setUp, script, layer, rehearse] = [
+      /^Set up postgres/,
+      /^Write a script/,
+      /^Change the/,
+      /^Rehearse/,
+    ].map(at);
+    expect(order[script! - 1]).toContain(setUp);
+    expect(order[layer! - 1]).toContain(setUp);
+    // The script and the repository change are side by side; the rehearsal waits for both.
+    expect(order[layer! - 1]).not.toContain(script);
+    expect(order[rehearse! - 1]).toEqual(expect.arrayContaining([script, layer]));
+  });
+
+  it("plans a change to a running pipeline as mapped and compared, and measures a stated cost", () => {
+    const outline = outlineOf(
+      [
+        "Run the Airflow warehouse transforms less often",
+        "",
+        "- Split the billing DAGs off into their own DAG",
+        "- Billing runs every day at 06:00",
+        "- The rest of the transforms run on Mondays and Thursdays only",
+        "",
+        "A day of transform runs costs about 300 dollars.",
+      ].join("\n"),
+    );
+    expect(outline.kind).toBe("data");
+    const titles = leaves(outline.children).map((n) => n.title);
+    expect(titles).toContain("Map the pipeline: its jobs, their dependencies and schedules");
+    expect(titles).toContain("Compare the new outputs with the current ones");
+    expect(titles).toContain("Measure the cost before and after the change");
+    expect(titles.some((t) => /held-out data/.test(t))).toBe(false);
+  });
+
+  it("says in each stated leaf which section of the text it came from", () => {
+    const outline = outlineOf(
+      ["# Recipe box", "", "## Sharing", "- Share a recipe by link", "- Print a recipe"].join("\n"),
+    );
+    const share = leaves(outline.children).find((n) => /Share a recipe/.test(n.title))!;
+    expect(share.body).toMatch(/Under "Sharing"/);
+  });
 });

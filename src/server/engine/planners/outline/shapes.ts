@@ -18,6 +18,7 @@ import {
   bugSteps,
   chooseStack,
   collectData,
+  compareOutputs,
   cutOver,
   dataModel,
   decommission,
@@ -26,8 +27,10 @@ import {
   hypothesisSteps,
   infrastructureRelease,
   investigate,
+  mapPipeline,
   mapTheSystem,
   measureBaseline,
+  measureCost,
   openQuestions,
   profileStep,
   prototype,
@@ -88,10 +91,13 @@ function featureNodes(
   scope.sequences.forEach((seq, k) => {
     for (const id of seq) sequenceOf.set(id, `stated-${k}`);
   });
+  const phaseStep = phased ? stepsWithinSections(requirements, sequenceOf) : new Map<string, number>();
   const node = (r: Requirement) => {
     const n = requirementLeaf(r);
     const series = sequenceOf.get(r.id);
-    return series ? { ...n, sequence: series, ...(r.step !== undefined ? { step: r.step } : {}) } : n;
+    if (series) return { ...n, sequence: series, ...(r.step !== undefined ? { step: r.step } : {}) };
+    const step = phaseStep.get(r.id);
+    return step !== undefined ? { ...n, sequence: `section-${r.section ?? ""}`, step } : n;
   };
   const streams = workstreams(requirements, scope.sequences);
   if (requirements.length === 0) return { middle: [], streams: [], flatTitle: null };
@@ -114,6 +120,41 @@ function featureNodes(
     out.push({ title, nodes: [n] });
   }
   return { middle, streams: out, flatTitle: null };
+}
+
+/** The first item of a section that adds what the others use: a dependency, a server, a split-off part. */
+const SETS_UP =
+  /^(?:(?:add|list|declare|pin)\b.*\b(?:dependenc\w*|requirements\.txt|package\.json|pyproject(?:\.toml)?|gemfile|go\.mod|pom\.xml|build\.gradle)\b|(?:set ?up|install|provision|spin up|stand up|create|split|break out|carve out)\b)/i;
+/** An item that tries the others out before they count: "Rehearse the steps on the beta site first". */
+const REHEARSES = /^(?:rehearse|dry[- ]run|trial[- ]run|try (?:out )?(?:the|it|them|this|everything)\b)/i;
+
+/**
+ * Phased work (a migration's, a pipeline's, infrastructure's) states its order within a section too, where
+ * a reader would: what sets up what the others use comes first ("List the instrumentator among the
+ * dependencies", "Set up postgres on the new server", "Split the payments DAGs off"), and a rehearsal of
+ * the section's steps comes after them. Other items of a section stay side by side.
+ */
+function stepsWithinSections(
+  requirements: Requirement[],
+  sequenceOf: Map<string, string>,
+): Map<string, number> {
+  const steps = new Map<string, number>();
+  const bySection = new Map<string, Requirement[]>();
+  for (const r of requirements) {
+    if (sequenceOf.has(r.id)) continue;
+    const k = r.section ?? "";
+    bySection.set(k, [...(bySection.get(k) ?? []), r]);
+  }
+  for (const items of bySection.values()) {
+    if (items.length < 2) continue;
+    const setsUp = SETS_UP.test(items[0]!.text);
+    const rehearsals = items.slice(1).filter((r) => REHEARSES.test(r.text));
+    if (!setsUp && rehearsals.length === 0) continue;
+    items.forEach((r, i) => {
+      steps.set(r.id, rehearsals.includes(r) ? 2 : i === 0 && setsUp ? 0 : 1);
+    });
+  }
+  return steps;
 }
 
 /**
@@ -516,19 +557,35 @@ export function infrastructureShape(brief: ProjectBrief, stated: Requirement[]):
   };
 }
 
+/** Work on a model rather than on the data's plumbing. */
+const MODEL_WORK =
+  /\b(?:models?|train\w*|retrain\w*|classif\w*|predict\w*|forecast\w*|accuracy|fine-?tun\w*|embeddings?|llms?|neural|regression|inference|recommend\w*|cluster\w*)\b/i;
+/** A pipeline that runs today: its DAGs, jobs, schedules and warehouse. */
+const PIPELINE_CHANGE =
+  /\b(?:dags?|airflow|dbt|etl|elt|warehouse|cron jobs?|(?:nightly|daily|hourly|scheduled) (?:runs?|jobs?|loads?)|transforms?)\b/i;
+/** What the description says something costs: "costs about $300 a day", "200-400 dollars". */
+const STATED_COST =
+  /(?:[$€£]\s?\d|\b\d[\d,.]*(?:\s?-\s?\d[\d,.]*)?\s*(?:dollars|usd|eur|euros?|pounds|gbp)\b|\bcosts?\b[^.]*\d)/i;
+
 export function dataShape(brief: ProjectBrief, requirements: Requirement[]): Shape {
   const { scope } = brief;
   const stated = (re: RegExp) => requirements.some((r) => re.test(r.text));
+  // A change to a pipeline that runs today (its DAGs, schedules, warehouse) is mapped and compared with
+  // what it produced; a model is evaluated on data it has not seen.
+  const model = MODEL_WORK.test(brief.description);
+  const pipeline = !model && PIPELINE_CHANGE.test(brief.description);
   const first = stated(/\b(collect|ingest|extract|load|pull|sources?|export from|import)\b/i)
     ? []
-    : [collectData(scope.context)];
+    : [pipeline ? mapPipeline(scope.context) : collectData(scope.context)];
   const f = featureNodes(requirements, scope, true);
+  const costs = scope.context.filter((c) => STATED_COST.test(c));
   const checks = [
     ...(stated(
       /\b(validat\w+|evaluat\w+|holdout|back-?test|accuracy|precision|recall|auc|reconcil\w+|matches)\b/i,
     )
       ? []
-      : [validateResults()]),
+      : [pipeline ? compareOutputs() : validateResults()]),
+    ...(costs.length && !stated(/\b(?:costs?|spend(?:ing)?|savings?)\b/i) ? [measureCost(costs)] : []),
     ...(stated(/\b(deploy|serve|schedul\w+|cron|daily|nightly|hourly|production|monitor\w*)\b/i)
       ? []
       : [scheduleAndMonitor()]),

@@ -563,6 +563,53 @@ export function collectData(context: string[]): OutlineNode {
   );
 }
 
+/** An existing pipeline changed (DAGs, jobs, schedules): what runs, what it feeds, and when. */
+export function mapPipeline(context: string[]): OutlineNode {
+  const seen = context.filter((c) =>
+    /\b(?:dags?|jobs?|runs?|schedules?|pipelines?|warehouse|transforms?|refresh\w*|downstream|upstream|costs?)\b/i.test(
+      c,
+    ),
+  );
+  return leaf(
+    "Map the pipeline: its jobs, their dependencies and schedules",
+    [
+      "List the jobs (DAGs, models, tasks) the change touches, what runs upstream and downstream of each, and when each runs today.",
+      ...quoted("What the description says of it:", seen, 8),
+    ].join("\n"),
+    [
+      "Each job the change touches, its upstream and downstream dependencies and its schedule are written down",
+      "The people who read its outputs are known",
+    ],
+    5,
+  );
+}
+
+/** Outputs of a changed pipeline checked against what it produced before. */
+export function compareOutputs(): OutlineNode {
+  return leaf(
+    "Compare the new outputs with the current ones",
+    "Run the changed pipeline beside the current one (or on a copy) and compare row counts, totals and freshness of what it produces.",
+    [
+      "Row counts and totals match the current outputs, or every difference is explained",
+      "Downstream readers see their data as fresh as they need it",
+    ],
+    5,
+  );
+}
+
+/** A change made to save money: the saving is measured, not assumed. */
+export function measureCost(context: string[]): OutlineNode {
+  return leaf(
+    "Measure the cost before and after the change",
+    [
+      "Record what it costs now, then again once the change has run for a while, from the provider's billing.",
+      ...quoted("What the description says of the cost:", context, 4),
+    ].join("\n"),
+    ["The cost before and after is recorded from billing, and the saving stated"],
+    3,
+  );
+}
+
 export function validateResults(): OutlineNode {
   return leaf(
     "Evaluate the results on held-out data against a baseline",

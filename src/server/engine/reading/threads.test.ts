@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { extractScope } from "./requirements";
+
+const texts = (s: { requirements: { text: string }[] }) => s.requirements.map((r) => r.text);
+
+describe("reading an issue thread and its template (issue 38)", () => {
+  it("takes talk about who does the work for context, and keeps the condition of an agreement as work", () => {
+    const scope = extractScope(
+      [
+        "Split the nightly export into one job per region.",
+        "",
+        "pat-o · comment · 2025-01-04",
+        "I'd like to take this one for the hackathon, please assign me",
+        "",
+        "ines-k · comment · 2025-01-05",
+        "Fine by me as long as we tell the reporting team that the files move to a new folder, but I'll defer to @sam",
+        "",
+        "ruth · comment · 2025-01-05",
+        "@sam please confirm the numbers before we start",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual([
+      "Split the nightly export into one job per region",
+      "Tell the reporting team that the files move to a new folder",
+    ]);
+    expect(scope.context.join("\n")).toMatch(/please assign me/);
+    expect(scope.context.join("\n")).toMatch(/please confirm the numbers/);
+  });
+
+  it("reads a template's problem and alternatives sections as context", () => {
+    const scope = extractScope(
+      [
+        "### Is your feature request related to a problem?",
+        "Right now there is no way to retry a failed payout.",
+        "",
+        "### Describe the solution you'd like",
+        "Add a Retry button to each failed payout.",
+        "",
+        "### Describe alternatives you've considered",
+        "Re-entering the payout by hand, which is slow.",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual(["Add a Retry button to each failed payout"]);
+    expect(scope.context).toEqual(
+      expect.arrayContaining([
+        "Right now there is no way to retry a failed payout",
+        "Re-entering the payout by hand, which is slow",
+      ]),
+    );
+  });
+
+  it("keeps an ask before a colon, and the steps after it in their stated order", () => {
+    const scope = extractScope(
+      "Today deploys are started by hand. Let's replace that with one workflow that runs on merge to main: it builds the image first and then deploys to staging.",
+    );
+    expect(texts(scope)).toEqual([
+      "Let's replace that with one workflow that runs on merge to main",
+      "it builds the image",
+      "deploys to staging",
+    ]);
+    expect(scope.sequences).toEqual([["R1", "R2", "R3"]]);
+    expect(scope.requirements.map((r) => r.step)).toEqual([0, 1, 2]);
+  });
+
+  it("does not split where or when a step happens from the step, and reads two typed fields as one record", () => {
+    const scope = extractScope(
+      [
+        "## Preparation",
+        "- On a `pg` branch, change `api/orders.js` and `api/users.js` so they read from postgres",
+        "",
+        "### audit_log",
+        "- user_id (uuid)",
+        "- action (text)",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual([
+      "On a pg branch, change api/orders.js and api/users.js so they read from postgres",
+      "audit_log with user_id (uuid), action (text)",
+    ]);
+  });
+});
