@@ -91,7 +91,11 @@ export function listMarker(
   // "~~Accurate scheduling~~": an item struck through is done, or dropped; either way not to plan.
   if (marked && /^~~[^~].*~~[.!]?$/.test(rest.trim()) && !/~~.*~~.*~~/.test(rest.trim()))
     return { text: rest.trim().replace(/~~/g, ""), numbered, checked: true };
-  return marked ? { text: rest.trim(), numbered, checked: null } : null;
+  // "Handle errors / ~~logging~~": the part struck through is done or dropped; the rest is still asked.
+  const struck = rest.replace(/\s*(?:[/,;&+|]|\band\b)?\s*~~[^~]+~~/g, "").trim();
+  return marked
+    ? { text: struck && struck !== rest.trim() ? struck : rest.trim(), numbered, checked: null }
+    : null;
 }
 
 /** A line's heading: markdown "#", a bold line, or setext (checked by the caller); null otherwise. */

@@ -25,7 +25,7 @@ import {
   tableText,
   WORK_HEADING,
 } from "./sections";
-import { judgeSentence, sentences, splitOutside, startsWithInstruction } from "./sentences";
+import { CONDITION_FIRST, judgeSentence, sentences, splitOutside, startsWithInstruction } from "./sentences";
 
 /**
  * What a description states, read as an engineer reads it (decisions 014 and 027): the work it asks for,
@@ -123,6 +123,9 @@ function fieldListsOf(blocks: Block[]): Map<number, { first: Block; items: strin
   }
   return out;
 }
+
+/** A sentence without the condition it opens with: "When a machine is broken, offer ..." → "offer ...". */
+const mainClause = (s: string) => s.replace(CONDITION_FIRST, "");
 
 /** The items of one list, in order. */
 function listItems(blocks: Block[], list: number): Block[] {
@@ -395,7 +398,7 @@ export function extractScope(description: string, additional: string | null = nu
           if (
             k > 0 &&
             itemKind === "requirement" &&
-            !isExplicitAsk(s) &&
+            !isExplicitAsk(mainClause(s)) &&
             !startsWithInstruction(s) &&
             (judgeSentence(s, false) !== "work" || REMARK_ON_ITEM.test(s))
           ) {

@@ -200,6 +200,10 @@ export function saysItIsWanted(sentence: string): boolean {
  * What a sentence is. `inList`: it is a list item (or an item of an inline list), where a noun phrase
  * names a feature; in prose the same filters apply, and a judgement of how things are is not work.
  */
+/** A condition the sentence opens with: "When a machine is broken, ", "If the upload fails, ". */
+export const CONDITION_FIRST =
+  /^(?:when|whenever|if|once|after|before|as soon as|in case|while)\b[^,]{1,80},\s*/i;
+
 export function judgeSentence(sentence: string, inList: boolean): SentenceKind {
   const s = sentence
     .trim()
@@ -219,6 +223,9 @@ export function judgeSentence(sentence: string, inList: boolean): SentenceKind {
   // "Schedule downtime (or use the release window?)": a question in brackets leaves the item an item.
   const unbracketed = s.replace(/\s*\([^()]*\?\)\s*$/, "");
   if (/\?["'”)]*$/.test(unbracketed)) return isPoliteRequest(s) ? "work" : "question";
+  // "When a machine is broken, offer a way to call maintenance": the condition, then an instruction.
+  const main = s.replace(CONDITION_FIRST, "");
+  if (main !== s && (IMPERATIVE.test(main) || startsWithInstruction(main))) return "work";
   if (
     REMARK.test(s) ||
     RATIONALE.test(s) ||

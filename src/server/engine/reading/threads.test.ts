@@ -78,4 +78,70 @@ describe("reading an issue thread and its template (issue 38)", () => {
       "audit_log with user_id (uuid), action (text)",
     ]);
   });
+
+  it("drops the struck-through part of an item and keeps the rest", () => {
+    const scope = extractScope(
+      [
+        "## TODO",
+        "- Handle errors / ~~logging~~",
+        "- ~~Accurate scheduling~~",
+        "- Tests, ~~lint~~ and docs",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual(["Handle errors", "Tests and docs"]);
+  });
+
+  it("reads an instruction after its condition as work, in an item's later sentence too", () => {
+    const scope = extractScope(
+      [
+        "## How can we help",
+        "- Show which washers are free. When a machine is broken, offer a way to call maintenance.",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual([
+      "Show which washers are free",
+      "When a machine is broken, offer a way to call maintenance",
+    ]);
+  });
+
+  it("reads a PRD's customer, demographic and scenario sections as context, and the solution in its problem statement as work", () => {
+    const scope = extractScope(
+      [
+        "## Problem statement",
+        "Residents wait for machines all the time. With our app, residents will be able to reserve a machine for a time slot.",
+        "",
+        "## Customer information",
+        "On-campus students",
+        "",
+        "### Demographic",
+        "- Undergraduates and graduates",
+        "",
+        "## Your Scenario #1",
+        "Lena opens the app and every machine is in use.",
+        "",
+        "## Features",
+        "- Notify the resident when the cycle ends",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual([
+      "With our app, residents will be able to reserve a machine for a time slot",
+      "Notify the resident when the cycle ends",
+    ]);
+  });
+
+  it("reads how to hand the work in as instructions for its author, not work", () => {
+    const scope = extractScope(
+      [
+        "# Clinic booking take-home",
+        "",
+        "Build an API where patients book a slot with a doctor.",
+        "",
+        "## Submitting",
+        "- Make a new private GitHub repository",
+        "- Email us the link to the GitHub repository",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual(["Build an API where patients book a slot with a doctor"]);
+    expect(scope.context).toContain("Make a new private GitHub repository");
+  });
 });
