@@ -592,8 +592,11 @@ export function scopeErrors(evalCase: EvalCase, plan: PlanRecord): Finding[] {
  */
 function nodeFor(plan: PlanRecord, match: string[]): PlanNode | null {
   const leaves = leavesOf(plan);
+  // A title cut short ("The request is published to every driver…") is read whole, as its leaf states it.
+  const whole = (l: PlanNode) =>
+    l.title.endsWith("…") ? `${l.title} ${l.description.match(/\nAs stated: "(.*)"/)?.[1] ?? ""}` : l.title;
   return (
-    leaves.find((l) => /^R\d+:/.test(l.title) && containsAll(l.title, match)) ??
+    leaves.find((l) => /^R\d+:/.test(l.title) && containsAll(whole(l), match)) ??
     leaves.find((l) => containsAll(l.title, match)) ??
     leaves.find((l) => containsAll(nodeText(l), match)) ??
     nonRoot(plan).find((n) => containsAll(nodeText(n), match)) ??

@@ -47,4 +47,25 @@ describe("outline nodes within the plan's bounds (decision 033)", () => {
     titleText(`Export ${"(a b c d ".repeat(500)})`);
     expect(performance.now() - started).toBeLessThan(200);
   });
+
+  it("titles a long sentence by its first clause, outside brackets and past an opening phrase", () => {
+    expect(
+      titleText(
+        'The special-trip request is published to every driver using the app and remains "visible" until some driver accepts it',
+      ),
+    ).toBe("The special-trip request is published to every driver using the app…");
+    expect(
+      titleText(
+        "Load everything raw into Snowflake (a RAW database, one schema per source), never transformed in flight, nightly",
+      ),
+    ).toBe("Load everything raw into Snowflake (a RAW database, one schema per source)…");
+    expect(
+      titleText(
+        "For the two most promising options, build a proof of concept in the API and the web app behind one real flag",
+      ),
+    ).toBe("For the two most promising options, build a proof of concept in the API…");
+    // Short enough: whole.
+    expect(titleText("Users sign in, and admins approve them")).toBe("Users sign in, and admins approve them");
+  });
 });
+

@@ -40,6 +40,9 @@ export const inSequence = (nodes: OutlineNode[], series = "steps") =>
   nodes.map((n) => ({ ...n, sequence: series }));
 
 const TITLE_CHARS = 140;
+/** Past this length a title ends at its first clause, when that clause holds at least MIN_CLAUSE characters. */
+const LONG_TITLE = 90;
+const MIN_CLAUSE = 30;
 const WISH_START =
   /^(?:so |and |also |basically |ideally )?(?:i|we)(?: also| really| just)?(?: would|'d|’d)? (?:want|need|like|wish)(?:s)?(?: to have| to)?\s+/i;
 /**
@@ -70,6 +73,32 @@ function trailingAside(t: string): number {
 }
 
 /** A requirement as a title: the user's words, first letter capitalised, cut at a word if very long. */
+/** Where the first clause of `t` ends, outside brackets and quotes: at a comma or a joining word; -1 if nowhere. */
+function firstClauseEnd(t: string): number {
+  const boundary =
+    /^(?:,\s+|\s+(?:and(?: then)?|until|unless|which|so that|whenever|together with|as well as)\s+)/i;
+  // "For the two most promising options, build ...": a comma that closes an opening phrase is not the end.
+  const opening =
+    /^(?:for|in|on|at|to|when|whenever|if|once|after|before|as soon as|while|during|with|without|by|from|unless|since|because)\b/i.test(
+      t,
+    );
+  let depth = 0;
+  let quoted = false;
+  let commas = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i]!;
+    if (c === "(" || c === "[") depth++;
+    else if ((c === ")" || c === "]") && depth > 0) depth--;
+    else if (c === '"') quoted = !quoted;
+    else if (depth === 0 && !quoted && (c === "," || c === " ") && boundary.test(t.slice(i))) {
+      if (c === ",") commas++;
+      if (opening && c === "," && commas === 1) continue;
+      if (i >= MIN_CLAUSE) return i;
+    }
+  }
+  return -1;
+}
+
 export function titleText(text: string, max = TITLE_CHARS): string {
   // "We want to build X" reads as "Build X", "we need an EDC system" as "An EDC system": the subject
   // and the wish are dropped, the user's words kept. A wish later in the sentence ends the title there.
@@ -102,6 +131,12 @@ export function titleText(text: string, max = TITLE_CHARS): string {
     );
     if (comma > 20) t = `${t.slice(0, comma)}…`;
     else if (clause > 20) t = `${t.slice(0, clause)}…`;
+  }
+  // A long sentence is titled by its first clause, where it has one of a fair length; the rest is in
+  // the leaf's description ("The request is published to every driver…", not the whole sentence).
+  if (t.length > LONG_TITLE) {
+    const at = firstClauseEnd(t.slice(0, max));
+    if (at >= MIN_CLAUSE) t = `${t.slice(0, at).replace(/[\s,;:-]+$/, "")}…`;
   }
   if (t.length > max) {
     t = t.slice(0, max).replace(/\s+\S*$/, "");
