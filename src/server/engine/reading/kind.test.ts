@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { briefOfText } from "../brief";
-import { titleReportsFault } from "./kind";
+import { learnedOutranks, titleReportsFault } from "./kind";
 
 const kindOf = (text: string) => briefOfText(text).kind;
 
@@ -108,5 +108,16 @@ describe("readKind", () => {
         "StudyTimer\n\nOur app will bring a focus timer, a to-do list and weekly statistics.\n\nTimeline\n- Week 1: proof of concept\n- Week 4: bug fixing and testing",
       ).id,
     ).toBe("product");
+  });
+});
+
+describe("learnedOutranks", () => {
+  it("lets the learned reader decide when it is sure, but never make a change to a system that exists a new product", () => {
+    expect(learnedOutranks({ id: "migration", p: 0.8 }, "feature", true)).toBe(true);
+    expect(learnedOutranks({ id: "product", p: 0.9 }, "feature", false)).toBe(true);
+    expect(learnedOutranks({ id: "product", p: 0.9 }, "feature", true)).toBe(false);
+    expect(learnedOutranks({ id: "product", p: 0.9 }, "migration", true)).toBe(false);
+    expect(learnedOutranks({ id: "bug", p: 0.55 }, "feature", false)).toBe(false);
+    expect(learnedOutranks({ id: "feature", p: 0.9 }, "feature", true)).toBe(false);
   });
 });

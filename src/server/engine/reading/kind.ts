@@ -366,7 +366,7 @@ export function readKind(input: {
   // is sure; where it hesitates, the signs decide. (On texts neither was tuned on, the two together read
   // the kind right more often than either alone.)
   const learned = kindReading(text);
-  if (learned.p >= LEARNED_SURE && learned.id !== best)
+  if (learnedOutranks(learned, best, existing.length > 0))
     return {
       id: learned.id,
       label: KIND_LABELS[learned.id],
@@ -391,3 +391,17 @@ export function readKind(input: {
 
 /** How sure the learned reader must be to outrank the signs above. */
 const LEARNED_SURE = 0.6;
+
+/**
+ * Whether the learned reader's kind replaces the one the signs chose: when it is sure and differs, except
+ * that signs of a system that exists ("our app", "currently", an issue's template) keep a change a change.
+ * Wording alone never makes it a new product, with a stack to choose and a first release.
+ */
+export function learnedOutranks(
+  learned: { id: WorkKind; p: number },
+  bySigns: WorkKind,
+  existingSystem: boolean,
+): boolean {
+  if (learned.p < LEARNED_SURE || learned.id === bySigns) return false;
+  return !(learned.id === "product" && existingSystem);
+}

@@ -65,7 +65,8 @@ describe("outline nodes within the plan's bounds (decision 033)", () => {
       ),
     ).toBe("For the two most promising options, build a proof of concept in the API…");
     // Short enough: whole.
-    expect(titleText("Users sign in, and admins approve them")).toBe("Users sign in, and admins approve them");
+    expect(titleText("Users sign in, and admins approve them")).toBe(
+      "Users sign in, and admins approve them",
+    );
   });
 });
-
