@@ -97,7 +97,7 @@ const ACTOR_WORDS =
  * "Formats: CSV, JSON", "Plans (Free, Pro)". Its list is one requirement.
  */
 const VALUES_HEAD =
-  /(?:^|\s)(?:(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[\w-]+\s+)?[\w-]+s|environments?|stages?|formats?|file types?|languages?|locales?|platforms?|browsers?|devices?|operating systems|os|currenc(?:y|ies)|sizes?|colou?rs?|themes?|regions?|tiers?|plans?|price points|categories|types?|statuses|states|levels|units?|fields?|columns?|attributes?|properties|options|modes|versions?|targets?)\s*$/i;
+  /(?:^|\s)(?:(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[\w-]+\s+)?[\w-]+s|environments?|stages?|formats?|file types?|languages?|locales?|platforms?|browsers?|devices?|operating systems|os|currenc(?:y|ies)|sizes?|colou?rs?|themes?|regions?|tiers?|plans?|price points|categories|types?|statuses|states|levels|units?|fields?|columns?|attributes?|properties|options|modes|versions?|targets?)(?:\s+(?:are|is|include|includes|would be|will be))?\s*$/i;
 
 /** A list inside `sentence`, or null when it has none worth splitting. */
 export function inlineList(sentence: string): InlineList | null {

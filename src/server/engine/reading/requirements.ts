@@ -127,6 +127,10 @@ function fieldListsOf(blocks: Block[]): Map<number, { first: Block; items: strin
 /** A sentence without the condition it opens with: "When a machine is broken, offer ..." → "offer ...". */
 const mainClause = (s: string) => s.replace(CONDITION_FIRST, "");
 
+/** An item that lists what a record holds: "Covers the donor's name, the amount given, the date". */
+const FIELDS_OF =
+  /^(?:covers|includes|including|contains|consists of|is made up of|made up of|fields?:|with (?:the )?fields?|attributes?:|columns?:)\s+/i;
+
 /** The items of one list, in order. */
 function listItems(blocks: Block[], list: number): Block[] {
   return blocks.filter((b) => b.type === "item" && b.list === list);
@@ -345,6 +349,27 @@ export function extractScope(description: string, additional: string | null = nu
           // A numbered list of features is not an order; one of instructions outside a feature list may be.
           if (block.numbered && listSequence === null && !WORK_HEADING.test(section ?? ""))
             listSequence = -++sequenceId;
+        }
+        // "* Holds donor data" / "  * Covers the donor's name, the amount, the date": what a record
+        // covers is that record's fields, said with it: one requirement, not one per field.
+        if (kind === "requirement" && FIELDS_OF.test(block.text)) {
+          const parent = pending[pending.length - 1];
+          const above = blocks[index - 1];
+          const nested = above?.type === "item" && block.indent > above.indent && parent?.inList;
+          if (nested && parent && !parent.whole && parent.section === section) {
+            parent.text = `${trimItem(parent.text)}: ${trimItem(block.text.replace(FIELDS_OF, ""))}`;
+            parent.whole = true;
+          } else
+            pending.push({
+              text: block.text,
+              section,
+              kind,
+              inList: true,
+              sequence: null,
+              statedIn: null,
+              whole: true,
+            });
+          return;
         }
         const fields = fieldLists.get(block.list);
         if (fields && kind === "requirement") {

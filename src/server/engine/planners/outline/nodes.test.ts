@@ -69,4 +69,12 @@ describe("outline nodes within the plan's bounds (decision 033)", () => {
       "Users sign in, and admins approve them",
     );
   });
+
+  it("titles what a pronoun does as the thing to do", () => {
+    expect(titleText("It builds the docker image")).toBe("Build the docker image");
+    expect(titleText("it fetches the feed every hour")).toBe("Fetch the feed every hour");
+    expect(titleText("It notifies the admin")).toBe("Notify the admin");
+    expect(titleText("It uses a cache")).toBe("Use a cache");
+    expect(titleText("It is fast")).toBe("It is fast");
+  });
 });

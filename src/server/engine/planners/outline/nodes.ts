@@ -99,6 +99,16 @@ function firstClauseEnd(t: string): number {
   return -1;
 }
 
+/** "builds" → "build", "fetches" → "fetch", "notifies" → "notify"; null for a verb that says how things are. */
+function baseForm(verb: string): string | null {
+  const v = verb.toLowerCase();
+  if (/^(?:is|was|has|does|goes|needs|wants|seems|looks|means|belongs|lives|stays|remains)$/.test(v))
+    return null;
+  if (/ies$/.test(v)) return `${v.slice(0, -3)}y`;
+  if (/(?:sh|ch|x|ss|zz)es$/.test(v)) return v.slice(0, -2);
+  return v.slice(0, -1);
+}
+
 export function titleText(text: string, max = TITLE_CHARS): string {
   // "We want to build X" reads as "Build X", "we need an EDC system" as "An EDC system": the subject
   // and the wish are dropped, the user's words kept. A wish later in the sentence ends the title there.
@@ -106,6 +116,12 @@ export function titleText(text: string, max = TITLE_CHARS): string {
   // "It would help a lot if we could pull records from a CSV file" is "Pull records from a CSV file".
   for (let k = 0; k < 2; k++) t = t.replace(WISH_OPENER, "");
   t = t.replace(WISH_START, "").replace(/\?$/, "");
+  // "It builds the docker image", "they get a reminder": the pronoun points at a sentence the title does
+  // not have; the title says what to do ("Build the docker image").
+  t = t.replace(
+    /^(?:it|they)\s+(?:then\s+|also\s+)?([a-z]+s)\b/i,
+    (whole, verb: string) => baseForm(verb) ?? whole,
+  );
   // "Adding another page" is "Add another page": a title says what to do.
   t = t.replace(
     /^(add|build|creat|mak|allow|show|let|send|support|enabl|introduc|replac|mov|remov)(?:ing)\b/i,

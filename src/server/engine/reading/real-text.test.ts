@@ -3,7 +3,7 @@ import { extractScope } from "./requirements";
 
 const texts = (s: { requirements: { text: string }[] }) => s.requirements.map((r) => r.text);
 
-describe("reading an issue thread and its template (issue 38)", () => {
+describe("reading text as people write it: threads, templates, PRDs, briefs (issue 38)", () => {
   it("takes talk about who does the work for context, and keeps the condition of an agreement as work", () => {
     const scope = extractScope(
       [
@@ -143,5 +143,24 @@ describe("reading an issue thread and its template (issue 38)", () => {
     );
     expect(texts(scope)).toEqual(["Build an API where patients book a slot with a doctor"]);
     expect(scope.context).toContain("Make a new private GitHub repository");
+  });
+
+  it("reads what a record covers as that record's fields, and a list of field values as one thing", () => {
+    const scope = extractScope(
+      [
+        "### Database",
+        "* Holds donor data",
+        "  * Covers the donor's name, the amount given, the donation type and the date",
+        "* Holds volunteer data",
+        "  * Covers name, age, address and emergency contact",
+        "",
+        "For samples, the searched fields are: id, sample name, supplier name and accession number.",
+      ].join("\n"),
+    );
+    expect(texts(scope)).toEqual([
+      "Holds donor data: the donor's name, the amount given, the donation type and the date",
+      "Holds volunteer data: name, age, address and emergency contact",
+      "For samples, the searched fields are: id, sample name, supplier name and accession number",
+    ]);
   });
 });
