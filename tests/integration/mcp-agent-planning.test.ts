@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { callTool, connectMcp, toolError } from "../support/mcp-client";
+import { instanceOf } from "../support/schema-instance";
 import { startTestServer, type TestServer } from "../support/server";
 import { waitUntil } from "../support/wait";
 
@@ -115,6 +116,30 @@ async function planToTheEnd(agent: Client, first: Step, n = 3, leafDepth = 2) {
 }
 
 describe("a coding agent plans through the tools", () => {
+  it("plans to the end with answers made from each step's schema alone (issue 39)", async () => {
+    const { web, token } = await account("schema-filler");
+    const agent = await mcp(await token("write"));
+    const made = await callTool<{ id: string; step: Step }>(agent, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 2,
+    });
+    let step = made.step;
+    let steps = 0;
+    while (!step.done) {
+      // Exactly what the schema asks for, and nothing else: an agent that trusts the schema it is given.
+      const answer = instanceOf(step.schema as Record<string, unknown>) as Record<string, unknown>;
+      const res = await callTool<{ next: Step }>(agent, "submit_subtasks", {
+        node_id: step.node_id,
+        ...answer,
+      });
+      step = res.next;
+      expect(++steps).toBeLessThan(20);
+    }
+    await waitForStatus(web, made.id, ["completed"], 60_000);
+    expect(flatten((await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode).length).toBeGreaterThan(1);
+  });
+
   it("plans a project to the end with its own answers, shown as planned by the agent, live", async () => {
     const { web, token } = await account("claude-code");
     const agent = await mcp(await token("write"));
@@ -375,6 +400,23 @@ describe("MCP sampling: the server plans with the client's model", () => {
     const node = text.match(/node_id "([^"]+)"/)![1]!;
     return answer({ node_id: node, depth: first ? 0 : 1 } as Step, 2, 2);
   };
+
+  it("plans to the end when the client's model fills the schema in the prompt as given (issue 39)", async () => {
+    const { web, token } = await account("schema-sampler");
+    const { client, prompts } = await samplingClient(await token("write"), (text) => {
+      const schema = JSON.parse(text.split("matching this JSON Schema:\n")[1]!.split("\n")[0]!);
+      return instanceOf(schema);
+    });
+    const made = await callTool<{ id: string }>(client, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 2,
+    });
+    await waitForStatus(web, made.id, ["completed"]);
+    // No answer was refused: each prompt is a step of its own, never a second try.
+    expect(prompts.some((p) => /previous answer was refused/.test(JSON.stringify(p.messages)))).toBe(false);
+    expect(flatten((await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode).length).toBeGreaterThan(1);
+  });
 
   it("plans to the end with the client's model, asking again with the problems named, and composes", async () => {
     const { web, token } = await account("cursor");

@@ -130,14 +130,25 @@ export function stepBrief(c: StepContext): string {
   return parts.join("\n\n");
 }
 
-/** A JSON Schema without its annotations: the brief explains every field once. */
-function lean(schema: unknown): unknown {
+/** Keywords whose value maps names to schemas: the names are data (a property may be called "description"). */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/**
+ * A JSON Schema without its annotations: the brief explains every field once. Only the annotation
+ * keyword goes; a property named "description" stays, with its place in `required` (issue 39).
+ */
+export function lean(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(lean);
   if (!schema || typeof schema !== "object") return schema;
   return Object.fromEntries(
     Object.entries(schema)
       .filter(([k]) => k !== "description" && k !== "$schema")
-      .map(([k, v]) => [k, lean(v)]),
+      .map(([k, v]) => [
+        k,
+        SCHEMA_MAPS.has(k) && v && typeof v === "object" && !Array.isArray(v)
+          ? Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, lean(sub)]))
+          : lean(v),
+      ]),
   );
 }
 
