@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tasks } from "../../src/server/db/schema/index";
 import { workingHours } from "../../src/shared/actuals";
 import { registerUser, TestClient } from "../support/http-client";
-import { callTool, connectMcp } from "../support/mcp-client";
+import { callTool, connectMcp, toolError } from "../support/mcp-client";
 import { seedTree } from "../support/seed";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -93,10 +93,18 @@ describe("actuals", () => {
     const { client, userId } = await signedIn();
     const { rootId } = await seedTree(server.deps.database, userId, { fanout: 2, depth: 2, plan: true });
     const [leaf] = await pendingLeaves(rootId);
-    for (const bad of [-1, 501, "six", true]) {
+    // 1e-320 and Number.MIN_VALUE underflow PostgreSQL's real (issue 39): refused, never a 500.
+    for (const bad of [-1, 501, "six", true, 1e-320, Number.MIN_VALUE, 0.001]) {
       const res = await client.request("PATCH", `/api/tasks/${leaf!.id}`, { actual_hours: bad });
       expect(res.status, JSON.stringify(bad)).toBe(422);
       expect(JSON.stringify(res.json)).toContain("actual_hours");
+    }
+    for (const low of [1e-320, Number.MIN_VALUE]) {
+      const res = await client.request("PATCH", `/api/tasks/${leaf!.id}`, {
+        estimate_hours: { low, likely: 2, high: 3 },
+      });
+      expect(res.status, String(low)).toBe(422);
+      expect(JSON.stringify(res.json)).toMatch(/low must be 0 or at least 0.01 hours/);
     }
     const parent = await client.request("PATCH", `/api/tasks/${leaf!.parent}`, { actual_hours: 3 });
     expect(parent.status).toBe(422);
@@ -124,6 +132,13 @@ describe("actuals", () => {
         actual_hours: 2.5,
       });
       expect(change.actual_hours).toBe(2.5);
+      expect(
+        await toolError(agent, "set_task_status", {
+          task_id: leaf!.id,
+          status: "completed",
+          actual_hours: 1e-320,
+        }),
+      ).toMatch(/actual_hours must be 0 or at least 0.01 hours/);
       const [row] = await server.deps.db.select().from(tasks).where(eq(tasks.id, leaf!.id));
       expect(row).toMatchObject({ actualHours: 2.5, actualSource: "person", status: "completed" });
     } finally {
@@ -269,7 +284,7 @@ describe("pictures and history", () => {
     const none = (await client.get(`/api/tasks/${rootId}/scope-changes?since=${tomorrow}`)).json;
     expect(none).toMatchObject({ added: [], removed: [], re_estimated: [] });
     expect(none.hours_before).toBe(none.hours_now);
-    for (const bad of ["yesterday", "2026-13-01", ""]) {
+    for (const bad of ["yesterday", "2026-13-01", "", "0000-01-01", "1900-01-01", "9999-12-31"]) {
       expect((await client.get(`/api/tasks/${rootId}/scope-changes?since=${bad}`)).status).toBe(422);
     }
     const other = await signedIn();

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoTimestamp } from "./common";
+import { isSensibleHours, sensibleHoursMessage } from "./hours";
 
 /**
  * What the work actually took, and what the plan learns from it (issue 33; shared/actuals.ts has the
@@ -13,7 +14,8 @@ export const ACTUAL_HOURS_MAX = 500;
 export const actualHoursInput = z
   .number({ error: "actual_hours must be a number of hours, 0 or more" })
   .min(0, "actual_hours must be a number of hours, 0 or more")
-  .max(ACTUAL_HOURS_MAX, `actual_hours must be at most ${ACTUAL_HOURS_MAX} hours`);
+  .max(ACTUAL_HOURS_MAX, `actual_hours must be at most ${ACTUAL_HOURS_MAX} hours`)
+  .refine(isSensibleHours, sensibleHoursMessage("actual_hours"));
 
 /** Who or what made an estimate: the offline rule, a model, a person (tasks.estimate_source). */
 export const ESTIMATE_SOURCES = ["rule", "model", "person"] as const;
@@ -86,9 +88,18 @@ export const planActuals = z
   .meta({ id: "PlanActuals" });
 export type PlanActuals = z.infer<typeof planActuals>;
 
+/** The dates a plan's history can be asked about: none before this product, none in another century. */
+export const EARLIEST_DATE = "2000-01-01";
+export const LATEST_DATE = "2099-12-31";
+
 /** GET /tasks/{id}/scope-changes?since=YYYY-MM-DD */
 export const scopeChangesInput = z.strictObject({
-  since: z.iso.date({ error: "since must be a date (YYYY-MM-DD)" }),
+  since: z.iso
+    .date({ error: "since must be a date (YYYY-MM-DD)" })
+    // "0000-01-01" is a date to the pattern but none to PostgreSQL (issue 39): only dates a plan can have.
+    .refine((d) => d >= EARLIEST_DATE && d <= LATEST_DATE, {
+      message: `since must be a date between ${EARLIEST_DATE} and ${LATEST_DATE}`,
+    }),
 });
 
 const changedTask = z.object({ id: z.string(), title: z.string() });

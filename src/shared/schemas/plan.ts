@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSensibleHours, sensibleHoursMessage } from "./hours";
 
 /**
  * What a planner (the offline planner or a language model through LangChain) must return at each stage.
@@ -59,12 +60,14 @@ export const plannedSubtask = z.object({
     .number()
     .min(0)
     .max(10_000)
+    .refine(isSensibleHours, sensibleHoursMessage("estimate_low_hours"))
     .optional()
     .describe("Optimistic developer-hours: it rarely takes less"),
   estimate_high_hours: z
     .number()
     .min(0)
     .max(10_000)
+    .refine(isSensibleHours, sensibleHoursMessage("estimate_high_hours"))
     .optional()
     .describe("Pessimistic developer-hours: it rarely takes more"),
   /** 1-based numbers of earlier siblings in the same list that must be done first. */

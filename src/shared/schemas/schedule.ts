@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { calibration, finishBin } from "./actuals";
+import { isSensibleHours, sensibleHoursMessage } from "./hours";
 
 /** Who added a dependency: a planner's proposal or a person. */
 export const DEPENDENCY_SOURCES = ["planner", "person"] as const;
@@ -16,10 +17,8 @@ const hours = (name: string) =>
   z
     .number({ error: `${name} must be a number of hours` })
     .min(0, `${name} must be between 0 and ${ESTIMATE_HOURS_MAX.toLocaleString("en")} hours`)
-    .max(
-      ESTIMATE_HOURS_MAX,
-      `${name} must be between 0 and ${ESTIMATE_HOURS_MAX.toLocaleString("en")} hours`,
-    );
+    .max(ESTIMATE_HOURS_MAX, `${name} must be between 0 and ${ESTIMATE_HOURS_MAX.toLocaleString("en")} hours`)
+    .refine(isSensibleHours, sensibleHoursMessage(name));
 
 /** An estimate in developer-hours: the optimistic, likely and pessimistic ends (low <= likely <= high). */
 export const estimateRange = z
