@@ -226,6 +226,31 @@ describe("edits made on GitHub come back for review", () => {
     expect((await client.post(`/api/tasks/${rootId}/sync`, {})).json).toMatchObject({ to_review: 0 });
   });
 
+  it("applies a change once when two resolves race: one takes it, the other gets 409 (issue 39)", async () => {
+    const { client, rootId } = await exportedToGitHub("raced");
+    const made = await fetch(`${github.url}/repos/ada/raced/issues`, {
+      method: "POST",
+      headers: {
+        authorization: "Bearer ghp_review",
+        accept: "application/vnd.github+json",
+        "content-type": "application/json",
+        "user-agent": "a-person",
+      },
+      body: JSON.stringify({ title: "Import from CSV", body: "Asked twice.", labels: ["atomize"] }),
+    });
+    expect(made.status).toBe(201);
+    expect((await client.post(`/api/tasks/${rootId}/sync`, {})).json).toMatchObject({ to_review: 1 });
+    const [added] = await changesOf(client, rootId);
+    const before = flatten((await client.get(`/api/tasks/${rootId}/tree`)).json as TreeNode).length;
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => resolve(client, rootId, added!.id, "theirs")),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
+    const after = flatten((await client.get(`/api/tasks/${rootId}/tree`)).json as TreeNode);
+    expect(after.length).toBe(before + 1);
+    expect(after.filter((n) => n.description.startsWith("Import from CSV"))).toHaveLength(1);
+  });
+
   it("leaves a task closed as a duplicate undone, says so on it, and offers to remove it", async () => {
     const { client, rootId, leaves, number } = await exportedToGitHub("dupes");
     const a = leaves[0]!;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { DESCRIPTION_MAX, STORY_POINTS, type TaskStatus } from "../../../shared/schemas/tasks";
 import type { TrackerChange, TrackerChanges, TrackerField } from "../../../shared/schemas/tracker-changes";
 import { descriptionFirstLine, taskTitle } from "../../../shared/task-title";
@@ -482,11 +482,38 @@ export async function resolveTrackerChange(
       ),
     );
   if (!c) throw new AppError("NOT_FOUND", "This change is not in the plan's review.");
-  if (c.status !== "open")
-    throw new AppError(
+  const reviewed = () =>
+    new AppError(
       "CONFLICT",
       "This change was already reviewed, or a newer edit there replaced it: refresh the list.",
     );
+  if (c.status !== "open") throw reviewed();
+  // Claimed in one statement before anything is applied (issue 39): of two resolves at once, on any
+  // database, one takes the row and the other gets 409; nothing is applied twice. A failure releases it.
+  const [claimed] = await deps.db
+    .update(trackerChanges)
+    .set({ resolvedAt: new Date() })
+    .where(
+      and(eq(trackerChanges.id, c.id), eq(trackerChanges.status, "open"), isNull(trackerChanges.resolvedAt)),
+    )
+    .returning({ id: trackerChanges.id });
+  if (!claimed) throw reviewed();
+  try {
+    return await applyResolution(deps, userId, rootId, c, decision);
+  } catch (err) {
+    await deps.db.update(trackerChanges).set({ resolvedAt: null }).where(eq(trackerChanges.id, c.id));
+    throw err;
+  }
+}
+
+/** Applies a claimed change (theirs) or keeps ours, and closes it. */
+async function applyResolution(
+  deps: Deps,
+  userId: string,
+  rootId: string,
+  c: typeof trackerChanges.$inferSelect,
+  decision: "theirs" | "ours",
+) {
   const [item] = c.remoteItemId
     ? await deps.db.select().from(remoteItems).where(eq(remoteItems.id, c.remoteItemId))
     : [null];
