@@ -1,3 +1,4 @@
+import { createHmac, randomUUID } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/github";
@@ -294,6 +295,51 @@ describe("a plan exported to GitHub", () => {
     await github.settleDeliveries();
     expect(await prsOfR1()).toMatchObject([{ number: pr.number, state: "merged" }]);
     expect((await client.get(`/api/tasks/${target.id}`)).json.status).toBe("completed");
+    // Issue 39: a late, older "opened" delivery is stale and leaves it merged; a newer one whose page is
+    // not on GitHub ("javascript:", another host) is listed with the pull request's own page instead.
+    const opened = github.deliveries.find(
+      (d) =>
+        d.event === "pull_request" && d.action === "opened" && (d.payload.number as number) === pr.number,
+    )!;
+    const replay = async (payload: Record<string, unknown>) => {
+      const body = JSON.stringify(payload);
+      return fetch(hook.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-github-event": "pull_request",
+          "x-github-delivery": randomUUID(),
+          "x-hub-signature-256": `sha256=${createHmac("sha256", hook.secret).update(body).digest("hex")}`,
+        },
+        body,
+      });
+    };
+    const earlier = new Date(Date.now() - 3_600_000).toISOString();
+    const late = await replay({
+      ...opened.payload,
+      pull_request: { ...(opened.payload.pull_request as Record<string, unknown>), updated_at: earlier },
+    });
+    expect(late.status).toBe(202);
+    expect(await late.json()).toMatchObject({ status: "stale" });
+    expect(await prsOfR1()).toMatchObject([{ number: pr.number, state: "merged", url: pr.html_url }]);
+    const later = new Date(Date.now() + 60_000).toISOString();
+    for (const url of ["javascript:alert(1)", "https://evil.example/ada/live-prs/pull/1"]) {
+      const pull = opened.payload.pull_request as Record<string, unknown>;
+      const res = await replay({
+        ...opened.payload,
+        action: "edited",
+        pull_request: {
+          ...pull,
+          html_url: url,
+          updated_at: later,
+          state: "closed",
+          merged: true,
+          merged_at: later,
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(await prsOfR1()).toMatchObject([{ number: pr.number, state: "merged", url: pr.html_url }]);
+    }
     // A pull request that closes nothing exported is not listed anywhere.
     github.createPullRequest("ada", "live-prs", { title: "Docs", body: "Closes #99999" });
     await github.settleDeliveries();

@@ -218,6 +218,11 @@ export const linkedPullRequests = pgTable(
     state: text({ enum: ["open", "closed", "merged"] }).notNull(),
     /** When the sync that found it ran. */
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The pull request's own `updated_at` when this was recorded: a delivery older than it is stale and
+     * changes nothing (issue 39), as issue deliveries are ordered by theirs. Null: recorded before it was kept.
+     */
+    remoteUpdatedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     uniqueIndex("linked_pull_requests_plan_pr_task_idx").on(t.rootTaskId, t.repository, t.number, t.taskId),

@@ -203,9 +203,10 @@ async function applyDelivery(
 ): Promise<WebhookOutcome> {
   if (kind === "github" && delivery.headers["x-github-event"] === "pull_request") {
     // A pull request that closes exported issues: the Requirements view lists it (github/pull-request-events.ts).
-    const event = readPullRequestEvent(payload);
+    const event = readPullRequestEvent(payload, deps.config.GITHUB_API_URL);
     if (!event) return { status: "ignored", changed: 0 };
-    const { plans, linked } = await applyPullRequestEvent(deps, userId, event);
+    const { plans, linked, stale } = await applyPullRequestEvent(deps, userId, event);
+    if (stale) return { status: "stale", changed: 0 };
     if (plans.length === 0) return { status: "ignored", changed: 0 };
     for (const rootId of plans) {
       await deps.events.publish({

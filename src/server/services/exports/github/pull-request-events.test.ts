@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readPullRequestEvent } from "./pull-request-events";
+import { githubPageUrl, githubWebBase } from "./urls";
 
 const delivery = (pr: Record<string, unknown> = {}, repo: Record<string, unknown> = {}) => ({
   action: "opened",
@@ -24,6 +25,7 @@ describe("a pull_request delivery", () => {
       number: 7,
       title: "Invites",
       url: "https://github.com/ada/shop/pull/7",
+      updatedAt: null,
       state: "open",
       closes: [3, 4],
       repository: { id: "42", fullName: "ada/shop" },
@@ -50,5 +52,36 @@ describe("a pull_request delivery", () => {
     ]) {
       expect(readPullRequestEvent(bad)).toBeNull();
     }
+  });
+
+  it("keeps its page only on GitHub over https, else names the pull request's own page, and reads updated_at (issue 39)", () => {
+    for (const bad of [
+      "javascript:alert(1)",
+      "http://github.com/ada/shop/pull/7",
+      "https://evil.example/ada/shop/pull/7",
+      "https://user:pw@github.com/ada/shop/pull/7",
+      "not a url",
+    ])
+      expect(readPullRequestEvent(delivery({ html_url: bad }))?.url, bad).toBe(
+        "https://github.com/Ada/Shop/pull/7",
+      );
+    expect(readPullRequestEvent(delivery({ updated_at: "2026-11-27T10:00:00Z" }))?.updatedAt).toEqual(
+      new Date("2026-11-27T10:00:00Z"),
+    );
+    expect(readPullRequestEvent(delivery({ updated_at: "soon" }))?.updatedAt).toBeNull();
+    expect(readPullRequestEvent(delivery({}, { full_name: "../../x" }))).toBeNull();
+  });
+});
+
+describe("pages on the GitHub in use", () => {
+  it("is github.com for GitHub.com and a stand-in, the server's host for GitHub Enterprise", () => {
+    expect(githubWebBase("https://api.github.com")).toBe("https://github.com");
+    expect(githubWebBase("http://127.0.0.1:4010")).toBe("https://github.com");
+    expect(githubWebBase("https://ghe.example.com/api/v3")).toBe("https://ghe.example.com");
+    expect(githubPageUrl("https://ghe.example.com/a/b/pull/1", "https://ghe.example.com/api/v3")).toBe(
+      "https://ghe.example.com/a/b/pull/1",
+    );
+    expect(githubPageUrl("https://github.com/a/b/pull/1", "https://ghe.example.com/api/v3")).toBeNull();
+    expect(githubPageUrl(null, "https://api.github.com")).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { linkedPullRequests, remoteItems } from "../../../db/schema/index";
 import type { Deps } from "../../../deps";
 import { closedIssueNumbers, pullRequestState } from "./pull-requests";
+import { githubPageUrl, githubWebBase } from "./urls";
 
 /**
  * A `pull_request` webhook delivery (GitHub's webhook reference, pull_request: `action` opened, edited,
@@ -15,7 +16,10 @@ import { closedIssueNumbers, pullRequestState } from "./pull-requests";
 export type PullRequestEvent = {
   number: number;
   title: string;
+  /** Its page on GitHub: the delivery's `html_url` when that is one, else made from the repository and number. */
   url: string;
+  /** The pull request's `updated_at`: deliveries apply in this order (null when it says none). */
+  updatedAt: Date | null;
   state: "open" | "closed" | "merged";
   /** The issue numbers its description closes, when it targets the default branch (else none). */
   closes: number[];
@@ -25,8 +29,14 @@ export type PullRequestEvent = {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
+/** "owner/repo" as GitHub names repositories. */
+const FULL_NAME = /^[\w.-]{1,100}\/[\w.-]{1,100}$/;
+
 /** The delivery's facts, or null when it is not a pull request event this can read. */
-export function readPullRequestEvent(payload: unknown): PullRequestEvent | null {
+export function readPullRequestEvent(
+  payload: unknown,
+  apiUrl = "https://api.github.com",
+): PullRequestEvent | null {
   if (!isRecord(payload) || !isRecord(payload.pull_request) || !isRecord(payload.repository)) return null;
   const pr = payload.pull_request;
   const repo = payload.repository;
@@ -44,7 +54,9 @@ export function readPullRequestEvent(payload: unknown): PullRequestEvent | null 
     !state
   )
     return null;
-  if (!Number.isSafeInteger(repo.id)) return null;
+  if (!Number.isSafeInteger(repo.id) || !FULL_NAME.test(fullName)) return null;
+  const updated = text(pr.updated_at);
+  const updatedAt = updated && !Number.isNaN(Date.parse(updated)) ? new Date(updated) : null;
   const base = isRecord(pr.base) ? pr.base : {};
   const defaultBranch =
     text(repo.default_branch) ?? (isRecord(base.repo) ? text(base.repo.default_branch) : null);
@@ -53,7 +65,8 @@ export function readPullRequestEvent(payload: unknown): PullRequestEvent | null 
   return {
     number: number as number,
     title: title.slice(0, 1000),
-    url,
+    url: githubPageUrl(url, apiUrl) ?? `${githubWebBase(apiUrl)}/${fullName}/pull/${number}`,
+    updatedAt,
     state: pullRequestState({ state, merged_at: mergedAt }),
     closes: onDefault ? closedIssueNumbers(text(pr.body), fullName) : [],
     repository: { id: String(repo.id), fullName: fullName.toLowerCase() },
@@ -68,7 +81,7 @@ export async function applyPullRequestEvent(
   deps: Deps,
   userId: string,
   event: PullRequestEvent,
-): Promise<{ plans: string[]; linked: number }> {
+): Promise<{ plans: string[]; linked: number; stale?: true }> {
   // The user's issues exported to this repository: by its id (a rename keeps it), or by name for items
   // exported before ids were kept.
   const inRepository = or(
@@ -99,6 +112,7 @@ export async function applyPullRequestEvent(
       title: event.title,
       url: event.url,
       state: event.state,
+      remoteUpdatedAt: event.updatedAt,
     }));
   // What was recorded for this pull request in the repository (under any name its items were exported to).
   const recorded = and(
@@ -107,9 +121,15 @@ export async function applyPullRequestEvent(
     inArray(linkedPullRequests.repository, targets),
   );
   const before = await deps.db
-    .select({ rootTaskId: linkedPullRequests.rootTaskId })
+    .select({
+      rootTaskId: linkedPullRequests.rootTaskId,
+      remoteUpdatedAt: linkedPullRequests.remoteUpdatedAt,
+    })
     .from(linkedPullRequests)
     .where(recorded);
+  // A delivery older than what is recorded (a late "opened" after "closed") changes nothing.
+  const newest = Math.max(-Infinity, ...before.map((b) => b.remoteUpdatedAt?.getTime() ?? -Infinity));
+  if (event.updatedAt && event.updatedAt.getTime() < newest) return { plans: [], linked: 0, stale: true };
   await deps.db.transaction(async (tx) => {
     await tx.delete(linkedPullRequests).where(recorded);
     if (rows.length) await tx.insert(linkedPullRequests).values(rows).onConflictDoNothing();

@@ -3,6 +3,7 @@ import { linkedPullRequests, type remoteItems } from "../../../db/schema/index";
 import type { Deps } from "../../../deps";
 import { readCredential } from "../../../integrations/credentials";
 import { githubClient } from "../../../integrations/github/client";
+import { githubPageUrl, githubWebBase } from "./urls";
 
 /**
  * Pull requests that close exported GitHub issues, for the Requirements view: during "Sync now", the
@@ -99,8 +100,11 @@ export async function syncLinkedPullRequests(
               repository: target,
               number: pr.number,
               title: pr.title.slice(0, 1000),
-              url: pr.html_url,
+              url:
+                githubPageUrl(pr.html_url, deps.config.GITHUB_API_URL) ??
+                `${githubWebBase(deps.config.GITHUB_API_URL)}/${target}/pull/${pr.number}`,
               state: pullRequestState(pr),
+              remoteUpdatedAt: Number.isNaN(Date.parse(pr.updated_at)) ? null : new Date(pr.updated_at),
             });
           }
         }

@@ -1,0 +1,1 @@
+ALTER TABLE "linked_pull_requests" ADD COLUMN "remote_updated_at" timestamp with time zone;
