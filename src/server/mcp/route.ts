@@ -102,7 +102,8 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
   }
   const [{ connectMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
   const tokenId = session.apiToken.id;
-  if (asksForSampling(body) && sessions.hasRoom(tokenId)) {
+  const userId = session.user.id;
+  if (asksForSampling(body) && sessions.hasRoom(tokenId, userId)) {
     // Answers stream (SSE), so a tool call can ask the client for completions before it answers.
     const ctx = callerContext({
       deps: c.var.deps,
@@ -115,7 +116,7 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.add({ id, tokenId, transport, server: server!, lastSeen: Date.now() });
+        sessions.add({ id, tokenId, userId, transport, server: server!, lastSeen: Date.now() });
       },
       onsessionclosed: (id) => sessions.remove(id),
     });

@@ -26,13 +26,23 @@ const MODEL_PREFERENCES = { intelligencePriority: 0.8, speedPriority: 0.4, costP
 
 type Step = Extract<PlanningNext, { done: false }>;
 
+/**
+ * How long one sampling request may take: a start, then the tokens asked for at a slow model's pace
+ * (20 a second). 4,000 tokens wait up to 230 s and 8,000 up to 430 s, where the SDK's default of 60 s cut
+ * a long answer off midway (issue 39).
+ */
+export const samplingTimeoutMs = (maxTokens: number) => 30_000 + maxTokens * 50;
+
 async function ask(mcp: McpServer, prompt: string, maxTokens: number): Promise<unknown> {
-  const result = await mcp.server.createMessage({
-    systemPrompt: SAMPLING_SYSTEM,
-    messages: [{ role: "user", content: { type: "text", text: prompt } }],
-    maxTokens,
-    modelPreferences: MODEL_PREFERENCES,
-  });
+  const result = await mcp.server.createMessage(
+    {
+      systemPrompt: SAMPLING_SYSTEM,
+      messages: [{ role: "user", content: { type: "text", text: prompt } }],
+      maxTokens,
+      modelPreferences: MODEL_PREFERENCES,
+    },
+    { timeout: samplingTimeoutMs(maxTokens) },
+  );
   const text = result.content.type === "text" ? result.content.text : "";
   const answer = readJsonAnswer(text);
   if (!answer.ok)

@@ -11,13 +11,19 @@ import type { Deps } from "../deps";
  */
 
 export const SESSION_IDLE_MS = 15 * 60_000;
-/** Sessions one API token may hold, and this process in all: past either, a client is served stateless. */
+/**
+ * Sessions one API token may hold, one account over all its tokens, and this process in all: past any,
+ * a client is served stateless (it can still plan with the tools). The account's cap keeps a few accounts
+ * from taking every session (issue 39).
+ */
 export const SESSIONS_PER_TOKEN = 4;
+export const SESSIONS_PER_USER = 8;
 export const SESSIONS_MAX = 200;
 
 export type McpSession = {
   id: string;
   tokenId: string;
+  userId: string;
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   lastSeen: number;
@@ -25,8 +31,8 @@ export type McpSession = {
 
 export type McpSessions = {
   get(id: string): McpSession | undefined;
-  /** Whether a token may open one more session. */
-  hasRoom(tokenId: string): boolean;
+  /** Whether a token (of this account) may open one more session. */
+  hasRoom(tokenId: string, userId: string): boolean;
   add(session: McpSession): void;
   remove(id: string): Promise<void>;
   closeAll(): Promise<void>;
@@ -61,9 +67,11 @@ function createSessions(): McpSessions {
       if (session) session.lastSeen = Date.now();
       return session;
     },
-    hasRoom(tokenId) {
-      const mine = [...open.values()].filter((s) => s.tokenId === tokenId).length;
-      return open.size < SESSIONS_MAX && mine < SESSIONS_PER_TOKEN;
+    hasRoom(tokenId, userId) {
+      const all = [...open.values()];
+      const token = all.filter((s) => s.tokenId === tokenId).length;
+      const account = all.filter((s) => s.userId === userId).length;
+      return open.size < SESSIONS_MAX && token < SESSIONS_PER_TOKEN && account < SESSIONS_PER_USER;
     },
     add(session) {
       open.set(session.id, session);
