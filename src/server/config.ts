@@ -49,6 +49,8 @@ export const configSchema = z
     /** Anonymous writes per client address and hour: registrations, and the rest (subscriptions, e-mails). */
     REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(10),
     ANONYMOUS_WRITES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(60),
+    /** Webhook deliveries with a bad signature one address may send in a minute; past it, 429 (issue 39). */
+    WEBHOOK_BAD_SIGNATURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /** A refresh token just spent may be presented again this long (two tabs refreshing at once). */
     REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** Lifetime of an e-mail verification link. */

@@ -359,3 +359,39 @@ describe("Trello deliveries", () => {
     expect(rows).toHaveLength(3);
   });
 });
+
+describe("deliveries with a bad signature (issue 39)", () => {
+  it("are 401, then 429 past the per-address limit, with one log line per window", async () => {
+    const limited = await startTestServer({ WEBHOOK_BAD_SIGNATURES_PER_MINUTE: "3" });
+    try {
+      const client = new TestClient(limited.url);
+      await registerUser(client);
+      const hook = (await client.post("/api/webhooks/github", {})).json as { url: string; secret: string };
+      const warned: string[] = [];
+      const warn = limited.deps.log.warn.bind(limited.deps.log);
+      limited.deps.log.warn = (message: string, fields?: Record<string, unknown>) => {
+        warned.push(message);
+        warn(message, fields);
+      };
+      const body = JSON.stringify({ action: "closed", issue: { number: 1 } });
+      const forged = (n: number) => ({
+        "x-github-event": "issues",
+        "x-github-delivery": randomUUID(),
+        "x-hub-signature-256": hmac256(`wrong-${n}`, body),
+      });
+      const statuses: number[] = [];
+      for (let n = 0; n < 6; n++) statuses.push((await deliver(hook.url, body, forged(n))).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+      expect(warned.filter((m) => m === "webhook signature refused")).toHaveLength(1);
+      // A signed delivery from the same address is not refused for the forged ones.
+      const signed = {
+        "x-github-event": "issues",
+        "x-github-delivery": randomUUID(),
+        "x-hub-signature-256": hmac256(hook.secret, body),
+      };
+      expect((await deliver(hook.url, body, signed)).status).toBeLessThan(300);
+    } finally {
+      await limited.stop();
+    }
+  });
+});

@@ -123,6 +123,7 @@ export const linkOperations = {
       status: z.enum(["applied", "ignored", "duplicate", "stale"]),
       changed: z.number().int(),
     }),
-    run: ({ deps }, { kind, id, raw, headers }) => receiveWebhook(deps, kind, id, { raw, headers }),
+    run: ({ deps, meta }, { kind, id, raw, headers }) =>
+      receiveWebhook(deps, kind, id, { raw, headers }, meta.ip ?? null),
   }),
 };

@@ -11,7 +11,8 @@ export type RateLimit = {
 };
 
 /**
- * Counts one use of a fixed-window limit and refuses the use past `max` with 429 + Retry-After.
+ * Counts one use of a fixed-window limit and refuses the use past `max` with 429 + Retry-After; returns
+ * the use's number in its window (1 for the first).
  * One atomic upsert per call: concurrent requests (in any process) each get their own count, so a burst
  * of N parallel requests gets exactly `max` through, never more.
  */
@@ -19,7 +20,7 @@ export async function consumeRateLimit(
   deps: Pick<Deps, "db">,
   limit: RateLimit,
   message = "Too many requests. Please try again later.",
-): Promise<void> {
+): Promise<number> {
   const windowStart = sql`now() - make_interval(secs => ${limit.windowMs / 1000})`;
   const [row] = await deps.db
     .insert(authThrottle)
@@ -32,7 +33,7 @@ export async function consumeRateLimit(
       },
     })
     .returning({ count: authThrottle.failures, startedAt: authThrottle.windowStartedAt });
-  if (!row || row.count <= limit.max) return;
+  if (!row || row.count <= limit.max) return row?.count ?? 1;
   const seconds = Math.max(1, Math.ceil((row.startedAt.getTime() + limit.windowMs - Date.now()) / 1000));
   throw new AppError("TOO_MANY_REQUESTS", message, { headers: { "Retry-After": String(seconds) } });
 }

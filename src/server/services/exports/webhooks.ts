@@ -4,6 +4,7 @@ import { UUID_PATTERN } from "../../../shared/ids";
 import { remoteItemChanges, webhookDeliveries, webhookEndpoints } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { consumeRateLimit, perAddress } from "../auth/rate-limit";
 import { applyPullRequestEvent, readPullRequestEvent } from "./github/pull-request-events";
 import {
   applyRemoteState,
@@ -133,12 +134,13 @@ export type Delivery = { raw: Buffer; headers: Record<string, string | undefined
 
 export type WebhookOutcome = { status: "applied" | "ignored" | "duplicate" | "stale"; changed: number };
 
-/** Handles one delivery; throws 404 (no such endpoint), 401 (signature) or 400 (not JSON). */
+/** Handles one delivery; throws 404 (no such endpoint), 401 (signature), 429 (too many bad ones) or 400 (not JSON). */
 export async function receiveWebhook(
   deps: Deps,
   kind: HookKind,
   id: string,
   delivery: Delivery,
+  ip: string | null = null,
 ): Promise<WebhookOutcome> {
   if (!UUID_PATTERN.test(id)) throw notFound();
   const [endpoint] = await deps.db
@@ -162,7 +164,23 @@ export async function receiveWebhook(
           kind === "github" ? delivery.headers["x-hub-signature-256"] : delivery.headers["x-hub-signature"],
         );
   if (!signed) {
-    deps.log.warn("webhook signature refused", { kind, webhookId: id });
+    // Refusals are counted per address: past WEBHOOK_BAD_SIGNATURES_PER_MINUTE a source gets 429, and only the
+    // first refusal of each minute is logged, so a flood of forged deliveries cannot fill the log (issue 39).
+    const count = await consumeRateLimit(
+      deps,
+      {
+        key: perAddress("webhook-signature", ip),
+        max: deps.config.WEBHOOK_BAD_SIGNATURES_PER_MINUTE,
+        windowMs: 60_000,
+      },
+      "Too many webhook deliveries with a bad signature from this address. Please wait a minute.",
+    );
+    if (count === 1)
+      deps.log.warn("webhook signature refused", {
+        kind,
+        webhookId: id,
+        note: "further refusals from this address this minute are counted, not logged",
+      });
     throw new AppError("UNAUTHORIZED", "The webhook's signature does not match its secret.");
   }
   let payload: unknown;
