@@ -204,6 +204,11 @@ export type Config = z.infer<typeof configSchema> & {
   llmEnabled: boolean;
   /** Where to look for a local Ollama; null when OLLAMA_URL is set empty (no probe). */
   ollamaUrl: string | null;
+  /**
+   * OLLAMA_URL was set by the operator (not the default): only then may users' own providers connect to it
+   * (issue 39; decision 012, amended). The default address is probed, and an admin may use it for the instance.
+   */
+  ollamaUrlSet: boolean;
   cookieSecure: boolean;
   publicOrigin: string;
 };
@@ -236,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     llmEnabled: Boolean(c.OPENAI_API_KEY || c.OPENAI_BASE_URL),
     // Empty values count as unset everywhere else; an OLLAMA_URL set empty is the way to turn the probe off.
     ollamaUrl: env.OLLAMA_URL !== undefined && env.OLLAMA_URL.trim() === "" ? null : c.OLLAMA_URL,
+    ollamaUrlSet: Boolean(env.OLLAMA_URL?.trim()),
     cookieSecure: publicUrl.protocol === "https:",
     publicOrigin: publicUrl.origin,
   };

@@ -129,6 +129,7 @@ export type OutboundConfig = Partial<
     Config,
     | "OUTBOUND_ALLOW"
     | "ollamaUrl"
+    | "ollamaUrlSet"
     | "OPENAI_BASE_URL"
     | "GITHUB_API_URL"
     | "TRELLO_API_URL"
@@ -139,7 +140,8 @@ export type OutboundConfig = Partial<
 /** The policy the configuration sets: OUTBOUND_ALLOW and the service addresses the operator configured. */
 export function policyFromConfig(config: OutboundConfig): OutboundPolicy {
   return createPolicy(config.OUTBOUND_ALLOW ?? [], [
-    config.ollamaUrl,
+    // The default OLLAMA_URL is no address the operator chose: users reach a local Ollama only when it is set.
+    config.ollamaUrlSet === false ? null : config.ollamaUrl,
     config.OPENAI_BASE_URL,
     config.GITHUB_API_URL,
     config.TRELLO_API_URL,

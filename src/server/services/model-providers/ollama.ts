@@ -145,7 +145,9 @@ export function createOllamaDetector(config: Config, log: Logger): OllamaDetecto
     if (!url) return Promise.resolve(disabled);
     if (current && (running || Date.now() - finishedAt < MIN_PROBE_INTERVAL_MS)) return current;
     running = true;
-    current = probeOllama(url, timeoutMs, outboundFetch(config, "user")).then((found) => {
+    // The server probes its own loopback for the default address, as it would for the instance's model.
+    const chooser = config.ollamaUrlSet ? "user" : "admin";
+    current = probeOllama(url, timeoutMs, outboundFetch(config, chooser)).then((found) => {
       running = false;
       finishedAt = Date.now();
       log.info("ollama detection", { url, status: found.status, models: found.models.length });
