@@ -248,9 +248,9 @@ function promptFacts(messages: FakeChatRequest["messages"]): {
   const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
   const depthMatch = /Depth:\s*(\d+)\s+of\s+at\s+most\s+(\d+)/i.exec(lastUser);
   const phrase = /at\s+most\s+(\d+)\s+subtasks?\b/i.exec(lastUser);
-  // Atomize's split prompt names the node on the line after "Task to split:".
+  // Atomize's split prompt names the node on the line after "Task to split:" (inside its data marker).
   const labelled =
-    /^\s*task to split:\s*\n\s*(.+)$/im.exec(lastUser)?.[1] ??
+    /^\s*task to split:\s*\n(?:\s*<<<DATA[^\n]*>>>\s*\n)?\s*(.+)$/im.exec(lastUser)?.[1] ??
     /^\s*(?:task(?:\s+description)?|description|project)\s*:\s*(.+)$/im.exec(lastUser)?.[1];
   const firstLine = lastUser
     .split("\n")

@@ -2,7 +2,13 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isAtomic } from "../../src/server/engine/atomicity";
 import type { FakeOpenAI } from "../fakes/openai";
-import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
+import {
+  flatten,
+  startModelBackedServer,
+  type TreeNode,
+  waitForStatus,
+  withoutDataMarkers,
+} from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { waitForJobsIdle } from "../support/jobs";
 import { startTestServer, type TestServer } from "../support/server";
@@ -100,7 +106,7 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     const firstLevel = tree.children.map((c) => (c as TreeNode & { description: string }).description);
     const splits = llm.requests
       .filter((r) => r.schemaName === "subtask_plan")
-      .map((r) => r.messages.at(-1)!.content)
+      .map((r) => withoutDataMarkers(r.messages.at(-1)!.content))
       .filter((p) => /Depth: 1 of/.test(p));
     expect(splits).toHaveLength(3);
     for (const prompt of splits) {
@@ -116,7 +122,9 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
       }
     }
     // A second-level split also sees what the other branches planned.
-    const deeper = llm.requests.map((r) => r.messages.at(-1)!.content).find((p) => /Depth: 2 of/.test(p))!;
+    const deeper = llm.requests
+      .map((r) => withoutDataMarkers(r.messages.at(-1)!.content))
+      .find((p) => /Depth: 2 of/.test(p))!;
     expect(deeper).toMatch(
       /Already planned elsewhere in this project \(titles only; do not plan this work again; cite their numbers in depends_on_elsewhere when a subtask needs one finished first\):\n\d+\. /,
     );
@@ -173,11 +181,13 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
       [],
       ["R1"],
     ]);
-    const prompt = llm.requests
-      .find((r) => r.schemaName === "subtask_plan")!
-      .messages.map((m) => m.content)
-      .join("\n");
-    expect(prompt).toContain("Kind of work: bug fix (because it gives steps to reproduce");
+    const prompt = withoutDataMarkers(
+      llm.requests
+        .find((r) => r.schemaName === "subtask_plan")!
+        .messages.map((m) => m.content)
+        .join("\n"),
+    );
+    expect(prompt).toContain("Kind of work: bug fix. Plan it as a bug fix: reproduce it");
     expect(prompt).toContain("R1: Please stream the file instead of buffering it");
     expect(prompt).toContain("Out of scope (never plan these):\n- the import dialog");
     expect(prompt).not.toMatch(/R\d+: Click Export/);
@@ -275,7 +285,7 @@ describe("decomposition through LangChain against an OpenAI-compatible server", 
     });
     llm.setResponder((req) => {
       if (req.schemaName !== "subtask_plan") return undefined;
-      const prompt = req.messages.at(-1)!.content;
+      const prompt = withoutDataMarkers(req.messages.at(-1)!.content);
       if (/Depth: 0 of/.test(prompt))
         return {
           subtasks: [

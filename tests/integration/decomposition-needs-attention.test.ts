@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FakeChatRequest, FakeOpenAI } from "../fakes/openai";
-import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
+import {
+  flatten,
+  startModelBackedServer,
+  type TreeNode,
+  waitForStatus,
+  withoutDataMarkers,
+} from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import type { TestServer } from "../support/server";
 import { waitUntil } from "../support/wait";
@@ -29,7 +35,7 @@ const FIRST_LEVEL = ["Build the catalogue", "Fragile area: payments", "Fragile a
 
 /** The task a split request is about (the line after "Task to split:"). */
 const taskOf = (req: FakeChatRequest) =>
-  req.messages.at(-1)!.content.match(/Task to split:\n(.*)/)?.[1] ?? "";
+  withoutDataMarkers(req.messages.at(-1)!.content).match(/Task to split:\n(.*)/)?.[1] ?? "";
 
 /**
  * The root gets the first level above (all scored 9, so each is split); their children are generated

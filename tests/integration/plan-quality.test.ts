@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FakeChatRequest, FakeOpenAI } from "../fakes/openai";
-import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
+import {
+  flatten,
+  startModelBackedServer,
+  type TreeNode,
+  waitForStatus,
+  withoutDataMarkers,
+} from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -160,7 +166,7 @@ describe("a model's plan", () => {
   beforeEach(() => llm.reset());
 
   const taskOf = (req: FakeChatRequest) =>
-    req.messages.at(-1)!.content.match(/Task to split:\n(.*)/)?.[1] ?? "";
+    withoutDataMarkers(req.messages.at(-1)!.content).match(/Task to split:\n(.*)/)?.[1] ?? "";
   const subtask = (description: string, extra: Record<string, unknown> = {}) => ({
     description,
     complexity_score: 3,
@@ -210,7 +216,9 @@ describe("a model's plan", () => {
     const { task, nodes } = await plan(client, { description: PRD, max_depth: 3 });
     expect(task.status).toBe("completed");
 
-    const first = llm.requests.find((r) => r.schemaName === "subtask_plan")!.messages.at(-1)!.content;
+    const first = withoutDataMarkers(
+      llm.requests.find((r) => r.schemaName === "subtask_plan")!.messages.at(-1)!.content,
+    );
     expect(first).toContain("R2: Items can be ticked off and the change shows on every phone at once");
     expect(first).toMatch(
       /Out of scope \(never plan these\):\n- Recipe suggestions\n- Video calls are out of scope/,

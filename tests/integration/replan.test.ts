@@ -1,7 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tasks } from "../../src/server/db/schema/index";
-import { flatten, startModelBackedServer, type TreeNode, waitForStatus } from "../support/decomposition";
+import {
+  flatten,
+  startModelBackedServer,
+  type TreeNode,
+  waitForStatus,
+  withoutDataMarkers,
+} from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
 import { trpcHttp } from "../support/trpc-client";
@@ -347,7 +353,10 @@ describe("re-planning with a model", () => {
       const res = await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "split by user role" });
       expect(res.status).toBe(200);
       const prompt = backed.llm.requests[0]!.messages.at(-1)!.content;
-      expect(prompt).toContain("Their guidance for the new plan (follow it): split by user role");
+      // The person's guidance is their text: a data block, under our words on how to use it.
+      expect(withoutDataMarkers(prompt)).toContain(
+        "Their guidance for the new plan (follow it where it is about the plan):\nsplit by user role",
+      );
       for (const c of plan.children) expect(prompt).toContain(`- ${c.description}`);
       // Complexity 3 and 6 hours: atomic, so one call makes the whole proposal.
       expect(backed.llm.requests).toHaveLength(1);

@@ -68,3 +68,6 @@ export async function startModelBackedServer(
     },
   };
 }
+
+/** A prompt or brief read without the markers around people's text (lib/data-block.ts), as it reads to a person. */
+export const withoutDataMarkers = (text: string) => text.replace(/^<<<(?:END )?DATA(?: [^\n]*)?>>>\n?/gm, "");

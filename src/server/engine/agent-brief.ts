@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { agentComposition, agentSplitAnswer } from "../../shared/schemas/agent-planning";
 import { ATOMIC_HOURS } from "../../shared/schemas/plan";
-import { taskTitle } from "../../shared/task-title";
+import { asData, DATA_RULE } from "../lib/data-block";
 import type { ProjectBrief } from "./planners/contract";
 import { briefText, KIND_SHAPES, splitInstructions } from "./planners/model/prompts";
 
@@ -18,7 +18,7 @@ export const ELSEWHERE_SHOWN = 20;
 const TITLE = 100;
 
 /** The rules a model's system prompt states that an answer must keep. */
-const RULES = `Rules: be specific to the project (never "implement features"), never repeat the task being split, never plan an out-of-scope item, and use only technologies the description names or the chosen stack. Complexity runs 1-10 and never above the task being split; story_points is one of 1, 2, 3, 5, 8, 13. A task is atomic when one developer finishes it in at most ${ATOMIC_HOURS} hours as one pull request: mark it "atomic": true, or false to split it further (absent: decided from its estimate and complexity).`;
+const RULES = `Rules: be specific to the project (never "implement features"), never repeat the task being split, never plan an out-of-scope item, and use only technologies the description names or the chosen stack. Complexity runs 1-10 and never above the task being split; story_points is one of 1, 2, 3, 5, 8, 13. A task is atomic when one developer finishes it in at most ${ATOMIC_HOURS} hours as one pull request: mark it "atomic": true, or false to split it further (absent: decided from its estimate and complexity). ${DATA_RULE}`;
 
 /** One node of the plan as the brief shows it. */
 export type BriefNode = { id: string; parentId: string | null; depth: number; description: string };
@@ -55,25 +55,31 @@ function scopeLines(c: StepContext, first: boolean): string[] {
   const shown = first ? requirements : requirements.filter((r) => c.cited.includes(r.id));
   if (shown.length) {
     out.push(
-      `${first ? "Stated requirements" : "Requirements this branch serves"} (cite ids exactly, as "R1", in requirement_ids):\n${shown
-        .map((r) => `- ${r.id}: ${line(r.text, first ? 400 : 200)}`)
-        .join("\n")}`,
+      `${first ? "Stated requirements" : "Requirements this branch serves"} (cite ids exactly, as "R1", in requirement_ids):\n${asData(
+        "requirements",
+        shown.map((r) => `- ${r.id}: ${line(r.text, first ? 400 : 200)}`).join("\n"),
+      )}`,
     );
   }
   const others = requirements.filter((r) => !shown.includes(r)).map((r) => r.id);
   if (others.length) out.push(`Other stated requirements (listed in the first step): ${others.join(", ")}.`);
   if (nonGoals.length)
-    out.push(`Out of scope (never plan these):\n${nonGoals.map((n) => `- ${line(n, 160)}`).join("\n")}`);
+    out.push(
+      `Out of scope (never plan these):\n${asData("out of scope", nonGoals.map((n) => `- ${line(n, 160)}`).join("\n"))}`,
+    );
   if (constraints.length)
     out.push(
-      `Rules the work keeps (criteria, not tasks):\n${constraints.map((x) => `- ${line(x, 160)}`).join("\n")}`,
+      `Rules the work keeps (criteria, not tasks):\n${asData("rules", constraints.map((x) => `- ${line(x, 160)}`).join("\n"))}`,
     );
   if (first && criteria.length)
     out.push(
-      `Acceptance criteria as stated:\n${criteria
-        .slice(0, 20)
-        .map((x) => `- ${line(x, 160)}`)
-        .join("\n")}`,
+      `Acceptance criteria as stated:\n${asData(
+        "criteria",
+        criteria
+          .slice(0, 20)
+          .map((x) => `- ${line(x, 160)}`)
+          .join("\n"),
+      )}`,
     );
   return out;
 }
@@ -81,26 +87,26 @@ function scopeLines(c: StepContext, first: boolean): string[] {
 /** The step's brief, as text. */
 export function stepBrief(c: StepContext): string {
   const first = c.node.depth === 0;
-  const title = taskTitle(c.brief.description, 80);
   const parts: string[] = [];
   if (first) {
     parts.push(`Planning step ${c.step}: plan the project's first level.\n\n${briefText(c.brief)}`);
   } else {
     const stack = c.brief.stack ? ` Stack: ${c.brief.stack.name}.` : "";
     parts.push(
-      `Planning step ${c.step} of project "${title}" (the whole description was in the first step).${stack}`,
+      `Planning step ${c.step} (the whole description was in the first step; the path below starts at the project).${stack}`,
     );
   }
   parts.push(kindLine(c.brief), ...scopeLines(c, first));
   if (c.path.length)
     parts.push(
-      `Path from the project down to this task:\n${c.path.map((p, i) => `${"  ".repeat(i)}- ${line(p)}`).join("\n")}`,
+      `Path from the project down to this task:\n${asData("path", c.path.map((p, i) => `${"  ".repeat(i)}- ${line(p)}`).join("\n"))}`,
     );
   if (c.siblings.length)
     parts.push(
-      `Sibling tasks, planned separately (do not repeat their work; cite their numbers in depends_on_elsewhere):\n${c.siblings
-        .map((s, i) => `${i + 1}. ${line(s.description)}`)
-        .join("\n")}`,
+      `Sibling tasks, planned separately (do not repeat their work; cite their numbers in depends_on_elsewhere):\n${asData(
+        "tasks",
+        c.siblings.map((s, i) => `${i + 1}. ${line(s.description)}`).join("\n"),
+      )}`,
     );
   if (c.elsewhere.length) {
     const from = c.siblings.length + 1;
@@ -108,14 +114,15 @@ export function stepBrief(c: StepContext): string {
       ? `\n(and ${c.more.reduce((n, m) => n + m.count, 0)} more: ${c.more.map((m) => `${m.count} under "${line(m.branch, 60)}"`).join(", ")})`
       : "";
     parts.push(
-      `Planned elsewhere in this project (do not plan it again; cite numbers in depends_on_elsewhere):\n${c.elsewhere
-        .map((e, i) => `${from + i}. ${line(e.description)}`)
-        .join("\n")}${more}`,
+      `Planned elsewhere in this project (do not plan it again; cite numbers in depends_on_elsewhere):\n${asData(
+        "tasks",
+        `${c.elsewhere.map((e, i) => `${from + i}. ${line(e.description)}`).join("\n")}${more}`,
+      )}`,
     );
   }
   if (!first) {
     parts.push(
-      `Task to split:\n${c.node.description}${c.node.implementationDetails ? `\nNotes: ${line(c.node.implementationDetails, 600)}` : ""}${c.node.complexityScore !== null ? `\nIts complexity: ${c.node.complexityScore}/10.` : ""}`,
+      `Task to split:\n${asData("task", `${c.node.description}${c.node.implementationDetails ? `\nNotes: ${line(c.node.implementationDetails, 600)}` : ""}`)}${c.node.complexityScore !== null ? `\nIts complexity: ${c.node.complexityScore}/10.` : ""}`,
     );
   }
   parts.push(
@@ -172,7 +179,7 @@ export function compositionBrief(brief: ProjectBrief, nodes: BriefNode[]): strin
 ${kindLine(brief)}
 
 The plan's first two levels:
-${tree}${nodes.length > shown.length ? `\n(${nodes.length - shown.length} deeper tasks not shown)` : ""}
+${asData("plan", tree)}${nodes.length > shown.length ? `\n(${nodes.length - shown.length} deeper tasks not shown)` : ""}
 
 Write epics (ids "E1", "E2", ... one per major workstream, priority 1 = highest) and user_stories (ids "US1", ...; epic_id naming an epic; actor, action, benefit; 1-12 testable acceptance criteria; story_points; priority must_have / should_have / could_have / wont_have); optionally tech_stack and best_practices; and optionally an event_model (events in the past tense, commands, read models, user interactions, automations, swimlanes, chapters with sub_chapters of slices), naming only what the description and the plan state.`;
 }

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { PlanningNext } from "../../shared/schemas/agent-planning";
 import { AppError } from "../errors";
+import { DATA_RULE } from "../lib/data-block";
 import { readJsonAnswer } from "../lib/json-answer";
 import { agentOperations, samplingOperations } from "../operations/agent";
 import type { OperationContext } from "../operations/define";
@@ -20,8 +21,7 @@ const ATTEMPTS = 3;
 /** How long the composition waits for the outline's composer to complete the plan. */
 const COMPLETION_WAIT_MS = 30_000;
 /** The step's brief carries the planning rules; the system prompt only says how to answer. */
-const SAMPLING_SYSTEM =
-  "You plan software projects for Atomize: break the work into concrete, independently testable engineering tasks, exactly as the request describes. Answer with one JSON object that matches the requested JSON Schema and nothing else: no prose, no code fences.";
+const SAMPLING_SYSTEM = `You plan software projects for Atomize: break the work into concrete, independently testable engineering tasks, exactly as the request describes. Answer with one JSON object that matches the requested JSON Schema and nothing else: no prose, no code fences. ${DATA_RULE}`;
 const MODEL_PREFERENCES = { intelligencePriority: 0.8, speedPriority: 0.4, costPriority: 0.3 };
 
 type Step = Extract<PlanningNext, { done: false }>;

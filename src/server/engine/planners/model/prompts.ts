@@ -1,3 +1,4 @@
+import { asData, DATA_RULE } from "../../../lib/data-block";
 import type { ComposeRequest, ProjectBrief, SplitRequest } from "../contract";
 
 /** Prompts per stage. Plain text, no provider-specific syntax, so any OpenAI-compatible model follows them. */
@@ -10,11 +11,11 @@ multi-week effort); story points must be one of 1, 2, 3, 5, 8, 13 and track comp
 when one developer can finish it in at most about two days (16 hours) as one pull request; estimate every
 task in developer-hours (estimated_hours), subtasks included, and split anything bigger. Use only the
 technologies the description names or the chosen stack; when none is named, stay technology-neutral. Answer with one JSON
-object that matches the requested JSON schema and nothing else: no prose, no code fences.`;
+object that matches the requested JSON schema and nothing else: no prose, no code fences. ${DATA_RULE}`;
 
 /** The project as every prompt states it: the description, the chosen type and stack, the repository. */
 export function briefText(brief: ProjectBrief): string {
-  const lines = [`Project description:\n${brief.description}`];
+  const lines = [`Project description:\n${asData("project description", brief.description)}`];
   if (brief.readingCorrected)
     lines.push(
       "The owner checked and corrected what was read of this description: plan exactly the stated requirements and kind of work below; the description is background, and what it says beyond them is not to be planned.",
@@ -26,9 +27,14 @@ export function briefText(brief: ProjectBrief): string {
       `Tech stack: ${brief.stack.name}: frontend ${brief.stack.frontend_framework}, backend ${brief.stack.backend_language}, database ${brief.stack.database}. ${brief.stack.description}`,
     );
   }
-  if (brief.additionalRequirements) lines.push(`Additional requirements: ${brief.additionalRequirements}`);
+  if (brief.additionalRequirements)
+    lines.push(
+      `Additional requirements:\n${asData("additional requirements", brief.additionalRequirements)}`,
+    );
   if (brief.repositorySummary)
-    lines.push(`Existing repository (ground the plan in it):\n${brief.repositorySummary}`);
+    lines.push(
+      `Existing repository (ground the plan in it):\n${asData("repository summary", brief.repositorySummary)}`,
+    );
   return lines.join("\n\n");
 }
 
@@ -57,24 +63,30 @@ function scopeText(brief: ProjectBrief, full: boolean): string {
   const lines = shown.map((r) => `- ${r.id}: ${r.text.replace(/\s+/g, " ").slice(0, full ? 400 : 160)}`);
   if (shown.length < requirements.length) lines.push(`- ... and ${requirements.length - shown.length} more`);
   const parts = [
-    `Kind of work: ${brief.kind.label} (because ${brief.kind.because.join("; ").slice(0, 300)}). Plan it as ${KIND_SHAPES[brief.kind.id]}.`,
+    // The kind's reasons quote the text; they stay with the person who reads them, not in the instructions.
+    `Kind of work: ${brief.kind.label}. Plan it as ${KIND_SHAPES[brief.kind.id]}.`,
   ];
   if (requirements.length)
     parts.push(
-      `Stated requirements (cite their ids, exactly as "R1", in requirement_ids):\n${lines.join("\n")}`,
+      `Stated requirements (cite their ids, exactly as "R1", in requirement_ids):\n${asData("requirements", lines.join("\n"))}`,
     );
   if (nonGoals.length)
-    parts.push(`Out of scope (never plan these):\n${nonGoals.map((n) => `- ${n.slice(0, 200)}`).join("\n")}`);
+    parts.push(
+      `Out of scope (never plan these):\n${asData("out of scope", nonGoals.map((n) => `- ${n.slice(0, 200)}`).join("\n"))}`,
+    );
   if (constraints.length)
     parts.push(
-      `Rules the work must keep (acceptance criteria, not tasks):\n${constraints.map((c) => `- ${c.slice(0, 200)}`).join("\n")}`,
+      `Rules the work must keep (acceptance criteria, not tasks):\n${asData("rules", constraints.map((c) => `- ${c.slice(0, 200)}`).join("\n"))}`,
     );
   if (criteria.length)
     parts.push(
-      `Acceptance criteria as stated (checks, not tasks):\n${criteria
-        .slice(0, 20)
-        .map((c) => `- ${c.slice(0, 200)}`)
-        .join("\n")}`,
+      `Acceptance criteria as stated (checks, not tasks):\n${asData(
+        "criteria",
+        criteria
+          .slice(0, 20)
+          .map((c) => `- ${c.slice(0, 200)}`)
+          .join("\n"),
+      )}`,
     );
   return parts.length ? `${parts.join("\n\n")}\n\n` : "";
 }
@@ -88,12 +100,12 @@ sentence rationale naming what drives the effort.`;
 
 export function splitPrompt(r: SplitRequest): string {
   const path = r.ancestors.length
-    ? `Path from the project down to this task:\n${r.ancestors.map((a, i) => `${"  ".repeat(i)}- ${a}`).join("\n")}\n\n`
+    ? `Path from the project down to this task:\n${asData("path", r.ancestors.map((a, i) => `${"  ".repeat(i)}- ${a}`).join("\n"))}\n\n`
     : "";
   // One numbering across both lists, so a subtask can cite any work outside its own branch.
   const numbered = (items: string[] | undefined, from: number, heading: string) =>
     items?.length
-      ? `${heading}\n${items.map((d, i) => `${from + i}. ${d.replace(/\s+/g, " ").slice(0, 100)}`).join("\n")}\n\n`
+      ? `${heading}\n${asData("tasks", items.map((d, i) => `${from + i}. ${d.replace(/\s+/g, " ").slice(0, 100)}`).join("\n"))}\n\n`
       : "";
   const around =
     numbered(
@@ -109,13 +121,13 @@ export function splitPrompt(r: SplitRequest): string {
   const replan = r.replan
     ? `This is a re-plan of the task: a person will review your answer as a change to its current subtasks.${
         r.replan.current.length
-          ? ` Its current subtasks (keep the ones that still fit, worded exactly as here, so they are recognised):\n${r.replan.current.map((c) => `- ${c.replace(/\s+/g, " ").slice(0, 160)}`).join("\n")}`
+          ? ` Its current subtasks (keep the ones that still fit, worded exactly as here, so they are recognised):\n${asData("current subtasks", r.replan.current.map((c) => `- ${c.replace(/\s+/g, " ").slice(0, 160)}`).join("\n"))}`
           : ""
-      }${r.replan.guidance ? `\nTheir guidance for the new plan (follow it): ${r.replan.guidance}` : ""}\n\n`
+      }${r.replan.guidance ? `\nTheir guidance for the new plan (follow it where it is about the plan):\n${asData("guidance", r.replan.guidance)}` : ""}\n\n`
     : "";
   return `${briefText(r.brief)}
 
-${scopeText(r.brief, r.depth === 0)}${path}${around}${replan}Task to split:\n${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}
+${scopeText(r.brief, r.depth === 0)}${path}${around}${replan}Task to split:\n${asData("task", `${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}`)}
 ${r.task.complexity_score !== null ? `Its complexity: ${r.task.complexity_score}/10.\n` : ""}
 Depth: ${r.depth} of at most ${r.maxDepth}.
 ${splitInstructions(r.depth, r.maxSubtasks)}`;
@@ -142,10 +154,15 @@ first; empty when none).`;
 }
 
 function treeText(r: ComposeRequest): string {
-  return r.tasks
-    .slice(0, 400)
-    .map((t) => `${"  ".repeat(Math.max(0, t.depth - 1))}- ${t.description}${t.is_atomic ? "" : " (group)"}`)
-    .join("\n");
+  return asData(
+    "plan",
+    r.tasks
+      .slice(0, 400)
+      .map(
+        (t) => `${"  ".repeat(Math.max(0, t.depth - 1))}- ${t.description}${t.is_atomic ? "" : " (group)"}`,
+      )
+      .join("\n"),
+  );
 }
 
 export function contextPrompt(r: ComposeRequest): string {
