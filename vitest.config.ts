@@ -56,6 +56,7 @@ export const postgresSuites = [
   "tests/integration/plan-locks.pg.test.ts",
   "tests/integration/plan-order.test.ts",
   "tests/integration/plan-quality.test.ts",
+  "tests/integration/plan-size.test.ts",
   "tests/integration/process.test.ts",
   "tests/integration/reading-review.test.ts",
   "tests/integration/realtime.test.ts",

@@ -49,6 +49,8 @@ export const configSchema = z
     /** Anonymous writes per client address and hour: registrations, and the rest (subscriptions, e-mails). */
     REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(10),
     ANONYMOUS_WRITES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(60),
+    /** The most tasks one plan may hold, the project included; every path that adds tasks keeps it (issue 39). */
+    PLAN_MAX_NODES: z.coerce.number().int().min(10).max(1_000_000).default(20_000),
     /** Webhook deliveries with a bad signature one address may send in a minute; past it, 429 (issue 39). */
     WEBHOOK_BAD_SIGNATURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /** A refresh token just spent may be presented again this long (two tabs refreshing at once). */

@@ -294,7 +294,7 @@ describe("a coding agent plans through the tools", () => {
     expect(withoutDataMarkers(step.brief)).toMatch(
       /Path from the project down to this task:\n- A book club site/,
     );
-    expect(step.brief).toMatch(/Sibling tasks, planned separately/);
+    expect(step.brief).toMatch(/Other work, numbered \(1-\d+: sibling tasks, planned separately/);
     expect(step.schema.required).not.toContain("assessment");
     const { last } = await planToTheEnd(second, step);
     expect(last.done).toBe(true);

@@ -101,22 +101,29 @@ export function stepBrief(c: StepContext): string {
     parts.push(
       `Path from the project down to this task:\n${asData("path", c.path.map((p, i) => `${"  ".repeat(i)}- ${line(p)}`).join("\n"))}`,
     );
-  if (c.siblings.length)
-    parts.push(
-      `Sibling tasks, planned separately (do not repeat their work; cite their numbers in depends_on_elsewhere):\n${asData(
-        "tasks",
-        c.siblings.map((s, i) => `${i + 1}. ${line(s.description)}`).join("\n"),
-      )}`,
-    );
-  if (c.elsewhere.length) {
+  // Siblings (numbered from 1) and work elsewhere (numbered on): one list, one block.
+  if (c.siblings.length || c.elsewhere.length) {
     const from = c.siblings.length + 1;
     const more = c.more.length
       ? `\n(and ${c.more.reduce((n, m) => n + m.count, 0)} more: ${c.more.map((m) => `${m.count} under "${line(m.branch, 60)}"`).join(", ")})`
       : "";
+    const heading = [
+      c.siblings.length
+        ? `${c.siblings.length > 1 ? `1-${c.siblings.length}` : "1"}: sibling tasks, planned separately (do not repeat their work)`
+        : "",
+      c.elsewhere.length
+        ? `${from}-${from + c.elsewhere.length - 1}: planned elsewhere in this project (do not plan it again)`
+        : "",
+    ]
+      .filter(Boolean)
+      .join("; ");
     parts.push(
-      `Planned elsewhere in this project (do not plan it again; cite numbers in depends_on_elsewhere):\n${asData(
+      `Other work, numbered (${heading}; cite numbers in depends_on_elsewhere):\n${asData(
         "tasks",
-        `${c.elsewhere.map((e, i) => `${from + i}. ${line(e.description)}`).join("\n")}${more}`,
+        [
+          ...c.siblings.map((s, i) => `${i + 1}. ${line(s.description)}`),
+          ...c.elsewhere.map((e, i) => `${from + i}. ${line(e.description)}`),
+        ].join("\n") + more,
       )}`,
     );
   }

@@ -188,7 +188,11 @@ export async function nextStep(deps: Deps, root: TaskRow): Promise<PlanningNext>
     schema: node.depth === 0 ? STEP_SCHEMAS.first : STEP_SCHEMAS.later,
     remaining: {
       waiting: open.length,
-      at_most: open.reduce((n, o) => n + stepsAtMost(o.depth, opts.maxDepth, opts.maxSubtasks), 0),
+      // Each step adds a task at least, so no more steps than PLAN_MAX_NODES leaves room for.
+      at_most: Math.min(
+        open.reduce((n, o) => n + stepsAtMost(o.depth, opts.maxDepth, opts.maxSubtasks), 0),
+        Math.max(0, deps.config.PLAN_MAX_NODES - rows.length),
+      ),
     },
   };
 }

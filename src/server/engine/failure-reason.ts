@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AppError } from "../errors";
 
 /**
  * What a person reads when a decomposition step gives up for a reason of ours (not the planner's own,
@@ -57,6 +58,9 @@ export function issueInWords(issue: z.core.$ZodIssue): string | null {
 export function failureReason(error: unknown, step: "plan" | "subtask"): string {
   const retry = step === "plan" ? "Use Restart to try again." : "Restart its decomposition to try again.";
   const what = step === "plan" ? "this step" : "this subtask";
+  // The plan is as big as PLAN_MAX_NODES allows (plan/size.ts): the node stays as it is, and says why.
+  if (error instanceof AppError && error.status === 422 && /PLAN_MAX_NODES/.test(error.message))
+    return `${error.message} ${step === "plan" ? "The plan stops growing here." : "This subtask stays as it is."}`;
   if (error instanceof z.core.$ZodError) {
     const said = error.issues[0] ? issueInWords(error.issues[0]) : null;
     return `The planner's answer for ${what} did not fit the plan's rules${said ? ` (${said})` : ""}. ${retry}`;

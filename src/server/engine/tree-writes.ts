@@ -7,6 +7,7 @@ import { taskDependencies, tasks } from "../db/schema/index";
 import type { Deps } from "../deps";
 import type { PlanEdge } from "../plan/graph";
 import type { TaskRow } from "../plan/rows";
+import { assertPlanRoom } from "../plan/size";
 import { isAtomic } from "./atomicity";
 import { nodeJob } from "./jobs";
 import { plannedRange, siblingDependencies } from "./sibling-dependencies";
@@ -37,6 +38,7 @@ export type ChildrenWrite = {
  */
 export async function insertChildren(deps: Deps, tx: Tx, write: ChildrenWrite): Promise<InsertedChild[]> {
   const { parent, rootId, planned, limits } = write;
+  await assertPlanRoom(tx, rootId, planned.length, deps.config.PLAN_MAX_NODES);
   const depth = parent.depth + 1;
   const values = planned.map((p, i) => {
     const range = plannedRange(p);

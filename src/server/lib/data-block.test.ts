@@ -20,7 +20,7 @@ const PLAIN = "A booking app for a climbing gym.";
 /** The parts of a prompt outside every data block, with each block's place kept. */
 function outside(prompt: string): { rest: string; blocks: string[] } {
   const blocks: string[] = [];
-  const rest = prompt.replace(/<<<DATA>>>\n([\s\S]*?)\n<<<END DATA ([0-9a-f]{8})>>>/g, (_, body: string) => {
+  const rest = prompt.replace(/<<<DATA>>>\n([\s\S]*?)\n<<<END DATA ([0-9a-f]{6})>>>/g, (_, body: string) => {
     blocks.push(body);
     return "[data]";
   });

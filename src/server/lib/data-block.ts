@@ -14,6 +14,6 @@ export const DATA_RULE =
 /** `text` as a data block. `label` names it for the people who read the code; the model needs no name. */
 export function asData(_label: string, text: string): string {
   const defused = text.replace(/<<<(\s*(?:END\s+)?DATA\b)/gi, "<< <$1");
-  const tag = createHash("sha256").update(defused).digest("hex").slice(0, 8);
+  const tag = createHash("sha256").update(defused).digest("hex").slice(0, 6);
   return `<<<DATA>>>\n${defused}\n<<<END DATA ${tag}>>>`;
 }

@@ -21,6 +21,7 @@ import { lockTaskRow } from "./locks";
 import { getOwnedRow } from "./owned";
 import type { TaskRow } from "./rows";
 import { loadTreeRows } from "./rows";
+import { assertPlanRoom } from "./size";
 
 /**
  * The plan's history: after every accepted re-plan, move, edit, added or deleted subtask, dependency
@@ -405,6 +406,10 @@ export async function restoreRevision(
       : await loadTreeRows(tx, rootId);
     const byId = new Map(current.map((r) => [r.id, r]));
     const wanted = new Set(snapshot.nodes.map((n) => n.id));
+    // The restored plan stays within PLAN_MAX_NODES (a revision kept before a lower limit was set).
+    const adding = snapshot.nodes.filter((n) => !byId.has(n.id)).length;
+    const removing = snapshot.only ? 0 : current.filter((r) => !wanted.has(r.id)).length;
+    await assertPlanRoom(tx, rootId, adding - removing, deps.config.PLAN_MAX_NODES);
     // Snapshots are in depth order: a task that comes back finds its parent already there.
     for (const n of snapshot.nodes) {
       const now = byId.get(n.id);

@@ -15,6 +15,7 @@ import { withRequirements } from "../../plan/replan-diff";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
 import type { TaskRow } from "../../plan/rows";
 import { loadPlanGraph, loadTreeRows, subtreeOf } from "../../plan/rows";
+import { assertPlanRoom } from "../../plan/size";
 import { findProposal, fingerprint, refuseWhileDecomposing } from "./proposals";
 import { getOwnedRow, getTask } from "./tasks";
 
@@ -86,6 +87,10 @@ export async function acceptReplan(
       throw unprocessable("This re-plan proposes no changes: there is nothing to accept.");
     const chosen = withRequirements(changes, input.change_ids ?? [...known]);
     const applied = changes.filter((c) => chosen.has(c.change_id));
+    // Tasks it adds and removes: the plan after it must stay within PLAN_MAX_NODES.
+    const adds = applied.filter((c) => c.op === "add").length;
+    const removes = applied.filter((c) => c.op === "remove").length;
+    await assertPlanRoom(tx, rootId, adds - removes, deps.config.PLAN_MAX_NODES);
     const source = proposal.planner === "offline" ? "rule" : "model";
     const byId = new Map(rows.map((r) => [r.id, r]));
     const parentOf = new Map(rows.map((r) => [r.id, r.parentId]));

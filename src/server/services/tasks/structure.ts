@@ -9,6 +9,7 @@ import { refreshAttentionWarning } from "../../plan/attention";
 import { lockChildren } from "../../plan/locks";
 import { getOwnedRow } from "../../plan/owned";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
+import { assertPlanRoom } from "../../plan/size";
 import { getTask } from "./read";
 import { toMetadata, toTask } from "./serialize";
 import { countMonthlyUse } from "./usage";
@@ -190,6 +191,7 @@ export async function addTask(
       await countMonthlyUse(tx, userId, " You can still add the task without automatic decomposition.");
     }
     await beginRevision(tx, rootId);
+    await assertPlanRoom(tx, rootId, 1, deps.config.PLAN_MAX_NODES);
     const siblings = await lockChildren(tx, parentId);
     let position: number;
     if (input.position === "child") {
