@@ -13,6 +13,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ErrorCode, errorCodes } from "../shared/errors";
 import type { Deps } from "./deps";
 import { AppError, notFound, reportUnexpected } from "./errors";
+import { BATCH_COST_MAX, batchCost, batchTooCostly, HEAVY_PROCEDURES } from "./lib/batch-cost";
 import { compression } from "./lib/compression";
 import { forbiddenInput, NUL_MESSAGE } from "./lib/forbidden-text";
 import { handleMcp, MCP_PATH } from "./mcp/route";
@@ -234,9 +235,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
 
   app.all("/trpc/*", async (c) => {
     const maxBatch = deps.config.TRPC_MAX_BATCH_SIZE;
-    if (c.req.path.slice("/trpc/".length).split(",").length > maxBatch) {
+    const procedures = c.req.path.slice("/trpc/".length).split(",");
+    if (procedures.length > maxBatch) {
       throw new AppError("BAD_REQUEST", `Too many procedures in one batch (at most ${maxBatch}).`);
     }
+    const cost = batchCost(procedures.map((p) => HEAVY_PROCEDURES.has(p)));
+    if (cost > BATCH_COST_MAX) throw new AppError("BAD_REQUEST", batchTooCostly(cost));
     return fetchRequestHandler({
       endpoint: "/trpc",
       req: c.req.raw,

@@ -171,6 +171,21 @@ describe("oversized tRPC batches", () => {
     expect(ok.status).toBe(200);
   });
 
+  it("a batch of whole-plan reads is refused by its cost before any runs (issue 39)", async () => {
+    const trees = Array.from({ length: 3 }, () => "tasks.tree").join(",");
+    const input = encodeURIComponent(
+      JSON.stringify({ 0: { json: { id: "x" } }, 1: { json: { id: "x" } }, 2: { json: { id: "x" } } }),
+    );
+    const res = await client.get(`/trpc/${trees}?batch=1&input=${input}`);
+    expect(res.status).toBe(400);
+    expect(res.json.detail).toMatch(/a batch may count at most 20 \(it counts 30\)/);
+    // Two reads are within it (here they are answered as the ids they name: not found).
+    const two = await client.get(
+      `/trpc/tasks.tree,tasks.tree?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { json: { id: "x" } }, 1: { json: { id: "x" } } }))}`,
+    );
+    expect(two.status).not.toBe(400);
+  });
+
   it("a POST batch of 200 mutations runs none of them", async () => {
     const before = await client.get("/api/tasks");
     const n = 200;

@@ -154,6 +154,21 @@ describe("the MCP server", () => {
     const batch = await post(JSON.stringify(Array.from({ length: 11 }, (_, i) => call(i))));
     expect(batch.status).toBe(400);
     expect((await batch.json()).error.message).toBe("Too many messages in one batch (at most 10).");
+    // Issue 39: a batch is bounded by its cost too. Reading a whole plan counts 10, so three reads are
+    // refused before any runs, and two (or ten light calls) are answered.
+    const read = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "resources/read",
+      params: { uri: "atomize://projects" },
+    });
+    const heavy = await post(JSON.stringify([read(1), read(2), read(3)]));
+    expect(heavy.status).toBe(400);
+    expect((await heavy.json()).error.message).toMatch(
+      /counts as 10, and a batch may count at most 20 \(it counts 30\)/,
+    );
+    expect((await post(JSON.stringify([read(1), read(2)]))).status).toBe(200);
+    expect((await post(JSON.stringify(Array.from({ length: 10 }, (_, i) => call(i))))).status).toBe(200);
     const junk = await post("{not json");
     expect(junk.status).toBe(400);
     expect((await junk.json()).error.code).toBe(-32700);

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { MCP_PATH } from "../../shared/agent-setup";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
+import { BATCH_COST_MAX, batchCost, batchTooCostly, heavyMcpMessage } from "../lib/batch-cost";
 import { callerContext } from "../operations/context";
 import type { AppEnv } from "../rest/http";
 import { mcpSessions } from "./sessions";
@@ -80,6 +81,10 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
     }
     if (Array.isArray(body) && body.length > MCP_BATCH_MAX) {
       return rpcError(c, 400, -32600, `Too many messages in one batch (at most ${MCP_BATCH_MAX}).`);
+    }
+    if (Array.isArray(body)) {
+      const cost = batchCost(body.map(heavyMcpMessage));
+      if (cost > BATCH_COST_MAX) return rpcError(c, 400, -32600, batchTooCostly(cost));
     }
   }
   const session = c.var.auth.session;
