@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { BATCH_COST_MAX, batchCost, batchTooCostly, heavyMcpMessage } from "../lib/batch-cost";
 import { callerContext } from "../operations/context";
 import type { AppEnv } from "../rest/http";
-import { mcpSessions } from "./sessions";
+import { markStreamOpen, mcpSessions } from "./sessions";
 
 /**
  * The MCP SDK (with its JSON Schema validator) is a fifth of the server's code: loaded at the first MCP
@@ -103,6 +103,7 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
         404,
       );
     }
+    if (c.req.method === "GET") markStreamOpen(open.server);
     return open.transport.handleRequest(c.req.raw, body === undefined ? undefined : { parsedBody: body });
   }
   const [{ connectMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();

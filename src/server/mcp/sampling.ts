@@ -6,6 +6,7 @@ import { readJsonAnswer } from "../lib/json-answer";
 import { agentOperations, samplingOperations } from "../operations/agent";
 import type { OperationContext } from "../operations/define";
 import { invoke } from "../operations/invoke";
+import { streamReady } from "./sessions";
 
 /**
  * Planning a project with the client's own model, through MCP sampling (decision 029): the same steps a
@@ -33,7 +34,11 @@ type Step = Extract<PlanningNext, { done: false }>;
  */
 export const samplingTimeoutMs = (maxTokens: number) => 30_000 + maxTokens * 50;
 
+/** How long a request waits for the client's stream to open before it is sent anyway. */
+const STREAM_WAIT_MS = 10_000;
+
 async function ask(mcp: McpServer, prompt: string, maxTokens: number): Promise<unknown> {
+  await streamReady(mcp, STREAM_WAIT_MS);
   const result = await mcp.server.createMessage(
     {
       systemPrompt: SAMPLING_SYSTEM,

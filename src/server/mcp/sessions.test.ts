@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Deps } from "../deps";
 import { samplingTimeoutMs } from "./sampling";
-import { type McpSession, mcpSessions, SESSIONS_PER_TOKEN, SESSIONS_PER_USER } from "./sessions";
+import {
+  type McpSession,
+  markStreamOpen,
+  mcpSessions,
+  SESSIONS_PER_TOKEN,
+  SESSIONS_PER_USER,
+  streamReady,
+} from "./sessions";
 
 const session = (id: string, tokenId: string, userId: string) =>
   ({
@@ -34,5 +41,23 @@ describe("MCP sampling sessions (issue 39)", () => {
     expect(samplingTimeoutMs(4000)).toBe(230_000);
     expect(samplingTimeoutMs(8000)).toBe(430_000);
     expect(samplingTimeoutMs(8000)).toBeGreaterThan(samplingTimeoutMs(4000));
+  });
+
+  it("holds a sampling request until the client's stream is open, so it is not dropped on the way", async () => {
+    const server = {};
+    let sent = false;
+    const waiting = streamReady(server, 5_000).then(() => {
+      sent = true;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sent).toBe(false);
+    markStreamOpen(server);
+    await waiting;
+    expect(sent).toBe(true);
+    // Once open, it does not wait; a client that never opens one is asked anyway after the wait.
+    const started = Date.now();
+    await streamReady(server, 5_000);
+    await streamReady({}, 30);
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

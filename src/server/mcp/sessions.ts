@@ -86,3 +86,48 @@ function createSessions(): McpSessions {
     },
   };
 }
+
+/**
+ * When a sampling session's client has opened its stream for server-initiated requests (its GET): the
+ * transport drops a request sent before that (it keeps no event store), and the server would then wait out
+ * the whole sampling timeout for an answer that never comes. Sampling waits for it (sampling.ts).
+ */
+const streams = new WeakMap<object, { open: boolean; opened: Promise<void>; mark: () => void }>();
+
+function streamOf(server: object) {
+  let s = streams.get(server);
+  if (!s) {
+    let mark = () => {};
+    const opened = new Promise<void>((resolve) => {
+      mark = resolve;
+    });
+    s = { open: false, opened, mark };
+    const entry = s;
+    entry.mark = () => {
+      entry.open = true;
+      mark();
+    };
+    streams.set(server, s);
+  }
+  return s;
+}
+
+/** The client's GET reached this session's server: its stream for server-initiated requests is open. */
+export function markStreamOpen(server: object): void {
+  streamOf(server).mark();
+}
+
+/** Resolves once the client's stream is open, or after `waitMs` (then the request is sent anyway). */
+export async function streamReady(server: object, waitMs: number): Promise<void> {
+  const s = streamOf(server);
+  if (s.open) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    s.opened,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
+}
