@@ -8,6 +8,7 @@ import {
   wsLink,
 } from "@trpc/client";
 import superjson from "superjson";
+import { HEAVY_PROCEDURES } from "../../shared/batch-cost";
 import { TRPC_KEEPALIVE } from "../../shared/realtime-keepalive";
 import { authRefreshLink } from "./auth-refresh-link";
 import { RECONNECT_ATTEMPTS, reconnectDelayMs, setRealtimeGaveUp } from "./realtime-connection";
@@ -101,10 +102,19 @@ export function createAppTRPCClient(opts: { onSessionExpired: () => void }): App
           client: realtime,
           transformer: superjson,
         }),
-        false: httpBatchLink({
-          url: TRPC_URL,
-          transformer: superjson,
-          fetch: fetchWithCredentials(API_TIMEOUT_MS),
+        // A whole-plan read goes on its own: the server bounds a batch by its cost (shared/batch-cost.ts).
+        false: splitLink({
+          condition: (op) => HEAVY_PROCEDURES.has(op.path),
+          true: httpLink({
+            url: TRPC_URL,
+            transformer: superjson,
+            fetch: fetchWithCredentials(API_TIMEOUT_MS),
+          }),
+          false: httpBatchLink({
+            url: TRPC_URL,
+            transformer: superjson,
+            fetch: fetchWithCredentials(API_TIMEOUT_MS),
+          }),
         }),
       }),
     ],

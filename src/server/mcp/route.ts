@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
 import { MCP_PATH } from "../../shared/agent-setup";
+import { BATCH_COST_MAX, batchCost, batchTooCostly, heavyMcpMessage } from "../../shared/batch-cost";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
-import { BATCH_COST_MAX, batchCost, batchTooCostly, heavyMcpMessage } from "../lib/batch-cost";
 import { callerContext } from "../operations/context";
 import type { AppEnv } from "../rest/http";
 import { markStreamOpen, mcpSessions } from "./sessions";
