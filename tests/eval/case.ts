@@ -1,3 +1,5 @@
+import { READING_KINDS } from "../../src/shared/schemas/reading";
+
 /** One annotated project description of the planning-quality corpus (tests/eval/corpus/). */
 export type EvalCase = {
   id: string;
@@ -60,23 +62,10 @@ export type EvalCase = {
   inspired_by?: string;
 };
 
-/** The kinds of work a description can be planned as (issue 28). */
-export const WORK_KINDS = [
-  /** A new product or tool built from nothing. */
-  "product",
-  /** A feature added to an existing product. */
-  "feature",
-  /** Something broken in an existing product: a bug report. */
-  "bug",
-  /** Something too slow, too big or too costly in an existing product. */
-  "performance",
-  /** Moving to another database, framework, language, version or platform. */
-  "migration",
-  /** Servers, networks, pipelines, deployment, monitoring: infrastructure as the deliverable. */
-  "infrastructure",
-  /** Data pipelines, analytics, machine learning: data or a model as the deliverable. */
-  "data",
-  /** A time-boxed investigation whose deliverable is an answer or a recommendation. */
-  "spike",
-] as const;
+/**
+ * The kinds of work a description can be planned as (issue 28): the product's own list, the one a person
+ * chooses from when checking a reading (shared/schemas/reading.ts). A new product, a feature on an existing
+ * one, a bug, performance, a migration, infrastructure, data or ML, and a time-boxed spike.
+ */
+export const WORK_KINDS = READING_KINDS;
 export type WorkKindId = (typeof WORK_KINDS)[number];
