@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { DeleteTaskModal } from "../../components/delete-task-modal";
 import { EmptyState } from "../../components/empty-state";
@@ -29,6 +29,20 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
   const refresh = useRefreshTask(taskId);
   const index = useMemo(() => indexTree(tree), [tree]);
   const [expanded, setExpanded] = useState<Set<string>>(() => initialExpanded(tree, index.size));
+  // A node that gains its first children while the tab is open (the plan growing live) opens as it would
+  // have at first sight: in a small tree, and always the project itself. One the person closed stays closed.
+  const known = useRef<Set<string>>(expandableIds(tree));
+  useEffect(() => {
+    const now = expandableIds(tree);
+    const fresh = [...now].filter((id) => !known.current.has(id));
+    known.current = now;
+    if (fresh.length === 0) return;
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      for (const id of fresh) if (index.size <= EXPAND_ALL_UP_TO || id === tree.id) next.add(id);
+      return next;
+    });
+  }, [tree, index]);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [addTargetId, setAddTargetId] = useState<string | null>(null);
