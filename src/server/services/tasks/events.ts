@@ -35,7 +35,11 @@ export async function* taskEventStream(
   signal.addEventListener("abort", onAbort);
   try {
     const history = await deps.events.history({ ...filter, afterId: opts.afterId, limit: opts.historyLimit });
-    let last = history.at(-1)?.id ?? opts.afterId ?? 0;
+    // What the history already gave is not sent again. Ids alone cannot say it: on PostgreSQL, writers
+    // commit events out of id order, so an event with a lower id may arrive after a higher one was read
+    // (a stage of a decomposition was lost that way).
+    const given = new Set(history.map((h) => h.id));
+    const after = opts.afterId ?? 0;
     yield { history };
     while (!signal.aborted) {
       const e = queue.shift();
@@ -46,8 +50,7 @@ export async function* taskEventStream(
         wake = null;
         continue;
       }
-      if (e.id <= last) continue;
-      last = e.id;
+      if (given.has(e.id) || e.id <= after) continue;
       yield { live: e };
     }
   } finally {
