@@ -96,6 +96,22 @@ const changesOf = async (client: TestClient, rootId: string) => {
   expect(res.status).toBe(200);
   return (res.json as { changes: Change[] }).changes;
 };
+/** A person opens an issue labelled atomize in ada/<repo> on GitHub, as the API takes it. */
+async function openLabelledIssue(repo: string, title: string, body: string) {
+  const made = await fetch(`${github.url}/repos/ada/${repo}/issues`, {
+    method: "POST",
+    headers: {
+      authorization: "Bearer ghp_review",
+      accept: "application/vnd.github+json",
+      "content-type": "application/json",
+      "user-agent": "a-person",
+    },
+    body: JSON.stringify({ title, body, labels: ["atomize"] }),
+  });
+  expect(made.status).toBe(201);
+  return made;
+}
+
 const resolve = (client: TestClient, rootId: string, id: string, decision: "theirs" | "ours") =>
   client.post(`/api/tasks/${rootId}/tracker-changes/${id}`, { decision });
 
@@ -198,17 +214,7 @@ describe("edits made on GitHub come back for review", () => {
 
   it("offers an issue labelled atomize there as a new task, and links it when taken", async () => {
     const { client, rootId } = await exportedToGitHub("added");
-    const made = await fetch(`${github.url}/repos/ada/added/issues`, {
-      method: "POST",
-      headers: {
-        authorization: "Bearer ghp_review",
-        accept: "application/vnd.github+json",
-        "content-type": "application/json",
-        "user-agent": "a-person",
-      },
-      body: JSON.stringify({ title: "Export to CSV", body: "People asked for it.", labels: ["atomize"] }),
-    });
-    expect(made.status).toBe(201);
+    const made = await openLabelledIssue("added", "Export to CSV", "People asked for it.");
     const issue = (await made.json()) as { number: number };
     expect((await client.post(`/api/tasks/${rootId}/sync`, {})).json).toMatchObject({ to_review: 1 });
     const [added] = await changesOf(client, rootId);
@@ -228,17 +234,7 @@ describe("edits made on GitHub come back for review", () => {
 
   it("applies a change once when two resolves race: one takes it, the other gets 409 (issue 39)", async () => {
     const { client, rootId } = await exportedToGitHub("raced");
-    const made = await fetch(`${github.url}/repos/ada/raced/issues`, {
-      method: "POST",
-      headers: {
-        authorization: "Bearer ghp_review",
-        accept: "application/vnd.github+json",
-        "content-type": "application/json",
-        "user-agent": "a-person",
-      },
-      body: JSON.stringify({ title: "Import from CSV", body: "Asked twice.", labels: ["atomize"] }),
-    });
-    expect(made.status).toBe(201);
+    await openLabelledIssue("raced", "Import from CSV", "Asked twice.");
     expect((await client.post(`/api/tasks/${rootId}/sync`, {})).json).toMatchObject({ to_review: 1 });
     const [added] = await changesOf(client, rootId);
     const before = flatten((await client.get(`/api/tasks/${rootId}/tree`)).json as TreeNode).length;

@@ -25,6 +25,6 @@ describe("the default Ollama address", () => {
   it("says whether the operator set it", () => {
     expect(loadConfig({}).ollamaUrlSet).toBe(false);
     expect(loadConfig({ OLLAMA_URL: "" }).ollamaUrlSet).toBe(false);
-    expect(loadConfig({ OLLAMA_URL: "http://10.0.0.5:11434" }).ollamaUrlSet).toBe(true);
+    expect(loadConfig({ OLLAMA_URL: "http://127.0.0.1:11500" }).ollamaUrlSet).toBe(true);
   });
 });
