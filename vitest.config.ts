@@ -57,6 +57,7 @@ export const postgresSuites = [
   "tests/integration/plan-order.test.ts",
   "tests/integration/plan-quality.test.ts",
   "tests/integration/plan-size.test.ts",
+  "tests/integration/tree-cache.test.ts",
   "tests/integration/process.test.ts",
   "tests/integration/reading-review.test.ts",
   "tests/integration/realtime.test.ts",

@@ -9,6 +9,7 @@ import type { PlanRuns } from "./plan/runs";
 import type { EventBus } from "./realtime/event-bus";
 import type { Exporters } from "./services/exports/runner";
 import type { OllamaDetector } from "./services/model-providers/ollama";
+import type { TreeCache } from "./services/tasks/tree-cache";
 
 /** What every service function receives: no HTTP, no globals. */
 export type Deps = {
@@ -30,4 +31,6 @@ export type Deps = {
   unsubscribeKey: Buffer;
   /** The export targets and the function that runs each. */
   exporters: Exporters;
+  /** Whole-plan reads, built once per plan version (TREE_CACHE_MB). */
+  treeCache: TreeCache;
 };

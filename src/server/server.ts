@@ -24,6 +24,7 @@ import { jiraExporter } from "./services/exports/jira";
 import { registerExports } from "./services/exports/runner";
 import { trelloExporter } from "./services/exports/trello";
 import { createOllamaDetector } from "./services/model-providers/ollama";
+import { createTreeCache } from "./services/tasks/tree-cache";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 const OLLAMA_PROBE_DELAY_MS = 1_000;
@@ -96,6 +97,7 @@ export async function startServer(
     mailer: createMailer(config, database, log.child({ component: "mail" })),
     unsubscribeKey: deriveUnsubscribeKey(config.BLOG_UNSUBSCRIBE_SECRET, vaultKey),
     exporters: { jira: jiraExporter, trello: trelloExporter, github: githubExporter },
+    treeCache: createTreeCache(config.TREE_CACHE_MB),
   };
   registerDecomposition(deps);
   registerExports(deps);

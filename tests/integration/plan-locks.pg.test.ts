@@ -119,3 +119,46 @@ describe("stopping a plan while one of its splits commits", () => {
   it("restarting the decomposition cancels them before it plans again", () =>
     stopDuringSplit("processing", (client, id) => client.post(`/api/tasks/${id}/restart-decomposition`)));
 });
+
+it("two writers of one plan never wait on its version, and each commit moves it on once", async () => {
+  const client = new TestClient(server.url);
+  const { user } = await registerUser(client);
+  const [root] = await server.deps.db
+    .insert(tasks)
+    .values({ userId: user.id, description: "Plan" })
+    .returning();
+  const [a, b] = await server.deps.db
+    .insert(tasks)
+    .values(
+      ["Billing", "Invoices"].map((description, i) => ({
+        userId: user.id,
+        parentId: root!.id,
+        rootTaskId: root!.id,
+        depth: 1,
+        position: i,
+        description,
+      })),
+    )
+    .returning();
+  const versionOf = async () => {
+    const [row] = await server.deps.database.rows<{ v: number }>(
+      sql`select (select count(*)::int from plan_changes where root_task_id = ${root!.id})
+        + coalesce((select base from plan_versions where root_task_id = ${root!.id}), 0)::int as v`,
+    );
+    return row!.v;
+  };
+  const before = await versionOf();
+  // A holds its write to "Billing" open while B writes "Invoices" and commits: with one counter row per
+  // plan, B would wait for A (and two such writers that then cross would deadlock).
+  await server.deps.db.transaction(async (tx) => {
+    await tx.update(tasks).set({ description: "Billing v2" }).where(eq(tasks.id, a!.id));
+    await tx.update(tasks).set({ position: 5 }).where(eq(tasks.id, a!.id));
+    await server.deps.db.transaction(async (other) => {
+      await other.execute(sql`set local lock_timeout = '2s'`);
+      await other.update(tasks).set({ description: "Invoices v2" }).where(eq(tasks.id, b!.id));
+    });
+    expect(await versionOf()).toBe(before + 1);
+  });
+  // A's two statements are one commit.
+  expect(await versionOf()).toBe(before + 2);
+});

@@ -10,6 +10,7 @@ import {
 import superjson from "superjson";
 import { HEAVY_PROCEDURES } from "../../shared/batch-cost";
 import { TRPC_KEEPALIVE } from "../../shared/realtime-keepalive";
+import { PublicApiError } from "./api-error";
 import { authRefreshLink } from "./auth-refresh-link";
 import { RECONNECT_ATTEMPTS, reconnectDelayMs, setRealtimeGaveUp } from "./realtime-connection";
 import type { AppRouter } from "./trpc";
@@ -54,6 +55,30 @@ export function refreshSession(): Promise<void> {
       refreshing = null;
     });
   return refreshing;
+}
+
+/**
+ * A signed-in read of the REST API, made as the tRPC calls are (session cookies, time-out, one refresh and
+ * retry on 401), and revalidated by the browser's HTTP cache: an answer with an entity tag (a whole plan's
+ * tree) comes back as 304 while it has not changed, and the browser gives its kept copy.
+ */
+export async function getApiJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const get = () =>
+    fetchWithCredentials(API_TIMEOUT_MS)(path, {
+      cache: "no-cache",
+      headers: { accept: "application/json" },
+      signal,
+    });
+  let res = await get();
+  if (res.status === 401) {
+    await refreshSession();
+    res = await get();
+  }
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { detail?: unknown } | null;
+    throw new PublicApiError(res.status, typeof body?.detail === "string" ? body.detail : undefined);
+  }
+  return (await res.json()) as T;
 }
 
 export type AppTRPCClient = TRPCClient<AppRouter>;

@@ -43,7 +43,7 @@ import {
   resolveTrackerChangeInput,
   trackerChanges,
 } from "../../shared/schemas/tracker-changes";
-import { compactTree, packTree } from "../../shared/tree-compact";
+import { compactTree } from "../../shared/tree-compact";
 import * as order from "../plan/order";
 import * as revisions from "../plan/revisions";
 import * as sync from "../services/exports/sync";
@@ -107,7 +107,7 @@ export const taskOperations = {
     summary: "A task with all its subtasks, nested.",
     input: byId,
     output: taskTreeNode,
-    run: ({ deps, user }, input) => service.getTaskTree(deps, user.id, input.id),
+    run: ({ deps, user }, input) => service.readTree(deps, user.id, input.id, "tree"),
     rest: [{ method: "get", path: "/tasks/{id}/tree" }],
   }),
   treeCompact: query({
@@ -116,7 +116,7 @@ export const taskOperations = {
       "The same tree in a compact shape (what the web app reads): short keys, defaults and what the nesting says left out. See shared/tree-compact.ts.",
     input: byId,
     output: compactTree,
-    run: async ({ deps, user }, input) => packTree(await service.getTaskTree(deps, user.id, input.id)),
+    run: ({ deps, user }, input) => service.readTree(deps, user.id, input.id, "compact"),
     rest: [{ method: "get", path: "/tasks/{id}/tree/compact" }],
   }),
   reading: query({

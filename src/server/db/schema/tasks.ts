@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   index,
   integer,
@@ -349,3 +350,26 @@ export const planStateDirtyEdges = pgTable(
   },
   (t) => [primaryKey({ columns: [t.rootTaskId, t.taskId] })],
 );
+
+/**
+ * What a plan's version is made of (migration 0022): every transaction that writes a row the plan's tree
+ * shows (tasks, dependencies, remote items, epics, stories, event model) leaves one row here, by
+ * statement-level triggers, keyed by its transaction id so that writers never wait on one another. The
+ * plan's version is its base (plan_versions) plus the count of these rows: it grows with every commit
+ * that touched the plan, and only then, whatever order writers commit in. Read caches key on it
+ * (services/tasks/tree-cache.ts). No foreign key, as plan_state_dirty: the root's own deletion clears them.
+ */
+export const planChanges = pgTable(
+  "plan_changes",
+  {
+    rootTaskId: uuid().notNull(),
+    tx: bigint({ mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.rootTaskId, t.tx] })],
+);
+
+/** The part of a plan's version folded out of plan_changes (see planChanges). */
+export const planVersions = pgTable("plan_versions", {
+  rootTaskId: uuid().primaryKey(),
+  base: bigint({ mode: "number" }).notNull().default(0),
+});

@@ -7,4 +7,5 @@ export { getOwnedRow, TASK_NOT_FOUND } from "../../plan/owned";
 export * from "./edit";
 export * from "./read";
 export * from "./structure";
+export { readTree } from "./tree-cache";
 export * from "./usage";
