@@ -10,6 +10,7 @@ import { benchHostile } from "./hostile";
 import { benchLighthouse } from "./lighthouse";
 import { benchMcp } from "./mcp";
 import { benchReading } from "./reading";
+import { benchStall } from "./stall";
 import { benchStartup } from "./startup";
 import { benchTasks } from "./tasks";
 
@@ -52,6 +53,17 @@ try {
   console.warn(`PostgreSQL run skipped (${(err as Error).message}); set BENCH_DATABASE_URL`);
 }
 console.table(big);
+
+console.info(
+  "\n# reads that never block (issue 39): another user's dashboard while 8 clients read a 10,000-node plan's tree without pause, cache off and on, PGlite and PostgreSQL (the real process)",
+);
+const stall = [...(await benchStall())];
+try {
+  stall.push(...(await benchStall(pgUrl)));
+} catch (err) {
+  console.warn(`PostgreSQL run skipped (${(err as Error).message}); set BENCH_DATABASE_URL`);
+}
+console.table(stall);
 
 console.info(
   "\n# the browser on an 11,111-node plan: long tasks while it opens, expands and scrolls (needs `npm run build`)",

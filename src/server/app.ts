@@ -26,6 +26,7 @@ import {
   UPLOAD_BODY_BYTES,
   uploadResponseHeaders,
 } from "./rest/blog";
+import { heavyRequestTurns } from "./rest/heavy-requests";
 import type { AppEnv } from "./rest/http";
 import { createSitePages } from "./ssr/pages";
 import { appRouter } from "./trpc/router";
@@ -199,6 +200,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
         }),
       ),
   });
+  const heavyTurns = heavyRequestTurns((c) => clientIp(deps, c) ?? "unknown");
   for (const prefix of ["/api/*", "/trpc/*", MCP_PATH]) {
     app.use(prefix, (c, next) => (c.req.path === BLOG_IMAGE_UPLOAD_PATH ? next() : apiBodyLimit(c, next)));
     // Answers about an account must never be kept by a browser or proxy cache.
@@ -218,6 +220,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
       }
       await next();
     });
+    app.use(prefix, heavyTurns);
     app.use(prefix, async (c, next) => {
       const auth = await authenticate(deps, c.req.header("authorization"), c.req.header("cookie"));
       c.set("auth", auth);

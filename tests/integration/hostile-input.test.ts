@@ -222,6 +222,32 @@ describe("oversized tRPC batches", () => {
     ).toHaveLength(5);
     ws.socket.destroy();
   });
+  it("a WebSocket message batch of whole-plan reads runs what one batch may cost, and refuses the rest", async () => {
+    const ws = await rawUpgrade(port, "/trpc", { authorization: `Bearer ${token}` });
+    const read = (id: number) => ({
+      id,
+      method: "query",
+      params: { path: "tasks.tree", input: { json: { id: taskId } } },
+    });
+    ws.send(frame(0x1, JSON.stringify(Array.from({ length: 6 }, (_, i) => read(i + 1)))));
+    const texts = () => ws.frames.filter((f) => f.opcode === 1);
+    await waitUntil(() => texts().length >= 6, {
+      timeoutMs: 10_000,
+      message: () => `6 answers; got ${texts().length}`,
+    });
+    const answers = texts().map((f) => JSON.parse(f.payload.toString()));
+    expect(answers.filter((a) => a.result?.data?.json?.id === taskId)).toHaveLength(2);
+    expect(
+      answers.filter((a) =>
+        /Too many whole-plan reads at once on one connection \(at most 2\)/.test(a.error?.json?.message),
+      ),
+    ).toHaveLength(4);
+    // Once answered, the next read runs.
+    ws.send(frame(0x1, JSON.stringify(read(7))));
+    await waitUntil(() => texts().length >= 7, { timeoutMs: 10_000, message: () => "a 7th answer" });
+    expect(JSON.parse(texts()[6]!.payload.toString()).result?.data?.json?.id).toBe(taskId);
+    ws.socket.destroy();
+  });
 });
 
 describe("subscriptions and slow consumers", () => {

@@ -2,8 +2,9 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { z } from "zod";
 import { notFound } from "../errors";
+import { chooseEncoding } from "../lib/compression";
 import { HTTP_STATUS } from "../lib/http-status";
-import { etagOf, ifNoneMatchHits, jsonTextOf } from "../lib/shared-answer";
+import { encodedAnswer, etagOf, ifNoneMatchHits, jsonTextOf } from "../lib/shared-answer";
 import { callerContext } from "../operations/context";
 import type { AnyOperation, OperationContext, RestRoute, SuccessStatus } from "../operations/define";
 import { invoke } from "../operations/invoke";
@@ -91,13 +92,21 @@ export function restRoutesOf(operations: readonly AnyOperation[]): Hono<AppEnv> 
           (out as { [HTTP_STATUS]?: SuccessStatus } | null)?.[HTTP_STATUS] ?? route.status ?? 200;
         if (status === 204) return c.body(null, 204);
         // An answer built once for many (a whole plan's tree): its tag, a 304 when the client has it,
-        // and the text made when it was built. Private: it is one user's; no-cache: ask each time.
+        // else the bytes made when it was first asked for in this encoding (the compression middleware
+        // leaves an encoded body alone). Private: it is one user's; no-cache: ask each time.
         const etag = route.respond ? undefined : etagOf(out);
         if (etag && status === 200) {
           c.header("ETag", etag);
           c.header("Cache-Control", "private, no-cache");
+          c.header("Vary", "Accept-Encoding");
           if (ifNoneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304);
-          return c.body(jsonTextOf(out), 200, { "content-type": "application/json" });
+          const encoding = chooseEncoding(c.req.header("accept-encoding"));
+          if (!encoding) return c.body(jsonTextOf(out), 200, { "content-type": "application/json" });
+          const body = await encodedAnswer(out as object, encoding);
+          return c.body(body, 200, {
+            "content-type": "application/json",
+            "content-encoding": encoding,
+          });
         }
         return c.json((route.respond ? route.respond(out as never) : out) as object, status);
       });

@@ -8,6 +8,6 @@ export type Context = OperationContext & {
   /** How the caller authenticated: only cookie-authenticated mutations need the CSRF check. */
   authVia: "cookie" | "bearer" | null;
   requestId: string;
-  /** Over WebSocket only: state of that one connection (its open subscriptions). */
-  connection?: { subscriptions: number };
+  /** Over WebSocket only: state of that one connection (its open subscriptions, its whole-plan calls running). */
+  connection?: { subscriptions: number; heavy?: number };
 };

@@ -2,8 +2,10 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import { ZodError } from "zod";
+import { BATCH_COST_MAX, HEAVY_CALL_COST, HEAVY_PROCEDURES } from "../../shared/batch-cost";
 import { AppError, reportUnexpected, SERVER_ERROR_MESSAGE } from "../errors";
 import { forbiddenInput } from "../lib/forbidden-text";
+import { etagOf } from "../lib/shared-answer";
 import { checkAccess } from "../operations/invoke";
 import { zodFieldErrors } from "../operations/validation";
 import type { Context } from "./context";
@@ -23,7 +25,14 @@ const transformer = {
         ? undefined
         : superjson.deserialize(payload as Parameters<typeof superjson.deserialize>[0]),
   },
-  output: superjson,
+  output: {
+    // A shared answer (a whole plan's tree, lib/shared-answer.ts) is plain JSON through and through: it
+    // goes as superjson's envelope without its walk, which took most of a cached 10,000-node read (issue
+    // 39). The client's superjson reads an envelope with no meta as the value itself.
+    serialize: (value: unknown) => (etagOf(value) ? { json: value } : superjson.serialize(value)),
+    deserialize: (payload: unknown) =>
+      superjson.deserialize(payload as Parameters<typeof superjson.deserialize>[0]),
+  },
 };
 
 /** The input schema refused the input as a whole because there was none. */
@@ -100,12 +109,35 @@ const appErrors = t.middleware(async ({ next, ctx, path }) => {
   return result;
 });
 
+/** Whole-plan calls one socket may have running at once: what a batch may cost (shared/batch-cost.ts). */
+export const HEAVY_CALLS_PER_SOCKET = BATCH_COST_MAX / HEAVY_CALL_COST;
+
+/**
+ * Over HTTP a batch's cost is checked before it runs (app.ts); a WebSocket message's batch reaches the
+ * procedures one by one, so the socket counts its whole-plan calls in flight instead, and refuses those
+ * past what one batch may cost (issue 39).
+ */
+async function heavyOnSocket<T>(connection: NonNullable<Context["connection"]>, next: () => Promise<T>) {
+  if ((connection.heavy ?? 0) >= HEAVY_CALLS_PER_SOCKET) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `Too many whole-plan reads at once on one connection (at most ${HEAVY_CALLS_PER_SOCKET}): send the next when one is answered.`,
+    );
+  }
+  connection.heavy = (connection.heavy ?? 0) + 1;
+  try {
+    return await next();
+  } finally {
+    connection.heavy -= 1;
+  }
+}
+
 /**
  * Limits every call, over HTTP and WebSocket alike: the batch size (a WebSocket message can be a batch
  * too), NUL characters anywhere in the input (PostgreSQL text refuses them) or nesting too deep to
  * look through (lib/forbidden-text.ts), and the number of open subscriptions on one socket.
  */
-const edgeLimits = t.middleware(async ({ ctx, next, type, batchIndex, getRawInput, signal }) => {
+const edgeLimits = t.middleware(async ({ ctx, next, type, path, batchIndex, getRawInput, signal }) => {
   const maxBatch = ctx.deps.config.TRPC_MAX_BATCH_SIZE;
   if (batchIndex >= maxBatch) {
     throw new AppError("BAD_REQUEST", `Too many procedures in one batch (at most ${maxBatch}).`);
@@ -117,6 +149,7 @@ const edgeLimits = t.middleware(async ({ ctx, next, type, batchIndex, getRawInpu
     });
   }
   const connection = ctx.connection;
+  if (connection && HEAVY_PROCEDURES.has(path)) return heavyOnSocket(connection, next);
   if (type !== "subscription" || !connection) return next();
   const max = ctx.deps.config.WS_MAX_SUBSCRIPTIONS_PER_SOCKET;
   if (connection.subscriptions >= max) {

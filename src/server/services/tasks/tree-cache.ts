@@ -8,6 +8,7 @@ import { type CompactTree, packTree } from "../../../shared/tree-compact";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { shareAnswer } from "../../lib/shared-answer";
+import { Turns } from "../../lib/turns";
 import { TASK_NOT_FOUND } from "../../plan/owned";
 import { getTaskTree } from "./read";
 
@@ -27,12 +28,22 @@ export type TreeShape = "tree" | "compact";
 
 type Entry = { value: object; bytes: number };
 
+/**
+ * Whole-plan reads one user may have running at once in this process; the rest wait their turn, holding
+ * nothing. Eight clients reading a big plan over and over then take two turns in the database's queue, not
+ * eight, and other users' reads keep theirs.
+ */
+export const TREE_READS_PER_USER = 2;
+
 export class TreeCache {
   private readonly entries = new Map<string, Entry>();
   private readonly building = new Map<string, Promise<Entry>>();
   private bytes = 0;
   /** Builds started (not served from the cache or joined): what the tests and the benchmark count. */
   builds = 0;
+
+  /** Whole-plan reads running per user (TREE_READS_PER_USER at once). */
+  readonly turns = new Turns(TREE_READS_PER_USER);
 
   constructor(private readonly maxBytes: number) {}
 
@@ -152,13 +163,18 @@ export async function readTree(
   shape: "compact",
 ): Promise<CompactTree>;
 export async function readTree(deps: Deps, userId: string, id: string, shape: TreeShape): Promise<object> {
+  return deps.treeCache.turns.run(userId, () => readTreeNow(deps, userId, id, shape));
+}
+
+async function readTreeNow(deps: Deps, userId: string, id: string, shape: TreeShape): Promise<object> {
   const { root, version } = await ownedPlanVersion(deps, userId, id);
   const key = `${shape}:${root}:${id}:${version}`;
   return deps.treeCache.get(key, async () => {
     const value = SHAPES[shape](await getTaskTree(deps, userId, id));
     const text = JSON.stringify(value);
     const tag = createHash("sha256").update(`${stamp()}:${key}`).digest("base64url").slice(0, 22);
-    shareAnswer(value, `"${version}-${tag}"`, text);
+    // Weak: the same tree goes out as JSON, brotli or gzip bytes (RFC 9110, 8.8.1).
+    shareAnswer(value, `W/"${version}-${tag}"`, text);
     // The text, and the objects it was made from (about twice its size on V8's heap).
     return { value, bytes: text.length * 3 };
   });
