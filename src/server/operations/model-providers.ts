@@ -92,14 +92,14 @@ export const modelProviderOperations = {
     access: "user",
     summary: "The models of the local Ollama, as last detected.",
     output: ollamaDetection,
-    run: ({ deps }) => models.ollamaModels(deps),
+    run: ({ deps, user }) => models.ollamaModels(deps, user),
     rest: [{ method: "get", path: "/ollama/models" }],
   }),
   detectOllama: mutation({
     access: "user",
     summary: "Looks for a local Ollama again.",
     output: ollamaDetection,
-    run: ({ deps }) => models.detectOllama(deps),
+    run: ({ deps, user }) => models.detectOllama(deps, user),
     rest: [{ method: "post", path: "/ollama/detect" }],
   }),
 };

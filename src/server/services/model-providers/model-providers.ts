@@ -274,10 +274,29 @@ export async function plannerForMe(deps: Deps, user: UserRow): Promise<PlannerFo
   };
 }
 
-export function ollamaModels(deps: Deps): Promise<OllamaDetection> {
-  return deps.ollama.latest();
+/**
+ * Ollama at the default address is the instance's (decision 012, amended in issue 39): users' own
+ * providers may reach a local Ollama only when the operator set OLLAMA_URL. Until then only an admin is
+ * shown it, or may make the server look for it; anyone else is told whom to ask, and Settings offers
+ * nothing they could not save.
+ */
+function adminsOnly(deps: Deps, user: { role: string }): OllamaDetection | null {
+  if (deps.config.ollamaUrlSet || user.role === "admin") return null;
+  return {
+    status: "disabled",
+    url: null,
+    base_url: null,
+    models: [],
+    message:
+      "A local Ollama at the default address is for the administrator to use as the instance's model; the operator sets OLLAMA_URL to offer it to everyone.",
+    checked_at: null,
+  };
 }
 
-export function detectOllama(deps: Deps): Promise<OllamaDetection> {
-  return deps.ollama.detect();
+export function ollamaModels(deps: Deps, user: { role: string }): Promise<OllamaDetection> {
+  return Promise.resolve(adminsOnly(deps, user) ?? deps.ollama.latest());
+}
+
+export function detectOllama(deps: Deps, user: { role: string }): Promise<OllamaDetection> {
+  return Promise.resolve(adminsOnly(deps, user) ?? deps.ollama.detect());
 }
