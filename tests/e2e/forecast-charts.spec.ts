@@ -88,6 +88,18 @@ test("forecasts that learn: actuals entered in the side panel, a forecast calibr
   await expect(page.getByRole("radio", { name: "Tasks" })).toBeChecked();
   await expect(burnUp.getByRole("img")).toHaveAccessibleName(/Burn-up, in tasks/);
 
+  // Issue 40: a task marked done here moves the burn-up at once, with no reload.
+  const doneNow = async () =>
+    Number((await burnUp.locator("desc").textContent())?.match(/done (\d+) tasks?/)?.[1]);
+  const before = await doneNow();
+  expect(before).toBeGreaterThanOrEqual(5);
+  await page
+    .getByTestId("next-up")
+    .getByRole("button", { name: /^Mark done:/ })
+    .first()
+    .click();
+  await expect.poll(doneNow).toBe(before + 1);
+
   // What changed since a week ago: nothing planned was added or removed.
   await expect(page.getByTestId("scope-summary")).toBeVisible();
 

@@ -39,22 +39,10 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
 
   const refresh = useMemo(() => {
     const changed = new Set<string>();
-    const invalidateTask = (id: string) =>
-      queryClient.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ id }) });
-    const invalidateTrees = () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: trpc.tasks.tree.pathKey() }),
-        // The Plan tab: a completion, an edit or a new dependency changes what is ready and when it ends.
-        queryClient.invalidateQueries({ queryKey: trpc.tasks.schedule.pathKey() }),
-        // The History tab: an edit, a move or an accepted re-plan in another tab is a new revision.
-        queryClient.invalidateQueries({ queryKey: trpc.tasks.revisions.pathKey() }),
-        // Notes a coding agent or another tab added.
-        queryClient.invalidateQueries({ queryKey: trpc.tasks.notes.pathKey() }),
-        // Edits made in JIRA, GitHub or Trello that a sync or webhook brought for review.
-        queryClient.invalidateQueries({ queryKey: trpc.tasks.trackerChanges.pathKey() }),
-        // The Requirements tab: a completion (here, or synced from a tracker) moves a requirement along.
-        queryClient.invalidateQueries({ queryKey: trpc.tasks.requirements.pathKey() }),
-      ]);
+    const invalidateTask = cache.invalidateTask;
+    // Every view of the plan: the tree, the Plan tab's order, charts and hours, History, notes, tracker
+    // edits for review, requirements (lib/plan-queries.ts).
+    const invalidateTrees = cache.invalidateTasks;
     const afterTaskEvent = createDebounce(() => {
       const ids = [taskId, ...changed];
       changed.clear();
