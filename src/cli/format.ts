@@ -3,6 +3,7 @@ import type { Reading } from "../shared/schemas/reading";
 import type { Schedule } from "../shared/schemas/schedule";
 import type { Task, TaskTreeNode } from "../shared/schemas/tasks";
 import { descriptionFirstLine, fitText, taskTitle, UNTITLED_TASK } from "../shared/task-title";
+import { PLAN_STATE_TEXT, WORK_STATE_TEXT } from "../shared/work-state";
 
 /** Human-readable text of what the API answered; the --json output is the answer itself. */
 
@@ -23,10 +24,14 @@ const points = (n: number | null | undefined) => (n ? `${n} SP` : null);
 
 export function projectList(list: ProjectList): string {
   if (list.projects.length === 0) return "No projects yet: create one in the app.\n";
-  const width = Math.max(...list.projects.map((p) => p.status.length));
+  // The plan's state and the work's, apart (shared/work-state.ts): "planned  in progress  3/12 done".
+  const plan = (p: ProjectList["projects"][number]) => PLAN_STATE_TEXT[p.plan_state];
+  const work = (p: ProjectList["projects"][number]) => WORK_STATE_TEXT[p.work_state];
+  const planWidth = Math.max(...list.projects.map((p) => plan(p).length));
+  const workWidth = Math.max(...list.projects.map((p) => work(p).length));
   const lines = list.projects.map((p) => {
     const done = `${p.progress.leaves_done}/${p.progress.leaves_total} done`;
-    return `${p.id}  ${p.status.padEnd(width)}  ${done.padStart(12)}  ${fitText(p.title, TITLE_MAX)}`;
+    return `${p.id}  ${plan(p).padEnd(planWidth)}  ${work(p).padEnd(workWidth)}  ${done.padStart(12)}  ${fitText(p.title, TITLE_MAX)}`;
   });
   if (list.total > list.projects.length) lines.push(`(the newest ${list.projects.length} of ${list.total})`);
   return `${lines.join("\n")}\n`;

@@ -421,3 +421,49 @@ describe("treeToMarkdown's requirements", () => {
     expect(treeToMarkdown(tree)).not.toContain("## Requirements");
   });
 });
+
+describe("treeToMarkdown's states (issue 40)", () => {
+  /** A planned project (its root "completed") with one of three leaves done, under a split group. */
+  function planned() {
+    const tree = sampleTree();
+    tree.status = "completed";
+    const a = tree.children[0]!;
+    a.status = "completed"; // split, not done
+    a.rollup = {
+      story_points: 5,
+      estimate_hours: { low: 0, likely: 0, high: 0 },
+      leaves_done: 1,
+      leaves_total: 2,
+      leaves_unestimated: 0,
+    };
+    tree.rollup = {
+      story_points: 10,
+      estimate_hours: { low: 0, likely: 0, high: 0 },
+      leaves_done: 1,
+      leaves_total: 3,
+      leaves_unestimated: 0,
+    };
+    return tree;
+  }
+
+  it("says the plan's state and the work's apart, and ticks a project or a group only when its work is done", () => {
+    const md = treeToMarkdown(planned());
+    expect(md).toContain("- **Plan:** planned");
+    expect(md).toContain("- **Work:** in progress, 1 of 3 tasks done");
+    expect(md).not.toMatch(/\*\*Status:\*\*/);
+    expect(md).toMatch(/^- \[ \] \*\*Build a yoga studio booking site\*\*/m);
+    expect(md).toMatch(/^ {2}- \[ \] \*\*Authentication\*\*.*in progress/m);
+    expect(md).toMatch(/^ {4}- \[x\] \*\*Write the "login" form/m);
+  });
+
+  it("ticks them once every leaf is done", () => {
+    const tree = planned();
+    for (const leaf of [tree.children[0]!.children[1]!, tree.children[1]!]) leaf.status = "completed";
+    tree.children[0]!.rollup!.leaves_done = 2;
+    tree.rollup!.leaves_done = 3;
+    const md = treeToMarkdown(tree);
+    expect(md).toContain("- **Work:** done, 3 of 3 tasks done");
+    expect(md).toMatch(/^- \[x\] \*\*Build a yoga studio booking site\*\*/m);
+    expect(md).toMatch(/^ {2}- \[x\] \*\*Authentication\*\*/m);
+  });
+});

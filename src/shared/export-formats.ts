@@ -6,6 +6,7 @@ import {
 } from "./requirement-coverage";
 import type { Epic, TaskTreeNode, UserStory } from "./schemas/tasks";
 import { descriptionFirstLine, UNTITLED_TASK } from "./task-title";
+import { PLAN_STATE_TEXT, planStateOf, WORK_STATE_TEXT, workStateOf, workStatusOf } from "./work-state";
 
 /**
  * Browser-side exports of a task tree (JSON happens in the browser), plus Markdown
@@ -121,7 +122,8 @@ function details(node: TaskTreeNode): string {
   if (range && range.low !== range.high) parts.push(`range ${range.low}-${range.high} h`);
   if (node.requirement_ids?.length) parts.push(`covers ${node.requirement_ids.join(", ")}`);
   if (node.is_atomic) parts.push("atomic");
-  if (node.status && node.status !== "completed") parts.push(node.status.replace(/_/g, " "));
+  const work = workStatusOf(node);
+  if (work && work !== "completed") parts.push(work.replace(/_/g, " "));
   if (node.actual_hours !== null && node.actual_hours !== undefined)
     parts.push(
       `took ${node.actual_hours} h${node.actual_source === "person" ? "" : " (from start to done)"}`,
@@ -172,7 +174,7 @@ function requirementLines(visits: Visit[]): string[] {
       id: v.node.id,
       parentId: v.parent?.id ?? null,
       requirementIds: v.node.requirement_ids,
-      status: v.node.status,
+      status: workStatusOf(v.node),
     })),
   );
   const byId = new Map(visits.map((v) => [v.node.id, v]));
@@ -185,7 +187,8 @@ function requirementLines(visits: Visit[]): string[] {
     for (const t of r.tasks) {
       const v = byId.get(t.id)!;
       const place = v.path.split(".").slice(1).join(".");
-      const status = v.node.status === "completed" ? "done" : v.node.status.replace(/_/g, " ");
+      const work = workStatusOf(v.node);
+      const status = work === "completed" ? "done" : work.replace(/_/g, " ");
       out.push(`  - ${place} ${inline(titleOf(v.node))} _(${status})_`);
     }
   }
@@ -210,7 +213,12 @@ export function treeToMarkdown(tree: TaskTreeNode): string {
   const leaves = visits.filter((v) => (v.node.children ?? []).length === 0 && v.depth > 0);
   const points = leaves.reduce((sum, v) => sum + (v.node.story_points ?? 0), 0);
   const rootScore = scoreOf(tree);
-  out.push(`- **Status:** ${tree.status.replace(/_/g, " ")}`);
+  // The plan's state and the work's, apart (shared/work-state.ts): the root's status is the plan's.
+  const work = tree.rollup ?? { leaves_done: 0, leaves_total: 0 };
+  out.push(`- **Plan:** ${PLAN_STATE_TEXT[planStateOf(tree.status)]}`);
+  out.push(
+    `- **Work:** ${WORK_STATE_TEXT[workStateOf(work)]}, ${work.leaves_done} of ${work.leaves_total} tasks done`,
+  );
   if (rootScore !== null) out.push(`- **Complexity:** ${formatScore(rootScore)}`);
   out.push(`- **Subtasks:** ${visits.length - 1}`);
   if (points > 0) out.push(`- **Story points (work items):** ${points}`);
@@ -221,7 +229,7 @@ export function treeToMarkdown(tree: TaskTreeNode): string {
   const titles = new Map(visits.map((v) => [v.node.id, titleOf(v.node)]));
   for (const { node, depth } of visits) {
     const indent = "  ".repeat(depth);
-    const box = node.status === "completed" ? "[x]" : "[ ]";
+    const box = workStatusOf(node) === "completed" ? "[x]" : "[ ]";
     out.push(`${indent}- ${box} **${inline(titleOf(node))}**${details(node)}`);
     const blockers = (node.depends_on ?? []).filter((id) => titles.has(id));
     if (blockers.length)

@@ -300,6 +300,10 @@ test("a task card shows its plan's state and its work's progress apart, and both
   await expect(bar).toHaveAttribute("value", "0");
   await expect(card.getByTestId("work-progress")).toContainText(`0 of ${leaves.length} tasks done`);
 
+  // The dashboard counts projects by their work (issue 40): planned is not done.
+  await expect(page.getByTestId("stat-completed")).toContainText("0");
+  await expect(page.getByTestId("stat-pending")).toContainText("1");
+
   // A leaf done elsewhere (a script, another tab): the card's progress moves, live; the plan stays "Planned".
   const done = await page.request.post(`/api/tasks/${leaves[0]}/complete`, { headers: { origin } });
   expect(done.status()).toBe(200);
@@ -314,6 +318,19 @@ test("a task card shows its plan's state and its work's progress apart, and both
   await expect(summary.locator("[data-status]").first()).toHaveText("Planned");
   await expect(summary.getByRole("progressbar", { name: "Work done" })).toHaveAttribute("value", percent);
   await expect(summary.getByTestId("work-progress")).toContainText(`1 of ${leaves.length} tasks done`);
+  await expect(page.getByTestId("stat-in_progress")).toHaveCount(0); // not on this page
+  // The Overview says the same, never "Completed" for a project whose work is not done.
+  const overview = page.getByRole("tabpanel");
+  await expect(overview.getByTestId("overview-work")).toHaveText(`1 of ${leaves.length} tasks done`);
+  const status = overview.getByRole("region", { name: "Task Status" });
+  await expect(status.getByText("Completed", { exact: true })).toHaveCount(0);
+  // The tree shows the project and its groups by their leaves: in progress, not "Completed".
+  await page
+    .getByRole("tablist", { name: "Task sections" })
+    .getByRole("tab", { name: /Subtasks/ })
+    .click();
+  const rootRow = page.getByRole("tree", { name: "Task hierarchy" }).getByRole("treeitem").first();
+  await expect(rootRow.locator("[data-status]").first()).toHaveAttribute("data-status", "in_progress");
 
   // Every leaf done: all the work is done, and the card says so.
   for (const id of leaves.slice(1)) {

@@ -194,10 +194,14 @@ describe("atomize projects and plan", () => {
     const line = text.stdout.split("\n").find((l) => l.startsWith(project));
     expect(line).toContain("Build a plant watering reminder app");
     expect(line).toMatch(/ 0\/\d+ done /);
+    // The plan's state and the work's apart (issue 40): planned, and none of it done, never "completed".
+    expect(line).toMatch(/ planned +not started +0\//);
+    expect(line).not.toContain("completed");
     expect(line).not.toContain("weekly schedule");
 
     const json = await atomize(["projects", "--json"], { dir });
-    expect(JSON.parse(json.stdout).projects.map((p: { id: string }) => p.id)).toContain(project);
+    const listed = JSON.parse(json.stdout).projects.find((p: { id: string }) => p.id === project);
+    expect(listed).toMatchObject({ status: "completed", plan_state: "planned", work_state: "not_started" });
   });
 
   it("shows the plan as an outline with the critical path and the forecast", async () => {

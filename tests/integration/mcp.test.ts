@@ -189,7 +189,13 @@ describe("the MCP server", () => {
       "Build a small URL shortener with a REST API, a PostgreSQL table and a web page",
     );
     const listed = await callTool(agent, "list_projects", {});
-    expect(listed.projects[0]).toMatchObject({ id, status: "completed" });
+    // Planned, none of its work done: the plan's state and the work's apart (issue 40).
+    expect(listed.projects[0]).toMatchObject({
+      id,
+      status: "completed",
+      plan_state: "planned",
+      work_state: "not_started",
+    });
     expect(listed.projects[0].progress.leaves_done).toBe(0);
 
     const tree = (await web.get(`/api/tasks/${id}/tree`)).json as TreeNode;
@@ -245,6 +251,7 @@ describe("the MCP server", () => {
     expect((await callTool<string>(agent, "get_plan", { task_id: id })).split("\n")[1]).toMatch(/^0 \[x\]/);
     const progress = await callTool(agent, "list_projects", {});
     expect(progress.projects[0].progress).toMatchObject({ leaves_done: leaves.length, percent: 100 });
+    expect(progress.projects[0].work_state).toBe("done");
   });
 
   it("adds notes and subtasks, proposes and accepts a re-plan, and serves the plan as Markdown", async () => {

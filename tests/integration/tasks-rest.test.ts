@@ -259,20 +259,21 @@ describe("listing and stats", () => {
       );
   });
 
-  it("reports stats by status group, top-level by default", async () => {
+  it("reports stats top-level by default, counting projects by their work (issue 40)", async () => {
     const { client, user } = await signedIn();
     const a = (await client.post("/api/tasks", { description: "a" })).json.id;
     await client.post("/api/tasks", { description: "b" });
     await client.post(`/api/tasks/${a}/complete`);
-    await seedTree(server.deps.database, user.id, { fanout: 3, depth: 1 }); // a completed root with 3 children
+    // A planned root (status "completed") with 1 of its 3 leaves done: its work is in progress.
+    await seedTree(server.deps.database, user.id, { fanout: 3, depth: 1 });
     await server.deps.database.rows(
       sql`update tasks set status = 'rejected' where id = ${(await client.post("/api/tasks", { description: "c" })).json.id}`,
     );
     const stats = await client.get("/api/tasks/stats");
     expect(stats.json).toEqual({
       total: 4,
-      completed: 2,
-      in_progress: 0,
+      completed: 1,
+      in_progress: 1,
       pending: 1,
       rejected: 1,
       failed: 0,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { planState, workState } from "../work-state";
 import { actualHoursInput } from "./actuals";
 import { isoTimestamp } from "./common";
 import { estimateHours } from "./schedule";
@@ -47,8 +48,11 @@ const taskStatus = z.enum(TASK_STATUSES);
 export const projectSummary = z.object({
   id: z.string(),
   title: z.string(),
-  /** The plan's state (processing while it is being planned, completed once planned or done). */
+  /** The root's status (processing while it is being planned, completed once planned); see plan_state. */
   status: taskStatus,
+  /** Whether the plan is made, apart from how much work is done (shared/work-state.ts). */
+  plan_state: planState,
+  work_state: workState,
   progress,
   created_at: isoTimestamp,
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseGithubRepoUrl } from "../github-names";
+import { planState, workState } from "../work-state";
 import { actualHoursInput } from "./actuals";
 import { isoTimestamp, pageOf } from "./common";
 import { LOCK_REASONS } from "./replan";
@@ -435,8 +436,15 @@ export const progress = z.object({
 });
 export type Progress = z.infer<typeof progress>;
 
-/** A task in a list answer, with its work's progress. */
-export const taskListItem = task.extend({ progress });
+/**
+ * A task in a list answer, with its work's progress. A project (a root) also says its plan's state and its
+ * work's apart (shared/work-state.ts); a subtask has null for both.
+ */
+export const taskListItem = task.extend({
+  progress,
+  plan_state: planState.nullable(),
+  work_state: workState.nullable(),
+});
 export type TaskListItem = z.infer<typeof taskListItem>;
 export const taskList = pageOf("tasks", taskListItem);
 export type TaskList = z.infer<typeof taskList>;

@@ -2,19 +2,20 @@ import type { TaskStats } from "../../../shared/schemas/tasks";
 
 const ITEMS: { key: keyof TaskStats; label: string; className: string }[] = [
   { key: "total", label: "Total", className: "text-base-content" },
-  { key: "completed", label: "Completed", className: "text-success" },
-  { key: "in_progress", label: "In Progress", className: "text-info" },
-  { key: "pending", label: "Pending", className: "text-warning" },
+  // Projects by their work (issue 40): done, started, or not started yet (planning included).
+  { key: "completed", label: "Done", className: "text-success" },
+  { key: "in_progress", label: "In progress", className: "text-info" },
+  { key: "pending", label: "Not started", className: "text-warning" },
   { key: "rejected", label: "Rejected", className: "text-error" },
   { key: "failed", label: "Failed", className: "text-error" },
 ];
 
-/** The dashboard stats panel (Total, Completed, In Progress, Pending, Rejected; and Failed). */
+/** The dashboard stats panel: projects by their work (Done, In progress, Not started), Rejected and Failed. */
 export function StatsPanel({ stats }: { stats: TaskStats | undefined }) {
   return (
     <section aria-labelledby="task-stats-heading">
       <h2 id="task-stats-heading" className="sr-only">
-        Task statistics
+        Projects by their work
       </h2>
       <dl className="grid grid-cols-3 gap-2 sm:gap-3 lg:grid-cols-6">
         {ITEMS.map((item) => (

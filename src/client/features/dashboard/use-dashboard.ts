@@ -5,6 +5,7 @@ import {
   type TaskList,
   type TaskStats,
 } from "../../../shared/schemas/tasks";
+import { projectStatsGroup } from "../../../shared/work-state";
 import { useTaskUsage } from "../../components/task-usage";
 import { useToast } from "../../components/toast";
 import { useTaskCache } from "../../lib/task-cache";
@@ -56,7 +57,10 @@ export function useDeleteTaskOptimistic() {
               ? { ...old, tasks: old.tasks.filter((t) => t.id !== id), total: Math.max(0, old.total - 1) }
               : old,
           );
-          const bucket = statsGroupOf(removed.status);
+          const bucket =
+            removed.plan_state && removed.work_state
+              ? projectStatsGroup(removed.plan_state, removed.work_state)
+              : statsGroupOf(removed.status);
           queryClient.setQueriesData<TaskStats>({ queryKey: statsKey }, (old) =>
             old
               ? {
@@ -101,7 +105,11 @@ export function useCompleteTask() {
           old
             ? {
                 ...old,
-                tasks: old.tasks.map((t) => (t.id === task.id ? { ...task, progress: t.progress } : t)),
+                tasks: old.tasks.map((t) =>
+                  t.id === task.id
+                    ? { ...task, progress: t.progress, plan_state: t.plan_state, work_state: t.work_state }
+                    : t,
+                ),
               }
             : old,
         );

@@ -2,7 +2,12 @@ import type { ReactNode } from "react";
 import type { Task } from "../../../shared/schemas/tasks";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
-import { isAwaitingDecomposition, statusBadge } from "../../lib/task-status";
+import {
+  isAwaitingDecomposition,
+  planStateBadge,
+  statusBadge,
+  workProgressText,
+} from "../../lib/task-status";
 import { formatDateTime } from "../../lib/time-format";
 import { formatComplexity, type TreeSummary } from "./task-tree";
 import { techStackInfo } from "./tech-stack-info";
@@ -87,11 +92,29 @@ export function OverviewTab({
       <OverviewCard title="Task Status">
         <Facts
           items={[
-            ["Status", <TaskStatusBadge key="s" status={task.status} screen="detail" />],
+            // The plan's state and the work's, apart (issue 40): a planned project is not a done one.
+            [
+              "Status",
+              task.parent_id === null ? (
+                <span key="s" className="flex flex-wrap items-center gap-2">
+                  <TaskStatusBadge status={task.status} badge={planStateBadge(task.status)} />
+                  {summary && (
+                    <span data-testid="overview-work">
+                      {workProgressText(summary.leavesDone, summary.leaves)}
+                    </span>
+                  )}
+                </span>
+              ) : (
+                <TaskStatusBadge key="s" status={task.status} screen="detail" />
+              ),
+            ],
             ["Created", formatDateTime(task.created_at)],
             ["Updated", formatDateTime(task.updated_at)],
             ...(task.completed_at
-              ? ([["Completed", formatDateTime(task.completed_at)]] as [string, ReactNode][])
+              ? ([
+                  // A root's completed_at is when its plan was made, not when its work was done.
+                  [task.parent_id === null ? "Planned" : "Completed", formatDateTime(task.completed_at)],
+                ] as [string, ReactNode][])
               : []),
             [
               "Complexity",
@@ -103,7 +126,12 @@ export function OverviewTab({
                 "Not scored yet"
               ),
             ],
-            ["Story points", task.story_points ?? "Not estimated yet"],
+            // The work items' sum, as the breakdown says, once there are any.
+            [
+              "Story points",
+              (summary && summary.leaves > 1 ? summary.storyPoints : task.story_points) ??
+                "Not estimated yet",
+            ],
             ["Atomic", task.is_atomic ? "Yes" : "No"],
           ]}
         />
@@ -132,12 +160,14 @@ export function OverviewTab({
                 ["Story points", summary.storyPoints],
               ]}
             />
-            <ul className="flex flex-wrap gap-2" aria-label="Tasks by status">
+            <ul className="flex flex-wrap gap-2" aria-label="Work items by status">
               {statuses.map((status) => (
                 <li key={status} className="flex items-center gap-1 text-sm">
                   <TaskStatusBadge status={status} screen="detail" />
                   <span className="tabular-nums">{summary.byStatus[status]}</span>
-                  <span className="sr-only">{statusBadge(status, "detail").label.toLowerCase()} tasks</span>
+                  <span className="sr-only">
+                    {statusBadge(status, "detail").label.toLowerCase()} work items
+                  </span>
                 </li>
               ))}
             </ul>

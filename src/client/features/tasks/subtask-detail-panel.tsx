@@ -2,10 +2,12 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
+import { workStatusOf } from "../../../shared/work-state";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
+import { workProgressText } from "../../lib/task-status";
 import { useTRPC } from "../../lib/trpc";
 import { ActualsEditor } from "./actuals-editor";
 import { DependenciesSection } from "./dependencies-section";
@@ -125,7 +127,12 @@ export function SubtaskDetailPanel({
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-base-content/60">Status</dt>
           <dd>
-            <TaskStatusBadge status={node.status} screen="detail" />
+            <TaskStatusBadge status={workStatusOf(node)} screen="detail" />
+            {node.children.length > 0 && node.rollup && (
+              <span className="ml-2 text-base-content/70">
+                {workProgressText(node.rollup.leaves_done, node.rollup.leaves_total)}
+              </span>
+            )}
           </dd>
           <dt className="text-base-content/60">Complexity</dt>
           <dd>

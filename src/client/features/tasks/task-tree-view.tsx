@@ -1,6 +1,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { taskTitle } from "../../../shared/task-title";
+import { workStatusOf } from "../../../shared/work-state";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
 import { lockText } from "./replan-view";
@@ -242,7 +243,8 @@ export function TaskTreeView({
                 {row.level === 1 && (
                   <span className="badge badge-ghost badge-sm hidden sm:inline-flex">Root</span>
                 )}
-                <TaskStatusBadge status={node.status} screen="detail" />
+                {/* A group's (and the project's) work is its leaves' (shared/work-state.ts). */}
+                <TaskStatusBadge status={workStatusOf(node)} screen="detail" />
                 {(node.locked ?? []).length > 0 && (
                   <span
                     className="badge badge-sm badge-ghost"

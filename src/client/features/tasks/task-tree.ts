@@ -69,6 +69,7 @@ export type TreeSummary = {
   completed: number;
   /** Leaves done: the work's progress (a parent's status is its plan's, "completed" once it is split). */
   leavesDone: number;
+  /** The work items (leaves) by status: a group's own status says only that it was split. */
   byStatus: Record<string, number>;
   atomic: number;
   /** Story points of the leaves (the work items), so parents' estimates are not counted twice. */
@@ -88,11 +89,11 @@ export function summarizeTree(root: TaskTreeNode): TreeSummary {
   };
   walkTree(root, (node) => {
     summary.total++;
-    summary.byStatus[node.status] = (summary.byStatus[node.status] ?? 0) + 1;
     if (node.status === "completed") summary.completed++;
     if (node.is_atomic) summary.atomic++;
     if (node.children.length === 0) {
       summary.leaves++;
+      summary.byStatus[node.status] = (summary.byStatus[node.status] ?? 0) + 1;
       if (node.status === "completed") summary.leavesDone++;
       summary.storyPoints += node.story_points ?? 0;
     }

@@ -16,6 +16,7 @@ import {
 } from "../../../shared/schemas/agent";
 import type { TaskStatus } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
+import { planStateOf, workStateOf } from "../../../shared/work-state";
 import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { loadCalibration } from "../../plan/calibration";
@@ -72,11 +73,14 @@ export async function listProjects(
   );
   return {
     projects: roots.map((r) => {
+      const done = progress.get(r.id) ?? progressOf(0, 0);
       return {
         id: r.id,
         title: titleOf(r.description),
         status: r.status as TaskStatus,
-        progress: progress.get(r.id) ?? progressOf(0, 0),
+        plan_state: planStateOf(r.status),
+        work_state: workStateOf(done),
+        progress: done,
         created_at: r.createdAt.toISOString(),
       };
     }),

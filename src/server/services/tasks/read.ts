@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { UUID_PATTERN } from "../../../shared/ids";
 import {
   type listTasksInput,
+  type Progress,
   type RemoteLink,
   statsGroupOf,
   type statsInput,
@@ -12,6 +13,7 @@ import {
   type TaskStatus,
   type TaskTreeNode,
 } from "../../../shared/schemas/tasks";
+import { planStateOf, projectStatsGroup, workStateOf } from "../../../shared/work-state";
 import { epics, eventModels, remoteItems, taskDependencies, tasks, userStories } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
@@ -90,11 +92,21 @@ export async function listTasks(
         descendants: r.descendants,
         dependsOn: dependsOn.get(r.row.id) ?? [],
       }),
-      progress: progress.get(r.row.id) ?? progressOf(0, 0),
+      ...projectStates(r.row, progress.get(r.row.id) ?? progressOf(0, 0)),
     })),
     total,
     page: input.page,
     page_size: input.page_size,
+  };
+}
+
+/** A list item's progress, and for a project its plan's and its work's states apart (shared/work-state.ts). */
+function projectStates(row: TaskRow, progress: Progress) {
+  const root = row.parentId === null;
+  return {
+    progress,
+    plan_state: root ? planStateOf(row.status) : null,
+    work_state: root ? workStateOf(progress) : null,
   };
 }
 
@@ -395,14 +407,26 @@ export async function getTaskStats(
   userId: string,
   input: z.output<typeof statsInput>,
 ): Promise<TaskStats> {
+  const stats: TaskStats = { total: 0, completed: 0, in_progress: 0, pending: 0, rejected: 0, failed: 0 };
+  if (input.top_level_only) {
+    // Projects count by their work (issue 40): a root is "completed" once it is planned, not done.
+    const roots = await deps.db
+      .select({ id: tasks.id, parentId: tasks.parentId, status: tasks.status })
+      .from(tasks)
+      .where(and(eq(tasks.userId, userId), isNull(tasks.parentId)));
+    const progress = await loadLeafProgress(deps.db, userId, roots);
+    for (const r of roots) {
+      stats.total += 1;
+      stats[projectStatsGroup(planStateOf(r.status), workStateOf(progress.get(r.id) ?? progressOf(0, 0)))] +=
+        1;
+    }
+    return stats;
+  }
   const rows = await deps.db
     .select({ status: tasks.status, n: count() })
     .from(tasks)
-    .where(
-      input.top_level_only ? and(eq(tasks.userId, userId), isNull(tasks.parentId)) : eq(tasks.userId, userId),
-    )
+    .where(eq(tasks.userId, userId))
     .groupBy(tasks.status);
-  const stats: TaskStats = { total: 0, completed: 0, in_progress: 0, pending: 0, rejected: 0, failed: 0 };
   for (const r of rows) {
     stats.total += r.n;
     const group = statsGroupOf(r.status);
