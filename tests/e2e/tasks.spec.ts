@@ -342,3 +342,47 @@ test("a task card shows its plan's state and its work's progress apart, and both
   await expect(bar).toHaveAttribute("value", "100");
   await expect(card.getByTestId("work-progress")).toContainText(`All ${leaves.length} tasks done`);
 });
+
+test("a leaf's work changes where it is: Start and Done in its details and by key, Reopen after saying what it unlocks", async ({
+  page,
+  seededTask,
+}) => {
+  type Node = { id: string; description: string; children: Node[] };
+  const tree = (await (await page.request.get(`/api/tasks/${seededTask.id}/tree`)).json()) as Node;
+  const leaves: Node[] = [];
+  const walk = (node: Node) => (node.children.length ? node.children.forEach(walk) : leaves.push(node));
+  walk(tree);
+  const leaf = leaves[0]!;
+
+  await page.goto(`/tasks/${seededTask.id}?tab=subtasks`);
+  const hierarchy = page.getByRole("tree", { name: "Task hierarchy" });
+  const row = page.locator(`[id="tree-${leaf.id}"]`);
+  const rootRow = page.locator(`[id="tree-${tree.id}"]`);
+  const statusOf = (r: typeof row) => r.locator("[data-status]").first();
+  await row.click();
+  const details = page.locator("section[aria-labelledby=subtask-detail-heading]");
+  const work = details.getByRole("group", { name: "Work on this task" });
+  await expect(statusOf(row)).toHaveAttribute("data-status", "pending");
+  await expect(statusOf(rootRow)).toHaveAttribute("data-status", "pending");
+
+  // Start, in the details.
+  await work.getByRole("button", { name: "Start" }).click();
+  await expect(statusOf(row)).toHaveAttribute("data-status", "in_progress");
+  await expect(work.getByRole("button", { name: "Start" })).toHaveCount(0);
+
+  // Done, by key, on the tree's row: the project is now in progress by its leaves.
+  await hierarchy.focus();
+  await expect(hierarchy).toHaveAttribute("aria-activedescendant", `tree-${leaf.id}`);
+  await page.keyboard.press("d");
+  await expect(statusOf(row)).toHaveAttribute("data-status", "completed");
+  await expect(statusOf(rootRow)).toHaveAttribute("data-status", "in_progress");
+
+  // Reopen, by key: the details ask first and say what it unlocks.
+  await page.keyboard.press("r");
+  const ask = details.getByRole("group", { name: "Reopen this task?" });
+  await expect(ask).toContainText("It goes back to to-do. It is no longer locked as done work");
+  await expectAccessibleInBothThemes(page, "the reopen question in a task's details");
+  await ask.getByRole("button", { name: "Reopen" }).click();
+  await expect(statusOf(row)).toHaveAttribute("data-status", "pending");
+  await expect(statusOf(rootRow)).toHaveAttribute("data-status", "pending");
+});

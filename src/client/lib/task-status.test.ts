@@ -4,8 +4,10 @@ import {
   canComplete,
   humanizeStatus,
   planStateBadge,
+  reopenText,
   statusBadge,
   taskBadge,
+  workActions,
   workProgressText,
 } from "./task-status";
 
@@ -43,5 +45,28 @@ describe("a plan's state and a task's state", () => {
     expect(workProgressText(0, 1)).toBe("0 of 1 task done");
     expect(workProgressText(12, 12)).toBe("All 12 tasks done");
     expect(workProgressText(1, 1)).toBe("The task is done");
+  });
+});
+
+describe("work where the task is (issue 40)", () => {
+  const leaf = (status: string, actual_source: string | null = null) => ({
+    status,
+    children: [],
+    actual_source,
+  });
+  it("offers a leaf's next steps by its status, and none on a group", () => {
+    expect(workActions(leaf("pending"))).toEqual(["start", "done"]);
+    expect(workActions(leaf("in_progress"))).toEqual(["done", "reopen"]);
+    expect(workActions(leaf("completed"))).toEqual(["reopen"]);
+    expect(workActions(leaf("failed"))).toEqual([]);
+    expect(workActions({ status: "completed", children: [{}] })).toEqual([]);
+  });
+
+  it("says what reopening unlocks", () => {
+    expect(reopenText(leaf("completed", "person"))).toBe(
+      "It goes back to to-do. It is no longer locked as done work, so a re-plan may change or merge it. The hours you entered stay.",
+    );
+    expect(reopenText(leaf("completed", "working_time"))).toContain("Its measured working time is cleared.");
+    expect(reopenText(leaf("in_progress"))).toBe("It goes back to to-do.");
   });
 });

@@ -81,3 +81,43 @@ export function isAwaitingDecomposition(status: string): boolean {
     status === "pending" || status === "submitted" || status === "processing" || status === "awaiting_review"
   );
 }
+
+/** What a person can do to a leaf's work where it is (issue 40): start it, finish it, reopen it. */
+export type WorkAction = "start" | "done" | "reopen";
+
+export const WORK_ACTIONS: Record<
+  WorkAction,
+  { label: string; status: "in_progress" | "completed" | "pending"; key: string }
+> = {
+  start: { label: "Start", status: "in_progress", key: "s" },
+  done: { label: "Done", status: "completed", key: "d" },
+  reopen: { label: "Reopen", status: "pending", key: "r" },
+};
+
+/**
+ * The work actions a node offers: a leaf's by its status; none on a group or the project, whose state is
+ * its leaves' (shared/work-state.ts), nor on failed or rejected work.
+ */
+export function workActions(node: { status: string; children: readonly unknown[] }): WorkAction[] {
+  if (node.children.length > 0) return [];
+  switch (node.status) {
+    case "pending":
+      return ["start", "done"];
+    case "in_progress":
+      return ["done", "reopen"];
+    case "completed":
+      return ["reopen"];
+    default:
+      return [];
+  }
+}
+
+/** What reopening a leaf unlocks, said before it is done. */
+export function reopenText(node: { status: string; actual_source?: string | null }): string {
+  const parts = ["It goes back to to-do."];
+  if (node.status === "completed")
+    parts.push("It is no longer locked as done work, so a re-plan may change or merge it.");
+  if (node.actual_source === "person") parts.push("The hours you entered stay.");
+  else if (node.actual_source === "working_time") parts.push("Its measured working time is cleared.");
+  return parts.join(" ");
+}

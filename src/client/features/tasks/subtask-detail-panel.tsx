@@ -19,6 +19,8 @@ import { formatRange } from "./plan-view";
 import { lockText } from "./replan-view";
 import { formatComplexity, type TreeIndexEntry } from "./task-tree";
 import { useRefreshTask } from "./use-task-detail";
+import { useWorkStatus } from "./use-work-status";
+import { WorkControls } from "./work-controls";
 
 const REMOTE_LABEL = { jira: "JIRA", trello: "Trello", github: "GitHub" } as const;
 
@@ -57,8 +59,11 @@ export function SubtaskDetailPanel({
   onDelete,
   onSelect,
   onReplan,
+  askReopen = false,
 }: {
   node: TaskTreeNode;
+  /** Opened by R in the tree: the reopen question is asked at once. */
+  askReopen?: boolean;
   isRoot: boolean;
   rootId: string;
   /** Every node of the tree, for the dependency lists and search. */
@@ -71,6 +76,7 @@ export function SubtaskDetailPanel({
   onDelete: () => void;
   onReplan: () => void;
 }) {
+  const work = useWorkStatus();
   const [editingEstimate, setEditingEstimate] = useState(false);
   const [editingActual, setEditingActual] = useState(false);
   const [editing, setEditing] = useState(false);
@@ -123,6 +129,13 @@ export function SubtaskDetailPanel({
         )}
 
         {(node.locked ?? []).length > 0 && <LockNotice node={node} rootId={rootId} />}
+
+        <WorkControls
+          node={node}
+          busy={work.pending}
+          askReopen={askReopen}
+          onAction={(action) => work.run(node.id, action)}
+        />
 
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-base-content/60">Status</dt>

@@ -14,6 +14,7 @@ import { SubtaskDetailPanel } from "./subtask-detail-panel";
 import { dropPlacement, expandableIds, flattenVisible, indexTree } from "./task-tree";
 import { TaskTreeView } from "./task-tree-view";
 import { useRefreshTask } from "./use-task-detail";
+import { useWorkStatus } from "./use-work-status";
 
 /** Small trees open fully; big ones start with the first level showing. */
 const EXPAND_ALL_UP_TO = 100;
@@ -45,6 +46,9 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
   }, [tree, index]);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  // The row whose reopen question R asked (the details ask it, and say what it unlocks).
+  const [askReopen, setAskReopen] = useState<string | null>(null);
+  const work = useWorkStatus();
   const [addTargetId, setAddTargetId] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<TaskTreeNode | null>(null);
   const [replanId, setReplanId] = useState<string | null>(null);
@@ -186,18 +190,30 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
               activeId={activeId}
               selectedId={selected?.id ?? null}
               onActiveChange={setActiveId}
-              onSelect={setSelectedId}
+              onSelect={(id) => {
+                setSelectedId(id);
+                setAskReopen(null);
+              }}
               onToggle={toggle}
               label="Task hierarchy"
               idPrefix="tree"
+              onWorkKey={(id, action) => {
+                // Reopening asks first, in the details, and says what it unlocks.
+                if (action === "reopen") {
+                  setSelectedId(id);
+                  setAskReopen(id);
+                } else work.run(id, action);
+              }}
             />
             <p className="mt-2 text-xs text-base-content/60">
-              Use the arrow keys to move, Right and Left to expand and collapse, Enter to open details.
+              Use the arrow keys to move, Right and Left to expand and collapse, Enter to open details; on a
+              task, S starts it, D marks it done and R reopens it.
             </p>
           </div>
           {selected && (
             <SubtaskDetailPanel
-              key={selected.id}
+              key={`${selected.id}${askReopen === selected.id ? ":reopen" : ""}`}
+              askReopen={askReopen === selected.id}
               node={selected}
               isRoot={selected.id === tree.id}
               rootId={tree.id}

@@ -4,6 +4,7 @@ import { taskTitle } from "../../../shared/task-title";
 import { workStatusOf } from "../../../shared/work-state";
 import { TaskStatusBadge } from "../../components/task-status-badge";
 import { complexityBadgeClass } from "../../lib/complexity-badge";
+import { WORK_ACTIONS, type WorkAction, workActions } from "../../lib/task-status";
 import { lockText } from "./replan-view";
 import { formatComplexity, type TreeRow } from "./task-tree";
 
@@ -26,6 +27,8 @@ export type TaskTreeViewProps = {
    * bottom edge, before or after it among its siblings.
    */
   onDropOnto?: (draggedId: string, targetId: string, where: DropPlace) => void;
+  /** S, D and R on a leaf's row: start it, mark it done, reopen it (issue 40). */
+  onWorkKey?: (id: string, action: WorkAction) => void;
 };
 
 export type DropPlace = "before" | "inside" | "after";
@@ -46,6 +49,13 @@ const DROP_CLASS: Record<DropPlace, string> = {
 
 const DRAG_TYPE = "application/x-atomize-task";
 
+/** The work action a plain S, D or R names on this row, when the row offers it. */
+function workKeyAction(event: KeyboardEvent<HTMLDivElement>, node: TreeRow["node"]): WorkAction | null {
+  if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  const key = event.key.toLowerCase();
+  return workActions(node).find((a) => WORK_ACTIONS[a].key === key) ?? null;
+}
+
 /**
  * The task hierarchy as a virtualised ARIA tree: only the rows in view are in the DOM, so thousands of
  * expanded nodes scroll smoothly. Focus stays on the tree and aria-activedescendant names the current
@@ -62,6 +72,7 @@ export function TaskTreeView({
   label,
   idPrefix,
   onDropOnto,
+  onWorkKey,
 }: TaskTreeViewProps) {
   const [dropTarget, setDropTarget] = useState<{ id: string; where: DropPlace } | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -127,8 +138,11 @@ export function TaskTreeView({
       case " ":
         onActive(row.node.id);
         break;
-      default:
-        return;
+      default: {
+        const action = workKeyAction(event, row.node);
+        if (!action || !onWorkKey) return;
+        onWorkKey(row.node.id, action);
+      }
     }
     event.preventDefault();
   };
