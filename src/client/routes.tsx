@@ -1,4 +1,4 @@
-import { Suspense, useSyncExternalStore } from "react";
+import { Suspense, useEffect, useRef, useSyncExternalStore } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { ErrorBoundary } from "./components/error-boundary";
 import { PageSpinner } from "./components/spinner";
@@ -36,9 +36,36 @@ function SignedInRoutes() {
   return <AppRoutes />;
 }
 
+/**
+ * A page reached by a link or a redirect opens at its top (issue 40: a new project opened scrolled down to
+ * where the form's button was, its title and live progress above the fold). Back and forward keep the
+ * browser's own restoring, and a link to an anchor its anchor.
+ */
+function useTopOfNewPage(pathname: string) {
+  const popped = useRef(false);
+  const first = useRef(true);
+  useEffect(() => {
+    const onPop = () => {
+      popped.current = true;
+    };
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each new path, by design
+  useEffect(() => {
+    if (first.current || popped.current || window.location.hash) {
+      first.current = false;
+      popped.current = false;
+      return;
+    }
+    window.scrollTo(0, 0);
+  }, [pathname]);
+}
+
 /** The route table. */
 export function ShellRoutes() {
   const [location] = useLocation();
+  useTopOfNewPage(location);
   return (
     <ErrorBoundary resetKeys={[location]}>
       <Suspense fallback={<PageSpinner label="Loading page..." />}>

@@ -386,3 +386,35 @@ test("a leaf's work changes where it is: Start and Done in its details and by ke
   await expect(statusOf(row)).toHaveAttribute("data-status", "pending");
   await expect(statusOf(rootRow)).toHaveAttribute("data-status", "pending");
 });
+
+test("a new project opens at its top, with at most two notices, never over the navigation", async ({
+  page,
+  signedIn: _account,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 640 });
+  await page.goto("/tasks/create");
+  await page
+    .getByLabel("Task Description")
+    .fill("Build a small booking page\n- Guests pick a slot\n- Owners see bookings");
+  await page.getByRole("checkbox", { name: "Let me check what was read before planning" }).uncheck();
+  // The button is at the form's foot: the page is scrolled to reach it, as a person would.
+  const create = page.getByRole("button", { name: "Create Task" });
+  await create.scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  await create.click();
+  await expect(page).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
+  await expect(page.locator("h1#task-title")).toBeInViewport();
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
+    {
+      timeout: 20_000,
+    },
+  );
+  const notices = page.getByTestId("toast-region");
+  const header = await page.locator("header").first().boundingBox();
+  if ((await notices.count()) > 0) {
+    expect(await notices.locator("[role=status], [role=alert]").count()).toBeLessThanOrEqual(2);
+    const box = await notices.boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
+  }
+});

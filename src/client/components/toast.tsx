@@ -47,7 +47,18 @@ export type ToastApi = {
 };
 
 export const TOAST_DURATION_MS = 5_000;
-const MAX_TOASTS = 5;
+/** At most two at once (issue 40: five piled up after saving hours); an error outlives the others. */
+export const MAX_TOASTS = 2;
+
+/** The list with `toast` added, kept to MAX_TOASTS: the oldest that is not an error goes first. */
+export function withToast<T extends { id: string; type: string }>(list: T[], toast: T): T[] {
+  const next = [...list.filter((t) => t.id !== toast.id), toast];
+  while (next.length > MAX_TOASTS) {
+    const i = next.findIndex((t) => t.type !== "error");
+    next.splice(i >= 0 && i < next.length - 1 ? i : 0, 1);
+  }
+  return next;
+}
 
 const ToastContext = createContext<ToastApi | null>(null);
 
@@ -77,7 +88,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         isClosable: options.isClosable ?? true,
         timestamp: Date.now(),
       };
-      setToasts((list) => [...list.filter((t) => t.id !== id), toast].slice(-MAX_TOASTS));
+      setToasts((list) => withToast(list, toast));
       return id;
     };
     return {
@@ -112,7 +123,8 @@ function ToastViewport({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id:
   return createPortal(
     <section
       aria-label="Notifications"
-      className="toast toast-top toast-end z-[1000] max-w-[calc(100vw-1rem)]"
+      // Bottom corner: never over the navigation or the page's header (issue 40).
+      className="toast toast-bottom toast-end z-[1000] max-w-[calc(100vw-1rem)]"
       data-testid="toast-region"
     >
       {toasts.map((t) => (

@@ -83,7 +83,10 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
   useEffect(() => () => refresh.cancel(), [refresh]);
 
   const handleLive = (event: RealtimeEvent) => {
-    toastEvent(event);
+    // The page's own progress panel already says this project's decomposition is complete.
+    const ownCompletion =
+      event.type === "decomposition.completed" && (event.task_id ?? event.root_task_id) === taskId;
+    if (!ownCompletion) toastEvent(event);
     if (event.type.startsWith("task.")) {
       const patch = event.task_id ? patchOf(event) : null;
       if (patch && event.task_id) {
