@@ -20,6 +20,21 @@ describe("agent setup snippets", () => {
     expect(by.vscode).not.toContain("atz_abc");
     expect(vscode.inputs[0]).toMatchObject({ id: "atomize-token", password: true });
     expect(by.cli).toContain("npx atomize login --url https://plan.example.com\n");
+    // Codex reads the token from the environment only; Windsurf's key is serverUrl, Gemini CLI's httpUrl.
+    expect(by.codex).toContain(
+      '[mcp_servers.atomize]\nurl = "https://plan.example.com/mcp"\nbearer_token_env_var = "ATOMIZE_TOKEN"',
+    );
+    expect(by.codex).not.toMatch(/^bearer_token =/m);
+    expect(JSON.parse(by.windsurf!)).toEqual({
+      mcpServers: {
+        atomize: { serverUrl: "https://plan.example.com/mcp", headers: { Authorization: "Bearer atz_abc" } },
+      },
+    });
+    expect(JSON.parse(by.gemini!)).toEqual({
+      mcpServers: {
+        atomize: { httpUrl: "https://plan.example.com/mcp", headers: { Authorization: "Bearer atz_abc" } },
+      },
+    });
   });
 
   it("use a placeholder when no token was just made", () => {

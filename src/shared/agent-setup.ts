@@ -3,7 +3,12 @@
  * after making one, their token) filled in: shown in Settings → API tokens and written in the README.
  * Formats: Claude Code's `claude mcp add --transport http … --header`, Cursor's mcp.json `mcpServers`
  * with `url` and `headers`, VS Code's mcp.json `servers` with `type: "http"` and a password input
- * (code.visualstudio.com/docs/copilot/reference/mcp-configuration).
+ * (code.visualstudio.com/docs/copilot/reference/mcp-configuration); Codex's ~/.codex/config.toml
+ * `[mcp_servers.<name>]` with `url` and `bearer_token_env_var` (Codex refuses an inline token there;
+ * developers.openai.com/codex/mcp), Windsurf's ~/.codeium/windsurf/mcp_config.json `mcpServers` with
+ * `serverUrl` (its `url` is not read) and `headers` (docs.windsurf.com/windsurf/cascade/mcp), Gemini CLI's
+ * ~/.gemini/settings.json `mcpServers` with `httpUrl` (its `url` means SSE) and `headers`
+ * (geminicli.com/docs/tools/mcp-server).
  */
 
 export const MCP_PATH = "/mcp";
@@ -11,9 +16,11 @@ export const MCP_PATH = "/mcp";
 /** What to ask a configured agent so that it plans a project with its own model (decision 029). */
 export const PLAN_REQUEST = "Plan <description> in Atomize";
 export const TOKEN_PLACEHOLDER = "<your token>";
+/** The environment variable Codex reads the token from. */
+export const TOKEN_ENV = "ATOMIZE_TOKEN";
 
 export type AgentSetup = {
-  id: "claude-code" | "cursor" | "vscode" | "cli";
+  id: "claude-code" | "cursor" | "vscode" | "codex" | "windsurf" | "gemini" | "cli";
   label: string;
   /** Where the text goes. */
   where: string;
@@ -60,9 +67,32 @@ export function agentSetups(origin: string, token: string = TOKEN_PLACEHOLDER): 
       }),
     },
     {
+      id: "codex",
+      label: "Codex",
+      where: `Add to ~/.codex/config.toml, and set ${TOKEN_ENV} in the shell Codex starts from (Codex takes the token only from the environment):`,
+      text: `[mcp_servers.atomize]\nurl = "${url}"\nbearer_token_env_var = "${TOKEN_ENV}"\n\n# in your shell profile:\n# export ${TOKEN_ENV}="${token}"`,
+    },
+    {
+      id: "windsurf",
+      label: "Windsurf",
+      where: "Add to ~/.codeium/windsurf/mcp_config.json (MCP toolbar, Configure), then refresh the servers:",
+      text: json({
+        mcpServers: { atomize: { serverUrl: url, headers: { Authorization: `Bearer ${token}` } } },
+      }),
+    },
+    {
+      id: "gemini",
+      label: "Gemini CLI",
+      where: "Add to ~/.gemini/settings.json, then run /mcp in Gemini CLI to see it connected:",
+      text: json({
+        mcpServers: { atomize: { httpUrl: url, headers: { Authorization: `Bearer ${token}` } } },
+      }),
+    },
+    {
       id: "cli",
       label: "Command line",
-      where: "Sign the command line in (it asks for the token), then ask for the next task:",
+      where:
+        "The atomize command comes with Atomize's source: run these in a clone of it, after npm install. It asks for the token once, then gives the next task:",
       text: `npx atomize login --url ${site}\nnpx atomize projects\nnpx atomize next <project id>`,
     },
   ];

@@ -4,8 +4,9 @@ import { TabList, tabPanelProps } from "../../components/tabs";
 import { useToast } from "../../components/toast";
 
 /**
- * Settings → API tokens → Connect a coding agent: copy-paste setup for Claude Code, Cursor, VS Code and
- * the command line, with this site's URL filled in (and the token just made, while it is shown).
+ * Settings → API tokens → Connect a coding agent: copy-paste setup for Claude Code, Cursor, VS Code, Codex,
+ * Windsurf, Gemini CLI and the command line, with this site's URL filled in (and the token just made,
+ * while it is shown), and how to check that it connected.
  */
 export function AgentSetupCard({ token }: { token: string | null }) {
   const id = useId();
@@ -43,11 +44,16 @@ export function AgentSetupCard({ token }: { token: string | null }) {
           idPrefix={`${id}-setup`}
           label="Agent"
         />
+        <p className="text-sm text-base-content/70" data-testid="agent-check">
+          To check the connection, ask your agent to list your Atomize projects: the token's "last used" in
+          Your tokens shows the time once it has called.
+        </p>
         {setups.map((s) => (
           <div key={s.id} {...tabPanelProps(`${id}-setup`, s.id, selected)} className="flex flex-col gap-2">
             <p className="text-sm">{s.where}</p>
+            {/* Wrapped, never scrolled: every part of a command can be read and selected, keyboard or not. */}
             <pre
-              className="overflow-x-auto rounded-box bg-base-300 p-3 text-xs"
+              className="whitespace-pre-wrap break-words rounded-box bg-base-300 p-3 text-xs [overflow-wrap:anywhere]"
               data-testid={`setup-${s.id}`}
             >
               <code>{s.text}</code>

@@ -22,11 +22,19 @@ export function ApiTokensTab() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const id = useId();
-  const list = useQuery(trpc.tokens.list.queryOptions());
-  const [name, setName] = useState("");
-  const [scope, setScope] = useState<TokenScope>("read");
-  const [lifetime, setLifetime] = useState<string>("90");
   const [made, setMade] = useState<NewApiToken | null>(null);
+  // A token just made is watched until its first call (the agent set-up's "check the connection").
+  const list = useQuery(
+    trpc.tokens.list.queryOptions(undefined, {
+      refetchInterval: (query) =>
+        made && !query.state.data?.tokens.find((t) => t.id === made.id)?.last_used_at ? 5_000 : false,
+    }),
+  );
+  const firstUse = made ? (list.data?.tokens.find((t) => t.id === made.id)?.last_used_at ?? null) : null;
+  const [name, setName] = useState("");
+  // Agents and the command line, which this page is mostly for, need to write (issue 40).
+  const [scope, setScope] = useState<TokenScope>("write");
+  const [lifetime, setLifetime] = useState<string>("90");
   const [error, setError] = useState<string | null>(null);
   const [toRevoke, setToRevoke] = useState<{ id: string; name: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() });
@@ -141,6 +149,11 @@ export function ApiTokensTab() {
                   value={made.token}
                 />
               </label>
+              <p className="text-sm" data-testid="token-connection">
+                {firstUse
+                  ? `Connected: first used at ${new Date(firstUse).toLocaleTimeString()}.`
+                  : "Waiting for its first call: set up your agent below, then ask it to list your Atomize projects."}
+              </p>
             </div>
           )}
         </form>

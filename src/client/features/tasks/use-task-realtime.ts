@@ -79,7 +79,7 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
         if (completion) clearTimeout(completion);
       },
     };
-  }, [taskId, trpc, queryClient, cache]);
+  }, [taskId, cache]);
   useEffect(() => () => refresh.cancel(), [refresh]);
 
   const handleLive = (event: RealtimeEvent) => {

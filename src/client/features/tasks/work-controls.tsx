@@ -24,14 +24,8 @@ export function WorkControls({
   if (actions.length === 0) return null;
   if (confirming) {
     return (
-      <div
-        role="group"
-        aria-labelledby={`${explainId}-q`}
-        className="rounded-box border border-warning/40 bg-warning/10 p-3 text-sm"
-      >
-        <p id={`${explainId}-q`} className="font-medium">
-          Reopen this task?
-        </p>
+      <fieldset className="rounded-box border border-warning/40 bg-warning/10 p-3 text-sm">
+        <legend className="float-left w-full font-medium">Reopen this task?</legend>
         <p id={explainId} className="mt-1 text-base-content/80">
           {reopenText(node)}
         </p>
@@ -52,11 +46,12 @@ export function WorkControls({
             Keep it as it is
           </button>
         </div>
-      </div>
+      </fieldset>
     );
   }
   return (
-    <div role="group" aria-label="Work on this task" className="flex flex-wrap gap-2">
+    <fieldset className="flex flex-wrap gap-2">
+      <legend className="sr-only">Work on this task</legend>
       {actions.map((action) => (
         <button
           key={action}
@@ -70,6 +65,6 @@ export function WorkControls({
           {WORK_ACTIONS[action].label}
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }
