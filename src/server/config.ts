@@ -51,6 +51,14 @@ export const configSchema = z
     ANONYMOUS_WRITES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(60),
     /** The most tasks one plan may hold, the project included; every path that adds tasks keeps it (issue 39). */
     PLAN_MAX_NODES: z.coerce.number().int().min(10).max(1_000_000).default(20_000),
+    /**
+     * The monthly limit counts every plan, not only those a model makes (issue 40): by default the
+     * offline outline and a coding agent's own planning cost the instance nothing and do not count.
+     */
+    MONTHLY_LIMIT_ALL_PLANNING: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((v) => v === "true"),
     /** Memory for whole-plan reads built once per plan version (services/tasks/tree-cache.ts); 0 turns it off. */
     TREE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
     /** Webhook deliveries with a bad signature one address may send in a minute; past it, 429 (issue 39). */

@@ -56,6 +56,12 @@ test("a coding agent plans a project through MCP with its own model while the op
     await expect(page.getByTestId("planned-by")).toHaveText("Planned by your coding agent (Claude Code)");
     const progress = page.getByTestId("decomposition-progress");
     await expect(progress.locator("[data-phase]")).toHaveAttribute("data-phase", "running");
+    // It says whom it waits for and how to go on, and offers no Complete while planning (issue 40).
+    await expect(progress.locator("[data-phase]")).toHaveText("Waiting for your coding agent");
+    await expect(progress.getByTestId("agent-waiting")).toContainText(
+      `Continue planning ${made.id} in Atomize`,
+    );
+    await expect(page.getByRole("button", { name: "Mark Complete" })).toHaveCount(0);
 
     // The first answer arrives while the page is open: its parts appear in the tree without a reload.
     const tabs = page.getByRole("tablist", { name: "Task sections" });

@@ -385,6 +385,12 @@ test("a leaf's work changes where it is: Start and Done in its details and by ke
   await ask.getByRole("button", { name: "Reopen" }).click();
   await expect(statusOf(row)).toHaveAttribute("data-status", "pending");
   await expect(statusOf(rootRow)).toHaveAttribute("data-status", "pending");
+
+  // Escape closes the details and gives the tree its focus back.
+  await details.getByRole("button", { name: "Start" }).focus();
+  await page.keyboard.press("Escape");
+  await expect(details).toHaveCount(0);
+  await expect(hierarchy).toBeFocused();
 });
 
 test("a new project opens at its top, with at most two notices, never over the navigation", async ({

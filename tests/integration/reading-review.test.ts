@@ -42,6 +42,8 @@ beforeAll(async () => {
   server = await startTestServer({
     REGISTRATIONS_PER_IP_PER_HOUR: "1000",
     API_TOKEN_REQUESTS_PER_MINUTE: "5000",
+    // What is counted when: the offline planner here counts as a model would (usage-limits.test.ts).
+    MONTHLY_LIMIT_ALL_PLANNING: "true",
   });
 });
 afterAll(async () => {
@@ -277,7 +279,7 @@ describe("a project created with review_reading", () => {
     );
     const refused = await client.post(`/api/tasks/${ids[0]}/plan`);
     expect(refused.status).toBe(429);
-    expect(refused.json.detail).toMatch(/^You have reached your monthly limit of \d+ tasks/);
+    expect(refused.json.detail).toMatch(/^You have reached your monthly limit of \d+ projects/);
     expect((await client.get(`/api/tasks/${ids[0]}`)).json.status).toBe("awaiting_review");
   });
 });

@@ -12,6 +12,9 @@ beforeAll(async () => {
     ADMIN_EMAILS: "tasks.admin@example.com",
     JOBS_ENABLED: "false",
     REGISTRATIONS_PER_IP_PER_HOUR: "1000",
+    // The offline planner's projects count as a model's would (the default counts only a model's:
+    // usage-limits.test.ts).
+    MONTHLY_LIMIT_ALL_PLANNING: "true",
   });
 });
 afterAll(() => server?.stop());
@@ -157,7 +160,7 @@ describe("creating tasks", () => {
     const over = await client.post("/api/tasks", { description: "one too many" });
     expect(over.status).toBe(429);
     expect(over.json.detail).toMatch(
-      /^You have reached your monthly limit of 10 tasks\. It resets on [A-Z][a-z]+ 1\.$/,
+      /^You have reached your monthly limit of 10 projects\. It resets on [A-Z][a-z]+ 1\. Admins have no limit: .*make-admin/,
     );
     expect((await client.get("/api/tasks")).json.total).toBe(10);
     // Deleting does not give the quota back: the limit counts decompositions started.

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
 import { registerUser, TestClient } from "../support/http-client";
 import { seedTree } from "../support/seed";
 import { startTestServer, type TestServer } from "../support/server";
@@ -7,14 +8,21 @@ import { trpcError, trpcHttp } from "../support/trpc-client";
 
 // Every request that starts a decomposition uses one of the monthly task allowance (decision 009):
 // creating a task, restarting a decomposition, resubmitting a rejected plan, adding a task with
-// auto_decompose. No job worker: these tests pin the accounting, not the pipeline.
+// auto_decompose. No job worker: these tests pin the accounting, not the pipeline. The operator counts all
+// planning here (MONTHLY_LIMIT_ALL_PLANNING): the offline planner these servers run then counts as a model
+// would; what the default counts is the last describe's.
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ JOBS_ENABLED: "false", REGISTRATIONS_PER_IP_PER_HOUR: "1000" });
+  server = await startTestServer({
+    JOBS_ENABLED: "false",
+    REGISTRATIONS_PER_IP_PER_HOUR: "1000",
+    MONTHLY_LIMIT_ALL_PLANNING: "true",
+  });
 });
 afterAll(() => server?.stop());
 
-const LIMIT_REACHED = /^You have reached your monthly limit of 10 tasks\. It resets on [A-Z][a-z]+ 1\./;
+const LIMIT_REACHED =
+  /^You have reached your monthly limit of 10 projects\. It resets on [A-Z][a-z]+ 1\..* Admins have no limit: the operator names them in ADMIN_EMAILS or runs npm run make-admin -- <email>\.$/;
 const period = () => new Date().toISOString().slice(0, 7);
 
 async function signedIn() {
@@ -87,7 +95,9 @@ describe("the monthly limit counts every decomposition (REST)", () => {
     });
     expect(auto.status).toBe(429);
     expect(auto.json.detail).toMatch(LIMIT_REACHED);
-    expect(auto.json.detail).toMatch(/You can still add the task without automatic decomposition\.$/);
+    expect(auto.json.detail).toMatch(
+      /You can still add the task without automatic decomposition\. Admins have no limit/,
+    );
     expect((await client.get(`/api/tasks/${rootId}`)).json.total_subtasks).toBe(1);
     const manual = await client.post(`/api/tasks/${rootId}/add-task`, {
       description: "More",
@@ -166,5 +176,63 @@ describe("the same rule over tRPC", () => {
     expect(await used(client)).toBe(10);
     // The task is untouched by the refused restart: its children are still there.
     expect((await trpc.tasks.get.query({ id: created.id })).total_subtasks).toBe(2);
+  });
+});
+
+describe("by default, only planning with a model counts (issue 40)", () => {
+  let llm: FakeOpenAI;
+  let offline: TestServer;
+  let withModel: TestServer;
+  beforeAll(async () => {
+    llm = await startFakeOpenAI();
+    const common = { JOBS_ENABLED: "false", REGISTRATIONS_PER_IP_PER_HOUR: "1000" };
+    offline = await startTestServer(common);
+    withModel = await startTestServer({
+      ...common,
+      OPENAI_API_KEY: llm.apiKey,
+      OPENAI_BASE_URL: llm.url,
+      LLM_MODEL: "fake-gpt",
+    });
+  });
+  afterAll(async () => {
+    await offline?.stop();
+    await withModel?.stop();
+    await llm?.close();
+  });
+
+  it("does not count the offline outline or a coding agent's planning, and says so", async () => {
+    const client = new TestClient(offline.url);
+    const { user } = await registerUser(client);
+    await offline.deps.database.rows(
+      sql`update users set tasks_created_this_month = 10, usage_period = ${period()} where id = ${user.id}`,
+    );
+    expect((await client.get("/api/tasks/usage")).json).toMatchObject({
+      used: 10,
+      limit: 10,
+      counts_now: false,
+    });
+    const outlined = await client.post("/api/tasks", { description: "An outline costs nothing" });
+    expect(outlined.status, outlined.text).toBe(201);
+    const byAgent = await client.post("/api/tasks", { description: "My agent plans this", planner: "agent" });
+    expect(byAgent.status, byAgent.text).toBe(201);
+    expect((await client.get("/api/tasks/usage")).json.used).toBe(10);
+  });
+
+  it("counts planning with a model, and names the way out at the limit", async () => {
+    const client = new TestClient(withModel.url);
+    const { user } = await registerUser(client);
+    expect((await client.get("/api/tasks/usage")).json).toMatchObject({ used: 0, counts_now: true });
+    expect((await client.post("/api/tasks", { description: "Planned by the model" })).status).toBe(201);
+    expect((await client.get("/api/tasks/usage")).json.used).toBe(1);
+    await withModel.deps.database.rows(
+      sql`update users set tasks_created_this_month = 10, usage_period = ${period()} where id = ${user.id}`,
+    );
+    const refused = await client.post("/api/tasks", { description: "One too many" });
+    expect(refused.status).toBe(429);
+    expect(refused.json.detail).toMatch(
+      /^You have reached your monthly limit of 10 projects planned with a model\. It resets on [A-Z][a-z]+ 1\. The offline outline and your coding agent's own planning do not count\. Admins have no limit: the operator names them in ADMIN_EMAILS or runs npm run make-admin -- <email>\.$/,
+    );
+    // A coding agent's planning still goes through.
+    expect((await client.post("/api/tasks", { description: "Agent", planner: "agent" })).status).toBe(201);
   });
 });

@@ -8,17 +8,22 @@ export function useTaskUsage() {
   return useQuery(trpc.tasks.usage.queryOptions(undefined, { staleTime: 30_000 }));
 }
 
-/** "3 of 10 tasks used this month"; admins have no limit. */
+/** "3 of 10 projects planned with a model this month"; admins have no limit. */
 export function usageSentence(usage: TaskUsage): string {
   if (usage.limit === null) {
-    return `Unlimited tasks · ${usage.used} created this month`;
+    return `Unlimited projects · ${usage.used} planned this month`;
   }
-  return `${usage.used} of ${usage.limit} tasks used this month`;
+  return `${usage.used} of ${usage.limit} projects planned with a model this month`;
 }
 
+/** Whether a project planned now would be refused: the limit is reached and this planning counts. */
 export function isAtLimit(usage: TaskUsage): boolean {
-  return usage.limit !== null && usage.used >= usage.limit;
+  return usage.counts_now && usage.limit !== null && usage.used >= usage.limit;
 }
+
+/** What a person at the limit can do (issue 40: the refusal named no way out). */
+export const LIMIT_WAY_OUT =
+  "Planning without a model (the offline outline) or with your coding agent does not count. Admins have no limit: the operator names them in ADMIN_EMAILS or runs npm run make-admin.";
 
 /** The monthly task allowance: a sentence, a meter and the reset date. */
 export function TaskUsageSummary({
@@ -51,8 +56,11 @@ export function TaskUsageSummary({
         />
       )}
       {usage.limit !== null && resets && (
-        <p className="text-xs text-base-content/60">
-          {atLimit ? "Monthly limit reached. " : ""}Resets on {resets}
+        <p className="text-xs text-base-content/60" id="task-usage-note">
+          {atLimit ? "Monthly limit reached. " : ""}Resets on {resets}.{atLimit && ` ${LIMIT_WAY_OUT}`}
+          {!usage.counts_now &&
+            usage.used >= usage.limit &&
+            " Your next project is planned without a model and does not count."}
         </p>
       )}
     </div>

@@ -43,3 +43,16 @@ export function formatRelativeTime(iso: string | null | undefined, now = Date.no
   }
   return dateTime.format(d);
 }
+
+const dayOfWeek = new Intl.DateTimeFormat("en", { weekday: "short", month: "short", day: "numeric" });
+const dayOfWeekWithYear = new Intl.DateTimeFormat("en", {
+  weekday: "short",
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+});
+
+/** A forecast date: "Tue, Nov 30", with its year when it is not this year's ("Tue, Nov 30, 2027"). */
+export function forecastDate(date: Date, today: Date): string {
+  return (date.getFullYear() === today.getFullYear() ? dayOfWeek : dayOfWeekWithYear).format(date);
+}

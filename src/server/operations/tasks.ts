@@ -81,7 +81,7 @@ export const taskOperations = {
     access: "user",
     summary: "Decompositions used this month, the monthly limit and when it resets.",
     output: taskUsage,
-    run: ({ user }) => service.usageOf(user),
+    run: ({ deps, user }) => service.usageOf(deps, user),
     rest: [{ method: "get", path: "/tasks/usage" }],
   }),
   create: mutation({

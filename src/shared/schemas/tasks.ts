@@ -493,6 +493,11 @@ export const taskUsage = z.object({
   /** The calendar month the count belongs to (YYYY-MM, UTC). */
   period: z.string(),
   resets_at: isoTimestamp,
+  /**
+   * Whether a project planned now would count: planning with a model does; the offline outline and a
+   * coding agent's own planning do not, unless the operator counts all planning (MONTHLY_LIMIT_ALL_PLANNING).
+   */
+  counts_now: z.boolean(),
 });
 export type TaskUsage = z.infer<typeof taskUsage>;
 

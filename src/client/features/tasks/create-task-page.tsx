@@ -78,6 +78,8 @@ export default function CreateTaskPage() {
   // A project created for a check of its reading: its review replaces the form, in place.
   const [toCheck, setToCheck] = useState<string | null>(null);
   const review = useReviewChoice();
+  // A project kept for a check of its reading counts only when it is planned: it may still be made.
+  const atLimit = Boolean(usage.data && isAtLimit(usage.data)) && !review.on;
 
   // Creating a task is not idempotent: never retry it behind the user's back.
   const create = useMutation(trpc.tasks.create.mutationOptions({ retry: false }));
@@ -361,10 +363,9 @@ export default function CreateTaskPage() {
               <button
                 type="submit"
                 className="btn btn-primary flex-1 sm:flex-none"
-                disabled={blank || creating}
-                title={
-                  usage.data && isAtLimit(usage.data) ? "You have reached your monthly limit" : undefined
-                }
+                // At the limit the server would refuse it: the summary beside it says why and the way out.
+                disabled={blank || creating || atLimit}
+                aria-describedby={atLimit ? "task-usage-note" : undefined}
               >
                 {create.isPending && (
                   <span className="loading loading-spinner loading-sm" aria-hidden="true" />

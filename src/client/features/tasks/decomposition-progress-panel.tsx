@@ -89,6 +89,11 @@ function StepIcon({ status }: { status: ProgressStep["status"] }) {
   }
 }
 
+/** What to ask a coding agent to go on planning a project (its next_planning_step picks up there). */
+export function resumeRequest(projectId: string): string {
+  return `Continue planning ${projectId} in Atomize`;
+}
+
 const PHASE_BADGE = { running: "badge-info", complete: "badge-success", failed: "badge-error" } as const;
 const PHASE_BAR = {
   running: "progress-info",
@@ -111,7 +116,11 @@ export function DecompositionProgressPanel({
   const queryClient = useQueryClient();
   const cache = useTaskCache();
   const view = progressView(state, task);
-  useStartHint(state, dispatch, view.phase === "running");
+  // A coding agent plans this project with its own model, step by step (decision 029): nothing runs here
+  // between its calls, so the panel says whom it waits for and how to go on (issue 40).
+  const byAgent = task.planner === "agent" && view.phase === "running";
+  const stopped = task.warnings.find((w) => w.startsWith("Planning with your coding agent's model stopped"));
+  useStartHint(state, dispatch, view.phase === "running" && !byAgent);
   // The failure has its own alert below.
   const liveText =
     view.phase === "failed"
@@ -145,10 +154,10 @@ export function DecompositionProgressPanel({
             Decomposition progress
           </h2>
           <span className={`badge ${PHASE_BADGE[view.phase]} gap-1.5`} data-phase={view.phase}>
-            {view.phase === "running" && (
+            {view.phase === "running" && !byAgent && (
               <span aria-hidden="true" className="loading loading-spinner loading-xs" />
             )}
-            {PHASE_LABEL[view.phase]}
+            {byAgent ? "Waiting for your coding agent" : PHASE_LABEL[view.phase]}
           </span>
         </div>
 
@@ -173,6 +182,22 @@ export function DecompositionProgressPanel({
         >
           {liveText}
         </p>
+
+        {byAgent && (
+          <div
+            className="rounded-box border border-info/40 bg-info/10 p-3 text-sm"
+            data-testid="agent-waiting"
+          >
+            <p>
+              Your coding agent plans this project with its own model, one step at a time; the plan grows here
+              as it answers.
+            </p>
+            {stopped && <p className="mt-1 font-medium">{stopped}</p>}
+            <p className="mt-1">
+              If it stopped, ask it: <q className="font-medium">{resumeRequest(task.id)}</q>
+            </p>
+          </div>
+        )}
 
         {view.phase === "failed" && (
           <div

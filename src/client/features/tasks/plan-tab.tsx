@@ -7,6 +7,7 @@ import { EmptyState } from "../../components/empty-state";
 import { Spinner } from "../../components/spinner";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
+import { forecastDate } from "../../lib/time-format";
 import { useTRPC } from "../../lib/trpc";
 import { PlanChartsSection } from "./plan-charts-section";
 import { finishDate, formatRange, titleOf } from "./plan-view";
@@ -17,8 +18,6 @@ import { useRefreshTask } from "./use-task-detail";
 
 /** A wave shows this many leaves before "N more". */
 const WAVE_SHOWN = 24;
-
-const dateFormat = new Intl.DateTimeFormat("en", { weekday: "short", month: "short", day: "numeric" });
 
 /** One figure of the forecast: a label, the value, and what it means. */
 function Figure({
@@ -158,13 +157,13 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
                 label="Likely (P50)"
                 testId="forecast-p50"
                 value={`${s.forecast.p50_days} working days`}
-                note={dateFormat.format(finishDate(today, s.forecast.p50_days))}
+                note={forecastDate(finishDate(today, s.forecast.p50_days), today)}
               />
               <Figure
                 label="Safe (P90)"
                 testId="forecast-p90"
                 value={`${s.forecast.p90_days} working days`}
-                note={dateFormat.format(finishDate(today, s.forecast.p90_days))}
+                note={forecastDate(finishDate(today, s.forecast.p90_days), today)}
               />
               <Figure
                 label="Critical path"
@@ -190,9 +189,11 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
             </label>
           </div>
           <p className="text-xs text-base-content/70">
-            {s.forecast.simulations.toLocaleString("en")} simulated runs over each task's estimate range, with{" "}
-            {s.forecast.team_size} {s.forecast.team_size === 1 ? "person" : "people"}, dependencies respected,
-            and {s.forecast.hours_per_day} focused hours per working day.
+            {/* Issue 40: the count alone read as noise; say what a run is. */}
+            The dates come from {s.forecast.simulations.toLocaleString("en")} simulated runs of the plan: each
+            run draws every task's hours from its estimate range, with {s.forecast.team_size}{" "}
+            {s.forecast.team_size === 1 ? "person" : "people"}, dependencies respected, and{" "}
+            {s.forecast.hours_per_day} focused hours per working day.
             {s.unestimated.length > 0 &&
               ` ${s.unestimated.length} ${s.unestimated.length === 1 ? "task has" : "tasks have"} no estimate and ${s.unestimated.length === 1 ? "counts" : "count"} as ${formatRange(DEFAULT_ESTIMATE)}.`}
           </p>

@@ -90,9 +90,16 @@ export function SubtaskDetailPanel({
     wasEditing.current = editing;
   }, [editing]);
   return (
+    // Escape closes the details (issue 40), unless it was pressed in a field, whose own editor takes it.
     <section
       aria-labelledby="subtask-detail-heading"
       className="card h-fit border border-base-300 bg-base-200 lg:sticky lg:top-20"
+      onKeyDown={(event) => {
+        const field = (event.target as HTMLElement).closest("input, textarea, select, [role=dialog]");
+        if (event.key !== "Escape" || event.defaultPrevented || field) return;
+        event.preventDefault();
+        onClose();
+      }}
     >
       <div className="card-body gap-4 p-4">
         <div className="flex items-start justify-between gap-2">

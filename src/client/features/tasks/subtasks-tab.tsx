@@ -49,6 +49,7 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
   // The row whose reopen question R asked (the details ask it, and say what it unlocks).
   const [askReopen, setAskReopen] = useState<string | null>(null);
   const work = useWorkStatus();
+  const treeRef = useRef<HTMLDivElement>(null);
   const [addTargetId, setAddTargetId] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<TaskTreeNode | null>(null);
   const [replanId, setReplanId] = useState<string | null>(null);
@@ -182,6 +183,7 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
         >
           <div className="min-w-0">
             <TaskTreeView
+              ref={treeRef}
               onDropOnto={(dragged, target, where) => {
                 const placement = dropPlacement(index, dragged, target, where);
                 if (placement) moveNode.mutate({ id: dragged, ...placement });
@@ -220,7 +222,11 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
               index={index}
               onSelect={setSelectedId}
               requirements={tree.stated_scope?.requirements ?? []}
-              onClose={() => setSelectedId(null)}
+              onClose={() => {
+                setSelectedId(null);
+                // Back to the tree, on the row that was open.
+                treeRef.current?.focus();
+              }}
               onAddTask={() => setAddTargetId(selected.id)}
               onDelete={() => setToDelete(selected)}
               onReplan={() => setReplanId(selected.id)}

@@ -110,7 +110,9 @@ export function TaskSummaryCard({ task, summary }: { task: Task; summary: TreeSu
 
           <div className="flex flex-wrap gap-2 lg:justify-end">
             <TaskExports task={task} />
-            {task.status !== "completed" && (
+            {/* A project's work is done by its tasks, and its status is its plan's: no Complete on it,
+                least of all while it is being planned (issue 40). */}
+            {task.parent_id !== null && task.status !== "completed" && (
               <button
                 type="button"
                 className="btn btn-success btn-sm"

@@ -1,5 +1,13 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
+import {
+  type KeyboardEvent,
+  type Ref,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { taskTitle } from "../../../shared/task-title";
 import { workStatusOf } from "../../../shared/work-state";
 import { TaskStatusBadge } from "../../components/task-status-badge";
@@ -29,6 +37,8 @@ export type TaskTreeViewProps = {
   onDropOnto?: (draggedId: string, targetId: string, where: DropPlace) => void;
   /** S, D and R on a leaf's row: start it, mark it done, reopen it (issue 40). */
   onWorkKey?: (id: string, action: WorkAction) => void;
+  /** The tree's focusable element, so the page can give focus back to it. */
+  ref?: Ref<HTMLDivElement>;
 };
 
 export type DropPlace = "before" | "inside" | "after";
@@ -73,9 +83,11 @@ export function TaskTreeView({
   idPrefix,
   onDropOnto,
   onWorkKey,
+  ref,
 }: TaskTreeViewProps) {
   const [dropTarget, setDropTarget] = useState<{ id: string; where: DropPlace } | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  useImperativeHandle(ref, () => scrollRef.current as HTMLDivElement, []);
   const indexById = useMemo(() => new Map(rows.map((r, i) => [r.node.id, i])), [rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,

@@ -17,7 +17,7 @@ import { hasChildren, loadPlanGraph } from "../../plan/rows";
 import { getTask } from "./read";
 import { holdForReview } from "./reading";
 import { toTask } from "./serialize";
-import { countMonthlyUse } from "./usage";
+import { countMonthlyUse, monthlyUseApplies } from "./usage";
 
 /** Creating and changing tasks, and telling the watchers what changed and what became ready. */
 
@@ -89,11 +89,12 @@ export async function createTask(
     tech_preferences: techPreferences,
   };
   const review = input.review_reading;
+  const applies = review ? false : await monthlyUseApplies(deps, userId, byAgent);
   const row = await deps.db.transaction(async (tx) => {
     // A project kept for a check of its reading is not planned yet, so it uses nothing of the allowance
     // until it is (reading.ts planProject); how many may wait is bounded instead.
     if (review) await holdForReview(tx, userId);
-    else await countMonthlyUse(tx, userId);
+    else await countMonthlyUse(tx, userId, { applies, allPlanning: deps.config.MONTHLY_LIMIT_ALL_PLANNING });
     const [inserted] = await tx
       .insert(tasks)
       .values({

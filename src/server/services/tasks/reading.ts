@@ -19,7 +19,7 @@ import { AppError } from "../../errors";
 import { getOwnedRow } from "../../plan/owned";
 import type { TaskRow } from "../../plan/rows";
 import { getTask } from "./read";
-import { countMonthlyUse } from "./usage";
+import { countMonthlyUse, monthlyUseApplies } from "./usage";
 
 /**
  * The user checks what was read before anything is planned (issue 38; decision 032). A project created
@@ -115,8 +115,9 @@ export async function planProject(deps: Deps, userId: string, id: string): Promi
   if (root.parentId !== null || root.status !== "awaiting_review")
     throw new AppError("CONFLICT", NOT_AWAITING);
   const byAgent = root.planner === AGENT_PLANNER;
+  const applies = await monthlyUseApplies(deps, userId, byAgent);
   const row = await deps.db.transaction(async (tx) => {
-    await countMonthlyUse(tx, userId);
+    await countMonthlyUse(tx, userId, { applies, allPlanning: deps.config.MONTHLY_LIMIT_ALL_PLANNING });
     const [updated] = await tx
       .update(tasks)
       .set({

@@ -67,8 +67,10 @@ export async function proposeReplan(
   const root = rows.find((r) => r.id === rootId)!;
   refuseWhileDecomposing(root, "re-plan it");
   const planner = await deps.planners.forUser(userId);
-  if (planner.name !== "offline") {
-    await deps.db.transaction((tx) => countMonthlyUse(tx, userId));
+  if (planner.name !== "offline" || deps.config.MONTHLY_LIMIT_ALL_PLANNING) {
+    await deps.db.transaction((tx) =>
+      countMonthlyUse(tx, userId, { allPlanning: deps.config.MONTHLY_LIMIT_ALL_PLANNING }),
+    );
   }
   const guidance = input.guidance ?? "";
   const proposed = await planSubtree(planner, root, target, rows, guidance).catch((err: unknown) => {

@@ -5,7 +5,7 @@ import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import type { UserRow } from "../auth/sessions";
-import { countMonthlyUse, getOwnedRow, getTask } from "./tasks";
+import { countMonthlyUse, getOwnedRow, getTask, monthlyUseApplies } from "./tasks";
 
 /**
  * Review before commit (requires_approval): the pipeline stops after the first-level plan with status
@@ -97,9 +97,10 @@ export async function resubmitTask(
   const row = await getOwnedRow(deps, user.id, id);
   if (row.parentId || row.status !== "rejected")
     throw new AppError("CONFLICT", "Only a rejected task can be resubmitted.");
+  const applies = await monthlyUseApplies(deps, user.id);
   await deps.db.transaction(async (tx) => {
     // A resubmitted plan is decomposed again from scratch: one more use of the monthly allowance.
-    await countMonthlyUse(tx, user.id);
+    await countMonthlyUse(tx, user.id, { applies, allPlanning: deps.config.MONTHLY_LIMIT_ALL_PLANNING });
     await tx.delete(tasks).where(eq(tasks.parentId, id));
     const { approved_at: _a, approved_by: _b, ...options } = row.options ?? {};
     await tx

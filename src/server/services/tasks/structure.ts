@@ -12,7 +12,7 @@ import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisio
 import { assertPlanRoom } from "../../plan/size";
 import { getTask } from "./read";
 import { toMetadata, toTask } from "./serialize";
-import { countMonthlyUse } from "./usage";
+import { countMonthlyUse, monthlyUseApplies } from "./usage";
 
 /** Changing a plan's shape: deleting, restarting a decomposition, the event model, adding a task. */
 
@@ -83,8 +83,9 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
     );
   }
   const rootId = row.rootTaskId ?? row.id;
+  const applies = await monthlyUseApplies(deps, userId);
   await deps.db.transaction(async (tx) => {
-    await countMonthlyUse(tx, userId);
+    await countMonthlyUse(tx, userId, { applies, allPlanning: deps.config.MONTHLY_LIMIT_ALL_PLANNING });
     // A project's run stops first, so no split of it commits between the delete and the restart.
     if (!row.parentId) await deps.runs.stop(id, tx);
     await tx.delete(tasks).where(and(eq(tasks.parentId, id), eq(tasks.userId, userId)));
@@ -185,11 +186,14 @@ export async function addTask(
   const depth = input.position === "child" ? target.depth + 1 : target.depth;
   const rootId = target.rootTaskId ?? target.id;
 
+  const applies = input.auto_decompose ? await monthlyUseApplies(deps, userId) : false;
   const row = await deps.db.transaction(async (tx) => {
-    // Decomposing the new task costs model calls: it uses one of the monthly allowance.
-    if (input.auto_decompose) {
-      await countMonthlyUse(tx, userId, " You can still add the task without automatic decomposition.");
-    }
+    // Decomposing the new task with a model costs model calls: it uses one of the monthly allowance.
+    await countMonthlyUse(tx, userId, {
+      applies,
+      allPlanning: deps.config.MONTHLY_LIMIT_ALL_PLANNING,
+      hint: " You can still add the task without automatic decomposition.",
+    });
     await beginRevision(tx, rootId);
     await assertPlanRoom(tx, rootId, 1, deps.config.PLAN_MAX_NODES);
     const siblings = await lockChildren(tx, parentId);
