@@ -46,3 +46,31 @@ describe("the schemas an agent is handed", () => {
     );
   });
 });
+
+describe("a step's schema and refusals say what the project allows (issue 40)", () => {
+  it("bounds subtasks by the project's max_subtasks, as the brief and submit_subtasks do", async () => {
+    const { stepSchemaFor } = await import("../../src/server/engine/agent-brief");
+    const later = stepSchemaFor(false, 4) as { properties: { subtasks: { maxItems: number } } };
+    expect(later.properties.subtasks.maxItems).toBe(4);
+    expect((stepSchemaFor(true, 7) as typeof later).properties.subtasks.maxItems).toBe(7);
+    // The shared schema is left as it is.
+    expect((STEP_SCHEMAS.later as typeof later).properties.subtasks.maxItems).toBe(10);
+  });
+
+  it("names the story points allowed, and never repeats a field's name", async () => {
+    const { storyPoints } = await import("../../src/shared/schemas/plan");
+    const { fieldLine } = await import("../../src/server/operations/validation");
+    expect(storyPoints.safeParse(4).error?.issues[0]?.message).toBe(
+      "story_points must be one of 1, 2, 3, 5, 8, 13",
+    );
+    expect(
+      fieldLine({ field: "subtasks.0.description", message: "subtasks.0.description is required" }),
+    ).toBe("subtasks.0.description is required");
+    expect(
+      fieldLine({
+        field: "subtasks.1.story_points",
+        message: "story_points must be one of 1, 2, 3, 5, 8, 13",
+      }),
+    ).toBe("subtasks.1.story_points: story_points must be one of 1, 2, 3, 5, 8, 13");
+  });
+});

@@ -177,6 +177,19 @@ export const STEP_SCHEMAS = {
 
 export const COMPOSITION_SCHEMA = jsonSchemaOf(agentComposition);
 
+/**
+ * A step's schema with the project's own bound on subtasks (its max_subtasks), which the brief states and
+ * submit_subtasks keeps: the generic schema's 10 told an agent it could send more than it may (issue 40).
+ */
+export function stepSchemaFor(first: boolean, maxSubtasks: number): Record<string, unknown> {
+  const base = first ? STEP_SCHEMAS.first : STEP_SCHEMAS.later;
+  const properties = base.properties as Record<string, Record<string, unknown>>;
+  return {
+    ...base,
+    properties: { ...properties, subtasks: { ...properties.subtasks, maxItems: maxSubtasks } },
+  };
+}
+
 /** What the composition step asks for, with the plan as planned (its first levels). */
 export function compositionBrief(brief: ProjectBrief, nodes: BriefNode[]): string {
   const shown = nodes.filter((n) => n.depth >= 1 && n.depth <= 2).slice(0, 120);

@@ -13,8 +13,8 @@ import {
   COMPOSITION_SCHEMA,
   compositionBrief,
   ELSEWHERE_SHOWN,
-  STEP_SCHEMAS,
   stepBrief,
+  stepSchemaFor,
 } from "./agent-brief";
 import { briefOf, optionsOf } from "./brief";
 import { writeComposition } from "./compose";
@@ -185,7 +185,7 @@ export async function nextStep(deps: Deps, root: TaskRow): Promise<PlanningNext>
       maxDepth: opts.maxDepth,
       maxSubtasks: opts.maxSubtasks,
     }),
-    schema: node.depth === 0 ? STEP_SCHEMAS.first : STEP_SCHEMAS.later,
+    schema: stepSchemaFor(node.depth === 0, opts.maxSubtasks),
     remaining: {
       waiting: open.length,
       // Each step adds a task at least, so no more steps than PLAN_MAX_NODES leaves room for.

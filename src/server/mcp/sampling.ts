@@ -6,6 +6,7 @@ import { readJsonAnswer } from "../lib/json-answer";
 import { agentOperations, samplingOperations } from "../operations/agent";
 import type { OperationContext } from "../operations/define";
 import { invoke } from "../operations/invoke";
+import { fieldLine } from "../operations/validation";
 import { streamReady } from "./sessions";
 
 /**
@@ -58,7 +59,7 @@ async function ask(mcp: McpServer, prompt: string, maxTokens: number): Promise<u
 /** A refusal's words, to send back with the next request for the same answer. */
 function problemsOf(err: unknown): string | null {
   if (!(err instanceof AppError) || err.status !== 422) return null;
-  return [err.message, ...(err.fieldErrors ?? []).map((f) => `${f.field}: ${f.message}`)].join("\n");
+  return [err.message, ...(err.fieldErrors ?? []).map(fieldLine)].join("\n");
 }
 
 async function answerStep(ctx: OperationContext, mcp: McpServer, step: Step): Promise<PlanningNext> {

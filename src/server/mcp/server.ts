@@ -12,6 +12,7 @@ import type { AnyOperation, OperationContext } from "../operations/define";
 import { invoke } from "../operations/invoke";
 import { requirementOperations } from "../operations/requirements";
 import { taskOperations } from "../operations/tasks";
+import { fieldLine } from "../operations/validation";
 import { fenced } from "./fence";
 import { checkRequests } from "./request-check";
 import { planWithSampling } from "./sampling";
@@ -64,7 +65,7 @@ function toolError(ctx: OperationContext, tool: string, err: unknown): CallToolR
       ? `The input has ${all.length} problem${all.length === 1 ? "" : "s"}:`
       : known.message;
   const fields = listed ? all : all.filter((f) => f.message !== known.message);
-  const detail = [head, ...fields.map((f) => `${f.field}: ${f.message}`)].join("\n");
+  const detail = [head, ...fields.map(fieldLine)].join("\n");
   return { content: [{ type: "text", text: detail }], isError: true };
 }
 

@@ -32,3 +32,12 @@ export function invalidInput(fieldErrors: FieldError[]): AppError {
     fieldErrors,
   });
 }
+
+/**
+ * One problem as a line for an agent: "field: message", or the message alone when it names its field
+ * already ("subtasks.0.description is required", not "subtasks.0.description: subtasks.0.description is
+ * required"; issue 40).
+ */
+export function fieldLine(f: FieldError): string {
+  return f.message.startsWith(f.field) ? f.message : `${f.field}: ${f.message}`;
+}

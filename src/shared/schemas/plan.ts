@@ -6,14 +6,10 @@ import { isSensibleHours, sensibleHoursMessage } from "./hours";
  * The same schemas validate model output (structured output) and the offline planner's results.
  */
 
-export const storyPoints = z.union([
-  z.literal(1),
-  z.literal(2),
-  z.literal(3),
-  z.literal(5),
-  z.literal(8),
-  z.literal(13),
-]);
+export const storyPoints = z.union(
+  [z.literal(1), z.literal(2), z.literal(3), z.literal(5), z.literal(8), z.literal(13)],
+  { error: "story_points must be one of 1, 2, 3, 5, 8, 13" },
+);
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 /** complexity_scorer: how hard the whole task is. */
