@@ -23,10 +23,14 @@ test("enable Trello in Settings, export a task, and watch the progress dialog to
   await page.goto("/settings");
   await page.getByRole("tab", { name: "Integrations" }).click();
   await page.getByRole("switch", { name: "Enable Trello integration" }).click();
+  // On, with no credentials yet: not "Connected" (issue 40).
+  const trelloState = page.getByTestId("trello-card-state");
+  await expect(trelloState).toHaveText("Needs credentials");
   await page.getByLabel("API Key").fill("e2e-trello-key");
   await page.getByLabel("Token", { exact: true }).fill("e2e-trello-token");
   await page.getByRole("button", { name: "Save Settings" }).click();
   await expect(page.getByText("Settings saved successfully!")).toBeVisible();
+  await expect(trelloState).toHaveText("Connected");
 
   await page.goto(`/tasks/${id}`);
   await page.getByRole("button", { name: "Export" }).click();

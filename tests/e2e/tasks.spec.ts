@@ -193,6 +193,9 @@ test("a task that is not yours is 'Task not found'", async ({ page, origin, inse
   await insertNewUser();
   await page.goto(`/tasks/${id}`);
   await expect(page.getByText("Task not found")).toBeVisible();
+  // Nothing to follow live: no "not connected" and no Reconnect (issue 40).
+  await expect(page.locator("[data-state]")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Reconnect" })).toHaveCount(0);
 });
 
 test("the Subtasks tab virtualises a large tree: few rows in the page, every node reachable by scrolling", async ({
@@ -364,6 +367,7 @@ test("a leaf's work changes where it is: Start and Done in its details and by ke
   const work = details.getByRole("group", { name: "Work on this task" });
   await expect(statusOf(row)).toHaveAttribute("data-status", "pending");
   await expect(statusOf(rootRow)).toHaveAttribute("data-status", "pending");
+  await expect(details.getByTestId("node-subtasks")).toHaveText("None");
 
   // Start, in the details.
   await work.getByRole("button", { name: "Start" }).click();

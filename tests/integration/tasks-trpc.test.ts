@@ -42,7 +42,9 @@ describe("tasks over tRPC (the SPA's path), same services as /api", () => {
     // Not planned yet: the task is its own one leaf, not done.
     expect(list.tasks[0]!.progress).toEqual({ leaves_done: 0, leaves_total: 1, percent: 0 });
     expect(await trpc.tasks.stats.query()).toMatchObject({ total: 1, pending: 1 });
-    expect(await trpc.tasks.usage.query()).toMatchObject({ used: 1, limit: 10 });
+    // The offline planner costs nothing: it does not count toward the monthly limit (issue 40).
+    expect(await trpc.tasks.usage.query()).toMatchObject({ used: 0, limit: 10, counts_now: false });
+    expect(list.tasks[0]).toMatchObject({ plan_state: "queued", work_state: "not_started" });
     expect((await trpc.tasks.get.query({ id: created.id })).description).toBe("Plan a mobile habit tracker");
 
     const child = await trpc.tasks.addTask.mutate({

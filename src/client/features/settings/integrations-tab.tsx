@@ -12,13 +12,18 @@ function IntegrationCard({
   id,
   title,
   enabled,
+  connected,
   children,
 }: {
   id: string;
   title: string;
   enabled: boolean;
+  /** Credentials are stored (and were checked when saved). */
+  connected: boolean;
   children: ReactNode;
 }) {
+  // "Connected" only with credentials stored (issue 40: it followed the toggle alone).
+  const badge = enabled && connected ? "Connected" : enabled ? "Needs credentials" : "Available";
   return (
     <section aria-labelledby={`${id}-title`} className="card border border-base-300 bg-base-200">
       <div className="card-body gap-4 p-4 sm:p-6">
@@ -26,9 +31,11 @@ function IntegrationCard({
           <h3 id={`${id}-title`} className="card-title text-lg">
             {title}
           </h3>
-          {/* The badge follows the enabled flag. */}
-          <span className={`badge ${enabled ? "badge-success" : "badge-ghost"}`}>
-            {enabled ? "Connected" : "Available"}
+          <span
+            className={`badge ${badge === "Connected" ? "badge-success" : badge === "Needs credentials" ? "badge-warning" : "badge-ghost"}`}
+            data-testid={`${id}-state`}
+          >
+            {badge}
           </span>
         </div>
         {children}
@@ -92,7 +99,12 @@ export function IntegrationsTab({ api }: { api: SettingsApi }) {
       <GithubCard />
       <WebhooksCard />
 
-      <IntegrationCard id="trello-card" title="Trello" enabled={form.trello.enabled}>
+      <IntegrationCard
+        id="trello-card"
+        title="Trello"
+        enabled={form.trello.enabled}
+        connected={trelloConnected}
+      >
         <ToggleRow
           id="trello-enabled"
           label="Enable Trello integration"
@@ -159,7 +171,7 @@ export function IntegrationsTab({ api }: { api: SettingsApi }) {
         )}
       </IntegrationCard>
 
-      <IntegrationCard id="jira-card" title="JIRA" enabled={form.jira.enabled}>
+      <IntegrationCard id="jira-card" title="JIRA" enabled={form.jira.enabled} connected={jiraConnected}>
         <ToggleRow
           id="jira-enabled"
           label="Enable JIRA integration"

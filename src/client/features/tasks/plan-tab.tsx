@@ -18,6 +18,8 @@ import { useRefreshTask } from "./use-task-detail";
 
 /** A wave shows this many leaves before "N more". */
 const WAVE_SHOWN = 24;
+/** The order shows this many waves until asked for all (issue 40: 8,000 px at 300 tasks, with no fold). */
+const WAVES_FOLDED = 5;
 
 /** One figure of the forecast: a label, the value, and what it means. */
 function Figure({
@@ -59,6 +61,7 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
   const teamId = useId();
   const calibrateId = useId();
   const [calibrate, setCalibrate] = useState(true);
+  const [allWaves, setAllWaves] = useState(false);
 
   const schedule = useQuery(
     trpc.tasks.schedule.queryOptions(
@@ -256,8 +259,8 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
             <span className="badge badge-sm badge-primary">critical</span> marks the longest chain: a delay
             there delays the end.
           </p>
-          <ol className="flex flex-col gap-3" data-testid="waves">
-            {s.waves.map((wave, w) => (
+          <ol className="flex flex-col gap-3" data-testid="waves" id="waves-list">
+            {(allWaves ? s.waves : s.waves.slice(0, WAVES_FOLDED)).map((wave, w) => (
               // Waves are positions in the order; their content changes, their place does not.
               // biome-ignore lint/suspicious/noArrayIndexKey: a wave is identified by its position
               <li key={w} className="grid gap-2 sm:grid-cols-[6rem_minmax(0,1fr)]">
@@ -282,6 +285,17 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
               </li>
             ))}
           </ol>
+          {s.waves.length > WAVES_FOLDED && (
+            <button
+              type="button"
+              className="btn btn-sm btn-ghost self-start"
+              aria-expanded={allWaves}
+              aria-controls="waves-list"
+              onClick={() => setAllWaves((v) => !v)}
+            >
+              {allWaves ? `Show the first ${WAVES_FOLDED} waves` : `Show all ${s.waves.length} waves`}
+            </button>
+          )}
         </div>
       </section>
       <ScopeChangesCard projectId={tree.id} />

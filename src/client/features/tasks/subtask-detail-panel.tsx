@@ -234,9 +234,11 @@ export function SubtaskDetailPanel({
           <dt className="text-base-content/60">Atomic</dt>
           <dd>{node.is_atomic ? "Yes" : "No"}</dd>
           <dt className="text-base-content/60">Subtasks</dt>
-          <dd>
-            {node.children_count} direct
-            {(node.total_subtasks ?? 0) > (node.children_count ?? 0) ? `, ${node.total_subtasks} in all` : ""}
+          <dd data-testid="node-subtasks">
+            {/* A leaf's answer leaves its zero counts out: say "None", never " direct" (issue 40). */}
+            {node.children.length === 0
+              ? "None"
+              : `${node.children.length} direct${(node.total_subtasks ?? 0) > node.children.length ? `, ${node.total_subtasks} in all` : ""}`}
           </dd>
         </dl>
 

@@ -51,7 +51,8 @@ function PageHeader({
 }: {
   onRefresh: () => void;
   refreshing: boolean;
-  connection: ConnectionState;
+  /** Null where there is nothing to follow live (a task that is not found). */
+  connection: ConnectionState | null;
 }) {
   const [, navigate] = useLocation();
   return (
@@ -60,7 +61,7 @@ function PageHeader({
         <span aria-hidden="true">←</span> Back to Dashboard
       </button>
       <div className="ml-auto flex items-center gap-2">
-        <ConnectionIndicator state={connection} />
+        {connection && <ConnectionIndicator state={connection} />}
         <button type="button" className="btn btn-sm" onClick={onRefresh} disabled={refreshing}>
           {refreshing ? (
             <span className="loading loading-spinner loading-xs" aria-hidden="true" />
@@ -168,7 +169,8 @@ export default function TaskDetailPage() {
       <PageHeader
         onRefresh={refresh}
         refreshing={task.isFetching || tree.isFetching}
-        connection={realtime.connection}
+        // A task that is not found has no live updates to miss (issue 40: it said "Disconnected · Reconnect").
+        connection={notFound ? null : realtime.connection}
       />
       {task.data ? (
         <TaskDetail
