@@ -428,3 +428,33 @@ test("a new project opens at its top, with at most two notices, never over the n
     expect(box!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
   }
 });
+
+test("on a phone: the tree's titles get the room, a row opens its details as a sheet in view, and the tabs show they scroll", async ({
+  page,
+  seededTask,
+}) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto(`/tasks/${seededTask.id}?tab=subtasks`);
+  // The sections' bar is wider than the screen: its edge says there is more.
+  const sections = page.getByRole("tablist", { name: "Task sections" });
+  await expect(sections).toBeVisible();
+  await expect(page.getByTestId("tabs-more").first()).toBeVisible();
+
+  const hierarchy = page.getByRole("tree", { name: "Task hierarchy" });
+  await page.getByRole("button", { name: "Expand All" }).click();
+  const rows = hierarchy.getByRole("treeitem");
+  await expect(rows.nth(2)).toBeVisible();
+  // Each title has most of the row (it had about 8 characters with every badge at full width).
+  for (const i of [0, 2]) {
+    const title = rows.nth(i).locator("span.truncate");
+    expect((await title.boundingBox())!.width).toBeGreaterThan(180);
+  }
+
+  await rows.nth(2).click();
+  const sheet = page.getByTestId("details-sheet");
+  await expect(sheet.getByRole("heading", { level: 3 })).toBeInViewport();
+  await expect(sheet.getByRole("button", { name: "Close details" })).toBeInViewport();
+  await expectAccessibleInBothThemes(page, "a task's details as a sheet on a phone");
+  await sheet.getByRole("button", { name: "Close details" }).click();
+  await expect(sheet).toHaveCount(0);
+});

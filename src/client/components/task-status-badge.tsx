@@ -18,22 +18,25 @@ export function TaskStatusBadge({
   screen = "list",
   badge,
   className = "",
+  compact = false,
 }: {
   status: string;
   screen?: "list" | "detail";
   badge?: StatusBadgeInfo;
   className?: string;
+  /** On a phone, a dot of the status's colour, its words for screen readers (the tree's rows; issue 40). */
+  compact?: boolean;
 }) {
   const { label, tone } = badge ?? statusBadge(status, screen);
   // The pipeline is working on it: an animated badge.
   const working = status === "processing";
   return (
     <span
-      className={`badge badge-sm shrink-0 whitespace-nowrap ${TONE_CLASS[tone]} ${working ? "gap-1" : ""} ${className}`}
+      className={`badge badge-sm shrink-0 whitespace-nowrap ${TONE_CLASS[tone]} ${working ? "gap-1" : ""} ${compact ? "max-sm:size-3 max-sm:p-0" : ""} ${className}`}
       data-status={status}
     >
       {working && <span aria-hidden="true" className="loading loading-spinner loading-xs" />}
-      {label}
+      {compact ? <span className="max-sm:sr-only">{label}</span> : label}
     </span>
   );
 }

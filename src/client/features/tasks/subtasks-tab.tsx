@@ -213,24 +213,30 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
             </p>
           </div>
           {selected && (
-            <SubtaskDetailPanel
-              key={`${selected.id}${askReopen === selected.id ? ":reopen" : ""}`}
-              askReopen={askReopen === selected.id}
-              node={selected}
-              isRoot={selected.id === tree.id}
-              rootId={tree.id}
-              index={index}
-              onSelect={setSelectedId}
-              requirements={tree.stated_scope?.requirements ?? []}
-              onClose={() => {
-                setSelectedId(null);
-                // Back to the tree, on the row that was open.
-                treeRef.current?.focus();
-              }}
-              onAddTask={() => setAddTargetId(selected.id)}
-              onDelete={() => setToDelete(selected)}
-              onReplan={() => setReplanId(selected.id)}
-            />
+            // On a phone the details open as a sheet over the tree's foot, not below its fold (issue 40).
+            <div
+              className="max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-40 max-lg:max-h-[70vh] max-lg:overflow-y-auto max-lg:rounded-t-box max-lg:shadow-2xl"
+              data-testid="details-sheet"
+            >
+              <SubtaskDetailPanel
+                key={`${selected.id}${askReopen === selected.id ? ":reopen" : ""}`}
+                askReopen={askReopen === selected.id}
+                node={selected}
+                isRoot={selected.id === tree.id}
+                rootId={tree.id}
+                index={index}
+                onSelect={setSelectedId}
+                requirements={tree.stated_scope?.requirements ?? []}
+                onClose={() => {
+                  setSelectedId(null);
+                  // Back to the tree, on the row that was open.
+                  treeRef.current?.focus();
+                }}
+                onAddTask={() => setAddTargetId(selected.id)}
+                onDelete={() => setToDelete(selected)}
+                onReplan={() => setReplanId(selected.id)}
+              />
+            </div>
           )}
         </div>
       )}

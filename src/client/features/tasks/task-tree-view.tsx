@@ -270,7 +270,7 @@ export function TaskTreeView({
                   <span className="badge badge-ghost badge-sm hidden sm:inline-flex">Root</span>
                 )}
                 {/* A group's (and the project's) work is its leaves' (shared/work-state.ts). */}
-                <TaskStatusBadge status={workStatusOf(node)} screen="detail" />
+                <TaskStatusBadge status={workStatusOf(node)} screen="detail" compact />
                 {(node.locked ?? []).length > 0 && (
                   <span
                     className="badge badge-sm badge-ghost"
@@ -294,12 +294,18 @@ export function TaskTreeView({
                   </span>
                 )}
                 {node.complexity_score !== null && (
-                  <span
-                    className={`badge badge-sm badge-soft tabular-nums ${complexityBadgeClass(node.complexity_score)}`}
-                  >
-                    <span className="sr-only">Complexity </span>
-                    {formatComplexity(node.complexity_score)}
-                  </span>
+                  <>
+                    {/* On a phone the title gets the room; the score stays in the row's name. */}
+                    <span
+                      className={`badge badge-sm badge-soft hidden tabular-nums sm:inline-flex ${complexityBadgeClass(node.complexity_score)}`}
+                    >
+                      <span className="sr-only">Complexity </span>
+                      {formatComplexity(node.complexity_score)}
+                    </span>
+                    <span className="sr-only sm:hidden">
+                      Complexity {formatComplexity(node.complexity_score)}
+                    </span>
+                  </>
                 )}
                 {node.story_points !== null && (
                   <span className="badge badge-sm badge-outline hidden tabular-nums sm:inline-flex">
