@@ -73,7 +73,12 @@ export function PlanChartsSection({ projectId, schedule }: { projectId: string; 
         )}
         <div className="grid gap-4 lg:grid-cols-2" aria-busy={actuals.isPending}>
           <div className="lg:col-span-2">
-            <BurnUpChart points={actuals.data?.burn_up ?? []} unit={unit} forecast={forecast} />
+            <BurnUpChart
+              points={actuals.data?.burn_up ?? []}
+              unit={unit}
+              forecast={forecast}
+              loading={actuals.isPending}
+            />
           </div>
           <FinishDistributionChart
             bins={schedule.forecast.distribution}

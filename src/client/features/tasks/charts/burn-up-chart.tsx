@@ -44,10 +44,13 @@ export function BurnUpChart({
   points,
   unit,
   forecast,
+  loading = false,
 }: {
   points: BurnUpPoint[];
   unit: BurnUpUnit;
   forecast: BurnUpForecast;
+  /** The progress is still being read: the box is kept, so nothing moves when it comes. */
+  loading?: boolean;
 }) {
   const { p50Date, p90Date } = forecast;
   const box = useChartSize();
@@ -62,7 +65,14 @@ export function BurnUpChart({
       title={unit === "hours" ? "Burn-up, in hours" : "Burn-up, in tasks"}
       description={m.description}
       table={m.table}
-      empty={m.empty ? "No progress recorded yet" : null}
+      empty={
+        m.empty
+          ? loading
+            ? "Reading the progress..."
+            : "No progress recorded yet: the chart starts with the first task done."
+          : null
+      }
+      compactEmpty={!loading}
       legend={<ChartLegend items={LEGEND} />}
     >
       <ChartAxes axes={m.axes} />

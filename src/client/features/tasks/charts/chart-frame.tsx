@@ -18,6 +18,7 @@ export function ChartFrame({
   description,
   table,
   empty,
+  compactEmpty = false,
   legend,
   children,
 }: {
@@ -30,6 +31,11 @@ export function ChartFrame({
   table: ChartTable;
   /** Shown in the box instead of the picture when there is nothing to draw. */
   empty?: string | null;
+  /**
+   * With no data for good (not while it loads), a line instead of the picture's box, and no legend or
+   * table: an empty box the size of a chart said nothing on a plan without progress yet (issue 40).
+   */
+  compactEmpty?: boolean;
   legend?: ReactNode;
   /** The SVG's content, in a viewBox of box.size. */
   children?: ReactNode;
@@ -37,6 +43,18 @@ export function ChartFrame({
   const id = useId();
   const titleId = `${id}-title`;
   const descId = `${id}-desc`;
+  if (empty && compactEmpty) {
+    return (
+      <figure className="flex w-full max-w-3xl flex-col gap-1" data-testid={testId}>
+        <figcaption id={titleId} className="text-sm font-semibold">
+          {title}
+        </figcaption>
+        <p className="text-sm text-base-content/70" data-testid={`${testId}-empty`}>
+          {empty}
+        </p>
+      </figure>
+    );
+  }
   return (
     <figure className="flex w-full max-w-3xl flex-col gap-2" data-testid={testId}>
       <figcaption id={titleId} className="text-sm font-semibold">
