@@ -120,6 +120,37 @@ describe("re-planning", () => {
     expect(again.status).toBe(409);
   });
 
+  it("says which stated requirements a proposal leaves with no task, and accepts that only when told to (issue 40)", async () => {
+    const client = await signedIn();
+    const planned0 = await planned(client);
+    // Groups that do not name their requirements themselves (as a model's plan may leave them): only their
+    // subtasks cover them, so "less detail", which removes the second level, takes their only work.
+    await server.deps.db.update(tasks).set({ requirementIds: [] }).where(eq(tasks.parentId, planned0.id));
+    const plan = await tree(client, planned0.id);
+    const level1 = new Set(plan.children.flatMap((c) => c.requirement_ids ?? []));
+    const below = new Set(
+      plan.children.flatMap((c) => flatten(c).slice(1)).flatMap((n) => n.requirement_ids ?? []),
+    );
+    // The requirements only the second level carries: "less detail" takes their only work.
+    const only = [...below].filter((r) => !level1.has(r)).sort();
+    expect(only.length).toBeGreaterThan(0);
+    const proposal = (await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "less detail" }))
+      .json as Proposal & { uncovered: string[] };
+    expect([...proposal.uncovered].sort()).toEqual(only);
+    // The same list when the proposal is read again.
+    const read = await client.get(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}`);
+    expect([...read.json.uncovered].sort()).toEqual(only);
+
+    const refused = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.json.detail).toMatch(new RegExp(`^Accepting this leaves ${only[0]}\\b.* with no task`));
+    expect(shape(await tree(client, plan.id))).toEqual(shape(plan));
+    const accepted = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {
+      accept_uncovered: true,
+    });
+    expect(accepted.status).toBe(200);
+  });
+
   it("never changes locked nodes: edited by hand, completed, exported; unlock lets it", async () => {
     const client = await signedIn();
     const plan = await planned(client);

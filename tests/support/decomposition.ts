@@ -16,6 +16,7 @@ type TreeNode = {
   parent_id: string | null;
   depends_on: string[];
   locked: string[];
+  requirement_ids: string[];
   estimate_hours: { low: number; likely: number; high: number } | null;
   children: TreeNode[];
 };

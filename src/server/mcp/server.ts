@@ -251,7 +251,7 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "next_task",
-    "The task to do next in a project, with what it needs.",
+    "The next task to do in a project, with what it needs.",
     { project_id: id("project or subtask id") },
     true,
     ({ project_id }) => call(agentOperations.next, ctx, { id: project_id }),
@@ -261,7 +261,7 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "tracker_changes",
-    "Edits made in JIRA, GitHub or Trello waiting for review: theirs, ours, conflicts.",
+    "Tracker edits (JIRA, GitHub, Trello) to review.",
     { project_id: id("project id") },
     true,
     ({ project_id }) => call(taskOperations.trackerChanges, ctx, { id: project_id }),
@@ -287,7 +287,7 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "add_note",
-    "Append a timestamped note to a task.",
+    "Add a timestamped note to a task.",
     { task_id: id("task id"), text: z.string() },
     false,
     ({ task_id, text }) => call(taskOperations.addNote, ctx, { id: task_id, body: text }),
@@ -311,18 +311,23 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
   );
   tool(
     "replan_node",
-    "Propose a new plan for a subtree (optional guidance); changes nothing until accept_replan.",
+    "Propose a new plan for a subtree (optional guidance); applied by accept_replan.",
     { task_id: id("task id"), guidance: z.string().optional() },
     false,
     ({ task_id, guidance }) => call(taskOperations.replan, ctx, { id: task_id, guidance }),
   );
   tool(
     "accept_replan",
-    "Apply a re-plan proposal, or only the listed changes.",
-    { task_id: id("task id"), proposal_id: id("proposal id"), change_ids: z.array(z.string()).optional() },
+    "Apply a re-plan proposal, or the listed changes.",
+    {
+      task_id: id("task id"),
+      proposal_id: id("proposal id"),
+      change_ids: z.array(z.string()).optional(),
+      accept_uncovered: z.boolean().optional(),
+    },
     false,
-    ({ task_id, proposal_id, change_ids }) =>
-      call(taskOperations.acceptReplan, ctx, { id: task_id, proposal_id, change_ids }),
+    ({ task_id, proposal_id, change_ids, accept_uncovered }) =>
+      call(taskOperations.acceptReplan, ctx, { id: task_id, proposal_id, change_ids, accept_uncovered }),
   );
 
   server.registerResource(

@@ -36,6 +36,11 @@ export const acceptReplanInput = z.strictObject({
     .min(1, "Choose at least one change to accept")
     .max(CHANGE_IDS_MAX, `At most ${CHANGE_IDS_MAX} change ids`)
     .optional(),
+  /**
+   * Accept even though the changes leave a stated requirement with no task (the proposal's `uncovered`);
+   * without it such an accept is refused with 409, naming them (issue 40).
+   */
+  accept_uncovered: z.boolean({ error: "accept_uncovered must be true or false" }).optional(),
 });
 
 /** The fields of a node a re-plan proposes, in the API's names. */
@@ -125,6 +130,8 @@ export const replanProposal = z
     kept_locked: z.array(
       z.object({ task_id: z.string(), description: z.string(), locked: z.array(z.enum(LOCK_REASONS)) }),
     ),
+    /** Stated requirements (R1, R2, ...) that accepting every change would leave with no task. */
+    uncovered: z.array(z.string()),
   })
   .meta({ id: "ReplanProposal" });
 export type ReplanProposal = z.infer<typeof replanProposal>;

@@ -47,6 +47,8 @@ export function ReplanDialog({
   const [guidance, setGuidance] = useState("");
   const [proposal, setProposal] = useState<ReplanProposal | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  // The person chose to leave the proposal's uncovered requirements without a task (issue 40).
+  const [leaveUncovered, setLeaveUncovered] = useState(false);
   const [error, setError] = useState<{ message: string; stale: boolean } | null>(null);
 
   const propose = useMutation(
@@ -71,8 +73,12 @@ export function ReplanDialog({
         onClose();
       },
       onError: (err) => {
-        const stale = (err as { data?: { code?: string } }).data?.code === "CONFLICT";
-        setError({ message: errorDetailOf(err) ?? "The changes could not be applied.", stale });
+        const message = errorDetailOf(err) ?? "The changes could not be applied.";
+        // A conflict is a stale proposal, unless it is the refusal to leave requirements uncovered.
+        const stale =
+          (err as { data?: { code?: string } }).data?.code === "CONFLICT" &&
+          !message.startsWith("Accepting this leaves");
+        setError({ message, stale });
       },
     }),
   );
@@ -103,7 +109,12 @@ export function ReplanDialog({
           className="btn btn-primary"
           disabled={busy || selected.size === 0}
           onClick={() =>
-            accept.mutate({ id: node.id, proposal_id: proposal.proposal_id, change_ids: [...selected] })
+            accept.mutate({
+              id: node.id,
+              proposal_id: proposal.proposal_id,
+              change_ids: [...selected],
+              ...(leaveUncovered ? { accept_uncovered: true } : {}),
+            })
           }
         >
           {accept.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
@@ -188,6 +199,31 @@ export function ReplanDialog({
             Proposed: {changeCounts(proposal.changes)}. Untick what you do not want; a change that needs
             another (a new parent) takes it along.
           </p>
+          {proposal.uncovered.length > 0 && (
+            // Never a silent side effect: what would be left with no task, and a choice to accept it.
+            <div
+              role="alert"
+              className="alert alert-warning alert-soft text-sm"
+              data-testid="replan-uncovered"
+            >
+              <div className="flex flex-col gap-2">
+                <p>
+                  All of it would leave {proposal.uncovered.join(", ")} with no task: the plan would no longer
+                  cover {proposal.uncovered.length === 1 ? "it" : "them"}. Untick the removals that hold their
+                  work, or accept that.
+                </p>
+                <label className="flex cursor-pointer items-center gap-2">
+                  <input
+                    type="checkbox"
+                    className="checkbox checkbox-sm"
+                    checked={leaveUncovered}
+                    onChange={(e) => setLeaveUncovered(e.target.checked)}
+                  />
+                  Leave {proposal.uncovered.join(", ")} without a task
+                </label>
+              </div>
+            </div>
+          )}
           <ul className="flex flex-col gap-2">
             {views.map((v) => {
               const id = `${guidanceId}-${v.id}`;

@@ -11,12 +11,14 @@ import { replanProposals, taskDependencies, tasks } from "../../db/schema/index"
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { acceptableDependencies } from "../../plan/graph";
+import { uncoveredBy, uncoveredSentence } from "../../plan/replan-coverage";
 import { withRequirements } from "../../plan/replan-diff";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
 import type { TaskRow } from "../../plan/rows";
 import { loadPlanGraph, loadTreeRows, subtreeOf } from "../../plan/rows";
 import { assertPlanRoom } from "../../plan/size";
 import { findProposal, fingerprint, refuseWhileDecomposing } from "./proposals";
+import { statedScope } from "./serialize";
 import { getOwnedRow, getTask } from "./tasks";
 
 /** Accepting a re-plan proposal (all or some of its changes) as a revision, and unlocking a task. */
@@ -87,6 +89,16 @@ export async function acceptReplan(
       throw unprocessable("This re-plan proposes no changes: there is nothing to accept.");
     const chosen = withRequirements(changes, input.change_ids ?? [...known]);
     const applied = changes.filter((c) => chosen.has(c.change_id));
+    // A stated requirement left with no task is never a silent side effect (issue 40).
+    const root = rows.find((r) => r.id === rootId)!;
+    const stated = statedScope(root)?.requirements.map((r) => r.id) ?? [];
+    const uncovered = uncoveredBy(rows, applied, stated);
+    if (uncovered.length > 0 && !input.accept_uncovered) {
+      throw new AppError(
+        "CONFLICT",
+        `${uncoveredSentence(uncovered)} Leave out the changes that remove their tasks, or accept with accept_uncovered to go on.`,
+      );
+    }
     // Tasks it adds and removes: the plan after it must stay within PLAN_MAX_NODES.
     const adds = applied.filter((c) => c.op === "add").length;
     const removes = applied.filter((c) => c.op === "remove").length;

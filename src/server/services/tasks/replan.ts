@@ -1,16 +1,22 @@
 import { and, desc, eq, notInArray } from "drizzle-orm";
 import type { z } from "zod";
-import type { PlannedFields, ReplanProposal, replanInput } from "../../../shared/schemas/replan";
+import type {
+  PlannedFields,
+  ReplanChange,
+  ReplanProposal,
+  replanInput,
+} from "../../../shared/schemas/replan";
 import { replanProposals } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { PlannerError } from "../../engine/planners/errors";
 import { planSubtree } from "../../engine/replan";
 import { AppError } from "../../errors";
+import { uncoveredBy } from "../../plan/replan-coverage";
 import { diffPlan, type ExistingNode } from "../../plan/replan-diff";
 import type { TaskRow } from "../../plan/rows";
 import { estimateOf, loadTreeRows, subtreeOf } from "../../plan/rows";
 import { findProposal, fingerprint, refuseWhileDecomposing } from "./proposals";
-import { lockReasons } from "./serialize";
+import { lockReasons, statedScope } from "./serialize";
 import { countMonthlyUse, getOwnedRow } from "./tasks";
 
 export { acceptReplan, unlockTask } from "./replan-accept";
@@ -37,7 +43,7 @@ function fieldsOfRow(r: TaskRow): PlannedFields {
   };
 }
 
-function toProposal(row: typeof replanProposals.$inferSelect): ReplanProposal {
+function toProposal(row: typeof replanProposals.$inferSelect, uncovered: string[]): ReplanProposal {
   return {
     proposal_id: row.id,
     task_id: row.taskId,
@@ -47,7 +53,14 @@ function toProposal(row: typeof replanProposals.$inferSelect): ReplanProposal {
     created_at: row.createdAt.toISOString(),
     changes: row.changes,
     kept_locked: row.keptLocked,
+    uncovered,
   };
+}
+
+/** The stated requirements a proposal's changes, all accepted, would leave with no task. */
+function uncoveredByProposal(rows: TaskRow[], root: TaskRow, changes: ReplanChange[]): string[] {
+  const stated = statedScope(root)?.requirements.map((r) => r.id) ?? [];
+  return uncoveredBy(rows, changes, stated);
 }
 
 /**
@@ -122,7 +135,7 @@ export async function proposeReplan(
     changes: diff.changes.length,
     planner: planner.name,
   });
-  return toProposal(saved);
+  return toProposal(saved, uncoveredByProposal(rows, root, diff.changes));
 }
 
 /** A proposal the caller made for this task (404 otherwise). */
@@ -133,5 +146,11 @@ export async function getReplan(
   proposalId: string,
 ): Promise<ReplanProposal> {
   const target = await getOwnedRow(deps, userId, id);
-  return toProposal(await findProposal(deps.db, userId, target.id, proposalId));
+  const proposal = await findProposal(deps.db, userId, target.id, proposalId);
+  const rootId = target.rootTaskId ?? target.id;
+  const rows = await loadTreeRows(deps.db, rootId);
+  return toProposal(
+    proposal,
+    uncoveredByProposal(rows, rows.find((r) => r.id === rootId)!, proposal.changes),
+  );
 }
