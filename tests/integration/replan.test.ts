@@ -270,6 +270,38 @@ describe("re-planning", () => {
 });
 
 describe("history", () => {
+  it("brings back the hours entered on a task a re-plan removed, when the plan is restored (issue 40)", async () => {
+    const client = await signedIn();
+    const plan = await planned(client);
+    const group = plan.children.find((c) => c.children.length > 0)!;
+    const leaf = group.children[0]!;
+    // An edit elsewhere first: the plan then has a kept state, which the hours must reach.
+    const other = plan.children.find((c) => c.id !== group.id)!;
+    const renamed = await client.request("PATCH", `/api/tasks/${other.id}`, { description: "Renamed first" });
+    expect(renamed.status).toBe(200);
+    // Hours entered on a task not done (so a re-plan may still remove it): only its recorded work changes.
+    const hours = await client.request("PATCH", `/api/tasks/${leaf.id}`, { actual_hours: 3.5 });
+    expect(hours.status).toBe(200);
+    const proposal = (await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "less detail" }))
+      .json as Proposal;
+    expect(proposal.changes.some((c) => c.op === "remove" && c.task_id === leaf.id)).toBe(true);
+    const accepted = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {
+      accept_uncovered: true,
+    });
+    expect(accepted.status).toBe(200);
+    expect(flatten(await tree(client, plan.id)).some((n) => n.id === leaf.id)).toBe(false);
+
+    const revisions = (await client.get(`/api/tasks/${plan.id}/revisions`)).json.revisions;
+    expect(revisions.map((r: { kind: string }) => r.kind)).toEqual(["replan", "edit", "baseline"]);
+    const restored = await client.post(
+      `/api/tasks/${plan.id}/revisions/${revisions[1].revision_id}/restore`,
+      {},
+    );
+    expect(restored.status).toBe(200);
+    const back = (await client.get(`/api/tasks/${leaf.id}`)).json;
+    expect(back).toMatchObject({ status: "pending", actual_hours: 3.5, actual_source: "person" });
+  });
+
   it("records edits, moves and re-plans as revisions and restores one as a new revision", async () => {
     const client = await signedIn();
     const plan = await planned(client);

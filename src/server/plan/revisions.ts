@@ -71,7 +71,8 @@ const nodeOf = sql`jsonb_build_object(
   'estimated_hours', t.estimated_hours, 'estimate_low_hours', t.estimate_low_hours,
   'estimate_high_hours', t.estimate_high_hours, 'estimate_source', t.estimate_source,
   'is_atomic', t.is_atomic, 'status', t.status, 'completed_at', t.completed_at,
-  'edited_at', t.edited_at, 'exported_at', t.exported_at)`;
+  'edited_at', t.edited_at, 'exported_at', t.exported_at,
+  'started_at', t.started_at, 'actual_hours', t.actual_hours, 'actual_source', t.actual_source)`;
 
 function taskCountOf(rootId: string) {
   return sql<number>`(select count(*)::int from ${tasks} t where t.id = ${rootId} or t.root_task_id = ${rootId})`;
@@ -129,6 +130,15 @@ export async function beginRevision(tx: Tx, rootId: string): Promise<void> {
   if (any) {
     // Revisions saved as whole snapshots after the migration ran (an older process still writing).
     if (!any.kept) await stateFromNewestSnapshot(tx, rootId);
+    // The work recorded on a task since (started, hours) is not history, but a change about to remove
+    // the task must keep it: the kept state takes the live work of every task marked since (issue 40).
+    await tx.execute(sql`
+      update ${planStateNodes} p
+      set node = p.node || jsonb_build_object(
+        'started_at', t.started_at, 'actual_hours', t.actual_hours, 'actual_source', t.actual_source)
+      from ${tasks} t, ${planStateDirty} d
+      where p.root_task_id = ${rootId} and d.root_task_id = ${rootId}
+        and d.task_id = p.task_id and t.id = p.task_id`);
     return;
   }
   await resetState(tx, rootId);
@@ -358,6 +368,43 @@ function differs(row: TaskRow, n: SnapshotNode): boolean {
   );
 }
 
+type RecordedWork = Pick<SnapshotNode, "started_at" | "actual_hours" | "actual_source">;
+
+function recordedWorkColumns(w: RecordedWork) {
+  return {
+    startedAt: w.started_at ? new Date(w.started_at) : null,
+    actualHours: w.actual_hours ?? null,
+    actualSource: w.actual_source ?? null,
+  };
+}
+
+/**
+ * The newest work recorded on each of these tasks in the revisions after `seq`: the state each newer
+ * change found it in (the newest first), which for a task a change removed is its state when removed.
+ */
+async function latestRecordedWork(
+  tx: Tx,
+  rootId: string,
+  seq: number,
+  ids: string[],
+): Promise<Map<string, RecordedWork>> {
+  const out = new Map<string, RecordedWork>();
+  if (ids.length === 0) return out;
+  const wanted = new Set(ids);
+  const newer = await tx
+    .select({ changes: taskRevisions.changes })
+    .from(taskRevisions)
+    .where(and(eq(taskRevisions.rootTaskId, rootId), gt(taskRevisions.seq, seq)))
+    .orderBy(desc(taskRevisions.seq));
+  for (const { changes } of newer) {
+    for (const c of changes?.nodes ?? []) {
+      if (!wanted.has(c.id) || out.has(c.id) || !c.before || !("actual_hours" in c.before)) continue;
+      out.set(c.id, c.before);
+    }
+  }
+  return out;
+}
+
 /**
  * Brings the plan back as it was at a revision, as a new revision: tasks added since are deleted, tasks
  * deleted since come back (with the same ids), the rest get back their place and content, and the
@@ -410,6 +457,14 @@ export async function restoreRevision(
     const adding = snapshot.nodes.filter((n) => !byId.has(n.id)).length;
     const removing = snapshot.only ? 0 : current.filter((r) => !wanted.has(r.id)).length;
     await assertPlanRoom(tx, rootId, adding - removing, deps.config.PLAN_MAX_NODES);
+    // Work recorded on a task is not the plan's history: a task that comes back brings the newest record
+    // of it, from the change that took it away, not the one of the revision restored (issue 40).
+    const work = await latestRecordedWork(
+      tx,
+      rootId,
+      revision.seq,
+      snapshot.nodes.filter((n) => !byId.has(n.id)).map((n) => n.id),
+    );
     // Snapshots are in depth order: a task that comes back finds its parent already there.
     for (const n of snapshot.nodes) {
       const now = byId.get(n.id);
@@ -423,6 +478,8 @@ export async function restoreRevision(
           completedAt: n.completed_at ? new Date(n.completed_at) : null,
           editedAt: n.edited_at ? new Date(n.edited_at) : null,
           exportedAt: n.exported_at ? new Date(n.exported_at) : null,
+          // A task that comes back brings the work recorded on it (issue 40).
+          ...recordedWorkColumns(work.get(n.id) ?? n),
         });
       } else if (differs(now, n)) {
         await tx

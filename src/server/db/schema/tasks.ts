@@ -225,6 +225,13 @@ export type SnapshotNode = {
   completed_at: string | null;
   edited_at: string | null;
   exported_at: string | null;
+  /**
+   * The work recorded on it (issue 40: a restore brought a deleted task back without the hours entered
+   * on it). Absent from snapshots kept before migration 0023.
+   */
+  started_at?: string | null;
+  actual_hours?: number | null;
+  actual_source?: "person" | "working_time" | null;
 };
 export type PlanSnapshot = {
   nodes: SnapshotNode[];
