@@ -1,7 +1,7 @@
 /**
  * Reads that never block the others (issue 39, item 2), against the real process (the run's bundle or
- * the sources), on PGlite and PostgreSQL, with the tree cache off (TREE_CACHE_MB=0: every read builds its
- * own, as before the cache) and on (the default):
+ * the sources), on PGlite and PostgreSQL: as before (no tree cache, no bounds on one client's whole-plan
+ * requests), as now (the defaults), and with the cache alone:
  * - another user's dashboard read (GET /api/tasks), alone and while 8 clients read a 10,000-node plan's
  *   whole tree over and over, as fast as they can (no If-None-Match: the worst client);
  * - what a tRPC batch of 20 tree reads costs, and one of 2, against a single read.
@@ -39,7 +39,7 @@ export async function benchStall(pgUrl?: string): Promise<Row[]> {
   const database = scratch ? "postgresql" : "pglite";
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = (cacheMb: string) => ({
+  const env = (cacheMb: string, heavyBounds = true) => ({
     PORT: String(port),
     HOST: "127.0.0.1",
     PUBLIC_URL: base,
@@ -49,6 +49,8 @@ export async function benchStall(pgUrl?: string): Promise<Row[]> {
     LOG_LEVEL: "error",
     API_TOKEN_REQUESTS_PER_MINUTE: "100000",
     TREE_CACHE_MB: cacheMb,
+    // Before: no tree cache and no bounds on one client's whole-plan requests.
+    ...(heavyBounds ? {} : { HEAVY_REQUESTS_PER_CLIENT: "0", HEAVY_REQUESTS_PER_SECOND: "0" }),
     ...(process.env.BENCH_STALL_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_STALL_NODE_OPTIONS } : {}),
   });
   const rows: Row[] = [];
@@ -136,14 +138,15 @@ export async function benchStall(pgUrl?: string): Promise<Row[]> {
       return get(`/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, reader.token);
     };
 
-    for (const [mode, cacheMb, path] of [
-      ["cache off (before)", "0", `/api/tasks/${rootId}/tree`],
-      ["cache on (after)", "64", `/api/tasks/${rootId}/tree`],
+    for (const [mode, cacheMb, bounds, path] of [
+      ["before: no cache, no bounds", "0", false, `/api/tasks/${rootId}/tree`],
+      ["after: cache and bounds (defaults)", "64", true, `/api/tasks/${rootId}/tree`],
+      ["cache, no bounds", "64", false, `/api/tasks/${rootId}/tree`],
       // The same 8 clients reading one task instead: what any 8 clients that never pause cost here.
-      ["baseline: 8 readers of one task", "64", `/api/tasks/${rootId}`],
+      ["baseline: 8 readers of one task", "64", true, `/api/tasks/${rootId}`],
     ] as const) {
       readerPath = path;
-      app = spawnApp(env(cacheMb));
+      app = spawnApp(env(cacheMb, bounds));
       await waitForReady(app, 60_000);
       try {
         for (let i = 0; i < 5; i++) await dashboard();

@@ -200,7 +200,10 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
         }),
       ),
   });
-  const heavyTurns = heavyRequestTurns((c) => clientIp(deps, c) ?? "unknown");
+  const heavyTurns = heavyRequestTurns(
+    { perClient: deps.config.HEAVY_REQUESTS_PER_CLIENT, perSecond: deps.config.HEAVY_REQUESTS_PER_SECOND },
+    (c) => clientIp(deps, c) ?? "unknown",
+  );
   for (const prefix of ["/api/*", "/trpc/*", MCP_PATH]) {
     app.use(prefix, (c, next) => (c.req.path === BLOG_IMAGE_UPLOAD_PATH ? next() : apiBodyLimit(c, next)));
     // Answers about an account must never be kept by a browser or proxy cache.

@@ -59,6 +59,12 @@ export const configSchema = z
       .enum(["true", "false"])
       .default("false")
       .transform((v) => v === "true"),
+    /**
+     * Whole-plan requests (a plan's tree or schedule) one client may have running at once, and start in a
+     * second (rest/heavy-requests.ts; 0 lifts the bound). A person's browser stays far below both.
+     */
+    HEAVY_REQUESTS_PER_CLIENT: z.coerce.number().int().min(0).max(100).default(2),
+    HEAVY_REQUESTS_PER_SECOND: z.coerce.number().min(0).max(1000).default(10),
     /** Memory for whole-plan reads built once per plan version (services/tasks/tree-cache.ts); 0 turns it off. */
     TREE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
     /** Webhook deliveries with a bad signature one address may send in a minute; past it, 429 (issue 39). */

@@ -60,3 +60,45 @@ describe("Turns", () => {
     expect(turns.size).toBe(0);
   });
 });
+
+describe("Turns with a pace", () => {
+  /** A clock that moves only when a run sleeps: the pace is checked without timing anything. */
+  function fakeClock() {
+    let now = 1_000;
+    const slept: number[] = [];
+    return {
+      slept,
+      now: () => now,
+      sleep: async (ms: number) => {
+        slept.push(ms);
+        now += ms;
+      },
+    };
+  }
+
+  it("starts one key's runs at least minGapMs apart, and another key's at once", async () => {
+    const clock = fakeClock();
+    const turns = new Turns(2, 100, clock);
+    let ran = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        turns.run("alice", async () => {
+          ran += 1;
+        }),
+      ),
+    );
+    expect(ran).toBe(4);
+    // Four starts are three gaps: the first goes at once, each of the others waits out the pace.
+    expect(clock.slept.reduce((a, b) => a + b, 0)).toBe(300);
+    const before = clock.slept.length;
+    await turns.run("bob", async () => {});
+    expect(clock.slept.length).toBe(before);
+  });
+
+  it("with a limit of 0, lets everything through at once", async () => {
+    const clock = fakeClock();
+    const turns = new Turns(0, 1000, clock);
+    await Promise.all(Array.from({ length: 3 }, () => turns.run("alice", async () => {})));
+    expect(clock.slept).toEqual([]);
+  });
+});

@@ -8,13 +8,13 @@ import { honoPath } from "./operations";
 
 /**
  * Heavy requests (a whole plan read or scheduled; shared/batch-cost.ts) from one client take turns, at
- * most HEAVY_REQUESTS_PER_CLIENT at once, before anything is read for them: not even their credential is
- * checked until their turn comes. Eight clients on one token reading a 10,000-node plan over and over so
- * hold two places in the process's and the database's queues, and another user's dashboard keeps its
- * pace (issue 39; `npm run bench`, "reads that never block"). A client is its credential (bearer token or
- * session cookie), else its address.
+ * most HEAVY_REQUESTS_PER_CLIENT at once and HEAVY_REQUESTS_PER_SECOND a second, before anything is read
+ * for them: not even their credential is checked until their turn comes. Eight clients on one token
+ * reading a 10,000-node plan over and over so hold two places in the process's and the database's queues,
+ * at a pace that leaves the process to everyone else, and another user's dashboard keeps its own (issue
+ * 39; `npm run bench`, "reads that never block"). A client is its credential (bearer token or session
+ * cookie), else its address. A person's browser reads a plan when it changes, far below either bound.
  */
-export const HEAVY_REQUESTS_PER_CLIENT = 2;
 
 /** The REST paths of the heavy procedures, as patterns ("/api/tasks/:id/tree"). */
 const HEAVY_REST = [...HEAVY_PROCEDURES].flatMap((name) => {
@@ -38,8 +38,11 @@ function clientKey(c: Context, address: string): string {
   return credential ? createHash("sha256").update(credential).digest("base64url") : `address:${address}`;
 }
 
-export function heavyRequestTurns(addressOf: (c: Context) => string): MiddlewareHandler {
-  const turns = new Turns(HEAVY_REQUESTS_PER_CLIENT);
+export function heavyRequestTurns(
+  limits: { perClient: number; perSecond: number },
+  addressOf: (c: Context) => string,
+): MiddlewareHandler {
+  const turns = new Turns(limits.perClient, limits.perSecond > 0 ? 1000 / limits.perSecond : 0);
   return (c, next) =>
     isHeavyRequest(c.req.method, c.req.path) ? turns.run(clientKey(c, addressOf(c)), () => next()) : next();
 }
