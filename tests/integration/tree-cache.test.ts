@@ -174,4 +174,26 @@ describe("a plan's tree read", () => {
     );
     expect(after!.left).toBe(0);
   });
+
+  it("paces one client's whole-plan reads, not another's (HEAVY_REQUESTS_PER_SECOND)", async () => {
+    const paced = await startTestServer({
+      REGISTRATIONS_PER_IP_PER_HOUR: "100",
+      HEAVY_REQUESTS_PER_SECOND: "5",
+    });
+    try {
+      const client = new TestClient(paced.url);
+      const { user } = await registerUser(client);
+      const { rootId } = await seedTree(paced.deps.database, user.id, { fanout: 2, depth: 1 });
+      await read(client, rootId);
+      // Three more starts at 5 a second cannot all be done in less than 3 × 200 ms.
+      const t0 = Date.now();
+      const answers = await Promise.all([read(client, rootId), read(client, rootId), read(client, rootId)]);
+      expect(answers.every((r) => r.status === 200)).toBe(true);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(550);
+      // An ordinary read is never paced.
+      for (let i = 0; i < 3; i++) expect((await client.get(`/api/tasks/${rootId}`)).status).toBe(200);
+    } finally {
+      await paced.stop();
+    }
+  });
 });
