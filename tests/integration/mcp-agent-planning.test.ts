@@ -300,6 +300,67 @@ describe("a coding agent plans through the tools", () => {
     expect(last.done).toBe(true);
   });
 
+  it("shows the person the step it waits on, and lets them stop it (the outline plans the rest) or cancel it (issue 40)", async () => {
+    const { web, token } = await account();
+    const agent = await mcp(await token("write"));
+    const made = await callTool<{ id: string; step: Step }>(agent, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 3,
+    });
+    const waiting = await web.get(`/api/projects/${made.id}/planning`);
+    expect(waiting.status).toBe(200);
+    expect(waiting.json).toEqual({ step: 1, node_id: made.id, title: "A book club site", waiting: 1 });
+    const { next } = await callTool<{ next: Step }>(agent, "submit_subtasks", answer(made.step));
+    const second = (await web.get(`/api/projects/${made.id}/planning`)).json;
+    expect(second).toMatchObject({ step: 2, node_id: next.node_id, waiting: 3 });
+    expect(second.title).toMatch(/^Part 1 of /);
+
+    // Stop: what the agent planned stays, the outline splits the rest, and the plan completes.
+    const stopped = await web.post(`/api/projects/${made.id}/planning/stop`, {});
+    expect(stopped.status).toBe(200);
+    // The three tasks the agent left: each split by the outline or kept as a leaf.
+    expect(stopped.json.finished).toBeGreaterThanOrEqual(3);
+    const done = await waitForStatus(web, made.id, ["completed"], 60_000);
+    expect(done.warnings.join(" ")).toMatch(
+      /You stopped your coding agent's planning: the offline outline planned the rest/,
+    );
+    const tree = (await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode;
+    expect(tree.children.map((c) => c.description)).toEqual(
+      [1, 2, 3].map((i) => expect.stringMatching(new RegExp(`^Part ${i} of`))),
+    );
+    for (const c of flatten(tree).slice(1)) expect(c.children.length > 0 || c.is_atomic).toBe(true);
+    expect(await toolError(agent, "submit_subtasks", answer(next))).toMatch(/planning is finished/);
+    expect((await web.post(`/api/projects/${made.id}/planning/stop`, {})).status).toBe(409);
+    expect((await web.get(`/api/projects/${made.id}/planning`)).json).toMatchObject({
+      node_id: null,
+      waiting: 0,
+    });
+
+    // Cancel: the project stops where it is, failed with that reason; the agent is told so.
+    const other = await callTool<{ id: string; step: Step }>(agent, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 3,
+    });
+    const stranger = await account("other");
+    for (const path of ["stop", "cancel"]) {
+      expect((await stranger.web.post(`/api/projects/${other.id}/planning/${path}`, {})).status).toBe(404);
+    }
+    expect((await stranger.web.get(`/api/projects/${other.id}/planning`)).status).toBe(404);
+    const cancelled = await web.post(`/api/projects/${other.id}/planning/cancel`, {});
+    expect(cancelled.status).toBe(200);
+    const failed = cancelled.json;
+    expect((await web.get(`/api/tasks/${other.id}`)).json.status).toBe("failed");
+    expect(failed).toMatchObject({ status: "failed" });
+    expect(failed.failure_reason).toMatch(/^You cancelled the planning\./);
+    expect(await toolError(agent, "submit_subtasks", answer(other.step))).toMatch(/planning is finished/);
+    expect((await web.post(`/api/projects/${other.id}/planning/cancel`, {})).status).toBe(409);
+    // A project the server plans has no agent to stop.
+    const served = await web.post("/api/tasks", { description: DESCRIPTION });
+    expect((await web.post(`/api/projects/${served.json.id}/planning/stop`, {})).status).toBe(409);
+  });
+
   it("lets only one of two agents split the same task", async () => {
     const { web, token } = await account();
     const write = await token("write");

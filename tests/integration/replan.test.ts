@@ -83,12 +83,15 @@ describe("re-planning", () => {
     const proposal = res.json as Proposal;
     expect(proposal.task_id).toBe(plan.id);
     expect(proposal.changes).toEqual([]);
+    expect((proposal as Proposal & { why_nothing: string }).why_nothing).toMatch(
+      /^The offline planner plans this part as it is now\./,
+    );
     const accept = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
     expect(accept.status).toBe(422);
     expect(accept.json.detail).toMatch(/no changes/);
   });
 
-  it('"less detail" proposes removing the second level; accepting some applies exactly those', async () => {
+  it('"less detail" proposes merging the second level into the first; accepting some applies exactly those', async () => {
     const client = await signedIn();
     const plan = await planned(client);
     const before = shape(plan);
@@ -107,7 +110,10 @@ describe("re-planning", () => {
       change_ids: chosen.map((c) => c.change_id),
     });
     expect(accepted.status).toBe(200);
-    expect(accepted.json.applied.sort()).toEqual(chosen.map((c) => c.change_id).sort());
+    // Each removal comes with the change that merges it into its parent (what it needs).
+    const needed = [...new Set(chosen.flatMap((c) => [c.change_id, ...c.requires]))];
+    expect(needed.length).toBeGreaterThan(chosen.length);
+    expect(accepted.json.applied.sort()).toEqual(needed.sort());
     const after = flatten(await tree(client, plan.id));
     const ids = new Set(after.map((n) => n.id));
     for (const r of removes) expect(ids.has(r.task_id!)).toBe(!chosen.includes(r));
@@ -122,33 +128,113 @@ describe("re-planning", () => {
 
   it("says which stated requirements a proposal leaves with no task, and accepts that only when told to (issue 40)", async () => {
     const client = await signedIn();
-    const planned0 = await planned(client);
-    // Groups that do not name their requirements themselves (as a model's plan may leave them): only their
-    // subtasks cover them, so "less detail", which removes the second level, takes their only work.
-    await server.deps.db.update(tasks).set({ requirementIds: [] }).where(eq(tasks.parentId, planned0.id));
-    const plan = await tree(client, planned0.id);
-    const level1 = new Set(plan.children.flatMap((c) => c.requirement_ids ?? []));
-    const below = new Set(
-      plan.children.flatMap((c) => flatten(c).slice(1)).flatMap((n) => n.requirement_ids ?? []),
-    );
-    // The requirements only the second level carries: "less detail" takes their only work.
-    const only = [...below].filter((r) => !level1.has(r)).sort();
-    expect(only.length).toBeGreaterThan(0);
-    const proposal = (await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "less detail" }))
-      .json as Proposal & { uncovered: string[] };
-    expect([...proposal.uncovered].sort()).toEqual(only);
+    const plan = await planned(client);
+    const parent = plan.children.find((c) => c.children.length >= 2)!;
+    const dropped = parent.children[0]!;
+    const word = dropped.description
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .find(
+        (w) =>
+          w.length >= 6 && !parent.children.slice(1).some((c) => c.description.toLowerCase().includes(w)),
+      );
+    expect(word).toBeDefined();
+    // R2's only work is the task the guidance leaves out.
+    await server.deps.db.update(tasks).set({ requirementIds: [] }).where(eq(tasks.rootTaskId, plan.id));
+    await server.deps.db
+      .update(tasks)
+      .set({ requirementIds: ["R2"] })
+      .where(eq(tasks.id, dropped.id));
+    const proposal = (
+      await client.post(`/api/tasks/${parent.id}/replan`, { guidance: `We already have ${word}` })
+    ).json as Proposal & { uncovered: string[] };
+    expect(proposal.changes.map((c) => [c.op, c.task_id])).toContainEqual(["remove", dropped.id]);
+    expect(proposal.uncovered).toEqual(["R2"]);
     // The same list when the proposal is read again.
-    const read = await client.get(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}`);
-    expect([...read.json.uncovered].sort()).toEqual(only);
+    const read = await client.get(`/api/tasks/${parent.id}/replan/${proposal.proposal_id}`);
+    expect(read.json.uncovered).toEqual(["R2"]);
 
-    const refused = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
+    const before = shape(await tree(client, plan.id));
+    const refused = await client.post(`/api/tasks/${parent.id}/replan/${proposal.proposal_id}/accept`, {});
     expect(refused.status).toBe(409);
-    expect(refused.json.detail).toMatch(new RegExp(`^Accepting this leaves ${only[0]}\\b.* with no task`));
-    expect(shape(await tree(client, plan.id))).toEqual(shape(plan));
-    const accepted = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {
+    expect(refused.json.detail).toMatch(/^Accepting this leaves R2 with no task/);
+    expect(shape(await tree(client, plan.id))).toEqual(before);
+    const accepted = await client.post(`/api/tasks/${parent.id}/replan/${proposal.proposal_id}/accept`, {
       accept_uncovered: true,
     });
     expect(accepted.status).toBe(200);
+  });
+
+  it('"less detail" merges tasks, keeping their requirements, hours, start and order; it says why when it cannot (issue 40)', async () => {
+    const client = await signedIn();
+    const plan = await planned(client);
+    const groups = plan.children.filter((c) => c.children.length > 0);
+    expect(groups.length).toBeGreaterThanOrEqual(2);
+    const [g1, g2] = groups as [TreeNode, TreeNode];
+    const worked = g1.children[0]!;
+    expect((await client.request("PATCH", `/api/tasks/${worked.id}`, { status: "in_progress" })).status).toBe(
+      200,
+    );
+    expect((await client.request("PATCH", `/api/tasks/${worked.id}`, { actual_hours: 3.5 })).status).toBe(
+      200,
+    );
+    // An order across branches: the second group's first task waits for the first group's.
+    const dep = await client.post(`/api/tasks/${g2.children[0]!.id}/dependencies`, { depends_on: worked.id });
+    expect(dep.status).toBe(201);
+    const covered = (t: TreeNode) =>
+      new Set(
+        flatten(t)
+          .slice(1)
+          .flatMap((n) => n.requirement_ids ?? []),
+      );
+    const coveredBefore = covered(plan);
+    expect(coveredBefore.size).toBeGreaterThan(0);
+
+    const proposal = (await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "less detail" }))
+      .json as Proposal & { uncovered: string[]; why_nothing: string | null };
+    expect(proposal.uncovered).toEqual([]);
+    expect(proposal.why_nothing).toBeNull();
+    for (const r of proposal.changes.filter((c) => c.op === "remove")) {
+      const parentOf = flatten(plan).find((n) => n.id === r.task_id)!.parent_id;
+      expect((r as { merged_into?: string }).merged_into).toBe(parentOf);
+    }
+    // Accepted without accept_uncovered: nothing stated is left without a task.
+    const accepted = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
+    expect(accepted.status).toBe(200);
+    const after = await tree(client, plan.id);
+    expect(covered(after)).toEqual(coveredBefore);
+    const merged = after.children.find((c) => c.id === g1.id)!;
+    expect(merged).toMatchObject({ children: [], is_atomic: true, status: "in_progress", actual_hours: 3.5 });
+    const sum = g1.children.reduce((n, c) => n + (c.estimate_hours?.likely ?? 0), 0);
+    expect(merged.estimate_hours?.likely).toBeCloseTo(sum, 1);
+    expect(after.children.find((c) => c.id === g2.id)!.depends_on).toContain(g1.id);
+
+    // Now all leaves: neighbours merge in pairs, the hours going along.
+    const second = (await client.post(`/api/tasks/${plan.id}/replan`, { guidance: "fewer tasks" }))
+      .json as Proposal;
+    const removes = second.changes.filter((c) => c.op === "remove");
+    expect(removes.length).toBe(Math.floor(after.children.length / 2));
+    expect((await client.post(`/api/tasks/${plan.id}/replan/${second.proposal_id}/accept`, {})).status).toBe(
+      200,
+    );
+    const paired = await tree(client, plan.id);
+    expect(paired.children.length).toBe(Math.ceil(after.children.length / 2));
+    expect(covered(paired)).toEqual(coveredBefore);
+    expect(flatten(paired).reduce((n, t) => n + (t.actual_hours ?? 0), 0)).toBeCloseTo(3.5, 5);
+
+    // A task with no subtasks: nothing to merge, and the proposal says so.
+    const leaf = paired.children[0]!;
+    const none = (await client.post(`/api/tasks/${leaf.id}/replan`, { guidance: "less detail" })).json;
+    expect(none.changes).toEqual([]);
+    expect(none.why_nothing).toMatch(/has no subtasks: there is nothing to merge/);
+    // Done work is never merged, and the proposal names it.
+    const other = await planned(client);
+    for (const g of other.children.filter((c) => c.children.length > 0)) {
+      expect((await client.post(`/api/tasks/${g.children[0]!.id}/complete`, {})).status).toBe(200);
+    }
+    const locked = (await client.post(`/api/tasks/${other.id}/replan`, { guidance: "less detail" })).json;
+    expect(locked.changes).toEqual([]);
+    expect(locked.why_nothing).toMatch(/^Nothing can be merged: “.+”( \(R\d[^)]*\))? is done and locked/);
   });
 
   it("never changes locked nodes: edited by hand, completed, exported; unlock lets it", async () => {
@@ -180,7 +266,18 @@ describe("re-planning", () => {
     // Their parents stay too (removing one would take a locked node with it).
     for (const p of [first!, second!, third!]) expect(touched).not.toContain(p.id);
     expect(proposal.kept_locked.map((k) => k.task_id).sort()).toEqual([...locked].sort());
-    expect(proposal.changes.filter((c) => c.op === "remove").length).toBeGreaterThan(0);
+    // A group holding a locked task is not merged; the others are.
+    const free = plan.children.filter((c) => c.children.length > 0).slice(3);
+    expect(
+      proposal.changes
+        .filter((c) => c.op === "remove")
+        .map((c) => c.task_id)
+        .sort(),
+    ).toEqual(free.flatMap((g) => g.children.map((c) => c.id)).sort());
+    if (free.length === 0) {
+      expect((proposal as Proposal & { why_nothing: string }).why_nothing).toMatch(/^Nothing can be merged/);
+      return;
+    }
     const applied = await client.post(`/api/tasks/${plan.id}/replan/${proposal.proposal_id}/accept`, {});
     expect(applied.status).toBe(200);
     const ids = new Set(flatten(await tree(client, plan.id)).map((n) => n.id));

@@ -18,6 +18,7 @@ type TreeNode = {
   locked: string[];
   requirement_ids: string[];
   estimate_hours: { low: number; likely: number; high: number } | null;
+  actual_hours?: number | null;
   children: TreeNode[];
 };
 

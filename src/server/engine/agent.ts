@@ -1,4 +1,4 @@
-import { asc, eq, or, sql } from "drizzle-orm";
+import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { FieldError } from "../../shared/errors";
 import type { AgentComposition, AgentSplitAnswer, PlanningNext } from "../../shared/schemas/agent-planning";
 import { ATOMIC_HOURS, type PlannedSubtask } from "../../shared/schemas/plan";
@@ -6,6 +6,7 @@ import { type DbOrTx, resultRows, type Tx } from "../db/client";
 import { tasks } from "../db/schema/index";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
+import { lockTaskRow } from "../plan/locks";
 import type { TaskRow } from "../plan/rows";
 import type { BusEvent, PublishInput } from "../realtime/event-bus";
 import {
@@ -485,4 +486,137 @@ export async function noteStopped(deps: Deps, root: TaskRow, reason: string): Pr
     status: root.status,
     message: warning,
   });
+}
+
+/** Where a coding agent's planning stands: the step it waits on, for the page that shows it. */
+export async function waitingOn(
+  deps: Deps,
+  root: TaskRow,
+): Promise<{ step: number; node_id: string | null; title: string | null; waiting: number }> {
+  agentPlan(root);
+  const rows = await loadPlan(deps.db, root.id);
+  const open = root.status === "processing" ? openNodes(rows, optionsOf(root).maxDepth) : [];
+  const node = open[0];
+  return {
+    step: rows.filter((r) => r.split).length + (node ? 1 : 0),
+    node_id: node?.id ?? null,
+    title: node ? node.description.split("\n")[0]!.slice(0, 200) : null,
+    waiting: open.length,
+  };
+}
+
+/** Levels the outline fills at most: each pass splits every open node, and a plan is at most this deep. */
+const OUTLINE_PASSES_MAX = 12;
+
+/**
+ * A person stops their agent's planning (issue 40): every node the agent has not split yet is split by
+ * the offline outline, as the engine would, and the outline's composer completes the plan. What the
+ * agent planned stays. Refused (409) once planning is over; a split the agent commits meanwhile wins.
+ */
+export async function finishWithOutline(
+  deps: Deps,
+  root: TaskRow,
+): Promise<{ finished: number; planned_by_outline: number }> {
+  agentPlan(root);
+  if (root.status !== "processing")
+    throw new AppError("CONFLICT", "This project's planning is finished: there is nothing to stop.");
+  const opts = optionsOf(root);
+  const brief = briefOf(root, root.repositorySummary);
+  let written = 0;
+  let finished = 0;
+  for (let pass = 0; pass < OUTLINE_PASSES_MAX; pass++) {
+    const rows = await loadPlan(deps.db, root.id);
+    const open = openNodes(rows, opts.maxDepth);
+    if (open.length === 0) break;
+    for (const node of open) {
+      const { ancestors, siblings, shown } = around(rows, node);
+      const planned = await deps.planners.outline.splitTask({
+        brief,
+        task: {
+          description: node.description,
+          complexity_score: node.complexityScore,
+          implementation_details: node.implementationDetails,
+        },
+        ancestors: ancestors.map((a) => a.description),
+        siblings: siblings.map((s) => s.description),
+        elsewhere: shown.map((s) => s.description),
+        depth: node.depth,
+        maxDepth: opts.maxDepth,
+        maxSubtasks: opts.maxSubtasks,
+      });
+      const [nodeRow] = await deps.db.select().from(tasks).where(eq(tasks.id, node.id));
+      if (!nodeRow) continue;
+      const announced = await deps.db.transaction(async (tx) => {
+        const children = await writeSplit(deps, tx, {
+          node: nodeRow,
+          rootId: root.id,
+          planned: planned.value,
+          citable: [...siblings, ...shown],
+          limits: opts,
+          estimateSource: "rule",
+          queueSplits: false,
+          recheck: true,
+        });
+        if (children === null) return [];
+        finished++;
+        if (children.length === 0) return [];
+        written += children.length;
+        return deps.events.record(tx, [
+          stageEvent(
+            root,
+            "decomposer",
+            "processing",
+            `Split "${node.description.slice(0, 60)}" into ${children.length} subtasks (outline)`,
+            { node_id: node.id },
+          ),
+        ]);
+      });
+      await deps.events.announce(announced);
+    }
+  }
+  const note = `You stopped your coding agent's planning: the offline outline planned the rest (${finished} task${finished === 1 ? "" : "s"} finished, ${written} subtask${written === 1 ? "" : "s"} added).`;
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(tasks)
+      .set({
+        warnings: [
+          ...root.warnings.filter((w) => !w.startsWith("Planning with your coding agent's model stopped")),
+          note,
+        ],
+      })
+      .where(eq(tasks.id, root.id));
+    if ((await countOpen(tx, root.id, opts.maxDepth)) === 0) await deps.jobs.enqueue(composeJob(root.id), tx);
+  });
+  return { finished, planned_by_outline: written };
+}
+
+/** A person cancels their agent's planning: the project stops where it is, failed with that reason. */
+export async function cancelPlanning(deps: Deps, root: TaskRow): Promise<void> {
+  agentPlan(root);
+  if (root.status !== "processing")
+    throw new AppError("CONFLICT", "This project's planning is finished: there is nothing to cancel.");
+  const reason =
+    "You cancelled the planning. What your coding agent planned is kept; Restart plans the project again.";
+  const announced = await deps.db.transaction(async (tx) => {
+    await lockTaskRow(tx, root.id);
+    await deps.jobs.cancelGroup(root.id, tx);
+    const [row] = await tx
+      .update(tasks)
+      .set({ status: "failed", failureReason: reason, updatedAt: new Date() })
+      .where(and(eq(tasks.id, root.id), eq(tasks.status, "processing")))
+      .returning({ id: tasks.id });
+    if (!row)
+      throw new AppError("CONFLICT", "This project's planning is finished: there is nothing to cancel.");
+    return deps.events.record(tx, [
+      statusEvent(root, "failed"),
+      {
+        type: "decomposition.error",
+        userId: root.userId,
+        taskId: root.id,
+        rootTaskId: root.id,
+        message: reason,
+      },
+    ]);
+  });
+  await deps.events.announce(announced);
 }

@@ -11,12 +11,14 @@ import {
 } from "../../shared/schemas/agent";
 import {
   planningNext,
+  planningStatus,
+  stoppedPlanning,
   submitCompositionInput,
   submitSubtasksInput,
   submittedComposition,
   submittedSubtasks,
 } from "../../shared/schemas/agent-planning";
-import { taskId } from "../../shared/schemas/tasks";
+import { task, taskId } from "../../shared/schemas/tasks";
 import * as planning from "../services/tasks/agent-planning";
 import * as agent from "../services/tasks/agent-view";
 import { mutation, query } from "./define";
@@ -100,6 +102,35 @@ export const agentOperations = {
     output: submittedComposition,
     run: ({ deps, user }, input) => planning.submitComposition(deps, user.id, input),
     rest: [{ method: "post", path: "/projects/{id}/planning/composition", from: "body" }],
+  }),
+  // What a person does about their agent's planning (issue 40): see where it waits, stop it (the offline
+  // outline plans the rest) or cancel it.
+  planningStatus: query({
+    access: "user",
+    summary:
+      "Where a coding agent's planning of a project stands: the step it waits on (node id and title) and how many tasks wait to be split.",
+    input: byId,
+    output: planningStatus,
+    run: ({ deps, user }, input) => planning.agentPlanningStatus(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/projects/{id}/planning" }],
+  }),
+  stopPlanning: mutation({
+    access: "user",
+    summary:
+      "Stops a coding agent's planning: the offline outline splits every task the agent has not, and the plan completes (409 when planning is over).",
+    input: byId,
+    output: stoppedPlanning,
+    run: ({ deps, user }, input) => planning.stopAgentPlanning(deps, user.id, input.id),
+    rest: [{ method: "post", path: "/projects/{id}/planning/stop" }],
+  }),
+  cancelPlanning: mutation({
+    access: "user",
+    summary:
+      "Cancels a coding agent's planning: the project stops where it is, as failed with that reason; Restart plans it again (409 when planning is over).",
+    input: byId,
+    output: task,
+    run: ({ deps, user }, input) => planning.cancelAgentPlanning(deps, user.id, input.id),
+    rest: [{ method: "post", path: "/projects/{id}/planning/cancel" }],
   }),
 };
 

@@ -83,3 +83,22 @@ export const submittedComposition = z.object({
   /** False when a person edited the event model meanwhile: theirs is kept. */
   event_model_applied: z.boolean(),
 });
+
+/** GET /projects/{id}/planning: where a coding agent's planning stands, for the person watching it. */
+export const planningStatus = z
+  .object({
+    /** The step the agent is on: splits done, plus the one it waits on. */
+    step: z.number().int(),
+    /** The task the next step splits (null when none waits). */
+    node_id: z.string().nullable(),
+    title: z.string().nullable(),
+    /** Tasks waiting to be split now (each may add more). */
+    waiting: z.number().int(),
+  })
+  .meta({ id: "PlanningStatus" });
+export type PlanningStatus = z.infer<typeof planningStatus>;
+
+/** POST /projects/{id}/planning/stop: the rest planned by the offline outline. */
+export const stoppedPlanning = z
+  .object({ planned_by_outline: z.number().int() })
+  .meta({ id: "StoppedPlanning" });

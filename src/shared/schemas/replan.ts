@@ -91,6 +91,8 @@ export const replanChange = z.discriminatedUnion("op", [
     task_id: z.string(),
     /** The removed node's title and how many subtasks go with it. */
     before: z.object({ description: z.string(), subtasks: z.number().int() }),
+    /** "Less detail" merges it into this task: its actual hours, start and dependencies go there. */
+    merged_into: z.string().optional(),
     requires: z.array(z.string()),
   }),
   z.object({
@@ -132,6 +134,8 @@ export const replanProposal = z
     ),
     /** Stated requirements (R1, R2, ...) that accepting every change would leave with no task. */
     uncovered: z.array(z.string()),
+    /** When the proposal changes nothing: why, in a sentence ("“Set up CI” (R2) is done and locked"). */
+    why_nothing: z.string().nullable(),
   })
   .meta({ id: "ReplanProposal" });
 export type ReplanProposal = z.infer<typeof replanProposal>;

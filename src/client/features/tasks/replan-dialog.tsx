@@ -184,14 +184,15 @@ export function ReplanDialog({
             disabled={busy}
           />
           <p className="text-xs text-base-content/60">
-            {guidance.length}/{GUIDANCE_MAX}. Without a language model, the planner follows "less detail",
-            "more detail" and "we already have ..." / "skip ...".
+            {guidance.length}/{GUIDANCE_MAX}. "Less detail" merges tasks into fewer, larger ones and keeps
+            their requirements and hours. Without a language model, the planner also follows "more detail" and
+            "we already have ..." / "skip ...".
           </p>
         </form>
       ) : proposal.changes.length === 0 ? (
-        <p role="status" className="text-sm">
-          The planner proposes no changes: the plan below this task already matches what it would plan
-          {proposal.guidance ? " with your guidance" : ""}.
+        <p role="status" className="text-sm" data-testid="replan-nothing">
+          {proposal.why_nothing ??
+            `The planner proposes no changes: the plan below this task already matches what it would plan${proposal.guidance ? " with your guidance" : ""}.`}
         </p>
       ) : (
         <div className="flex flex-col gap-3" data-testid="replan-diff">

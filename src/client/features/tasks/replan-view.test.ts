@@ -57,6 +57,14 @@ const CHANGES: ReplanChange[] = [
     before: { description: "Old work", subtasks: 2 },
     requires: [],
   },
+  {
+    change_id: "c6",
+    op: "remove",
+    task_id: "C",
+    before: { description: "Small step", subtasks: 0 },
+    merged_into: "A",
+    requires: ["c3"],
+  },
 ];
 const node = (id: string, description: string) => ({
   node: { id, description } as TaskTreeNode,
@@ -77,19 +85,22 @@ describe("re-plan review", () => {
       "Change Build the API",
       'Move Build the API from "The project" to "Ship it" (new)',
       "Remove Old work with its 2 subtasks",
+      'Merge Small step into "Build the API"',
     ]);
     expect(views[2]!.lines).toEqual([
       { field: "Story points", before: "2", after: "5" },
       { field: "Complexity", before: "3/10", after: "6/10" },
     ]);
-    expect(changeCounts(CHANGES)).toBe("2 to add, 1 to change, 1 to move, 1 to remove");
+    expect(changeCounts(CHANGES)).toBe("2 to add, 1 to change, 1 to move, 2 to remove");
   });
 
   it("ticking a change ticks what it needs; unticking one unticks what needs it", () => {
     expect([...toggleChange(new Set(), "c2", CHANGES)].sort()).toEqual(["c1", "c2"]);
     const all = new Set(CHANGES.map((c) => c.change_id));
-    expect([...toggleChange(all, "c1", CHANGES)].sort()).toEqual(["c3", "c5"]);
-    expect([...toggleChange(all, "c5", CHANGES)].sort()).toEqual(["c1", "c2", "c3", "c4"]);
+    expect([...toggleChange(all, "c1", CHANGES)].sort()).toEqual(["c3", "c5", "c6"]);
+    expect([...toggleChange(all, "c5", CHANGES)].sort()).toEqual(["c1", "c2", "c3", "c4", "c6"]);
+    // A merge needs the change that takes its work in.
+    expect([...toggleChange(new Set(), "c6", CHANGES)].sort()).toEqual(["c3", "c6"]);
   });
 
   it("names the locks", () => {

@@ -119,12 +119,17 @@ export function changeViews(
         return {
           id: c.change_id,
           op: c.op,
-          verb: "Remove",
+          // A merge ("less detail") keeps the work: its requirements, hours and order go to the other task.
+          verb: c.merged_into ? "Merge" : "Remove",
           title: taskTitle(c.before.description, 100),
-          note:
+          note: [
+            c.merged_into ? `into ${nameOf(c.merged_into, null)}` : "",
             c.before.subtasks > 0
               ? `with its ${c.before.subtasks} subtask${c.before.subtasks === 1 ? "" : "s"}`
               : "",
+          ]
+            .filter(Boolean)
+            .join(", "),
           lines: [],
           requires: c.requires,
         };

@@ -5,6 +5,7 @@ import * as agent from "../../engine/agent";
 import { AppError } from "../../errors";
 import { getOwnedRow } from "../../plan/owned";
 import type { TaskRow } from "../../plan/rows";
+import { getTask } from "./tasks";
 
 /**
  * A coding agent planning one of the caller's projects (engine/agent.ts): each call checks that the
@@ -51,4 +52,21 @@ export async function submitComposition(
 /** Planning with the client's model stopped: the project says why, and that the tools can finish it. */
 export async function samplingStopped(deps: Deps, userId: string, projectId: string, reason: string) {
   await agent.noteStopped(deps, await projectOf(deps, userId, projectId), reason);
+}
+
+/** The step the caller's agent-planned project waits on (for the page that shows it). */
+export async function agentPlanningStatus(deps: Deps, userId: string, projectId: string) {
+  return agent.waitingOn(deps, await projectOf(deps, userId, projectId));
+}
+
+/** The caller stops their agent's planning: the offline outline plans the rest and the plan completes. */
+export async function stopAgentPlanning(deps: Deps, userId: string, projectId: string) {
+  return agent.finishWithOutline(deps, await projectOf(deps, userId, projectId));
+}
+
+/** The caller cancels their agent's planning: the project stops where it is. */
+export async function cancelAgentPlanning(deps: Deps, userId: string, projectId: string) {
+  const root = await projectOf(deps, userId, projectId);
+  await agent.cancelPlanning(deps, root);
+  return getTask(deps, userId, root.id);
 }

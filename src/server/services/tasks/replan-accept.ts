@@ -4,9 +4,11 @@ import {
   type acceptReplanInput,
   changeSummary,
   type PlannedFields,
+  type ReplanChange,
   type ReplanResult,
 } from "../../../shared/schemas/replan";
 import type { Task } from "../../../shared/schemas/tasks";
+import type { Tx } from "../../db/client";
 import { replanProposals, taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
@@ -177,6 +179,8 @@ export async function acceptReplan(
     }
     const removed = applied.filter((c) => c.op === "remove").map((c) => c.task_id);
     for (const c of applied) if (c.op === "remove") touchedParents.add(parentOf.get(c.task_id)!);
+    // What "less detail" merges keeps its work: actuals, start and dependencies go to the merged task.
+    const mergedDependencies = await carryMerged(tx, rootId, rows, applied);
     if (removed.length) await tx.delete(tasks).where(inArray(tasks.id, removed));
 
     // Sibling order: what the re-plan placed goes at its place in the proposal, the rest keeps its order.
@@ -225,7 +229,13 @@ export async function acceptReplan(
     }
     if (related.length) graph = await loadPlanGraph(tx, rootId);
     const resolve = (ref: string) => added.get(ref) ?? (byId.has(ref) && !removed.includes(ref) ? ref : null);
-    const candidates = applied.flatMap((c) => {
+    const candidates = [...mergedDependencies, ...applied].flatMap((c) => {
+      if (!("op" in c)) {
+        // A merged task's dependency: kept where both ends are still in the plan.
+        const taskId = resolve(c.taskId);
+        const dependsOnId = resolve(c.dependsOnId);
+        return taskId && dependsOnId ? [{ taskId, dependsOnId }] : [];
+      }
       if (c.op !== "add") return [];
       const taskId = added.get(c.change_id)!;
       return c.after.depends_on.flatMap((ref) => {
@@ -268,6 +278,60 @@ export async function acceptReplan(
     data: { replanned: true, applied: result.applied.length },
   });
   return result;
+}
+
+/**
+ * Before the tasks a merge removes are deleted: their actual hours (summed), first start and progress go
+ * to the task they merge into, and their dependencies are returned, redrawn on that task, for the caller
+ * to add where the plan allows (acceptableDependencies drops one that closes a cycle).
+ */
+async function carryMerged(
+  tx: Tx,
+  rootId: string,
+  rows: TaskRow[],
+  applied: ReplanChange[],
+): Promise<{ taskId: string; dependsOnId: string }[]> {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const into = new Map<string, string>(); // removed task (and what is below it) -> the task it merges into
+  for (const c of applied) {
+    if (c.op !== "remove" || !c.merged_into || !byId.has(c.merged_into)) continue;
+    for (const r of [c.task_id, ...subtreeOf(rows, c.task_id).map((x) => x.id)]) into.set(r, c.merged_into);
+  }
+  if (into.size === 0) return [];
+  const taken = new Map<string, TaskRow[]>();
+  for (const [gone, target] of into) taken.set(target, [...(taken.get(target) ?? []), byId.get(gone)!]);
+  for (const [targetId, parts] of taken) {
+    const target = byId.get(targetId)!;
+    const withHours = parts.filter((p) => p.actualHours !== null);
+    const starts = [target, ...parts].map((p) => p.startedAt).filter((d): d is Date => d !== null);
+    const started = parts.some((p) => p.status === "in_progress" || p.startedAt !== null);
+    const set: Partial<TaskRow> = {};
+    if (withHours.length) {
+      set.actualHours =
+        Math.round(((target.actualHours ?? 0) + withHours.reduce((n, p) => n + p.actualHours!, 0)) * 100) /
+        100;
+      set.actualSource = [target, ...withHours].some((p) => p.actualSource === "person")
+        ? "person"
+        : "working_time";
+    }
+    if (starts.length) set.startedAt = new Date(Math.min(...starts.map((d) => d.getTime())));
+    if (started && target.status === "pending") set.status = "in_progress";
+    if (Object.keys(set).length) await tx.update(tasks).set(set).where(eq(tasks.id, targetId));
+  }
+  const edges = await tx
+    .select({ taskId: taskDependencies.taskId, dependsOnId: taskDependencies.dependsOnId })
+    .from(taskDependencies)
+    .where(eq(taskDependencies.rootTaskId, rootId));
+  // Each redrawn edge once, and none the plan has already.
+  const key = (e: { taskId: string; dependsOnId: string }) => `${e.taskId}>${e.dependsOnId}`;
+  const seen = new Set(edges.filter((e) => !into.has(e.taskId) && !into.has(e.dependsOnId)).map(key));
+  return edges
+    .filter((e) => into.has(e.taskId) || into.has(e.dependsOnId))
+    .map((e) => ({
+      taskId: into.get(e.taskId) ?? e.taskId,
+      dependsOnId: into.get(e.dependsOnId) ?? e.dependsOnId,
+    }))
+    .filter((e) => e.taskId !== e.dependsOnId && !seen.has(key(e)) && seen.add(key(e)));
 }
 
 /**

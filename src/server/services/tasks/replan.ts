@@ -8,9 +8,11 @@ import type {
 } from "../../../shared/schemas/replan";
 import { replanProposals } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { readGuidance } from "../../engine/guidance";
 import { PlannerError } from "../../engine/planners/errors";
 import { planSubtree } from "../../engine/replan";
 import { AppError } from "../../errors";
+import { coarsenPlan, lockedSentence } from "../../plan/coarsen";
 import { uncoveredBy } from "../../plan/replan-coverage";
 import { diffPlan, type ExistingNode } from "../../plan/replan-diff";
 import type { TaskRow } from "../../plan/rows";
@@ -43,7 +45,11 @@ function fieldsOfRow(r: TaskRow): PlannedFields {
   };
 }
 
-function toProposal(row: typeof replanProposals.$inferSelect, uncovered: string[]): ReplanProposal {
+function toProposal(
+  row: typeof replanProposals.$inferSelect,
+  uncovered: string[],
+  whyNothing: string | null,
+): ReplanProposal {
   return {
     proposal_id: row.id,
     task_id: row.taskId,
@@ -54,7 +60,50 @@ function toProposal(row: typeof replanProposals.$inferSelect, uncovered: string[
     changes: row.changes,
     kept_locked: row.keptLocked,
     uncovered,
+    why_nothing: row.changes.length === 0 ? whyNothing : null,
   };
+}
+
+/** "Less detail" on a node: its subtree merged, as a proposal's changes, and why nothing if so. */
+function coarsened(rows: TaskRow[], target: TaskRow) {
+  return coarsenPlan(
+    { id: target.id, isProject: target.parentId === null, fields: fieldsOfRow(target) },
+    existingOf(rows, target),
+  );
+}
+
+function existingOf(rows: TaskRow[], target: TaskRow): ExistingNode[] {
+  return subtreeOf(rows, target.id).map((r) => ({
+    id: r.id,
+    parentId: r.parentId!,
+    fields: fieldsOfRow(r),
+    locked: lockReasons(r),
+  }));
+}
+
+/**
+ * Why a proposal changes nothing, in a sentence: "less detail" says what it could not merge; another
+ * re-plan names the locked tasks it left alone, or says the planner's plan is the one there is.
+ */
+function whyNothingOf(
+  rows: TaskRow[],
+  target: TaskRow,
+  guidance: string | null,
+  keptLocked: ReplanProposal["kept_locked"],
+  planner: string,
+): string {
+  if (readGuidance(guidance ?? "").lessDetail) return coarsened(rows, target).nothing ?? "";
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const locked = keptLocked.flatMap((k) => {
+    const r = byId.get(k.task_id);
+    return r ? [lockedSentence(fieldsOfRow(r), k.locked)] : [];
+  });
+  if (locked.length) {
+    return `The planner would change only locked tasks: ${locked.slice(0, 3).join("; ")}${locked.length > 3 ? `; and ${locked.length - 3} more` : ""}. Reopen or unlock them to let a re-plan change them.`;
+  }
+  return planner === "offline"
+    ? "The offline planner plans this part as it is now. Guidance such as “less detail”, “more detail” or “skip <topic>” gives a different plan, and a language model follows any guidance."
+    : "The planner plans this part as it is now. Guidance gives it something to change.";
 }
 
 /** The stated requirements a proposal's changes, all accepted, would leave with no task. */
@@ -79,26 +128,27 @@ export async function proposeReplan(
   const rows = await loadTreeRows(deps.db, rootId);
   const root = rows.find((r) => r.id === rootId)!;
   refuseWhileDecomposing(root, "re-plan it");
-  const planner = await deps.planners.forUser(userId);
-  if (planner.name !== "offline" || deps.config.MONTHLY_LIMIT_ALL_PLANNING) {
+  const guidance = input.guidance ?? "";
+  // "Less detail" merges what is there (plan/coarsen.ts): no planner runs, so no model is paid for.
+  const lessDetail = readGuidance(guidance).lessDetail;
+  const planner = lessDetail ? deps.planners.outline : await deps.planners.forUser(userId);
+  if (!lessDetail && (planner.name !== "offline" || deps.config.MONTHLY_LIMIT_ALL_PLANNING)) {
     await deps.db.transaction((tx) =>
       countMonthlyUse(tx, userId, { allPlanning: deps.config.MONTHLY_LIMIT_ALL_PLANNING }),
     );
   }
-  const guidance = input.guidance ?? "";
-  const proposed = await planSubtree(planner, root, target, rows, guidance).catch((err: unknown) => {
-    // The provider refused or could not be reached: the caller is told so, in the words a failed
-    // decomposition uses, as the gateway error it is (not a server error of ours).
-    if (err instanceof PlannerError) throw new AppError("BAD_GATEWAY", err.message, { cause: err });
-    throw err;
-  });
-  const existing: ExistingNode[] = subtreeOf(rows, target.id).map((r) => ({
-    id: r.id,
-    parentId: r.parentId!,
-    fields: fieldsOfRow(r),
-    locked: lockReasons(r),
-  }));
-  const diff = diffPlan(target.id, existing, proposed);
+  const diff = lessDetail
+    ? coarsened(rows, target)
+    : diffPlan(
+        target.id,
+        existingOf(rows, target),
+        await planSubtree(planner, root, target, rows, guidance).catch((err: unknown) => {
+          // The provider refused or could not be reached: the caller is told so, in the words a failed
+          // decomposition uses, as the gateway error it is (not a server error of ours).
+          if (err instanceof PlannerError) throw new AppError("BAD_GATEWAY", err.message, { cause: err });
+          throw err;
+        }),
+      );
   const saved = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(replanProposals)
@@ -135,7 +185,11 @@ export async function proposeReplan(
     changes: diff.changes.length,
     planner: planner.name,
   });
-  return toProposal(saved, uncoveredByProposal(rows, root, diff.changes));
+  return toProposal(
+    saved,
+    uncoveredByProposal(rows, root, diff.changes),
+    whyNothingOf(rows, target, saved.guidance, saved.keptLocked, saved.planner),
+  );
 }
 
 /** A proposal the caller made for this task (404 otherwise). */
@@ -152,5 +206,8 @@ export async function getReplan(
   return toProposal(
     proposal,
     uncoveredByProposal(rows, rows.find((r) => r.id === rootId)!, proposal.changes),
+    proposal.changes.length === 0
+      ? whyNothingOf(rows, target, proposal.guidance, proposal.keptLocked, proposal.planner)
+      : null,
   );
 }
