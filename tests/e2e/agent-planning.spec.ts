@@ -1,5 +1,5 @@
 import { callTool, connectMcp } from "../support/mcp-client";
-import { expect, test } from "./fixtures";
+import { expect, expectAccessibleInBothThemes, test } from "./fixtures";
 
 type Step = { done: boolean; node_id: string; depth: number; title: string };
 
@@ -96,6 +96,69 @@ test("a coding agent plans a project through MCP with its own model while the op
     await page.getByRole("button", { name: "Expand All" }).click();
     await expect(tree.getByRole("treeitem", { name: /Endpoint 2/ })).toBeVisible();
     await expect(page.getByTestId("planned-by")).toHaveText("Planned by your coding agent (Claude Code)");
+  } finally {
+    await agent.close();
+  }
+});
+
+test("a person sees the step their agent waits on, and can stop it (the outline finishes) or cancel it (issue 40)", async ({
+  page,
+  origin,
+  insertNewUser,
+}) => {
+  await insertNewUser("Sam Stopper");
+  await page.goto("/settings?tab=api-tokens");
+  await page.getByLabel("Name").fill("Claude Code");
+  await page.getByLabel("Access").selectOption("write");
+  await page.getByRole("button", { name: "Make token" }).click();
+  const token = await page.getByTestId("token-made").getByLabel("New token").inputValue();
+  const agent = await connectMcp(origin, token);
+  try {
+    const description =
+      "A book club site\n- Members propose books and vote on the next one\n- Organisers schedule meetings";
+    const made = await callTool<{ id: string; step: Step }>(agent, "create_project", {
+      description,
+      planner: "agent",
+      max_depth: 3,
+    });
+    await page.goto(`/tasks/${made.id}`);
+    const progress = page.getByTestId("decomposition-progress");
+    const waiting = progress.getByTestId("agent-waiting");
+    await expect(waiting.getByTestId("agent-step")).toHaveText(
+      "Waiting on step 1: splitting A book club site.",
+    );
+    // The agent answers while the page is open: the step it waits on follows.
+    await callTool(
+      agent,
+      "submit_subtasks",
+      answer(made.step, ["Book proposals", "Voting", "Meeting calendar"]),
+    );
+    await expect(waiting.getByTestId("agent-step")).toHaveText(
+      "Waiting on step 2: splitting Book proposals (2 more after it, for now).",
+    );
+
+    // Stop asks once more, then the outline plans the rest and the plan completes.
+    await waiting.getByRole("button", { name: "Stop" }).click();
+    await expect(waiting.getByRole("group", { name: "Confirm" })).toContainText(
+      "the offline outline plans the rest",
+    );
+    await expectAccessibleInBothThemes(page, "an agent's planning with Stop to confirm");
+    await waiting.getByRole("button", { name: "Stop and finish with the outline" }).click();
+    await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(/You stopped your coding agent's planning/)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+
+    // Cancel: the project stops where it is and says why.
+    const other = await callTool<{ id: string }>(agent, "create_project", {
+      description,
+      planner: "agent",
+      max_depth: 3,
+    });
+    await page.goto(`/tasks/${other.id}`);
+    await progress.getByTestId("agent-waiting").getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("button", { name: "Cancel planning" }).click();
+    await expect(progress.getByRole("alert")).toContainText("You cancelled the planning.");
+    await expect(progress.locator("[data-phase]")).toHaveAttribute("data-phase", "failed");
   } finally {
     await agent.close();
   }

@@ -22,6 +22,9 @@ export const PLAN_QUERIES = [
   "requirements",
 ] as const;
 
+/** The `agent` router's queries the web app shows, which a change to a plan makes stale too. */
+export const AGENT_PLAN_QUERIES = ["planningStatus"] as const;
+
 /** What shows the user's projects: the dashboard's list and counts. */
 export const LIST_QUERIES = ["list", "stats"] as const;
 

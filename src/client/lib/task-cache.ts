@@ -1,6 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { LIST_QUERIES, PLAN_QUERIES, type TasksQuery, USAGE_QUERIES } from "./plan-queries";
+import {
+  AGENT_PLAN_QUERIES,
+  LIST_QUERIES,
+  PLAN_QUERIES,
+  type TasksQuery,
+  USAGE_QUERIES,
+} from "./plan-queries";
 import { useTRPC } from "./trpc";
 
 /**
@@ -19,7 +25,13 @@ export function useTaskCache() {
     return {
       invalidateLists: () => invalidate(LIST_QUERIES),
       invalidateUsage: () => invalidate(USAGE_QUERIES),
-      invalidateTasks: () => invalidate(PLAN_QUERIES),
+      invalidateTasks: () =>
+        Promise.all([
+          invalidate(PLAN_QUERIES),
+          ...AGENT_PLAN_QUERIES.map((name) =>
+            queryClient.invalidateQueries({ queryKey: trpc.agent[name].pathKey() }),
+          ),
+        ]),
       /** One task's own answer (its header and panel), as a live event about it names it. */
       invalidateTask: (id: string) =>
         queryClient.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ id }) }),

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { Task } from "../../../shared/schemas/tasks";
 import { useToast } from "../../components/toast";
@@ -183,21 +183,7 @@ export function DecompositionProgressPanel({
           {liveText}
         </p>
 
-        {byAgent && (
-          <div
-            className="rounded-box border border-info/40 bg-info/10 p-3 text-sm"
-            data-testid="agent-waiting"
-          >
-            <p>
-              Your coding agent plans this project with its own model, one step at a time; the plan grows here
-              as it answers.
-            </p>
-            {stopped && <p className="mt-1 font-medium">{stopped}</p>}
-            <p className="mt-1">
-              If it stopped, ask it: <q className="font-medium">{resumeRequest(task.id)}</q>
-            </p>
-          </div>
-        )}
+        {byAgent && <AgentWaiting task={task} stopped={stopped} />}
 
         {view.phase === "failed" && (
           <div
@@ -243,7 +229,7 @@ export function DecompositionProgressPanel({
                   <span className="sr-only">Stage {i + 1}: </span>
                   {step.name}
                 </p>
-                <p className={`text-xs ${step.status === "error" ? "text-error" : "text-base-content/60"}`}>
+                <p className={`text-xs ${step.status === "error" ? "text-error" : "text-base-content/75"}`}>
                   {STEP_LABEL[step.status]}
                   {step.message && step.status !== "waiting" && (
                     <span className="break-words"> · {step.message}</span>
@@ -255,5 +241,94 @@ export function DecompositionProgressPanel({
         </ol>
       </div>
     </section>
+  );
+}
+
+/**
+ * A coding agent's planning, for the person watching it (issue 40): the step it waits on, how to resume
+ * it, and Stop (the offline outline plans the rest) or Cancel, each asked once more before it runs.
+ */
+function AgentWaiting({ task, stopped }: { task: Task; stopped: string | undefined }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const cache = useTaskCache();
+  const [asking, setAsking] = useState<"stop" | "cancel" | null>(null);
+  // The step changes as the agent answers: each answer's event refetches the plan's queries (plan-queries).
+  const status = useQuery(trpc.agent.planningStatus.queryOptions({ id: task.id }));
+  const done = (message: string) => {
+    toast.success(message);
+    setAsking(null);
+    void cache.invalidateTasks();
+    void cache.invalidateLists();
+  };
+  const failed = (err: unknown) => toast.error(errorDetailOf(err) ?? "That did not work. Try again.");
+  const stop = useMutation(
+    trpc.agent.stopPlanning.mutationOptions({
+      retry: false,
+      onSuccess: () => done("Planning stopped: the outline plans the rest"),
+      onError: failed,
+    }),
+  );
+  const cancel = useMutation(
+    trpc.agent.cancelPlanning.mutationOptions({
+      retry: false,
+      onSuccess: () => done("Planning cancelled"),
+      onError: failed,
+    }),
+  );
+  const busy = stop.isPending || cancel.isPending;
+  const step = status.data;
+  return (
+    <div className="rounded-box border border-info/40 bg-info/10 p-3 text-sm" data-testid="agent-waiting">
+      <p>
+        Your coding agent plans this project with its own model, one step at a time; the plan grows here as it
+        answers.
+      </p>
+      {step?.title && (
+        <p className="mt-1 break-words" data-testid="agent-step">
+          Waiting on step {step.step}: splitting <q className="font-medium">{step.title}</q>
+          {step.waiting > 1 ? ` (${step.waiting - 1} more after it, for now)` : ""}.
+        </p>
+      )}
+      {stopped && <p className="mt-1 font-medium">{stopped}</p>}
+      <p className="mt-1">
+        If it stopped, ask it: <q className="font-medium">{resumeRequest(task.id)}</q>
+      </p>
+      {asking ? (
+        <div role="group" aria-label="Confirm" className="mt-3 flex flex-wrap items-center gap-2">
+          <p className="w-full">
+            {asking === "stop"
+              ? "Stop your agent's planning? What it planned stays; the offline outline plans the rest, and the plan is done."
+              : "Cancel the planning? The project stops where it is; what your agent planned is kept, and Restart plans it again."}
+          </p>
+          <button
+            type="button"
+            className={`btn btn-sm ${asking === "stop" ? "btn-primary" : "btn-error"}`}
+            disabled={busy}
+            onClick={() => (asking === "stop" ? stop : cancel).mutate({ id: task.id })}
+          >
+            {busy && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+            {asking === "stop" ? "Stop and finish with the outline" : "Cancel planning"}
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm btn-ghost"
+            disabled={busy}
+            onClick={() => setAsking(null)}
+          >
+            Keep planning
+          </button>
+        </div>
+      ) : (
+        <div className="mt-3 flex flex-wrap gap-2">
+          <button type="button" className="btn btn-sm" onClick={() => setAsking("stop")}>
+            Stop
+          </button>
+          <button type="button" className="btn btn-sm btn-ghost" onClick={() => setAsking("cancel")}>
+            Cancel
+          </button>
+        </div>
+      )}
+    </div>
   );
 }
