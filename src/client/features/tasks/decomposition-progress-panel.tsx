@@ -295,7 +295,7 @@ function AgentWaiting({ task, stopped }: { task: Task; stopped: string | undefin
         If it stopped, ask it: <q className="font-medium">{resumeRequest(task.id)}</q>
       </p>
       {asking ? (
-        <div role="group" aria-label="Confirm" className="mt-3 flex flex-wrap items-center gap-2">
+        <fieldset aria-label="Confirm" className="mt-3 flex flex-wrap items-center gap-2">
           <p className="w-full">
             {asking === "stop"
               ? "Stop your agent's planning? What it planned stays; the offline outline plans the rest, and the plan is done."
@@ -318,7 +318,7 @@ function AgentWaiting({ task, stopped }: { task: Task; stopped: string | undefin
           >
             Keep planning
           </button>
-        </div>
+        </fieldset>
       ) : (
         <div className="mt-3 flex flex-wrap gap-2">
           <button type="button" className="btn btn-sm" onClick={() => setAsking("stop")}>
