@@ -346,7 +346,7 @@ test("a task card shows its plan's state and its work's progress apart, and both
   await expect(card.getByTestId("work-progress")).toContainText(`All ${leaves.length} tasks done`);
 });
 
-test("a leaf's work changes where it is: Start and Done in its details and by key, Reopen after saying what it unlocks", async ({
+test("a leaf's work changes where it is: Start and Done in its details, by key and in the row's menu, Reopen after saying what it unlocks", async ({
   page,
   seededTask,
 }) => {
@@ -395,6 +395,30 @@ test("a leaf's work changes where it is: Start and Done in its details and by ke
   await page.keyboard.press("Escape");
   await expect(details).toHaveCount(0);
   await expect(hierarchy).toBeFocused();
+
+  // The row's menu, from the keyboard (Shift+F10): its actions, arrows through them, Enter picks.
+  await page.keyboard.press("Shift+F10");
+  const menu = page.getByRole("menu", { name: /^Actions for / });
+  await expect(menu.getByRole("menuitem")).toHaveText(["StartS", "Mark doneD", "Open details"]);
+  await expect(menu.getByRole("menuitem", { name: "Start" })).toBeFocused();
+  await expectAccessibleInBothThemes(page, "a tree row's menu");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await expect(menu).toHaveCount(0);
+  await expect(hierarchy).toBeFocused();
+  await expect(statusOf(row)).toHaveAttribute("data-status", "completed");
+  // Escape closes it with nothing done.
+  await page.keyboard.press("Shift+F10");
+  await expect(menu.getByRole("menuitem")).toHaveText(["Reopen…R", "Open details"]);
+  await page.keyboard.press("Escape");
+  await expect(menu).toHaveCount(0);
+  await expect(hierarchy).toBeFocused();
+  // With the pointer: the row's ⋯ opens it, and Reopen… asks in the details first.
+  await row.getByTestId("tree-row-menu-button").click();
+  await menu.getByRole("menuitem", { name: "Reopen…" }).click();
+  await expect(details.getByRole("group", { name: "Reopen this task?" })).toBeVisible();
+  // A group has no work of its own: no menu.
+  await expect(rootRow.getByTestId("tree-row-menu-button")).toHaveCount(0);
 });
 
 test("a new project opens at its top, with at most two notices, never over the navigation", async ({
