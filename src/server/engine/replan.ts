@@ -63,7 +63,8 @@ export async function planSubtree(
   const opts = optionsOf(root);
   const brief = briefOf(root, root.repositorySummary);
   const guidance = readGuidance(guidanceText);
-  const levels = guidance.lessDetail ? 1 : guidance.moreDetail ? 3 : 2;
+  // "Less detail" never reaches here: it merges what is there (plan/coarsen.ts).
+  const levels = guidance.moreDetail ? 3 : 2;
   let budget = planner.name === "offline" ? REPLAN_OFFLINE_SPLITS : REPLAN_MODEL_SPLITS;
   const byId = new Map(rows.map((r) => [r.id, r]));
   const kids = childrenMap(rows);
@@ -145,7 +146,7 @@ export async function planSubtree(
         },
         { maxDepth: opts.maxDepth, threshold },
       );
-      if (guidance.lessDetail || atomic) f.node.children = [];
+      if (atomic) f.node.children = [];
       else if (level < levels && budget - toSplit.length > 0) toSplit.push(f);
       // Otherwise left unplanned (null): the subtasks it has now stay as they are.
     }
