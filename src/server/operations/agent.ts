@@ -18,9 +18,11 @@ import {
   submittedComposition,
   submittedSubtasks,
 } from "../../shared/schemas/agent-planning";
+import { claimedNext, claimInput, claimResult } from "../../shared/schemas/claims";
 import { task, taskId } from "../../shared/schemas/tasks";
 import * as planning from "../services/tasks/agent-planning";
 import * as agent from "../services/tasks/agent-view";
+import * as claims from "../services/tasks/claims";
 import { mutation, query } from "./define";
 
 const byId = z.strictObject({ id: taskId });
@@ -53,7 +55,8 @@ export const agentOperations = {
       "The ready task to do next in a project or subtree (critical path first), with everything needed to do it.",
     input: byId,
     output: nextTask,
-    run: ({ deps, user }, input) => agent.getNextTask(deps, user.id, input.id),
+    run: ({ deps, user, apiToken }, input) =>
+      agent.getNextTask(deps, user.id, input.id, claims.claimerOf(user, apiToken)),
     rest: [{ method: "get", path: "/tasks/{id}/next" }],
   }),
   brief: query({
@@ -73,6 +76,37 @@ export const agentOperations = {
     output: statusChange,
     run: ({ deps, user }, { id, ...input }) => agent.setTaskStatus(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/status", from: "body" }],
+  }),
+  // Claims (issue 41): a person or an agent takes a ready leaf for a while; mutations, so a read-only
+  // token cannot claim. Each token is its own claimer, so two agents of one person are told apart.
+  claimNext: mutation({
+    access: "user",
+    summary:
+      "Claims the next ready task nobody started or holds, in next_task's order, atomically: concurrent callers never get the same task.",
+    input: claimInput.extend({ id: taskId }),
+    output: claimedNext,
+    run: ({ deps, user, apiToken }, { id, ...input }) =>
+      agent.claimNextTask(deps, claims.claimerOf(user, apiToken), id, input),
+    rest: [{ method: "post", path: "/projects/{id}/claim-next", from: "body" }],
+  }),
+  claim: mutation({
+    access: "user",
+    summary:
+      "Claims a ready task for `minutes` (default 120), or renews your claim; 409 naming who holds it. Done or DELETE ends it.",
+    input: claimInput.extend({ id: taskId }),
+    output: claimResult,
+    run: ({ deps, user, apiToken }, { id, ...input }) =>
+      claims.claimTask(deps, claims.claimerOf(user, apiToken), id, input),
+    rest: [{ method: "post", path: "/tasks/{id}/claim", from: "body" }],
+  }),
+  releaseClaim: mutation({
+    access: "user",
+    summary: "Lets a claim on a task go (yours, or any on your plan); the task as it is after.",
+    input: byId,
+    output: task,
+    run: ({ deps, user, apiToken }, input) =>
+      claims.releaseClaim(deps, claims.claimerOf(user, apiToken), input.id),
+    rest: [{ method: "delete", path: "/tasks/{id}/claim" }],
   }),
   // A coding agent planning a project created with planner "agent" (engine/agent.ts). Mutations, so a
   // read-only token cannot plan.

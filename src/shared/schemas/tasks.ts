@@ -286,6 +286,19 @@ const storedTechPreferences = z.object({
   additional_requirements: z.string().nullable().optional(),
 });
 
+/** A claim on a leaf: the person or agent working on it, and until when. */
+export const taskClaim = z
+  .object({
+    /** The holder as shown: a person's name, or "<name> (agent: <token name>)". */
+    claimed_by: z.string(),
+    claimed_by_user_id: z.string().nullable(),
+    /** The coding agent's token name when an agent holds it, else null. */
+    agent: z.string().nullable(),
+    claimed_until: isoTimestamp,
+  })
+  .meta({ id: "TaskClaim" });
+export type TaskClaim = z.infer<typeof taskClaim>;
+
 export const task = z
   .object({
     task_id: z.string(),
@@ -371,6 +384,8 @@ export const task = z
     planner: z.string().nullable(),
     model: z.string().nullable(),
     warnings: z.array(z.string()),
+    /** Who works on this leaf until when (issue 41): null when nobody holds it (a claim past its time holds nothing). */
+    claim: taskClaim.nullable(),
   })
   .meta({ id: "Task" });
 export type Task = z.infer<typeof task>;
@@ -406,6 +421,7 @@ export const taskTreeNode = task
     warnings: true,
     planner: true,
     model: true,
+    claim: true,
     // The plan-level fields: on the root only.
     context: true,
     additional_context: true,

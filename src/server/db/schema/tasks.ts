@@ -84,6 +84,18 @@ export const tasks = pgTable(
     editedAt: timestamp({ withTimezone: true }),
     /** When an export last created it in JIRA, Trello or GitHub: a re-plan leaves it alone until unlocked. */
     exportedAt: timestamp({ withTimezone: true }),
+    /**
+     * A claim on a leaf (issue 41): who works on it until when, so two people or agents never take the
+     * same task. The holder is a user, and the access token it came with (each coding agent has its own);
+     * a claim past its time holds nothing. Kept on the task row itself, so a claim is taken with one
+     * conditional update of the row (a concurrent claimer re-reads the row and sees it).
+     */
+    claimedBy: uuid().references(() => users.id, { onDelete: "set null" }),
+    claimedToken: uuid(),
+    /** The holder's name when it claimed, and the agent's (its token's name) when an agent did. */
+    claimedHolder: text(),
+    claimedAgent: text(),
+    claimedUntil: timestamp({ withTimezone: true }),
   },
   (t) => [
     index("tasks_user_top_level_idx").on(t.userId, t.createdAt.desc()).where(sql`${t.parentId} is null`),

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { calibrationSentence } from "../../../shared/actuals";
+import { CLAIM_MINUTES_DEFAULT, type ClaimColumns, claimOf } from "../../../shared/claims";
 import {
   type AgentTask,
   type NextTask,
@@ -14,9 +15,11 @@ import {
   type setStatusInput,
   type TaskRef,
 } from "../../../shared/schemas/agent";
-import type { TaskStatus } from "../../../shared/schemas/tasks";
+import type { ClaimedNext, claimInput } from "../../../shared/schemas/claims";
+import type { TaskClaim, TaskStatus } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { planStateOf, workStateOf } from "../../../shared/work-state";
+import { resultRows } from "../../db/client";
 import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { loadCalibration } from "../../plan/calibration";
@@ -25,6 +28,7 @@ import { simulationsFor } from "../../plan/order";
 import { getOwnedRow } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import { loadPlanEdges, loadPlanRows, loadTitles, type PlanRow, planNodeOf } from "../../plan/rows";
+import { type Claimer, claimSet, heldBy } from "./claims";
 import { listNotes } from "./notes";
 import { statedScope, toContext } from "./serialize";
 import { updateTask } from "./tasks";
@@ -357,17 +361,19 @@ function planningState(root: Row, hasChildren: boolean): string | null {
  * The ready leaf of a project (or of one subtree) to take next: critical path first, and a task nobody
  * started before one already in progress. With nothing ready, says why (planning, all done, or waiting).
  */
-export async function getNextTask(deps: Deps, userId: string, id: string): Promise<NextTask> {
+export async function getNextTask(
+  deps: Deps,
+  userId: string,
+  id: string,
+  claimer: Claimer | null = null,
+): Promise<NextTask> {
   const top = await getOwnedRow(deps, userId, id);
   const rootId = top.rootTaskId ?? top.id;
   const plan = await loadPlan(deps, rootId, { titles: false });
-  const inside = new Set<string>();
-  for (const stack = [top.id]; stack.length > 0; ) {
-    const t = stack.pop()!;
-    inside.add(t);
-    for (const k of plan.children.get(t) ?? []) stack.push(k.id);
-  }
-  const ready = plan.ready.filter((r) => inside.has(r));
+  const inside = subtreeIds(plan, top.id);
+  // What others hold is theirs (issue 41): two agents asking are not given the same task.
+  const held = await heldByOthers(deps, plan.ready, claimer ?? { userId, name: "", token: null });
+  const ready = plan.ready.filter((r) => inside.has(r) && !held.has(r));
   const notStarted = ready.filter((r) => plan.byId.get(r)?.status !== "in_progress");
   const chosen = notStarted[0] ?? ready[0] ?? null;
   const progress = leafProgress(plan, top.id);
@@ -442,5 +448,111 @@ export async function setTaskStatus(
     unblocked: unblocked.map((r) => refOf(after.byId.get(r)!)),
     progress: leafProgress(after, rootId),
     actual_hours: task.actual_hours,
+  };
+}
+
+function subtreeIds(plan: LoadedPlan, topId: string): Set<string> {
+  const inside = new Set<string>();
+  for (const stack = [topId]; stack.length > 0; ) {
+    const t = stack.pop()!;
+    inside.add(t);
+    for (const k of plan.children.get(t) ?? []) stack.push(k.id);
+  }
+  return inside;
+}
+
+/** A list of task ids as one PostgreSQL array parameter (ids are checked UUIDs). */
+const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(",")}}`}::uuid[]`;
+
+/** Of these leaves, those someone other than the claimer holds now, with the claim. */
+async function heldByOthers(deps: Deps, ids: readonly string[], claimer: Claimer) {
+  const out = new Map<string, TaskClaim>();
+  if (ids.length === 0) return out;
+  const rows = resultRows<ClaimColumns & { id: string; claimedToken: string | null }>(
+    await deps.db.execute(sql`select id::text as "id", claimed_by::text as "claimedBy",
+        claimed_token::text as "claimedToken", claimed_holder as "claimedHolder",
+        claimed_agent as "claimedAgent", claimed_until as "claimedUntil"
+      from ${tasks} where id = any(${uuidArray(ids)}) and claimed_until > now()`),
+  );
+  for (const r of rows) {
+    const claim = claimOf(r);
+    if (claim && !heldBy(r, claimer)) out.set(r.id, claim);
+  }
+  return out;
+}
+
+/**
+ * Claims the next ready leaf nobody started or holds, in the order next_task gives (critical path first),
+ * for the caller (issue 41). Atomic: the leaf is taken with FOR UPDATE SKIP LOCKED in one statement, so
+ * concurrent callers each get a different leaf, and one a claimer committed meanwhile is read again and
+ * passed over. None free: `task` is null and the message says why.
+ */
+export async function claimNextTask(
+  deps: Deps,
+  claimer: Claimer,
+  id: string,
+  input: z.output<typeof claimInput>,
+): Promise<ClaimedNext> {
+  const top = await getOwnedRow(deps, claimer.userId, id);
+  const rootId = top.rootTaskId ?? top.id;
+  const plan = await loadPlan(deps, rootId, { titles: false });
+  const inside = subtreeIds(plan, top.id);
+  const ready = plan.ready.filter((r) => inside.has(r));
+  const candidates = ready.filter((r) => plan.byId.get(r)?.status === "pending");
+  let claimed: (ClaimColumns & { id: string }) | undefined;
+  if (candidates.length > 0) {
+    const list = uuidArray(candidates);
+    [claimed] = resultRows<ClaimColumns & { id: string }>(
+      await deps.db.execute(sql`update ${tasks} set ${claimSet(claimer, input.minutes ?? CLAIM_MINUTES_DEFAULT)}
+        where id = (select id from ${tasks}
+          where id = any(${list}) and status = 'pending' and (claimed_until is null or claimed_until <= now())
+          order by array_position(${list}, id) limit 1 for update skip locked)
+        returning id::text as "id", claimed_by::text as "claimedBy", claimed_holder as "claimedHolder",
+          claimed_agent as "claimedAgent", claimed_until as "claimedUntil"`),
+    );
+  }
+  const held = await heldByOthers(deps, ready, claimer);
+  const progress = leafProgress(plan, top.id);
+  const root = plan.byId.get(rootId)!;
+  const planning = planningState(root, plan.children.has(rootId));
+  let message: string;
+  if (claimed) {
+    message = `Claimed for you until ${claimOf(claimed)!.claimed_until.slice(11, 16)} UTC: set it in_progress, do it, then completed (which ends the claim).`;
+  } else if (held.size > 0) {
+    message = `Every ready task is taken: ${held.size} held by others. Ask again when one is done.`;
+  } else if (ready.length > 0) {
+    message = "Every ready task is already in progress: nothing is free to claim.";
+  } else if (planning) {
+    message = `${planning}; ask again in a moment.`;
+  } else if (progress.leaves_done === progress.leaves_total) {
+    message = "Everything in this plan is done.";
+  } else {
+    message = "Nothing is ready: the remaining tasks wait for work not done yet.";
+  }
+  if (claimed) {
+    await deps.events.publish({
+      type: "task.updated",
+      userId: claimer.userId,
+      taskId: claimed.id,
+      rootTaskId: rootId,
+      message: `Claimed by ${claimOf(claimed)!.claimed_by}`,
+    });
+  }
+  const heldIds = [...held.keys()].slice(0, 10);
+  const [task] = await Promise.all([
+    claimed ? agentTaskIn(deps, claimer.userId, plan, claimed.id) : null,
+    withTitles(deps, plan, heldIds),
+  ]);
+  return {
+    project_id: top.id,
+    task,
+    claim: claimed ? claimOf(claimed) : null,
+    message,
+    held_by_others: heldIds.map((r) => ({
+      ...refOf(plan.byId.get(r)!),
+      claimed_by: held.get(r)!.claimed_by,
+      claimed_until: held.get(r)!.claimed_until,
+    })),
+    progress,
   };
 }

@@ -238,6 +238,12 @@ async function actualsOf(
   }
   if (completing) {
     set.completedAt = now;
+    // Done work is nobody's to hold any more (issue 41).
+    set.claimedBy = null;
+    set.claimedToken = null;
+    set.claimedHolder = null;
+    set.claimedAgent = null;
+    set.claimedUntil = null;
     if (before.actualSource !== "person") {
       const measured = defaultActualHours(before.startedAt, now, before.estimateHighHours);
       set.actualHours = measured;
@@ -300,7 +306,7 @@ async function publishNewlyReady(
   });
 }
 
-async function publishTaskChange(deps: Deps, userId: string, task: Task, previousStatus: string) {
+export async function publishTaskChange(deps: Deps, userId: string, task: Task, previousStatus: string) {
   const base = {
     userId,
     taskId: task.id,

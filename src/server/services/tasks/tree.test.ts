@@ -56,6 +56,11 @@ function rootRow(id: string): TaskRow {
     actualSource: null,
     editedAt: null,
     exportedAt: null,
+    claimedBy: null,
+    claimedToken: null,
+    claimedHolder: null,
+    claimedAgent: null,
+    claimedUntil: null,
   } as TaskRow;
 }
 
@@ -83,6 +88,10 @@ function seededRows(rootId: string) {
     actualSource: null,
     editedAt: null,
     exportedAt: null,
+    claimedBy: null,
+    claimedHolder: null,
+    claimedAgent: null,
+    claimedUntil: null,
   };
   rows.push({
     ...base,
