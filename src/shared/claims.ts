@@ -9,23 +9,23 @@ import type { TaskClaim } from "./schemas/tasks";
 export const CLAIM_MINUTES_DEFAULT = 120;
 export const CLAIM_MINUTES_MAX = 24 * 60;
 
-export type ClaimColumns = {
-  claimedBy: string | null;
-  claimedHolder: string | null;
-  claimedAgent: string | null;
-  claimedUntil: Date | string | null;
+/** A claim as stored (task_claims), its time as the database driver gives it. */
+export type ClaimRow = {
+  userId: string;
+  holder: string;
+  agent: string | null;
+  until: Date | string;
 };
 
-/** The claim a row holds now, or null (none, or run out by `now`). */
-export function claimOf(row: ClaimColumns, now: number = Date.now()): TaskClaim | null {
-  if (row.claimedUntil === null) return null;
-  const until = typeof row.claimedUntil === "string" ? new Date(row.claimedUntil) : row.claimedUntil;
+/** The claim a row holds now, or null (run out by `now`). */
+export function claimOf(row: ClaimRow, now: number = Date.now()): TaskClaim | null {
+  const until = typeof row.until === "string" ? new Date(row.until) : row.until;
   if (Number.isNaN(until.getTime()) || until.getTime() <= now) return null;
-  const name = row.claimedHolder || "Someone";
+  const name = row.holder || "Someone";
   return {
-    claimed_by: row.claimedAgent ? `${name} (agent: ${row.claimedAgent})` : name,
-    claimed_by_user_id: row.claimedBy,
-    agent: row.claimedAgent,
+    claimed_by: row.agent ? `${name} (agent: ${row.agent})` : name,
+    claimed_by_user_id: row.userId,
+    agent: row.agent,
     claimed_until: until.toISOString(),
   };
 }

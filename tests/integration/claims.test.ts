@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tasks } from "../../src/server/db/schema/index";
+import { taskClaims } from "../../src/server/db/schema/index";
 import { flatten, type TreeNode } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { callTool, connectMcp, toolError } from "../support/mcp-client";
@@ -81,19 +81,18 @@ describe("claims", () => {
     expect(renewed.status).toBe(200);
     expect(Date.parse(renewed.json.claimed_until)).toBeGreaterThan(until + 80 * 60_000);
 
-    // Seen in the task, the tree and the next task of the other agent, which passes over it.
-    expect((await web.get(`/api/tasks/${leafId}`)).json.claim).toMatchObject({ agent: "Claude Code" });
-    const node = flatten(await treeOf(web, rootId)).find((n) => n.id === leafId) as TreeNode & {
-      claim?: { claimed_by: string };
-    };
-    expect(node.claim?.claimed_by).toBe("Ada Lovelace (agent: Claude Code)");
+    // Seen in the plan's claims and passed over by the other agent's next task.
+    const held = (await web.get(`/api/tasks/${rootId}/claims`)).json.claims;
+    expect(held).toEqual([
+      expect.objectContaining({ task_id: leafId, claimed_by: "Ada Lovelace (agent: Claude Code)" }),
+    ]);
     const theirs = (await second.get(`/api/tasks/${rootId}/next`)).json;
     expect(theirs.task?.id).not.toBe(leafId);
     expect((await first.get(`/api/tasks/${rootId}/next`)).json.task.id).toBe(leafId);
 
     // Done ends the claim.
     expect((await first.post(`/api/tasks/${leafId}/status`, { status: "completed" })).status).toBe(200);
-    expect((await web.get(`/api/tasks/${leafId}`)).json.claim).toBeNull();
+    expect((await web.get(`/api/tasks/${rootId}/claims`)).json.claims).toEqual([]);
     expect((await second.post(`/api/tasks/${leafId}/claim`, {})).json.detail).toMatch(/This task is done/);
   });
 
@@ -106,15 +105,15 @@ describe("claims", () => {
     expect((await bot.post(`/api/tasks/${leafId}/claim`, {})).status).toBe(200);
     const released = await web.request("DELETE", `/api/tasks/${leafId}/claim`);
     expect(released.status).toBe(200);
-    expect(released.json.claim).toBeNull();
+    expect(released.json.claims).toEqual([]);
     expect((await web.post(`/api/tasks/${leafId}/claim`, {})).json.claimed_by).toBe("Ada Lovelace");
 
     // A claim past its time holds nothing: anyone may take the leaf.
     await server.deps.db
-      .update(tasks)
-      .set({ claimedUntil: new Date(Date.now() - 1000) })
-      .where(eq(tasks.id, leafId));
-    expect((await web.get(`/api/tasks/${leafId}`)).json.claim).toBeNull();
+      .update(taskClaims)
+      .set({ until: new Date(Date.now() - 1000) })
+      .where(eq(taskClaims.taskId, leafId));
+    expect((await web.get(`/api/tasks/${rootId}/claims`)).json.claims).toEqual([]);
     expect((await bot.post(`/api/tasks/${leafId}/claim`, {})).status).toBe(200);
 
     // Not a leaf; not ready (it waits for its sibling before it); bad minutes; read-only token; a stranger.
@@ -146,7 +145,8 @@ describe("claims", () => {
     ] as const) {
       expect((await stranger.request(method, path, {})).status, path).toBe(404);
     }
-    expect((await web.get(`/api/tasks/${leafId}`)).json.claim.agent).toBe("Cursor");
+    expect((await web.get(`/api/tasks/${rootId}/claims`)).json.claims[0].agent).toBe("Cursor");
+    expect((await stranger.get(`/api/tasks/${rootId}/claims`)).status).toBe(404);
   });
 
   it("gives concurrent claim_next_task callers distinct leaves, in next_task's order, then says none is free", async () => {

@@ -20,6 +20,7 @@ export const PLAN_QUERIES = [
   "trackerChanges",
   "notes",
   "requirements",
+  "claims",
 ] as const;
 
 /** The `agent` router's queries the web app shows, which a change to a plan makes stale too. */

@@ -18,7 +18,7 @@ import {
   submittedComposition,
   submittedSubtasks,
 } from "../../shared/schemas/agent-planning";
-import { claimedNext, claimInput, claimResult } from "../../shared/schemas/claims";
+import { claimedNext, claimInput, claimResult, planClaims } from "../../shared/schemas/claims";
 import { task, taskId } from "../../shared/schemas/tasks";
 import * as planning from "../services/tasks/agent-planning";
 import * as agent from "../services/tasks/agent-view";
@@ -101,9 +101,9 @@ export const agentOperations = {
   }),
   releaseClaim: mutation({
     access: "user",
-    summary: "Lets a claim on a task go (yours, or any on your plan); the task as it is after.",
+    summary: "Lets a claim on a task go (yours, or any on your plan); the plan's claims after.",
     input: byId,
-    output: task,
+    output: planClaims,
     run: ({ deps, user, apiToken }, input) =>
       claims.releaseClaim(deps, claims.claimerOf(user, apiToken), input.id),
     rest: [{ method: "delete", path: "/tasks/{id}/claim" }],

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { planActuals, scopeChanges, scopeChangesInput } from "../../shared/schemas/actuals";
+import { planClaims } from "../../shared/schemas/claims";
 import { syncResult } from "../../shared/schemas/integrations";
 import { addNoteInput, taskNote, taskNotes } from "../../shared/schemas/notes";
 import { reading, setReadingInput } from "../../shared/schemas/reading";
@@ -49,6 +50,7 @@ import * as revisions from "../plan/revisions";
 import * as sync from "../services/exports/sync";
 import * as tracker from "../services/exports/tracker-changes";
 import * as actuals from "../services/tasks/actuals";
+import * as claims from "../services/tasks/claims";
 import * as notes from "../services/tasks/notes";
 import * as readings from "../services/tasks/reading";
 import * as replan from "../services/tasks/replan";
@@ -334,6 +336,14 @@ export const taskOperations = {
     output: task,
     run: ({ deps, user }, input) => replan.unlockTask(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/unlock" }],
+  }),
+  claims: query({
+    access: "user",
+    summary: "Who works on which task of the plan now, until when (issue 41): the claims held on its tasks.",
+    input: byId,
+    output: planClaims,
+    run: ({ deps, user }, input) => claims.listClaims(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/tasks/{id}/claims" }],
   }),
   revisions: query({
     access: "user",

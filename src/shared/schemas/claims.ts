@@ -29,3 +29,7 @@ export const claimedNext = z
   })
   .meta({ id: "ClaimedNext" });
 export type ClaimedNext = z.infer<typeof claimedNext>;
+
+/** GET /tasks/{id}/claims: the claims held now on the task's plan. */
+export const planClaims = z.object({ claims: z.array(claimResult) }).meta({ id: "PlanClaims" });
+export type PlanClaims = z.infer<typeof planClaims>;

@@ -384,8 +384,6 @@ export const task = z
     planner: z.string().nullable(),
     model: z.string().nullable(),
     warnings: z.array(z.string()),
-    /** Who works on this leaf until when (issue 41): null when nobody holds it (a claim past its time holds nothing). */
-    claim: taskClaim.nullable(),
   })
   .meta({ id: "Task" });
 export type Task = z.infer<typeof task>;
@@ -421,7 +419,6 @@ export const taskTreeNode = task
     warnings: true,
     planner: true,
     model: true,
-    claim: true,
     // The plan-level fields: on the root only.
     context: true,
     additional_context: true,

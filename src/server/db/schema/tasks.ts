@@ -84,24 +84,41 @@ export const tasks = pgTable(
     editedAt: timestamp({ withTimezone: true }),
     /** When an export last created it in JIRA, Trello or GitHub: a re-plan leaves it alone until unlocked. */
     exportedAt: timestamp({ withTimezone: true }),
-    /**
-     * A claim on a leaf (issue 41): who works on it until when, so two people or agents never take the
-     * same task. The holder is a user, and the access token it came with (each coding agent has its own);
-     * a claim past its time holds nothing. Kept on the task row itself, so a claim is taken with one
-     * conditional update of the row (a concurrent claimer re-reads the row and sees it).
-     */
-    claimedBy: uuid().references(() => users.id, { onDelete: "set null" }),
-    claimedToken: uuid(),
-    /** The holder's name when it claimed, and the agent's (its token's name) when an agent did. */
-    claimedHolder: text(),
-    claimedAgent: text(),
-    claimedUntil: timestamp({ withTimezone: true }),
   },
   (t) => [
     index("tasks_user_top_level_idx").on(t.userId, t.createdAt.desc()).where(sql`${t.parentId} is null`),
     index("tasks_root_idx").on(t.rootTaskId),
     index("tasks_parent_idx").on(t.parentId, t.position),
   ],
+);
+
+/**
+ * A claim on a leaf (issue 41): who works on it until when, so two people or agents are never given the
+ * same task. The holder is a user, and the access token it came with (each coding agent has its own). A
+ * claim past its time holds nothing and is replaced by the next claimer. One row per task: the key decides
+ * between two claimers (services/tasks/claims.ts). Not part of the plan: a claim changes no plan version.
+ */
+export const taskClaims = pgTable(
+  "task_claims",
+  {
+    taskId: uuid()
+      .primaryKey()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The access token of the agent that claimed it; null for a person in the app. */
+    tokenId: uuid(),
+    /** The holder's name when it claimed, and the agent's (its token's name) when an agent did. */
+    holder: text().notNull(),
+    agent: text(),
+    claimedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    until: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index("task_claims_root_idx").on(t.rootTaskId, t.until)],
 );
 
 /**

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { calibrationSentence } from "../../../shared/actuals";
-import { CLAIM_MINUTES_DEFAULT, type ClaimColumns, claimOf } from "../../../shared/claims";
+import { CLAIM_MINUTES_DEFAULT, type ClaimRow, claimOf } from "../../../shared/claims";
 import {
   type AgentTask,
   type NextTask,
@@ -20,7 +20,7 @@ import type { TaskClaim, TaskStatus } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { planStateOf, workStateOf } from "../../../shared/work-state";
 import { resultRows } from "../../db/client";
-import { tasks } from "../../db/schema/index";
+import { taskClaims, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { loadCalibration } from "../../plan/calibration";
 import { PlanGraph, readyLeaves, schedulePlan } from "../../plan/graph";
@@ -28,10 +28,11 @@ import { simulationsFor } from "../../plan/order";
 import { getOwnedRow } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import { loadPlanEdges, loadPlanRows, loadTitles, type PlanRow, planNodeOf } from "../../plan/rows";
-import { type Claimer, claimSet, heldBy } from "./claims";
+import { activeClaims, announceClaim, type Claimer, claimValues, heldBy, insertClaim } from "./claims";
 import { listNotes } from "./notes";
 import { statedScope, toContext } from "./serialize";
 import { updateTask } from "./tasks";
+import { ownedPlanVersion } from "./tree-cache";
 
 /**
  * The plan as a coding agent or a script reads it (the MCP tools, the CLI): the projects with their
@@ -367,12 +368,12 @@ export async function getNextTask(
   id: string,
   claimer: Claimer | null = null,
 ): Promise<NextTask> {
-  const top = await getOwnedRow(deps, userId, id);
-  const rootId = top.rootTaskId ?? top.id;
-  const plan = await loadPlan(deps, rootId, { titles: false });
-  const inside = subtreeIds(plan, top.id);
+  const { root: rootId, version } = await ownedPlanVersion(deps, userId, id);
+  const plan = await planAt(deps, rootId, version);
+  const top = { id };
+  const inside = subtreeIds(plan, id);
   // What others hold is theirs (issue 41): two agents asking are not given the same task.
-  const held = await heldByOthers(deps, plan.ready, claimer ?? { userId, name: "", token: null });
+  const held = await heldByOthers(deps, rootId, plan.ready, claimer ?? { userId, name: "", token: null });
   const ready = plan.ready.filter((r) => inside.has(r) && !held.has(r));
   const notStarted = ready.filter((r) => plan.byId.get(r)?.status !== "in_progress");
   const chosen = notStarted[0] ?? ready[0] ?? null;
@@ -451,7 +452,20 @@ export async function setTaskStatus(
   };
 }
 
+/** A plan's memos: what calls on a cached plan would otherwise work out again each time. */
+const memos = new WeakMap<LoadedPlan, Map<string, unknown>>();
+function memo<T>(plan: LoadedPlan, key: string, make: () => T): T {
+  let m = memos.get(plan);
+  if (!m) memos.set(plan, (m = new Map()));
+  if (!m.has(key)) m.set(key, make());
+  return m.get(key) as T;
+}
+
 function subtreeIds(plan: LoadedPlan, topId: string): Set<string> {
+  return memo(plan, `inside:${topId}`, () => subtreeOf(plan, topId));
+}
+
+function subtreeOf(plan: LoadedPlan, topId: string): Set<string> {
   const inside = new Set<string>();
   for (const stack = [topId]; stack.length > 0; ) {
     const t = stack.pop()!;
@@ -464,21 +478,34 @@ function subtreeIds(plan: LoadedPlan, topId: string): Set<string> {
 /** A list of task ids as one PostgreSQL array parameter (ids are checked UUIDs). */
 const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(",")}}`}::uuid[]`;
 
-/** Of these leaves, those someone other than the claimer holds now, with the claim. */
-async function heldByOthers(deps: Deps, ids: readonly string[], claimer: Claimer) {
+/** Ready leaves tried per claim statement, in order (claim_next_task). */
+const CLAIM_WINDOW = 64;
+
+/**
+ * Of these leaves, those someone other than the claimer holds now, with the claim. A plan's claims are
+ * few (one per person or agent at work), so they are read by plan and matched here.
+ */
+async function heldByOthers(deps: Deps, rootId: string, ids: readonly string[], claimer: Claimer) {
   const out = new Map<string, TaskClaim>();
   if (ids.length === 0) return out;
-  const rows = resultRows<ClaimColumns & { id: string; claimedToken: string | null }>(
-    await deps.db.execute(sql`select id::text as "id", claimed_by::text as "claimedBy",
-        claimed_token::text as "claimedToken", claimed_holder as "claimedHolder",
-        claimed_agent as "claimedAgent", claimed_until as "claimedUntil"
-      from ${tasks} where id = any(${uuidArray(ids)}) and claimed_until > now()`),
-  );
-  for (const r of rows) {
-    const claim = claimOf(r);
-    if (claim && !heldBy(r, claimer)) out.set(r.id, claim);
+  const wanted = new Set(ids);
+  for (const c of await activeClaims(deps.db, rootId)) {
+    const claim = claimOf(c);
+    if (claim && wanted.has(c.taskId) && !heldBy(c, claimer)) out.set(c.taskId, claim);
   }
   return out;
+}
+
+/**
+ * The plan as the agent's views read it, at a version (tree-cache.ts): built once per version and shared
+ * by the calls that ask for it meanwhile, so twenty agents asking at once read the plan once. Claims are
+ * not part of it (they change no version). Its titles fill in as answers name them.
+ */
+async function planAt(deps: Deps, rootId: string, version: number): Promise<LoadedPlan> {
+  return (await deps.treeCache.get(`agent:${rootId}:${version}`, async () => {
+    const plan = await loadPlan(deps, rootId, { titles: false });
+    return { value: plan, bytes: plan.rows.length * 600 };
+  })) as LoadedPlan;
 }
 
 /**
@@ -493,26 +520,43 @@ export async function claimNextTask(
   id: string,
   input: z.output<typeof claimInput>,
 ): Promise<ClaimedNext> {
-  const top = await getOwnedRow(deps, claimer.userId, id);
-  const rootId = top.rootTaskId ?? top.id;
-  const plan = await loadPlan(deps, rootId, { titles: false });
-  const inside = subtreeIds(plan, top.id);
+  const { root: rootId, version } = await ownedPlanVersion(deps, claimer.userId, id);
+  const plan = await planAt(deps, rootId, version);
+  const inside = subtreeIds(plan, id);
   const ready = plan.ready.filter((r) => inside.has(r));
   const candidates = ready.filter((r) => plan.byId.get(r)?.status === "pending");
-  let claimed: (ClaimColumns & { id: string }) | undefined;
-  if (candidates.length > 0) {
-    const list = uuidArray(candidates);
-    [claimed] = resultRows<ClaimColumns & { id: string }>(
-      await deps.db.execute(sql`update ${tasks} set ${claimSet(claimer, input.minutes ?? CLAIM_MINUTES_DEFAULT)}
-        where id = (select id from ${tasks}
-          where id = any(${list}) and status = 'pending' and (claimed_until is null or claimed_until <= now())
-          order by array_position(${list}, id) limit 1 for update skip locked)
-        returning id::text as "id", claimed_by::text as "claimedBy", claimed_holder as "claimedHolder",
-          claimed_agent as "claimedAgent", claimed_until as "claimedUntil"`),
+  const minutes = input.minutes ?? CLAIM_MINUTES_DEFAULT;
+  let claimed: (ClaimRow & { taskId: string }) | undefined;
+  // One statement: the first free ready leaf, locked with SKIP LOCKED (a leaf another call holds now is
+  // passed over), and its claim. A leaf another claimer committed to after this statement's snapshot is
+  // locked all the same (its task row did not change): the claim's key refuses it, and the next is tried.
+  // Candidates go in windows of CLAIM_WINDOW, in order: the statement's parameters stay small (sending
+  // every ready leaf of a big plan with each call was most of a call's cost), and a window whose leaves are
+  // all taken moves on to the next.
+  const lost: string[] = [];
+  let from = 0;
+  for (let attempt = 0; from < candidates.length && !claimed && attempt < 50; attempt++) {
+    const window = candidates.slice(from, from + CLAIM_WINDOW);
+    const list = uuidArray(window);
+    const [row] = resultRows<{ picked: string | null } & Partial<ClaimRow & { taskId: string }>>(
+      await deps.db.execute(sql`with pick as (
+          select t.id from ${tasks} t
+          where t.id = any(${list}) and t.status = 'pending'
+            and not exists (select 1 from ${taskClaims} k where k.task_id = t.id and k.until > now())
+            ${lost.length ? sql`and t.id <> all(${uuidArray(lost)})` : sql``}
+          order by array_position(${list}, t.id) limit 1
+          for update of t skip locked),
+        won as (${insertClaim(sql`select pick.id, ${rootId}::uuid, ${claimer.userId}::uuid,
+          ${claimer.token?.id ?? null}::uuid, ${claimer.name}, ${claimer.token?.name ?? null}, now(),
+          now() + make_interval(mins => ${minutes}) from pick`)})
+        select pick.id::text as "picked", won.* from pick left join won on true`),
     );
+    if (!row?.picked) from += CLAIM_WINDOW;
+    else if (row.taskId) claimed = row as ClaimRow & { taskId: string };
+    else lost.push(row.picked);
   }
-  const held = await heldByOthers(deps, ready, claimer);
-  const progress = leafProgress(plan, top.id);
+  const held = await heldByOthers(deps, rootId, ready, claimer);
+  const progress = memo(plan, `progress:${id}`, () => leafProgress(plan, id));
   const root = plan.byId.get(rootId)!;
   const planning = planningState(root, plan.children.has(rootId));
   let message: string;
@@ -530,21 +574,21 @@ export async function claimNextTask(
     message = "Nothing is ready: the remaining tasks wait for work not done yet.";
   }
   if (claimed) {
-    await deps.events.publish({
-      type: "task.updated",
-      userId: claimer.userId,
-      taskId: claimed.id,
-      rootTaskId: rootId,
-      message: `Claimed by ${claimOf(claimed)!.claimed_by}`,
-    });
+    await announceClaim(
+      deps,
+      claimer.userId,
+      claimed.taskId,
+      rootId,
+      `Claimed by ${claimOf(claimed)!.claimed_by}`,
+    );
   }
   const heldIds = [...held.keys()].slice(0, 10);
   const [task] = await Promise.all([
-    claimed ? agentTaskIn(deps, claimer.userId, plan, claimed.id) : null,
+    claimed ? agentTaskIn(deps, claimer.userId, plan, claimed.taskId) : null,
     withTitles(deps, plan, heldIds),
   ]);
   return {
-    project_id: top.id,
+    project_id: id,
     task,
     claim: claimed ? claimOf(claimed) : null,
     message,

@@ -1,22 +1,21 @@
-import { sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { CLAIM_MINUTES_DEFAULT, claimOf, claimSentence } from "../../../shared/claims";
-import type { ClaimResult, claimInput } from "../../../shared/schemas/claims";
-import { resultRows } from "../../db/client";
-import { tasks } from "../../db/schema/index";
+import { CLAIM_MINUTES_DEFAULT, type ClaimRow, claimOf, claimSentence } from "../../../shared/claims";
+import type { ClaimResult, claimInput, PlanClaims } from "../../../shared/schemas/claims";
+import { type DbOrTx, resultRows } from "../../db/client";
+import { taskClaims, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { getOwnedRow } from "../../plan/owned";
-import { hasChildren, loadTaskRow, type TaskRow } from "../../plan/rows";
-import { publishTaskChange } from "./edit";
-import { getTask } from "./tasks";
+import { hasChildren, type TaskRow } from "../../plan/rows";
 
 /**
  * Claims on leaves (issue 41): a person or a coding agent takes a ready leaf for a while, so no one else
- * is given it. A claim is one conditional update of the task's row, so of two claimers of the same leaf
- * exactly one wins, on PostgreSQL as on PGlite; the next-task claim (agent-view.ts) takes the first free
- * ready leaf with FOR UPDATE SKIP LOCKED. A claim runs out by itself (claimed_until), is renewed by
- * claiming again, and ends when the task is done or its holder lets it go.
+ * is given it. A claim is a row of task_claims, keyed by the task: of two claimers of one leaf exactly one
+ * inserts it (the other's insert finds it and changes nothing), on PostgreSQL as on PGlite. The next-task
+ * claim (agent-view.ts) locks the first free ready leaf with FOR UPDATE SKIP LOCKED, so concurrent callers
+ * go to different leaves without waiting. A claim runs out by itself (`until`), is renewed by claiming
+ * again, and ends when the task is done or is let go. Claims are not the plan: they change no version.
  */
 
 /** Who claims: a person in the app, or one of their coding agents (each has its own token). */
@@ -34,19 +33,42 @@ export function claimerOf(
   };
 }
 
-/** The columns a claim by `claimer` for `minutes` sets. */
-export function claimSet(claimer: Claimer, minutes: number) {
-  return sql`claimed_by = ${claimer.userId}, claimed_token = ${claimer.token?.id ?? null},
-    claimed_holder = ${claimer.name}, claimed_agent = ${claimer.token?.name ?? null},
-    claimed_until = now() + make_interval(mins => ${minutes})`;
+/** The values of a claim by `claimer` on a task of plan `rootId`, for `minutes` from now. */
+export function claimValues(claimer: Claimer, taskId: string, rootId: string, minutes: number) {
+  return sql`values (${taskId}::uuid, ${rootId}::uuid, ${claimer.userId}::uuid, ${claimer.token?.id ?? null}::uuid,
+    ${claimer.name}, ${claimer.token?.name ?? null}, now(), now() + make_interval(mins => ${minutes}))`;
 }
 
-/** Whether the row's claim (if any) is this claimer's: the same person, and the same agent or none. */
-export function heldBy(
-  row: { claimedBy: string | null; claimedToken: string | null },
-  claimer: Claimer,
-): boolean {
-  return row.claimedBy === claimer.userId && row.claimedToken === (claimer.token?.id ?? null);
+/**
+ * Inserts the claim unless someone else holds the task now: the key decides between two claimers at
+ * once, and a claim run out, or the claimer's own, is replaced. The claim's row when it was taken.
+ */
+export function insertClaim(values: SQL) {
+  return sql`insert into ${taskClaims} as k (task_id, root_task_id, user_id, token_id, holder, agent, claimed_at, until)
+    ${values}
+    on conflict (task_id) do update set user_id = excluded.user_id, token_id = excluded.token_id,
+      holder = excluded.holder, agent = excluded.agent, claimed_at = excluded.claimed_at, until = excluded.until
+    where k.until <= now() or (k.user_id = excluded.user_id and k.token_id is not distinct from excluded.token_id)
+    returning k.task_id::text as "taskId", k.user_id::text as "userId", k.holder, k.agent, k.until`;
+}
+
+/** Whether a claim is this claimer's: the same person, and the same agent or none. */
+export function heldBy(row: { userId: string; tokenId: string | null }, claimer: Claimer): boolean {
+  return row.userId === claimer.userId && row.tokenId === (claimer.token?.id ?? null);
+}
+
+/** The claims held now on a plan's tasks (all of them, or these). */
+export async function activeClaims(
+  db: DbOrTx,
+  rootId: string,
+  ids?: readonly string[],
+): Promise<(ClaimRow & { taskId: string; tokenId: string | null })[]> {
+  return resultRows(
+    await db.execute(sql`select task_id::text as "taskId", user_id::text as "userId", token_id::text as "tokenId",
+        holder, agent, until from ${taskClaims}
+      where root_task_id = ${rootId} and until > now()
+        ${ids ? sql`and task_id = any(${`{${ids.join(",")}}`}::uuid[])` : sql``}`),
+  );
 }
 
 async function leafToClaim(deps: Deps, userId: string, id: string): Promise<TaskRow> {
@@ -89,16 +111,12 @@ export async function claimTask(
     );
   }
   const minutes = input.minutes ?? CLAIM_MINUTES_DEFAULT;
-  const [won] = resultRows<{ id: string }>(
-    await deps.db.execute(sql`update ${tasks} set ${claimSet(claimer, minutes)}
-      where id = ${row.id} and status <> 'completed'
-        and (claimed_until is null or claimed_until <= now()
-          or (claimed_by = ${claimer.userId} and claimed_token is not distinct from ${claimer.token?.id ?? null}::uuid))
-      returning id`),
+  const [won] = resultRows<ClaimRow>(
+    await deps.db.execute(insertClaim(claimValues(claimer, row.id, rootId, minutes))),
   );
-  const now = (await loadTaskRow(deps.db, row.id))!;
   if (!won) {
-    const claim = claimOf(now);
+    const [held] = await activeClaims(deps.db, rootId, [row.id]);
+    const claim = held ? claimOf(held) : null;
     throw new AppError(
       "CONFLICT",
       claim
@@ -106,19 +124,42 @@ export async function claimTask(
         : "This task changed while it was being claimed: claim it again.",
     );
   }
-  await publishTaskChange(deps, claimer.userId, await getTask(deps, claimer.userId, row.id), row.status);
-  return { task_id: row.id, ...claimOf(now)! };
+  const claim = claimOf(won)!;
+  await announceClaim(deps, claimer.userId, row.id, rootId, `Claimed by ${claim.claimed_by}`);
+  return { task_id: row.id, ...claim };
+}
+
+/** Tells every open view of the plan that a claim changed (the claims query refetches). */
+export async function announceClaim(
+  deps: Deps,
+  userId: string,
+  taskId: string,
+  rootId: string,
+  message: string,
+) {
+  await deps.events.publish({ type: "task.updated", userId, taskId, rootTaskId: rootId, message });
+}
+
+/** The claims held now on the plan of a task of the caller's, for the views that show them. */
+export async function listClaims(deps: Deps, userId: string, id: string): Promise<PlanClaims> {
+  const row = await getOwnedRow(deps, userId, id);
+  const claims = await activeClaims(deps.db, row.rootTaskId ?? row.id);
+  return {
+    claims: claims.flatMap((c) => {
+      const claim = claimOf(c);
+      return claim ? [{ task_id: c.taskId, ...claim }] : [];
+    }),
+  };
 }
 
 /**
  * Lets a claim go: the holder's own, or any on the caller's plan (a person frees what their agent left).
  * Nothing to let go is not an error: the answer is the task as it is.
  */
-export async function releaseClaim(deps: Deps, claimer: Claimer, id: string) {
+export async function releaseClaim(deps: Deps, claimer: Claimer, id: string): Promise<PlanClaims> {
   const row = await getOwnedRow(deps, claimer.userId, id);
-  await deps.db.execute(sql`update ${tasks} set claimed_by = null, claimed_token = null, claimed_holder = null,
-      claimed_agent = null, claimed_until = null where id = ${row.id} and claimed_until is not null`);
-  const task = await getTask(deps, claimer.userId, row.id);
-  await publishTaskChange(deps, claimer.userId, task, row.status);
-  return task;
+  const rootId = row.rootTaskId ?? row.id;
+  const gone = await deps.db.delete(taskClaims).where(eq(taskClaims.taskId, row.id)).returning();
+  if (gone.length) await announceClaim(deps, claimer.userId, row.id, rootId, "Claim let go");
+  return listClaims(deps, claimer.userId, rootId);
 }

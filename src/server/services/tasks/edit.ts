@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { defaultActualHours } from "../../../shared/actuals";
 import { findApplicationType, findStack } from "../../../shared/catalogue";
 import type { createTaskInput, Task, updateTaskInput } from "../../../shared/schemas/tasks";
-import { taskDependencies, tasks } from "../../db/schema/index";
+import { taskClaims, taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { agentStartedEvents } from "../../engine/agent";
 import { readingToCheck } from "../../engine/brief";
@@ -193,6 +193,10 @@ export async function updateTask(
       });
     });
   }
+  // Done work is nobody's to hold any more (issue 41).
+  if (set.completedAt && before.status !== "completed") {
+    await deps.db.delete(taskClaims).where(eq(taskClaims.taskId, id));
+  }
   const task = await getTask(deps, userId, id);
   await publishTaskChange(deps, userId, task, before.status);
   if ((before.status === "completed") !== (task.status === "completed")) {
@@ -238,12 +242,6 @@ async function actualsOf(
   }
   if (completing) {
     set.completedAt = now;
-    // Done work is nobody's to hold any more (issue 41).
-    set.claimedBy = null;
-    set.claimedToken = null;
-    set.claimedHolder = null;
-    set.claimedAgent = null;
-    set.claimedUntil = null;
     if (before.actualSource !== "person") {
       const measured = defaultActualHours(before.startedAt, now, before.estimateHighHours);
       set.actualHours = measured;

@@ -1,6 +1,5 @@
 import { and, asc, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { claimOf } from "../../../shared/claims";
 import { UUID_PATTERN } from "../../../shared/ids";
 import {
   type listTasksInput,
@@ -196,10 +195,6 @@ export type TreeRow = {
   actualSource: "person" | "working_time" | null;
   editedAt: string | null;
   exportedAt: string | null;
-  claimedBy: string | null;
-  claimedHolder: string | null;
-  claimedAgent: string | null;
-  claimedUntil: string | null;
 };
 
 const utcText = (column: string) => sql.raw(`("${column}" at time zone 'UTC')::text`);
@@ -238,10 +233,6 @@ const TREE_COLUMNS = [
   "startedAt",
   "actualHours",
   "actualSource",
-  "claimedBy",
-  "claimedHolder",
-  "claimedAgent",
-  "claimedUntil",
 ] as const satisfies readonly (keyof TreeRow)[];
 
 /**
@@ -256,8 +247,7 @@ async function loadTreeRows(deps: Deps, userId: string, rootId: string): Promise
       failure_reason, acceptance_criteria, requirement_ids, estimated_hours, estimate_low_hours,
       estimate_high_hours, estimate_source, planner, model, warnings, ${utcText("created_at")},
       ${utcText("updated_at")}, ${utcText("completed_at")}, ${utcText("edited_at")},
-      ${utcText("exported_at")}, ${utcText("started_at")}, actual_hours, actual_source, claimed_by,
-      claimed_holder, claimed_agent, ${utcText("claimed_until")})
+      ${utcText("exported_at")}, ${utcText("started_at")}, actual_hours, actual_source)
       order by depth, position, created_at), '[]') as rows
     from ${tasks}
     where user_id = ${userId} and (id = ${rootId} or root_task_id = ${rootId})`);
@@ -395,11 +385,6 @@ function leanNode(
   if (row.actualHours !== null) {
     node.actual_hours = row.actualHours;
     node.actual_source = row.actualSource;
-  }
-  if (row.claimedUntil !== null) {
-    // Shown with its time: a cached tree may outlive the claim, and readers compare it with their clock.
-    const claim = claimOf({ ...row, claimedUntil: isoOfUtcText(row.claimedUntil) });
-    if (claim) node.claim = claim;
   }
   if (row.estimatedHours !== null) {
     node.estimated_hours = row.estimatedHours;

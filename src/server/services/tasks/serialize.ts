@@ -1,4 +1,3 @@
-import { claimOf } from "../../../shared/claims";
 import type { LockReason } from "../../../shared/schemas/replan";
 import {
   type Chapter,
@@ -87,7 +86,6 @@ export function toTask(
     started_at: row.startedAt ? row.startedAt.toISOString() : null,
     actual_hours: row.actualHours,
     actual_source: row.actualSource,
-    claim: claimOf(row),
     depth: row.depth,
     position: row.position,
     total_subtasks: counts.descendants,

@@ -100,7 +100,7 @@ const FOLD_AFTER = 64;
  * The task's plan and that plan's version, for the caller who owns the task: one indexed query. Throws
  * not found for anyone else's task, as every read does.
  */
-async function ownedPlanVersion(deps: Deps, userId: string, id: string) {
+export async function ownedPlanVersion(deps: Deps, userId: string, id: string) {
   if (!UUID_PATTERN.test(id)) throw new AppError("NOT_FOUND", TASK_NOT_FOUND);
   const [row] = await deps.database.rows<{ root: string; base: string | number; changes: number }>(sql`
     select coalesce(t.root_task_id, t.id) as root,

@@ -56,11 +56,6 @@ function rootRow(id: string): TaskRow {
     actualSource: null,
     editedAt: null,
     exportedAt: null,
-    claimedBy: null,
-    claimedToken: null,
-    claimedHolder: null,
-    claimedAgent: null,
-    claimedUntil: null,
   } as TaskRow;
 }
 
@@ -88,10 +83,6 @@ function seededRows(rootId: string) {
     actualSource: null,
     editedAt: null,
     exportedAt: null,
-    claimedBy: null,
-    claimedHolder: null,
-    claimedAgent: null,
-    claimedUntil: null,
   };
   rows.push({
     ...base,
