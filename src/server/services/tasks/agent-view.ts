@@ -28,7 +28,7 @@ import { simulationsFor } from "../../plan/order";
 import { getOwnedRow } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import { loadPlanEdges, loadPlanRows, loadTitles, type PlanRow, planNodeOf } from "../../plan/rows";
-import { activeClaims, announceClaim, type Claimer, claimValues, heldBy, insertClaim } from "./claims";
+import { activeClaims, announceClaim, type Claimer, heldBy, insertClaim } from "./claims";
 import { listNotes } from "./notes";
 import { statedScope, toContext } from "./serialize";
 import { updateTask } from "./tasks";
@@ -456,7 +456,10 @@ export async function setTaskStatus(
 const memos = new WeakMap<LoadedPlan, Map<string, unknown>>();
 function memo<T>(plan: LoadedPlan, key: string, make: () => T): T {
   let m = memos.get(plan);
-  if (!m) memos.set(plan, (m = new Map()));
+  if (!m) {
+    m = new Map();
+    memos.set(plan, m);
+  }
   if (!m.has(key)) m.set(key, make());
   return m.get(key) as T;
 }
