@@ -14,6 +14,7 @@ import { finishDate, formatRange, titleOf } from "./plan-view";
 import { ScopeChangesCard } from "./scope-changes-card";
 import { indexTree } from "./task-tree";
 import { TrackerChangesCard } from "./tracker-changes-card";
+import { useClaims } from "./use-claims";
 import { useRefreshTask } from "./use-task-detail";
 
 /** A wave shows this many leaves before "N more". */
@@ -70,6 +71,8 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
     ),
   );
   const index = useMemo(() => indexTree(tree), [tree]);
+  // What someone else (or one of your agents) has claimed is theirs: Next up passes over it (issue 41).
+  const claims = useClaims(tree.id);
   const complete = useMutation(
     trpc.tasks.complete.mutationOptions({
       retry: false,
@@ -118,6 +121,8 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
   }
   const today = new Date();
   const remaining = s.waves.reduce((n, w) => n + w.length, 0);
+  const free = s.ready.filter((id) => !claims.others(id));
+  const heldElsewhere = s.ready.filter((id) => claims.others(id));
 
   return (
     <div className="flex flex-col gap-4" aria-busy={schedule.isFetching}>
@@ -210,15 +215,27 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
           <h3 id="next-up-heading" className="card-title text-base">
             Next up
           </h3>
-          {s.ready.length === 0 ? (
+          {heldElsewhere.length > 0 && (
+            <p className="text-sm text-base-content/70" data-testid="next-up-held">
+              {heldElsewhere.length} ready {heldElsewhere.length === 1 ? "task is" : "tasks are"} taken:{" "}
+              {heldElsewhere
+                .slice(0, 3)
+                .map((id) => `${nameOf(id)} (${claims.others(id)!.claimed_by})`)
+                .join(", ")}
+              {heldElsewhere.length > 3 ? ", …" : ""}.
+            </p>
+          )}
+          {free.length === 0 ? (
             <p className="text-sm text-base-content/70">
               {remaining === 0
                 ? "Nothing left to do."
-                : "Nothing is ready: every remaining task waits for another."}
+                : heldElsewhere.length > 0
+                  ? "Every ready task is taken by someone else."
+                  : "Nothing is ready: every remaining task waits for another."}
             </p>
           ) : (
             <ol className="flex flex-col gap-1" data-testid="next-up">
-              {s.ready.map((id) => {
+              {free.map((id) => {
                 const node = index.get(id)?.node;
                 return (
                   <li
@@ -229,6 +246,9 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
                       {nameOf(id)}
                     </span>
                     {critical.has(id) && <span className="badge badge-sm badge-primary">critical</span>}
+                    {claims.mine(claims.byTask.get(id)) && (
+                      <span className="badge badge-sm badge-ghost">yours</span>
+                    )}
                     {node?.estimate_hours && (
                       <span className="text-xs text-base-content/70">{formatRange(node.estimate_hours)}</span>
                     )}

@@ -10,6 +10,7 @@ import { complexityBadgeClass } from "../../lib/complexity-badge";
 import { workProgressText } from "../../lib/task-status";
 import { useTRPC } from "../../lib/trpc";
 import { ActualsEditor } from "./actuals-editor";
+import { ClaimSection } from "./claim-section";
 import { DependenciesSection } from "./dependencies-section";
 import { EstimateEditor } from "./estimate-editor";
 import { MoveSection } from "./move-section";
@@ -143,6 +144,7 @@ export function SubtaskDetailPanel({
           askReopen={askReopen}
           onAction={(action) => work.run(node.id, action)}
         />
+        <ClaimSection node={node} rootId={rootId} />
 
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-base-content/60">Status</dt>

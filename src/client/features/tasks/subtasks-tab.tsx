@@ -13,6 +13,7 @@ import { ReplanDialog } from "./replan-dialog";
 import { SubtaskDetailPanel } from "./subtask-detail-panel";
 import { dropPlacement, expandableIds, flattenVisible, indexTree } from "./task-tree";
 import { TaskTreeView } from "./task-tree-view";
+import { claimTime, useClaims } from "./use-claims";
 import { useRefreshTask } from "./use-task-detail";
 import { useWorkStatus } from "./use-work-status";
 
@@ -49,6 +50,7 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
   // The row whose reopen question R asked (the details ask it, and say what it unlocks).
   const [askReopen, setAskReopen] = useState<string | null>(null);
   const work = useWorkStatus();
+  const claims = useClaims(tree.id);
   const treeRef = useRef<HTMLDivElement>(null);
   const [addTargetId, setAddTargetId] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<TaskTreeNode | null>(null);
@@ -199,6 +201,11 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
               onToggle={toggle}
               label="Task hierarchy"
               idPrefix="tree"
+              claimOf={(id) => {
+                const c = claims.byTask.get(id);
+                if (!c) return undefined;
+                return `${claims.mine(c) ? "You hold it" : `Held by ${c.claimed_by}`} until ${claimTime(c)}`;
+              }}
               onWorkKey={(id, action) => {
                 // Reopening asks first, in the details, and says what it unlocks.
                 if (action === "reopen") {

@@ -40,6 +40,8 @@ export type TaskTreeViewProps = {
    * a menu of them (the row's ⋯, a right-click, or the Menu key / Shift+F10 on the row).
    */
   onWorkKey?: (id: string, action: WorkAction) => void;
+  /** Who works on which leaf (issue 41): a mark on the row, its words read with the row. */
+  claimOf?: (id: string) => string | undefined;
   /** The tree's focusable element, so the page can give focus back to it. */
   ref?: Ref<HTMLDivElement>;
 };
@@ -86,6 +88,7 @@ export function TaskTreeView({
   idPrefix,
   onDropOnto,
   onWorkKey,
+  claimOf,
   ref,
 }: TaskTreeViewProps) {
   const [dropTarget, setDropTarget] = useState<{ id: string; where: DropPlace } | null>(null);
@@ -312,6 +315,18 @@ export function TaskTreeView({
                   )}
                   {/* A group's (and the project's) work is its leaves' (shared/work-state.ts). */}
                   <TaskStatusBadge status={workStatusOf(node)} screen="detail" compact />
+                  {claimOf?.(node.id) && (
+                    <span
+                      className="badge badge-sm badge-info badge-soft"
+                      title={claimOf(node.id)}
+                      data-testid="claim-mark"
+                    >
+                      <svg aria-hidden="true" viewBox="0 0 20 20" className="size-3" fill="currentColor">
+                        <path d="M10 10a4 4 0 1 0 0-8 4 4 0 0 0 0 8Zm-7 8a7 7 0 0 1 14 0H3Z" />
+                      </svg>
+                      <span className="sr-only">{claimOf(node.id)}</span>
+                    </span>
+                  )}
                   {(node.locked ?? []).length > 0 && (
                     <span
                       className="badge badge-sm badge-ghost"
