@@ -24,6 +24,7 @@ export const postgresSuites = [
   "tests/integration/auth-verify-email.test.ts",
   "tests/integration/bad-input.test.ts",
   "tests/integration/claims.test.ts",
+  "tests/integration/teams.test.ts",
   "tests/integration/blog-posts.test.ts",
   "tests/integration/blog-site.test.ts",
   "tests/integration/blog-subscriptions.test.ts",

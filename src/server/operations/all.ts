@@ -8,6 +8,7 @@ import {
   outboxOperation,
 } from "./blog";
 import type { AnyOperation } from "./define";
+import { teamOperations } from "./teams";
 
 export type OperationGroup = {
   id: string;
@@ -49,6 +50,7 @@ export const operationRegistry = {
     "The plan as a coding agent or a script reads it (the MCP server and the CLI use the same).",
     agentOperations,
   ),
+  teams: group("Teams", "Teams, their members and roles, and invitations.", teamOperations),
   settings: group("Settings", "General settings.", settingsOperations),
   tokens: group("Tokens", "Personal access tokens for scripts, the CLI and coding agents.", tokenOperations),
   integrations: group("Integrations", "Stored JIRA and Trello credentials.", integrationOperations),

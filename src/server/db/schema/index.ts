@@ -3,4 +3,5 @@ export * from "./events";
 export * from "./integrations";
 export * from "./jobs";
 export * from "./tasks";
+export * from "./teams";
 export * from "./users";
