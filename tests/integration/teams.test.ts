@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerUser, TestClient } from "../support/http-client";
+import { TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
+import { person as personIn, teamWithMembers as teamOf } from "../support/teams";
 import { verifyEmailThroughOutbox } from "../support/verify-email";
 
 /**
@@ -17,13 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-async function person(name: string, verified = true) {
-  const client = new TestClient(server.url);
-  const email = `${name.toLowerCase()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const { user } = await registerUser(client, { email, full_name: name });
-  if (verified) await verifyEmailThroughOutbox(server, email);
-  return { client, email, id: user.id as string };
-}
+const person = (name: string, verified = true) => personIn(server, name, verified);
+const teamWithMembers = () => teamOf(server);
 
 async function invitationMail(email: string) {
   const rows = await server.deps.database.rows<{ subject: string; text: string; html: string }>(
@@ -31,29 +27,6 @@ async function invitationMail(email: string) {
         and subject like 'You are invited%' order by created_at desc limit 1`,
   );
   return rows[0];
-}
-
-/** An owner with a team, and members of each role who accepted their invitations. */
-async function teamWithMembers() {
-  const owner = await person("Olive");
-  const made = await owner.client.post("/api/teams", { name: "  Platform <team>  " });
-  expect(made.status).toBe(201);
-  const teamId = made.json.id as string;
-  const join = async (name: string, role: string) => {
-    const p = await person(name);
-    const inv = await owner.client.post(`/api/teams/${teamId}/invitations`, { email: p.email, role });
-    expect(inv.status, inv.text).toBe(201);
-    const accepted = await p.client.post(`/api/invitations/${inv.json.token}/accept`, {});
-    expect(accepted.status, accepted.text).toBe(200);
-    return p;
-  };
-  return {
-    owner,
-    teamId,
-    admin: await join("Ada", "admin"),
-    member: await join("Max", "member"),
-    viewer: await join("Vera", "viewer"),
-  };
 }
 
 describe("teams", () => {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError, reportUnexpected } from "../errors";
+import { runAs } from "../plan/access";
 import {
   type Access,
   type AnyOperation,
@@ -41,7 +42,8 @@ export async function invoke<Op extends AnyOperation>(
   const refused = tokenRefusal(op, ctx.apiToken ?? undefined);
   if (refused) throw refused;
   const parsed = op.input ? await parse(op.input, input) : undefined;
-  const out = await op.run(ctx as never, parsed as never);
+  // A mutation is a write: a team's viewer is refused it wherever the plan is checked (plan/access.ts).
+  const out = await runAs(op.type === "mutation", () => op.run(ctx as never, parsed as never));
   if (op.output && ctx.deps.config.CHECK_OPERATION_OUTPUTS) checkOutput(op, ctx, out);
   return out as OperationOutput<Op>;
 }

@@ -87,7 +87,7 @@ export async function addDependency(
     const [other] = await tx
       .select({ id: tasks.id, rootTaskId: tasks.rootTaskId, description: tasks.description })
       .from(tasks)
-      .where(and(eq(tasks.id, input.depends_on), eq(tasks.userId, userId)))
+      .where(eq(tasks.id, input.depends_on))
       .limit(1);
     if (!other || (other.rootTaskId ?? other.id) !== rootId) throw notFound();
     if (other.id === task.id) throw unprocessable("A task cannot depend on itself.");
@@ -252,7 +252,7 @@ export async function moveTask(
         description: tasks.description,
       })
       .from(tasks)
-      .where(and(eq(tasks.id, input.parent_id), eq(tasks.userId, userId)))
+      .where(eq(tasks.id, input.parent_id))
       .limit(1);
     if (!parent || (parent.rootTaskId ?? parent.id) !== rootId) throw notFound();
     const siblings = await tx

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Progress } from "../../shared/schemas/tasks";
 import { type DbOrTx, resultRows } from "../db/client";
 import { tasks } from "../db/schema/index";
+import { visibleToSql } from "./owned";
 
 /**
  * How far tasks' work has got: their leaves done of all their leaves (a task without subtasks is its own
@@ -37,7 +38,7 @@ export async function loadLeafProgress(
                    (count(*) filter (where t.status = 'completed'))::int as done,
                    count(*)::int as total
             from ${tasks} t
-            where t.user_id = ${userId}
+            where ${visibleToSql(userId)}
               and coalesce(t.root_task_id, t.id) in (${sql.join(roots, sql`, `)})
               and not exists (select 1 from ${tasks} c where c.parent_id = t.id)
             group by 1`),
@@ -48,7 +49,7 @@ export async function loadLeafProgress(
           await db.execute(sql`
             with recursive sub(top, id) as (
               select s.id, s.id from ${tasks} s
-              where s.user_id = ${userId} and s.id in (${sql.join(subtasks, sql`, `)})
+              where s.id in (${sql.join(subtasks, sql`, `)})
               union all
               select sub.top, c.id from ${tasks} c join sub on c.parent_id = sub.id
             )

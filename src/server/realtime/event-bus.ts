@@ -154,9 +154,11 @@ export async function createEventBus(database: Database, log: Logger): Promise<E
       return () => listeners.delete(listener);
     },
     async history({ userId, rootTaskId, afterId, limit = 200 }) {
-      const conditions: SQL[] = [eq(taskEvents.userId, userId)];
-      if (rootTaskId)
-        conditions.push(or(eq(taskEvents.rootTaskId, rootTaskId), eq(taskEvents.taskId, rootTaskId))!);
+      // One plan's events are everyone's who may see the plan (checked when they subscribed: a team's
+      // members see each other's changes, issue 41); all of a user's are theirs alone.
+      const conditions: SQL[] = rootTaskId
+        ? [or(eq(taskEvents.rootTaskId, rootTaskId), eq(taskEvents.taskId, rootTaskId))!]
+        : [eq(taskEvents.userId, userId)];
       if (afterId !== undefined) {
         conditions.push(gt(taskEvents.id, afterId));
         const rows = await database.db

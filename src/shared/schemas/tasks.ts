@@ -109,6 +109,12 @@ export const createTaskInput = z.strictObject({
    * planned; planning, and its use of the monthly allowance, start with POST /tasks/{id}/plan.
    */
   review_reading: z.boolean().default(false),
+  /** The team the plan belongs to (issue 41): its members see it and, by role, change it. */
+  team_id: z
+    .string({ error: "team_id must be the id of one of your teams" })
+    .max(100, "team_id must be the id of one of your teams")
+    .nullable()
+    .optional(),
 });
 export type CreateTaskInput = z.input<typeof createTaskInput>;
 
@@ -166,6 +172,12 @@ export const updateTaskInput = z
           ),
       )
       .max(ACCEPTANCE_CRITERIA_MAX, `At most ${ACCEPTANCE_CRITERIA_MAX} acceptance criteria`)
+      .optional(),
+    /** On a project: moves it into a team (its creator, an owner or admin there), or out of it (null). */
+    team_id: z
+      .string({ error: "team_id must be the id of one of your teams" })
+      .max(100, "team_id must be the id of one of your teams")
+      .nullable()
       .optional(),
   })
   .refine((v) => Object.keys(v).length > 0, { message: "Nothing to update", path: ["body"] });
@@ -384,6 +396,8 @@ export const task = z
     planner: z.string().nullable(),
     model: z.string().nullable(),
     warnings: z.array(z.string()),
+    /** The team the plan belongs to (issue 41), or null: a personal plan. */
+    team_id: z.string().nullable(),
   })
   .meta({ id: "Task" });
 export type Task = z.infer<typeof task>;
@@ -419,6 +433,7 @@ export const taskTreeNode = task
     warnings: true,
     planner: true,
     model: true,
+    team_id: true,
     // The plan-level fields: on the root only.
     context: true,
     additional_context: true,

@@ -16,6 +16,7 @@ import {
 import type { ReplanChange, ReplanProposal, RevisionKind } from "../../../shared/schemas/replan";
 import { DEPENDENCY_SOURCES } from "../../../shared/schemas/schedule";
 import { type StoredTaskOptions, TASK_STATUSES } from "../../../shared/schemas/tasks";
+import { teams } from "./teams";
 import { users } from "./users";
 
 export const tasks = pgTable(
@@ -84,8 +85,14 @@ export const tasks = pgTable(
     editedAt: timestamp({ withTimezone: true }),
     /** When an export last created it in JIRA, Trello or GitHub: a re-plan leaves it alone until unlocked. */
     exportedAt: timestamp({ withTimezone: true }),
+    /**
+     * The team the plan belongs to (issue 41), on every node of it: its members see and, by role, change
+     * it. Set on a root; a node inserted into a plan takes its root's (migration 0026's trigger).
+     */
+    teamId: uuid().references((): AnyPgColumn => teams.id, { onDelete: "set null" }),
   },
   (t) => [
+    index("tasks_team_top_level_idx").on(t.teamId, t.createdAt.desc()).where(sql`${t.parentId} is null`),
     index("tasks_user_top_level_idx").on(t.userId, t.createdAt.desc()).where(sql`${t.parentId} is null`),
     index("tasks_root_idx").on(t.rootTaskId),
     index("tasks_parent_idx").on(t.parentId, t.position),

@@ -75,13 +75,13 @@ export function burnUp(leaves: readonly LeafRow[], today: number): BurnUpPoint[]
   });
 }
 
-async function loadLeaves(deps: Deps, userId: string, rootId: string): Promise<LeafRow[]> {
+async function loadLeaves(deps: Deps, _userId: string, rootId: string): Promise<LeafRow[]> {
   return resultRows<LeafRow>(
     await deps.db.execute(sql`select t.id::text as "id", left(t.description, 300) as "description",
         t.status, to_json(t.created_at)#>>'{}' as "createdAt", to_json(t.completed_at)#>>'{}' as "completedAt",
         t.estimated_hours as "likely", t.actual_hours as "actual", t.estimate_source as "source"
       from ${tasks} t
-      where t.user_id = ${userId} and t.root_task_id = ${rootId}
+      where t.root_task_id = ${rootId}
         and not exists (select 1 from ${tasks} c where c.parent_id = t.id)
       order by t.completed_at desc nulls last, t.depth, t.position`),
   ).map((r) => ({

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { calibrationSentence } from "../../../shared/actuals";
 import { CLAIM_MINUTES_DEFAULT, type ClaimRow, claimOf } from "../../../shared/claims";
@@ -25,7 +25,7 @@ import type { Deps } from "../../deps";
 import { loadCalibration } from "../../plan/calibration";
 import { PlanGraph, readyLeaves, schedulePlan } from "../../plan/graph";
 import { simulationsFor } from "../../plan/order";
-import { getOwnedRow } from "../../plan/owned";
+import { getOwnedRow, visibleTo } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import { loadPlanEdges, loadPlanRows, loadTitles, type PlanRow, planNodeOf } from "../../plan/rows";
 import { activeClaims, announceClaim, type Claimer, heldBy, insertClaim } from "./claims";
@@ -58,7 +58,7 @@ export async function listProjects(
   userId: string,
   input: z.output<typeof projectsInput>,
 ): Promise<ProjectList> {
-  const where = and(eq(tasks.userId, userId), isNull(tasks.parentId));
+  const where = and(visibleTo(userId), isNull(tasks.parentId));
   const roots = await deps.db
     .select({
       id: tasks.id,

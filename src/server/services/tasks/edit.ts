@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq, or } from "drizzle-orm";
 import type { z } from "zod";
 import { defaultActualHours } from "../../../shared/actuals";
 import { findApplicationType, findStack } from "../../../shared/catalogue";
@@ -14,6 +14,7 @@ import { getOwnedRow } from "../../plan/owned";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
 import type { TaskRow } from "../../plan/rows";
 import { hasChildren, loadPlanGraph } from "../../plan/rows";
+import { roleIn } from "../teams/teams";
 import { getTask } from "./read";
 import { holdForReview } from "./reading";
 import { toTask } from "./serialize";
@@ -88,6 +89,8 @@ export async function createTask(
     requires_approval: input.requires_approval,
     tech_preferences: techPreferences,
   };
+  // A plan made in a team (issue 41): by its members (not its viewers); the creator's allowance counts.
+  const teamId = input.team_id ? await teamToPlanIn(deps, userId, input.team_id) : null;
   const review = input.review_reading;
   const applies = review ? false : await monthlyUseApplies(deps, userId, byAgent);
   const row = await deps.db.transaction(async (tx) => {
@@ -105,6 +108,7 @@ export async function createTask(
         ...(review ? { reading: readingToCheck({ description: input.description, options }) } : {}),
         options,
         context: techStack ? { tech_stack: techStack, best_practices: [] } : null,
+        teamId,
       })
       .returning();
     if (!byAgent && !review) await deps.runs.start(inserted!.id, tx);
@@ -132,6 +136,22 @@ export async function updateTask(
   id: string,
   input: z.output<typeof updateTaskInput>,
   known: { graph?: PlanGraph } = {},
+): Promise<Task> {
+  const { team_id: teamChange, ...rest } = input;
+  if (teamChange !== undefined) {
+    const creator = await moveToTeam(deps, userId, id, teamChange);
+    // Read as its creator: an admin who took it out of the team no longer sees it, yet did it.
+    if (Object.keys(rest).length === 0) return getTask(deps, creator, id);
+  }
+  return updateTaskFields(deps, userId, id, rest, known);
+}
+
+async function updateTaskFields(
+  deps: Deps,
+  userId: string,
+  id: string,
+  input: Omit<z.output<typeof updateTaskInput>, "team_id">,
+  known: { graph?: PlanGraph },
 ): Promise<Task> {
   const before = await getOwnedRow(deps, userId, id);
   const set: Partial<TaskRow> = { updatedAt: new Date() };
@@ -173,18 +193,12 @@ export async function updateTask(
   const edited = Object.keys(input).filter((k) => k !== "status" && k !== "actual_hours");
   const rootId = before.rootTaskId ?? before.id;
   if (edited.length === 0) {
-    await deps.db
-      .update(tasks)
-      .set(set)
-      .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+    await deps.db.update(tasks).set(set).where(eq(tasks.id, id));
   } else {
     set.editedAt = new Date();
     await deps.db.transaction(async (tx) => {
       await beginRevision(tx, rootId);
-      await tx
-        .update(tasks)
-        .set(set)
-        .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+      await tx.update(tasks).set(set).where(eq(tasks.id, id));
       await recordRevision(tx, {
         rootId,
         taskId: id,
@@ -325,4 +339,56 @@ export async function publishTaskChange(deps: Deps, userId: string, task: Task, 
 
 export function completeTask(deps: Deps, userId: string, id: string): Promise<Task> {
   return updateTask(deps, userId, id, { status: "completed" });
+}
+
+/** The team a new plan goes into: the caller must be in it, and not as a viewer (issue 41). */
+async function teamToPlanIn(deps: Deps, userId: string, teamId: string): Promise<string> {
+  const role = await roleIn(deps, userId, teamId);
+  if (role === "viewer")
+    throw new AppError(
+      "FORBIDDEN",
+      "Viewers of a team do not make its plans: ask an admin for the member role.",
+    );
+  return teamId;
+}
+
+/**
+ * Moves a project into a team, or out of one (null), with every node of it (issue 41). Its creator moves
+ * it, and must be an owner or admin of the team it goes into; an owner or admin of its team may also move
+ * it out. Not an edit of the plan: no revision, no lock.
+ */
+async function moveToTeam(deps: Deps, userId: string, id: string, teamId: string | null): Promise<string> {
+  const row = await getOwnedRow(deps, userId, id);
+  if (row.parentId !== null)
+    throw new AppError("UNPROCESSABLE_CONTENT", "Only a project moves into a team, with all its tasks.", {
+      fieldErrors: [{ field: "team_id", message: "Only a project moves into a team, with all its tasks." }],
+    });
+  if (row.teamId === teamId) return row.userId;
+  if (teamId !== null) {
+    const role = await roleIn(deps, userId, teamId);
+    if (row.userId !== userId || (role !== "owner" && role !== "admin"))
+      throw new AppError(
+        "FORBIDDEN",
+        "A project moves into a team by its creator, who must be an owner or admin of that team.",
+      );
+  } else {
+    const role = row.teamId ? await roleIn(deps, userId, row.teamId).catch(() => null) : null;
+    if (row.userId !== userId && role !== "owner" && role !== "admin")
+      throw new AppError(
+        "FORBIDDEN",
+        "A project leaves its team by its creator, or an owner or admin of the team.",
+      );
+  }
+  await deps.db
+    .update(tasks)
+    .set({ teamId })
+    .where(or(eq(tasks.id, row.id), eq(tasks.rootTaskId, row.id)));
+  await deps.events.publish({
+    type: "task.updated",
+    userId,
+    taskId: row.id,
+    rootTaskId: row.id,
+    message: teamId ? "Moved into a team" : "Moved out of its team",
+  });
+  return row.userId;
 }

@@ -26,8 +26,10 @@ export async function* taskEventStream(
   const queue: BusEvent[] = [];
   let wake: (() => void) | null = null;
   const unsubscribe = deps.events.subscribe((e) => {
-    if (e.user_id !== filter.userId) return;
-    if (filter.rootTaskId && e.root_task_id !== filter.rootTaskId && e.task_id !== filter.rootTaskId) return;
+    // One plan's channel carries everyone's changes to it (its subscribers were checked: issue 41's teams).
+    if (filter.rootTaskId) {
+      if (e.root_task_id !== filter.rootTaskId && e.task_id !== filter.rootTaskId) return;
+    } else if (e.user_id !== filter.userId) return;
     queue.push(e);
     wake?.();
   });

@@ -18,7 +18,7 @@ import { epics, eventModels, remoteItems, taskDependencies, tasks, userStories }
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { PlanGraph, rollups } from "../../plan/graph";
-import { getOwnedRow, TASK_NOT_FOUND } from "../../plan/owned";
+import { getOwnedRow, TASK_NOT_FOUND, visibleTo } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import type { TaskRow } from "../../plan/rows";
 import { dependsOnLists, estimateOf, planNodeOf } from "../../plan/rows";
@@ -58,9 +58,7 @@ export async function listTasks(
   userId: string,
   input: z.output<typeof listTasksInput>,
 ): Promise<TaskList> {
-  const where = input.top_level_only
-    ? and(eq(tasks.userId, userId), isNull(tasks.parentId))
-    : eq(tasks.userId, userId);
+  const where = input.top_level_only ? and(visibleTo(userId), isNull(tasks.parentId)) : visibleTo(userId);
   const rows = await deps.db
     .select({
       row: tasks,
@@ -115,7 +113,7 @@ export async function getTask(deps: Deps, userId: string, id: string): Promise<T
   const [r] = await deps.db
     .select({ row: tasks, children: childrenCount, descendants: descendantsCount })
     .from(tasks)
-    .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
+    .where(and(eq(tasks.id, id), visibleTo(userId)))
     .limit(1);
   if (!r) throw notFound();
   const [extras, dependsOn, remote] = await Promise.all([
@@ -240,7 +238,7 @@ const TREE_COLUMNS = [
  * drivers' cost per row returned was most of the answer's time, on PGlite three times the query's (67 ms
  * against 21 ms at 2,801 nodes; issue 32).
  */
-async function loadTreeRows(deps: Deps, userId: string, rootId: string): Promise<TreeRow[]> {
+async function loadTreeRows(deps: Deps, _userId: string, rootId: string): Promise<TreeRow[]> {
   const [row] = await deps.database.rows<{ rows: unknown }>(sql`select coalesce(json_agg(json_build_array(
       id, parent_id, root_task_id, depth, position, description, status, complexity_score, story_points,
       implementation_details, is_atomic, needs_attention, attention_reason, rejection_reason,
@@ -250,7 +248,7 @@ async function loadTreeRows(deps: Deps, userId: string, rootId: string): Promise
       ${utcText("exported_at")}, ${utcText("started_at")}, actual_hours, actual_source)
       order by depth, position, created_at), '[]') as rows
     from ${tasks}
-    where user_id = ${userId} and (id = ${rootId} or root_task_id = ${rootId})`);
+    where id = ${rootId} or root_task_id = ${rootId}`);
   const raw = row?.rows;
   const arrays = (typeof raw === "string" ? JSON.parse(raw) : (raw ?? [])) as unknown[][];
   return arrays.map((values) => {
@@ -413,7 +411,7 @@ export async function getTaskStats(
     const roots = await deps.db
       .select({ id: tasks.id, parentId: tasks.parentId, status: tasks.status })
       .from(tasks)
-      .where(and(eq(tasks.userId, userId), isNull(tasks.parentId)));
+      .where(and(visibleTo(userId), isNull(tasks.parentId)));
     const progress = await loadLeafProgress(deps.db, userId, roots);
     for (const r of roots) {
       stats.total += 1;
@@ -425,7 +423,7 @@ export async function getTaskStats(
   const rows = await deps.db
     .select({ status: tasks.status, n: count() })
     .from(tasks)
-    .where(eq(tasks.userId, userId))
+    .where(visibleTo(userId))
     .groupBy(tasks.status);
   for (const r of rows) {
     stats.total += r.n;

@@ -37,12 +37,9 @@ export async function requirementStatus(
         parent_id::text as "parentId", status, requirement_ids as "requirementIds",
         left(ltrim(description, E' \\t\\r\\n'), ${TITLE_SOURCE_CHARS}) as "description"
       from ${tasks}
-      where user_id = ${userId} and (id = ${rootId} or root_task_id = ${rootId})
+      where id = ${rootId} or root_task_id = ${rootId}
       order by depth, position, created_at`),
-    remoteLinks(
-      deps.db,
-      and(eq(remoteItems.rootTaskId, rootId), eq(remoteItems.userId, userId), isNull(remoteItems.removedAt))!,
-    ),
+    remoteLinks(deps.db, and(eq(remoteItems.rootTaskId, rootId), isNull(remoteItems.removedAt))!),
     deps.db
       .select()
       .from(linkedPullRequests)

@@ -115,6 +115,7 @@ export function toTask(
     planner: row.planner,
     model: row.model,
     warnings: row.warnings,
+    team_id: row.teamId,
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { addTaskInput, Task, updateEventModelInput } from "../../../shared/schemas/tasks";
 import { resultRows } from "../../db/client";
@@ -34,7 +34,7 @@ export async function deleteTask(deps: Deps, userId: string, id: string): Promis
           union all select t.id from ${tasks} t join sub on t.parent_id = sub.id)
         select count(*)::int as n from sub`),
       );
-      await tx.delete(tasks).where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+      await tx.delete(tasks).where(eq(tasks.id, id));
       const n = counted?.n ?? 0;
       if (row.parentId) {
         await recordRevision(tx, {
@@ -88,7 +88,7 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
     await countMonthlyUse(tx, userId, { applies, allPlanning: deps.config.MONTHLY_LIMIT_ALL_PLANNING });
     // A project's run stops first, so no split of it commits between the delete and the restart.
     if (!row.parentId) await deps.runs.stop(id, tx);
-    await tx.delete(tasks).where(and(eq(tasks.parentId, id), eq(tasks.userId, userId)));
+    await tx.delete(tasks).where(eq(tasks.parentId, id));
     if (!row.parentId) {
       await tx.delete(epics).where(eq(epics.rootTaskId, id));
       await tx.delete(userStories).where(eq(userStories.rootTaskId, id));

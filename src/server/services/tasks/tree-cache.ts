@@ -9,7 +9,7 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { shareAnswer } from "../../lib/shared-answer";
 import { Turns } from "../../lib/turns";
-import { TASK_NOT_FOUND } from "../../plan/owned";
+import { TASK_NOT_FOUND, visibleToSql } from "../../plan/owned";
 import { getTaskTree } from "./read";
 
 /**
@@ -106,7 +106,7 @@ export async function ownedPlanVersion(deps: Deps, userId: string, id: string) {
     select coalesce(t.root_task_id, t.id) as root,
       coalesce((select v.base from plan_versions v where v.root_task_id = coalesce(t.root_task_id, t.id)), 0) as base,
       (select count(*)::int from plan_changes c where c.root_task_id = coalesce(t.root_task_id, t.id)) as changes
-    from tasks t where t.id = ${id} and t.user_id = ${userId}`);
+    from tasks t where t.id = ${id} and ${visibleToSql(userId)}`);
   if (!row) throw new AppError("NOT_FOUND", TASK_NOT_FOUND);
   if (row.changes > FOLD_AFTER) void foldChanges(deps, row.root);
   return { root: row.root, version: Number(row.base) + row.changes };

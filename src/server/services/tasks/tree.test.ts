@@ -56,6 +56,7 @@ function rootRow(id: string): TaskRow {
     actualSource: null,
     editedAt: null,
     exportedAt: null,
+    teamId: null,
   } as TaskRow;
 }
 
