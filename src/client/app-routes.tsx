@@ -15,6 +15,7 @@ const CreateTaskPage = lazyPage(() => import("./features/tasks/create-task-page"
 const TaskDetailPage = lazyPage(() => import("./features/tasks/task-detail-page"));
 const SettingsPage = lazyPage(() => import("./features/settings/settings-page"));
 const BlogAdminPage = lazyPage(() => import("./features/blog-admin/blog-admin-page"));
+const InvitationPage = lazyPage(() => import("./features/teams/invitation-page"));
 
 /** The signed-in app's route table (the public pages are routed in routes.tsx). */
 export default function AppRoutes() {
@@ -44,6 +45,11 @@ export default function AppRoutes() {
         <Route path="/settings">
           <RequireAuth>
             <SettingsPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/invitations/:token">
+          <RequireAuth>
+            <InvitationPage />
           </RequireAuth>
         </Route>
         <Route path="/admin/blog">

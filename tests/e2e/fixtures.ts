@@ -240,3 +240,28 @@ export const test = base.extend<{
 });
 
 export { expect };
+
+/**
+ * A JSON API call made by the page itself (its cookies, its connections). For calls a test makes after
+ * the page has been busy a while: Playwright's request context may send on a kept-alive socket the server
+ * has just closed (ECONNRESET), which the browser's own fetch retries as browsers do.
+ */
+export async function pageFetch(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, json: text ? JSON.parse(text) : null };
+    },
+    { method, path, body },
+  );
+}

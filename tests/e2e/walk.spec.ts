@@ -1,6 +1,6 @@
 import type { TaskTreeNode } from "../../src/shared/schemas/tasks";
 import { callTool, connectMcp } from "../support/mcp-client";
-import { expect, expectAccessibleInBothThemes, test } from "./fixtures";
+import { expect, expectAccessibleInBothThemes, pageFetch, test } from "./fixtures";
 
 /**
  * Issue 40's walk, in one page load from a new account (no reload, no typed address after the first):
@@ -97,7 +97,7 @@ test("from a new account to a plan with five actuals and a re-plan, every view f
   await expect(dialog.getByTestId("replan-uncovered")).toHaveCount(0);
   await dialog.getByRole("button", { name: /^Accept all/ }).click();
   await expect(dialog).toBeHidden();
-  const after = (await (await page.request.get(`/api/tasks/${id}/tree`)).json()) as TaskTreeNode;
+  const after = (await pageFetch(page, "GET", `/api/tasks/${id}/tree`)).json as TaskTreeNode;
   expect(leavesOf(after).length).toBeLessThan(leaves.length);
   await expect(hierarchy.getByRole("treeitem")).toHaveCount(
     [after, ...after.children.flatMap((c) => [c, ...c.children])].length,
@@ -126,12 +126,13 @@ test("from a new account to a plan with five actuals and a re-plan, every view f
   );
 
   // An agent's plan started elsewhere shows up on the open dashboard, and its page follows the agent.
-  const made = await page.request.post("/api/tokens", {
-    data: { name: "Claude Code", scope: "write", expires_in_days: 30 },
-    headers: { origin },
+  const made = await pageFetch(page, "POST", "/api/tokens", {
+    name: "Claude Code",
+    scope: "write",
+    expires_in_days: 30,
   });
-  expect(made.status()).toBe(201);
-  const agent = await connectMcp(origin, (await made.json()).token);
+  expect(made.status).toBe(201);
+  const agent = await connectMcp(origin, made.json.token);
   try {
     await callTool(agent, "create_project", {
       description: "A book club site\n- Members vote on the next book",

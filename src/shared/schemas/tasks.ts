@@ -398,6 +398,8 @@ export const task = z
     warnings: z.array(z.string()),
     /** The team the plan belongs to (issue 41), or null: a personal plan. */
     team_id: z.string().nullable(),
+    /** On a single task's answer: whether the caller may change it (false for the team's viewers). */
+    can_edit: z.boolean().optional(),
   })
   .meta({ id: "Task" });
 export type Task = z.infer<typeof task>;

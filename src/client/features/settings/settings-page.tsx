@@ -10,6 +10,7 @@ import { EmailVerificationNotice } from "../auth/email-verification-notice";
 import { AiModelTab } from "./ai-model-tab";
 import { ApiTokensTab } from "./api-tokens-tab";
 import { IntegrationsTab } from "./integrations-tab";
+import { TeamsTab } from "./teams-tab";
 import { type SettingsApi, useSettings } from "./use-settings";
 
 const TABS = [
@@ -17,6 +18,7 @@ const TABS = [
   { id: "integrations", label: "Integrations" },
   { id: "ai-model", label: "AI model" },
   { id: "api-tokens", label: "API tokens" },
+  { id: "teams", label: "Teams" },
   { id: "account", label: "Account" },
 ] as const;
 type TabId = (typeof TABS)[number]["id"];
@@ -141,6 +143,7 @@ export default function SettingsPage() {
       </div>
       <div {...tabPanelProps("settings", "ai-model", tab)}>{tab === "ai-model" && <AiModelTab />}</div>
       <div {...tabPanelProps("settings", "api-tokens", tab)}>{tab === "api-tokens" && <ApiTokensTab />}</div>
+      <div {...tabPanelProps("settings", "teams", tab)}>{tab === "teams" && <TeamsTab />}</div>
       <div {...tabPanelProps("settings", "account", tab)}>{tab === "account" && <AccountTab />}</div>
 
       {/* The AI model and API tokens tabs save with their own buttons. */}

@@ -83,6 +83,10 @@ export default function CreateTaskPage() {
 
   // Creating a task is not idempotent: never retry it behind the user's back.
   const create = useMutation(trpc.tasks.create.mutationOptions({ retry: false }));
+  // A plan can be made in one of the person's teams where they plan (not as a viewer): issue 41.
+  const teams = useQuery(trpc.teams.list.queryOptions());
+  const plannable = (teams.data?.teams ?? []).filter((t) => t.role !== "viewer");
+  const [teamId, setTeamId] = useState("");
   const creating = create.isPending || create.isSuccess;
 
   const appType = values.applicationType ? findApplicationType(values.applicationType) : undefined;
@@ -100,7 +104,11 @@ export default function CreateTaskPage() {
 
   const submit = async (reviewReading: boolean) => {
     if (creating) return;
-    const payload = { ...createTaskPayload(values), review_reading: reviewReading };
+    const payload = {
+      ...createTaskPayload(values),
+      review_reading: reviewReading,
+      ...(teamId ? { team_id: teamId } : {}),
+    };
     const found = schemaFieldErrors(createTaskInput, payload, CREATE_TASK_FIELDS);
     setErrors(found);
     if (focusFirstError(found, FIELD_IDS)) return;
@@ -306,6 +314,32 @@ export default function CreateTaskPage() {
               part down further.
             </p>
           </div>
+
+          {plannable.length > 0 && (
+            <div className="flex flex-col gap-1">
+              <label htmlFor="task-team" className="text-sm font-medium">
+                Plan for
+              </label>
+              <select
+                id="task-team"
+                className="select select-bordered w-full max-w-md"
+                value={teamId}
+                onChange={(e) => setTeamId(e.target.value)}
+                disabled={creating}
+                aria-describedby="task-team-hint"
+              >
+                <option value="">Just me</option>
+                {plannable.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    Team: {t.name}
+                  </option>
+                ))}
+              </select>
+              <p id="task-team-hint" className="text-xs text-base-content/60">
+                A team's members see its plans and work on them; it counts against your monthly plans.
+              </p>
+            </div>
+          )}
 
           <div className="rounded-box border border-base-300 bg-base-100 p-3">
             <label htmlFor="review-reading" className="flex cursor-pointer items-start gap-3">

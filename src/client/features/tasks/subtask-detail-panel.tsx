@@ -16,6 +16,7 @@ import { EstimateEditor } from "./estimate-editor";
 import { MoveSection } from "./move-section";
 import { NodeEditor } from "./node-editor";
 import { NotesSection } from "./notes-section";
+import { useCanEdit } from "./plan-access";
 import { formatRange } from "./plan-view";
 import { lockText } from "./replan-view";
 import { formatComplexity, type TreeIndexEntry } from "./task-tree";
@@ -78,6 +79,7 @@ export function SubtaskDetailPanel({
   onReplan: () => void;
 }) {
   const work = useWorkStatus();
+  const canEdit = useCanEdit();
   const [editingEstimate, setEditingEstimate] = useState(false);
   const [editingActual, setEditingActual] = useState(false);
   const [editing, setEditing] = useState(false);
@@ -138,13 +140,17 @@ export function SubtaskDetailPanel({
 
         {(node.locked ?? []).length > 0 && <LockNotice node={node} rootId={rootId} />}
 
-        <WorkControls
-          node={node}
-          busy={work.pending}
-          askReopen={askReopen}
-          onAction={(action) => work.run(node.id, action)}
-        />
-        <ClaimSection node={node} rootId={rootId} />
+        {canEdit && (
+          <>
+            <WorkControls
+              node={node}
+              busy={work.pending}
+              askReopen={askReopen}
+              onAction={(action) => work.run(node.id, action)}
+            />
+            <ClaimSection node={node} rootId={rootId} />
+          </>
+        )}
 
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-base-content/60">Status</dt>
@@ -325,7 +331,7 @@ export function SubtaskDetailPanel({
           )}
         </div>
 
-        <div className="flex flex-wrap gap-2">
+        <div className={canEdit ? "flex flex-wrap gap-2" : "hidden"}>
           {!isRoot && !editing && (
             <button
               ref={editButtonRef}

@@ -9,6 +9,7 @@ import { isAwaitingDecomposition } from "../../lib/task-status";
 import { deleteSubtaskConfirmation } from "../../lib/task-text";
 import { useTRPC } from "../../lib/trpc";
 import { AddTaskModal } from "./add-task-modal";
+import { useCanEdit } from "./plan-access";
 import { ReplanDialog } from "./replan-dialog";
 import { SubtaskDetailPanel } from "./subtask-detail-panel";
 import { dropPlacement, expandableIds, flattenVisible, indexTree } from "./task-tree";
@@ -51,6 +52,7 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
   const [askReopen, setAskReopen] = useState<string | null>(null);
   const work = useWorkStatus();
   const claims = useClaims(tree.id);
+  const canEdit = useCanEdit();
   const treeRef = useRef<HTMLDivElement>(null);
   const [addTargetId, setAddTargetId] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<TaskTreeNode | null>(null);
@@ -154,14 +156,16 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
               Sync now
             </button>
           )}
-          {!onlyRoot && (
+          {!onlyRoot && canEdit && (
             <button type="button" className="btn btn-sm" onClick={() => setReplanId(selected?.id ?? tree.id)}>
               Re-plan...
             </button>
           )}
-          <button type="button" className="btn btn-sm btn-primary" onClick={openAdd}>
-            Add Task to Tree
-          </button>
+          {canEdit && (
+            <button type="button" className="btn btn-sm btn-primary" onClick={openAdd}>
+              Add Task to Tree
+            </button>
+          )}
         </div>
       </div>
 
@@ -206,13 +210,17 @@ export function SubtasksTab({ tree, taskId }: { tree: TaskTreeNode; taskId: stri
                 if (!c) return undefined;
                 return `${claims.mine(c) ? "You hold it" : `Held by ${c.claimed_by}`} until ${claimTime(c)}`;
               }}
-              onWorkKey={(id, action) => {
-                // Reopening asks first, in the details, and says what it unlocks.
-                if (action === "reopen") {
-                  setSelectedId(id);
-                  setAskReopen(id);
-                } else work.run(id, action);
-              }}
+              onWorkKey={
+                !canEdit
+                  ? undefined
+                  : (id, action) => {
+                      // Reopening asks first, in the details, and says what it unlocks.
+                      if (action === "reopen") {
+                        setSelectedId(id);
+                        setAskReopen(id);
+                      } else work.run(id, action);
+                    }
+              }
             />
             <p className="mt-2 text-xs text-base-content/60">
               Use the arrow keys to move, Right and Left to expand and collapse, Enter to open details; on a

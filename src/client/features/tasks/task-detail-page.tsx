@@ -14,6 +14,7 @@ import type { ProgressAction, ProgressState } from "./decomposition-progress";
 import { DecompositionProgressPanel, useProgressPanelVisible } from "./decomposition-progress-panel";
 import { HistoryTab } from "./history-tab";
 import { OverviewTab } from "./overview-tab";
+import { PlanAccessProvider } from "./plan-access";
 import { PlanReviewCard, RejectedPlanCard } from "./plan-review";
 import { PlanTab } from "./plan-tab";
 import { ReadingReviewPanel } from "./reading-review-panel";
@@ -173,18 +174,26 @@ export default function TaskDetailPage() {
         connection={notFound ? null : realtime.connection}
       />
       {task.data ? (
-        <TaskDetail
-          // Per-task state (the progress panel's linger timer) starts afresh on another task.
-          key={task.data.id}
-          task={task.data}
-          treeQuery={tree}
-          summary={summary}
-          tab={tab}
-          visited={visited}
-          onTab={selectTab}
-          progress={progress.state}
-          dispatchProgress={progress.dispatch}
-        />
+        <PlanAccessProvider value={task.data.can_edit !== false}>
+          {task.data.can_edit === false && (
+            <p className="alert alert-info alert-soft text-sm" data-testid="read-only-notice">
+              You are a viewer in this plan's team: you can read it, claim nothing and change nothing. Ask one
+              of its admins for the member role to work on it.
+            </p>
+          )}
+          <TaskDetail
+            // Per-task state (the progress panel's linger timer) starts afresh on another task.
+            key={task.data.id}
+            task={task.data}
+            treeQuery={tree}
+            summary={summary}
+            tab={tab}
+            visited={visited}
+            onTab={selectTab}
+            progress={progress.state}
+            dispatchProgress={progress.dispatch}
+          />
+        </PlanAccessProvider>
       ) : task.isError ? (
         <LoadError error={task.error} onRetry={refresh} />
       ) : (

@@ -69,6 +69,7 @@ export function robotsTxt(deps: Deps): string {
     "Disallow: /tasks",
     "Disallow: /settings",
     "Disallow: /admin",
+    "Disallow: /invitations",
     "Disallow: /api",
     "",
     `Sitemap: ${siteUrl(deps)}/sitemap.xml`,

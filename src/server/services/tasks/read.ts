@@ -111,7 +111,13 @@ function projectStates(row: TaskRow, progress: Progress) {
 export async function getTask(deps: Deps, userId: string, id: string): Promise<Task> {
   if (!UUID_PATTERN.test(id)) throw notFound();
   const [r] = await deps.db
-    .select({ row: tasks, children: childrenCount, descendants: descendantsCount })
+    .select({
+      row: tasks,
+      children: childrenCount,
+      descendants: descendantsCount,
+      role: sql<string | null>`(select m.role from team_members m
+        where m.team_id = ${tasks.teamId} and m.user_id = ${userId})`,
+    })
     .from(tasks)
     .where(and(eq(tasks.id, id), visibleTo(userId)))
     .limit(1);
@@ -121,7 +127,7 @@ export async function getTask(deps: Deps, userId: string, id: string): Promise<T
     dependsOnLists(deps.db, [r.row.id]),
     remoteLinks(deps.db, eq(remoteItems.taskId, r.row.id)),
   ]);
-  return toTask(
+  const task = toTask(
     r.row,
     {
       children: r.children,
@@ -131,6 +137,9 @@ export async function getTask(deps: Deps, userId: string, id: string): Promise<T
     },
     extras,
   );
+  // The caller's own right, on this answer only (a tree is shared by everyone who reads it).
+  task.can_edit = r.row.userId === userId || r.role !== "viewer";
+  return task;
 }
 
 /** What exports made, per task (for the tree's links and the Requirements view). */

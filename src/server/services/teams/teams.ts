@@ -264,7 +264,7 @@ export async function invite(
       .returning();
     return { row: row!, team: team! };
   });
-  const url = new URL(`/invitations/${token}`, deps.config.PUBLIC_URL).toString();
+  const url = `${deps.config.publicOrigin}/invitations/${token}`;
   const emailed = await sendInvitation(deps, email, team.name, url);
   return { ...invitationOf(row), token, url, emailed };
 }
