@@ -50,7 +50,7 @@ test("make a write token in Settings, connect a coding agent with it, and watch 
     await page.goto(`/tasks/${seededTask.id}?tab=plan`);
     await expect(nextUp).toContainText(next.task.title);
 
-    await callTool(agent, "add_note", { task_id: next.task.id, text: "Picked up by the agent." });
+    await callTool(agent, "add_comment", { task_id: next.task.id, text: "Picked up by the agent." });
     const done = await callTool(agent, "set_task_status", { task_id: next.task.id, status: "completed" });
     expect(done.task.status).toBe("completed");
     // The open Plan tab hears of it at once: the task leaves "Next up".
@@ -61,7 +61,7 @@ test("make a write token in Settings, connect a coding agent with it, and watch 
     await page.getByRole("treeitem").filter({ hasText: next.task.title }).first().click();
     const notes = page.getByTestId("notes");
     await expect(notes).toContainText("Picked up by the agent.");
-    await expect(notes).toContainText("by Claude Code (API token)");
+    await expect(notes).toContainText("(agent: Claude Code)");
   } finally {
     await agent.close();
   }

@@ -119,6 +119,21 @@ test("a team plans together: invitations accepted, a plan for the team, a member
     await expect(viewer.page.getByRole("button", { name: "Edit Subtask" })).toBeHidden();
     await expect(viewer.page.getByRole("group", { name: "Work on this task" })).toHaveCount(0);
     await expectAccessibleInBothThemes(viewer.page, "a team plan as its viewer sees it");
+
+    // The member comments on the task, mentioning the viewer: the viewer's open page tells them, and the
+    // viewer, who cannot change the plan, answers.
+    const notes = member.page.getByTestId("notes");
+    await notes.getByRole("textbox").fill("Started on it. @vera can you **check** the wording?");
+    await notes.getByRole("button", { name: "Add note" }).click();
+    await expect(notes.getByTestId("note")).toContainText("Started on it.");
+    await expect(viewer.page.getByText("Max mentioned you on")).toBeVisible();
+    await viewer.page.locator(`[id="tree-${next}"]`).click();
+    const viewerNotes = viewer.page.getByTestId("notes");
+    await expect(viewerNotes.getByTestId("note").locator("strong")).toHaveText("check");
+    await viewerNotes.getByRole("textbox").fill("Reads well.");
+    await viewerNotes.getByRole("button", { name: "Add note" }).click();
+    await expect(viewerNotes.getByTestId("note")).toHaveCount(2);
+    await expect(viewerNotes.getByTestId("note").last()).toContainText("Vera");
   } finally {
     await Promise.all([member.close(), viewer.close()]);
   }

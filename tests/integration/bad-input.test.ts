@@ -46,6 +46,9 @@ const ROUTES: Array<[string, string]> = [
   ["GET", "/api/projects/:id/planning"],
   ["POST", "/api/projects/:id/planning/stop"],
   ["POST", "/api/projects/:id/planning/cancel"],
+  ["POST", "/api/tasks/:id/comments"],
+  ["PATCH", "/api/tasks/:id/comments/:id"],
+  ["DELETE", "/api/tasks/:id/comments/:id"],
   // Teams (issue 41).
   ["POST", "/api/teams"],
   ["GET", "/api/teams/:id/members"],

@@ -65,7 +65,7 @@ const TOOLS = [
   "next_task",
   "get_task",
   "set_task_status",
-  "add_note",
+  "add_comment",
   "add_subtask",
   "replan_node",
   "accept_replan",
@@ -263,7 +263,10 @@ describe("the MCP server", () => {
     const tree = (await web.get(`/api/tasks/${id}/tree`)).json as TreeNode;
     const leaf = flatten(tree).find((n) => n.children.length === 0)!;
 
-    const note = await callTool(agent, "add_note", { task_id: leaf.id, text: "Used the existing mailer." });
+    const note = await callTool(agent, "add_comment", {
+      task_id: leaf.id,
+      text: "Used the existing mailer.",
+    });
     expect(note).toMatchObject({ body: "Used the existing mailer.", token_name: "agent-write" });
     const brief = await callTool(agent, "get_task", { task_id: leaf.id });
     expect(brief.notes).toEqual([expect.objectContaining({ body: "Used the existing mailer." })]);
@@ -324,7 +327,7 @@ describe("the MCP server", () => {
       ["next_task", { project_id: id }],
       ["get_task", { task_id: leaf.id }],
       ["set_task_status", { task_id: leaf.id, status: "completed" }],
-      ["add_note", { task_id: leaf.id, text: "mine now" }],
+      ["add_comment", { task_id: leaf.id, text: "mine now" }],
       ["add_subtask", { parent_id: leaf.id, description: "sneaky" }],
       ["replan_node", { task_id: id }],
       ["accept_replan", { task_id: id, proposal_id: "00000000-0000-4000-8000-000000000000" }],
@@ -349,7 +352,9 @@ describe("the MCP server", () => {
     expect(await toolError(writer, "get_task", {})).toBe(
       "Invalid arguments for get_task:\ntask_id: required",
     );
-    expect(await toolError(writer, "add_note", { task_id: leaf.id, text: "   " })).toBe("The note is empty");
+    expect(await toolError(writer, "add_comment", { task_id: leaf.id, text: "   " })).toBe(
+      "The note is empty",
+    );
     expect(await toolError(writer, "get_plan", { task_id: id, depth: 99 })).toBe(
       "depth must be between 1 and 10",
     );
@@ -358,7 +363,7 @@ describe("the MCP server", () => {
       "Please enter a task description",
     );
     expect(await toolError(writer, "no_such_tool", {})).toMatch(/not found/);
-    expect(await toolError(writer, "add_note", { task_id: leaf.id, text: "x".repeat(5001) })).toMatch(
+    expect(await toolError(writer, "add_comment", { task_id: leaf.id, text: "x".repeat(5001) })).toMatch(
       /at most 5,000 characters/,
     );
     // The session still works after every refusal.
@@ -368,7 +373,7 @@ describe("the MCP server", () => {
     expect(await toolError(reader, "set_task_status", { task_id: leaf.id, status: "completed" })).toMatch(
       /read-only/,
     );
-    expect(await toolError(reader, "add_note", { task_id: leaf.id, text: "hi" })).toMatch(/read-only/);
+    expect(await toolError(reader, "add_comment", { task_id: leaf.id, text: "hi" })).toMatch(/read-only/);
     expect(await toolError(reader, "create_project", { description: "More" })).toMatch(/read-only/);
     expect((await callTool(reader, "next_task", { project_id: id })).task).not.toBeNull();
     expect((await web.get(`/api/tasks/${leaf.id}`)).json.status).toBe(leaf.status);
@@ -388,7 +393,7 @@ describe("the MCP server", () => {
     ].join("\n");
 
     // JSON answers: the note is one string field, exactly as written, and adds no field of its own.
-    const note = await callTool(agent, "add_note", { task_id: leaf.id, text: attack });
+    const note = await callTool(agent, "add_comment", { task_id: leaf.id, text: attack });
     expect(note.body).toBe(attack);
     const brief = await callTool(agent, "get_task", { task_id: leaf.id });
     expect(brief.notes.map((n: { body: string }) => n.body)).toEqual([attack]);

@@ -27,6 +27,7 @@ const SIGNED_IN_PAGES = [
   "features/dashboard/dashboard-page",
   "features/tasks/create-task-page",
   "features/tasks/task-detail-page",
+  "features/teams/invitation-page",
   "features/settings/settings-page",
   "features/blog-admin/blog-admin-page",
 ];

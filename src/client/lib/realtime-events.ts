@@ -72,6 +72,12 @@ export function toastForEvent(event: RealtimeEvent): EventToast | null {
         message: ready === 1 ? "1 task is ready to start" : `${ready} tasks are ready to start`,
       };
     }
+    case "comment.mentioned":
+      return {
+        type: "info",
+        id: `mention-${event.id}`,
+        message: event.message ?? "You were mentioned in a comment",
+      };
     case "decomposition.completed":
       return { type: "success", id: `decomposition-${task}`, message: "Decomposition complete" };
     case "decomposition.error":

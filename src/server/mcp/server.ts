@@ -301,8 +301,8 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
       }),
   );
   tool(
-    "add_note",
-    "Add a timestamped note to a task.",
+    "add_comment",
+    "Comment on a task (Markdown; @name tells a team member).",
     { task_id: id("task id"), text: z.string() },
     false,
     ({ task_id, text }) => call(taskOperations.addNote, ctx, { id: task_id, body: text }),

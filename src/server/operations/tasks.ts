@@ -2,7 +2,7 @@ import { z } from "zod";
 import { planActuals, scopeChanges, scopeChangesInput } from "../../shared/schemas/actuals";
 import { planClaims } from "../../shared/schemas/claims";
 import { syncResult } from "../../shared/schemas/integrations";
-import { addNoteInput, taskNote, taskNotes } from "../../shared/schemas/notes";
+import { addNoteInput, editNoteInput, taskNote, taskNotes } from "../../shared/schemas/notes";
 import { reading, setReadingInput } from "../../shared/schemas/reading";
 import {
   acceptReplanInput,
@@ -395,7 +395,10 @@ export const taskOperations = {
     input: byId,
     output: taskNotes,
     run: ({ deps, user }, input) => notes.listNotes(deps, user.id, input.id),
-    rest: [{ method: "get", path: "/tasks/{id}/notes" }],
+    rest: [
+      { method: "get", path: "/tasks/{id}/notes" },
+      { method: "get", path: "/tasks/{id}/comments" },
+    ],
   }),
   addNote: mutation({
     access: "user",
@@ -403,7 +406,27 @@ export const taskOperations = {
     input: addNoteInput.extend({ id: taskId }),
     output: taskNote,
     run: ({ deps, user, apiToken }, { id, ...input }) => notes.addNote(deps, user.id, id, input, apiToken),
-    rest: [{ method: "post", path: "/tasks/{id}/notes", from: "body", status: 201 }],
+    rest: [
+      { method: "post", path: "/tasks/{id}/notes", from: "body", status: 201 },
+      { method: "post", path: "/tasks/{id}/comments", from: "body", status: 201 },
+    ],
+  }),
+  editNote: mutation({
+    access: "user",
+    summary: "Changes a comment (its author only); a new @mention in it is told.",
+    input: editNoteInput.extend({ id: taskId, comment_id: taskId }),
+    output: taskNote,
+    run: ({ deps, user }, { id, comment_id, ...input }) =>
+      notes.editNote(deps, user.id, id, comment_id, input),
+    rest: [{ method: "patch", path: "/tasks/{id}/comments/{comment_id}", from: "body" }],
+  }),
+  deleteNote: mutation({
+    access: "user",
+    summary: "Deletes a comment: its author, the plan's creator, or an owner or admin of the plan's team.",
+    input: z.strictObject({ id: taskId, comment_id: taskId }),
+    output: taskNotes,
+    run: ({ deps, user }, input) => notes.deleteNote(deps, user.id, input.id, input.comment_id),
+    rest: [{ method: "delete", path: "/tasks/{id}/comments/{comment_id}" }],
   }),
   addTask: mutation({
     access: "user",

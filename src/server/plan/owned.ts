@@ -17,7 +17,13 @@ export const VIEWER_REFUSAL =
  * not exist or is someone else's. A change (a mutation: plan/access.ts) by a team's viewer is refused with
  * 403; the plan's creator keeps every right whatever their role.
  */
-export async function getOwnedRow(deps: Deps, userId: string, id: string): Promise<TaskRow> {
+export async function getOwnedRow(
+  deps: Deps,
+  userId: string,
+  id: string,
+  /** "read" where a viewer may act all the same (a comment); otherwise a mutation is a write. */
+  need?: "read" | "write",
+): Promise<TaskRow> {
   if (!UUID_PATTERN.test(id)) throw new AppError("NOT_FOUND", TASK_NOT_FOUND);
   const [found] = await deps.db
     .select({
@@ -39,7 +45,8 @@ export async function getOwnedRow(deps: Deps, userId: string, id: string): Promi
     .limit(1);
   if (!found) throw new AppError("NOT_FOUND", TASK_NOT_FOUND);
   const row = found.row;
-  if (row.userId !== userId && found.role === "viewer" && isWrite())
+  const write = need ? need === "write" : isWrite();
+  if (row.userId !== userId && found.role === "viewer" && write)
     throw new AppError("FORBIDDEN", VIEWER_REFUSAL);
   return row;
 }

@@ -21,6 +21,8 @@ export const TASK_EVENT_TYPES = [
   "export.progress",
   "export.success",
   "export.error",
+  /** Someone mentioned the user in a comment (issue 41): on their own channel only. */
+  "comment.mentioned",
 ] as const;
 export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
 

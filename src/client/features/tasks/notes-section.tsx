@@ -1,21 +1,26 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { NOTE_MAX } from "../../../shared/schemas/notes";
+import { MarkdownView } from "../../components/markdown-view";
 import { errorDetailOf } from "../../lib/api-error";
+import { useAuth } from "../../lib/auth";
+import { renderMarkdown } from "../../lib/markdown";
 import { useTRPC } from "../../lib/trpc";
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /**
- * A task's notes in the side panel, oldest first: what a person or a coding agent (signed with its
- * token's name) noted while doing it; a new one is added below. Ctrl+Enter adds it from the text box.
+ * A task's notes in the side panel, which are its comments (issue 41), oldest first: Markdown from a
+ * person or a coding agent (signed with its token's name), with who wrote it; a new one is added below
+ * (Ctrl+Enter from the text box), and its author deletes their own. A team's viewers comment too.
  */
 export function NotesSection({ taskId }: { taskId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const id = useId();
   const notes = useQuery(trpc.tasks.notes.queryOptions({ id: taskId }));
+  const { user } = useAuth();
   const [body, setBody] = useState("");
   const [error, setError] = useState<string | null>(null);
   const add = useMutation(
@@ -27,6 +32,14 @@ export function NotesSection({ taskId }: { taskId: string }) {
         void queryClient.invalidateQueries({ queryKey: trpc.tasks.notes.queryKey({ id: taskId }) });
       },
       onError: (err) => setError(errorDetailOf(err) ?? "The note could not be added."),
+    }),
+  );
+  const remove = useMutation(
+    trpc.tasks.deleteNote.mutationOptions({
+      retry: false,
+      onSuccess: () =>
+        void queryClient.invalidateQueries({ queryKey: trpc.tasks.notes.queryKey({ id: taskId }) }),
+      onError: (err) => setError(errorDetailOf(err) ?? "The note could not be deleted."),
     }),
   );
   const submit = (event?: FormEvent) => {
@@ -53,11 +66,26 @@ export function NotesSection({ taskId }: { taskId: string }) {
       ) : (
         <ol className="flex flex-col gap-2">
           {notes.data.notes.map((n) => (
-            <li key={n.id} className="rounded-box border border-base-300 p-2 text-sm">
-              <p className="whitespace-pre-wrap break-words">{n.body}</p>
-              <p className="mt-1 text-xs text-base-content/60">
+            <li key={n.id} className="rounded-box border border-base-300 p-2 text-sm" data-testid="note">
+              {/* Markdown, sanitised as everything the app renders (lib/markdown.ts). */}
+              <MarkdownView html={renderMarkdown(n.body)} className="break-words text-sm" />
+              <p className="mt-1 flex flex-wrap items-center gap-x-2 text-xs text-base-content/70">
+                <span>
+                  {n.author_name ?? "Someone"}
+                  {n.token_name ? ` (agent: ${n.token_name})` : ""}
+                </span>
                 <time dateTime={n.created_at}>{when(n.created_at)}</time>
-                {n.token_name ? ` · by ${n.token_name} (API token)` : ""}
+                {n.edited_at && <span>(edited)</span>}
+                {n.author_id === user?.id && (
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-xs"
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate({ id: taskId, comment_id: n.id })}
+                  >
+                    Delete
+                  </button>
+                )}
               </p>
             </li>
           ))}
@@ -70,7 +98,7 @@ export function NotesSection({ taskId }: { taskId: string }) {
             className="textarea textarea-bordered textarea-sm"
             rows={2}
             maxLength={NOTE_MAX}
-            placeholder="Add a note..."
+            placeholder="Add a note... (Markdown; @name tells a team member)"
             value={body}
             onChange={(e) => setBody(e.target.value)}
             onKeyDown={(e) => {

@@ -360,7 +360,10 @@ export const taskNotes = pgTable(
     body: text().notNull(),
     /** The personal access token's name when a script or agent wrote it; null from the app. */
     tokenName: text(),
+    /** Who wrote it (issue 41: notes are a plan's comments); null for notes from before, or a deleted account. */
+    authorId: uuid().references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    editedAt: timestamp({ withTimezone: true }),
   },
   (t) => [index("task_notes_task_idx").on(t.taskId, t.createdAt)],
 );

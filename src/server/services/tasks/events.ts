@@ -29,6 +29,8 @@ export async function* taskEventStream(
     // One plan's channel carries everyone's changes to it (its subscribers were checked: issue 41's teams).
     if (filter.rootTaskId) {
       if (e.root_task_id !== filter.rootTaskId && e.task_id !== filter.rootTaskId) return;
+      // A mention is for the one mentioned, wherever they are.
+      if (e.type === "comment.mentioned" && e.user_id !== filter.userId) return;
     } else if (e.user_id !== filter.userId) return;
     queue.push(e);
     wake?.();
