@@ -218,8 +218,9 @@ export function openApiDocument(opts: {
   };
   for (const group of opts.groups) {
     for (const [name, op] of Object.entries(group.operations)) {
-      for (const route of op.rest ?? []) {
-        const variant = route.fixed ? `.${Object.values(route.fixed).join(".")}` : "";
+      for (const [i, route] of (op.rest ?? []).entries()) {
+        // A second path of one operation (an alias, such as /comments beside /notes) gets its own id.
+        const variant = route.fixed ? `.${Object.values(route.fixed).join(".")}` : i > 0 ? `.${i}` : "";
         const body = route.respond ? route.output : op.output;
         const answer = body && route.status !== 204 ? outputSchemaOf(body, schemas) : null;
         at(route.path)[route.method] = operationObject(
