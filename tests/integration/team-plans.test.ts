@@ -48,6 +48,13 @@ describe("plans in a team", () => {
       expect((await who.client.get(`/api/tasks/${plan.id}/tree`)).status).toBe(200);
     }
     expect((await outsider.client.get("/api/tasks?page=1&page_size=20")).json.tasks).toEqual([]);
+    // Filtered: the team's plans, or only one's own outside any team.
+    const mine = await member.client.post("/api/tasks", { description: "My own side project" });
+    const ids = async (q: string) =>
+      (await member.client.get(`/api/tasks?${q}`)).json.tasks.map((t: { id: string }) => t.id);
+    expect(await ids(`team=${teamId}`)).toEqual([plan.id]);
+    expect(await ids("team=personal")).toEqual([mine.json.id]);
+    expect(await ids("team=not-a-team")).toEqual([]);
 
     // A member edits, adds and claims; what they add belongs to the team.
     expect((await member.client.request("PATCH", `/api/tasks/${leaf.id}`, { story_points: 5 })).status).toBe(

@@ -129,6 +129,11 @@ export const listTasksInput = z.strictObject({
   top_level_only: z
     .union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")])
     .default(true),
+  /** Only a team's plans (its id), or only the caller's own, outside any team ("personal"); all by default. */
+  team: z
+    .string({ error: 'team must be a team\'s id or "personal"' })
+    .max(100, 'team must be a team\'s id or "personal"')
+    .optional(),
 });
 export type ListTasksInput = z.input<typeof listTasksInput>;
 

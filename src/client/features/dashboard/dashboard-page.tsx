@@ -17,6 +17,7 @@ import { StatsPanel } from "./stats-panel";
 import { TaskCard, TaskCardSkeleton } from "./task-card";
 import { useCompleteTask, useDashboardQueries, useDeleteTaskOptimistic } from "./use-dashboard";
 import { useDashboardEvents } from "./use-dashboard-events";
+import { useTeamsList } from "./use-teams-list";
 
 /** Dashboard: stats, monthly usage and the paginated 'Recent Tasks' grid. */
 export default function DashboardPage() {
@@ -24,7 +25,10 @@ export default function DashboardPage() {
   const [, navigate] = useLocation();
   const [params, setParams] = useSearchParams();
   const page = pageFromParam(params.get("page"));
-  const { list, stats, usage } = useDashboardQueries(page);
+  // Plans of one team, or the person's own (issue 41): ?team=<id> or ?team=personal.
+  const team = params.get("team");
+  const { list, stats, usage } = useDashboardQueries(page, team);
+  const teams = useTeamsList();
   useDashboardEvents();
   const deleteTask = useDeleteTaskOptimistic();
   const completeTask = useCompleteTask();
@@ -111,6 +115,36 @@ export default function DashboardPage() {
               <h2 id="recent-tasks-heading" className="text-xl font-semibold">
                 Recent Tasks
               </h2>
+              {(teams.data?.teams.length ?? 0) > 0 && (
+                <label className="flex items-center gap-2 text-sm" htmlFor="dashboard-team">
+                  Show
+                  <select
+                    id="dashboard-team"
+                    className="select select-bordered select-sm"
+                    value={team ?? ""}
+                    onChange={(e) =>
+                      setParams(
+                        (prev) => {
+                          const p = new URLSearchParams(prev);
+                          p.delete("page");
+                          if (e.target.value) p.set("team", e.target.value);
+                          else p.delete("team");
+                          return p;
+                        },
+                        { replace: true },
+                      )
+                    }
+                  >
+                    <option value="">All plans</option>
+                    <option value="personal">Just mine</option>
+                    {teams.data!.teams.map((t) => (
+                      <option key={t.id} value={t.id}>
+                        Team: {t.name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
               {data && data.total > 0 && (
                 <p className="text-sm text-base-content/70" aria-live="polite">
                   Showing {data.tasks.length} of {data.total} tasks

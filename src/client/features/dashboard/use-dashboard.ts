@@ -14,11 +14,11 @@ import { useTRPC } from "../../lib/trpc";
 /** Stats stay fresh for 30 s. */
 export const STATS_STALE_MS = 30_000;
 
-export function useDashboardQueries(page: number) {
+export function useDashboardQueries(page: number, team: string | null = null) {
   const trpc = useTRPC();
   const list = useQuery(
     trpc.tasks.list.queryOptions(
-      { page, page_size: DASHBOARD_PAGE_SIZE, top_level_only: true },
+      { page, page_size: DASHBOARD_PAGE_SIZE, top_level_only: true, ...(team ? { team } : {}) },
       { placeholderData: keepPreviousData },
     ),
   );

@@ -58,7 +58,15 @@ export async function listTasks(
   userId: string,
   input: z.output<typeof listTasksInput>,
 ): Promise<TaskList> {
-  const where = input.top_level_only ? and(visibleTo(userId), isNull(tasks.parentId)) : visibleTo(userId);
+  const scope =
+    input.team === undefined
+      ? visibleTo(userId)
+      : input.team === "personal"
+        ? and(eq(tasks.userId, userId), isNull(tasks.teamId))
+        : UUID_PATTERN.test(input.team)
+          ? and(visibleTo(userId), eq(tasks.teamId, input.team))
+          : sql`false`;
+  const where = input.top_level_only ? and(scope, isNull(tasks.parentId)) : scope;
   const rows = await deps.db
     .select({
       row: tasks,
