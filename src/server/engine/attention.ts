@@ -31,8 +31,8 @@ export async function failDecomposition(deps: Deps, job: JobRow, error: Error) {
       rootId,
       jobId: job.id,
       kind: job.kind,
-      err: error.message.slice(0, 4000),
-      ...(cause ? { cause: cause.message.slice(0, 4000) } : {}),
+      // The errors themselves, which the logger scrubs (a failed query's message carries its parameters).
+      err: error,
     });
   if (job.kind === JOB_NODE) {
     const reason = plannerError ? plannerError.message : failureReason(cause ?? error, "subtask");

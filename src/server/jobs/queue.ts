@@ -359,7 +359,8 @@ export class JobQueue {
       jobId: job.id,
       kind: job.kind,
       attempt: job.attempts,
-      err: error.message,
+      // The error itself, which the logger scrubs: a failed query's message carries its parameters.
+      err: error,
     });
     if (permanent && row)
       await this.opts.onFailed?.(row, error).catch((err) => this.log.error("onFailed failed", { err }));

@@ -215,8 +215,6 @@ async function notifyMentions(
         text: `${author} mentioned you in a comment on “${title}”:\n\n${c.body.slice(0, 2000)}\n\nOpen it: ${url}`,
         html: `<p>${escapeHtml(author)} mentioned you in a comment on “${escapeHtml(title)}”:</p>${commentHtml(c.body.slice(0, 2000))}<p><a href="${escapeHtml(url)}">Open it</a></p>`,
       })
-      .catch((err: unknown) =>
-        deps.log.warn("could not send a mention e-mail", { err: (err as Error).message }),
-      );
+      .catch((err: unknown) => deps.log.warn("could not send a mention e-mail", { err }));
   }
 }

@@ -287,7 +287,7 @@ async function sendInvitation(deps: Deps, to: string, teamName: string, url: str
     await deps.mailer.send({ to, subject, text, html });
     return true;
   } catch (err) {
-    deps.log.warn("could not send a team invitation", { err: (err as Error).message });
+    deps.log.warn("could not send a team invitation", { err });
     return false;
   }
 }
