@@ -27,6 +27,7 @@ export const postgresSuites = [
   "tests/integration/teams.test.ts",
   "tests/integration/team-plans.test.ts",
   "tests/integration/comments.test.ts",
+  "tests/integration/approval.test.ts",
   "tests/integration/blog-posts.test.ts",
   "tests/integration/blog-site.test.ts",
   "tests/integration/blog-subscriptions.test.ts",

@@ -49,6 +49,8 @@ const ROUTES: Array<[string, string]> = [
   ["POST", "/api/tasks/:id/comments"],
   ["PATCH", "/api/tasks/:id/comments/:id"],
   ["DELETE", "/api/tasks/:id/comments/:id"],
+  ["GET", "/api/tasks/:id/reviews"],
+  ["POST", "/api/tasks/:id/reviews"],
   // Teams (issue 41).
   ["POST", "/api/teams"],
   ["GET", "/api/teams/:id/members"],

@@ -21,6 +21,7 @@ export const PLAN_QUERIES = [
   "notes",
   "requirements",
   "claims",
+  "reviews",
 ] as const;
 
 /** The `agent` router's queries the web app shows, which a change to a plan makes stale too. */

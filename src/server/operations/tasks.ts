@@ -12,6 +12,7 @@ import {
   revision,
   revisionList,
 } from "../../shared/schemas/replan";
+import { reviewInput, reviewState } from "../../shared/schemas/reviews";
 import {
   addDependencyInput,
   movedTask,
@@ -50,6 +51,7 @@ import * as revisions from "../plan/revisions";
 import * as sync from "../services/exports/sync";
 import * as tracker from "../services/exports/tracker-changes";
 import * as actuals from "../services/tasks/actuals";
+import * as approval from "../services/tasks/approval";
 import * as claims from "../services/tasks/claims";
 import * as notes from "../services/tasks/notes";
 import * as readings from "../services/tasks/reading";
@@ -336,6 +338,24 @@ export const taskOperations = {
     output: task,
     run: ({ deps, user }, input) => replan.unlockTask(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/unlock" }],
+  }),
+  reviews: query({
+    access: "user",
+    summary:
+      "Whether the plan needs an approval before it is exported, and where it stands: waiting, approved, changes requested, or stale (changed since).",
+    input: byId,
+    output: reviewState,
+    run: ({ deps, user }, input) => approval.getReviewState(deps, user.id, input.id),
+    rest: [{ method: "get", path: "/tasks/{id}/reviews" }],
+  }),
+  review: mutation({
+    access: "user",
+    summary:
+      "Records a review of a plan that needs approval: approve or request_changes, with a comment (owners and admins of its team; a personal plan's creator).",
+    input: reviewInput.extend({ id: taskId }),
+    output: reviewState,
+    run: ({ deps, user }, { id, ...input }) => approval.reviewPlan(deps, user.id, id, input),
+    rest: [{ method: "post", path: "/tasks/{id}/reviews", from: "body", status: 201 }],
   }),
   claims: query({
     access: "user",

@@ -178,6 +178,11 @@ export const updateTaskInput = z
       )
       .max(ACCEPTANCE_CRITERIA_MAX, `At most ${ACCEPTANCE_CRITERIA_MAX} acceptance criteria`)
       .optional(),
+    /**
+     * On a project: holds it for a person's approval (the spec's switch, issue 41): once planned, its
+     * exports wait until an owner or admin of its team (or, alone, its creator) approves it.
+     */
+    requires_approval: z.boolean({ error: "requires_approval must be true or false" }).optional(),
     /** On a project: moves it into a team (its creator, an owner or admin there), or out of it (null). */
     team_id: z
       .string({ error: "team_id must be the id of one of your teams" })

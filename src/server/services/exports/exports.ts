@@ -19,6 +19,7 @@ import { jiraSiteOrigin } from "../../integrations/allowed-origin";
 import { readCredential } from "../../integrations/credentials";
 import type { JobKind } from "../../jobs/payloads";
 import type { UserRow } from "../auth/sessions";
+import { assertApprovedForExport } from "../tasks/approval";
 import { getOwnedRow } from "../tasks/tasks";
 import { exportCounts, previousExport } from "./remote";
 
@@ -69,6 +70,13 @@ export async function startExport(
   request: StartExportRequest,
 ): Promise<{ export_id: string; status: string }> {
   const kind: ExportKind = request.kind;
+  // A plan that needs an approval and has none that holds goes nowhere: checked before anything else.
+  await assertApprovedForExport(
+    deps,
+    user.id,
+    request.kind === "github" ? request.input.task_id : taskIdOf(request.input),
+    { jira: "JIRA", trello: "Trello", github: "GitHub" }[kind],
+  );
   let secret: Record<string, string>;
   let config: Record<string, unknown>;
   let taskId: string;

@@ -137,7 +137,11 @@ export async function updateTask(
   input: z.output<typeof updateTaskInput>,
   known: { graph?: PlanGraph } = {},
 ): Promise<Task> {
-  const { team_id: teamChange, ...rest } = input;
+  const { team_id: teamChange, requires_approval: approval, ...rest } = input;
+  if (approval !== undefined) {
+    await setRequiresApproval(deps, userId, id, approval);
+    if (Object.keys(rest).length === 0 && teamChange === undefined) return getTask(deps, userId, id);
+  }
   if (teamChange !== undefined) {
     const creator = await moveToTeam(deps, userId, id, teamChange);
     // Read as its creator: an admin who took it out of the team no longer sees it, yet did it.
@@ -391,4 +395,37 @@ async function moveToTeam(deps: Deps, userId: string, id: string, teamId: string
     message: teamId ? "Moved into a team" : "Moved out of its team",
   });
   return row.userId;
+}
+
+/**
+ * Turns the plan's approval on or off (issue 41): its creator, or an owner or admin of its team. A
+ * setting of the plan, not an edit of it: no revision.
+ */
+async function setRequiresApproval(deps: Deps, userId: string, id: string, on: boolean) {
+  const row = await getOwnedRow(deps, userId, id);
+  if (row.parentId !== null) {
+    const message = "Approval is a project's: set it on the project.";
+    throw new AppError("UNPROCESSABLE_CONTENT", message, {
+      fieldErrors: [{ field: "requires_approval", message }],
+    });
+  }
+  if (row.userId !== userId) {
+    const role = row.teamId ? await roleIn(deps, userId, row.teamId) : null;
+    if (role !== "owner" && role !== "admin")
+      throw new AppError(
+        "FORBIDDEN",
+        "A plan's approval is set by its creator, or an owner or admin of its team.",
+      );
+  }
+  await deps.db
+    .update(tasks)
+    .set({ options: { ...(row.options ?? {}), requires_approval: on } as NonNullable<TaskRow["options"]> })
+    .where(eq(tasks.id, row.id));
+  await deps.events.publish({
+    type: "task.updated",
+    userId,
+    taskId: row.id,
+    rootTaskId: row.id,
+    message: on ? "The plan now needs an approval" : "The plan no longer needs an approval",
+  });
 }

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { isoTimestamp } from "./common";
+
+/**
+ * A plan's approval before it leaves Atomize (issue 41; docs/decisions/036-teams-and-claims.md). The
+ * plan's `requires_approval` (the spec's switch) holds it for a person's approval: its first level before
+ * it is split further, and the whole plan before an export writes it to JIRA, Trello or GitHub.
+ */
+export const REVIEW_DECISIONS = ["approve", "request_changes"] as const;
+export const REVIEW_COMMENT_MAX = 2000;
+
+/** POST /tasks/{id}/reviews */
+export const reviewInput = z.strictObject({
+  decision: z.enum(REVIEW_DECISIONS, { error: 'decision must be "approve" or "request_changes"' }),
+  comment: z
+    .string({ error: "comment must be text" })
+    .trim()
+    .max(REVIEW_COMMENT_MAX, `A review's comment is at most ${REVIEW_COMMENT_MAX} characters`)
+    .default(""),
+});
+
+export const REVIEW_STATES = ["not_required", "waiting", "approved", "changes_requested", "stale"] as const;
+
+export const planReview = z.object({
+  id: z.string(),
+  decision: z.enum(REVIEW_DECISIONS),
+  comment: z.string(),
+  reviewer_name: z.string().nullable(),
+  created_at: isoTimestamp,
+});
+
+export const reviewState = z
+  .object({
+    /**
+     * not_required; waiting (no review yet); approved; changes_requested; stale (approved, then the plan
+     * changed: an edit, a re-plan or a restore).
+     */
+    state: z.enum(REVIEW_STATES),
+    /** What changed since the approval, when stale: the revisions' summaries, newest first. */
+    changed_since: z.array(z.string()),
+    reviews: z.array(planReview),
+  })
+  .meta({ id: "ReviewState" });
+export type ReviewState = z.infer<typeof reviewState>;
