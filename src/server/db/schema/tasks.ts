@@ -419,3 +419,25 @@ export const planVersions = pgTable("plan_versions", {
   rootTaskId: uuid().primaryKey(),
   base: bigint({ mode: "number" }).notNull().default(0),
 });
+
+/**
+ * Reviews of a plan that needs approval before it leaves Atomize (issue 41): who decided what, and the
+ * plan's newest revision when they did. An approval goes stale when a later revision (an edit, a re-plan,
+ * a restore) changes the plan.
+ */
+export const planReviews = pgTable(
+  "plan_reviews",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    reviewerId: uuid().references(() => users.id, { onDelete: "set null" }),
+    decision: text({ enum: ["approve", "request_changes"] }).notNull(),
+    comment: text().notNull().default(""),
+    /** The plan's newest revision when reviewed (null: none yet). */
+    revisionSeq: integer(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("plan_reviews_root_idx").on(t.rootTaskId, t.createdAt)],
+);

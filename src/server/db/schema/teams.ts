@@ -1,17 +1,6 @@
 import { sql } from "drizzle-orm";
-import {
-  type AnyPgColumn,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { INVITABLE_ROLES, TEAM_ROLES } from "../../../shared/schemas/teams";
-import { tasks } from "./tasks";
 import { users } from "./users";
 
 /**
@@ -69,26 +58,4 @@ export const teamInvitations = pgTable(
       .on(t.teamId, sql`lower(${t.email})`)
       .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
   ],
-);
-
-/**
- * Reviews of a plan that needs approval before it leaves Atomize (issue 41): who decided what, and the
- * plan's newest revision when they did. An approval goes stale when a later revision (an edit, a re-plan,
- * a restore) changes the plan.
- */
-export const planReviews = pgTable(
-  "plan_reviews",
-  {
-    id: uuid().primaryKey().defaultRandom(),
-    rootTaskId: uuid()
-      .notNull()
-      .references((): AnyPgColumn => tasks.id, { onDelete: "cascade" }),
-    reviewerId: uuid().references(() => users.id, { onDelete: "set null" }),
-    decision: text({ enum: ["approve", "request_changes"] }).notNull(),
-    comment: text().notNull().default(""),
-    /** The plan's newest revision when reviewed (null: none yet). */
-    revisionSeq: integer(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index("plan_reviews_root_idx").on(t.rootTaskId, t.createdAt)],
 );
