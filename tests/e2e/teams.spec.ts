@@ -111,6 +111,29 @@ test("a team plans together: invitations accepted, a plan for the team, a member
     // The owner's open page marks it, live.
     await expect(page.getByTestId("claim-mark")).toContainText(/Held by Max until/);
 
+    // Approval before export: the owner requires one; a member cannot give it; the owner (the team's only
+    // owner or admin) does, and the member's page follows.
+    const overview = (p: Page) =>
+      p.getByRole("tablist", { name: "Task sections" }).getByRole("tab", { name: "Overview" }).click();
+    await overview(page);
+    await page.getByRole("button", { name: "Require approval first" }).click();
+    await expect(page.getByTestId("review-state")).toHaveAttribute("data-state", "waiting");
+    await overview(member.page);
+    await expect(member.page.getByTestId("review-state")).toHaveAttribute("data-state", "waiting");
+    await member.page.getByRole("button", { name: "Approve" }).click();
+    await expect(member.page.getByTestId("review-card").getByRole("alert")).toHaveText(
+      "Only the team's owners and admins review plans; you are a member.",
+    );
+    await page.getByLabel("Review comment (optional)").fill("Good to go");
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByTestId("review-state")).toHaveAttribute("data-state", "approved");
+    await expect(member.page.getByTestId("review-state")).toHaveAttribute("data-state", "approved");
+    await expectAccessibleInBothThemes(page, "a team plan's approval on its Overview");
+    await member.page
+      .getByRole("tablist", { name: "Task sections" })
+      .getByRole("tab", { name: /Subtasks/ })
+      .click();
+
     // The viewer reads it, and is offered no change.
     await viewer.page.goto(`/tasks/${id}?tab=subtasks`);
     await expect(viewer.page.getByTestId("read-only-notice")).toBeVisible();

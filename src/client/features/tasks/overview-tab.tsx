@@ -9,6 +9,7 @@ import {
   workProgressText,
 } from "../../lib/task-status";
 import { formatDateTime } from "../../lib/time-format";
+import { ReviewCard } from "./review-card";
 import { formatComplexity, type TreeSummary } from "./task-tree";
 import { techStackInfo } from "./tech-stack-info";
 
@@ -89,6 +90,8 @@ export function OverviewTab({
 
   return (
     <div className="grid gap-4 md:grid-cols-2">
+      {/* Once planned: before, requires_approval holds the first level (plan-review.tsx). */}
+      {task.parent_id === null && task.status === "completed" && <ReviewCard task={task} />}
       <OverviewCard title="Task Status">
         <Facts
           items={[
