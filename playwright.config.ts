@@ -96,6 +96,10 @@ export default defineConfig({
         // GitHub asks for a second between writes; the pacing has its own integration tests, and an export
         // of a whole plan in the browser tests would otherwise take a minute.
         GITHUB_WRITE_INTERVAL_MS: "20",
+        // Playwright's request context keeps its sockets open and does not retry a POST sent on one the
+        // server has just closed (ECONNRESET, twice on CI): idle sockets stay open longer than any pause
+        // in a test. Browsers retry such a request themselves; the timeout has its own integration test.
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: "120000",
         TRELLO_API_URL: `http://127.0.0.1:${trelloPort}`,
         // tests/e2e/sync.spec.ts runs a fake JIRA site on a loopback port of its own.
         JIRA_ALLOWED_ORIGINS: "http://127.0.0.1:*",
