@@ -98,7 +98,7 @@ export default defineConfig({
         GITHUB_WRITE_INTERVAL_MS: "20",
         // Playwright's request context keeps its sockets open and does not retry a POST sent on one the
         // server has just closed (ECONNRESET, twice on CI): idle sockets stay open longer than any pause
-        // in a test. Browsers retry such a request themselves; the timeout has its own integration test.
+        // in a test. Browsers retry such a request themselves.
         HTTP_KEEP_ALIVE_TIMEOUT_MS: "120000",
         TRELLO_API_URL: `http://127.0.0.1:${trelloPort}`,
         // tests/e2e/sync.spec.ts runs a fake JIRA site on a loopback port of its own.
