@@ -75,7 +75,7 @@ export function burnUp(leaves: readonly LeafRow[], today: number): BurnUpPoint[]
   });
 }
 
-async function loadLeaves(deps: Deps, _userId: string, rootId: string): Promise<LeafRow[]> {
+async function loadLeaves(deps: Deps, rootId: string): Promise<LeafRow[]> {
   return resultRows<LeafRow>(
     await deps.db.execute(sql`select t.id::text as "id", left(t.description, 300) as "description",
         t.status, to_json(t.created_at)#>>'{}' as "createdAt", to_json(t.completed_at)#>>'{}' as "completedAt",
@@ -95,7 +95,7 @@ async function loadLeaves(deps: Deps, _userId: string, rootId: string): Promise<
 export async function getPlanActuals(deps: Deps, userId: string, id: string): Promise<PlanActuals> {
   const row = await getOwnedRow(deps, userId, id);
   const rootId = row.rootTaskId ?? row.id;
-  const leaves = await loadLeaves(deps, userId, rootId);
+  const leaves = await loadLeaves(deps, rootId);
   const finished = leaves.filter(
     (l): l is LeafRow & { likely: number; actual: number } =>
       l.status === "completed" && l.actual !== null && l.likely !== null && l.likely > 0,

@@ -86,13 +86,7 @@ export async function addNote(
       authorId: userId,
     })
     .returning();
-  await deps.events.publish({
-    type: "task.updated",
-    userId,
-    taskId: task.id,
-    rootTaskId: rootId,
-    data: { notes_changed: true },
-  });
+  await announceNotes(deps, userId, task.id, rootId);
   await notifyMentions(deps, { userId, task, rootId, body: input.body, before: "" });
   const [saved] = await deps.db.select(noteColumns).from(taskNotes).where(eq(taskNotes.id, row!.id));
   return toNote(saved!);
@@ -124,13 +118,7 @@ export async function editNote(
     .set({ body: input.body, editedAt: new Date() })
     .where(eq(taskNotes.id, note.id));
   const rootId = task.rootTaskId ?? task.id;
-  await deps.events.publish({
-    type: "task.updated",
-    userId,
-    taskId: task.id,
-    rootTaskId: rootId,
-    data: { notes_changed: true },
-  });
+  await announceNotes(deps, userId, task.id, rootId);
   await notifyMentions(deps, { userId, task, rootId, body: input.body, before: note.body });
   const [saved] = await deps.db.select(noteColumns).from(taskNotes).where(eq(taskNotes.id, note.id));
   return toNote(saved!);
@@ -149,13 +137,7 @@ export async function deleteNote(deps: Deps, userId: string, id: string, noteId:
   }
   await deps.db.delete(taskNotes).where(eq(taskNotes.id, note.id));
   const rootId = task.rootTaskId ?? task.id;
-  await deps.events.publish({
-    type: "task.updated",
-    userId,
-    taskId: task.id,
-    rootTaskId: rootId,
-    data: { notes_changed: true },
-  });
+  await announceNotes(deps, userId, task.id, rootId);
   return listNotes(deps, userId, id);
 }
 
@@ -217,4 +199,15 @@ async function notifyMentions(
       })
       .catch((err: unknown) => deps.log.warn("could not send a mention e-mail", { err }));
   }
+}
+
+/** Tells every open view of the plan that a task's comments changed (its Notes refetch). */
+function announceNotes(deps: Deps, userId: string, taskId: string, rootId: string) {
+  return deps.events.publish({
+    type: "task.updated",
+    userId,
+    taskId,
+    rootTaskId: rootId,
+    data: { notes_changed: true },
+  });
 }

@@ -255,7 +255,7 @@ const TREE_COLUMNS = [
  * drivers' cost per row returned was most of the answer's time, on PGlite three times the query's (67 ms
  * against 21 ms at 2,801 nodes; issue 32).
  */
-async function loadTreeRows(deps: Deps, _userId: string, rootId: string): Promise<TreeRow[]> {
+async function loadTreeRows(deps: Deps, rootId: string): Promise<TreeRow[]> {
   const [row] = await deps.database.rows<{ rows: unknown }>(sql`select coalesce(json_agg(json_build_array(
       id, parent_id, root_task_id, depth, position, description, status, complexity_score, story_points,
       implementation_details, is_atomic, needs_attention, attention_reason, rejection_reason,
@@ -289,7 +289,7 @@ export async function getTaskTree(deps: Deps, userId: string, id: string): Promi
   const target = await getOwnedRow(deps, userId, id);
   const rootId = target.rootTaskId ?? target.id;
   const [rows, extras, edges, remote] = await Promise.all([
-    loadTreeRows(deps, userId, rootId),
+    loadTreeRows(deps, rootId),
     // Plan-level fields go on the root only, so they are read only when the answer starts at it.
     target.parentId === null ? loadRootExtras(deps, rootId) : null,
     deps.db
