@@ -7,6 +7,7 @@ import type { JobQueue } from "./jobs/queue";
 import type { Logger } from "./lib/logger";
 import type { PlanRuns } from "./plan/runs";
 import type { EventBus } from "./realtime/event-bus";
+import type { Presence } from "./realtime/presence";
 import type { Exporters } from "./services/exports/runner";
 import type { OllamaDetector } from "./services/model-providers/ollama";
 import type { TreeCache } from "./services/tasks/tree-cache";
@@ -18,6 +19,8 @@ export type Deps = {
   db: Database["db"];
   log: Logger;
   events: EventBus;
+  /** Who has each plan open now, across processes (issue 41). */
+  presence: Presence;
   jobs: JobQueue;
   /** Which planner runs for whom: the user's own model, the environment's, the instance's, or none. */
   planners: Planners;

@@ -15,6 +15,7 @@ import { createLogger, type Logger } from "./lib/logger";
 import type { StartupTimeline } from "./lib/startup-timeline";
 import { closeMcpSessions } from "./mcp/route";
 import { createEventBus } from "./realtime/event-bus";
+import { createPresence } from "./realtime/presence";
 import { createWebSockets } from "./realtime/websocket";
 import { purgeExpiredSessions } from "./services/auth/sessions";
 import { registerBlog } from "./services/blog/notify";
@@ -24,9 +25,11 @@ import { jiraExporter } from "./services/exports/jira";
 import { registerExports } from "./services/exports/runner";
 import { trelloExporter } from "./services/exports/trello";
 import { createOllamaDetector } from "./services/model-providers/ollama";
+import { expireClaims } from "./services/tasks/claims";
 import { createTreeCache } from "./services/tasks/tree-cache";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
+const CLAIM_SWEEP_MS = 60_000;
 const OLLAMA_PROBE_DELAY_MS = 1_000;
 
 export type RunningServer = {
@@ -59,6 +62,7 @@ export async function startServer(
     timeline,
   });
   const events = await createEventBus(database, log);
+  const presence = await createPresence(database, log);
   let deps: Deps;
   const jobs = new JobQueue(database, log.child({ component: "jobs" }), {
     // Twice as many jobs as model calls in flight (the planners hold calls to LLM_CONCURRENCY): a job's
@@ -77,6 +81,7 @@ export async function startServer(
       config.CREDENTIALS_KEY ? "CREDENTIALS_KEY" : "the data folder's credentials.key",
     );
   } catch (err) {
+    await presence.close();
     await events.close();
     await database.close();
     throw err;
@@ -88,6 +93,7 @@ export async function startServer(
     db: database.db,
     log,
     events,
+    presence,
     jobs,
     planners: createPlanners({ config, db: database.db, vault, log }),
     runs: planRuns(jobs),
@@ -155,11 +161,17 @@ export async function startServer(
       .catch((err) => log.warn("event purge failed", { err }));
   }, 60 * 60_000);
   housekeeping.unref();
+  // Claims that ran out are ended, and said so in their plans' activity, within a minute (issue 41).
+  const claimSweep = setInterval(() => {
+    expireClaims(deps).catch((err) => log.warn("claim sweep failed", { err }));
+  }, CLAIM_SWEEP_MS);
+  claimSweep.unref();
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       clearInterval(housekeeping);
+      clearInterval(claimSweep);
       clearTimeout(ollamaProbe);
       const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       if ("closeIdleConnections" in server) server.closeIdleConnections();
@@ -173,6 +185,7 @@ export async function startServer(
       }, config.SHUTDOWN_TIMEOUT_MS);
       await httpClosed;
       clearTimeout(timer);
+      await presence.close();
       await events.close();
       deps.mailer.close();
       await database.close();

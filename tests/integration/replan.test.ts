@@ -427,7 +427,7 @@ describe("history", () => {
       "edit",
       "baseline",
     ]);
-    expect(list.revisions[2].summary).toMatch(/Edited "Renamed by a person": description/);
+    expect(list.revisions[2].summary).toMatch(/Edited “Renamed by a person”: description/);
     const baseline = list.revisions[3];
     expect(baseline.tasks).toBe(flatten(plan).length);
 

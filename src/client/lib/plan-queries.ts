@@ -22,6 +22,7 @@ export const PLAN_QUERIES = [
   "requirements",
   "claims",
   "reviews",
+  "activity",
 ] as const;
 
 /** The `agent` router's queries the web app shows, which a change to a plan makes stale too. */

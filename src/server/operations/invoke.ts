@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { AppError, reportUnexpected } from "../errors";
-import { runAs } from "../plan/access";
+import { actorOf, runAs } from "../plan/access";
 import {
   type Access,
   type AnyOperation,
@@ -43,7 +43,8 @@ export async function invoke<Op extends AnyOperation>(
   if (refused) throw refused;
   const parsed = op.input ? await parse(op.input, input) : undefined;
   // A mutation is a write: a team's viewer is refused it wherever the plan is checked (plan/access.ts).
-  const out = await runAs(op.type === "mutation", () => op.run(ctx as never, parsed as never));
+  const actor = actorOf(ctx.user, ctx.apiToken);
+  const out = await runAs(op.type === "mutation", actor, () => op.run(ctx as never, parsed as never));
   if (op.output && ctx.deps.config.CHECK_OPERATION_OUTPUTS) checkOutput(op, ctx, out);
   return out as OperationOutput<Op>;
 }

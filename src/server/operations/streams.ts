@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { EXPORT_KINDS } from "../../shared/schemas/integrations";
-import type { RealtimeEvent } from "../../shared/schemas/realtime";
+import type { PlanViewer, RealtimeEvent } from "../../shared/schemas/realtime";
 import { taskId } from "../../shared/schemas/tasks";
 import { AppError } from "../errors";
+import { type Actor, actorOf } from "../plan/access";
 import type { BusEvent } from "../realtime/event-bus";
 import { type ExportRow, getOwnedExport } from "../services/exports/exports";
 import { exportMessages } from "../services/exports/messages";
 import { taskEventStream, toClient } from "../services/tasks/events";
 import { getOwnedRow } from "../services/tasks/tasks";
+import { teamIdsOf } from "../services/teams/teams";
 import type { SignedInContext } from "./define";
 import { checkAccess, type InputParser } from "./invoke";
 import { parseInput } from "./validation";
@@ -52,7 +54,7 @@ const stream = <S extends z.ZodType, O>(d: StreamDeclaration<S, O>) => d;
 
 export const streams = {
   userEvents: stream({
-    summary: "Every event of the caller's tasks.",
+    summary: "Every event of the caller's tasks and of their teams' plans.",
     input: resumable.optional(),
     open: async (ctx, input, signal): Promise<TaskEventsStream> => ({
       taskId: null,
@@ -60,7 +62,7 @@ export const streams = {
       events: forClients(
         taskEventStream(
           ctx.deps,
-          { userId: ctx.user.id },
+          { userId: ctx.user.id, teamIds: await teamIdsOf(ctx.deps, ctx.user.id) },
           { afterId: afterOf(input), historyLimit: HISTORY_LIMIT },
           signal,
         ),
@@ -79,12 +81,23 @@ export const streams = {
         events: forClients(
           taskEventStream(
             ctx.deps,
-            { userId: ctx.user.id, rootTaskId },
+            // Seen as a member of its team (not as its creator): the channel ends if they leave it.
+            { userId: ctx.user.id, rootTaskId, planTeam: row.userId === ctx.user.id ? null : row.teamId },
             { afterId: afterOf(input), historyLimit: HISTORY_LIMIT },
             signal,
           ),
         ),
       };
+    },
+  }),
+  planPresence: stream({
+    summary:
+      "Who has the plan open now (the caller among them while it is open); another user's plan is NOT_FOUND.",
+    input: z.strictObject({ taskId, lastEventId: z.string().max(50).nullish() }),
+    open: async (ctx, input, signal): Promise<AsyncIterable<PlanViewer[]>> => {
+      const row = await getOwnedRow(ctx.deps, ctx.user.id, input.taskId, "read");
+      const actor = actorOf(ctx.user, ctx.apiToken)!;
+      return presenceOf(ctx.deps, row.rootTaskId ?? row.id, actor, signal);
     },
   }),
   exportEvents: stream({
@@ -103,6 +116,41 @@ export const streams = {
     },
   }),
 };
+
+/** The viewers of a plan whenever they change, with the caller among them until `signal` aborts. */
+async function* presenceOf(
+  deps: SignedInContext["deps"],
+  plan: string,
+  actor: Actor,
+  signal: AbortSignal,
+): AsyncGenerator<PlanViewer[]> {
+  let latest: PlanViewer[] | null = null;
+  let wake: (() => void) | null = null;
+  const viewer = { user_id: actor.userId, name: actor.name, agent: actor.agent };
+  const leave = await deps.presence.join(plan, viewer, (viewers) => {
+    latest = viewers;
+    wake?.();
+  });
+  const onAbort = () => wake?.();
+  signal.addEventListener("abort", onAbort);
+  try {
+    while (!signal.aborted) {
+      if (!latest) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = null;
+        continue;
+      }
+      const now: PlanViewer[] = latest;
+      latest = null;
+      yield now;
+    }
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    leave();
+  }
+}
 
 /** Opens a stream for a caller: the access rule of operations (invoke.ts), the input parsed once, then open. */
 export async function openStream<S extends z.ZodType, O>(

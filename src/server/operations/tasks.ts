@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { activityPage, activityQuery } from "../../shared/schemas/activity";
 import { planActuals, scopeChanges, scopeChangesInput } from "../../shared/schemas/actuals";
 import { planClaims } from "../../shared/schemas/claims";
 import { syncResult } from "../../shared/schemas/integrations";
@@ -50,6 +51,7 @@ import * as order from "../plan/order";
 import * as revisions from "../plan/revisions";
 import * as sync from "../services/exports/sync";
 import * as tracker from "../services/exports/tracker-changes";
+import * as activity from "../services/tasks/activity";
 import * as actuals from "../services/tasks/actuals";
 import * as approval from "../services/tasks/approval";
 import * as claims from "../services/tasks/claims";
@@ -338,6 +340,15 @@ export const taskOperations = {
     output: task,
     run: ({ deps, user }, input) => replan.unlockTask(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/unlock" }],
+  }),
+  activity: query({
+    access: "user",
+    summary:
+      "Who did what on the plan, newest first, a page at a time (before = the previous page's next_before): edits, status, claims, comments, reviews, exports and tracker changes taken, by people and their agents.",
+    input: activityQuery.extend({ id: taskId }),
+    output: activityPage,
+    run: ({ deps, user }, { id, ...input }) => activity.listActivity(deps, user.id, id, input),
+    rest: [{ method: "get", path: "/tasks/{id}/activity", from: "query" }],
   }),
   reviews: query({
     access: "user",

@@ -9,6 +9,7 @@ import {
   team,
   teamList,
   teamMembers,
+  updateTeamInput,
 } from "../../shared/schemas/teams";
 import * as teams from "../services/teams/teams";
 import { mutation, query } from "./define";
@@ -36,6 +37,19 @@ export const teamOperations = {
     output: teamList,
     run: ({ deps, user }) => teams.listTeams(deps, user.id),
     rest: [{ method: "get", path: "/teams" }],
+  }),
+  update: mutation({
+    access: "user",
+    summary:
+      "Changes a team's settings (owners and admins): its name, and whether its new plans need an approval before export.",
+    input: byTeam
+      .extend(updateTeamInput.shape)
+      .refine((v) => v.name !== undefined || v.requires_approval !== undefined, {
+        error: "Send name or requires_approval to change",
+      }),
+    output: team,
+    run: ({ deps, user }, { id, ...input }) => teams.updateTeam(deps, user.id, id, input),
+    rest: [{ method: "patch", path: "/teams/{id}", from: "body" }],
   }),
   members: query({
     access: "user",

@@ -120,7 +120,7 @@ export async function addDependency(
       rootId,
       taskId: task.id,
       kind: "dependency",
-      summary: `${mine} now waits for ${theirs}`,
+      summary: `Made ${mine} wait for ${theirs}`,
     });
     return dependenciesOf(tx, task.id);
   });
@@ -153,7 +153,7 @@ export async function removeDependency(
       rootId,
       taskId: task.id,
       kind: "dependency",
-      summary: `${revisionTitle(task.description)} no longer waits for ${revisionTitle(other?.description ?? "a task")}`,
+      summary: `Let ${revisionTitle(task.description)} go ahead without ${revisionTitle(other?.description ?? "a task")}`,
     });
   });
   await publishOrderChange(deps, userId, task.id, task.rootTaskId ?? task.id, "Dependency removed");

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { UUID_PATTERN } from "../../shared/ids";
+import type { ActivityKind } from "../../shared/schemas/activity";
 import type { Revision, RevisionKind, RevisionList } from "../../shared/schemas/replan";
-import { taskTitle } from "../../shared/task-title";
 import { resultRows } from "../db/client";
 import {
   type PlanSnapshot,
@@ -17,6 +17,7 @@ import {
 } from "../db/schema/index";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
+import { quoted, recordActivity } from "./activity";
 import { lockTaskRow } from "./locks";
 import { getOwnedRow } from "./owned";
 import type { TaskRow } from "./rows";
@@ -58,7 +59,8 @@ type Tx = Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0];
 /** Revisions kept per plan; older ones are dropped as new ones are saved. */
 export const REVISIONS_KEPT = 50;
 
-const title = (description: string) => `"${taskTitle(description, 60)}"`;
+/** A task as a revision's summary (and so the plan's activity) quotes it. */
+const title = quoted;
 
 export { title as revisionTitle };
 
@@ -152,6 +154,18 @@ export async function beginRevision(tx: Tx, rootId: string): Promise<void> {
   });
 }
 
+/** The activity entry each revision also is: who changed the plan, and how (plan/activity.ts). */
+const ACTIVITY_OF_REVISION: Record<RevisionKind, ActivityKind | null> = {
+  baseline: null,
+  edit: "edit",
+  move: "structure",
+  add: "structure",
+  remove: "structure",
+  dependency: "structure",
+  replan: "replan",
+  restore: "replan",
+};
+
 /**
  * Records what changed since the plan's previous revision as a revision (call beginRevision first): one
  * statement compares the kept state with the live rows, stores the differences and updates the state.
@@ -213,6 +227,12 @@ export async function recordRevision(
       ${taskCountOf(root)}
     returning id, seq`),
   );
+  // The baseline is the plan as it was before the first change, not something anyone did.
+  const activity = ACTIVITY_OF_REVISION[rev.kind];
+  if (activity) {
+    const summary = rev.summary.charAt(0).toLowerCase() + rev.summary.slice(1);
+    await recordActivity(tx, { rootId: root, taskId: rev.taskId, kind: activity, summary });
+  }
   const [oldest] = await tx
     .select({ seq: taskRevisions.seq })
     .from(taskRevisions)

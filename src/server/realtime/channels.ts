@@ -2,7 +2,12 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import { EXPORT_KINDS } from "../../shared/schemas/integrations";
-import { clientChannelMessage, REALTIME_CLOSE } from "../../shared/schemas/realtime";
+import {
+  clientChannelMessage,
+  type PlanViewer,
+  type PresenceMessage,
+  REALTIME_CLOSE,
+} from "../../shared/schemas/realtime";
 import type { Deps } from "../deps";
 import { reportUnexpected } from "../errors";
 import { callerContext } from "../operations/context";
@@ -17,7 +22,8 @@ import { guardSocket, keepSocketsAlive, type SocketLimits } from "./socket-guard
  * operations/streams.ts (the tRPC subscriptions serve the same streams):
  *   - `/ws/global`: every event of the caller's tasks; `/ws/tasks/{taskId}`: one task tree. First
  *     `connection_established`, then the recent history as one `event_history` message, then each event;
- *     a client's `{"type":"heartbeat"}` is answered.
+ *     a client's `{"type":"heartbeat"}` is answered. A plan's channel also sends `{"type":"presence",
+ *     viewers}` whenever who has the plan open changes (its own client counts while it is open).
  *   - `/ws/{jira|trello|github}-export/{exportId}`: the export's state now, then its progress.
  * Authentication: `Authorization: Bearer` or `?token=` (API clients) or the session cookie (the SPA). A
  * bad token closes the socket with 4401; another user's task or export (or none) with 4404.
@@ -49,6 +55,8 @@ function taskChannel(taskId: string | null): Channel {
       const opened: TaskEventsStream = taskId
         ? await openStream(streams.taskEvents, ctx, { taskId }, signal)
         : await openStream(streams.userEvents, ctx, undefined, signal);
+      // A plan's channel also says who has the plan open, its client among them (issue 41).
+      const presence = taskId ? await openStream(streams.planPresence, ctx, { taskId }, signal) : null;
       const channel = opened.taskId ? `tasks/${opened.taskId}` : "global";
       return async () => {
         ws.send(
@@ -60,6 +68,7 @@ function taskChannel(taskId: string | null): Channel {
           }),
         );
         ws.on("message", (raw) => answerHeartbeat(ws, raw));
+        if (presence) void sendPresence(ws, presence);
         for await (const item of opened.events) {
           if (ws.readyState !== ws.OPEN) break;
           if ("history" in item) {
@@ -86,6 +95,14 @@ function exportChannel(kind: string, id: string): Channel {
       };
     },
   };
+}
+
+async function sendPresence(ws: WebSocket, viewers: AsyncIterable<PlanViewer[]>) {
+  for await (const list of viewers) {
+    if (ws.readyState !== ws.OPEN) break;
+    const message: PresenceMessage = { type: "presence", viewers: list, timestamp: new Date().toISOString() };
+    ws.send(JSON.stringify(message));
+  }
 }
 
 /** An application heartbeat a client sends is answered (liveness itself is the protocol ping). */

@@ -1,10 +1,20 @@
-import { and, asc, desc, eq, gt, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, notInArray, or, type SQL } from "drizzle-orm";
 import type { RealtimeEvent, TaskEventType } from "../../shared/schemas/realtime";
 import type { Database } from "../db/client";
 import { taskEvents } from "../db/schema/index";
 import type { Logger } from "../lib/logger";
 
 const CHANNEL = "atomize_events";
+
+/** Events for one person only, even on a team plan: a mention, an export's progress, a removal. */
+export const PERSONAL_EVENTS: ReadonlySet<TaskEventType> = new Set<TaskEventType>([
+  "comment.mentioned",
+  "team.member_removed",
+  "team.member_added",
+  "export.progress",
+  "export.success",
+  "export.error",
+]);
 /** NOTIFY payloads must stay under 8000 bytes; larger events travel by id and are read back. */
 const MAX_INLINE_PAYLOAD = 7000;
 
@@ -13,6 +23,8 @@ export type PublishInput = {
   userId: string;
   taskId: string | null;
   rootTaskId: string | null;
+  /** The team it concerns, when not a plan's (a plan's events take its team from the plan). */
+  teamId?: string;
   status?: string;
   isAtomic?: boolean;
   operatorId?: string;
@@ -20,8 +32,11 @@ export type PublishInput = {
   data?: Record<string, unknown>;
 };
 
-/** A delivered event with its owner, so subscribers can filter by user. */
-export type BusEvent = RealtimeEvent & { user_id: string };
+/**
+ * A delivered event with its owner and its plan's team, so subscribers can filter by user and by team
+ * (both stay on the server).
+ */
+export type BusEvent = RealtimeEvent & { user_id: string; team_id?: string | null };
 
 export type EventBus = {
   /** Persists the event (for history and resume), then fans it out to every process. */
@@ -35,10 +50,11 @@ export type EventBus = {
   record(tx: DbOrTx, inputs: PublishInput[]): Promise<BusEvent[]>;
   announce(events: BusEvent[]): Promise<void>;
   subscribe(listener: (event: BusEvent) => void): () => void;
-  /** Stored events, oldest first: of one root task, or of all a user's tasks. */
+  /** Stored events, oldest first: of one root task, or of all a user's tasks and their teams' plans. */
   history(filter: {
     userId: string;
     rootTaskId?: string;
+    teamIds?: readonly string[];
     afterId?: number;
     limit?: number;
   }): Promise<BusEvent[]>;
@@ -61,6 +77,7 @@ function toEvent(row: Row): BusEvent {
     id: row.id,
     type: row.type as TaskEventType,
     user_id: row.userId,
+    team_id: row.teamId,
     task_id: row.taskId,
     root_task_id: row.rootTaskId,
     ...(status !== undefined ? { status } : {}),
@@ -114,6 +131,7 @@ export async function createEventBus(database: Database, log: Logger): Promise<E
       userId: input.userId,
       taskId: input.taskId,
       rootTaskId: input.rootTaskId,
+      ...(input.teamId ? { teamId: input.teamId } : {}),
       type: input.type,
       data,
     };
@@ -153,12 +171,26 @@ export async function createEventBus(database: Database, log: Logger): Promise<E
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    async history({ userId, rootTaskId, afterId, limit = 200 }) {
+    async history({ userId, rootTaskId, teamIds = [], afterId, limit = 200 }) {
       // One plan's events are everyone's who may see the plan (checked when they subscribed: a team's
-      // members see each other's changes, issue 41); all of a user's are theirs alone.
+      // members see each other's changes, issue 41); all of a user's are theirs, with their teams' plans'
+      // (but not a teammate's own events: a mention, an export).
       const conditions: SQL[] = rootTaskId
-        ? [or(eq(taskEvents.rootTaskId, rootTaskId), eq(taskEvents.taskId, rootTaskId))!]
-        : [eq(taskEvents.userId, userId)];
+        ? [
+            or(eq(taskEvents.rootTaskId, rootTaskId), eq(taskEvents.taskId, rootTaskId))!,
+            or(eq(taskEvents.userId, userId), notInArray(taskEvents.type, [...PERSONAL_EVENTS]))!,
+          ]
+        : [
+            teamIds.length === 0
+              ? eq(taskEvents.userId, userId)
+              : or(
+                  eq(taskEvents.userId, userId),
+                  and(
+                    inArray(taskEvents.teamId, [...teamIds]),
+                    notInArray(taskEvents.type, [...PERSONAL_EVENTS]),
+                  ),
+                )!,
+          ];
       if (afterId !== undefined) {
         conditions.push(gt(taskEvents.id, afterId));
         const rows = await database.db

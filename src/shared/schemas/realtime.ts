@@ -23,6 +23,13 @@ export const TASK_EVENT_TYPES = [
   "export.error",
   /** Someone mentioned the user in a comment (issue 41): on their own channel only. */
   "comment.mentioned",
+  /**
+   * The user left a team or was removed from it (issue 41): on their own channel; their open channels of
+   * the team's plans close (4404), as they would not open now.
+   */
+  "team.member_removed",
+  /** The user joined a team: on their own channel, which carries the team's plans from then on. */
+  "team.member_added",
 ] as const;
 export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
 
@@ -54,6 +61,13 @@ export type RealtimeEvent = {
   timestamp: string;
   data: Record<string, unknown>;
 };
+
+/** Someone with a plan open now (issue 41): a person, or one of their agents (its token's name). */
+export const planViewer = z.object({ user_id: z.string(), name: z.string(), agent: z.string().nullable() });
+export type PlanViewer = z.infer<typeof planViewer>;
+
+/** Who has a plan open now: sent when it changes (the tRPC `realtime.planPresence`, and `/ws/tasks/{id}`). */
+export type PresenceMessage = { type: "presence"; viewers: PlanViewer[]; timestamp: string };
 
 /** What a client may send on a raw channel. Anything else is answered with an error message. */
 export const clientChannelMessage = z.discriminatedUnion("type", [

@@ -38,6 +38,8 @@ export const reviewState = z
     state: z.enum(REVIEW_STATES),
     /** What changed since the approval, when stale: the revisions' summaries, newest first. */
     changed_since: z.array(z.string()),
+    /** Who asks for the approval: the plan's own switch, or its team's setting for all its plans. */
+    required_by: z.enum(["plan", "team"]).nullable(),
     reviews: z.array(planReview),
   })
   .meta({ id: "ReviewState" });

@@ -32,6 +32,8 @@ export const team = z
     /** The caller's role in it. */
     role: z.enum(TEAM_ROLES),
     members: z.number().int(),
+    /** "Plans need approval": every plan of the team is approved before an export, whatever its own switch. */
+    requires_approval: z.boolean(),
     created_at: isoTimestamp,
   })
   .meta({ id: "Team" });
@@ -48,6 +50,16 @@ export const teamMember = z
   })
   .meta({ id: "TeamMember" });
 export const teamMembers = z.object({ members: z.array(teamMember) }).meta({ id: "TeamMembers" });
+
+/** PATCH /teams/{id}: the team's settings (owners and admins). */
+export const updateTeamInput = z
+  .strictObject({
+    name: teamName.optional(),
+    requires_approval: z.boolean({ error: "requires_approval must be true or false" }).optional(),
+  })
+  .refine((v) => v.name !== undefined || v.requires_approval !== undefined, {
+    error: "Send name or requires_approval to change",
+  });
 
 /** PATCH /teams/{id}/members/{user_id} */
 export const setRoleInput = z.strictObject({

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "./users";
 
@@ -13,6 +14,8 @@ export const taskEvents = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     rootTaskId: uuid(),
+    /** The plan's team when it was published (set by a trigger from the plan), so teammates' channels carry it. */
+    teamId: uuid(),
     taskId: uuid(),
     type: text().notNull(),
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
@@ -21,5 +24,6 @@ export const taskEvents = pgTable(
   (t) => [
     index("task_events_root_idx").on(t.rootTaskId, t.id),
     index("task_events_user_idx").on(t.userId, t.id),
+    index("task_events_team_idx").on(t.teamId, t.id).where(sql`${t.teamId} is not null`),
   ],
 );

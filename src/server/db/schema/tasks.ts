@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
   bigint,
+  bigserial,
   boolean,
   index,
   integer,
@@ -440,4 +441,29 @@ export const planReviews = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("plan_reviews_root_idx").on(t.rootTaskId, t.createdAt)],
+);
+
+/**
+ * What happened to a plan, by whom (issue 41): edits, status, claims (and claims that ran out), comments,
+ * reviews, exports and tracker changes taken, by people and by agents (the token's name). Kept as long as
+ * the plan; the realtime events (task_events) are a week's stream, this is the record.
+ */
+export const planActivity = pgTable(
+  "plan_activity",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    rootTaskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** The node it was about: no foreign key, so a deletion's entry outlives the node. */
+    taskId: uuid(),
+    actorId: uuid().references(() => users.id, { onDelete: "set null" }),
+    /** The actor's name then (null: the product itself, e.g. a claim that ran out), and the agent's token name. */
+    actorName: text(),
+    agent: text(),
+    kind: text().notNull(),
+    summary: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("plan_activity_root_idx").on(t.rootTaskId, t.id)],
 );

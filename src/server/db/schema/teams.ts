@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { INVITABLE_ROLES, TEAM_ROLES } from "../../../shared/schemas/teams";
 import { users } from "./users";
 
@@ -11,6 +11,8 @@ export const teams = pgTable("teams", {
   id: uuid().primaryKey().defaultRandom(),
   name: text().notNull(),
   createdBy: uuid().references(() => users.id, { onDelete: "set null" }),
+  /** "Plans need approval": every plan of the team is approved before an export (as a plan's own `requires_approval`). */
+  requiresApproval: boolean().notNull().default(false),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -18,6 +18,7 @@ import { AppError } from "../../errors";
 import { jiraSiteOrigin } from "../../integrations/allowed-origin";
 import { readCredential } from "../../integrations/credentials";
 import type { JobKind } from "../../jobs/payloads";
+import { recordActivity } from "../../plan/activity";
 import type { UserRow } from "../auth/sessions";
 import { assertApprovedForExport } from "../tasks/approval";
 import { getOwnedRow } from "../tasks/tasks";
@@ -64,6 +65,9 @@ export type StartExportRequest =
   | { kind: "trello"; input: z.output<typeof startTrelloExportInput> }
   | { kind: "github"; input: z.output<typeof startGithubExportInput> };
 
+/** Each tracker by the name people know it by. */
+export const EXPORT_LABELS: Record<ExportKind, string> = { jira: "JIRA", trello: "Trello", github: "GitHub" };
+
 export async function startExport(
   deps: Deps,
   user: UserRow,
@@ -75,7 +79,7 @@ export async function startExport(
     deps,
     user.id,
     request.kind === "github" ? request.input.task_id : taskIdOf(request.input),
-    { jira: "JIRA", trello: "Trello", github: "GitHub" }[kind],
+    EXPORT_LABELS[kind],
   );
   let secret: Record<string, string>;
   let config: Record<string, unknown>;
@@ -158,6 +162,12 @@ export async function startExport(
         state: { sealed: deps.vault.encrypt(JSON.stringify(secret)) },
       })
       .returning();
+    await recordActivity(tx, {
+      rootId: task.id,
+      taskId: task.id,
+      kind: "export",
+      summary: `started an export to ${EXPORT_LABELS[kind]}`,
+    });
     await deps.jobs.enqueue(
       {
         kind: JOB_EXPORT,

@@ -5,8 +5,9 @@ import { exports, type RemoteBaseline, remoteItems, tasks } from "../../db/schem
 import type { Deps } from "../../deps";
 import { IntegrationError } from "../../integrations/errors";
 import { type JobContext, PermanentJobError, type TypedJob } from "../../jobs/queue";
+import { actorById, recordActivity } from "../../plan/activity";
 import { getTaskTree } from "../tasks/tasks";
-import { type ExportRow, JOB_EXPORT } from "./exports";
+import { EXPORT_LABELS, type ExportRow, JOB_EXPORT } from "./exports";
 
 export type ExportContext = {
   deps: Deps;
@@ -150,6 +151,16 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
       progress: 100,
       message: "Export complete",
     });
+    await recordActivity(
+      deps.db,
+      {
+        rootId: tree.id,
+        taskId: tree.id,
+        kind: "export",
+        summary: `exported the plan to ${EXPORT_LABELS[row.kind as ExportKind]}`,
+      },
+      await actorById(deps, row.userId),
+    );
     await publish(deps, row, "export.success", result);
   } catch (err) {
     await ctx.saveState().catch(() => {});
@@ -162,6 +173,17 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
         .update(exports)
         .set({ status: "failed", error: message, message, updatedAt: new Date() })
         .where(eq(exports.id, exportId));
+      // The plan may have been deleted while it was exported: then there is no activity to add to.
+      await recordActivity(
+        deps.db,
+        {
+          rootId: row.taskId,
+          taskId: row.taskId,
+          kind: "export",
+          summary: `the export to ${EXPORT_LABELS[row.kind as ExportKind]} failed: ${message.slice(0, 200)}`,
+        },
+        null,
+      ).catch(() => {});
       await publish(deps, row, "export.error", { message });
       throw new PermanentJobError(message, { cause: err });
     }

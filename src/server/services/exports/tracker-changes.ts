@@ -5,6 +5,7 @@ import { descriptionFirstLine, taskTitle } from "../../../shared/task-title";
 import { type RemoteBaseline, remoteItems, tasks, trackerChanges } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { recordActivity } from "../../plan/activity";
 import { moveTask } from "../../plan/order";
 import { getOwnedRow } from "../../plan/owned";
 import { updateTask } from "../tasks/edit";
@@ -596,10 +597,19 @@ async function applyResolution(
     }
   }
   await settleBaseline(deps, c, item);
-  await deps.db
-    .update(trackerChanges)
-    .set({ status: decision === "theirs" ? "accepted" : "rejected", resolvedAt: new Date() })
-    .where(eq(trackerChanges.id, c.id));
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(trackerChanges)
+      .set({ status: decision === "theirs" ? "accepted" : "rejected", resolvedAt: new Date() })
+      .where(eq(trackerChanges.id, c.id));
+    const what = `${SERVICE[c.kind]}'s ${c.field === "added" ? "new item" : c.field === "closed" ? "closing" : c.field.replace(/_/g, " ")} of ${c.remoteKey}`;
+    await recordActivity(tx, {
+      rootId,
+      taskId: result ?? taskId,
+      kind: "tracker",
+      summary: decision === "theirs" ? `took ${what} into the plan` : `kept the plan's own over ${what}`,
+    });
+  });
   const [{ n } = { n: 0 }] = await deps.db
     .select({ n: sql<number>`count(*)::int` })
     .from(trackerChanges)

@@ -28,7 +28,7 @@ import { simulationsFor } from "../../plan/order";
 import { getOwnedRow, visibleTo } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import { loadPlanEdges, loadPlanRows, loadTitles, type PlanRow, planNodeOf } from "../../plan/rows";
-import { activeClaims, announceClaim, type Claimer, heldBy, insertClaim } from "./claims";
+import { activeClaims, announceClaim, type Claimer, expireClaims, heldBy, insertClaim } from "./claims";
 import { listNotes } from "./notes";
 import { statedScope, toContext } from "./serialize";
 import { updateTask } from "./tasks";
@@ -529,6 +529,7 @@ export async function claimNextTask(
   const ready = plan.ready.filter((r) => inside.has(r));
   const candidates = ready.filter((r) => plan.byId.get(r)?.status === "pending");
   const minutes = input.minutes ?? CLAIM_MINUTES_DEFAULT;
+  await expireClaims(deps, rootId);
   let claimed: (ClaimRow & { taskId: string }) | undefined;
   // One statement: the first free ready leaf, locked with SKIP LOCKED (a leaf another call holds now is
   // passed over), and its claim. A leaf another claimer committed to after this statement's snapshot is
@@ -576,20 +577,21 @@ export async function claimNextTask(
   } else {
     message = "Nothing is ready: the remaining tasks wait for work not done yet.";
   }
-  if (claimed) {
-    await announceClaim(
-      deps,
-      claimer.userId,
-      claimed.taskId,
-      rootId,
-      `Claimed by ${claimOf(claimed)!.claimed_by}`,
-    );
-  }
   const heldIds = [...held.keys()].slice(0, 10);
   const [task] = await Promise.all([
     claimed ? agentTaskIn(deps, claimer.userId, plan, claimed.taskId) : null,
     withTitles(deps, plan, heldIds),
   ]);
+  if (claimed) {
+    const until = `${claimOf(claimed)!.claimed_until.slice(11, 16)} UTC`;
+    await announceClaim(
+      deps,
+      claimer.userId,
+      { id: claimed.taskId, rootTaskId: rootId },
+      `Claimed by ${claimOf(claimed)!.claimed_by}`,
+      { summary: `took “${task?.title ?? "a task"}” as the next task, until ${until}` },
+    );
+  }
   return {
     project_id: id,
     task,

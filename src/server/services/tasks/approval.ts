@@ -5,9 +5,10 @@ import { resultRows } from "../../db/client";
 import { planReviews, taskRevisions, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { recordActivity } from "../../plan/activity";
 import { getOwnedRow } from "../../plan/owned";
 import type { TaskRow } from "../../plan/rows";
-import { roleIn } from "../teams/teams";
+import { roleIn, teamSettings } from "../teams/teams";
 
 /**
  * Approval before a plan leaves Atomize (issue 41): a plan with `requires_approval` is exported only once
@@ -53,7 +54,8 @@ export async function reviewStateOf(deps: Deps, root: TaskRow): Promise<ReviewSt
     reviewer_name: r.reviewerName,
     created_at: r.createdAt.toISOString(),
   }));
-  const required = root.options?.requires_approval === true;
+  const askedBy = await requiredBy(deps, root);
+  const required = askedBy !== null;
   const last = rows[0];
   let state: ReviewState["state"] = !required ? "not_required" : !last ? "waiting" : "changes_requested";
   let changedSince: string[] = [];
@@ -67,7 +69,14 @@ export async function reviewStateOf(deps: Deps, root: TaskRow): Promise<ReviewSt
     state = later.length > 0 ? "stale" : "approved";
     changedSince = later.map((l) => l.summary);
   }
-  return { state, changed_since: changedSince, reviews };
+  return { state, changed_since: changedSince, required_by: askedBy, reviews };
+}
+
+/** Whether the plan needs an approval, and why: its own switch, or its team's setting for every plan. */
+export async function requiredBy(deps: Deps, root: TaskRow): Promise<"plan" | "team" | null> {
+  if (root.options?.requires_approval === true) return "plan";
+  if (root.teamId && (await teamSettings(deps.db, root.teamId))?.requiresApproval) return "team";
+  return null;
 }
 
 export async function getReviewState(deps: Deps, userId: string, id: string): Promise<ReviewState> {
@@ -82,7 +91,7 @@ export async function reviewPlan(
   input: z.output<typeof reviewInput>,
 ): Promise<ReviewState> {
   const root = await projectOf(deps, userId, id, "read");
-  if (root.options?.requires_approval !== true)
+  if ((await requiredBy(deps, root)) === null)
     throw new AppError(
       "CONFLICT",
       "This plan does not need an approval: turn requires_approval on first (PATCH /api/tasks/{id}).",
@@ -105,12 +114,21 @@ export async function reviewPlan(
   } else if (root.userId !== userId) {
     throw new AppError("FORBIDDEN", "Only the plan's creator reviews a personal plan.");
   }
-  await deps.db.insert(planReviews).values({
-    rootTaskId: root.id,
-    reviewerId: userId,
-    decision: input.decision,
-    comment: input.comment,
-    revisionSeq: await newestRevision(deps, root.id),
+  const revisionSeq = await newestRevision(deps, root.id);
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(planReviews).values({
+      rootTaskId: root.id,
+      reviewerId: userId,
+      decision: input.decision,
+      comment: input.comment,
+      revisionSeq,
+    });
+    await recordActivity(tx, {
+      rootId: root.id,
+      taskId: root.id,
+      kind: "review",
+      summary: `${input.decision === "approve" ? "approved the plan" : "asked for changes to the plan"}${input.comment ? `: “${input.comment.slice(0, 200)}”` : ""}`,
+    });
   });
   await deps.events.publish({
     type: "task.updated",

@@ -6,6 +6,8 @@ import { type DbOrTx, resultRows } from "../../db/client";
 import { taskClaims, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { type Actor, currentActor } from "../../plan/access";
+import { quoted, recordActivity } from "../../plan/activity";
 import { getOwnedRow } from "../../plan/owned";
 import { hasChildren, type TaskRow } from "../../plan/rows";
 
@@ -111,6 +113,9 @@ export async function claimTask(
     );
   }
   const minutes = input.minutes ?? CLAIM_MINUTES_DEFAULT;
+  await expireClaims(deps, rootId);
+  const [mine] = await activeClaims(deps.db, rootId, [row.id]);
+  const renewing = mine !== undefined && heldBy(mine, claimer);
   const [won] = resultRows<ClaimRow>(
     await deps.db.execute(insertClaim(claimValues(claimer, row.id, rootId, minutes))),
   );
@@ -125,19 +130,66 @@ export async function claimTask(
     );
   }
   const claim = claimOf(won)!;
-  await announceClaim(deps, claimer.userId, row.id, rootId, `Claimed by ${claim.claimed_by}`);
+  const until = `${claim.claimed_until.slice(11, 16)} UTC`;
+  await announceClaim(deps, claimer.userId, row, `Claimed by ${claim.claimed_by}`, {
+    summary: renewing
+      ? `renewed their claim on ${quoted(row.description)} until ${until}`
+      : `claimed ${quoted(row.description)} until ${until}`,
+  });
   return { task_id: row.id, ...claim };
 }
 
-/** Tells every open view of the plan that a claim changed (the claims query refetches). */
+/**
+ * Tells every open view of the plan that a claim changed (the claims query refetches), and says it in the
+ * plan's activity, by the caller unless `actor` says otherwise (null: the product, a claim that ran out).
+ */
 export async function announceClaim(
   deps: Deps,
   userId: string,
-  taskId: string,
-  rootId: string,
+  task: { id: string; rootTaskId: string | null },
   message: string,
+  activity: { summary: string; actor?: Actor | null },
 ) {
-  await deps.events.publish({ type: "task.updated", userId, taskId, rootTaskId: rootId, message });
+  const rootId = task.rootTaskId ?? task.id;
+  await recordActivity(
+    deps.db,
+    { rootId, taskId: task.id, kind: "claim", summary: activity.summary },
+    activity.actor === undefined ? currentActor() : activity.actor,
+  );
+  await deps.events.publish({ type: "task.updated", userId, taskId: task.id, rootTaskId: rootId, message });
+}
+
+/**
+ * Ends the claims that ran out (of one plan, or of all), each said once in its plan's activity: a claim is
+ * deleted by one statement, so of two processes sweeping at once only one reports it. Run before a claim
+ * is taken on a plan, and every minute for all plans (server.ts).
+ */
+export async function expireClaims(deps: Deps, rootId?: string): Promise<number> {
+  const gone = resultRows<{
+    taskId: string;
+    rootTaskId: string;
+    userId: string;
+    holder: string;
+    agent: string | null;
+    until: Date | string;
+    description: string;
+  }>(
+    await deps.db.execute(sql`with gone as (
+        delete from ${taskClaims} where until <= now() ${rootId ? sql`and root_task_id = ${rootId}` : sql``}
+        returning task_id, root_task_id, user_id, holder, agent, until)
+      select g.task_id::text as "taskId", g.root_task_id::text as "rootTaskId", g.user_id::text as "userId",
+        g.holder, g.agent, g.until, left(t.description, 300) as description
+      from gone g join ${tasks} t on t.id = g.task_id`),
+  );
+  for (const g of gone) {
+    const until = new Date(g.until).toISOString().slice(11, 16);
+    const who = g.agent ? `${g.holder} (agent: ${g.agent})` : g.holder;
+    await announceClaim(deps, g.userId, { id: g.taskId, rootTaskId: g.rootTaskId }, "Claim ran out", {
+      summary: `the claim of ${who} on ${quoted(g.description)} ran out at ${until} UTC: it is free again`,
+      actor: null,
+    });
+  }
+  return gone.length;
 }
 
 /** The claims held now on the plan of a task of the caller's, for the views that show them. */
@@ -160,6 +212,14 @@ export async function releaseClaim(deps: Deps, claimer: Claimer, id: string): Pr
   const row = await getOwnedRow(deps, claimer.userId, id);
   const rootId = row.rootTaskId ?? row.id;
   const gone = await deps.db.delete(taskClaims).where(eq(taskClaims.taskId, row.id)).returning();
-  if (gone.length) await announceClaim(deps, claimer.userId, row.id, rootId, "Claim let go");
+  const [was] = gone;
+  if (was) {
+    const theirs = heldBy(was, claimer)
+      ? ""
+      : `${was.agent ? `${was.holder} (agent: ${was.agent})` : was.holder}'s claim on `;
+    await announceClaim(deps, claimer.userId, row, "Claim let go", {
+      summary: `let go of ${theirs}${quoted(row.description)}`,
+    });
+  }
   return listClaims(deps, claimer.userId, rootId);
 }

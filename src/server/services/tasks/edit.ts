@@ -9,12 +9,13 @@ import { agentStartedEvents } from "../../engine/agent";
 import { readingToCheck } from "../../engine/brief";
 import { AGENT_PLANNER } from "../../engine/jobs";
 import { AppError } from "../../errors";
+import { quoted, recordActivity } from "../../plan/activity";
 import { type PlanGraph, readyLeaves } from "../../plan/graph";
 import { getOwnedRow } from "../../plan/owned";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
 import type { TaskRow } from "../../plan/rows";
 import { hasChildren, loadPlanGraph } from "../../plan/rows";
-import { roleIn } from "../teams/teams";
+import { roleIn, teamSettings } from "../teams/teams";
 import { getTask } from "./read";
 import { holdForReview } from "./reading";
 import { toTask } from "./serialize";
@@ -196,8 +197,17 @@ async function updateTaskFields(
   // re-plans and is saved as a revision of the plan. Status and actual hours are progress.
   const edited = Object.keys(input).filter((k) => k !== "status" && k !== "actual_hours");
   const rootId = before.rootTaskId ?? before.id;
+  const progress = progressActivity(before, input).map((summary) => ({
+    rootId,
+    taskId: id,
+    kind: "status" as const,
+    summary,
+  }));
   if (edited.length === 0) {
-    await deps.db.update(tasks).set(set).where(eq(tasks.id, id));
+    await deps.db.transaction(async (tx) => {
+      await tx.update(tasks).set(set).where(eq(tasks.id, id));
+      await recordActivity(tx, progress);
+    });
   } else {
     set.editedAt = new Date();
     await deps.db.transaction(async (tx) => {
@@ -209,6 +219,7 @@ async function updateTaskFields(
         kind: "edit",
         summary: `Edited ${revisionTitle(input.description ?? before.description)}: ${edited.map((k) => k.replace(/_/g, " ")).join(", ")}`,
       });
+      await recordActivity(tx, progress);
     });
   }
   // Done work is nobody's to hold any more (issue 41).
@@ -227,6 +238,26 @@ async function updateTaskFields(
     });
   }
   return task;
+}
+
+/** What a change of progress (status, hours worked) did, as the plan's activity says it. */
+function progressActivity(before: TaskRow, input: z.output<typeof updateTaskInput>): string[] {
+  const said: string[] = [];
+  const title = quoted(before.description);
+  if (input.status !== undefined && input.status !== before.status) {
+    if (input.status === "completed") said.push(`marked ${title} done`);
+    else if (input.status === "in_progress") said.push(`started ${title}`);
+    else if (before.status === "completed") said.push(`reopened ${title}`);
+    else said.push(`set ${title} to ${input.status.replace(/_/g, " ")}`);
+  }
+  if (input.actual_hours !== undefined && input.actual_hours !== before.actualHours) {
+    said.push(
+      input.actual_hours === null
+        ? `cleared the hours worked on ${title}`
+        : `entered ${input.actual_hours} h worked on ${title}`,
+    );
+  }
+  return said;
 }
 
 /**
@@ -383,10 +414,21 @@ async function moveToTeam(deps: Deps, userId: string, id: string, teamId: string
         "A project leaves its team by its creator, or an owner or admin of the team.",
       );
   }
-  await deps.db
-    .update(tasks)
-    .set({ teamId })
-    .where(or(eq(tasks.id, row.id), eq(tasks.rootTaskId, row.id)));
+  const teamName = teamId ? ((await teamSettings(deps.db, teamId))?.name ?? null) : null;
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(tasks)
+      .set({ teamId })
+      .where(or(eq(tasks.id, row.id), eq(tasks.rootTaskId, row.id)));
+    await recordActivity(tx, {
+      rootId: row.id,
+      taskId: row.id,
+      kind: "team",
+      summary: teamName
+        ? `moved the project into the team ${quoted(teamName)}`
+        : "took the project out of its team",
+    });
+  });
   await deps.events.publish({
     type: "task.updated",
     userId,
@@ -417,10 +459,25 @@ async function setRequiresApproval(deps: Deps, userId: string, id: string, on: b
         "A plan's approval is set by its creator, or an owner or admin of its team.",
       );
   }
-  await deps.db
-    .update(tasks)
-    .set({ options: { ...(row.options ?? {}), requires_approval: on } as NonNullable<TaskRow["options"]> })
-    .where(eq(tasks.id, row.id));
+  if (!on && row.teamId && (await teamSettings(deps.db, row.teamId))?.requiresApproval)
+    throw new AppError(
+      "CONFLICT",
+      "This plan's team has every plan approved before export: an owner or admin turns that off in the team's settings.",
+    );
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(tasks)
+      .set({ options: { ...(row.options ?? {}), requires_approval: on } as NonNullable<TaskRow["options"]> })
+      .where(eq(tasks.id, row.id));
+    await recordActivity(tx, {
+      rootId: row.id,
+      taskId: row.id,
+      kind: "review",
+      summary: on
+        ? "made the plan need an approval before export"
+        : "let the plan go out without an approval",
+    });
+  });
   await deps.events.publish({
     type: "task.updated",
     userId,

@@ -1,14 +1,44 @@
 import type { RealtimeEvent } from "../../../shared/schemas/realtime";
 import type { Deps } from "../../deps";
-import type { BusEvent } from "../../realtime/event-bus";
+import { AppError } from "../../errors";
+import { type BusEvent, PERSONAL_EVENTS } from "../../realtime/event-bus";
 
-/** Which events a client may see: its own, of every task or of one task tree. */
-export type TaskEventFilter = { userId: string; rootTaskId?: string };
+/**
+ * Which events a client may see: of one task tree (`rootTaskId`), or all of its own and of its teams'
+ * plans (`teamIds`, issue 41). `planTeam`: the tree's team when the client sees it only as a member, so
+ * the channel ends when they leave the team.
+ */
+export type TaskEventFilter = {
+  userId: string;
+  rootTaskId?: string;
+  teamIds?: readonly string[];
+  planTeam?: string | null;
+};
 
-/** The client-facing shape: the owner id stays on the server. */
+/** The client-facing shape: the owner and team ids stay on the server. */
 export function toClient(e: BusEvent): RealtimeEvent {
-  const { user_id: _owner, ...event } = e;
+  const { user_id: _owner, team_id: _team, ...event } = e;
   return event;
+}
+
+/** Whether one event is for the client (and whether it ends its channel). */
+function concerns(e: BusEvent, filter: TaskEventFilter, teams: Set<string>): boolean {
+  const mine = e.user_id === filter.userId;
+  if (e.type === "team.member_added" && mine) {
+    teams.add(String(e.data.team_id));
+    return !filter.rootTaskId;
+  }
+  if (e.type === "team.member_removed" && mine) {
+    teams.delete(String(e.data.team_id));
+    if (filter.planTeam && e.data.team_id === filter.planTeam)
+      throw new AppError("NOT_FOUND", "You are no longer in this plan's team.");
+    return !filter.rootTaskId;
+  }
+  // A mention, an export, a removal: their person's alone, wherever they are.
+  if (PERSONAL_EVENTS.has(e.type) && !mine) return false;
+  // One plan's channel carries everyone's changes to it (its subscribers were checked: issue 41's teams).
+  if (filter.rootTaskId) return e.root_task_id === filter.rootTaskId || e.task_id === filter.rootTaskId;
+  return mine || (!!e.team_id && teams.has(e.team_id));
 }
 
 /**
@@ -24,15 +54,16 @@ export async function* taskEventStream(
   signal: AbortSignal,
 ): AsyncGenerator<{ history: BusEvent[] } | { live: BusEvent }> {
   const queue: BusEvent[] = [];
+  const teams = new Set(filter.teamIds ?? []);
+  let ended: unknown = null;
   let wake: (() => void) | null = null;
   const unsubscribe = deps.events.subscribe((e) => {
-    // One plan's channel carries everyone's changes to it (its subscribers were checked: issue 41's teams).
-    if (filter.rootTaskId) {
-      if (e.root_task_id !== filter.rootTaskId && e.task_id !== filter.rootTaskId) return;
-      // A mention is for the one mentioned, wherever they are.
-      if (e.type === "comment.mentioned" && e.user_id !== filter.userId) return;
-    } else if (e.user_id !== filter.userId) return;
-    queue.push(e);
+    try {
+      if (!concerns(e, filter, teams)) return;
+      queue.push(e);
+    } catch (err) {
+      ended = err;
+    }
     wake?.();
   });
   const onAbort = () => wake?.();
@@ -46,6 +77,7 @@ export async function* taskEventStream(
     const after = opts.afterId ?? 0;
     yield { history };
     while (!signal.aborted) {
+      if (ended) throw ended;
       const e = queue.shift();
       if (!e) {
         await new Promise<void>((resolve) => {

@@ -13,6 +13,7 @@ import { taskNotes, teamMembers, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { escapeHtml } from "../../lib/escape-html";
+import { quoted, recordActivity } from "../../plan/activity";
 import { getOwnedRow } from "../../plan/owned";
 import type { TaskRow } from "../../plan/rows";
 import type { ApiTokenUse } from "../auth/sessions";
@@ -76,16 +77,25 @@ export async function addNote(
       `This task already has ${NOTES_PER_TASK_MAX} notes, the most it keeps.`,
     );
   }
-  const [row] = await deps.db
-    .insert(taskNotes)
-    .values({
+  const row = await deps.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(taskNotes)
+      .values({
+        taskId: task.id,
+        rootTaskId: rootId,
+        body: input.body,
+        tokenName: via?.name ?? null,
+        authorId: userId,
+      })
+      .returning();
+    await recordActivity(tx, {
+      rootId,
       taskId: task.id,
-      rootTaskId: rootId,
-      body: input.body,
-      tokenName: via?.name ?? null,
-      authorId: userId,
-    })
-    .returning();
+      kind: "comment",
+      summary: `commented on ${quoted(task.description)}: “${excerpt(input.body)}”`,
+    });
+    return inserted;
+  });
   await announceNotes(deps, userId, task.id, rootId);
   await notifyMentions(deps, { userId, task, rootId, body: input.body, before: "" });
   const [saved] = await deps.db.select(noteColumns).from(taskNotes).where(eq(taskNotes.id, row!.id));
@@ -113,11 +123,19 @@ export async function editNote(
 ): Promise<TaskNote> {
   const { task, note } = await ownNote(deps, userId, id, noteId);
   if (note.authorId !== userId) throw new AppError("FORBIDDEN", "Only its author changes a comment.");
-  await deps.db
-    .update(taskNotes)
-    .set({ body: input.body, editedAt: new Date() })
-    .where(eq(taskNotes.id, note.id));
   const rootId = task.rootTaskId ?? task.id;
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(taskNotes)
+      .set({ body: input.body, editedAt: new Date() })
+      .where(eq(taskNotes.id, note.id));
+    await recordActivity(tx, {
+      rootId,
+      taskId: task.id,
+      kind: "comment",
+      summary: `edited a comment on ${quoted(task.description)}`,
+    });
+  });
   await announceNotes(deps, userId, task.id, rootId);
   await notifyMentions(deps, { userId, task, rootId, body: input.body, before: note.body });
   const [saved] = await deps.db.select(noteColumns).from(taskNotes).where(eq(taskNotes.id, note.id));
@@ -135,8 +153,16 @@ export async function deleteNote(deps: Deps, userId: string, id: string, noteId:
         "Only its author, or an owner or admin of the team, deletes a comment.",
       );
   }
-  await deps.db.delete(taskNotes).where(eq(taskNotes.id, note.id));
   const rootId = task.rootTaskId ?? task.id;
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(taskNotes).where(eq(taskNotes.id, note.id));
+    await recordActivity(tx, {
+      rootId,
+      taskId: task.id,
+      kind: "comment",
+      summary: `deleted ${note.authorId === userId ? "their" : "a"} comment on ${quoted(task.description)}`,
+    });
+  });
   await announceNotes(deps, userId, task.id, rootId);
   return listNotes(deps, userId, id);
 }
@@ -199,6 +225,12 @@ async function notifyMentions(
       })
       .catch((err: unknown) => deps.log.warn("could not send a mention e-mail", { err }));
   }
+}
+
+/** A comment's words as the activity quotes them: one line, at most 120 characters. */
+function excerpt(body: string): string {
+  const line = body.replace(/\s+/g, " ").trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
 
 /** Tells every open view of the plan that a task's comments changed (its Notes refetch). */

@@ -260,7 +260,7 @@ export async function acceptReplan(
       rootId,
       taskId: target.id,
       kind: "replan",
-      summary: `Re-plan of ${revisionTitle(target.description)}${proposal.guidance ? ` ("${proposal.guidance.slice(0, 80)}")` : ""}: ${changeSummary(applied, { add: "added", update: "changed", move: "moved", remove: "removed" })}`,
+      summary: `Re-planned ${revisionTitle(target.description)}${proposal.guidance ? ` ("${proposal.guidance.slice(0, 80)}")` : ""}: ${changeSummary(applied, { add: "added", update: "changed", move: "moved", remove: "removed" })}`,
     });
     return {
       proposal_id: proposal.id,

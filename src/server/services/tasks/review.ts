@@ -4,6 +4,7 @@ import type { rejectTaskInput, resubmitTaskInput, Task } from "../../../shared/s
 import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { recordActivity } from "../../plan/activity";
 import type { UserRow } from "../auth/sessions";
 import { countMonthlyUse, getOwnedRow, getTask, monthlyUseApplies } from "./tasks";
 
@@ -35,6 +36,12 @@ export async function approveTask(deps: Deps, user: UserRow, id: string): Promis
       first.filter((t) => !t.isAtomic).map((t) => t.id),
       tx,
     );
+    await recordActivity(tx, {
+      rootId: id,
+      taskId: id,
+      kind: "review",
+      summary: "approved the first level of the plan: planning goes on",
+    });
   });
   const who = user.fullName || user.email;
   await deps.events.publish({
@@ -75,6 +82,12 @@ export async function rejectTask(
       .update(tasks)
       .set({ status: "rejected", rejectionReason: input.reason, updatedAt: new Date() })
       .where(eq(tasks.id, id));
+    await recordActivity(tx, {
+      rootId: id,
+      taskId: id,
+      kind: "review",
+      summary: `rejected the plan: “${input.reason.slice(0, 200)}”`,
+    });
   });
   await deps.events.publish({
     type: "task.rejected",
@@ -118,6 +131,12 @@ export async function resubmitTask(
       })
       .where(eq(tasks.id, id));
     await deps.runs.start(id, tx);
+    await recordActivity(tx, {
+      rootId: id,
+      taskId: id,
+      kind: "review",
+      summary: "resubmitted the plan with a new description: it is planned again",
+    });
   });
   // Read at once, as restarting does: the decomposition's worker is woken by the commit.
   const task = await getTask(deps, user.id, id);

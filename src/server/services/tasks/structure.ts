@@ -52,6 +52,8 @@ export async function deleteTask(deps: Deps, userId: string, id: string): Promis
     userId,
     taskId: id,
     rootTaskId: rootId,
+    // The plan may be gone, and its team with it from the event's trigger: its members' dashboards hear of it.
+    ...(row.teamId ? { teamId: row.teamId } : {}),
     data: { parent_id: row.parentId, deleted: result.deleted },
   });
   return result;

@@ -9,6 +9,7 @@ import {
   type setRoleInput,
   type Team,
   type TeamRole,
+  type updateTeamInput,
 } from "../../../shared/schemas/teams";
 import { resultRows, type Tx } from "../../db/client";
 import { teamInvitations, teamMembers, teams, users } from "../../db/schema/index";
@@ -55,8 +56,51 @@ async function managerOf(deps: Deps, userId: string, teamId: string, what: strin
   return role;
 }
 
-function teamOf(row: { id: string; name: string; createdAt: Date }, role: TeamRole, members: number): Team {
-  return { id: row.id, name: row.name, role, members, created_at: row.createdAt.toISOString() };
+function teamOf(
+  row: { id: string; name: string; requiresApproval: boolean; createdAt: Date },
+  role: TeamRole,
+  members: number,
+): Team {
+  return {
+    id: row.id,
+    name: row.name,
+    role,
+    members,
+    requires_approval: row.requiresApproval,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** A team's name and its default for new plans' approval (no access check: the caller did it). */
+export async function teamSettings(
+  db: Deps["db"],
+  teamId: string,
+): Promise<{ name: string; requiresApproval: boolean } | undefined> {
+  const [row] = await db
+    .select({ name: teams.name, requiresApproval: teams.requiresApproval })
+    .from(teams)
+    .where(eq(teams.id, teamId));
+  return row;
+}
+
+/** Renames a team, or sets whether its new plans need an approval before export (owners and admins). */
+export async function updateTeam(
+  deps: Deps,
+  userId: string,
+  teamId: string,
+  input: z.output<typeof updateTeamInput>,
+): Promise<Team> {
+  const role = await managerOf(deps, userId, teamId, "change the team's settings");
+  const [row] = await deps.db
+    .update(teams)
+    .set({
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.requires_approval !== undefined ? { requiresApproval: input.requires_approval } : {}),
+    })
+    .where(eq(teams.id, teamId))
+    .returning();
+  const [n] = await deps.db.select({ n: count() }).from(teamMembers).where(eq(teamMembers.teamId, teamId));
+  return teamOf(row!, role, n?.n ?? 0);
 }
 
 export async function createTeam(
@@ -82,6 +126,7 @@ export async function listTeams(deps: Deps, userId: string): Promise<{ teams: Te
     .select({
       id: teams.id,
       name: teams.name,
+      requiresApproval: teams.requiresApproval,
       createdAt: teams.createdAt,
       role: teamMembers.role,
       members: sql<number>`(select count(*)::int from ${teamMembers} m where m.team_id = ${teams.id})`,
@@ -190,6 +235,25 @@ export async function removeMember(deps: Deps, actorId: string, teamId: string, 
       );
     await tx.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, targetId)));
   });
+  // Their open channels of the team's plans close, in every process (services/tasks/events.ts).
+  await deps.events.publish({
+    type: "team.member_removed",
+    userId: targetId,
+    taskId: null,
+    rootTaskId: null,
+    teamId,
+    message: actorId === targetId ? "You left a team" : "You were removed from a team",
+    data: { team_id: teamId },
+  });
+}
+
+/** The teams a person is in. */
+export async function teamIdsOf(deps: Pick<Deps, "db">, userId: string): Promise<string[]> {
+  const rows = await deps.db
+    .select({ id: teamMembers.teamId })
+    .from(teamMembers)
+    .where(eq(teamMembers.userId, userId));
+  return rows.map((r) => r.id);
 }
 
 function invitationOf(row: typeof teamInvitations.$inferSelect) {
@@ -337,7 +401,7 @@ export async function acceptInvitation(deps: Deps, userId: string, token: string
     .select({ email: users.email, verified: users.emailVerifiedAt })
     .from(users)
     .where(eq(users.id, userId));
-  return deps.db.transaction(async (tx) => {
+  const accepted = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .select({ inv: teamInvitations, teamName: teams.name })
       .from(teamInvitations)
@@ -367,4 +431,15 @@ export async function acceptInvitation(deps: Deps, userId: string, token: string
       .where(eq(teamInvitations.id, inv.id));
     return { team_id: inv.teamId, team_name: row.teamName, role: inv.role };
   });
+  // Their open dashboards carry the team's plans from now on (services/tasks/events.ts).
+  await deps.events.publish({
+    type: "team.member_added",
+    userId,
+    taskId: null,
+    rootTaskId: null,
+    teamId: accepted.team_id,
+    message: `You joined ${accepted.team_name}`,
+    data: { team_id: accepted.team_id },
+  });
+  return accepted;
 }

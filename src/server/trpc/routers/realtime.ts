@@ -41,4 +41,8 @@ export const realtimeRouter = router({
   userEvents: subscriptionOf(streams.userEvents, trackedEvents),
   /** Events of one task tree; another user's task is NOT_FOUND. */
   taskEvents: subscriptionOf(streams.taskEvents, trackedEvents),
+  /** Who has the plan open now, the caller among them while subscribed (issue 41). */
+  planPresence: subscriptionOf(streams.planPresence, async function* (viewers) {
+    for await (const list of viewers) yield { viewers: list };
+  }),
 });
