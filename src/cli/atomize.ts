@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pkg from "../../package.json" with { type: "json" };
 import { type ExportFormat, treeToCsv, treeToJson, treeToMarkdown } from "../shared/export-formats";
+import { activityPage as activityAnswer } from "../shared/schemas/activity";
 import {
   nextTask as nextTaskAnswer,
   projectList as projectListAnswer,
@@ -9,12 +10,21 @@ import {
 } from "../shared/schemas/agent";
 import { publicUser } from "../shared/schemas/auth";
 import { reading as readingAnswer } from "../shared/schemas/reading";
+import { reviewState as reviewStateAnswer } from "../shared/schemas/reviews";
 import { schedule as scheduleAnswer } from "../shared/schemas/schedule";
 import { task as taskAnswer, taskTreeNode } from "../shared/schemas/tasks";
 import { Api, type Connection } from "./api";
 import { configFile, readLogin, removeLogin, writeLogin } from "./config";
 import { CliError, UsageError } from "./errors";
-import { createdProject, nextTask, planOutline, projectList, readingText, statusChange } from "./format";
+import {
+  activityText,
+  createdProject,
+  nextTask,
+  planOutline,
+  projectList,
+  readingText,
+  statusChange,
+} from "./format";
 import { readToken } from "./read-token";
 import { terminalText } from "./terminal-text";
 
@@ -35,6 +45,8 @@ Commands:
                          (- reads stdin) while the project awaits review
   plan-now <id>          Plan a project awaiting review from its reading as it stands
   plan <id>              A project's tasks as an outline, its critical path and forecast
+  activity <id>          Who did what on a project (or a task), newest first: edits, status, claims,
+                         comments, reviews, exports, by people and their agents
   next <id>              The next task to do in a project, with what it takes and what it unblocks
   start <task id>        Mark a task in progress
   done <task id>         Mark a task completed; --hours N records the hours it took (else the
@@ -224,12 +236,21 @@ const commands: Record<string, Command> = {
     args: ["id"],
     async run([id], opts) {
       const api = connect(opts);
-      const [tree, schedule] = await Promise.all([
+      const [tree, schedule, review] = await Promise.all([
         api.get(taskPath(id!, "/tree"), taskTreeNode),
         api.get(taskPath(id!, "/schedule"), scheduleAnswer),
+        api.get(taskPath(id!, "/reviews"), reviewStateAnswer),
       ]);
-      if (opts.json) return printJson({ tree, schedule });
-      write(planOutline(tree, schedule));
+      if (opts.json) return printJson({ tree, schedule, review });
+      write(planOutline(tree, schedule, review));
+    },
+  },
+  activity: {
+    args: ["id"],
+    async run([id], opts) {
+      const page = await connect(opts).get(taskPath(id!, "/activity?limit=30"), activityAnswer);
+      if (opts.json) return printJson(page);
+      write(activityText(page));
     },
   },
   next: {

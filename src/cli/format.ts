@@ -1,5 +1,7 @@
+import type { ActivityPage } from "../shared/schemas/activity";
 import type { NextTask, ProjectList, StatusChange, TaskRef } from "../shared/schemas/agent";
 import type { Reading } from "../shared/schemas/reading";
+import { approvalSentence, type ReviewState } from "../shared/schemas/reviews";
 import type { Schedule } from "../shared/schemas/schedule";
 import type { Task, TaskTreeNode } from "../shared/schemas/tasks";
 import { descriptionFirstLine, fitText, taskTitle, UNTITLED_TASK } from "../shared/task-title";
@@ -51,7 +53,7 @@ function nodeLine(node: TaskTreeNode, depth: number, critical: Set<string>): str
 const days = (n: number) => `${n} ${n === 1 ? "day" : "days"}`;
 
 /** The tree as an indented outline, then the critical path and the forecast. */
-export function planOutline(tree: TaskTreeNode, schedule: Schedule): string {
+export function planOutline(tree: TaskTreeNode, schedule: Schedule, review?: ReviewState): string {
   const critical = new Set(schedule.critical_path);
   const lines: string[] = [];
   const stack: { node: TaskTreeNode; depth: number }[] = [{ node: tree, depth: 0 }];
@@ -76,6 +78,17 @@ export function planOutline(tree: TaskTreeNode, schedule: Schedule): string {
     if (u > 0)
       lines.push(`${u} ${u === 1 ? "task has" : "tasks have"} no estimate and count at a default size.`);
   }
+  if (review && review.state !== "not_required")
+    lines.push(`Approval: ${approvalSentence(review.state, review.required_by)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** A plan's activity, newest first: when, and the sentence. */
+export function activityText(page: ActivityPage): string {
+  if (page.entries.length === 0) return "Nothing has happened on it yet.\n";
+  const lines = page.entries.map((e) => `${e.at.slice(0, 16).replace("T", " ")}  ${e.text}`);
+  if (page.next_before !== null)
+    lines.push(`(older entries: GET /api/tasks/{id}/activity?before=${page.next_before})`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -228,6 +228,21 @@ describe("the team, live", () => {
     expect(set.json).toMatchObject({ id: teamId, requires_approval: true, role: "admin" });
     const state = await member.client.get(`/api/tasks/${plan.id}/reviews`);
     expect(state.json).toMatchObject({ state: "waiting", required_by: "team" });
+    // An agent reading the plan is told too.
+    const token = await member.client.post("/api/tokens", {
+      name: "agent",
+      scope: "read",
+      expires_in_days: 30,
+    });
+    const agent = await connectMcp(server.url, token.json.token as string);
+    try {
+      const outline = await callTool<string>(agent, "get_plan", { task_id: plan.id });
+      expect(outline).toContain(
+        "Approval: It needs an approval before it is exported (its team's rule): not approved yet.",
+      );
+    } finally {
+      await agent.close();
+    }
     const held = await member.client.post("/api/trello/start-export", {
       task_id: plan.id,
       config: { board_name: "Plan" },

@@ -50,9 +50,11 @@ const ROUTES: Array<[string, string]> = [
   ["PATCH", "/api/tasks/:id/comments/:id"],
   ["DELETE", "/api/tasks/:id/comments/:id"],
   ["GET", "/api/tasks/:id/reviews"],
+  ["GET", "/api/tasks/:id/activity?limit=:id&before=:id"],
   ["POST", "/api/tasks/:id/reviews"],
   // Teams (issue 41).
   ["POST", "/api/teams"],
+  ["PATCH", "/api/teams/:id"],
   ["GET", "/api/teams/:id/members"],
   ["PATCH", "/api/teams/:id/members/:id"],
   ["DELETE", "/api/teams/:id/members/:id"],

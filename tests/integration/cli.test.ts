@@ -225,6 +225,33 @@ describe("atomize projects and plan", () => {
     expect(json.schedule.task_id).toBe(project);
   });
 
+  it("says whether the plan waits for an approval, and who did what on it (issue 41)", async () => {
+    const side = await plannedProject("A recipe box\nwith shopping lists");
+    expect((await atomize(["plan", side], { dir })).stdout).not.toContain("Approval:");
+    expect((await owner.request("PATCH", `/api/tasks/${side}`, { requires_approval: true })).status).toBe(
+      200,
+    );
+    const waiting = await atomize(["plan", side], { dir });
+    expect(waiting.stdout).toContain(
+      "Approval: It needs an approval before it is exported: not approved yet.",
+    );
+    expect(JSON.parse((await atomize(["plan", side, "--json"], { dir })).stdout).review.state).toBe(
+      "waiting",
+    );
+    await owner.post(`/api/tasks/${side}/reviews`, { decision: "approve" });
+    expect((await atomize(["plan", side], { dir })).stdout).toContain(
+      "Approval: Approved: it may be exported.",
+    );
+
+    const activity = await atomize(["activity", side], { dir });
+    expect(activity.code, activity.stderr).toBe(0);
+    const lines = activity.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d {2}Cli Person approved the plan$/);
+    expect(lines[1]).toMatch(/ {2}Cli Person made the plan need an approval before export$/);
+    const json = JSON.parse((await atomize(["activity", side, "--json"], { dir })).stdout);
+    expect(json.entries[0]).toMatchObject({ kind: "review", actor: { name: "Cli Person" } });
+  });
+
   it("names a task that is not there", async () => {
     const res = await atomize(["plan", "00000000-0000-0000-0000-000000000000"], { dir });
     expect(res.code).toBe(1);

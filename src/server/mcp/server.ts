@@ -252,9 +252,11 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
         outline: string;
         progress: { leaves_done: number; leaves_total: number };
         critical_path_hours: number | null;
+        approval: { state: string; sentence: string };
       };
       const hours = o.critical_path_hours === null ? "" : `, critical path ${o.critical_path_hours}h left`;
-      return `${o.progress.leaves_done}/${o.progress.leaves_total} tasks done${hours}\n${o.outline}`;
+      const approval = o.approval.state === "not_required" ? "" : `\nApproval: ${o.approval.sentence}`;
+      return `${o.progress.leaves_done}/${o.progress.leaves_total} tasks done${hours}${approval}\n${o.outline}`;
     },
   );
   tool(

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { planState, workState } from "../work-state";
 import { actualHoursInput } from "./actuals";
 import { isoTimestamp } from "./common";
+import { approvalSummary } from "./reviews";
 import { estimateHours } from "./schedule";
 import { EDITABLE_STATUSES, progress, TASK_STATUSES, techStackContext } from "./tasks";
 
@@ -74,6 +75,8 @@ export const planOutline = z.object({
   outline: z.string(),
   /** Tasks below `depth`, or past the line limit, that the outline leaves out. */
   omitted: z.number().int(),
+  /** Whether the plan may be exported, or waits for a person's approval (issue 41). */
+  approval: approvalSummary,
   /**
    * When the rest may be done by one person (working days of 6 focused hours), calibrated on finished
    * tasks' actual hours once there are enough (the sentence says); null while the plan has a cycle.

@@ -44,3 +44,26 @@ export const reviewState = z
   })
   .meta({ id: "ReviewState" });
 export type ReviewState = z.infer<typeof reviewState>;
+
+/** Where a plan stands on approval, in a sentence, for every client (CLI, MCP, web). */
+export function approvalSentence(
+  state: ReviewState["state"],
+  requiredBy: ReviewState["required_by"],
+): string {
+  const rule = requiredBy === "team" ? " (its team's rule)" : "";
+  switch (state) {
+    case "not_required":
+      return "No approval is needed before it is exported.";
+    case "waiting":
+      return `It needs an approval before it is exported${rule}: not approved yet.`;
+    case "approved":
+      return "Approved: it may be exported.";
+    case "changes_requested":
+      return `Changes were asked for: it needs an approval before it is exported${rule}.`;
+    case "stale":
+      return `It changed after it was approved: it needs approving again before it is exported${rule}.`;
+  }
+}
+
+/** A plan's approval as the agent's views (and the CLI) show it. */
+export const approvalSummary = z.object({ state: z.enum(REVIEW_STATES), sentence: z.string() });

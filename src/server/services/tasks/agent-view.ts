@@ -16,6 +16,7 @@ import {
   type TaskRef,
 } from "../../../shared/schemas/agent";
 import type { ClaimedNext, claimInput } from "../../../shared/schemas/claims";
+import { approvalSentence } from "../../../shared/schemas/reviews";
 import type { TaskClaim, TaskStatus } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { planStateOf, workStateOf } from "../../../shared/work-state";
@@ -27,7 +28,9 @@ import { PlanGraph, readyLeaves, schedulePlan } from "../../plan/graph";
 import { simulationsFor } from "../../plan/order";
 import { getOwnedRow, visibleTo } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
+import type { TaskRow } from "../../plan/rows";
 import { loadPlanEdges, loadPlanRows, loadTitles, type PlanRow, planNodeOf } from "../../plan/rows";
+import { reviewStateOf } from "./approval";
 import { activeClaims, announceClaim, type Claimer, expireClaims, heldBy, insertClaim } from "./claims";
 import { listNotes } from "./notes";
 import { statedScope, toContext } from "./serialize";
@@ -245,8 +248,14 @@ export async function getPlanOutline(
     critical_path_hours: plan.schedule ? plan.schedule.criticalPathHours : null,
     outline: lines.join("\n"),
     omitted,
+    approval: await approvalOf(deps, top.rootTaskId ? await getOwnedRow(deps, userId, rootId, "read") : top),
     forecast: await forecastOf(deps, userId, plan, rootId, top.id),
   };
+}
+
+async function approvalOf(deps: Deps, root: TaskRow) {
+  const review = await reviewStateOf(deps, root);
+  return { state: review.state, sentence: approvalSentence(review.state, review.required_by) };
 }
 
 /**
