@@ -42,7 +42,7 @@ async function invite(page: Page, email: string, role: string): Promise<string> 
   return link!;
 }
 
-test("a team plans together: invitations accepted, a plan for the team, a member's claim seen live, a viewer who only reads", async ({
+test("a team plans together: invitations, a team plan, a claim seen live, who is here, a viewer who only reads, comments, the activity, approval, then the export", async ({
   page,
   browser,
   origin,
@@ -108,8 +108,9 @@ test("a team plans together: invitations accepted, a plan for the team, a member
     await member.page.getByTestId("claim").getByRole("button", { name: "Claim" }).click();
     await expect(member.page.getByTestId("claim")).toContainText(/^You hold it until/);
 
-    // The owner's open page marks it, live.
+    // The owner's open page marks it, live, and shows who else has the plan open.
     await expect(page.getByTestId("claim-mark")).toContainText(/Held by Max until/);
+    await expect(page.getByTestId("presence")).toHaveAttribute("title", "Also here: Max");
 
     // Approval before export: the owner requires one; a member cannot give it; the owner (the team's only
     // owner or admin) does, and the member's page follows.
@@ -157,6 +158,38 @@ test("a team plans together: invitations accepted, a plan for the team, a member
     await viewerNotes.getByRole("button", { name: "Add note" }).click();
     await expect(viewerNotes.getByTestId("note")).toHaveCount(2);
     await expect(viewerNotes.getByTestId("note").last()).toContainText("Vera");
+    await expect(page.getByTestId("presence")).toHaveAttribute("title", "Also here: Max, Vera");
+
+    // The plan's activity says who did what, newest first, and grows live.
+    await page.getByRole("tablist", { name: "Task sections" }).getByRole("tab", { name: "Activity" }).click();
+    const activity = page.getByTestId("activity");
+    await expect(activity.getByTestId("activity-entry").first().locator("p").first()).toHaveText(
+      /^Vera commented on “.+”: “Reads well\.”$/,
+    );
+    await expect(activity).toContainText("Erin Example approved the plan: “Good to go”");
+    await expect(activity).toContainText(/Max claimed “.+” until \d\d:\d\d UTC/);
+    await expectAccessibleInBothThemes(page, "a plan's activity");
+
+    // Approved, the plan goes out: the owner exports it to Trello (the stand-in).
+    await page.goto("/settings");
+    await page.getByRole("tab", { name: "Integrations" }).click();
+    await page.getByRole("switch", { name: "Enable Trello integration" }).click();
+    await page.getByLabel("API Key").fill("e2e-trello-key");
+    await page.getByLabel("Token", { exact: true }).fill("e2e-trello-token");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(page.getByTestId("trello-card-state")).toHaveText("Connected");
+    await page.goto(`/tasks/${id}`);
+    await page.getByRole("button", { name: "Export" }).click();
+    await page
+      .getByRole("menu", { name: "Export" })
+      .getByRole("menuitem", { name: "Export to Trello" })
+      .click();
+    const dialog = page.getByRole("dialog", { name: "Export to Trello" });
+    await dialog.getByLabel("Board name").fill("Platform plan");
+    await dialog.getByRole("button", { name: "Export to Trello" }).click();
+    await expect(page.getByText(/^Successfully created Trello board with \d+ cards$/)).toBeVisible({
+      timeout: 20_000,
+    });
   } finally {
     await Promise.all([member.close(), viewer.close()]);
   }

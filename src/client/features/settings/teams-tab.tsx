@@ -164,6 +164,20 @@ function TeamCard({ team }: { team: Team }) {
   const revoke = useMutation(
     trpc.teams.revokeInvitation.mutationOptions({ retry: false, onSuccess: refresh, onError: failed }),
   );
+  const settings = useMutation(
+    trpc.teams.update.mutationOptions({
+      retry: false,
+      onSuccess: (t) => {
+        toast.success(
+          t.requires_approval
+            ? "The team's plans now need an approval before export."
+            : "The team's plans no longer need an approval before export.",
+        );
+        void refresh();
+      },
+      onError: failed,
+    }),
+  );
   return (
     <section className="card border border-base-300 bg-base-200" aria-labelledby={`${id}-title`}>
       <div className="card-body gap-4 p-4">
@@ -171,6 +185,22 @@ function TeamCard({ team }: { team: Team }) {
           {team.name}
         </h2>
         <p className="text-sm text-base-content/70">You are {ROLE_TEXT[team.role].toLowerCase()}.</p>
+        <label className="flex cursor-pointer items-start gap-3">
+          <input
+            type="checkbox"
+            className="toggle toggle-sm mt-0.5"
+            checked={team.requires_approval}
+            disabled={!manages || settings.isPending}
+            onChange={(e) => settings.mutate({ id: team.id, requires_approval: e.target.checked })}
+          />
+          <span className="text-sm">
+            <span className="font-medium">Plans need approval</span>
+            <span className="block text-base-content/70">
+              Every plan of the team is approved by an owner or admin before it is exported to JIRA, Trello or
+              GitHub{manages ? "" : " (owners and admins change this)"}.
+            </span>
+          </span>
+        </label>
         <div className="overflow-x-auto">
           <table className="table table-sm" aria-label={`Members of ${team.name}`}>
             <thead>

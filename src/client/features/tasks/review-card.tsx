@@ -99,15 +99,22 @@ export function ReviewCard({ task }: { task: Task }) {
             </div>
           </div>
         )}
-        {canEdit && (
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm self-start"
-            disabled={toggle.isPending}
-            onClick={() => toggle.mutate({ id: task.id, updates: { requires_approval: !required } })}
-          >
-            {required ? "Stop requiring approval" : "Require approval first"}
-          </button>
+        {s.required_by === "team" ? (
+          <p className="text-sm text-base-content/70">
+            Its team has every plan approved before export: an owner or admin changes that in Settings →
+            Teams.
+          </p>
+        ) : (
+          canEdit && (
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm self-start"
+              disabled={toggle.isPending}
+              onClick={() => toggle.mutate({ id: task.id, updates: { requires_approval: !required } })}
+            >
+              {required ? "Stop requiring approval" : "Require approval first"}
+            </button>
+          )
         )}
         {error && (
           <p role="alert" className="text-sm text-error">

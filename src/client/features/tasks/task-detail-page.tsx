@@ -1,5 +1,6 @@
 import { Suspense, useMemo, useState } from "react";
 import { useLocation, useParams, useSearchParams } from "wouter";
+import type { PlanViewer } from "../../../shared/schemas/realtime";
 import type { Task } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { ConnectionIndicator } from "../../components/connection-indicator";
@@ -7,9 +8,11 @@ import { EmptyState } from "../../components/empty-state";
 import { Spinner } from "../../components/spinner";
 import { TabList, tabPanelProps } from "../../components/tabs";
 import { usePageMeta } from "../../components/use-page-meta";
+import { useAuth } from "../../lib/auth";
 import { lazyPage } from "../../lib/lazy-page";
 import type { ConnectionState } from "../../lib/realtime-connection";
 import { TASK_TITLE_MAX } from "../../lib/task-text";
+import { ActivityTab } from "./activity-tab";
 import type { ProgressAction, ProgressState } from "./decomposition-progress";
 import { DecompositionProgressPanel, useProgressPanelVisible } from "./decomposition-progress-panel";
 import { HistoryTab } from "./history-tab";
@@ -17,6 +20,7 @@ import { OverviewTab } from "./overview-tab";
 import { PlanAccessProvider } from "./plan-access";
 import { PlanReviewCard, RejectedPlanCard } from "./plan-review";
 import { PlanTab } from "./plan-tab";
+import { PresenceList } from "./presence-list";
 import { ReadingReviewPanel } from "./reading-review-panel";
 import { RequirementsTab } from "./requirements-tab";
 import { SubtasksTab } from "./subtasks-tab";
@@ -24,6 +28,7 @@ import { classifyTaskError } from "./task-error";
 import { TaskSummaryCard } from "./task-summary-card";
 import { summarizeTree } from "./task-tree";
 import { useDecompositionProgress } from "./use-decomposition-progress";
+import { usePlanPresence } from "./use-plan-presence";
 import { useTaskDetail } from "./use-task-detail";
 import { useTaskRealtime } from "./use-task-realtime";
 import { UserStoriesTab } from "./user-stories-tab";
@@ -39,6 +44,7 @@ const TAB_IDS = [
   "plan",
   "requirements",
   "history",
+  "activity",
   "stories",
   "event-model",
 ] as const;
@@ -49,9 +55,12 @@ function PageHeader({
   onRefresh,
   refreshing,
   connection,
+  viewers,
 }: {
   onRefresh: () => void;
   refreshing: boolean;
+  /** The others who have the plan open now. */
+  viewers: PlanViewer[];
   /** Null where there is nothing to follow live (a task that is not found). */
   connection: ConnectionState | null;
 }) {
@@ -62,6 +71,7 @@ function PageHeader({
         <span aria-hidden="true">←</span> Back to Dashboard
       </button>
       <div className="ml-auto flex items-center gap-2">
+        <PresenceList viewers={viewers} />
         {connection && <ConnectionIndicator state={connection} />}
         <button type="button" className="btn btn-sm" onClick={onRefresh} disabled={refreshing}>
           {refreshing ? (
@@ -130,6 +140,8 @@ export default function TaskDetailPage() {
   const progress = useDecompositionProgress(taskId);
   const realtime = useTaskRealtime(taskId, progress.dispatch);
   const { task, tree } = useTaskDetail(taskId, { live: realtime.connection === "connected" });
+  const { user } = useAuth();
+  const viewers = usePlanPresence(taskId, user?.id);
   const [params, setParams] = useSearchParams();
   const requested = params.get("tab");
   const tab: TabId = isTabId(requested) ? requested : "overview";
@@ -172,6 +184,7 @@ export default function TaskDetailPage() {
         refreshing={task.isFetching || tree.isFetching}
         // A task that is not found has no live updates to miss (issue 40: it said "Disconnected · Reconnect").
         connection={notFound ? null : realtime.connection}
+        viewers={viewers}
       />
       {task.data ? (
         <PlanAccessProvider value={task.data.can_edit !== false}>
@@ -237,6 +250,7 @@ function TaskDetail({
     { id: "plan" as const, label: "Plan" },
     { id: "requirements" as const, label: "Requirements" },
     { id: "history" as const, label: "History" },
+    { id: "activity" as const, label: "Activity" },
     {
       id: "stories" as const,
       label: (
@@ -326,6 +340,10 @@ function TaskDetail({
 
         <div {...tabPanelProps("task", "history", tab)}>
           {visited.has("history") && <HistoryTab rootId={task.root_task_id ?? task.id} />}
+        </div>
+
+        <div {...tabPanelProps("task", "activity", tab)}>
+          {visited.has("activity") && <ActivityTab taskId={task.id} isRoot={isRoot} />}
         </div>
 
         <div {...tabPanelProps("task", "stories", tab)}>
