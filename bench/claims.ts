@@ -6,18 +6,20 @@
  * when they finish one would. Reports whether any leaf went to two agents, and the latency of a call under
  * that contention: round trip and the server's own time (Server-Timing). Goal (issue 41): no leaf claimed
  * twice; p95 under 50 ms on PostgreSQL.
+ * Knobs: BENCH_CLAIMS_AGENTS (default 20), BENCH_CLAIMS_COMPLETE=0 (claim without finishing), BENCH_POOL
+ * (the pool's size), BENCH_CLAIMS_PROFILE_DIR (a CPU profile of the measured process).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "../src/server/db/client";
-import { spawnApp, waitForReady } from "../tests/support/process";
+import { entryPointArgs, spawnApp, waitForReady } from "../tests/support/process";
 import { seedTree } from "../tests/support/seed";
 import { createScratchDatabase, freePort } from "../tests/support/server";
 import { percentile } from "./stats";
 
-const AGENTS = 20;
+const AGENTS = Number(process.env.BENCH_CLAIMS_AGENTS ?? 20);
 const ROUNDS = 10;
 const COMPLETE = process.env.BENCH_CLAIMS_COMPLETE !== "0";
 
@@ -75,7 +77,14 @@ export async function benchClaims(pgUrl?: string): Promise<Record<string, string
     const db = await openDatabase(scratch ? { databaseUrl: scratch.url, poolSize: 2 } : { dataDir });
     const { rootId, count } = await seedTree(db, (reg.user as { id: string }).id, { plan: true });
     await db.close();
-    app = spawnApp(env);
+    // BENCH_CLAIMS_PROFILE_DIR: the measured process writes a CPU profile there (NODE_OPTIONS refuses it).
+    const profile = process.env.BENCH_CLAIMS_PROFILE_DIR;
+    app = spawnApp(
+      env,
+      profile
+        ? { command: [process.execPath, "--cpu-prof", `--cpu-prof-dir=${profile}`, ...entryPointArgs("main")] }
+        : {},
+    );
     await waitForReady(app, 60_000);
     try {
       const post = async (token: string, url: string, body: unknown) => {
