@@ -82,7 +82,9 @@ export async function benchClaims(pgUrl?: string): Promise<Record<string, string
     app = spawnApp(
       env,
       profile
-        ? { command: [process.execPath, "--cpu-prof", `--cpu-prof-dir=${profile}`, ...entryPointArgs("main")] }
+        ? {
+            command: [process.execPath, "--cpu-prof", `--cpu-prof-dir=${profile}`, ...entryPointArgs("main")],
+          }
         : {},
     );
     await waitForReady(app, 60_000);
