@@ -175,7 +175,7 @@ export type FakeJira = {
    */
   setMode(
     mode: FakeJiraMode,
-    opts?: { times?: number; path?: string; delayMs?: number; retryAfter?: number },
+    opts?: { times?: number; after?: number; path?: string; delayMs?: number; retryAfter?: number },
   ): void;
   /** The site's cloud id (what `/_edge/tenant_info` answers). */
   readonly cloudId: string;
@@ -2509,6 +2509,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       if (next === "ok") return;
       const target: FaultTarget = {
         times: modeOpts.times,
+        after: modeOpts.after,
         path: modeOpts.path === undefined ? undefined : `${modeOpts.path}*`,
       };
       if (next === "slow") server.faults.delay(target, modeOpts.delayMs ?? DEFAULT_SLOW_MS);

@@ -254,8 +254,11 @@ export type FakeRequest = {
   gone(): boolean;
 };
 
-/** Which requests a fault applies to, and how many (default: every one until `clear()`). */
-export type FaultTarget = { method?: string; path?: string; times?: number };
+/**
+ * Which requests a fault applies to, and how many (default: every one until `clear()`); `after`: the first
+ * N matching requests pass untouched, so a test can break a flow at an exact point without racing it.
+ */
+export type FaultTarget = { method?: string; path?: string; times?: number; after?: number };
 
 export type Faults = {
   /** Answer with `reply` (built per request when a function) instead of handling the request. */
@@ -274,7 +277,7 @@ type FaultAction =
   | { kind: "delay"; ms: number }
   | { kind: "drop" }
   | { kind: "lose" };
-type Fault = FaultAction & { method?: string; match: PathMatcher | null; left: number };
+type Fault = FaultAction & { method?: string; match: PathMatcher | null; left: number; skip: number };
 
 function faultList() {
   let armed: Fault[] = [];
@@ -286,6 +289,7 @@ function faultList() {
       method: target.method,
       match: target.path ? pathMatcher(target.path) : null,
       left,
+      skip: target.after ?? 0,
     });
   };
   const faults: Faults = {
@@ -303,6 +307,10 @@ function faultList() {
       (f) => (f.method === undefined || f.method === req.method) && (f.match === null || f.match(req.path)),
     );
     if (!fault) return null;
+    if (fault.skip > 0) {
+      fault.skip--;
+      return null;
+    }
     fault.left--;
     if (fault.left <= 0) armed = armed.filter((f) => f !== fault);
     return fault;

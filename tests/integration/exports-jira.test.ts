@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { type FakeJira, startFakeJira } from "../fakes/jira";
 import { waitForExport } from "../support/exports";
@@ -22,6 +22,8 @@ beforeAll(async () => {
     JIRA_SEARCH_SETTLE_MS: "400",
   });
 });
+// A test that fails half-way leaves no failure mode armed for the next one.
+afterEach(() => jira.setMode("ok"));
 afterAll(async () => {
   await server?.stop();
   await jira?.close();
@@ -165,15 +167,11 @@ describe("JIRA export", () => {
 
   it("fails half-way with a clear message, and a retry finishes without duplicates", async () => {
     const { client, rootId } = await ownerWithTree();
-    // Break the bulk endpoint once the stories are in (the sub-task level then fails).
-    const unsubscribe = server.deps.events.subscribe((e) => {
-      if (e.type === "export.progress" && e.message?.startsWith("Created 30 of 155")) {
-        jira.setMode("server_error", { path: "/rest/api/3/issue/bulk" });
-      }
-    });
+    // Break the bulk endpoint once the epics and stories are in (one bulk call each): the sub-task level
+    // then fails. Armed in the stand-in, not on a progress event, which could arrive after more calls.
+    jira.setMode("server_error", { path: "/rest/api/3/issue/bulk", after: 2 });
     const started = await client.post("/api/jira/start-export", { config: config("HALF"), task_id: rootId });
     const failed = await waitForExport(client, started.json.export_id);
-    unsubscribe();
     expect(failed.status).toBe("failed");
     expect(failed.error).toMatch(/^JIRA answered 500/);
     expect(jira.issues("HALF")).toHaveLength(30);
