@@ -25,6 +25,7 @@ import {
   readingText,
   statusChange,
 } from "./format";
+import { mapLocalRepository } from "./local-repository";
 import { readToken } from "./read-token";
 import { terminalText } from "./terminal-text";
 
@@ -38,6 +39,8 @@ Commands:
   login                  Store a personal access token (Settings → API tokens); asks for it on stdin
   logout                 Forget the stored token
   projects               List your projects
+  new "<text>"           A new project from the text; --repo PATH plans it as a change to the code in
+                         that checkout (a map of its paths, manifests and symbols is sent, no files)
   create <file|->        A new project from the description in a file (- reads stdin), planned at
                          once; --review only reads it, for you to check with \`atomize reading\`
   reading <id>           What was read of a project's description: its kind and each item's role;
@@ -72,6 +75,7 @@ const OPTIONS = {
   output: { type: "string", short: "o" },
   hours: { type: "string" },
   review: { type: "boolean" },
+  repo: { type: "string" },
   set: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -85,6 +89,7 @@ type Options = {
   output?: string;
   hours?: string;
   review?: boolean;
+  repo?: string;
   set?: string;
 };
 
@@ -196,6 +201,24 @@ const commands: Record<string, Command> = {
       const list = await connect(opts).get("/projects?limit=100", projectListAnswer);
       if (opts.json) return printJson(list);
       write(projectList(list));
+    },
+  },
+  new: {
+    args: ["description"],
+    options: ["repo"],
+    async run([description], opts) {
+      // On a checkout (issue 42): its map is made here, and only the map is sent, never the files.
+      const map = opts.repo === undefined ? undefined : await mapLocalRepository(opts.repo);
+      const task = await connect(opts).post("/tasks", taskAnswer, {
+        description,
+        ...(map ? { repository_map: map } : {}),
+      });
+      if (opts.json) return printJson(task);
+      write(createdProject(task));
+      if (map)
+        write(
+          `Mapped ${map.files.length} files of ${map.name}${map.truncated ? " (a part: it is bigger than a map holds)" : ""}.\n`,
+        );
     },
   },
   create: {

@@ -12,6 +12,7 @@ import { secureHeaders } from "hono/secure-headers";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { BATCH_COST_MAX, batchCost, batchTooCostly, HEAVY_PROCEDURES } from "../shared/batch-cost";
 import { type ErrorCode, errorCodes } from "../shared/errors";
+import { REPOSITORY_MAP_LIMITS } from "../shared/schemas/repository-map";
 import type { Deps } from "./deps";
 import { AppError, notFound, reportUnexpected } from "./errors";
 import { compression } from "./lib/compression";
@@ -32,6 +33,8 @@ import { createSitePages } from "./ssr/pages";
 import { appRouter } from "./trpc/router";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** POST /api/tasks: a description and a repository map at its largest (shared/schemas/repository-map.ts). */
+export const PROJECT_BODY_BYTES = REPOSITORY_MAP_LIMITS.bytes + MAX_BODY_BYTES;
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export type AppOptions = {
@@ -200,12 +203,31 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
         }),
       ),
   });
+  // A new project may carry its repository's map (issue 42), up to the map's documented size.
+  const projectBodyLimit = bodyLimit({
+    maxSize: PROJECT_BODY_BYTES,
+    onError: (c) =>
+      errorResponse(
+        c,
+        new AppError(
+          "PAYLOAD_TOO_LARGE",
+          `Request body is too large (limit ${PROJECT_BODY_BYTES / 1_000_000} MB with a repository map): map a part of the repository`,
+          { headers: { Connection: "close" } },
+        ),
+      ),
+  });
   const heavyTurns = heavyRequestTurns(
     { perClient: deps.config.HEAVY_REQUESTS_PER_CLIENT, perSecond: deps.config.HEAVY_REQUESTS_PER_SECOND },
     (c) => clientIp(deps, c) ?? "unknown",
   );
   for (const prefix of ["/api/*", "/trpc/*", MCP_PATH]) {
-    app.use(prefix, (c, next) => (c.req.path === BLOG_IMAGE_UPLOAD_PATH ? next() : apiBodyLimit(c, next)));
+    app.use(prefix, (c, next) =>
+      c.req.path === BLOG_IMAGE_UPLOAD_PATH
+        ? next()
+        : c.req.path === "/api/tasks" && c.req.method === "POST"
+          ? projectBodyLimit(c, next)
+          : apiBodyLimit(c, next),
+    );
     // Answers about an account must never be kept by a browser or proxy cache.
     app.use(prefix, async (c, next) => {
       await next();

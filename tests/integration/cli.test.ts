@@ -259,6 +259,65 @@ describe("atomize projects and plan", () => {
   });
 });
 
+describe("atomize new on a checkout (issue 42)", () => {
+  it("maps the code on this machine, sends the map and no file, and plans a change with named files", async () => {
+    const repo = path.resolve("tests/fixtures/repositories/node-express-invoices");
+    const request =
+      "Let us set a payment due date when creating an invoice, 30 days after sending by default.\n- List the sent invoices that are past their due date";
+    const made = await atomize(["new", request, "--repo", repo, "--json"], { dir });
+    expect(made.code, made.stderr).toBe(0);
+    const task = JSON.parse(made.stdout);
+    expect(task.description).toBe(request);
+    const done = await waitForStatus(owner, task.id, ["completed", "failed"]);
+    expect(done.status).toBe("completed");
+    const planned = await tree(task.id);
+    // The stack it found, first in the plan's reasoning; a change to that code, not a new product.
+    expect(planned.implementation_details).toMatch(
+      /^Detected: Node 20, Express, PostgreSQL via Prisma, Jest\./,
+    );
+    const leaves: any[] = [];
+    const walk = (n: any) => (n.children.length ? n.children.forEach(walk) : leaves.push(n));
+    walk(planned);
+    expect(leaves.map((l) => l.description).join("\n")).not.toMatch(
+      /choose the stack|set up the repository|first release/i,
+    );
+    const named = new Set(leaves.flatMap((l) => l.files.map((f: { path: string }) => f.path)));
+    expect(named).toContain("src/routes/invoices.js");
+    for (const p of named) expect(existsSync(path.join(repo, p as string)), p as string).toBe(true);
+    // Text output says what was mapped.
+    const text = await atomize(["new", "Add a note field to customers", "--repo", repo], { dir });
+    expect(text.stdout).toMatch(/Mapped \d+ files of node-express-invoices\./);
+    // Not a folder: a sentence, nothing created.
+    const missing = await atomize(["new", "x", "--repo", path.join(repo, "nope")], { dir });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no such folder");
+  });
+
+  it("refuses a malformed map over REST with a sentence", async () => {
+    const bad = await owner.post("/api/tasks", {
+      description: "A change",
+      repository_map: {
+        version: 1,
+        source: "local",
+        name: "x",
+        commit: null,
+        truncated: false,
+        files: [{ path: "../x", size: 1, language: null }],
+        manifests: [],
+        readme: null,
+        symbols: [],
+        tests: [],
+        codeowners: [],
+      },
+    });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.json)).toContain("paths are relative to the repository, without ..");
+    expect(
+      (await owner.post("/api/tasks", { description: "A change", repository_map: { version: 2 } })).status,
+    ).toBe(422);
+  });
+});
+
 describe("atomize create, reading and plan-now (issue 38)", () => {
   it("creates a project for review, prints and replaces its reading, then plans it", {
     timeout: 60_000,

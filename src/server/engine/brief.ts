@@ -1,4 +1,6 @@
 import { findApplicationType, findStack } from "../../shared/catalogue";
+import { detectStack } from "../../shared/repository-map/stack";
+import type { RepositoryMap } from "../../shared/schemas/repository-map";
 import { readTaskOptions, TASK_DEFAULTS } from "../../shared/schemas/tasks";
 import type { TaskRow } from "../plan/rows";
 import type { ProjectBrief } from "./planners/contract";
@@ -47,9 +49,14 @@ const RECENT_BRIEFS = 32;
 export function briefOf(
   root: Pick<TaskRow, "description" | "options"> & { reading?: unknown },
   repositorySummary: string | null,
+  /** The project's repository map (issue 42), when it has one. */
+  map: RepositoryMap | null = null,
 ): ProjectBrief {
   const prefs = readTaskOptions(root.options).tech_preferences ?? {};
   const key = JSON.stringify([
+    map
+      ? `${map.name}:${map.commit}:${map.files.length}:${map.symbols.length}:${map.manifests.length}`
+      : null,
     root.description,
     prefs.application_type ?? null,
     prefs.tech_stack_id ?? null,
@@ -59,7 +66,8 @@ export function briefOf(
   ]);
   const recent = recentBriefs.get(key);
   if (recent) return recent;
-  const brief = readBrief(root.description, prefs, repositorySummary, storedReadingOf(root.reading));
+  const read = readBrief(root.description, prefs, repositorySummary, storedReadingOf(root.reading));
+  const brief = map ? { ...read, repository: { map, stack: detectStack(map) } } : read;
   if (recentBriefs.size >= RECENT_BRIEFS) recentBriefs.delete(recentBriefs.keys().next().value!);
   recentBriefs.set(key, brief);
   return brief;

@@ -21,6 +21,7 @@ import { fetchRepositoryContext } from "./grounding";
 import type { JOB_ROOT } from "./jobs";
 import type { Planner, ProjectBrief } from "./planners/contract";
 import { finishGroupIfIdle } from "./progress";
+import { loadRepositoryMap, summarizeMap } from "./repository/map-summary";
 import { insertChildren } from "./tree-writes";
 import { estimateSourceOf, predictionsWith, recordUsage } from "./usage";
 
@@ -58,7 +59,7 @@ async function runRootStages(deps: Deps, rootId: string, ctx: JobContext, enter:
 
   enter("context_fetch");
   const summary = await gatherContext(deps, root, opts, events, ctx.signal);
-  const brief = briefOf(root, summary);
+  const brief = briefOf(root, summary, await loadRepositoryMap(deps.db, root.id));
 
   enter("complexity_scorer");
   root = await scoreComplexity(deps, root, planner, brief, events, ctx);
@@ -133,7 +134,12 @@ export async function gatherContext(
     ),
   );
   let summary: string | null = null;
-  if (opts.githubRepo) {
+  const map = await loadRepositoryMap(deps.db, root.id);
+  if (map) {
+    // A map sent with the project (issue 42) is the code: no need to read GitHub.
+    summary = summarizeMap(map);
+    await deps.db.update(tasks).set({ repositorySummary: summary }).where(eq(tasks.id, root.id));
+  } else if (opts.githubRepo) {
     await events.flush();
     const context = await fetchRepositoryContext(
       deps,

@@ -20,6 +20,7 @@ import {
   providersJson,
 } from "./planners/provider-store";
 import { finishGroupIfIdle } from "./progress";
+import { loadRepositoryMap } from "./repository/map-summary";
 import { type InsertedChild, insertChildren } from "./tree-writes";
 import { estimateSourceOf, recordUsage } from "./usage";
 
@@ -51,7 +52,7 @@ export async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: J
   const citable = [...siblingTasks, ...elsewhereTasks];
   const planned = await planner.splitTask(
     {
-      brief: briefOf(root, root.repositorySummary),
+      brief: briefOf(root, root.repositorySummary, await loadRepositoryMap(deps.db, root.id)),
       task: {
         description: node.description,
         complexity_score: node.complexityScore,

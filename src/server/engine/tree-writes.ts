@@ -60,6 +60,7 @@ export async function insertChildren(deps: Deps, tx: Tx, write: ChildrenWrite): 
       implementationDetails: p.implementation_details,
       acceptanceCriteria: p.acceptance_criteria,
       requirementIds: p.requirement_ids,
+      files: p.files?.length ? p.files : null,
       estimatedHours: p.estimated_hours,
       estimateSource: write.estimateSource,
       isAtomic:

@@ -155,9 +155,20 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
       max_depth: z.number().optional().describe("1-6, default 4"),
       github_repo: z.string().optional(),
       additional_requirements: z.string().optional(),
+      // Its shape is POST /api/tasks's repository_map (the operation checks it); open here, so the tool
+      // list stays short.
+      repository_map: z.unknown().optional().describe("a repository map of the code to change (atomize CLI)"),
     },
     false,
-    async ({ description, planner, review_reading, max_depth, github_repo, additional_requirements }) => {
+    async ({
+      description,
+      planner,
+      review_reading,
+      max_depth,
+      github_repo,
+      additional_requirements,
+      repository_map,
+    }) => {
       const prefs = { github_repo, additional_requirements };
       const task = (await call(taskOperations.create, ctx, {
         description,
@@ -165,6 +176,7 @@ function createMcpServer(ctx: OperationContext, options: { sampling?: boolean })
         review_reading,
         max_depth,
         tech_preferences: github_repo || additional_requirements ? prefs : undefined,
+        ...(repository_map === undefined ? {} : { repository_map }),
       })) as { id: string; status: string };
       if (review_reading) return { id: task.id, status: task.status, reading: await readingOf(task.id) };
       if (planner !== "agent") return { id: task.id, status: task.status };

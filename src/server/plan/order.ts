@@ -180,6 +180,34 @@ async function publishOrderChange(
   });
 }
 
+/** The existing files each leaf of a plan likely changes, confidently (high or medium), by leaf id. */
+async function confidentFiles(deps: Deps, rootId: string): Promise<Map<string, string[]>> {
+  const rows = await deps.db
+    .select({ id: tasks.id, files: tasks.files })
+    .from(tasks)
+    .where(and(eq(tasks.rootTaskId, rootId), sql`${tasks.files} is not null`));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      (r.files ?? []).filter((f) => !f.new && f.confidence !== "low").map((f) => f.path),
+    ]),
+  );
+}
+
+/** Leaves of one wave that likely change the same file (issue 42): each file once per wave. */
+export function collisionsIn(
+  waves: string[][],
+  files: Map<string, string[]>,
+): { wave: number; path: string; task_ids: string[] }[] {
+  const out: { wave: number; path: string; task_ids: string[] }[] = [];
+  waves.forEach((wave, w) => {
+    const byPath = new Map<string, string[]>();
+    for (const id of wave) for (const p of files.get(id) ?? []) byPath.set(p, [...(byPath.get(p) ?? []), id]);
+    for (const [path, ids] of byPath) if (ids.length > 1) out.push({ wave: w, path, task_ids: ids });
+  });
+  return out;
+}
+
 /**
  * The schedule of a task's subtree (the whole plan for a root): critical path, waves, ready leaves and a
  * seeded Monte Carlo forecast for `team_size` people (docs/decisions/018-plans-a-team-can-run.md),
@@ -213,11 +241,15 @@ export async function getSchedule(
     ratiosFor,
   );
   const ids = (list: number[]) => list.map((i) => graph.nodes[i]!.id);
+  const waves = s.waves.map(ids);
+  const files = await confidentFiles(deps, rootId);
   return {
     task_id: row.id,
     critical_path: ids(s.criticalPath),
     critical_path_hours: s.criticalPathHours,
-    waves: s.waves.map(ids),
+    waves,
+    collisions: collisionsIn(waves, files),
+    files: Object.fromEntries(waves.flat().flatMap((id) => (files.has(id) ? [[id, files.get(id)!]] : []))),
     ready: ids(s.ready),
     unestimated: ids(s.unestimated),
     forecast: s.forecast,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isSensibleHours, sensibleHoursMessage } from "./hours";
+import { taskFile } from "./repository-map";
 
 /**
  * What a planner (the offline planner or a language model through LangChain) must return at each stage.
@@ -82,6 +83,8 @@ export const plannedSubtask = z.object({
     .describe(
       "Numbers from the lists of sibling tasks and work planned elsewhere in the project that must be finished before this subtask starts; empty when none",
     ),
+  /** On a repository (issue 42): the paths it most likely touches, existing or new. */
+  files: z.array(taskFile).max(10).optional(),
 });
 export type PlannedSubtask = z.infer<typeof plannedSubtask>;
 

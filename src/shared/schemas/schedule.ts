@@ -121,6 +121,20 @@ export const schedule = z.object({
   forecast,
   /** What the forecast was calibrated on (see schemas/actuals.ts). */
   calibration,
+  /**
+   * On a repository (issue 42): leaves of one wave that likely change the same file, for a lead to
+   * order or to give to one person ("R3 and R7 both change src/routes/invoices.ts"). Flagged, not moved.
+   */
+  collisions: z.array(
+    z.object({
+      /** 0-based, as `waves`. */
+      wave: z.number().int(),
+      path: z.string(),
+      task_ids: z.array(z.string()),
+    }),
+  ),
+  /** The files each remaining leaf likely changes (confident matches), by id; empty off a repository. */
+  files: z.record(z.string(), z.array(z.string())),
 });
 export type Schedule = z.infer<typeof schedule>;
 

@@ -4,6 +4,7 @@ import { planState, workState } from "../work-state";
 import { actualHoursInput } from "./actuals";
 import { isoTimestamp, pageOf } from "./common";
 import { LOCK_REASONS } from "./replan";
+import { repositoryMap, taskFile } from "./repository-map";
 import { estimateHours, estimateRange, rollup } from "./schedule";
 
 export const TASK_STATUSES = [
@@ -115,6 +116,11 @@ export const createTaskInput = z.strictObject({
     .max(100, "team_id must be the id of one of your teams")
     .nullable()
     .optional(),
+  /**
+   * The code the change is for (issue 42): a map of a checkout (`atomize new --repo`) or of a repository
+   * read elsewhere. The plan then works on that code: its stack, its files.
+   */
+  repository_map: repositoryMap.optional(),
 });
 export type CreateTaskInput = z.input<typeof createTaskInput>;
 
@@ -362,6 +368,8 @@ export const task = z
     acceptance_criteria: z.array(z.string()),
     /** The stated requirements (R1, R2, ... read from the root's description) this node covers. */
     requirement_ids: z.array(z.string()),
+    /** On a repository (issue 42): the files it most likely touches, best first. */
+    files: z.array(taskFile),
     /** Developer-hours, subtasks included (the likely value of `estimate_hours`). */
     estimated_hours: z.number().nullable(),
     /** The estimate as a range in developer-hours (low <= likely <= high); null when there is none. */
@@ -436,6 +444,7 @@ export const taskTreeNode = task
     children_count: true,
     acceptance_criteria: true,
     requirement_ids: true,
+    files: true,
     estimated_hours: true,
     estimate_hours: true,
     estimate_source: true,

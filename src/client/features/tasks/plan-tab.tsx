@@ -294,6 +294,15 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
                     >
                       {nameOf(id)}
                       {critical.has(id) && <span className="sr-only"> (critical path)</span>}
+                      {(s.files[id]?.length ?? 0) > 0 && (
+                        <span
+                          className="block font-mono text-xs text-base-content/60"
+                          data-testid="wave-files"
+                        >
+                          {s.files[id]!.slice(0, 2).join(", ")}
+                          {s.files[id]!.length > 2 ? ` +${s.files[id]!.length - 2}` : ""}
+                        </span>
+                      )}
                     </li>
                   ))}
                   {wave.length > WAVE_SHOWN && (
@@ -302,6 +311,18 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
                     </li>
                   )}
                 </ul>
+                {s.collisions
+                  .filter((c) => c.wave === w)
+                  .map((c) => (
+                    <p
+                      key={c.path}
+                      className="alert alert-warning alert-soft py-1 text-sm sm:col-start-2"
+                      data-testid="collision"
+                    >
+                      {c.task_ids.map((t) => `“${nameOf(t)}”`).join(" and ")} both change{" "}
+                      <code className="break-all">{c.path}</code>: give them to one person, or do one first.
+                    </p>
+                  ))}
               </li>
             ))}
           </ol>

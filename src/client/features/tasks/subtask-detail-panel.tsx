@@ -331,6 +331,22 @@ export function SubtaskDetailPanel({
           )}
         </div>
 
+        {(node.files ?? []).length > 0 && (
+          <div>
+            <h4 className="text-sm font-semibold">Likely files</h4>
+            <ul className="mt-1 space-y-1 text-sm" data-testid="node-files">
+              {(node.files ?? []).map((f) => (
+                <li key={f.path} className="flex flex-wrap items-center gap-2">
+                  <code className="break-all">{f.path}</code>
+                  <span className="badge badge-sm badge-ghost">
+                    {f.new ? "new file" : `${f.confidence} confidence`}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+
         <div className={canEdit ? "flex flex-wrap gap-2" : "hidden"}>
           {!isRoot && !editing && (
             <button

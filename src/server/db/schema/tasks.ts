@@ -15,6 +15,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { ReplanChange, ReplanProposal, RevisionKind } from "../../../shared/schemas/replan";
+import type { RepositoryMap, TaskFile } from "../../../shared/schemas/repository-map";
 import { DEPENDENCY_SOURCES } from "../../../shared/schemas/schedule";
 import { type StoredTaskOptions, TASK_STATUSES } from "../../../shared/schemas/tasks";
 import { teams } from "./teams";
@@ -62,6 +63,8 @@ export const tasks = pgTable(
     warnings: jsonb().$type<string[]>().notNull().default([]),
     /** On a root: the linked repository's bounded summary (context_fetch), given to every later stage. */
     repositorySummary: text(),
+    /** The files a leaf most likely touches, ranked from its words against the repository map. */
+    files: jsonb().$type<TaskFile[]>(),
     /** 2-5 testable acceptance criteria of this node (every leaf has them). */
     acceptanceCriteria: jsonb().$type<string[]>().notNull().default([]),
     /** Ids of the stated requirements (R1, R2, ... extracted from the description) this node covers. */
@@ -467,3 +470,15 @@ export const planActivity = pgTable(
   },
   (t) => [index("plan_activity_root_idx").on(t.rootTaskId, t.id)],
 );
+
+/**
+ * A project's repository map (issue 42; shared/schemas/repository-map.ts), when it plans a change to that
+ * code: apart from the task rows, which every access check reads, since a map runs to megabytes.
+ */
+export const repositoryMaps = pgTable("repository_maps", {
+  rootTaskId: uuid()
+    .primaryKey()
+    .references(() => tasks.id, { onDelete: "cascade" }),
+  map: jsonb().$type<RepositoryMap>().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,9 +1,11 @@
+import type { DetectedStack } from "../../../shared/repository-map/stack";
 import type {
   ComplexityAssessment,
   EventModelPlan,
   PlannedSubtask,
   ProjectContext,
 } from "../../../shared/schemas/plan";
+import type { RepositoryMap } from "../../../shared/schemas/repository-map";
 import type { KindReading } from "../reading/kind";
 import type { StatedScope } from "../reading/requirements";
 
@@ -22,6 +24,11 @@ export type ProjectBrief = {
   additionalRequirements: string | null;
   /** A bounded summary of the linked GitHub repository (README excerpt, file tree), if any. */
   repositorySummary: string | null;
+  /**
+   * The code the change is for (issue 42): its map and the stack it shows. A planner plans on it: no
+   * stack to choose, no repository to set up, no first release; leaves name the files they touch.
+   */
+  repository?: { map: RepositoryMap; stack: DetectedStack };
   /** The stated requirements (R1, R2, ...) and non-goals, read by rule from the description. */
   scope: StatedScope;
   /** The kind of work the description asks for, with the evidence (reading/kind.ts). */

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { defaultActualHours } from "../../../shared/actuals";
 import { findApplicationType, findStack } from "../../../shared/catalogue";
 import type { createTaskInput, Task, updateTaskInput } from "../../../shared/schemas/tasks";
-import { taskClaims, taskDependencies, tasks } from "../../db/schema/index";
+import { repositoryMaps, taskClaims, taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { agentStartedEvents } from "../../engine/agent";
 import { readingToCheck } from "../../engine/brief";
@@ -112,6 +112,9 @@ export async function createTask(
         teamId,
       })
       .returning();
+    // The code the change is for (issue 42): kept apart from the task rows (a map runs to megabytes).
+    if (input.repository_map)
+      await tx.insert(repositoryMaps).values({ rootTaskId: inserted!.id, map: input.repository_map });
     if (!byAgent && !review) await deps.runs.start(inserted!.id, tx);
     return inserted!;
   });

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { UUID_PATTERN } from "../../../shared/ids";
+import type { TaskFile } from "../../../shared/schemas/repository-map";
 import {
   type listTasksInput,
   type Progress,
@@ -210,6 +211,7 @@ export type TreeRow = {
   actualSource: "person" | "working_time" | null;
   editedAt: string | null;
   exportedAt: string | null;
+  files: TaskFile[] | null;
 };
 
 const utcText = (column: string) => sql.raw(`("${column}" at time zone 'UTC')::text`);
@@ -248,6 +250,7 @@ const TREE_COLUMNS = [
   "startedAt",
   "actualHours",
   "actualSource",
+  "files",
 ] as const satisfies readonly (keyof TreeRow)[];
 
 /**
@@ -262,7 +265,7 @@ async function loadTreeRows(deps: Deps, rootId: string): Promise<TreeRow[]> {
       failure_reason, acceptance_criteria, requirement_ids, estimated_hours, estimate_low_hours,
       estimate_high_hours, estimate_source, planner, model, warnings, ${utcText("created_at")},
       ${utcText("updated_at")}, ${utcText("completed_at")}, ${utcText("edited_at")},
-      ${utcText("exported_at")}, ${utcText("started_at")}, actual_hours, actual_source)
+      ${utcText("exported_at")}, ${utcText("started_at")}, actual_hours, actual_source, files)
       order by depth, position, created_at), '[]') as rows
     from ${tasks}
     where id = ${rootId} or root_task_id = ${rootId}`);
@@ -388,6 +391,7 @@ function leanNode(
     // Read on every node by the planning-quality and needs-attention checks people rely on.
     acceptance_criteria: row.acceptanceCriteria,
     requirement_ids: row.requirementIds,
+    files: row.files ?? [],
     needs_attention: row.needsAttention,
     attention_reason: row.attentionReason,
     locked: lockReasons(row),

@@ -99,6 +99,7 @@ export function toTask(
     implementation_details: row.implementationDetails,
     acceptance_criteria: row.acceptanceCriteria,
     requirement_ids: row.requirementIds,
+    files: row.files ?? [],
     estimated_hours: row.estimatedHours,
     estimate_hours: estimateOf(row),
     depends_on: counts.dependsOn ?? [],

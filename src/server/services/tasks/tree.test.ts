@@ -57,6 +57,7 @@ function rootRow(id: string): TaskRow {
     editedAt: null,
     exportedAt: null,
     teamId: null,
+    files: null,
   } as TaskRow;
 }
 
@@ -84,6 +85,7 @@ function seededRows(rootId: string) {
     actualSource: null,
     editedAt: null,
     exportedAt: null,
+    files: null,
   };
   rows.push({
     ...base,

@@ -93,8 +93,13 @@ async function samples(): Promise<Record<string, unknown[]>> {
       maxDepth: 3,
       maxSubtasks: 10,
     });
-    out.subtaskPlan!.push({ subtasks: split.value });
-    out.plannedSubtask!.push(...split.value);
+    // Off a repository the outline names no files; the samples fill every optional field.
+    const subtasks = split.value.map((v) => ({
+      ...v,
+      files: v.files ?? [{ path: "src/a.ts", confidence: "high" as const, new: false }],
+    }));
+    out.subtaskPlan!.push({ subtasks });
+    out.plannedSubtask!.push(...subtasks);
     const request: ComposeRequest = {
       brief: b,
       tasks: split.value.map((s) => ({
@@ -141,6 +146,11 @@ async function samples(): Promise<Record<string, unknown[]>> {
       estimate_high_hours: 10_000,
       depends_on: Array.from({ length: 9 }, (_, i) => i + 1),
       depends_on_elsewhere: Array.from({ length: 10 }, (_, i) => 1000 - i),
+      files: Array.from({ length: 10 }, (_, i) => ({
+        path: `src/${"p".repeat(390)}${i}.ts`,
+        confidence: "low" as const,
+        new: true,
+      })),
     })),
   });
   return out;

@@ -70,6 +70,7 @@ function toSubtask(node: OutlineNode, dependsOn: number[]): PlannedSubtask {
     depends_on: dependsOn,
     // The whole outline is known at once: its order is among siblings (outline/order.ts).
     depends_on_elsewhere: [],
+    ...(node.files?.length ? { files: node.files } : {}),
   });
 }
 
@@ -101,6 +102,7 @@ function assess(outline: Outline): ComplexityAssessment {
         spike: "a research spike (questions, investigation, recommendation)",
       }[outline.kind];
   const rationale = [
+    outline.detected ? `${outline.detected}.` : "",
     `Estimated by rule, not by a model: ${requirements.length} stated requirement${requirements.length === 1 ? "" : "s"} (${requirements.length ? idList(requirements, 300) : "none"}), ${kindText}, about ${Math.round(hours)} developer-hours in the outline.`,
     nonGoals.length ? `Out of scope as stated: ${nonGoals.join("; ")}.` : "",
   ]

@@ -1,3 +1,4 @@
+import type { TaskFile } from "../../../../shared/schemas/repository-map";
 import type { Requirement } from "../../reading/requirements";
 import { domainChecksFor } from "../../reading/signals";
 import { estimateRequirement } from "./estimate";
@@ -28,6 +29,8 @@ export type OutlineNode = {
   sequence?: string;
   /** Its step in that series, when several nodes share a step (done side by side); else its position. */
   step?: number;
+  /** The files it most likely touches, when the plan is on a repository (issue 42; outline/files.ts). */
+  files?: TaskFile[];
 };
 
 /** setup comes first, release last; within a release, checks ("verify") come before shipping ("ship"). */

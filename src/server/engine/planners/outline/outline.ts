@@ -2,6 +2,7 @@ import type { WorkKind } from "../../reading/kind";
 import type { Requirement, StatedScope } from "../../reading/requirements";
 import { type Deliverable, deliverable, type NamedTech, namedTechnologies } from "../../reading/signals";
 import type { ProjectBrief } from "../contract";
+import { withFiles } from "./files";
 import { fitFirstLevel } from "./fit";
 import { as, type OutlineNode } from "./nodes";
 import {
@@ -42,13 +43,23 @@ export type Outline = {
   children: OutlineNode[];
   /** The workstreams, which become the epics: each with the nodes it holds. */
   workstreams: Workstream[];
+  /** On a repository (issue 42): the stack its manifests show, in a sentence ("Detected: ..."). */
+  detected: string | null;
 };
 
 export type Limits = { maxDepth: number; maxSubtasks: number };
 
+/** A text that asks for a new product beside the code it is given, not a change to it. */
+const NEW_BESIDE =
+  /\b(new|separate|standalone|second)\s+(app|application|service|product|repository|repo|website|site|tool)\b/i;
+
 export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
   const scope = brief.scope;
-  const kind = brief.kind.id;
+  // On a repository (issue 42), work is a change to that code unless the text asks for a product beside it.
+  const kind =
+    brief.repository && brief.kind.id === "product" && !NEW_BESIDE.test(brief.description)
+      ? "feature"
+      : brief.kind.id;
   // A change whose text says its title again ("Move to Vue 3" ... "Port the project to Vue 3") is
   // answered by the whole plan: the restatement is covered by its first step, not planned twice.
   const restated =
@@ -90,14 +101,22 @@ export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
     deliverable: made,
     tech,
     workstreams: shape.streams.filter((w) => w.nodes.length > 0),
-    children: fitFirstLevel(
-      first.map((n) => as(n, "setup")),
-      middle,
-      shape.last.map((n) => as(n, "release")),
-      limits.maxSubtasks,
-      shape.flatTitle,
+    detected: brief.repository?.stack.sentence ?? null,
+    children: onRepository(
+      brief,
+      fitFirstLevel(
+        first.map((n) => as(n, "setup")),
+        middle,
+        shape.last.map((n) => as(n, "release")),
+        limits.maxSubtasks,
+        shape.flatTitle,
+      ),
     ),
   };
+}
+
+function onRepository(brief: ProjectBrief, nodes: OutlineNode[]): OutlineNode[] {
+  return brief.repository ? withFiles(nodes, brief.repository, brief.description) : nodes;
 }
 
 /** The node with its first leaf covering `covers` too (a group lists them as well, since it quotes its leaves). */

@@ -1,0 +1,53 @@
+import { eq } from "drizzle-orm";
+import { detectStack } from "../../../shared/repository-map/stack";
+import type { RepositoryMap } from "../../../shared/schemas/repository-map";
+import type { DbOrTx } from "../../db/client";
+import { repositoryMaps } from "../../db/schema/index";
+
+/** The summary a model's brief gets of a map, at most this long (the context stage's budget). */
+export const MAP_SUMMARY_MAX = 6000;
+
+export async function loadRepositoryMap(db: DbOrTx, rootId: string): Promise<RepositoryMap | null> {
+  const [row] = await db
+    .select({ map: repositoryMaps.map })
+    .from(repositoryMaps)
+    .where(eq(repositoryMaps.rootTaskId, rootId));
+  return row?.map ?? null;
+}
+
+/**
+ * A repository map in a few thousand characters, for a model's brief and for reading the kind of work
+ * (issue 42): the detected stack, the README's headings and first words, the folders with their sizes,
+ * the routes, models and tables, the test folders. The paths near a node come with the node itself.
+ */
+export function summarizeMap(map: RepositoryMap): string {
+  const stack = detectStack(map);
+  const folders = new Map<string, number>();
+  for (const f of map.files) {
+    const parts = f.path.split("/");
+    const key = parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts.length === 2 ? parts[0]! : ".";
+    folders.set(key, (folders.get(key) ?? 0) + 1);
+  }
+  const named = (kinds: string[]) =>
+    map.symbols.flatMap((s) =>
+      s.names.filter((n) => kinds.includes(n.kind)).map((n) => `${n.name} (${s.path})`),
+    );
+  const lines = [
+    `Repository ${map.name}${map.commit ? ` at ${map.commit.slice(0, 12)}` : ""}: ${map.files.length} files${map.truncated ? " (a part of it)" : ""}.`,
+    stack.sentence ?? "No stack detected from manifests.",
+    map.readme ? `README headings: ${map.readme.headings.slice(0, 15).join(" · ")}` : "",
+    map.readme?.intro ? `README: ${map.readme.intro.slice(0, 600)}` : "",
+    `Folders: ${[...folders]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)
+      .map(([d, n]) => `${d} (${n})`)
+      .join(", ")}`,
+    named(["route"]).length ? `Routes: ${named(["route"]).slice(0, 40).join("; ")}` : "",
+    named(["model", "table"]).length
+      ? `Models and tables: ${named(["model", "table"]).slice(0, 40).join("; ")}`
+      : "",
+    map.tests.length ? `Tests: ${map.tests.slice(0, 15).join(", ")}` : "",
+  ].filter(Boolean);
+  const text = lines.join("\n");
+  return text.length > MAP_SUMMARY_MAX ? `${text.slice(0, MAP_SUMMARY_MAX - 1)}…` : text;
+}
