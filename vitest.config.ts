@@ -28,6 +28,7 @@ export const postgresSuites = [
   "tests/integration/team-plans.test.ts",
   "tests/integration/comments.test.ts",
   "tests/integration/activity.test.ts",
+  "tests/integration/repository-github.test.ts",
   "tests/integration/approval.test.ts",
   "tests/integration/blog-posts.test.ts",
   "tests/integration/blog-site.test.ts",

@@ -8,6 +8,7 @@ import { failDecomposition } from "./engine/attention";
 import { planRuns } from "./engine/jobs";
 import { createPlanners } from "./engine/planners/choose";
 import { registerDecomposition } from "./engine/register";
+import { purgeMapCache } from "./engine/repository/github-map";
 import { createMailer } from "./integrations/mail/mailer";
 import { checkVaultKey, createVault, loadVaultKey } from "./integrations/vault";
 import { JobQueue } from "./jobs/queue";
@@ -159,6 +160,7 @@ export async function startServer(
     events
       .purgeOlderThan(new Date(Date.now() - EVENT_RETENTION_MS))
       .catch((err) => log.warn("event purge failed", { err }));
+    purgeMapCache(deps).catch((err) => log.warn("repository map cache purge failed", { err }));
   }, 60 * 60_000);
   housekeeping.unref();
   // Claims that ran out are ended, and said so in their plans' activity, within a minute (issue 41).

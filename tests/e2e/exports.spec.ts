@@ -1,4 +1,4 @@
-import { expect, expectAccessibleInBothThemes, test } from "./fixtures";
+import { expect, expectAccessibleInBothThemes, openTrelloExport, test } from "./fixtures";
 
 test("enable Trello in Settings, export a task, and watch the progress dialog to the result", async ({
   page,
@@ -32,13 +32,7 @@ test("enable Trello in Settings, export a task, and watch the progress dialog to
   await expect(page.getByText("Settings saved successfully!")).toBeVisible();
   await expect(trelloState).toHaveText("Connected");
 
-  await page.goto(`/tasks/${id}`);
-  await page.getByRole("button", { name: "Export" }).click();
-  await page
-    .getByRole("menu", { name: "Export" })
-    .getByRole("menuitem", { name: "Export to Trello" })
-    .click();
-  const dialog = page.getByRole("dialog", { name: "Export to Trello" });
+  const dialog = await openTrelloExport(page, id);
   await expect(dialog.getByLabel("Board name")).toHaveValue(/^Atomize A recipe sharing site/);
   // trelloExportConfig's message, before anything is sent.
   await dialog.getByLabel("Board name").fill("  ");

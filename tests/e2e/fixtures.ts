@@ -265,3 +265,14 @@ export async function pageFetch(
     { method, path, body },
   );
 }
+
+/** Opens a plan's page and its "Export to Trello" dialog (Trello enabled in Settings first). */
+export async function openTrelloExport(page: Page, taskId: string) {
+  await page.goto(`/tasks/${taskId}`);
+  await page.getByRole("button", { name: "Export" }).click();
+  await page
+    .getByRole("menu", { name: "Export" })
+    .getByRole("menuitem", { name: "Export to Trello" })
+    .click();
+  return page.getByRole("dialog", { name: "Export to Trello" });
+}

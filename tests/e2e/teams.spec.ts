@@ -3,6 +3,7 @@ import {
   expect,
   expectAccessibleInBothThemes,
   newEmail,
+  openTrelloExport,
   PASSWORD,
   pageFetch,
   test,
@@ -178,13 +179,7 @@ test("a team plans together: invitations, a team plan, a claim seen live, who is
     await page.getByLabel("Token", { exact: true }).fill("e2e-trello-token");
     await page.getByRole("button", { name: "Save Settings" }).click();
     await expect(page.getByTestId("trello-card-state")).toHaveText("Connected");
-    await page.goto(`/tasks/${id}`);
-    await page.getByRole("button", { name: "Export" }).click();
-    await page
-      .getByRole("menu", { name: "Export" })
-      .getByRole("menuitem", { name: "Export to Trello" })
-      .click();
-    const dialog = page.getByRole("dialog", { name: "Export to Trello" });
+    const dialog = await openTrelloExport(page, id);
     await dialog.getByLabel("Board name").fill("Platform plan");
     await dialog.getByRole("button", { name: "Export to Trello" }).click();
     await expect(page.getByText(/^Successfully created Trello board with \d+ cards$/)).toBeVisible({

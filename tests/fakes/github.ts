@@ -130,8 +130,11 @@ export type FakeGitHubRepo = {
    * (root, `.github/` or `docs/`, GitHub's search order). `null`: the repo has no README (404).
    */
   readme?: string | null;
-  /** File paths; directories are implied. No files and no README: an empty repository. */
-  files?: string[];
+  /**
+   * File paths, or paths with their text (a path alone holds its own path and a newline); directories are
+   * implied. No files and no README: an empty repository.
+   */
+  files?: (string | { path: string; content: string })[];
   /** Defaults to true; false makes issue endpoints answer 410. */
   hasIssues?: boolean;
   /** Initial labels; defaults to GitHub's default set (bug, documentation, …). */
@@ -1700,11 +1703,12 @@ export async function startFakeGitHub(
       }
 
       // Normalise paths, then build the directory structure.
+      const clean = (p: string) => p.replace(/^(\.\/|\/)+/, "").replace(/\/+$/, "");
+      const contents = new Map<string, string>();
+      for (const f of input.files ?? []) if (typeof f !== "string") contents.set(clean(f.path), f.content);
       const paths = [
         ...new Set(
-          (input.files ?? [])
-            .map((p) => p.replace(/^(\.\/|\/)+/, "").replace(/\/+$/, ""))
-            .filter((p) => p !== ""),
+          (input.files ?? []).map((f) => clean(typeof f === "string" ? f : f.path)).filter((p) => p !== ""),
         ),
       ];
       const readmeCandidates = ["", ".github/", "docs/"].flatMap((dir) =>
@@ -1725,7 +1729,9 @@ export async function startFakeGitHub(
             if (existing instanceof Map)
               throw new Error(`fake GitHub: "${path}" is both a file and a directory`);
             const content =
-              path === readmePath && typeof input.readme === "string" ? input.readme : `${path}\n`;
+              path === readmePath && typeof input.readme === "string"
+                ? input.readme
+                : (contents.get(path) ?? `${path}\n`);
             dir.set(part, Buffer.from(content, "utf8"));
           } else {
             if (existing !== undefined && !(existing instanceof Map))

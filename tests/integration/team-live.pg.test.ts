@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitForStatus } from "../support/decomposition";
-import { spawnApp, waitForReady } from "../support/process";
-import { freePort, startTestServer, type TestServer, testDatabaseUrl } from "../support/server";
+import type { AppProcess } from "../support/process";
+import { twoProcesses } from "../support/second-process";
+import type { TestServer } from "../support/server";
 import { teamWithMembers } from "../support/teams";
 import { type Msg, openChannel } from "../support/token-sockets";
 import { waitUntil } from "../support/wait";
@@ -13,34 +11,15 @@ import { waitUntil } from "../support/wait";
 // and a removal reach the members connected to the other process (LISTEN/NOTIFY). PGlite has a single
 // process: only the PostgreSQL pass runs *.pg.test.ts files.
 describe("a team across server processes", () => {
+  const processes = twoProcesses("team-live", { REGISTRATIONS_PER_IP_PER_HOUR: "1000" });
   let server: TestServer;
-  let other: ReturnType<typeof spawnApp> | undefined;
-  const dataDir = mkdtempSync(path.join(tmpdir(), "atomize-team-live-"));
-  const CREDENTIALS_KEY = Buffer.alloc(32, 9).toString("base64");
+  let other: AppProcess;
   beforeAll(async () => {
-    if (!testDatabaseUrl) throw new Error("TEST_DATABASE_URL must point at PostgreSQL for this suite");
-    server = await startTestServer({ REGISTRATIONS_PER_IP_PER_HOUR: "1000", CREDENTIALS_KEY });
+    ({ server, other } = await processes.start());
   });
-  afterAll(async () => {
-    if (other && other.child.exitCode === null) {
-      other.child.kill("SIGTERM");
-      await other.exited;
-    }
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => processes.stop());
 
   it("shows each member to the others, carries new plans and closes a removed member's plan", async () => {
-    other = spawnApp({
-      HOST: "127.0.0.1",
-      PORT: String(await freePort()),
-      DATABASE_URL: server.deps.config.DATABASE_URL!,
-      DATA_DIR: dataDir,
-      JOBS_ENABLED: "false",
-      OLLAMA_URL: "",
-      CREDENTIALS_KEY,
-    });
-    await waitForReady(other);
     const { owner, member, teamId } = await teamWithMembers(server);
     const made = await owner.client.post("/api/tasks", { description: "A book club site", team_id: teamId });
     await waitForStatus(owner.client, made.json.id, ["completed"]);

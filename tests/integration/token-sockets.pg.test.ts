@@ -1,45 +1,22 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnApp, waitForReady } from "../support/process";
-import { freePort, startTestServer, type TestServer, testDatabaseUrl } from "../support/server";
+import type { AppProcess } from "../support/process";
+import { twoProcesses } from "../support/second-process";
+import type { TestServer } from "../support/server";
 import { makeToken, openChannel, openTrpc, sessionEnded, signedIn } from "../support/token-sockets";
 import { waitUntil } from "../support/wait";
 
 // Two processes on one PostgreSQL: a revocation in one closes the token's sockets in the other
 // (LISTEN/NOTIFY). PGlite has a single process: only the PostgreSQL pass runs *.pg.test.ts files.
 describe("revoking a token in another process", () => {
+  const processes = twoProcesses("token-sockets", { WS_SESSION_CHECK_MS: "3600000" });
   let server: TestServer;
-  let other: ReturnType<typeof spawnApp> | undefined;
-  const dataDir = mkdtempSync(path.join(tmpdir(), "atomize-token-sockets-"));
-  // Every process sharing a database must share its credentials key.
-  const CREDENTIALS_KEY = Buffer.alloc(32, 7).toString("base64");
+  let other: AppProcess;
   beforeAll(async () => {
-    if (!testDatabaseUrl) throw new Error("TEST_DATABASE_URL must point at PostgreSQL for this suite");
-    server = await startTestServer({ WS_SESSION_CHECK_MS: "3600000", CREDENTIALS_KEY });
+    ({ server, other } = await processes.start());
   });
-  afterAll(async () => {
-    if (other && other.child.exitCode === null) {
-      other.child.kill("SIGTERM");
-      await other.exited;
-    }
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => processes.stop());
 
   it("closes the token's sockets there at once", async () => {
-    other = spawnApp({
-      HOST: "127.0.0.1",
-      PORT: String(await freePort()),
-      DATABASE_URL: server.deps.config.DATABASE_URL!,
-      DATA_DIR: dataDir,
-      WS_SESSION_CHECK_MS: "3600000",
-      JOBS_ENABLED: "false",
-      OLLAMA_URL: "",
-      CREDENTIALS_KEY,
-    });
-    await waitForReady(other);
     const { client } = await signedIn(server.url);
     const made = await makeToken(client, "elsewhere");
     const sockets = [

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { StageId } from "../../shared/schemas/realtime";
 import { readTaskOptions } from "../../shared/schemas/tasks";
-import { tasks } from "../db/schema/index";
+import { repositoryMaps, tasks } from "../db/schema/index";
 import type { Deps } from "../deps";
 import { githubTokenFor } from "../integrations/credentials";
 import type { JobContext, TypedJob } from "../jobs/queue";
@@ -21,6 +21,7 @@ import { fetchRepositoryContext } from "./grounding";
 import type { JOB_ROOT } from "./jobs";
 import type { Planner, ProjectBrief } from "./planners/contract";
 import { finishGroupIfIdle } from "./progress";
+import { githubRepositoryMap } from "./repository/github-map";
 import { loadRepositoryMap, summarizeMap } from "./repository/map-summary";
 import { insertChildren } from "./tree-writes";
 import { estimateSourceOf, predictionsWith, recordUsage } from "./usage";
@@ -134,7 +135,13 @@ export async function gatherContext(
     ),
   );
   let summary: string | null = null;
-  const map = await loadRepositoryMap(deps.db, root.id);
+  let map = await loadRepositoryMap(deps.db, root.id);
+  if (!map && opts.githubRepo) {
+    // A linked repository is mapped through GitHub's API (issue 42), kept per tree for the next plan.
+    await events.flush();
+    map = await githubRepositoryMap(deps, opts.githubRepo, await githubTokenFor(deps, root.userId), signal);
+    if (map) await deps.db.insert(repositoryMaps).values({ rootTaskId: root.id, map }).onConflictDoNothing();
+  }
   if (map) {
     // A map sent with the project (issue 42) is the code: no need to read GitHub.
     summary = summarizeMap(map);

@@ -482,3 +482,14 @@ export const repositoryMaps = pgTable("repository_maps", {
   map: jsonb().$type<RepositoryMap>().notNull(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Repository maps read from GitHub, by repository and tree (issue 42): a second plan of the same code
+ * reads none of it again. Dropped after a week (server.ts housekeeping).
+ */
+export const repositoryMapCache = pgTable("repository_map_cache", {
+  /** "owner/name@tree-sha". */
+  key: text().primaryKey(),
+  map: jsonb().$type<RepositoryMap>().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

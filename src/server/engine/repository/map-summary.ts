@@ -48,6 +48,15 @@ export function summarizeMap(map: RepositoryMap): string {
       : "",
     map.tests.length ? `Tests: ${map.tests.slice(0, 15).join(", ")}` : "",
   ].filter(Boolean);
+  // The paths themselves, as many as the budget leaves room for.
+  let room = MAP_SUMMARY_MAX - lines.join("\n").length - 20;
+  const paths: string[] = [];
+  for (const f of map.files) {
+    if (f.path.length + 2 > room) break;
+    paths.push(f.path);
+    room -= f.path.length + 2;
+  }
+  if (paths.length) lines.push(`Files: ${paths.join(", ")}${paths.length < map.files.length ? ", …" : ""}`);
   const text = lines.join("\n");
   return text.length > MAP_SUMMARY_MAX ? `${text.slice(0, MAP_SUMMARY_MAX - 1)}…` : text;
 }

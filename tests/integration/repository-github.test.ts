@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeGitHub, startFakeGitHub } from "../fakes/github";
+import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
+import { registerUser, TestClient } from "../support/http-client";
+import { startTestServer, type TestServer } from "../support/server";
+
+/**
+ * A linked GitHub repository planned as the code it is (issue 42): the server maps it through GitHub's
+ * API (the tree, then the blobs the map reads; every request checked against GitHub's own OpenAPI
+ * description by the stand-in), plans a change with the detected stack and named files, and maps the same
+ * tree once for every plan.
+ */
+
+let github: FakeGitHub;
+let server: TestServer;
+beforeAll(async () => {
+  github = await startFakeGitHub();
+  github.addRepo({
+    owner: "acme",
+    name: "billing",
+    readme: "# Billing\n\nInvoices and payments for Acme's customers.",
+    files: [
+      {
+        path: "package.json",
+        content: JSON.stringify({
+          engines: { node: ">=20" },
+          dependencies: { express: "^4", pg: "^8" },
+          devDependencies: { jest: "^29" },
+        }),
+      },
+      {
+        path: "src/routes/invoices.js",
+        content:
+          "router.get('/invoices', list);\nrouter.post('/invoices', create);\nexport function createInvoice() {}\n",
+      },
+      { path: "src/routes/customers.js", content: "router.get('/customers', list);\n" },
+      { path: "src/services/payments.js", content: "export function recordPayment() {}\n" },
+      { path: "tests/invoices.test.js", content: "test('lists invoices', () => {});\n" },
+      {
+        path: ".github/workflows/ci.yml",
+        content: "steps:\n  - uses: actions/checkout@v4\n  - run: npm test\n",
+      },
+    ],
+  });
+  server = await startTestServer({ GITHUB_API_URL: github.url });
+});
+afterAll(async () => {
+  expect(github?.openapiViolations ?? []).toEqual([]);
+  await server?.stop();
+  await github?.close();
+});
+
+describe("a linked GitHub repository's map", () => {
+  it("plans a change to the code with its stack and files, and maps one tree once", async () => {
+    const client = new TestClient(server.url);
+    await registerUser(client);
+    const plan = async (description: string) => {
+      const made = await client.post("/api/tasks", {
+        description,
+        tech_preferences: { github_repo: "https://github.com/acme/billing" },
+      });
+      const done = await waitForStatus(client, made.json.id, ["completed", "failed"]);
+      expect(done.status).toBe("completed");
+      return (await client.get(`/api/tasks/${made.json.id}/tree`)).json as TreeNode & {
+        implementation_details: string;
+      };
+    };
+    const first = await plan(
+      "Invoices get a due date\n- Set a due date when an invoice is created\n- List overdue invoices",
+    );
+    expect(first.implementation_details).toMatch(/^Detected: Node 20, Express, PostgreSQL, Jest\./);
+    const leaves = flatten(first).filter((n) => n.children.length === 0) as (TreeNode & {
+      files: { path: string }[];
+    })[];
+    expect(leaves.map((l) => l.description).join("\n")).not.toMatch(
+      /choose the stack|set up the repository|first release/i,
+    );
+    const named = leaves.flatMap((l) => l.files.map((f) => f.path));
+    expect(named).toContain("src/routes/invoices.js");
+    expect(named).toContain("tests/invoices.test.js");
+    const blobs = () => github.requests.filter((r) => r.path.includes("/git/blobs/")).length;
+    const read = blobs();
+    expect(read).toBeGreaterThan(0);
+    // The same tree again: nothing but the tree is read.
+    await plan("Customers get a credit limit");
+    expect(blobs()).toBe(read);
+  });
+});
