@@ -2,6 +2,7 @@
 
 import { benchBigPlans } from "./big-plans";
 import { benchBrowserBigPlan } from "./browser-big-plan";
+import { benchClaims } from "./claims";
 import { benchCompression } from "./compression";
 import { benchDecompositions } from "./decomposition";
 import { benchExports } from "./exports";
@@ -10,6 +11,7 @@ import { benchHostile } from "./hostile";
 import { benchLighthouse } from "./lighthouse";
 import { benchMcp } from "./mcp";
 import { benchReading } from "./reading";
+import { benchRepositoryMaps } from "./repository-map";
 import { benchStall } from "./stall";
 import { benchStartup } from "./startup";
 import { benchTasks } from "./tasks";
@@ -101,6 +103,22 @@ try {
 } catch (err) {
   console.warn(`compression skipped (${(err as Error).message})`);
 }
+
+console.info(
+  "\n# repository maps (issue 42): size and build time of `atomize new --repo`'s map (median of 3)",
+);
+console.table(await benchRepositoryMaps());
+
+console.info(
+  "\n# claims (issue 41): 20 agents call claim-next at once on a 2,801-node plan, 10 rounds (goal: p95 < 50 ms on PostgreSQL)",
+);
+const claims = [...(await benchClaims())];
+try {
+  claims.push(...(await benchClaims(pgUrl)));
+} catch (err) {
+  console.warn(`PostgreSQL run skipped (${(err as Error).message}); set BENCH_DATABASE_URL`);
+}
+console.table(claims);
 
 console.info(
   "\n# Lighthouse 12, mobile profile, on the public pages of a fresh production server (needs `npm run build`; median of BENCH_LIGHTHOUSE_RUNS=3)",
