@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { taskClaims } from "../../src/server/db/schema/index";
+import { taskClaims, tasks } from "../../src/server/db/schema/index";
 import { flatten, type TreeNode } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { callTool, connectMcp, toolError } from "../support/mcp-client";
@@ -172,6 +172,34 @@ describe("claims", () => {
     expect(late.task).toBeNull();
     expect(late.message).toMatch(/^Every ready task is taken: \d+ held by others/);
     expect(late.held_by_others.length).toBeGreaterThan(0);
+  });
+
+  it("does not hand out a leaf that likely changes a file a claimed leaf changes (issue 42)", async () => {
+    const { userId, agent } = await account();
+    const { rootId } = await seedTree(server.deps.database, userId, { fanout: 7, depth: 2, plan: true });
+    const [a, b] = await Promise.all([agent("A"), agent("B")]);
+    const ready = (await a.get(`/api/tasks/${rootId}/next`)).json;
+    const ids = [ready.task.id, ...ready.also_ready.map((t: { id: string }) => t.id)] as string[];
+    // Every ready leaf changes src/routes/invoices.ts, one only with low confidence (which does not count).
+    const file = (path: string, confidence: string) => [{ path, confidence, new: false }];
+    for (const id of ids)
+      await server.deps.db
+        .update(tasks)
+        .set({ files: file("src/routes/invoices.ts", "high") })
+        .where(eq(tasks.id, id));
+    const first = (await a.post(`/api/projects/${rootId}/claim-next`, {})).json;
+    expect(ids).toContain(first.task.id);
+    const refused = (await b.post(`/api/projects/${rootId}/claim-next`, {})).json;
+    expect(refused.task).toBeNull();
+    expect(refused.message).toBe(
+      `The ${ids.length - 1} ready tasks left would change files that claimed tasks change: ask again when one is done.`,
+    );
+    const other = ids.find((id) => id !== first.task.id)!;
+    await server.deps.db
+      .update(tasks)
+      .set({ files: file("src/routes/invoices.ts", "low") })
+      .where(eq(tasks.id, other));
+    expect((await b.post(`/api/projects/${rootId}/claim-next`, {})).json.task.id).toBe(other);
   });
 
   it("is a tool for coding agents: claim_next_task over MCP", async () => {

@@ -521,6 +521,20 @@ async function planAt(deps: Deps, rootId: string, version: number): Promise<Load
 }
 
 /**
+ * Whether leaf `t` likely changes a file a leaf claimed now does (issue 42): both name it with high or
+ * medium confidence. Such a leaf is passed over, so two agents do not work in one file at once; two
+ * callers at the same instant may still pick two such leaves (neither sees the other's claim yet).
+ */
+function collidesWithClaimed(rootId: string) {
+  return sql`(t.files is not null and exists (
+    select 1 from ${taskClaims} k2 join ${tasks} t2 on t2.id = k2.task_id
+      cross join lateral jsonb_array_elements(t2.files) b
+      cross join lateral jsonb_array_elements(t.files) a
+    where k2.root_task_id = ${rootId} and k2.until > now() and t2.files is not null
+      and a->>'path' = b->>'path' and a->>'confidence' <> 'low' and b->>'confidence' <> 'low'))`;
+}
+
+/**
  * Claims the next ready leaf nobody started or holds, in the order next_task gives (critical path first),
  * for the caller (issue 41). Atomic: the leaf is taken with FOR UPDATE SKIP LOCKED in one statement, so
  * concurrent callers each get a different leaf, and one a claimer committed meanwhile is read again and
@@ -556,6 +570,7 @@ export async function claimNextTask(
           select t.id from ${tasks} t
           where t.id = any(${list}) and t.status = 'pending'
             and not exists (select 1 from ${taskClaims} k where k.task_id = t.id and k.until > now())
+            and not ${collidesWithClaimed(rootId)}
             ${lost.length ? sql`and t.id <> all(${uuidArray(lost)})` : sql``}
           order by array_position(${list}, t.id) limit 1
           for update of t skip locked),
@@ -572,9 +587,22 @@ export async function claimNextTask(
   const progress = memo(plan, `progress:${id}`, () => leafProgress(plan, id));
   const root = plan.byId.get(rootId)!;
   const planning = planningState(root, plan.children.has(rootId));
+  // Free leaves passed over only because they share files with claimed ones (issue 42).
+  const colliding =
+    !claimed && candidates.length > 0
+      ? Number(
+          resultRows<{ n: number }>(
+            await deps.db.execute(sql`select count(*)::int as n from ${tasks} t
+              where t.id = any(${uuidArray(candidates.slice(0, 500))}) and t.status = 'pending'
+                and not exists (select 1 from ${taskClaims} k where k.task_id = t.id and k.until > now())`),
+          )[0]?.n ?? 0,
+        )
+      : 0;
   let message: string;
   if (claimed) {
     message = `Claimed for you until ${claimOf(claimed)!.claimed_until.slice(11, 16)} UTC: set it in_progress, do it, then completed (which ends the claim).`;
+  } else if (colliding > 0) {
+    message = `The ${colliding} ready task${colliding === 1 ? "" : "s"} left would change files that claimed tasks change: ask again when one is done.`;
   } else if (held.size > 0) {
     message = `Every ready task is taken: ${held.size} held by others. Ask again when one is done.`;
   } else if (ready.length > 0) {
