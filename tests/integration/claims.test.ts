@@ -181,7 +181,7 @@ describe("claims", () => {
     const ready = (await a.get(`/api/tasks/${rootId}/next`)).json;
     const ids = [ready.task.id, ...ready.also_ready.map((t: { id: string }) => t.id)] as string[];
     // Every ready leaf changes src/routes/invoices.ts, one only with low confidence (which does not count).
-    const file = (path: string, confidence: string) => [{ path, confidence, new: false }];
+    const file = (path: string, confidence: "high" | "low") => [{ path, confidence, new: false }];
     for (const id of ids)
       await server.deps.db
         .update(tasks)

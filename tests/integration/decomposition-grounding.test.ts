@@ -64,6 +64,9 @@ describe("grounding in a linked GitHub repository (context_fetch)", () => {
     const prompts = userPrompts();
     expect(prompts).toContain("A Django storefront using Stripe for payments");
     expect(prompts).toContain("payments/stripe.py");
+    // Mapped (issue 42): the stack its manifests name, and the files nearest each task with how to answer them.
+    expect(prompts).toContain("Files of the repository most likely near this task");
+    expect(prompts).toMatch(/shop\/(models|views)\.py/);
     expect(
       github.requests.some((r) => r.path.includes("/git/trees/") && r.path.includes("recursive=1")),
     ).toBe(true);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mapLocalRepository } from "../../src/cli/local-repository";
-import { indexRepository } from "../../src/server/engine/repository/likely-files";
+import { filesIn, indexRepository } from "../../src/server/engine/repository/likely-files";
 import { collisionsIn } from "../../src/server/plan/order";
 import { detectStack } from "../../src/shared/repository-map/stack";
 import { symbolsOf } from "../../src/shared/repository-map/symbols";
@@ -207,6 +207,19 @@ describe("the files a task touches", () => {
       "tests/invoices.test.ts",
     ]);
     expect(index.filesFor("the the the")).toEqual([]);
+    // A planner's files are kept where the map has them, or as new files inside the repository.
+    expect(
+      filesIn(map, [
+        { path: "src/routes/invoices.ts", confidence: "high", new: false },
+        { path: "src/made-up.ts", confidence: "high", new: false },
+        { path: "src/routes/refunds.ts", confidence: "medium", new: true },
+        { path: "../outside.ts", confidence: "low", new: true },
+      ]),
+    ).toEqual([
+      { path: "src/routes/invoices.ts", confidence: "high", new: false },
+      { path: "src/routes/refunds.ts", confidence: "medium", new: true },
+    ]);
+    expect(filesIn(null, [{ path: "a.ts", confidence: "high", new: false }])).toBeUndefined();
     const files = new Map([
       ["a", ["src/x.ts"]],
       ["b", ["src/x.ts", "src/y.ts"]],

@@ -20,6 +20,7 @@ import {
   providersJson,
 } from "./planners/provider-store";
 import { finishGroupIfIdle } from "./progress";
+import { filesIn } from "./repository/likely-files";
 import { loadRepositoryMap } from "./repository/map-summary";
 import { type InsertedChild, insertChildren } from "./tree-writes";
 import { estimateSourceOf, recordUsage } from "./usage";
@@ -50,9 +51,10 @@ export async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: J
   );
   // The prompt numbers the siblings, then the rest (prompts.ts), for depends_on_elsewhere.
   const citable = [...siblingTasks, ...elsewhereTasks];
+  const map = await loadRepositoryMap(deps.db, root.id);
   const planned = await planner.splitTask(
     {
-      brief: briefOf(root, root.repositorySummary, await loadRepositoryMap(deps.db, root.id)),
+      brief: briefOf(root, root.repositorySummary, map),
       task: {
         description: node.description,
         complexity_score: node.complexityScore,
@@ -68,11 +70,13 @@ export async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: J
     ctx.signal,
   );
   if (planner.name !== "offline") usage = planned.usage;
+  // A model's files are kept only where the repository has them, or as files to create (issue 42).
+  const subtasks = planned.value.map((s) => (s.files ? { ...s, files: filesIn(map, s.files) } : s));
   // The children, their dependencies, the event saying so and the job's completion commit together.
   let events: BusEvent[];
   try {
     events = await deps.db.transaction(async (tx) => {
-      const children = (await splitNode(deps, tx, node, rootId, planned.value, citable, opts, planner)) ?? [];
+      const children = (await splitNode(deps, tx, node, rootId, subtasks, citable, opts, planner)) ?? [];
       const recorded = children.length
         ? await deps.events.record(tx, [
             stageEvent(

@@ -64,7 +64,7 @@ export type FileIndex = {
    * well each file matches the whole request (`focusOf`), which counts too: a leaf about "due dates" of a
    * request about invoices is about the invoice files.
    */
-  filesFor(text: string, opts?: { tests?: boolean; focus?: Map<string, number> }): TaskFile[];
+  filesFor(text: string, opts?: { tests?: boolean; focus?: Map<string, number>; limit?: number }): TaskFile[];
   /** Each file's match with a whole request, 0 to 1 (the best is 1). */
   focusOf(text: string): Map<string, number>;
   map: RepositoryMap;
@@ -74,6 +74,18 @@ export type FileIndex = {
 const FOCUS_WEIGHT = 0.6;
 
 /** An index of a map's code files, built once per plan. */
+const indexes = new WeakMap<RepositoryMap, FileIndex>();
+
+/** The index of a map, built once per map object (a plan's splits share the brief's). */
+export function indexOf(map: RepositoryMap): FileIndex {
+  let index = indexes.get(map);
+  if (!index) {
+    index = indexRepository(map);
+    indexes.set(map, index);
+  }
+  return index;
+}
+
 export function indexRepository(map: RepositoryMap): FileIndex {
   const symbolsByPath = new Map(map.symbols.map((s) => [s.path, s.names.map((n) => n.name).join(" ")]));
   const docs: Doc[] = map.files
@@ -136,7 +148,7 @@ export function indexRepository(map: RepositoryMap): FileIndex {
       if (best === 0) return [];
       const out: TaskFile[] = [];
       for (const [p, { score, matched }] of ranked) {
-        if (out.length >= FILES_PER_TASK) break;
+        if (out.length >= (opts.limit ?? FILES_PER_TASK)) break;
         const share = score / best;
         if (share < BEST_SHARE) break;
         const confidence: TaskFile["confidence"] =
@@ -146,4 +158,13 @@ export function indexRepository(map: RepositoryMap): FileIndex {
       return out;
     },
   };
+}
+
+/** A planner's files for a task, as kept: existing paths of the map, or new ones that stay inside it. */
+export function filesIn(map: RepositoryMap | null, files: TaskFile[]): TaskFile[] | undefined {
+  if (!map) return undefined;
+  const known = new Set(map.files.map((f) => f.path));
+  const inside = (p: string) => !p.startsWith("/") && !p.split("/").includes("..") && !p.includes("\\");
+  const kept = files.filter((f) => (f.new ? inside(f.path) && !known.has(f.path) : known.has(f.path)));
+  return kept.length ? kept.slice(0, FILES_PER_TASK * 2) : undefined;
 }

@@ -1,4 +1,5 @@
 import { asData, DATA_RULE } from "../../../lib/data-block";
+import { indexOf } from "../../repository/likely-files";
 import type { ComposeRequest, ProjectBrief, SplitRequest } from "../contract";
 
 /** Prompts per stage. Plain text, no provider-specific syntax, so any OpenAI-compatible model follows them. */
@@ -127,10 +128,30 @@ export function splitPrompt(r: SplitRequest): string {
     : "";
   return `${briefText(r.brief)}
 
-${scopeText(r.brief, r.depth === 0)}${path}${around}${replan}Task to split:\n${asData("task", `${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}`)}
+${scopeText(r.brief, r.depth === 0)}${path}${around}${replan}${nearFiles(r)}Task to split:\n${asData("task", `${r.task.description}${r.task.implementation_details ? `\nNotes: ${r.task.implementation_details}` : ""}`)}
 ${r.task.complexity_score !== null ? `Its complexity: ${r.task.complexity_score}/10.\n` : ""}
 Depth: ${r.depth} of at most ${r.maxDepth}.
 ${splitInstructions(r.depth, r.maxSubtasks)}`;
+}
+
+/**
+ * On a repository (issue 42): the paths nearest the task (its words, its path from the project, the
+ * whole request), full where the brief's summary gives folders only, and how to answer `files`.
+ */
+function nearFiles(r: SplitRequest): string {
+  const repository = r.brief.repository;
+  if (!repository) return "";
+  const index = indexOf(repository.map);
+  const text = [r.task.description, ...r.ancestors.slice(1)].join("\n");
+  const focus = index.focusOf(r.brief.description);
+  const code = index.filesFor(text, { focus, limit: 15 }).map((f) => f.path);
+  const tests = index.filesFor(text, { focus, tests: true, limit: 5 }).map((f) => f.path);
+  const paths = [...code, ...tests];
+  if (paths.length === 0) return "";
+  return `Files of the repository most likely near this task (best first):\n${asData("files", paths.join("\n"))}
+For each subtask also give files: the paths it most likely changes, from this list or the repository (confidence high, medium or low; new: true for a file it creates).
+
+`;
 }
 
 /** What a split is asked for, field by field: the same words for a model and a coding agent. */

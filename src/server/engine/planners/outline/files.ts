@@ -1,6 +1,6 @@
 import type { DetectedStack } from "../../../../shared/repository-map/stack";
 import type { RepositoryMap } from "../../../../shared/schemas/repository-map";
-import { type FileIndex, indexRepository } from "../../repository/likely-files";
+import { type FileIndex, indexOf } from "../../repository/likely-files";
 import type { OutlineNode } from "./nodes";
 
 /**
@@ -9,16 +9,6 @@ import type { OutlineNode } from "./nodes";
  * checks or tests names the test folders and the tooling that exist; the first step starts from the
  * detected stack.
  */
-
-const indexes = new WeakMap<RepositoryMap, FileIndex>();
-function indexOf(map: RepositoryMap): FileIndex {
-  let index = indexes.get(map);
-  if (!index) {
-    index = indexRepository(map);
-    indexes.set(map, index);
-  }
-  return index;
-}
 
 const TESTING = /\b(test|tests|testing|acceptance|verify|check|regression)\b/i;
 
