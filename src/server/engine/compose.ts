@@ -13,6 +13,7 @@ import { findDuplicates } from "./dedupe";
 import { stageEvent } from "./events";
 import { AGENT_PLANNER, type JOB_COMPOSE } from "./jobs";
 import type { Planner } from "./planners/contract";
+import { loadRepositoryMap } from "./repository/map-summary";
 import { addUsage, recordUsage } from "./usage";
 
 /**
@@ -51,7 +52,7 @@ export async function composeWith(deps: Deps, root: TaskRow, choose: Promise<Pla
   }));
   const opts = optionsOf(root);
   const request = {
-    brief: briefOf(root, root.repositorySummary),
+    brief: briefOf(root, root.repositorySummary, await loadRepositoryMap(deps.db, root.id)),
     tasks: flat,
     limits: { maxDepth: opts.maxDepth, maxSubtasks: opts.maxSubtasks },
   };

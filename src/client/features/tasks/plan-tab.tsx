@@ -296,7 +296,7 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
                       {critical.has(id) && <span className="sr-only"> (critical path)</span>}
                       {(s.files[id]?.length ?? 0) > 0 && (
                         <span
-                          className="block font-mono text-xs text-base-content/60"
+                          className="block font-mono text-xs text-base-content/80"
                           data-testid="wave-files"
                         >
                           {s.files[id]!.slice(0, 2).join(", ")}

@@ -85,6 +85,29 @@ export function composeOutlineContext(outline: Outline, brief: ProjectBrief): Pr
       ? [cut(`Leave out what the description puts out of scope: ${outline.scope.nonGoals.join("; ")}`, 500)]
       : []),
   ];
+  // On a repository (issue 42): what its manifests show, not a choice to make.
+  const found = brief.repository?.stack;
+  if (found?.sentence) {
+    const FRONT = new Set(["React", "Vue", "Svelte", "Angular", "Next.js", "Nuxt"]);
+    const front = found.frameworks.filter((f) => FRONT.has(f));
+    const back = found.frameworks.filter((f) => !FRONT.has(f) || f === "Next.js" || f === "Nuxt");
+    const data = [...found.databases, ...found.orms];
+    return {
+      tech_stack: {
+        frontend: cut(front.join(", ") || "None found in the repository", 300),
+        backend: cut(
+          [found.runtime, ...back].filter(Boolean).join(", ") || "None found in the repository",
+          300,
+        ),
+        database: cut(data.join(", ") || "None found in the repository", 300),
+        deployment: cut(outline.tech.deployment.join(", ") || "As the repository does it today", 300),
+        description: cut(`${found.sentence}, from the repository's manifests.`, 2000),
+      },
+      best_practices: practices.filter((p) => p !== "Record the stack decision before building on it"),
+      epics,
+      user_stories: stories.slice(0, 60),
+    };
+  }
   return {
     tech_stack: {
       frontend: cut(stack?.frontend_framework ?? (outline.tech.frontend.join(", ") || notChosen), 300),
