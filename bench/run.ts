@@ -11,6 +11,7 @@ import { benchHostile } from "./hostile";
 import { benchLighthouse } from "./lighthouse";
 import { benchMcp } from "./mcp";
 import { benchReading } from "./reading";
+import { benchRepositoryCollisions } from "./repository-collisions";
 import { benchRepositoryMaps } from "./repository-map";
 import { benchStall } from "./stall";
 import { benchStartup } from "./startup";
@@ -108,6 +109,10 @@ console.info(
   "\n# repository maps (issue 42): size and build time of `atomize new --repo`'s map (median of 3)",
 );
 console.table(await benchRepositoryMaps());
+console.info(
+  "\n# collisions in parallel waves on the 12 sample repositories' plans (issue 42; PGlite, offline planner)",
+);
+console.table(await benchRepositoryCollisions());
 
 console.info(
   "\n# claims (issue 41): 20 agents call claim-next at once on a 2,801-node plan, 10 rounds (goal: p95 < 50 ms on PostgreSQL)",
