@@ -95,6 +95,27 @@ describe("grounding in a linked GitHub repository (context_fetch)", () => {
     expect(composer).toHaveLength(2);
     for (const r of [...deeper, ...composer])
       expect(lastUser(r)).toContain("A Django storefront using Stripe");
+    // Every subtask names files: the model's own, kept only where the repository has them or as new files.
+    const tree = (await client.get(`/api/tasks/${created.json.id}/tree`)).json;
+    const nodes: { files: { path: string; new: boolean }[]; children: unknown[] }[] = [];
+    const walk = (n: (typeof nodes)[number]) => {
+      nodes.push(n);
+      (n.children as (typeof nodes)[number][]).forEach(walk);
+    };
+    tree.children.forEach(walk);
+    const existing = [
+      "manage.py",
+      "shop/models.py",
+      "shop/views.py",
+      "payments/stripe.py",
+      "requirements.txt",
+      "README.md",
+    ];
+    expect(nodes.length).toBeGreaterThan(0);
+    for (const n of nodes) {
+      expect(n.files.length).toBeGreaterThan(0);
+      for (const f of n.files) expect(f.new || existing.includes(f.path), f.path).toBe(true);
+    }
   });
 
   it("treats a missing or private repository as a warning, not a failure", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mapLocalRepository } from "../../src/cli/local-repository";
-import { filesIn, indexRepository } from "../../src/server/engine/repository/likely-files";
+import { filesIn, indexRepository, withLikelyFiles } from "../../src/server/engine/repository/likely-files";
 import { collisionsIn } from "../../src/server/plan/order";
 import { detectStack } from "../../src/shared/repository-map/stack";
 import { symbolsOf } from "../../src/shared/repository-map/symbols";
@@ -220,6 +220,17 @@ describe("the files a task touches", () => {
       { path: "src/routes/refunds.ts", confidence: "medium", new: true },
     ]);
     expect(filesIn(null, [{ path: "a.ts", confidence: "high", new: false }])).toBeUndefined();
+    // A model's or an agent's subtask without files is given those its words rank highest.
+    const [given, ranked] = withLikelyFiles(map, "Invoices get a due date", [
+      {
+        description: "Store it",
+        implementation_details: "",
+        files: [{ path: "src/routes/customers.ts", confidence: "low", new: false }],
+      },
+      { description: "Compute the due date", implementation_details: "in billing" },
+    ]);
+    expect(given?.files?.map((f) => f.path)).toEqual(["src/routes/customers.ts"]);
+    expect(ranked?.files?.[0]?.path).toBe("src/services/billing.ts");
     const files = new Map([
       ["a", ["src/x.ts"]],
       ["b", ["src/x.ts", "src/y.ts"]],

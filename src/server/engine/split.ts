@@ -20,7 +20,7 @@ import {
   providersJson,
 } from "./planners/provider-store";
 import { finishGroupIfIdle } from "./progress";
-import { filesIn } from "./repository/likely-files";
+import { withLikelyFiles } from "./repository/likely-files";
 import { loadRepositoryMap } from "./repository/map-summary";
 import { type InsertedChild, insertChildren } from "./tree-writes";
 import { estimateSourceOf, recordUsage } from "./usage";
@@ -70,8 +70,7 @@ export async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: J
     ctx.signal,
   );
   if (planner.name !== "offline") usage = planned.usage;
-  // A model's files are kept only where the repository has them, or as files to create (issue 42).
-  const subtasks = planned.value.map((s) => (s.files ? { ...s, files: filesIn(map, s.files) } : s));
+  const subtasks = planned.value;
   // The children, their dependencies, the event saying so and the job's completion commit together.
   let events: BusEvent[];
   try {
@@ -256,9 +255,12 @@ export async function writeSplit(deps: Deps, tx: Tx, write: SplitWrite): Promise
   if (await lockNodeForSplit(tx, nodeId, rootId)) return null;
   if (write.recheck && (await hasChildren(tx, nodeId))) return null;
   // A parent is never less complex than its children: cap scores at the parent's.
-  const capped = planned
+  const limited = planned
     .slice(0, opts.maxSubtasks)
     .map((p) => ({ ...p, complexity_score: Math.min(p.complexity_score, node.complexityScore ?? 10) }));
+  // On a repository (issue 42): every subtask names its likely files, whoever planned it.
+  const map = await loadRepositoryMap(tx, rootId);
+  const capped = map ? withLikelyFiles(map, await projectText(tx, rootId), limited) : limited;
   if (capped.length === 0) {
     // The planner has nothing finer for this node (the offline outline's leaves): it is a leaf.
     await tx.update(tasks).set({ isAtomic: true, updatedAt: new Date() }).where(eq(tasks.id, nodeId));
@@ -293,4 +295,10 @@ export async function writeSplit(deps: Deps, tx: Tx, write: SplitWrite): Promise
       );
     },
   });
+}
+
+/** A project's description, what its files are ranked against as a whole. */
+async function projectText(tx: Tx, rootId: string): Promise<string> {
+  const [row] = await tx.select({ description: tasks.description }).from(tasks).where(eq(tasks.id, rootId));
+  return row?.description ?? "";
 }

@@ -168,3 +168,27 @@ export function filesIn(map: RepositoryMap | null, files: TaskFile[]): TaskFile[
   const kept = files.filter((f) => (f.new ? inside(f.path) && !known.has(f.path) : known.has(f.path)));
   return kept.length ? kept.slice(0, FILES_PER_TASK * 2) : undefined;
 }
+
+const TESTING = /\b(test|tests|testing|acceptance|verify|check|regression)\b/i;
+
+/**
+ * The files of planned subtasks, whoever planned them (issue 42): a planner's own are kept where the map
+ * has them (`filesIn`); a subtask without any is given the files its words rank highest, as the outline's
+ * leaves are, so a model's or an agent's plan names files too.
+ */
+export function withLikelyFiles<
+  T extends { description: string; implementation_details: string; files?: TaskFile[] },
+>(map: RepositoryMap, request: string, planned: T[]): T[] {
+  const index = indexOf(map);
+  const focus = index.focusOf(request);
+  return planned.map((p) => {
+    const own = p.files ? filesIn(map, p.files) : undefined;
+    if (own) return { ...p, files: own };
+    const ranked = index.filesFor(`${p.description}\n${p.implementation_details}`, {
+      focus,
+      tests: TESTING.test(p.description.split("\n")[0] ?? ""),
+    });
+    const { files: _dropped, ...rest } = p;
+    return (ranked.length ? { ...rest, files: ranked } : rest) as T;
+  });
+}

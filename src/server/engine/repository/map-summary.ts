@@ -7,12 +7,21 @@ import { repositoryMaps } from "../../db/schema/index";
 /** The summary a model's brief gets of a map, at most this long (the context stage's budget). */
 export const MAP_SUMMARY_MAX = 6000;
 
+/** Maps read lately, by project: a map never changes once stored, and every split of a plan reads it. */
+const recentMaps = new Map<string, RepositoryMap>();
+const RECENT_MAPS = 8;
+
 export async function loadRepositoryMap(db: DbOrTx, rootId: string): Promise<RepositoryMap | null> {
+  const recent = recentMaps.get(rootId);
+  if (recent) return recent;
   const [row] = await db
     .select({ map: repositoryMaps.map })
     .from(repositoryMaps)
     .where(eq(repositoryMaps.rootTaskId, rootId));
-  return row?.map ?? null;
+  if (!row) return null;
+  if (recentMaps.size >= RECENT_MAPS) recentMaps.delete(recentMaps.keys().next().value!);
+  recentMaps.set(rootId, row.map);
+  return row.map;
 }
 
 /**
