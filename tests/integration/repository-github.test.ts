@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/github";
 import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
+import { callTool, connectMcp } from "../support/mcp-client";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
@@ -84,5 +85,54 @@ describe("a linked GitHub repository's map", () => {
     // The same tree again: nothing but the tree is read.
     await plan("Customers get a credit limit");
     expect(blobs()).toBe(read);
+  });
+
+  it("gives a coding agent that plans it the paths nearest each task, and names its subtasks' files", async () => {
+    const client = new TestClient(server.url);
+    await registerUser(client);
+    const token = await client.post("/api/tokens", { name: "agent", scope: "write", expires_in_days: 30 });
+    const agent = await connectMcp(server.url, token.json.token as string);
+    try {
+      const made = await callTool<{ id: string; step: { brief: string; node_id: string } }>(
+        agent,
+        "create_project",
+        {
+          description:
+            "Invoices get a due date\n- Set a due date when an invoice is created\n- List overdue invoices",
+          planner: "agent",
+          github_repo: "https://github.com/acme/billing",
+        },
+      );
+      expect(made.step.brief).toContain("Files of the repository most likely near this task");
+      expect(made.step.brief).toContain("src/routes/invoices.js");
+      expect(made.step.brief).toMatch(/Detected: Node 20, Express, PostgreSQL, Jest/);
+      const subtask = (description: string) => ({
+        description,
+        complexity_score: 3,
+        story_points: 2,
+        implementation_details: "In the invoice routes",
+        acceptance_criteria: ["It works", "It is tested"],
+        requirement_ids: [],
+        estimated_hours: 4,
+        atomic: true,
+      });
+      await callTool(agent, "submit_subtasks", {
+        project_id: made.id,
+        node_id: made.step.node_id,
+        assessment: {
+          complexity_score: 4,
+          story_points: 5,
+          rationale: "A small change to the invoice routes",
+        },
+        subtasks: [subtask("Add a due date to invoices"), subtask("List overdue invoices")],
+      });
+      const tree = (await client.get(`/api/tasks/${made.id}/tree`)).json as TreeNode & {
+        children: { files: { path: string }[] }[];
+      };
+      for (const child of tree.children)
+        expect(child.files.map((f) => f.path)).toContain("src/routes/invoices.js");
+    } finally {
+      await agent.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { agentComposition, agentSplitAnswer } from "../../shared/schemas/agent-p
 import { ATOMIC_HOURS } from "../../shared/schemas/plan";
 import { asData, DATA_RULE } from "../lib/data-block";
 import type { ProjectBrief } from "./planners/contract";
-import { briefText, KIND_SHAPES, splitInstructions } from "./planners/model/prompts";
+import { briefText, KIND_SHAPES, nearFilesText, splitInstructions } from "./planners/model/prompts";
 
 /**
  * What a coding agent is told at each planning step (engine/agent.ts): the context the engine gives a
@@ -127,6 +127,9 @@ export function stepBrief(c: StepContext): string {
       )}`,
     );
   }
+  // On a repository (issue 42): the paths nearest the task, full (the brief's summary gives folders).
+  const near = nearFilesText(c.brief, [c.node.description, ...c.path.slice(1)].join("\n"), false);
+  if (near) parts.push(near.trim());
   if (!first) {
     parts.push(
       `Task to split:\n${asData("task", `${c.node.description}${c.node.implementationDetails ? `\nNotes: ${line(c.node.implementationDetails, 600)}` : ""}`)}${c.node.complexityScore !== null ? `\nIts complexity: ${c.node.complexityScore}/10.` : ""}`,

@@ -22,6 +22,7 @@ import { writeComposition } from "./compose";
 import { pendingEvents, stageEvent, statusEvent } from "./events";
 import { AGENT_PLANNER, composeJob } from "./jobs";
 import { renderEventModelMarkdown } from "./planners/event-model-markdown";
+import { loadRepositoryMap } from "./repository/map-summary";
 import { gatherContext } from "./root";
 import { siblingDependencies } from "./sibling-dependencies";
 import { writeSplit } from "./split";
@@ -166,7 +167,7 @@ export async function nextStep(deps: Deps, root: TaskRow): Promise<PlanningNext>
     summary = await gatherContext(deps, root, opts, events);
     await events.flush();
   }
-  const brief = briefOf(root, summary);
+  const brief = briefOf(root, summary, await loadRepositoryMap(deps.db, root.id));
   const { ancestors, siblings, shown, more } = around(rows, node);
   const cited = [...new Set([...ancestors, node].flatMap((r) => r.requirementIds))];
   return {

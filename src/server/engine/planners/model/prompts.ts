@@ -139,17 +139,26 @@ ${splitInstructions(r.depth, r.maxSubtasks)}`;
  * whole request), full where the brief's summary gives folders only, and how to answer `files`.
  */
 function nearFiles(r: SplitRequest): string {
-  const repository = r.brief.repository;
+  return nearFilesText(r.brief, [r.task.description, ...r.ancestors.slice(1)].join("\n"), true);
+}
+
+/**
+ * The paths nearest a task's text on the brief's repository, as a prompt block; `ask`: with how to
+ * answer `files` (a model's schema has them; an agent's does not yet, and gets its files ranked).
+ */
+export function nearFilesText(brief: ProjectBrief, text: string, ask: boolean): string {
+  const repository = brief.repository;
   if (!repository) return "";
   const index = indexOf(repository.map);
-  const text = [r.task.description, ...r.ancestors.slice(1)].join("\n");
-  const focus = index.focusOf(r.brief.description);
+  const focus = index.focusOf(brief.description);
   const code = index.filesFor(text, { focus, limit: 15 }).map((f) => f.path);
   const tests = index.filesFor(text, { focus, tests: true, limit: 5 }).map((f) => f.path);
   const paths = [...code, ...tests];
   if (paths.length === 0) return "";
-  return `Files of the repository most likely near this task (best first):\n${asData("files", paths.join("\n"))}
-For each subtask also give files: the paths it most likely changes, from this list or the repository (confidence high, medium or low; new: true for a file it creates).
+  const how = ask
+    ? "\nFor each subtask also give files: the paths it most likely changes, from this list or the repository (confidence high, medium or low; new: true for a file it creates)."
+    : "";
+  return `Files of the repository most likely near this task (best first):\n${asData("files", paths.join("\n"))}${how}
 
 `;
 }
