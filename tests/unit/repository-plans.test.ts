@@ -54,6 +54,10 @@ describe("plans on a repository (issue 42)", () => {
   it("detects the stack, plans a change to it, and names the files its leaves touch", async () => {
     const counts = { tune: { tp: 0, fp: 0, fn: 0 }, held: { tp: 0, fp: 0, fn: 0 } };
     const asks: string[] = [];
+    // New files: a migration where the change stores something new, in the folder the key names.
+    const newFiles = { expected: 0, rightFolder: 0, unasked: 0 };
+    const folderOf = (p: string) =>
+      p.match(/^(.*?(?:migrations|migrate|versions))\//)?.[1] ?? path.dirname(p);
     for (const [i, name] of names.entries()) {
       const { key, stack, outline, leaves } = await planOn(name);
       // The stack the manifests name, in the plan's first words.
@@ -67,6 +71,12 @@ describe("plans on a repository (issue 42)", () => {
       const predicted = new Set(
         leaves.flatMap((l) => (l.files ?? []).filter((f) => !f.new).map((f) => f.path)),
       );
+      const proposed = leaves.flatMap((l) => (l.files ?? []).filter((f) => f.new).map((f) => f.path));
+      newFiles.expected += key.expected_new_files.length;
+      newFiles.rightFolder += key.expected_new_files.filter((e) =>
+        proposed.some((p) => folderOf(p) === folderOf(e)),
+      ).length;
+      if (key.expected_new_files.length === 0) newFiles.unasked += proposed.length;
       const expected = new Set(key.expected_files);
       const hit = [...predicted].filter((p) => expected.has(p)).length;
       const c = HELD_OUT(i) ? counts.held : counts.tune;
@@ -84,7 +94,14 @@ describe("plans on a repository (issue 42)", () => {
         { precision: +(c.tp / (c.tp + c.fp)).toFixed(2), recall: +(c.tp / (c.tp + c.fn)).toFixed(2) },
       ]),
     );
-    console.info("files named, micro-averaged:", JSON.stringify(figures));
+    console.info(
+      "files named, micro-averaged:",
+      JSON.stringify(figures),
+      "new files:",
+      JSON.stringify(newFiles),
+    );
+    expect(newFiles.rightFolder).toBeGreaterThanOrEqual(3);
+    expect(newFiles.unasked).toBe(0);
     const all = {
       precision:
         (counts.tune.tp + counts.held.tp) /
