@@ -281,9 +281,13 @@ describe("atomize new on a checkout (issue 42)", () => {
     expect(leaves.map((l) => l.description).join("\n")).not.toMatch(
       /choose the stack|set up the repository|first release/i,
     );
-    const named = new Set(leaves.flatMap((l) => l.files.map((f: { path: string }) => f.path)));
-    expect(named).toContain("src/routes/invoices.js");
-    for (const p of named) expect(existsSync(path.join(repo, p as string)), p as string).toBe(true);
+    const files = leaves.flatMap((l) => l.files as { path: string; new: boolean }[]);
+    expect(files.map((f) => f.path)).toContain("src/routes/invoices.js");
+    // Existing files are the repository's; a new one is the migration the due date needs.
+    for (const f of files) expect(existsSync(path.join(repo, f.path)), f.path).toBe(!f.new);
+    expect(files.filter((f) => f.new).map((f) => f.path)).toEqual([
+      expect.stringMatching(/^prisma\/migrations\/YYYYMMDDHHMMSS_\w+\/migration\.sql$/),
+    ]);
     // Text output says what was mapped.
     const text = await atomize(["new", "Add a note field to customers", "--repo", repo], { dir });
     expect(text.stdout).toMatch(/Mapped \d+ files of node-express-invoices\./);

@@ -135,4 +135,36 @@ describe("a linked GitHub repository's map", () => {
       await agent.close();
     }
   });
+
+  it("names files for what a re-plan adds", async () => {
+    const client = new TestClient(server.url);
+    await registerUser(client);
+    const made = await client.post("/api/tasks", {
+      description:
+        "Invoices get a due date\n- Set a due date when an invoice is created\n- List overdue invoices",
+      tech_preferences: { github_repo: "https://github.com/acme/billing" },
+    });
+    await waitForStatus(client, made.json.id, ["completed"]);
+    const plan = (await client.get(`/api/tasks/${made.json.id}/tree`)).json as TreeNode;
+    // A leaf deleted by hand: the re-plan adds it back, and what it adds names its files.
+    const gone = flatten(plan).find((n) => n.children.length === 0 && /overdue/i.test(n.description))!;
+    expect((await client.request("DELETE", `/api/tasks/${gone.id}`)).status).toBe(200);
+    const res = await client.post(`/api/tasks/${made.json.id}/replan`, {});
+    expect(res.status, res.text).toBe(200);
+    const adds = (res.json.changes as { op: string }[]).filter((c) => c.op === "add");
+    expect(adds.length).toBeGreaterThan(0);
+    const accepted = await client.post(
+      `/api/tasks/${made.json.id}/replan/${res.json.proposal_id}/accept`,
+      {},
+    );
+    expect(accepted.status, accepted.text).toBe(200);
+    const after = flatten(
+      (await client.get(`/api/tasks/${made.json.id}/tree`)).json as TreeNode,
+    ) as (TreeNode & {
+      files: { path: string }[];
+    })[];
+    const back = after.find((n) => n.children.length === 0 && /overdue/i.test(n.description))!;
+    expect(back.id).not.toBe(gone.id);
+    expect(back.files.map((f) => f.path)).toContain("src/routes/invoices.js");
+  });
 });

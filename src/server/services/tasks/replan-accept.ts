@@ -7,10 +7,13 @@ import {
   type ReplanChange,
   type ReplanResult,
 } from "../../../shared/schemas/replan";
+import type { TaskFile } from "../../../shared/schemas/repository-map";
 import type { Task } from "../../../shared/schemas/tasks";
 import type { Tx } from "../../db/client";
 import { replanProposals, taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { withLikelyFiles } from "../../engine/repository/likely-files";
+import { loadRepositoryMap } from "../../engine/repository/map-summary";
 import { AppError } from "../../errors";
 import { acceptableDependencies } from "../../plan/graph";
 import { uncoveredBy, uncoveredSentence } from "../../plan/replan-coverage";
@@ -144,6 +147,27 @@ export async function acceptReplan(
       depthOf.set(row!.id, depth);
       place(parentId, row!.id, c.position);
       touchedParents.add(parentId);
+    }
+    // On a repository (issue 42): what a re-plan adds names its likely files, as a split's subtasks do.
+    const map = added.size ? await loadRepositoryMap(tx, rootId) : null;
+    if (map) {
+      const adds = applied.filter((c) => c.op === "add");
+      const filed = withLikelyFiles(
+        map,
+        rows.find((r) => r.id === rootId)?.description ?? "",
+        adds.map((c): { description: string; implementation_details: string; files?: TaskFile[] } => ({
+          description: c.after.description,
+          implementation_details: c.after.implementation_details ?? "",
+        })),
+      );
+      for (const [i, c] of adds.entries()) {
+        const files = filed[i]?.files;
+        if (files?.length)
+          await tx
+            .update(tasks)
+            .set({ files })
+            .where(eq(tasks.id, added.get(c.change_id)!));
+      }
     }
     for (const c of applied) {
       if (c.op !== "move") continue;
