@@ -211,7 +211,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
         c,
         new AppError(
           "PAYLOAD_TOO_LARGE",
-          `Request body is too large (limit ${PROJECT_BODY_BYTES / 1_000_000} MB with a repository map): map a part of the repository`,
+          `Request body is too large (limit ${Math.round(PROJECT_BODY_BYTES / 1_000_000)} MB with a repository map): map a part of the repository (--repo takes a folder)`,
           { headers: { Connection: "close" } },
         ),
       ),

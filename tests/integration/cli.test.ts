@@ -319,6 +319,40 @@ describe("atomize new on a checkout (issue 42)", () => {
     expect(
       (await owner.post("/api/tasks", { description: "A change", repository_map: { version: 2 } })).status,
     ).toBe(422);
+    // A map may take a request past 1 MB, up to the documented 5 MB; past that, a 413 with a sentence.
+    const empty = {
+      version: 1,
+      source: "local",
+      name: "big",
+      commit: null,
+      truncated: false,
+      manifests: [],
+      readme: null,
+      symbols: [],
+      tests: [],
+      codeowners: [],
+    };
+    const files = (n: number, width: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        path: `src/${String(i).padStart(width, "0")}.ts`,
+        size: 1,
+        language: "TypeScript",
+      }));
+    const big = await owner.post("/api/tasks", {
+      description: "A change to a big repository",
+      repository_map: { ...empty, files: files(15_000, 60) },
+    });
+    expect(big.status, big.text.slice(0, 200)).toBe(201);
+    const huge = await owner.post("/api/tasks", {
+      description: "Too big",
+      repository_map: { ...empty, files: files(20_000, 300) },
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.json.detail).toBe(
+      "Request body is too large (limit 5 MB with a repository map): map a part of the repository (--repo takes a folder)",
+    );
+    // Elsewhere the limit stays 1 MB.
+    expect((await owner.post("/api/teams", { name: "x".repeat(1_100_000) })).status).toBe(413);
   });
 });
 
