@@ -17,13 +17,18 @@ export type ClaimRow = {
   until: Date | string;
 };
 
+/** A person, or one of their coding agents: "Ada", "Ada (agent: Claude Code)". */
+export function byline(name: string, agent: string | null): string {
+  return agent ? `${name} (agent: ${agent})` : name;
+}
+
 /** The claim a row holds now, or null (run out by `now`). */
 export function claimOf(row: ClaimRow, now: number = Date.now()): TaskClaim | null {
   const until = typeof row.until === "string" ? new Date(row.until) : row.until;
   if (Number.isNaN(until.getTime()) || until.getTime() <= now) return null;
   const name = row.holder || "Someone";
   return {
-    claimed_by: row.agent ? `${name} (agent: ${row.agent})` : name,
+    claimed_by: byline(name, row.agent),
     claimed_by_user_id: row.userId,
     agent: row.agent,
     claimed_until: until.toISOString(),

@@ -9,6 +9,7 @@ import type { TaskTreeNode } from "../../src/shared/schemas/tasks";
 import { APP_BUNDLE_ENV } from "../support/app-bundle";
 import { waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
+import { mapOf } from "../support/repository-map";
 import { freePort, startTestServer, type TestServer } from "../support/server";
 
 /**
@@ -300,19 +301,7 @@ describe("atomize new on a checkout (issue 42)", () => {
   it("refuses a malformed map over REST with a sentence", async () => {
     const bad = await owner.post("/api/tasks", {
       description: "A change",
-      repository_map: {
-        version: 1,
-        source: "local",
-        name: "x",
-        commit: null,
-        truncated: false,
-        files: [{ path: "../x", size: 1, language: null }],
-        manifests: [],
-        readme: null,
-        symbols: [],
-        tests: [],
-        codeowners: [],
-      },
+      repository_map: mapOf({ name: "x", files: [{ path: "../x", size: 1, language: null }] }),
     });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.json)).toContain("paths are relative to the repository, without ..");
@@ -320,18 +309,7 @@ describe("atomize new on a checkout (issue 42)", () => {
       (await owner.post("/api/tasks", { description: "A change", repository_map: { version: 2 } })).status,
     ).toBe(422);
     // A map may take a request past 1 MB, up to the documented 5 MB; past that, a 413 with a sentence.
-    const empty = {
-      version: 1,
-      source: "local",
-      name: "big",
-      commit: null,
-      truncated: false,
-      manifests: [],
-      readme: null,
-      symbols: [],
-      tests: [],
-      codeowners: [],
-    };
+    const empty = mapOf({ name: "big" });
     const files = (n: number, width: number) =>
       Array.from({ length: n }, (_, i) => ({
         path: `src/${String(i).padStart(width, "0")}.ts`,

@@ -8,6 +8,7 @@ import { collisionsIn } from "../../src/server/plan/order";
 import { detectStack } from "../../src/shared/repository-map/stack";
 import { symbolsOf } from "../../src/shared/repository-map/symbols";
 import { REPOSITORY_MAP_LIMITS, repositoryMap } from "../../src/shared/schemas/repository-map";
+import { mapOf } from "../support/repository-map";
 
 /** The repository map (issue 42): what a checkout gives, what it never holds, and what it is read for. */
 
@@ -120,18 +121,7 @@ describe("a map of a checkout", () => {
 
   it("refuses what is not a folder, and a map over its limits with a sentence", async () => {
     await expect(mapLocalRepository("/nonexistent/atomize")).rejects.toThrow("no such folder");
-    const base = {
-      version: 1,
-      source: "local",
-      name: "x",
-      commit: null,
-      truncated: false,
-      manifests: [],
-      readme: null,
-      symbols: [],
-      tests: [],
-      codeowners: [],
-    };
+    const base = mapOf({ name: "x" });
     const files = Array.from({ length: REPOSITORY_MAP_LIMITS.paths + 1 }, (_, i) => ({
       path: `f${i}.ts`,
       size: 1,
@@ -176,25 +166,20 @@ describe("symbols of other languages", () => {
 
 describe("the files a task touches", () => {
   it("ranks paths and symbols by a task's words, and flags leaves of one wave on one file", () => {
-    const map = repositoryMap.parse({
-      version: 1,
-      source: "local",
-      name: "shop",
-      commit: null,
-      truncated: false,
-      files: [
-        "src/routes/invoices.ts",
-        "src/routes/customers.ts",
-        "src/services/billing.ts",
-        "tests/invoices.test.ts",
-        "README.md",
-      ].map((p) => ({ path: p, size: 10, language: p.endsWith(".md") ? "Markdown" : "TypeScript" })),
-      manifests: [],
-      readme: null,
-      symbols: [{ path: "src/services/billing.ts", names: [{ name: "computeDueDate", kind: "function" }] }],
-      tests: ["tests"],
-      codeowners: [],
-    });
+    const map = repositoryMap.parse(
+      mapOf({
+        name: "shop",
+        files: [
+          "src/routes/invoices.ts",
+          "src/routes/customers.ts",
+          "src/services/billing.ts",
+          "tests/invoices.test.ts",
+          "README.md",
+        ].map((p) => ({ path: p, size: 10, language: p.endsWith(".md") ? "Markdown" : "TypeScript" })),
+        symbols: [{ path: "src/services/billing.ts", names: [{ name: "computeDueDate", kind: "function" }] }],
+        tests: ["tests"],
+      }),
+    );
     const index = indexRepository(map);
     // Two of the task's words in a symbol outrank one in a path; the whole request's match counts too.
     expect(index.filesFor("Invoices get a due date").map((f) => f.path)).toEqual(["src/services/billing.ts"]);

@@ -70,12 +70,11 @@ export async function runNode(deps: Deps, job: TypedJob<typeof JOB_NODE>, ctx: J
     ctx.signal,
   );
   if (planner.name !== "offline") usage = planned.usage;
-  const subtasks = planned.value;
   // The children, their dependencies, the event saying so and the job's completion commit together.
   let events: BusEvent[];
   try {
     events = await deps.db.transaction(async (tx) => {
-      const children = (await splitNode(deps, tx, node, rootId, subtasks, citable, opts, planner)) ?? [];
+      const children = (await splitNode(deps, tx, node, rootId, planned.value, citable, opts, planner)) ?? [];
       const recorded = children.length
         ? await deps.events.record(tx, [
             stageEvent(

@@ -6,10 +6,11 @@ import {
   inviteInput,
   madeInvitation,
   setRoleInput,
+  someTeamSetting,
   team,
   teamList,
   teamMembers,
-  updateTeamInput,
+  updateTeamFields,
 } from "../../shared/schemas/teams";
 import * as teams from "../services/teams/teams";
 import { mutation, query } from "./define";
@@ -41,12 +42,8 @@ export const teamOperations = {
   update: mutation({
     access: "user",
     summary:
-      "Changes a team's settings (owners and admins): its name, and whether its new plans need an approval before export.",
-    input: byTeam
-      .extend(updateTeamInput.shape)
-      .refine((v) => v.name !== undefined || v.requires_approval !== undefined, {
-        error: "Send name or requires_approval to change",
-      }),
+      "Changes a team's settings (owners and admins): its name, and whether every plan of the team needs an approval before export.",
+    input: byTeam.extend(updateTeamFields).refine(...someTeamSetting),
     output: team,
     run: ({ deps, user }, { id, ...input }) => teams.updateTeam(deps, user.id, id, input),
     rest: [{ method: "patch", path: "/teams/{id}", from: "body" }],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { byline } from "../claims";
 import { isoTimestamp } from "./common";
 
 /**
@@ -66,5 +67,5 @@ export type ActivityPage = z.infer<typeof activityPage>;
 /** The sentence of an entry, as every client shows it. */
 export function activityText(e: { actorName: string | null; agent: string | null; summary: string }): string {
   if (!e.actorName) return e.summary.charAt(0).toUpperCase() + e.summary.slice(1);
-  return `${e.actorName}${e.agent ? ` (agent: ${e.agent})` : ""} ${e.summary}`;
+  return `${byline(e.actorName, e.agent)} ${e.summary}`;
 }

@@ -51,15 +51,17 @@ export const teamMember = z
   .meta({ id: "TeamMember" });
 export const teamMembers = z.object({ members: z.array(teamMember) }).meta({ id: "TeamMembers" });
 
-/** PATCH /teams/{id}: the team's settings (owners and admins). */
-export const updateTeamInput = z
-  .strictObject({
-    name: teamName.optional(),
-    requires_approval: z.boolean({ error: "requires_approval must be true or false" }).optional(),
-  })
-  .refine((v) => v.name !== undefined || v.requires_approval !== undefined, {
-    error: "Send name or requires_approval to change",
-  });
+/** PATCH /teams/{id}: the team's settings (owners and admins), at least one of them. */
+export const updateTeamFields = {
+  name: teamName.optional(),
+  requires_approval: z.boolean({ error: "requires_approval must be true or false" }).optional(),
+};
+export const someTeamSetting = [
+  (v: { name?: string; requires_approval?: boolean }) =>
+    v.name !== undefined || v.requires_approval !== undefined,
+  { error: "Send name or requires_approval to change" },
+] as const;
+export const updateTeamInput = z.strictObject(updateTeamFields).refine(...someTeamSetting);
 
 /** PATCH /teams/{id}/members/{user_id} */
 export const setRoleInput = z.strictObject({

@@ -169,7 +169,8 @@ export function filesIn(map: RepositoryMap | null, files: TaskFile[]): TaskFile[
   return kept.length ? kept.slice(0, FILES_PER_TASK * 2) : undefined;
 }
 
-const TESTING = /\b(test|tests|testing|acceptance|verify|check|regression)\b/i;
+/** A task that checks or tests, by its title: it names test files, not the code's. */
+export const TESTING = /\b(test|tests|testing|acceptance|verify|check|regression)\b/i;
 
 /**
  * The files of planned subtasks, whoever planned them (issue 42): a planner's own are kept where the map

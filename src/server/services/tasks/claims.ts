@@ -1,6 +1,6 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { CLAIM_MINUTES_DEFAULT, type ClaimRow, claimOf, claimSentence } from "../../../shared/claims";
+import { byline, CLAIM_MINUTES_DEFAULT, type ClaimRow, claimOf, claimSentence } from "../../../shared/claims";
 import type { ClaimResult, claimInput, PlanClaims } from "../../../shared/schemas/claims";
 import { type DbOrTx, resultRows } from "../../db/client";
 import { taskClaims, tasks } from "../../db/schema/index";
@@ -183,7 +183,7 @@ export async function expireClaims(deps: Deps, rootId?: string): Promise<number>
   );
   for (const g of gone) {
     const until = new Date(g.until).toISOString().slice(11, 16);
-    const who = g.agent ? `${g.holder} (agent: ${g.agent})` : g.holder;
+    const who = byline(g.holder, g.agent);
     await announceClaim(deps, g.userId, { id: g.taskId, rootTaskId: g.rootTaskId }, "Claim ran out", {
       summary: `the claim of ${who} on ${quoted(g.description)} ran out at ${until} UTC: it is free again`,
       actor: null,
@@ -214,9 +214,7 @@ export async function releaseClaim(deps: Deps, claimer: Claimer, id: string): Pr
   const gone = await deps.db.delete(taskClaims).where(eq(taskClaims.taskId, row.id)).returning();
   const [was] = gone;
   if (was) {
-    const theirs = heldBy(was, claimer)
-      ? ""
-      : `${was.agent ? `${was.holder} (agent: ${was.agent})` : was.holder}'s claim on `;
+    const theirs = heldBy(was, claimer) ? "" : `${byline(was.holder, was.agent)}'s claim on `;
     await announceClaim(deps, claimer.userId, row, "Claim let go", {
       summary: `let go of ${theirs}${quoted(row.description)}`,
     });

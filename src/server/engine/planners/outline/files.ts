@@ -1,6 +1,6 @@
 import type { DetectedStack } from "../../../../shared/repository-map/stack";
 import type { RepositoryMap, TaskFile } from "../../../../shared/schemas/repository-map";
-import { type FileIndex, indexOf } from "../../repository/likely-files";
+import { type FileIndex, indexOf, TESTING } from "../../repository/likely-files";
 import type { OutlineNode } from "./nodes";
 
 /**
@@ -9,8 +9,6 @@ import type { OutlineNode } from "./nodes";
  * checks or tests names the test folders and the tooling that exist; the first step starts from the
  * detected stack.
  */
-
-const TESTING = /\b(test|tests|testing|acceptance|verify|check|regression)\b/i;
 
 type Context = {
   index: FileIndex;
