@@ -1,4 +1,4 @@
-import { and, desc, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { calibrationSentence } from "../../../shared/actuals";
 import { CLAIM_MINUTES_DEFAULT, type ClaimRow, claimOf } from "../../../shared/claims";
@@ -23,16 +23,17 @@ import { planStateOf, workStateOf } from "../../../shared/work-state";
 import { resultRows } from "../../db/client";
 import { taskClaims, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
 import { loadCalibration } from "../../plan/calibration";
 import { PlanGraph, readyLeaves, schedulePlan } from "../../plan/graph";
 import { simulationsFor } from "../../plan/order";
-import { getOwnedRow, visibleTo } from "../../plan/owned";
+import { getOwnedRow, TASK_NOT_FOUND, visibleTo } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import type { TaskRow } from "../../plan/rows";
 import { loadPlanEdges, loadPlanRows, loadTitles, type PlanRow, planNodeOf } from "../../plan/rows";
 import { reviewStateOf } from "./approval";
 import { activeClaims, announceClaim, type Claimer, expireClaims, heldBy, insertClaim } from "./claims";
-import { listNotes } from "./notes";
+import { notesOf } from "./notes";
 import { statedScope, toContext } from "./serialize";
 import { updateTask } from "./tasks";
 import { ownedPlanVersion } from "./tree-cache";
@@ -292,20 +293,42 @@ function unblockedBy(graph: PlanGraph, id: string): string[] {
   }
 }
 
-async function agentTaskIn(deps: Deps, userId: string, plan: LoadedPlan, id: string): Promise<AgentTask> {
+/**
+ * Task `id` of a plan the caller may read (checked before: every caller has the plan from ownedPlanVersion
+ * or getOwnedRow), with what an agent needs to do it. `alsoTitled`: other rows the caller's answer names,
+ * titled in the same read.
+ */
+async function agentTaskIn(
+  deps: Deps,
+  plan: LoadedPlan,
+  id: string,
+  alsoTitled: readonly string[] = [],
+): Promise<AgentTask> {
   const rootId = plan.rows[0]!.id;
-  // The root's own row is enough (its requirements and stack), not its whole answer with epics and stories.
-  const [row, root, notes] = await Promise.all([
-    getOwnedRow(deps, userId, id),
-    getOwnedRow(deps, userId, rootId),
-    listNotes(deps, userId, id),
+  // The task's row and the root's (its requirements and stack, not its whole answer with epics and
+  // stories) in one read, both inside this plan; its comments beside them.
+  const [rows, notes] = await Promise.all([
+    deps.db
+      .select()
+      .from(tasks)
+      .where(and(inArray(tasks.id, [id, rootId]), or(eq(tasks.id, rootId), eq(tasks.rootTaskId, rootId)))),
+    notesOf(deps, id),
   ]);
+  const row = rows.find((r) => r.id === id);
+  const root = rows.find((r) => r.id === rootId);
+  if (!row || !root) throw new AppError("NOT_FOUND", TASK_NOT_FOUND);
   const stack = toContext(root, null);
   const ancestors: string[] = [];
   for (let p = row.parentId; p; p = plan.byId.get(p)?.parentId ?? null) ancestors.push(p);
   const blocks = plan.graph.edges.filter((e) => e.dependsOnId === row.id).map((e) => e.taskId);
   const unblocks = unblockedBy(plan.graph, row.id);
-  await withTitles(deps, plan, [...ancestors, ...(plan.dependsOn.get(row.id) ?? []), ...blocks, ...unblocks]);
+  await withTitles(deps, plan, [
+    ...ancestors,
+    ...(plan.dependsOn.get(row.id) ?? []),
+    ...blocks,
+    ...unblocks,
+    ...alsoTitled,
+  ]);
   const path: TaskRef[] = [];
   for (let p = row.parentId ? plan.byId.get(row.parentId) : undefined; p; ) {
     path.unshift(refOf(p));
@@ -340,7 +363,7 @@ async function agentTaskIn(deps: Deps, userId: string, plan: LoadedPlan, id: str
     blocks: refs(blocks),
     unblocks: refs(unblocks),
     critical: plan.critical.has(row.id),
-    notes: notes.notes.map((n) => ({ body: n.body, token_name: n.token_name, created_at: n.created_at })),
+    notes: notes.map((n) => ({ body: n.body, token_name: n.token_name, created_at: n.created_at })),
     project: {
       id: root.id,
       title: titleOf(root.description),
@@ -354,7 +377,7 @@ async function agentTaskIn(deps: Deps, userId: string, plan: LoadedPlan, id: str
 export async function getAgentTask(deps: Deps, userId: string, id: string): Promise<AgentTask> {
   const row = await getOwnedRow(deps, userId, id);
   const plan = await loadPlan(deps, row.rootTaskId ?? row.id, { titles: false });
-  return agentTaskIn(deps, userId, plan, row.id);
+  return agentTaskIn(deps, plan, row.id);
 }
 
 /** Whether the plan is still being made (queued or running), or waits for its owner's review. */
@@ -382,7 +405,11 @@ export async function getNextTask(
   const top = { id };
   const inside = subtreeIds(plan, id);
   // What others hold is theirs (issue 41): two agents asking are not given the same task.
-  const held = await heldByOthers(deps, rootId, plan.ready, claimer ?? { userId, name: "", token: null });
+  const held = heldByOthers(
+    await activeClaims(deps.db, rootId),
+    plan.ready,
+    claimer ?? { userId, name: "", token: null },
+  );
   const ready = plan.ready.filter((r) => inside.has(r) && !held.has(r));
   const notStarted = ready.filter((r) => plan.byId.get(r)?.status !== "in_progress");
   const chosen = notStarted[0] ?? ready[0] ?? null;
@@ -408,10 +435,9 @@ export async function getNextTask(
   }
   const alsoReady = ready.filter((r) => r !== chosen).slice(0, 10);
   const inProgress = ready.filter((r) => plan.byId.get(r)?.status === "in_progress").slice(0, 10);
-  const [task] = await Promise.all([
-    chosen ? agentTaskIn(deps, userId, plan, chosen) : null,
-    withTitles(deps, plan, [...alsoReady, ...inProgress]),
-  ]);
+  const task = chosen
+    ? await agentTaskIn(deps, plan, chosen, [...alsoReady, ...inProgress])
+    : (await withTitles(deps, plan, [...alsoReady, ...inProgress]), null);
   return {
     project_id: top.id,
     task,
@@ -497,11 +523,14 @@ const CLAIM_WINDOW = 64;
  * Of these leaves, those someone other than the claimer holds now, with the claim. A plan's claims are
  * few (one per person or agent at work), so they are read by plan and matched here.
  */
-async function heldByOthers(deps: Deps, rootId: string, ids: readonly string[], claimer: Claimer) {
+type ClaimsRead = (ClaimRow & { taskId: string; tokenId: string | null })[];
+
+/** Of the claims held now on a plan, those by others on leaves `ids`. */
+function heldByOthers(claims: ClaimsRead, ids: readonly string[], claimer: Claimer) {
   const out = new Map<string, TaskClaim>();
   if (ids.length === 0) return out;
   const wanted = new Set(ids);
-  for (const c of await activeClaims(deps.db, rootId)) {
+  for (const c of claims) {
     const claim = claimOf(c);
     if (claim && wanted.has(c.taskId) && !heldBy(c, claimer)) out.set(c.taskId, claim);
   }
@@ -560,12 +589,17 @@ export async function claimNextTask(
   // Candidates go in windows of CLAIM_WINDOW, in order: the statement's parameters stay small (sending
   // every ready leaf of a big plan with each call was most of a call's cost), and a window whose leaves are
   // all taken moves on to the next.
+  // The statement also reads the plan's claims held now (as they were when it began: without the one it
+  // takes, which is the caller's), for the answer's held_by_others, saving a read under contention.
   const lost: string[] = [];
+  let claimsNow: ClaimsRead | undefined;
   let from = 0;
   for (let attempt = 0; from < candidates.length && !claimed && attempt < 50; attempt++) {
     const window = candidates.slice(from, from + CLAIM_WINDOW);
     const list = uuidArray(window);
-    const [row] = resultRows<{ picked: string | null } & Partial<ClaimRow & { taskId: string }>>(
+    const [row] = resultRows<
+      { picked: string | null; held: ClaimsRead } & Partial<ClaimRow & { taskId: string }>
+    >(
       await deps.db.execute(sql`with pick as (
           select t.id from ${tasks} t
           where t.id = any(${list}) and t.status = 'pending'
@@ -577,13 +611,18 @@ export async function claimNextTask(
         won as (${insertClaim(sql`select pick.id, ${rootId}::uuid, ${claimer.userId}::uuid,
           ${claimer.token?.id ?? null}::uuid, ${claimer.name}, ${claimer.token?.name ?? null}, now(),
           now() + make_interval(mins => ${minutes}) from pick`)})
-        select pick.id::text as "picked", won.* from pick left join won on true`),
+        select pick.id::text as "picked", won.*, (select coalesce(json_agg(json_build_object(
+            'taskId', c.task_id, 'userId', c.user_id, 'tokenId', c.token_id, 'holder', c.holder,
+            'agent', c.agent, 'until', c.until)), '[]') from ${taskClaims} c
+          where c.root_task_id = ${rootId} and c.until > now()) as held
+        from (select 1) one left join pick on true left join won on true`),
     );
+    claimsNow = row?.held;
     if (!row?.picked) from += CLAIM_WINDOW;
     else if (row.taskId) claimed = row as ClaimRow & { taskId: string };
     else lost.push(row.picked);
   }
-  const held = await heldByOthers(deps, rootId, ready, claimer);
+  const held = heldByOthers(claimsNow ?? (await activeClaims(deps.db, rootId)), ready, claimer);
   const progress = memo(plan, `progress:${id}`, () => leafProgress(plan, id));
   const root = plan.byId.get(rootId)!;
   const planning = planningState(root, plan.children.has(rootId));
@@ -615,10 +654,9 @@ export async function claimNextTask(
     message = "Nothing is ready: the remaining tasks wait for work not done yet.";
   }
   const heldIds = [...held.keys()].slice(0, 10);
-  const [task] = await Promise.all([
-    claimed ? agentTaskIn(deps, claimer.userId, plan, claimed.taskId) : null,
-    withTitles(deps, plan, heldIds),
-  ]);
+  const task = claimed
+    ? await agentTaskIn(deps, plan, claimed.taskId, heldIds)
+    : (await withTitles(deps, plan, heldIds), null);
   if (claimed) {
     const until = `${claimOf(claimed)!.claimed_until.slice(11, 16)} UTC`;
     await announceClaim(

@@ -45,12 +45,17 @@ const noteColumns = {
 /** A task's notes, oldest first. */
 export async function listNotes(deps: Deps, userId: string, id: string): Promise<TaskNotes> {
   const task = await getOwnedRow(deps, userId, id, "read");
+  return { task_id: task.id, notes: await notesOf(deps, task.id) };
+}
+
+/** The comments on a task, oldest first; the caller has checked that its user may read the task. */
+export async function notesOf(deps: Deps, taskId: string): Promise<TaskNote[]> {
   const rows = await deps.db
     .select(noteColumns)
     .from(taskNotes)
-    .where(eq(taskNotes.taskId, task.id))
+    .where(eq(taskNotes.taskId, taskId))
     .orderBy(asc(taskNotes.createdAt), asc(taskNotes.id));
-  return { task_id: task.id, notes: rows.map(toNote) };
+  return rows.map(toNote);
 }
 
 /**
