@@ -283,7 +283,7 @@ describe("atomize new on a checkout (issue 42)", () => {
       /choose the stack|set up the repository|first release/i,
     );
     const files = leaves.flatMap((l) => l.files as { path: string; new: boolean }[]);
-    expect(files.map((f) => f.path)).toContain("src/routes/invoices.js");
+    expect(files.map((f) => f.path)).toContain("prisma/schema.prisma");
     // Existing files are the repository's; a new one is the migration the due date needs.
     for (const f of files) expect(existsSync(path.join(repo, f.path)), f.path).toBe(!f.new);
     expect(files.filter((f) => f.new).map((f) => f.path)).toEqual([

@@ -1,8 +1,10 @@
+import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CreateMessageRequest, CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { getEncoding } from "js-tiktoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mapLocalRepository } from "../../src/cli/local-repository";
 import { flatten, type TreeNode, waitForStatus, withoutDataMarkers } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { callTool, connectMcp, toolError } from "../support/mcp-client";
@@ -429,6 +431,99 @@ describe("a coding agent plans through the tools", () => {
     expect(Math.max(...sizes)).toBeLessThan(2000);
     await waitForStatus(web, made.id, ["completed"], 60_000);
     expect(flatten((await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode)).toHaveLength(400);
+  });
+});
+
+describe("a coding agent plans a change to code that exists (issue 42)", () => {
+  const REPOSITORY = path.join(import.meta.dirname, "../fixtures/repositories/node-express-invoices");
+  const CHANGE =
+    "Let us set a payment due date when creating an invoice, and list the sent invoices past their due date that are not fully paid.";
+
+  it("is asked for each subtask's files, keeps those it names where the map has them, ranks the rest, and stays under 2,000 tokens", async () => {
+    const { web, token } = await account();
+    const agent = await mcp(await token("write"));
+    const made = await callTool<{ id: string; step: Step }>(agent, "create_project", {
+      description: CHANGE,
+      planner: "agent",
+      max_depth: 2,
+      repository_map: await mapLocalRepository(REPOSITORY),
+    });
+    const first = made.step;
+    const items = (first.schema.properties?.subtasks as { items: { properties: Record<string, unknown> } })
+      .items;
+    expect(Object.keys(items.properties)).toContain("files");
+    // A change to the code it came with, on the stack its manifests name: nothing to choose or set up.
+    expect(first.brief).toContain("Kind of work: feature on an existing product");
+    expect(first.brief).toContain("Detected: Node 20, Express");
+    expect(first.brief).toContain("src/routes/invoices.js");
+    expect(first.brief).toMatch(/For each subtask also give files/);
+    const base = answer(first, 3, 1);
+    const named = {
+      ...base,
+      subtasks: base.subtasks.map((s, i) =>
+        i === 0
+          ? {
+              ...s,
+              description: "Store the invoice's due date",
+              files: [
+                { path: "prisma/schema.prisma", confidence: "high", new: false },
+                { path: "src/routes/nowhere.js", confidence: "high", new: false },
+              ],
+            }
+          : i === 1
+            ? {
+                ...s,
+                description: "List overdue invoices",
+                files: [
+                  { path: "src/routes/overdue.js", confidence: "medium", new: true },
+                  { path: "../outside.js", confidence: "high", new: true },
+                ],
+              }
+            : { ...s, description: "Send invoice reminders by e-mail" },
+      ),
+    };
+    const res = await callTool<{ next: Step; created: number }>(agent, "submit_subtasks", named);
+    expect(res.created).toBe(3);
+    const tree = flatten((await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode) as (TreeNode & {
+      files?: { path: string; new: boolean }[] | null;
+    })[];
+    const byTitle = (words: string) => tree.find((t) => t.description.includes(words))!;
+    // Existing paths the map has, and new ones inside the repository; a path it lacks, or outside it, goes.
+    expect(byTitle("Store the invoice").files?.map((f) => f.path)).toEqual(["prisma/schema.prisma"]);
+    expect(byTitle("List overdue").files).toEqual([
+      { path: "src/routes/overdue.js", confidence: "medium", new: true },
+    ]);
+    // A subtask that names none is given those its words rank highest.
+    expect(byTitle("Send invoice reminders").files?.length).toBeGreaterThan(0);
+    expect(byTitle("Send invoice reminders").files?.every((f) => !f.new)).toBe(true);
+    expect(o200k.encode(JSON.stringify(first)).length).toBeLessThan(2000);
+  });
+
+  it("is offered no files field on a plan without a map, and files sent anyway are not kept", async () => {
+    const { web, token } = await account();
+    const agent = await mcp(await token("write"));
+    const made = await callTool<{ id: string; step: Step }>(agent, "create_project", {
+      description: DESCRIPTION,
+      planner: "agent",
+      max_depth: 1,
+    });
+    const items = (
+      made.step.schema.properties?.subtasks as { items: { properties: Record<string, unknown> } }
+    ).items;
+    expect(Object.keys(items.properties)).not.toContain("files");
+    const base = answer(made.step, 2, 1);
+    await callTool(agent, "submit_subtasks", {
+      ...base,
+      subtasks: base.subtasks.map((s) => ({
+        ...s,
+        files: [{ path: "src/app.js", confidence: "high", new: false }],
+      })),
+    });
+    const tree = flatten((await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode) as (TreeNode & {
+      files?: unknown[] | null;
+    })[];
+    expect(tree).toHaveLength(3);
+    expect(tree.every((t) => !t.files || t.files.length === 0)).toBe(true);
   });
 });
 

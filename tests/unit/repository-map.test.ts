@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mapLocalRepository } from "../../src/cli/local-repository";
+import { briefOfText, onRepository } from "../../src/server/engine/brief";
 import { filesIn, indexRepository, withLikelyFiles } from "../../src/server/engine/repository/likely-files";
 import { collisionsIn } from "../../src/server/plan/order";
 import { detectStack } from "../../src/shared/repository-map/stack";
@@ -159,6 +160,22 @@ describe("symbols of other languages", () => {
     expect(symbolsOf("create table if not exists loans (id int);", "SQL", 10)).toEqual([
       { name: "loans", kind: "table" },
     ]);
+    // CommonJS: what module.exports and exports name (once each), a class where the file declares one.
+    expect(
+      symbolsOf(
+        "class Ledger {}\nasync function listInvoices() {}\nfunction helper() {}\nmodule.exports = { listInvoices, Ledger };\nexports.sendInvoice = () => {};\nmodule.exports.voidInvoice = function () {};\n",
+        "JavaScript",
+        10,
+      ),
+    ).toEqual([
+      { name: "Ledger", kind: "class" },
+      { name: "listInvoices", kind: "function" },
+      { name: "sendInvoice", kind: "function" },
+      { name: "voidInvoice", kind: "function" },
+    ]);
+    expect(symbolsOf("const router = make();\nmodule.exports = router;\n", "JavaScript", 10)).toEqual([
+      { name: "router", kind: "function" },
+    ]);
     // A file the parser cannot read gives no symbols, not a crash.
     expect(symbolsOf("export function ok() {}\nexport const = ;", "TypeScript", 10)).toEqual([]);
   });
@@ -192,6 +209,28 @@ describe("the files a task touches", () => {
       "tests/invoices.test.ts",
     ]);
     expect(index.filesFor("the the the")).toEqual([]);
+    // An applied migration is history a change never edits (it adds a new one): never a likely file.
+    const migrated = indexRepository(
+      repositoryMap.parse(
+        mapOf({
+          name: "shop",
+          files: ["db/migrations/20240101_create_invoices.sql", "src/invoices.ts"].map((p) => ({
+            path: p,
+            size: 10,
+            language: p.endsWith(".sql") ? "SQL" : "TypeScript",
+          })),
+          symbols: [
+            {
+              path: "db/migrations/20240101_create_invoices.sql",
+              names: [{ name: "invoices", kind: "table" }],
+            },
+          ],
+        }),
+      ),
+    );
+    expect(migrated.filesFor("Invoices get a due date", { limit: 5, floor: 0 }).map((f) => f.path)).toEqual([
+      "src/invoices.ts",
+    ]);
     // A planner's files are kept where the map has them, or as new files inside the repository.
     expect(
       filesIn(map, [
@@ -224,5 +263,19 @@ describe("the files a task touches", () => {
     expect(collisionsIn([["a", "b"], ["c"]], files)).toEqual([
       { wave: 0, path: "src/x.ts", task_ids: ["a", "b"] },
     ]);
+  });
+});
+
+describe("a brief on a repository", () => {
+  it("reads the work as a change to that code, unless the text asks for a product beside it", () => {
+    const map = mapOf({ name: "shop", files: [{ path: "src/app.ts", size: 1, language: "TypeScript" }] });
+    const text = "A booking site where customers reserve tables and pay a deposit";
+    expect(briefOfText(text).kind.id).toBe("product");
+    const change = onRepository(briefOfText(text), map);
+    expect(change.kind.id).toBe("feature");
+    expect(change.kind.because[0]).toBe("it is a change to the repository it came with");
+    expect(change.repository?.map).toBe(map);
+    const beside = "Build a separate app where customers reserve tables and pay a deposit";
+    expect(onRepository(briefOfText(beside), map).kind.id).toBe(briefOfText(beside).kind.id);
   });
 });

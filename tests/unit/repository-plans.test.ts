@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mapLocalRepository } from "../../src/cli/local-repository";
-import { briefOfText } from "../../src/server/engine/brief";
+import { briefOfText, onRepository } from "../../src/server/engine/brief";
 import type { OutlineNode } from "../../src/server/engine/planners/outline/nodes";
 import { buildOutline } from "../../src/server/engine/planners/outline/outline";
 import { summarizeMap } from "../../src/server/engine/repository/map-summary";
@@ -28,10 +28,7 @@ async function planOn(name: string) {
   const map = await mapLocalRepository(dir);
   map.files = map.files.filter((f) => f.path !== "_change.json");
   const stack = detectStack(map);
-  const brief = {
-    ...briefOfText(key.request, { repositorySummary: summarizeMap(map) }),
-    repository: { map, stack },
-  };
+  const brief = onRepository(briefOfText(key.request, { repositorySummary: summarizeMap(map) }), map);
   const outline = buildOutline(brief, { maxDepth: 3, maxSubtasks: 8 });
   const leaves: OutlineNode[] = [];
   const walk = (n: OutlineNode) => (n.children.length ? n.children.forEach(walk) : leaves.push(n));

@@ -84,14 +84,38 @@ function scopeLines(c: StepContext, first: boolean): string[] {
   return out;
 }
 
+/** The most of a repository's summary a step carries (the model's brief takes 6,000 characters). */
+export const STEP_SUMMARY_MAX = 1800;
+
+/**
+ * A repository's summary as a step carries it: whole lines up to STEP_SUMMARY_MAX, without the list of
+ * paths (the step lists the paths nearest its task in full), so the first step stays near 2,000 tokens.
+ */
+function stepSummary(summary: string): string {
+  const out: string[] = [];
+  let room = STEP_SUMMARY_MAX;
+  for (const l of summary.split("\n")) {
+    if (l.startsWith("Files: ")) continue;
+    const kept = l.length > room ? `${l.slice(0, Math.max(0, room - 1))}…` : l;
+    if (room < 40) break;
+    out.push(kept);
+    room -= kept.length + 1;
+  }
+  return out.join("\n");
+}
+
 /** The step's brief, as text. */
 export function stepBrief(c: StepContext): string {
   const first = c.node.depth === 0;
   const parts: string[] = [];
   if (first) {
-    parts.push(`Planning step ${c.step}: plan the project's first level.\n\n${briefText(c.brief)}`);
+    const brief = c.brief.repositorySummary
+      ? { ...c.brief, repositorySummary: stepSummary(c.brief.repositorySummary) }
+      : c.brief;
+    parts.push(`Planning step ${c.step}: plan the project's first level.\n\n${briefText(brief)}`);
   } else {
-    const stack = c.brief.stack ? ` Stack: ${c.brief.stack.name}.` : "";
+    const detected = c.brief.repository?.stack.sentence;
+    const stack = c.brief.stack ? ` Stack: ${c.brief.stack.name}.` : detected ? ` ${detected}.` : "";
     parts.push(
       `Planning step ${c.step} (the whole description was in the first step; the path below starts at the project).${stack}`,
     );
@@ -128,7 +152,7 @@ export function stepBrief(c: StepContext): string {
     );
   }
   // On a repository (issue 42): the paths nearest the task, full (the brief's summary gives folders).
-  const near = nearFilesText(c.brief, [c.node.description, ...c.path.slice(1)].join("\n"), false);
+  const near = nearFilesText(c.brief, [c.node.description, ...c.path.slice(1)].join("\n"), true);
   if (near) parts.push(near.trim());
   if (!first) {
     parts.push(
@@ -184,12 +208,26 @@ export const COMPOSITION_SCHEMA = jsonSchemaOf(agentComposition);
  * A step's schema with the project's own bound on subtasks (its max_subtasks), which the brief states and
  * submit_subtasks keeps: the generic schema's 10 told an agent it could send more than it may (issue 40).
  */
-export function stepSchemaFor(first: boolean, maxSubtasks: number): Record<string, unknown> {
+export function stepSchemaFor(
+  first: boolean,
+  maxSubtasks: number,
+  /** Whether the plan has a repository map: only then may a subtask name `files` (issue 42). */
+  files = false,
+): Record<string, unknown> {
   const base = first ? STEP_SCHEMAS.first : STEP_SCHEMAS.later;
   const properties = base.properties as Record<string, Record<string, unknown>>;
+  const items = properties.subtasks!.items as Record<string, unknown>;
+  const { files: fileSchema, ...fields } = items.properties as Record<string, unknown>;
   return {
     ...base,
-    properties: { ...properties, subtasks: { ...properties.subtasks, maxItems: maxSubtasks } },
+    properties: {
+      ...properties,
+      subtasks: {
+        ...properties.subtasks,
+        maxItems: maxSubtasks,
+        items: { ...items, properties: files ? { ...fields, files: fileSchema } : fields },
+      },
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { FieldError } from "../../shared/errors";
 import type { AgentComposition, AgentSplitAnswer, PlanningNext } from "../../shared/schemas/agent-planning";
 import { ATOMIC_HOURS, type PlannedSubtask } from "../../shared/schemas/plan";
+import type { RepositoryMap } from "../../shared/schemas/repository-map";
 import { type DbOrTx, resultRows, type Tx } from "../db/client";
 import { tasks } from "../db/schema/index";
 import type { Deps } from "../deps";
@@ -158,16 +159,20 @@ export async function nextStep(deps: Deps, root: TaskRow): Promise<PlanningNext>
   const opts = optionsOf(root);
   const rows = await loadPlan(deps.db, root.id);
   const open = openNodes(rows, opts.maxDepth);
-  if (root.status !== "processing" || open.length === 0) return done(root, rows);
+  if (root.status !== "processing" || open.length === 0)
+    return done(root, rows, await loadRepositoryMap(deps.db, root.id));
   const node = open[0]!;
   let summary = root.repositorySummary;
-  if (node.depth === 0 && opts.githubRepo && summary === null) {
-    // The linked repository is read as the engine reads it before its first split.
+  let map = await loadRepositoryMap(deps.db, root.id);
+  if (node.depth === 0 && (opts.githubRepo || map) && summary === null) {
+    // The repository (a map sent with the project, or a linked one) is read as the engine reads it
+    // before its first split: summarised on the root, for every later step and the composer.
     const events = pendingEvents(deps);
     summary = await gatherContext(deps, root, opts, events);
     await events.flush();
+    map ??= await loadRepositoryMap(deps.db, root.id);
   }
-  const brief = briefOf(root, summary, await loadRepositoryMap(deps.db, root.id));
+  const brief = briefOf(root, summary, map);
   const { ancestors, siblings, shown, more } = around(rows, node);
   const cited = [...new Set([...ancestors, node].flatMap((r) => r.requirementIds))];
   return {
@@ -187,7 +192,7 @@ export async function nextStep(deps: Deps, root: TaskRow): Promise<PlanningNext>
       maxDepth: opts.maxDepth,
       maxSubtasks: opts.maxSubtasks,
     }),
-    schema: stepSchemaFor(node.depth === 0, opts.maxSubtasks),
+    schema: stepSchemaFor(node.depth === 0, opts.maxSubtasks, brief.repository !== undefined),
     remaining: {
       waiting: open.length,
       // Each step adds a task at least, so no more steps than PLAN_MAX_NODES leaves room for.
@@ -199,14 +204,14 @@ export async function nextStep(deps: Deps, root: TaskRow): Promise<PlanningNext>
   };
 }
 
-function done(root: TaskRow, rows: PlanRow[]): PlanningNext {
+function done(root: TaskRow, rows: PlanRow[], map: RepositoryMap | null): PlanningNext {
   return {
     done: true,
     project_id: root.id,
     status: root.status,
     subtasks: rows.length - 1,
     composition: {
-      brief: compositionBrief(briefOf(root, root.repositorySummary), rows),
+      brief: compositionBrief(briefOf(root, root.repositorySummary, map), rows),
       schema: COMPOSITION_SCHEMA,
     },
   };
@@ -522,7 +527,7 @@ export async function finishWithOutline(
   if (root.status !== "processing")
     throw new AppError("CONFLICT", "This project's planning is finished: there is nothing to stop.");
   const opts = optionsOf(root);
-  const brief = briefOf(root, root.repositorySummary);
+  const brief = briefOf(root, root.repositorySummary, await loadRepositoryMap(deps.db, root.id));
   let written = 0;
   let finished = 0;
   for (let pass = 0; pass < OUTLINE_PASSES_MAX; pass++) {

@@ -4,7 +4,7 @@ import type { RepositoryMap } from "../../shared/schemas/repository-map";
 import { readTaskOptions, TASK_DEFAULTS } from "../../shared/schemas/tasks";
 import type { TaskRow } from "../plan/rows";
 import type { ProjectBrief } from "./planners/contract";
-import { readKind } from "./reading/kind";
+import { KIND_LABELS, readKind } from "./reading/kind";
 import { extractScope, type StatedScope } from "./reading/requirements";
 import {
   kindOfReading,
@@ -67,10 +67,31 @@ export function briefOf(
   const recent = recentBriefs.get(key);
   if (recent) return recent;
   const read = readBrief(root.description, prefs, repositorySummary, storedReadingOf(root.reading));
-  const brief = map ? { ...read, repository: { map, stack: detectStack(map) } } : read;
+  const brief = map ? onRepository(read, map) : read;
   if (recentBriefs.size >= RECENT_BRIEFS) recentBriefs.delete(recentBriefs.keys().next().value!);
   recentBriefs.set(key, brief);
   return brief;
+}
+
+/** A text that asks for a new product beside the code it is given, not a change to it. */
+const NEW_BESIDE =
+  /\b(new|separate|standalone|second)\s+(app|application|service|product|repository|repo|website|site|tool)\b/i;
+
+/**
+ * A brief on a repository (issue 42): its map and the stack the manifests show, and the work read as a
+ * change to that code unless the text asks for a product beside it. Every planner (outline, model, agent)
+ * is told so, and none chooses a stack or ships a first release.
+ */
+export function onRepository(brief: ProjectBrief, map: RepositoryMap): ProjectBrief {
+  const kind =
+    brief.kind.id !== "product" || NEW_BESIDE.test(brief.description)
+      ? brief.kind
+      : {
+          id: "feature" as const,
+          label: KIND_LABELS.feature,
+          because: ["it is a change to the repository it came with", ...brief.kind.because],
+        };
+  return { ...brief, kind, repository: { map, stack: detectStack(map) } };
 }
 
 function readBrief(

@@ -1,4 +1,5 @@
 import type { PlannedSubtask } from "../../shared/schemas/plan";
+import type { RepositoryMap } from "../../shared/schemas/repository-map";
 import { fieldsOf, normalTitle, type ProposedNode } from "../plan/replan-diff";
 import type { TaskRow } from "../plan/rows";
 import { childrenMap, subtreeOf } from "../plan/rows";
@@ -59,9 +60,11 @@ export async function planSubtree(
   target: TaskRow,
   rows: TaskRow[],
   guidanceText: string,
+  /** The plan's repository map (issue 42), when it has one. */
+  map: RepositoryMap | null = null,
 ): Promise<ProposedNode[]> {
   const opts = optionsOf(root);
-  const brief = briefOf(root, root.repositorySummary);
+  const brief = briefOf(root, root.repositorySummary, map);
   const guidance = readGuidance(guidanceText);
   // "Less detail" never reaches here: it merges what is there (plan/coarsen.ts).
   const levels = guidance.moreDetail ? 3 : 2;

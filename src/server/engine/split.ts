@@ -259,7 +259,10 @@ export async function writeSplit(deps: Deps, tx: Tx, write: SplitWrite): Promise
     .map((p) => ({ ...p, complexity_score: Math.min(p.complexity_score, node.complexityScore ?? 10) }));
   // On a repository (issue 42): every subtask names its likely files, whoever planned it.
   const map = await loadRepositoryMap(tx, rootId);
-  const capped = map ? withLikelyFiles(map, await projectText(tx, rootId), limited) : limited;
+  // Without one, files a planner names are a guess about code nobody showed it: not kept.
+  const capped = map
+    ? withLikelyFiles(map, await projectText(tx, rootId), limited)
+    : limited.map(({ files: _guessed, ...p }) => p);
   if (capped.length === 0) {
     // The planner has nothing finer for this node (the offline outline's leaves): it is a leaf.
     await tx.update(tasks).set({ isAtomic: true, updatedAt: new Date() }).where(eq(tasks.id, nodeId));

@@ -87,6 +87,39 @@ function routeOf(node: Node): string | null {
   return null;
 }
 
+/** `module.exports.x` / `exports.x` as an assignment's target: "x"; `module.exports` itself: "". */
+function commonJsTarget(node: Node): string | null {
+  if (node.type !== "MemberExpression" || node.computed) return null;
+  const object = node.object as Node;
+  const property = String((node.property as Node).name ?? "");
+  if (object.type === "Identifier" && object.name === "module" && property === "exports") return "";
+  if (object.type === "Identifier" && object.name === "exports") return property;
+  const inner = commonJsTarget(object);
+  return inner === "" ? property : null;
+}
+
+/**
+ * CommonJS exports at the top level (most Node code without ES modules): `module.exports = { a, b }`,
+ * `module.exports = name`, `exports.a = …`. Named as exported; a class where the file declares one.
+ */
+function commonJsExports(node: Node, classes: ReadonlySet<string>): FoundSymbol[] {
+  if (node.type !== "ExpressionStatement") return [];
+  const assign = node.expression as Node;
+  if (assign.type !== "AssignmentExpression") return [];
+  const target = commonJsTarget(assign.left as Node);
+  if (target === null) return [];
+  const kindOf = (name: string): SymbolKind => (classes.has(name) ? "class" : "function");
+  if (target !== "") return [{ name: target, kind: kindOf(target) }];
+  const value = assign.right as Node;
+  if (value.type === "Identifier") return [{ name: String(value.name), kind: kindOf(String(value.name)) }];
+  if (value.type === "ObjectExpression")
+    return (value.properties as Node[]).flatMap((p) => {
+      const key = p.type === "ObjectProperty" || p.type === "ObjectMethod" ? (p.key as Node) : null;
+      return key?.type === "Identifier" ? [{ name: String(key.name), kind: kindOf(String(key.name)) }] : [];
+    });
+  return [];
+}
+
 function scriptSymbols(text: string, typescript: boolean): FoundSymbol[] {
   let body: Node[];
   try {
@@ -99,6 +132,9 @@ function scriptSymbols(text: string, typescript: boolean): FoundSymbol[] {
     return [];
   }
   const out: FoundSymbol[] = [];
+  const classes = new Set(
+    body.flatMap((n) => (n.type === "ClassDeclaration" && n.id ? [String((n.id as Node).name)] : [])),
+  );
   for (const node of body) {
     if (node.type === "ExportNamedDeclaration" && node.declaration) declared(node.declaration as Node, out);
     else if (node.type === "ExportDefaultDeclaration") {
@@ -117,6 +153,7 @@ function scriptSymbols(text: string, typescript: boolean): FoundSymbol[] {
     } else {
       const route = routeOf(node);
       if (route) out.push({ name: route, kind: "route" });
+      else out.push(...commonJsExports(node, classes));
     }
   }
   return out;

@@ -8,11 +8,11 @@ import { taskId } from "./tasks";
  */
 
 /**
- * A subtask as an agent answers it: the model path's fields, with an optional title and its own word on
- * atomicity. Not `files` yet: an agent's step brings no repository map (issue 42), and each step's schema
- * stays near 2,000 tokens.
+ * A subtask as an agent answers it: the model path's fields (`files` among them, which a step's schema
+ * offers only on a plan with a repository map, issue 42), with an optional title and its own word on
+ * atomicity.
  */
-export const agentSubtask = plannedSubtask.omit({ files: true }).extend({
+export const agentSubtask = plannedSubtask.extend({
   title: z.string().trim().min(1).max(200).optional(),
   /** true: done as it is (at most 16 h, one pull request); false: to be split further. Absent: the rule decides. */
   atomic: z.boolean().optional(),

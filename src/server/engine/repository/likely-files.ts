@@ -56,6 +56,12 @@ const processTerm = (term: string) => (STOP.has(term) ? null : stem(term));
 const NOT_CODE =
   /(^|\/)(node_modules|vendor|dist|build|coverage|\.git|target|\.next)\/|(\.lock|-lock\.json|\.min\.js|\.map|\.png|\.jpe?g|\.gif|\.svg|\.ico|\.woff2?|\.pdf|\.snap)$|(^|\/)(LICENSE|CHANGELOG)/i;
 
+/**
+ * A migration the repository has applied: a numbered or dated entry of a migrations folder ($1 the folder).
+ * History, not code a change edits: a change adds a new one (outline/files.ts).
+ */
+export const APPLIED_MIGRATION = /^(.*(?:^|\/)(?:migrations|migrate|versions|drizzle))\/(\d[\d_]*[^/]*)(\/|$)/;
+
 type Doc = { id: string; path: string; symbols: string; folder: string };
 
 export type FileIndex = {
@@ -64,7 +70,16 @@ export type FileIndex = {
    * well each file matches the whole request (`focusOf`), which counts too: a leaf about "due dates" of a
    * request about invoices is about the invoice files.
    */
-  filesFor(text: string, opts?: { tests?: boolean; focus?: Map<string, number>; limit?: number }): TaskFile[];
+  filesFor(
+    text: string,
+    opts?: {
+      tests?: boolean;
+      focus?: Map<string, number>;
+      limit?: number;
+      /** The share of the best score a file needs (default BEST_SHARE); lower for a list to choose from. */
+      floor?: number;
+    },
+  ): TaskFile[];
   /** Each file's match with a whole request, 0 to 1 (the best is 1). */
   focusOf(text: string): Map<string, number>;
   map: RepositoryMap;
@@ -89,7 +104,13 @@ export function indexOf(map: RepositoryMap): FileIndex {
 export function indexRepository(map: RepositoryMap): FileIndex {
   const symbolsByPath = new Map(map.symbols.map((s) => [s.path, s.names.map((n) => n.name).join(" ")]));
   const docs: Doc[] = map.files
-    .filter((f) => !NOT_CODE.test(f.path) && f.language !== null && f.language !== "Markdown")
+    .filter(
+      (f) =>
+        !NOT_CODE.test(f.path) &&
+        !APPLIED_MIGRATION.test(f.path) &&
+        f.language !== null &&
+        f.language !== "Markdown",
+    )
     .map((f) => {
       const dir = f.path.includes("/") ? f.path.slice(0, f.path.lastIndexOf("/")) : "";
       return { id: f.path, path: f.path, symbols: symbolsByPath.get(f.path) ?? "", folder: dir };
@@ -150,7 +171,7 @@ export function indexRepository(map: RepositoryMap): FileIndex {
       for (const [p, { score, matched }] of ranked) {
         if (out.length >= (opts.limit ?? FILES_PER_TASK)) break;
         const share = score / best;
-        if (share < BEST_SHARE) break;
+        if (share < (opts.floor ?? BEST_SHARE)) break;
         const confidence: TaskFile["confidence"] =
           share >= 0.75 && matched >= Math.min(2, terms.length) ? "high" : share >= 0.6 ? "medium" : "low";
         out.push({ path: p, confidence, new: false });

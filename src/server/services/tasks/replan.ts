@@ -11,6 +11,7 @@ import type { Deps } from "../../deps";
 import { readGuidance } from "../../engine/guidance";
 import { PlannerError } from "../../engine/planners/errors";
 import { planSubtree } from "../../engine/replan";
+import { loadRepositoryMap } from "../../engine/repository/map-summary";
 import { AppError } from "../../errors";
 import { coarsenPlan, lockedSentence } from "../../plan/coarsen";
 import { uncoveredBy } from "../../plan/replan-coverage";
@@ -142,7 +143,14 @@ export async function proposeReplan(
     : diffPlan(
         target.id,
         existingOf(rows, target),
-        await planSubtree(planner, root, target, rows, guidance).catch((err: unknown) => {
+        await planSubtree(
+          planner,
+          root,
+          target,
+          rows,
+          guidance,
+          await loadRepositoryMap(deps.db, root.id),
+        ).catch((err: unknown) => {
           // The provider refused or could not be reached: the caller is told so, in the words a failed
           // decomposition uses, as the gateway error it is (not a server error of ours).
           if (err instanceof PlannerError) throw new AppError("BAD_GATEWAY", err.message, { cause: err });

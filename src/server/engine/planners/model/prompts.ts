@@ -146,13 +146,17 @@ function nearFiles(r: SplitRequest): string {
  * The paths nearest a task's text on the brief's repository, as a prompt block; `ask`: with how to
  * answer `files` (a model's schema has them; an agent's does not yet, and gets its files ranked).
  */
+/** The share of the best match a path needs to be listed near a task. */
+const NEAR_SHARE = 0.15;
+
 export function nearFilesText(brief: ProjectBrief, text: string, ask: boolean): string {
   const repository = brief.repository;
   if (!repository) return "";
   const index = indexOf(repository.map);
   const focus = index.focusOf(brief.description);
-  const code = index.filesFor(text, { focus, limit: 15 }).map((f) => f.path);
-  const tests = index.filesFor(text, { focus, tests: true, limit: 5 }).map((f) => f.path);
+  // A list to choose from, not a claim: wider than the files a leaf is given.
+  const code = index.filesFor(text, { focus, limit: 15, floor: NEAR_SHARE }).map((f) => f.path);
+  const tests = index.filesFor(text, { focus, tests: true, limit: 5, floor: NEAR_SHARE }).map((f) => f.path);
   const paths = [...code, ...tests];
   if (paths.length === 0) return "";
   const how = ask

@@ -1,6 +1,6 @@
 import type { DetectedStack } from "../../../../shared/repository-map/stack";
 import type { RepositoryMap, TaskFile } from "../../../../shared/schemas/repository-map";
-import { type FileIndex, indexOf, TESTING } from "../../repository/likely-files";
+import { APPLIED_MIGRATION, type FileIndex, indexOf, TESTING } from "../../repository/likely-files";
 import type { OutlineNode } from "./nodes";
 
 /**
@@ -58,7 +58,7 @@ export function withFiles(
 function migrationFolders(map: RepositoryMap): string[] {
   const folders = new Set<string>();
   for (const f of map.files) {
-    const m = f.path.match(/^(.*(?:^|\/)(?:migrations|migrate|versions|drizzle))\/(\d[\d_]*[^/]*)(\/|$)/);
+    const m = f.path.match(APPLIED_MIGRATION);
     if (m) folders.add(m[1]!);
   }
   return [...folders];

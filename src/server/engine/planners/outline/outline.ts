@@ -49,17 +49,11 @@ export type Outline = {
 
 export type Limits = { maxDepth: number; maxSubtasks: number };
 
-/** A text that asks for a new product beside the code it is given, not a change to it. */
-const NEW_BESIDE =
-  /\b(new|separate|standalone|second)\s+(app|application|service|product|repository|repo|website|site|tool)\b/i;
-
 export function buildOutline(brief: ProjectBrief, limits: Limits): Outline {
   const scope = brief.scope;
-  // On a repository (issue 42), work is a change to that code unless the text asks for a product beside it.
-  const kind =
-    brief.repository && brief.kind.id === "product" && !NEW_BESIDE.test(brief.description)
-      ? "feature"
-      : brief.kind.id;
+  // On a repository (issue 42) the brief reads a change to that code unless the text asks for a product
+  // beside it (brief.ts).
+  const kind = brief.kind.id;
   // A change whose text says its title again ("Move to Vue 3" ... "Port the project to Vue 3") is
   // answered by the whole plan: the restatement is covered by its first step, not planned twice.
   const restated =
