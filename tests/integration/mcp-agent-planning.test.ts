@@ -100,6 +100,12 @@ function answer(step: Step, n = 3, leafDepth = 2) {
   };
 }
 
+/** The JSON Schema of one subtask in a step's answer. */
+function subtaskItems(step: Step): { properties: Record<string, unknown> } {
+  const subtasks = step.schema.properties?.subtasks as { items: { properties: Record<string, unknown> } };
+  return subtasks.items;
+}
+
 async function planToTheEnd(agent: Client, first: Step, n = 3, leafDepth = 2) {
   let step = first;
   let steps = 0;
@@ -449,8 +455,7 @@ describe("a coding agent plans a change to code that exists (issue 42)", () => {
       repository_map: await mapLocalRepository(REPOSITORY),
     });
     const first = made.step;
-    const items = (first.schema.properties?.subtasks as { items: { properties: Record<string, unknown> } })
-      .items;
+    const items = subtaskItems(first);
     expect(Object.keys(items.properties)).toContain("files");
     // A change to the code it came with, on the stack its manifests name: nothing to choose or set up.
     expect(first.brief).toContain("Kind of work: feature on an existing product");
@@ -507,9 +512,7 @@ describe("a coding agent plans a change to code that exists (issue 42)", () => {
       planner: "agent",
       max_depth: 1,
     });
-    const items = (
-      made.step.schema.properties?.subtasks as { items: { properties: Record<string, unknown> } }
-    ).items;
+    const items = subtaskItems(made.step);
     expect(Object.keys(items.properties)).not.toContain("files");
     const base = answer(made.step, 2, 1);
     await callTool(agent, "submit_subtasks", {
