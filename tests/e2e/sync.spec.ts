@@ -36,6 +36,9 @@ test("export to JIRA, move an issue to Done there, and see its task done here, l
   await page.getByRole("button", { name: "Make a JIRA webhook" }).click();
   const made = page.getByTestId("webhook-made");
   await expect(made).toContainText("copy the secret now");
+  // Registering needs JIRA admin rights, and a JQL filter keeps the rest of the site's traffic out.
+  await expect(made).toContainText("as a JIRA administrator");
+  await expect(made).toContainText("labels = atomize");
   const url = await made.getByLabel("URL").inputValue();
   const secret = await made.getByLabel("Secret").inputValue();
   expect(url).toMatch(/\/api\/hooks\/jira\/[0-9a-f-]{36}$/);

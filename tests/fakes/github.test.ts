@@ -902,3 +902,69 @@ describe("pull requests (pulls/list) and the issues their descriptions close", (
     expect((await call("/repos/ada/secret/pulls", { token: CLASSIC_OTHER })).status).toBe(404);
   });
 });
+
+describe("POST /graphql", () => {
+  const query = (q: string, variables: Record<string, unknown> = {}, token: string | undefined = CLASSIC) =>
+    post("/graphql", token, { query: q, variables });
+
+  it("answers a repository's pull requests with what each will close: keywords into the default branch and links by hand", async () => {
+    gh.addRepo({ owner: "ada", name: "graph", files: ["x"] });
+    const made = await post("/repos/ada/graph/issues", CLASSIC, { title: "One" });
+    const issue = (await json(made)).number as number;
+    const listed = gh.createPullRequest("ada", "graph", { title: "Listed", body: `- fixes #${issue}` });
+    const prose = gh.createPullRequest("ada", "graph", { title: "Prose", body: `Fixes #${issue}` });
+    const dev = gh.createPullRequest("ada", "graph", { title: "Dev", body: `Fixes #${issue}`, base: "dev" });
+    const byHand = gh.createPullRequest("ada", "graph", { title: "Hand", body: "" });
+    gh.linkPullRequest("ada", "graph", byHand.number, issue);
+    const res = await query(
+      `query ($o: String!, $n: String!) { repository(owner: $o, name: $n) {
+        pullRequests(first: 10, orderBy: { field: CREATED_AT, direction: ASC }) {
+          pageInfo { hasNextPage } nodes { number state closingIssuesReferences(first: 5) { nodes { number } } } } } }`,
+      { o: "ada", n: "graph" },
+    );
+    expect(res.status).toBe(200);
+    const nodes = (await json(res)).data.repository.pullRequests.nodes as Array<{
+      number: number;
+      closingIssuesReferences: { nodes: Array<{ number: number }> };
+    }>;
+    const closes = Object.fromEntries(
+      nodes.map((n) => [n.number, n.closingIssuesReferences.nodes.map((i) => i.number)]),
+    );
+    expect(closes).toEqual({
+      [listed.number]: [],
+      [prose.number]: [issue],
+      [dev.number]: [],
+      [byHand.number]: [issue],
+    });
+  });
+
+  it("refuses what GitHub's schema does not have, connections without first or past 100, and callers without a token", async () => {
+    const bad = await json(await query('{ repository(owner: "ada", name: "demo") { stars } }'));
+    expect(bad.data).toBeUndefined();
+    expect(bad.errors[0].message).toMatch(/Cannot query field "stars" on type "Repository"/);
+    const unpaged = await json(
+      await query('{ repository(owner: "ada", name: "demo") { pullRequests { totalCount } } }'),
+    );
+    expect(unpaged.errors[0].message).toBe(
+      "You must provide a `first` or `last` value to properly paginate the `pullRequests` connection.",
+    );
+    const many = await json(
+      await query('{ repository(owner: "ada", name: "demo") { pullRequests(first: 101) { totalCount } } }'),
+    );
+    expect(many.errors[0].message).toBe(
+      "Requesting 101 records on the `pullRequests` connection exceeds the `first` limit of 100 records.",
+    );
+    const hidden = await json(
+      await query('{ repository(owner: "ada", name: "secret") { name } }', {}, CLASSIC_NO_SCOPES),
+    );
+    expect(hidden.data.repository).toBeNull();
+    expect(hidden.errors[0]).toMatchObject({ type: "NOT_FOUND" });
+    expect((await post("/graphql", undefined, { query: "{ rateLimit { cost } }" })).status).toBe(401);
+    gh.refuseGraphql("Resource protected by organization SAML enforcement.");
+    try {
+      expect((await query("{ rateLimit { cost } }")).status).toBe(403);
+    } finally {
+      gh.refuseGraphql(null);
+    }
+  });
+});

@@ -96,7 +96,11 @@
  *   (https://docs.github.com/issues/tracking-your-work-with-issues/using-issues/linking-a-pull-request-to-an-issue#linking-a-pull-request-to-an-issue-using-a-keyword:
  *   close, closes, closed, fix, fixes, fixed, resolve, resolves, resolved, then `#10` or `owner/repo#10`;
  *   "the PR must be on the default branch"), and delivers their `closed` events; a keyword followed by
- *   anything else ("Fixes issue #615") links nothing, as on github.com. Opening, editing (`editPullRequest`),
+ *   anything else ("Fixes issue #615") links nothing, as on github.com; nor does a keyword in a list item
+ *   ("- fixes #3", issue 43's reading of GitHub's rule). An issue linked by hand in the Development sidebar
+ *   (`linkPullRequest`) is closed too. What a pull request will close is what GraphQL's
+ *   `closingIssuesReferences` answers (`POST /graphql`, github-graphql.ts: GitHub's own set of links, which
+ *   REST does not show); `refuseGraphql(message)` makes `/graphql` answer 403. Opening, editing (`editPullRequest`),
  *   closing, reopening and merging a pull request deliver `pull_request` events to the repository's
  *   webhooks, per GitHub's webhook reference (https://docs.github.com/webhooks/webhook-events-and-payloads#pull_request):
  *   `number`, the pull request with `merged`, a merge being a `closed` action with `merged: true`, and on
@@ -106,6 +110,7 @@
  * the next `times` requests only.
  */
 import { createHash, createHmac, randomBytes } from "node:crypto";
+import { type GraphRepo, runGraphql } from "./github-graphql";
 import { openapiProblems } from "./github-openapi";
 import {
   type FakeRequest,
@@ -222,6 +227,13 @@ export type FakeGitHub = {
     state: "open" | "closed" | "merged",
   ): Promise<void>;
   /**
+   * Links an issue to a pull request by hand, as the Development sidebar does: the pull request will
+   * close it whatever its description says (GraphQL's `closingIssuesReferences`; REST does not show it).
+   */
+  linkPullRequest(owner: string, repo: string, pullNumber: number, issueNumber: number): void;
+  /** `POST /graphql` answers 403 with this message (an organisation's SAML rule, say); null: it answers. */
+  refuseGraphql(message: string | null): void;
+  /**
    * Edits a pull request's title, description or base branch as a person would, and delivers its
    * `pull_request` `edited` event with `changes` (what each changed field was).
    */
@@ -279,6 +291,8 @@ const DEFAULT_SLOW_MS = 10_000;
 const DEFAULT_RETRY_AFTER_S = 60;
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_TITLE = 256;
+/** A Markdown list item's line: "- ", "* ", "+ " or "1. " first. */
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
 const MAX_ISSUE_BODY = 65_536;
 const MAX_SUB_ISSUES = 100;
 const CREATED_AT = "2024-01-15T09:30:00Z";
@@ -302,6 +316,7 @@ const DOCS = {
     "https://docs.github.com/rest/issues/issue-dependencies#add-a-dependency-an-issue-is-blocked-by",
   listSubIssues: "https://docs.github.com/rest/issues/sub-issues#list-sub-issues",
   listPulls: "https://docs.github.com/rest/pulls/pulls#list-pull-requests",
+  graphql: "https://docs.github.com/graphql",
   addLabels: "https://docs.github.com/rest/issues/labels#add-labels-to-an-issue",
   removeLabel: "https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue",
   rateLimitAuth: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
@@ -408,6 +423,8 @@ type PullRequest = {
   closedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Issues linked by hand in the pull request's Development sidebar: it closes them too. */
+  manualLinks: number[];
 };
 type Repo = {
   id: number;
@@ -1343,7 +1360,12 @@ export async function startFakeGitHub(
     const out: Issue[] = [];
     const re =
       /(?<![\w-])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+(?:([\w.-]+)\/([\w.-]+))?#(\d+)(?!\w)/gi;
-    for (const m of (body ?? "").matchAll(re)) {
+    // A keyword in a list item links nothing (issue 43's reading of GitHub's linking).
+    const prose = (body ?? "")
+      .split("\n")
+      .filter((l) => !LIST_ITEM.test(l))
+      .join("\n");
+    for (const m of prose.matchAll(re)) {
       if (m[1] !== undefined && key(m[1], m[2] ?? "") !== key(r.owner.login, r.name)) continue;
       const issue = r.issues.find((i) => i.number === Number(m[3]));
       if (issue && !out.includes(issue)) out.push(issue);
@@ -1351,10 +1373,66 @@ export async function startFakeGitHub(
     return out;
   }
 
+  /** What a pull request will close: keyword links when it targets the default branch, and links by hand. */
+  function closingIssues(r: Repo, p: PullRequest) {
+    const byKeyword = p.base === r.defaultBranch ? closedByKeyword(r, p.body) : [];
+    const byHand = p.manualLinks.flatMap((n) => r.issues.filter((i) => i.number === n));
+    return [
+      ...byKeyword.map((i) => ({ issue: i, byHand: false })),
+      ...byHand.filter((i) => !byKeyword.includes(i)).map((i) => ({ issue: i, byHand: true })),
+    ];
+  }
+
+  function graphRepo(r: Repo, t: Token | null): GraphRepo {
+    return {
+      owner: r.owner.login,
+      name: r.name,
+      defaultBranch: r.defaultBranch,
+      pullsForbidden: Boolean(r.private && t?.fineGrained && t.pullRequests === "none"),
+      pulls: () =>
+        r.pulls.map((p) => ({
+          number: p.number,
+          title: p.title,
+          body: p.body,
+          url: pullHtml(r, p),
+          state: p.state,
+          merged: p.mergedAt !== null,
+          updatedAt: p.updatedAt,
+          createdAt: p.createdAt,
+          base: p.base,
+          closes: () =>
+            closingIssues(r, p).map(({ issue, byHand }) => ({
+              number: issue.number,
+              title: issue.title,
+              url: `https://github.com/${r.owner.login}/${r.name}/issues/${issue.number}`,
+              repository: graphRepo(r, t),
+              byHand,
+            })),
+        })),
+    };
+  }
+
+  /** `POST /graphql`: signed in only; the answer is 200 with `data` and/or `errors`, as GitHub's is. */
+  async function handleGraphql(ctx: Ctx) {
+    if (!ctx.token) throw new HttpError(401, "This endpoint requires you to be authenticated.", DOCS.graphql);
+    if (graphqlRefusal) throw new HttpError(403, graphqlRefusal, DOCS.graphql);
+    const body = ctx.req.json();
+    return jsonReply(
+      200,
+      await runGraphql(body, (owner, name) => {
+        const r = repos.get(key(owner, name));
+        return r && canRead(r, ctx.token) ? graphRepo(r, ctx.token) : null;
+      }),
+    );
+  }
+
   // ----- Routes --------------------------------------------------------------------------------
 
   type RepoRef = { owner: string; name: string } | { id: number };
-  const routes = new Router<Ctx>().get("/user", handleUser).get("/rate_limit", handleRateLimit);
+  const routes = new Router<Ctx>()
+    .get("/user", handleUser)
+    .get("/rate_limit", handleRateLimit)
+    .on("POST", "/graphql", handleGraphql);
   /** A repository route, under `/repos/{owner}/{repo}` and the `/repositories/{id}` form of GitHub's Link URLs. */
   const repoRoute = (
     method: string,
@@ -1478,6 +1556,7 @@ export async function startFakeGitHub(
   };
 
   const openapiViolations: string[] = [];
+  let graphqlRefusal: string | null = null;
   let subIssueLimit = MAX_SUB_ISSUES;
   /** Repository id -> its webhooks (a rename keeps them, as GitHub's do). */
   const hooks = new Map<number, Array<{ url: string; secret: string }>>();
@@ -1671,7 +1750,8 @@ export async function startFakeGitHub(
 
       // GET /rate_limit does not count, like GitHub.
       if (!(req.method === "GET" && req.path === "/rate_limit")) spend(ctx);
-      checkOpenapi(req);
+      // GraphQL is not in the REST description: its own schema checks it (github-graphql.ts).
+      if (req.path !== "/graphql") checkOpenapi(req);
       contentLimit(ctx);
       const reply = await route(ctx);
       return reply && withHeaders(reply, ctx.headers);
@@ -1860,10 +1940,22 @@ export async function startFakeGitHub(
         closedAt: null,
         createdAt: now,
         updatedAt: now,
+        manualLinks: [],
       };
       r.pulls.push(pull);
       void queuePullDelivery(r, pullPayload(r, "opened", pull, pull.author)).catch(() => {});
       return { number, html_url: pullHtml(r, pull) };
+    },
+    linkPullRequest(owner, name, pullNumber, issueNumber) {
+      const r = repos.get(key(owner, name));
+      const pull = r?.pulls.find((p) => p.number === pullNumber);
+      if (!r || !pull) throw new Error(`fake GitHub: no pull request ${owner}/${name}#${pullNumber}`);
+      if (!r.issues.some((i) => i.number === issueNumber))
+        throw new Error(`fake GitHub: no issue ${owner}/${name}#${issueNumber}`);
+      if (!pull.manualLinks.includes(issueNumber)) pull.manualLinks.push(issueNumber);
+    },
+    refuseGraphql(message) {
+      graphqlRefusal = message;
     },
     async setPullRequestState(owner, name, number, state) {
       const r = repos.get(key(owner, name));
@@ -1877,9 +1969,8 @@ export async function startFakeGitHub(
       if (state === "merged") pull.mergedAt = now;
       await queuePullDelivery(r, pullPayload(r, state === "open" ? "reopened" : "closed", pull, pull.author));
       if (state !== "merged") return;
-      // Keywords are honoured only when the pull request targets the default branch.
-      if (pull.base !== r.defaultBranch) return;
-      for (const issue of closedByKeyword(r, pull.body)) {
+      // Keywords are honoured only when the pull request targets the default branch; links by hand always.
+      for (const { issue } of closingIssues(r, pull)) {
         if (issue.state === "closed") continue;
         issue.state = "closed";
         issue.stateReason = "completed";

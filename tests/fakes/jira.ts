@@ -64,7 +64,12 @@
  * - Fields a project accepts come from its create screens, per issue type (createmeta,
  *   `GET /rest/api/3/issue/createmeta/{project}/issuetypes/{id}`): `setCreateScreen(kind, …)` takes the
  *   story-points field off a screen (then setting it is "cannot be set"), or adds a required custom
- *   field without a default (then omitting it is "<Name> is required.").
+ *   field without a default (then omitting it is "<Name> is required."), of a type given by `custom`:
+ *   Epic Name (`com.pyxis.greenhopper.jira:gh-epic-label`, customfield_10011 on most sites) is one that
+ *   company-managed projects created before the 2023 epic changes still require on Epics.
+ * - A sub-task's parent cannot be set by an edit (`PUT …/issue/{key}` with `fields.parent`, even to the
+ *   same parent, is errors.parent "Field 'parent' cannot be set. …"): JIRA moves a sub-task to another
+ *   parent through its Move action only.
  * - A description over 32,767 characters is refused: errors.description "The entered text is too long.
  *   It exceeds the allowed limit of 32,767 characters." (JRACLOUD-59124; seen in
  *   prometheus-community/jiralert#41 and mozilla/jira-bugzilla-integration#1134). The fake measures the
@@ -81,13 +86,16 @@
  * - `jira:issue_updated` is delivered on every change of an issue's fields, whoever makes it: an edit through
  *   `PUT /rest/api/3/issue/{key}` (so an exporter's own re-export triggers it), a person's edit (`editIssue`) or
  *   a transition (`setIssueStatus`). The body carries `timestamp`, `webhookEvent`, `issue_event_type_name`
- *   ("issue_updated" for edits, "issue_generic" for transitions), `user`, `issue` (`self` on the site, fields
- *   summary, description (ADF), labels, parent, status, updated, …) and `changelog: { id, items }` with one
+ *   ("issue_updated" for edits, "issue_generic" for transitions), `user`, `issue` and `changelog`. The issue
+ *   is in the REST **v2** representation, as real deliveries are (whatever version the receiver reads
+ *   elsewhere): `self` is `/rest/api/2/issue/{id}` on the site and the description is a wiki-markup string,
+ *   not ADF (the "Webhooks" page shows v2 payloads; the issue's fields otherwise as v3: summary, labels,
+ *   parent, status, updated, …). The changelog is `{ id, items }` with one
  *   item per changed field: `{ field, fieldtype, fieldId, from, fromString, to, toString }` (JIRA's
  *   ChangeDetails model, Jira Cloud platform REST v3 OpenAPI; the webhook shape as in
  *   developer.atlassian.com/cloud/jira/platform/webhooks). Labels are listed space-separated in
  *   from/toString, story points under the field's name with fieldtype "custom", a status change as field
- *   "status" with the status ids in from/to. An edit that changes nothing delivers nothing (fake's choice).
+ *   "Status" with fieldId "status" and the status ids in from/to. An edit that changes nothing delivers nothing (fake's choice).
  *   Deliveries of API edits are asynchronous, as JIRA's are: `settleWebhooks()` waits for them; `deliveries`
  *   lists them all. Signed with X-Hub-Signature `sha256=<HMAC of the body>` and numbered by
  *   X-Atlassian-Webhook-Identifier.
@@ -189,7 +197,7 @@ export type FakeJira = {
    */
   setCreateScreen(
     kind: FakeJiraIssueType,
-    screen: { storyPoints?: boolean; required?: Array<{ fieldId: string; name: string }> },
+    screen: { storyPoints?: boolean; required?: Array<{ fieldId: string; name: string; custom?: string }> },
   ): void;
   /** Creates a Confluence space. Throws if the key exists. */
   addSpace(space: { key: string; name?: string }): { id: string; homepageId: string };
@@ -481,6 +489,58 @@ function adfProblem(value: unknown): string | null {
 }
 
 /** An ADF document as a person reads it: one line a paragraph (or other block), as the changelog shows it. */
+/**
+ * ADF as JIRA's REST v2 gives it, in wiki markup: paragraphs apart by a blank line, `hN. ` headings, `* ` and
+ * `# ` list items, `*strong*`, `_em_`, `{{code}}`, `[text|url]` links, `{code}` blocks, `\\` for a break,
+ * and markup characters in text escaped with a backslash (the "Text Formatting Notation" help).
+ */
+function adfWiki(value: unknown): string {
+  const marked = (n: Record<string, unknown>): string => {
+    let t = String(n.text ?? "").replace(/([*_{}[\]|!+^~-])/g, "\\$1");
+    for (const m of Array.isArray(n.marks) ? n.marks : []) {
+      if (!isRecord(m)) continue;
+      if (m.type === "strong") t = `*${t}*`;
+      else if (m.type === "em") t = `_${t}_`;
+      else if (m.type === "code") t = `{{${t}}}`;
+      else if (m.type === "link" && isRecord(m.attrs)) t = `[${t}|${String(m.attrs.href ?? "")}]`;
+    }
+    return t;
+  };
+  const inline = (n: unknown): string =>
+    !isRecord(n)
+      ? ""
+      : n.type === "text"
+        ? marked(n)
+        : n.type === "hardBreak"
+          ? "\\\\\n"
+          : Array.isArray(n.content)
+            ? n.content.map(inline).join("")
+            : "";
+  const block = (n: unknown, bullet = ""): string[] => {
+    if (!isRecord(n)) return [];
+    const content = Array.isArray(n.content) ? n.content : [];
+    switch (n.type) {
+      case "paragraph":
+        return [`${bullet}${content.map(inline).join("")}`];
+      case "heading":
+        return [`h${isRecord(n.attrs) ? Number(n.attrs.level ?? 1) : 1}. ${content.map(inline).join("")}`];
+      case "codeBlock":
+        return [`{code}\n${content.map((c) => (isRecord(c) ? String(c.text ?? "") : "")).join("")}\n{code}`];
+      case "bulletList":
+      case "orderedList": {
+        const mark = `${bullet.trim()}${n.type === "bulletList" ? "*" : "#"} `;
+        return content.flatMap((item) =>
+          isRecord(item) && Array.isArray(item.content) ? item.content.flatMap((c) => block(c, mark)) : [],
+        );
+      }
+      default:
+        return content.flatMap((c) => block(c, bullet));
+    }
+  };
+  if (!isRecord(value) || !Array.isArray(value.content)) return "";
+  return value.content.map((c) => block(c).join("\n")).join("\n\n");
+}
+
 function adfPlain(value: unknown): string | null {
   if (!isRecord(value)) return null;
   const lines: string[] = [];
@@ -929,7 +989,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
   let searchLagMs = 0;
   const screens: Record<
     FakeJiraIssueType,
-    { storyPoints: boolean; required: Array<{ fieldId: string; name: string }> }
+    { storyPoints: boolean; required: Array<{ fieldId: string; name: string; custom?: string }> }
   > = {
     epic: { storyPoints: true, required: [] },
     story: { storyPoints: true, required: [] },
@@ -1165,14 +1225,13 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
         "com.atlassian.jira.plugin.system.customfieldtypes:float",
       ),
       custom(storyPointsField, "Story point estimate", "com.pyxis.greenhopper.jira:jsw-story-points"),
-      ...requiredFields().map((r) => ({
-        ...custom(r.fieldId, r.name, "com.atlassian.jira.plugin.system.customfieldtypes:textfield"),
-        schema: {
-          type: "string",
-          custom: "com.atlassian.jira.plugin.system.customfieldtypes:textfield",
-          customId: Number(r.fieldId.replace(/\D/g, "")),
-        },
-      })),
+      ...requiredFields().map((r) => {
+        const type = r.custom ?? "com.atlassian.jira.plugin.system.customfieldtypes:textfield";
+        return {
+          ...custom(r.fieldId, r.name, type),
+          schema: { type: "string", custom: type, customId: Number(r.fieldId.replace(/\D/g, "")) },
+        };
+      }),
     ];
   };
 
@@ -1670,7 +1729,9 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
         errors[storyPointsField] = MSG.notANumber;
       else next.storyPoints = sp as number | null;
     }
-    if ("parent" in f) {
+    // A sub-task's parent is not on its edit screen: it moves only through the Move action.
+    if ("parent" in f && issue.kind === "subtask") errors.parent = MSG.cannotSet("parent");
+    else if ("parent" in f) {
       if (f.parent === null) next.parent = null;
       else {
         const r = resolveParent(f.parent);
@@ -1752,11 +1813,12 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
       webhookEvent: event,
       issue_event_type_name: typeName,
       user: { ...userJson(actor), emailAddress: undefined },
+      // Webhooks carry the REST v2 representation: v2 self links, the description as wiki markup.
       issue: {
         id: issue.id,
         key: issue.key,
-        self: `${base}/rest/api/3/issue/${issue.id}`,
-        fields: allFields(issue),
+        self: `${base}/rest/api/2/issue/${issue.id}`,
+        fields: { ...allFields(issue), description: issue.description ? adfWiki(issue.description) : null },
       },
     };
     if (items) payload.changelog = { id: String(nextChangelogId++), items };
@@ -2438,7 +2500,7 @@ export async function startFakeJira(opts: { host?: string; port?: number } = {})
         "issue_generic",
         [
           {
-            field: "status",
+            field: "Status",
             fieldtype: "jira",
             fieldId: "status",
             from: STATUSES[from].id,

@@ -73,6 +73,12 @@
  *   `updateCard` action whose `data.card` has the new values and `data.old` the previous one (`{name}`,
  *   `{desc}` or `{idList}`, one action a field), with `listBefore`/`listAfter` for moves, per Trello's
  *   webhook guide (developer.atlassian.com/cloud/trello/guides/rest-api/webhooks/) and its action types.
+ *   `model` is the whole board, as the guide's "the updated model" is. The signature is the guide's
+ *   ("Webhook Signatures"), with the text taken as a "binary" string, as Trello's documentation said
+ *   from 2015 ("the payloads that we sign are treated as binary strings, not utf-8": U+2013 is the byte
+ *   19; trello-archive/api-docs commit 1a51337). That caveat was removed in 2016 because Trello had
+ *   "accidentally fixed this" (commit e47b0d5), so deliveries may be signed over UTF-8 today: the stand-in
+ *   signs the documented form, the stricter one for a verifier that only knows UTF-8.
  *   Deliveries from API writes go after the answer; `settleDeliveries()` waits for them.
  *
  * Deliberate simplifications: no workspaces/organizations, no closed (archived) boards, no
@@ -149,8 +155,9 @@ export type FakeTrello = {
   boards(): FakeTrelloBoard[];
   /**
    * Moves a card to the list of that name on its board, as a person dragging it would, and delivers the
-   * `updateCard` action to the board's webhooks, signed as Trello signs them (X-Trello-Webhook:
-   * base64 HMAC-SHA1 of the body followed by the callback URL, with the application's secret).
+   * `updateCard` action to the board's webhooks, with the whole board as `model`, signed as Trello
+   * documents it (X-Trello-Webhook: base64 HMAC-SHA1 of the body followed by the callback URL, with the
+   * application's secret, the text taken as a "binary" string: each character's lowest 8 bits).
    */
   moveCard(cardId: string, listName: string): Promise<Array<{ status: number }>>;
   /** Webhooks registered with POST /1/webhooks. */
@@ -421,13 +428,16 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
       ...data,
     };
     for (const hook of hooks.filter((h) => h.idModel === b.id)) {
+      // The model is the whole watched object, as Trello sends it (its description included).
       const body = JSON.stringify({
-        model: { id: b.id, name: b.name },
+        model: boardJson(b),
         action: { id: objectId(), type: "updateCard", date: new Date().toISOString(), data: actionData },
       });
       const secret = appSecrets.get(hook.key) ?? "";
+      // Signed in the documented form: the text as a "binary" string, each character's lowest 8 bits
+      // (an en dash, U+2013, is the byte 19), not its UTF-8 bytes.
       const signature = createHmac("sha1", secret)
-        .update(body + hook.callbackURL)
+        .update(Buffer.from(body + hook.callbackURL, "latin1"))
         .digest("base64");
       const status = await fetch(hook.callbackURL, {
         method: "POST",

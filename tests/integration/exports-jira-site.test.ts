@@ -139,6 +139,27 @@ describe("JIRA export on a real site's terms", () => {
     expect(refused.done.status).toBe("failed");
     expect(refused.done.error).toMatch(/requires fields Atomize cannot fill in project REQ: Team on Story/);
     expect(jira.issues("REQ")).toHaveLength(0);
+
+    // Epic Name, which company-managed projects made before JIRA's 2023 epic changes may still require on
+    // Epics: filled from the summary, so the export goes through.
+    jira.setCreateScreen("story", { required: [] });
+    jira.setCreateScreen("epic", {
+      required: [
+        {
+          fieldId: "customfield_10011",
+          name: "Epic Name",
+          custom: "com.pyxis.greenhopper.jira:gh-epic-label",
+        },
+      ],
+    });
+    try {
+      const named = await exportTo(config(ADMIN, "EPN"));
+      expect(named.done.error ?? null).toBeNull();
+      expect(named.done.status).toBe("completed");
+      expect(jira.issues("EPN").filter((i) => i.type === "epic").length).toBeGreaterThan(0);
+    } finally {
+      jira.setCreateScreen("epic", { required: [] });
+    }
   });
 
   it("cuts a description over JIRA's limit, with a note, instead of failing the export", async () => {
@@ -223,6 +244,13 @@ describe("JIRA export on a real site's terms", () => {
       auto_decompose: false,
     });
     expect(added.status).toBe(201);
+    // A sub-task moved under another story: JIRA moves sub-tasks only by hand, and the result says so.
+    const other = tree.children[0]!.children[1]!;
+    const moving = story.children[0]!;
+    const movingKey = (await client.get(`/api/tasks/${moving.id}`)).json.remote_links[0].key;
+    expect(
+      (await client.post(`/api/tasks/${moving.id}/move`, { parent_id: other.id, position: 0 })).status,
+    ).toBe(200);
 
     // Before it runs, the export says what it will do there.
     const preview = await client.get(
@@ -240,6 +268,11 @@ describe("JIRA export on a real site's terms", () => {
     const done = await waitForExport(client, again.json.export_id);
     expect(done.status).toBe("completed");
     expect(done.result).toMatchObject({ issues_created: 1, issues_updated: 38, issues_marked_removed: 1 });
+    // `parent` went only where it changed: JIRA refuses it on a sub-task's edit, even unchanged.
+    const otherKey = (await client.get(`/api/tasks/${other.id}`)).json.remote_links[0].key;
+    expect(done.result.warnings).toContain(
+      `JIRA moves a sub-task to another parent only by hand: use Move on ${movingKey} → ${otherKey}.`,
+    );
     const issues = jira.issues("AGAIN");
     expect(issues).toHaveLength(40); // 39 + 1, none twice
     expect(issues.filter((i) => i.summary === "Renamed story")).toHaveLength(1);

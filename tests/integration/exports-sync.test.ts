@@ -128,6 +128,26 @@ describe("two-way sync with JIRA", () => {
     const deliveries = await jira.setIssueStatus(leaf.remote_links[0]!.key, "Done");
     expect(deliveries.map((d) => d.status)).toEqual([200, 401]);
     expect((await node(client, leaf.id)).status).toBe("completed");
+    // The delivery is in REST v2 (the description in wiki markup, the status field "Status"): a status
+    // move is no change to the description, and nothing goes to review.
+    const review = async () =>
+      (
+        (await client.get(`/api/tasks/${rootId}/tracker-changes`)).json as {
+          changes: Array<{ field: string; theirs: string | null; task_id: string }>;
+        }
+      ).changes;
+    expect(await review()).toEqual([]);
+    // A person's edit of the description in JIRA, with formatting: its text comes to review as written.
+    await jira.editIssue(leaf.remote_links[0]!.key, {
+      description: "Take cards - and wallets\n\nApple Pay first",
+    });
+    expect(await review()).toEqual([
+      expect.objectContaining({
+        field: "description",
+        task_id: leaf.id,
+        theirs: "Take cards - and wallets\nApple Pay first",
+      }),
+    ]);
     const root = await node(client, rootId);
     expect(root.status).toBe("completed"); // the plan's own status is not the work's
 
@@ -293,12 +313,13 @@ describe("Trello's signed webhook", () => {
     expect(hook.status).toBe(201);
     const started = await client.post("/api/trello/start-export", {
       task_id: rootId,
-      config: { board_name: "Hooked board" },
+      // Not ASCII: Trello signs the text as a "binary" string (its documented form), not as UTF-8.
+      config: { board_name: "Hooked board — café" },
     });
     const done = await waitForExport(client, started.json.export_id);
     expect(done.status).toBe("completed");
     expect(done.result.warnings).toEqual([]);
-    const board = trello.boards().find((b) => b.name === "Hooked board")!;
+    const board = trello.boards().find((b) => b.name === "Hooked board — café")!;
     expect(trello.webhooks().filter((w) => w.idModel === board.id)).toEqual([
       expect.objectContaining({ callbackURL: hook.json.url }),
     ]);

@@ -110,7 +110,7 @@ describe("JIRA's rules for an export", () => {
       toString: "Renamed story",
     });
     expect(renamed[0]!.issue).toMatchObject({
-      self: expect.stringContaining(`${jira.url}/rest/api/3/issue/`),
+      self: expect.stringContaining(`${jira.url}/rest/api/2/issue/`),
       fields: { summary: "Renamed story", status: { name: "To Do" } },
     });
     // Nothing else was renamed, and an export never moves an issue: no status item anywhere.

@@ -261,6 +261,44 @@ describe("a plan exported to GitHub", () => {
     expect((await requirementsOf(client, id)).requirements[0]!.pull_requests).toHaveLength(1);
   });
 
+  it("takes GitHub's own closing links (GraphQL): one made by hand counts, a keyword in a list item does not; REST keywords where GraphQL is refused", async () => {
+    github.addRepo({ owner: "ada", name: "linked-prs", files: ["README.md"] });
+    const { client, id } = await planned();
+    expect((await client.post("/api/github/connect", { access_token: "ghp_trace" })).status).toBe(200);
+    const started = await client.post("/api/github/start-export", {
+      task_id: id,
+      config: { repository: "ada/linked-prs" },
+    });
+    expect((await waitForExport(client, started.json.export_id)).status).toBe("completed");
+    const tree = (await client.get(`/api/tasks/${id}/tree`)).json as Node;
+    const leaves = (flatten(tree) as Node[]).filter(
+      (n) => n.children.length === 0 && n.remote_links?.length && n.requirement_ids.length > 0,
+    );
+    const [a, b, c] = leaves.map((n) => Number(n.remote_links![0]!.key.slice(1)));
+    // Linked in the Development sidebar, its description naming nothing.
+    const byHand = github.createPullRequest("ada", "linked-prs", { title: "By hand", body: "Adds it." });
+    github.linkPullRequest("ada", "linked-prs", byHand.number, a!);
+    // A keyword inside a list item links nothing; one in prose does.
+    github.createPullRequest("ada", "linked-prs", { title: "Listed", body: `Changes:\n- fixes #${b}\n` });
+    const prose = github.createPullRequest("ada", "linked-prs", { title: "Prose", body: `Fixes #${c}` });
+    const listed = async () =>
+      (await requirementsOf(client, id)).requirements
+        .flatMap((r) => r.pull_requests.map((p) => p.number))
+        .filter((n, i, all) => all.indexOf(n) === i)
+        .sort((x, y) => x - y);
+    expect((await client.post(`/api/tasks/${id}/sync`, {})).json.problems).toEqual([]);
+    expect(await listed()).toEqual([byHand.number, prose.number].sort((x, y) => x - y));
+
+    // GraphQL refused (an organisation's SAML rule, say): the descriptions' keywords, over REST.
+    github.refuseGraphql("Resource protected by organization SAML enforcement.");
+    try {
+      expect((await client.post(`/api/tasks/${id}/sync`, {})).json.problems).toEqual([]);
+      expect(await listed()).toEqual([prose.number]);
+    } finally {
+      github.refuseGraphql(null);
+    }
+  });
+
   it("lists a pull request as its webhook deliveries arrive: opened, edited off and back onto the default branch, merged", async () => {
     github.addRepo({ owner: "ada", name: "live-prs", files: ["README.md"] });
     const { client, id } = await planned();

@@ -9,7 +9,7 @@ const LABEL: Record<Kind, string> = { github: "GitHub", jira: "JIRA", trello: "T
 const WHERE: Record<Kind, string> = {
   github:
     'In the repository: Settings → Webhooks → Add webhook. Payload URL and Secret below, content type "application/json", the "Issues" and "Pull requests" events.',
-  jira: 'In JIRA: Settings → System → Webhooks → Create. URL and Secret below, the "Issue updated" event.',
+  jira: 'In JIRA, as a JIRA administrator (only admins may register webhooks): Settings → System → Webhooks → Create. URL and Secret below, the "Issue updated" event, and the JQL filter labels = atomize, so only issues Atomize exported are sent (without a filter, every change to every issue on the site comes here).',
   trello: "Nothing to do in Trello: each export to Trello registers this webhook on its board.",
 };
 

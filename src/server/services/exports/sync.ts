@@ -14,6 +14,7 @@ import { syncLinkedPullRequests } from "./github/pull-requests";
 import { adfText } from "./jira/adf-text";
 import { ATOMIZE_LABEL } from "./jira/payloads";
 import { jqlString, searchAll } from "./jira/search";
+import { wikiText } from "./jira/wiki-text";
 import {
   type AddedItem,
   announceTrackerChanges,
@@ -279,7 +280,16 @@ export function jiraRead(issue: JiraIssue) {
     },
     snap: {
       ...(typeof f.summary === "string" ? { title: f.summary } : {}),
-      ...(f.description !== undefined ? { text: f.description ? adfText(f.description) : "" } : {}),
+      // ADF from REST v3; wiki markup from v2, which is what webhooks carry (never read as "emptied").
+      ...(f.description !== undefined
+        ? {
+            text: !f.description
+              ? ""
+              : typeof f.description === "string"
+                ? wikiText(f.description)
+                : adfText(f.description),
+          }
+        : {}),
       ...(Array.isArray(f.labels)
         ? { story_points: pointsFromLabels(f.labels, /^story-points-(\d+)$/) }
         : {}),

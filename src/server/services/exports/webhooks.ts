@@ -112,14 +112,27 @@ export async function listWebhooks(deps: Deps, userId: string) {
   };
 }
 
-/** Trello's: base64 HMAC-SHA1 of the body and the callback URL as registered. */
-function trelloSignatureOk(secret: string, raw: Buffer, callbackUrl: string, header: string | undefined) {
+/**
+ * Trello's: base64 HMAC-SHA1 of the body and the callback URL as registered. Trello documented signing
+ * the text as a "binary" string (each character's lowest 8 bits: U+2013 is the byte 19), then removed that
+ * caveat because it had "accidentally fixed" it (its api-docs repository, commits 1a51337 and e47b0d5):
+ * both forms are accepted, so a board, card or member name with "é" or "—" is not refused either way.
+ * Both need the secret; ASCII text signs the same in each.
+ */
+export function trelloSignatureOk(
+  secret: string,
+  raw: Buffer,
+  callbackUrl: string,
+  header: string | undefined,
+): boolean {
   if (!header) return false;
-  const expected = createHmac("sha1", secret)
-    .update(Buffer.concat([raw, Buffer.from(callbackUrl)]))
-    .digest();
   const given = Buffer.from(header.trim(), "base64");
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  const binary = Buffer.from(raw.toString("utf8") + callbackUrl, "latin1");
+  const utf8 = Buffer.concat([raw, Buffer.from(callbackUrl)]);
+  return [binary, utf8].some((signed) => {
+    const expected = createHmac("sha1", secret).update(signed).digest();
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 function signatureOk(secret: string, raw: Buffer, header: string | undefined): boolean {
@@ -424,14 +437,24 @@ function jiraChange(p: unknown): Change | null {
     return null;
   }
   const read = jiraRead(p.issue as Parameters<typeof jiraRead>[0]);
-  const items = isRecord(p.changelog) && Array.isArray(p.changelog.items) ? p.changelog.items : [];
-  const statusChanged = items.some((i) => isRecord(i) && String(i.field).toLowerCase() === "status");
+  const changelog = isRecord(p.changelog) && Array.isArray(p.changelog.items) ? p.changelog.items : null;
+  // A changed field by its id ("status"), or by its name where a delivery has no id ("Status").
+  const changed = (id: string) =>
+    (changelog ?? []).some(
+      (i) =>
+        isRecord(i) &&
+        (i.fieldId === id || (i.fieldId === undefined && String(i.field).toLowerCase() === id)),
+    );
   const fields = isRecord(p.issue.fields) ? p.issue.fields : {};
+  // The description is judged only when the changelog says it changed: a status move or a re-export of
+  // ours that left it alone says nothing new about it, however the delivery writes it (v2 wiki markup).
+  const { text: _text, ...rest } = read.snap;
+  const snap = changelog && !changed("description") ? rest : read.snap;
   return {
     remoteId: key,
     site: `${origin}|${key.slice(0, key.lastIndexOf("-"))}`,
-    state: statusChanged && isRecord(fields.status) ? read.state : null,
-    snap: read.snap,
+    state: changed("status") && isRecord(fields.status) ? read.state : null,
+    snap,
     at: time(p.timestamp) ?? read.at,
   };
 }

@@ -13,6 +13,8 @@ const FILLED_FIELDS = new Set([
 ]);
 
 const STORY_POINTS_CUSTOM = "com.pyxis.greenhopper.jira:jsw-story-points";
+/** Epic Name, which company-managed projects may still require on an Epic: filled from the summary. */
+const EPIC_NAME_CUSTOM = "com.pyxis.greenhopper.jira:gh-epic-label";
 
 type MetaField = {
   fieldId: string;
@@ -22,7 +24,10 @@ type MetaField = {
   schema?: { custom?: string; type?: string };
 };
 
-/** The create screen of an issue type in a project: its story-points field, and required fields nobody fills. */
+/**
+ * The create screen of an issue type in a project: its story-points field, its Epic Name field (filled
+ * from the summary where there is one), and required fields nobody fills.
+ */
 export async function createScreen(http: HttpClient, key: string, type: IssueType) {
   const fields: MetaField[] = [];
   for (let startAt = 0; ; ) {
@@ -40,8 +45,14 @@ export async function createScreen(http: HttpClient, key: string, type: IssueTyp
     fields.find((f) => f.schema?.custom === STORY_POINTS_CUSTOM)?.fieldId ??
     fields.find((f) => /^story points?$/i.test(f.name) && f.schema?.type === "number")?.fieldId ??
     null;
+  const epicName =
+    fields.find((f) => f.schema?.custom === EPIC_NAME_CUSTOM)?.fieldId ??
+    fields.find((f) => /^epic name$/i.test(f.name) && f.schema?.type === "string")?.fieldId ??
+    null;
   const unfillable = fields
-    .filter((f) => f.required && !f.hasDefaultValue && !FILLED_FIELDS.has(f.fieldId))
+    .filter(
+      (f) => f.required && !f.hasDefaultValue && !FILLED_FIELDS.has(f.fieldId) && f.fieldId !== epicName,
+    )
     .map((f) => f.name);
-  return { storyPoints, unfillable };
+  return { storyPoints, epicName, unfillable };
 }

@@ -37,15 +37,19 @@ export async function updateEarlierIssues(
   opts: {
     typeIds: Record<Planned["kind"], string>;
     storyPoints: Record<Planned["kind"], string | null>;
+    epicName?: string | null;
     marker: string;
     /** Each earlier issue's labels as the search for them read them (by issue key). */
     labels: Map<string, string[]>;
+    /** Each earlier issue's parent as the search read it: `parent` is sent only when it changes. */
+    parents?: Map<string, string | null>;
   },
-): Promise<number> {
+): Promise<{ updated: number; unmoved: string[] }> {
   const state = ctx.state as JiraState;
   state.refreshed ??= [];
   const todo = plan.planned.filter((p) => earlier.has(p.task.id) && !state.refreshed!.includes(p.task.id));
   let n = 0;
+  const unmoved: string[] = [];
   for (const p of todo) {
     const { fields } = issueFields(
       p,
@@ -54,13 +58,23 @@ export async function updateEarlierIssues(
       opts.storyPoints[p.kind],
       state,
       opts.marker,
+      opts.epicName ?? null,
     );
     // The issue type and project stay as they are; labels go through `update` (a field may not be in both).
-    const { project: _p, issuetype: _t, labels, ...editable } = fields;
+    const { project: _p, issuetype: _t, labels, parent, ...editable } = fields;
     const issueKey = state.issues![p.task.id]!;
     const ops = labelOperations(labels as string[], opts.labels.get(issueKey) ?? []);
+    // `parent` only when it changed: JIRA refuses it on a sub-task's edit even unchanged, and a sub-task
+    // moves to another parent only by hand (its Move action), which the export's result says.
+    const wanted = (parent as { key?: string } | undefined)?.key ?? null;
+    const had = opts.parents?.has(issueKey) ? opts.parents.get(issueKey)! : undefined;
+    const moves = had === undefined ? p.kind !== "subtask" : wanted !== had;
+    if (moves && p.kind === "subtask" && had !== undefined) unmoved.push(`${issueKey} → ${wanted}`);
     await plan.http.request("PUT", `/rest/api/3/issue/${encodeURIComponent(issueKey)}`, {
-      json: { fields: editable, ...(ops.length ? { update: { labels: ops } } : {}) },
+      json: {
+        fields: moves && p.kind !== "subtask" ? { ...editable, parent: parent ?? null } : editable,
+        ...(ops.length ? { update: { labels: ops } } : {}),
+      },
     });
     state.refreshed.push(p.task.id);
     n += 1;
@@ -70,7 +84,7 @@ export async function updateEarlierIssues(
     }
   }
   await ctx.saveState();
-  return state.refreshed.length;
+  return { updated: state.refreshed.length, unmoved };
 }
 
 /** Issues made for tasks deleted since: labelled "atomize-removed", never deleted. */
@@ -96,6 +110,7 @@ export type EarlierIssue = {
   fields?: {
     issuetype?: { hierarchyLevel?: number };
     labels?: string[];
+    parent?: { key?: string };
     issuelinks?: Array<{
       id: string;
       type?: { name?: string; outward?: string };

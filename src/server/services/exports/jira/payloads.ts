@@ -55,6 +55,8 @@ export function issueFields(
   storyPointsField: string | null,
   state: JiraState,
   marker: string,
+  /** The Epic Name field of the project's Epic screen, when it has one: set to the summary. */
+  epicNameField: string | null = null,
 ): { fields: Record<string, unknown>; cut: boolean } {
   const t = p.task;
   const labels = [ATOMIZE_LABEL, marker, `complexity-${complexityBand(t.complexity_score)}`];
@@ -73,6 +75,7 @@ export function issueFields(
   };
   if (p.parentTaskId) fields.parent = { key: state.issues![p.parentTaskId] };
   if (storyPointsField && t.story_points) fields[storyPointsField] = t.story_points;
+  if (epicNameField && p.kind === "epic") fields[epicNameField] = fields.summary;
   return { fields, cut };
 }
 

@@ -95,6 +95,7 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
     [epicType, storyType, subtaskType].map((t) => createScreen(http, key, t)),
   );
   const storyPoints = { epic: screens[0]!.storyPoints, story: screens[1]!.storyPoints, subtask: null };
+  const epicName = screens[0]!.epicName;
   const unfillable = screens.flatMap((sc, i) =>
     sc.unfillable.length
       ? [`${sc.unfillable.join(", ")} on ${[epicType, storyType, subtaskType][i]!.name}`]
@@ -118,7 +119,7 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
     ? await searchAll<EarlierIssue>(
         http,
         `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
-        "issuetype,issuelinks,labels",
+        "issuetype,issuelinks,labels,parent",
       )
     : [];
   const replaced = earlier.size ? await replaceChangedKinds(http, onSite, planned, state, earlier) : 0;
@@ -151,7 +152,15 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
         }>("POST", "/rest/api/3/issue/bulk", {
           json: {
             issueUpdates: chunk.map((p) => {
-              const fields = issueFields(p, key, typeOf[p.kind].id, storyPoints[p.kind], state, marker);
+              const fields = issueFields(
+                p,
+                key,
+                typeOf[p.kind].id,
+                storyPoints[p.kind],
+                state,
+                marker,
+                epicName,
+              );
               if (fields.cut) cut += 1;
               return { fields: fields.fields };
             }),
@@ -194,11 +203,13 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
   }
 
   // -- what an earlier export made: brought up to date, and what was made for deleted tasks marked --
-  const updated = await updateEarlierIssues(ctx, plan, earlier, {
+  const { updated, unmoved } = await updateEarlierIssues(ctx, plan, earlier, {
     typeIds: { epic: epicType.id, story: storyType.id, subtask: subtaskType.id },
     storyPoints,
+    epicName,
     marker,
     labels: new Map(onSite.map((i) => [i.key, i.fields?.labels ?? []])),
+    parents: new Map(onSite.map((i) => [i.key, i.fields?.parent?.key ?? null])),
   });
   const removed = await markRemovedIssues(ctx, plan);
 
@@ -233,6 +244,11 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
     ...(cut
       ? [
           `${cut} description${cut === 1 ? " was" : "s were"} cut to fit JIRA's 32,767-character limit; the full text is in Atomize.`,
+        ]
+      : []),
+    ...(unmoved.length
+      ? [
+          `JIRA moves a sub-task to another parent only by hand: use Move on ${unmoved.slice(0, 5).join(", ")}${unmoved.length > 5 ? ` and ${unmoved.length - 5} more` : ""}.`,
         ]
       : []),
   ];
