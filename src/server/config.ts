@@ -170,6 +170,11 @@ export const configSchema = z
     TRELLO_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.trello.com"),
     /** Trello allows 100 requests per 10 s per token; exports pace themselves to this. */
     TRELLO_REQUESTS_PER_10S: z.coerce.number().int().min(1).max(10_000).default(100),
+    /** The window of TRELLO_REQUESTS_PER_10S (Trello's is 10 s; shorter only for tests). */
+    TRELLO_RATE_WINDOW_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** Trello's limit on /1/members/: 100 requests per 900 s per token, for all jobs and processes. */
+    TRELLO_MEMBERS_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(100),
+    TRELLO_MEMBERS_WINDOW_MS: z.coerce.number().int().min(100).max(3_600_000).default(900_000),
     EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(6),
     /** Retries of one request on 429/5xx/timeouts before the export job itself is retried. */
     EXPORT_HTTP_RETRIES: z.coerce.number().int().min(0).max(10).default(5),

@@ -13,6 +13,7 @@ import { createMailer } from "./integrations/mail/mailer";
 import { checkVaultKey, createVault, loadVaultKey } from "./integrations/vault";
 import { JobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./lib/logger";
+import { purgeRateBudgets } from "./lib/rate-budget";
 import type { StartupTimeline } from "./lib/startup-timeline";
 import { closeMcpSessions } from "./mcp/route";
 import { createEventBus } from "./realtime/event-bus";
@@ -161,6 +162,7 @@ export async function startServer(
       .purgeOlderThan(new Date(Date.now() - EVENT_RETENTION_MS))
       .catch((err) => log.warn("event purge failed", { err }));
     purgeMapCache(deps).catch((err) => log.warn("repository map cache purge failed", { err }));
+    purgeRateBudgets(deps.db).catch((err) => log.warn("rate budget purge failed", { err }));
   }, 60 * 60_000);
   housekeeping.unref();
   // Claims that ran out are ended, and said so in their plans' activity, within a minute (issue 41).

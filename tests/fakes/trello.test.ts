@@ -59,7 +59,8 @@ afterAll(async () => {
 
 beforeEach(() => {
   trello.setMode("ok");
-  trello.setRateLimits({ perKey: 300, perToken: 100, windowMs: 10_000 });
+  // The tests below read /1/members/me far more than 100 times in 900 s; its own limit is tested alone.
+  trello.setRateLimits({ perKey: 300, perToken: 100, windowMs: 10_000, members: 1_000_000 });
 });
 
 describe("authentication", () => {
@@ -482,6 +483,21 @@ describe("rate limits", () => {
     expect((await fetch(withAuth("/1/members/me", OTHER_KEY, GRACE_TOKEN))).status).toBe(200);
     await new Promise((r) => setTimeout(r, 450));
     expect((await get("/1/members/me", TOKEN2)).status).toBe(200);
+  });
+
+  it("limits /1/members/ per token on its own, with the body Trello sends for it", async () => {
+    trello.setRateLimits({ members: 2, membersWindowMs: 60_000 });
+    expect((await get("/1/members/me", TOKEN)).status).toBe(200);
+    expect((await get("/1/members/me/boards", TOKEN)).status).toBe(200);
+    const refused = await get("/1/members/me", TOKEN);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      message: "Exceeded rate limit to /1/member",
+      error: "RATE_LIMIT_EXCEEDED",
+    });
+    // Other routes and other tokens are not held back by it.
+    expect((await get("/1/members/me", TOKEN2)).status).toBe(200);
+    trello.setRateLimits({ members: 1_000_000 });
   });
 
   it("locks a key out for the rest of the window after more than 200 refusals", async () => {

@@ -52,6 +52,10 @@
  *   JSON `{"error":"API_TOKEN_LIMIT_EXCEEDED","message":"Rate limit exceeded"}` (or
  *   `API_KEY_LIMIT_EXCEEDED`) and no `Retry-After`. Refused requests do not spend budget, but
  *   after more than 200 refusals in one window the key is refused for the rest of that window.
+ *   Requests to /1/members/ have their own limit, 100 per 900 s per token ("Additionally, there is a
+ *   limit on requests to /1/members/ of 100 requests per 900 seconds", same guide): 429 with
+ *   `{"message":"Exceeded rate limit to /1/member","error":"RATE_LIMIT_EXCEEDED"}`, the body Trello sends
+ *   for it (as quoted in a Laracasts thread, "API Trello: Exceeded rate limit to /1/member").
  *
  * - Card updates, `PUT /1/cards/{id}` (put-cards-id: name, desc 0-16384, idList, idLabels, ... documented
  *   as query parameters): read from the query string and from a JSON body, the body winning as on
@@ -82,7 +86,7 @@
  *   Deliveries from API writes go after the answer; `settleDeliveries()` waits for them.
  *
  * Deliberate simplifications: no workspaces/organizations, no closed (archived) boards, no
- * board-count limits, no special `/1/members` route limit (100 per 900 s), no multipart bodies, no
+ * board-count limits, no multipart bodies, no
  * updates but cards' and `DELETE /1/boards/{id}`. Every authenticated request spends budget, validation
  * errors included; 401s never do.
  *
@@ -140,7 +144,14 @@ export type FakeTrello = {
     secret?: string;
   }): void;
   /** Defaults 300 / 100 / 10000 ms, as Trello documents. Resets all counters. */
-  setRateLimits(l: { perKey?: number; perToken?: number; windowMs?: number }): void;
+  setRateLimits(l: {
+    perKey?: number;
+    perToken?: number;
+    windowMs?: number;
+    /** Requests to /1/members/ per token in `membersWindowMs` (Trello: 100 per 900 s); setting it starts new windows. */
+    members?: number;
+    membersWindowMs?: number;
+  }): void;
   /**
    * "server_error": 500; "unavailable": 503; "rate_limit": 429 with Trello's JSON body
    * (`limit: "key"` for API_KEY_LIMIT_EXCEEDED) and no Retry-After; "slow": answers normally
@@ -406,7 +417,14 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
   const cards = new Map<string, Card>();
   const checklists = new Map<string, Checklist>();
 
-  const limits = { perKey: DEFAULT_PER_KEY, perToken: DEFAULT_PER_TOKEN, windowMs: DEFAULT_WINDOW_MS };
+  const limits = {
+    perKey: DEFAULT_PER_KEY,
+    perToken: DEFAULT_PER_TOKEN,
+    windowMs: DEFAULT_WINDOW_MS,
+    members: 100,
+    membersWindowMs: 900_000,
+  };
+  const memberBuckets = new Map<string, Bucket>();
   const deliveries: FakeTrello["deliveries"] = [];
   const pending = new Set<Promise<unknown>>();
 
@@ -976,8 +994,22 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
   };
 
   /** Spend one request from the key's and the token's budgets, or throw Trello's 429. */
-  const spend = (headers: Record<string, string>, key: string, token: string) => {
+  const spend = (headers: Record<string, string>, key: string, token: string, path: string) => {
     const now = Date.now();
+    // The /1/members/ route's own limit, per token (refused requests do not spend it).
+    if (/^\/1\/members(\/|$)/.test(path)) {
+      let mb = memberBuckets.get(token);
+      if (!mb || now - mb.start >= limits.membersWindowMs) {
+        mb = { start: now, used: 0, refused: 0, locked: false };
+        memberBuckets.set(token, mb);
+      }
+      if (mb.used >= limits.members)
+        throw new HttpError(429, "Exceeded rate limit to /1/member", {
+          message: "Exceeded rate limit to /1/member",
+          error: "RATE_LIMIT_EXCEEDED",
+        });
+      mb.used++;
+    }
     const kb = bucketFor(keyBuckets, key, now);
     const tb = bucketFor(tokenBuckets, token, now);
     let error: string | null = null;
@@ -1060,7 +1092,7 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
       if (!token || !issued || issued.key !== key) throw new HttpError(401, "invalid token");
       const member = members.get(issued.memberId)!;
 
-      spend(headers, key, token);
+      spend(headers, key, token, req.path);
       const reply = await route({ params, json, member });
       return reply && withHeaders(reply, headers);
     } catch (err) {
@@ -1104,6 +1136,10 @@ export async function startFakeTrello(opts: { host?: string; port?: number } = {
       if (l.perKey !== undefined) limits.perKey = l.perKey;
       if (l.perToken !== undefined) limits.perToken = l.perToken;
       if (l.windowMs !== undefined) limits.windowMs = l.windowMs;
+      if (l.members !== undefined) limits.members = l.members;
+      if (l.membersWindowMs !== undefined) limits.membersWindowMs = l.membersWindowMs;
+      // A new /1/members limit starts new windows.
+      if (l.members !== undefined || l.membersWindowMs !== undefined) memberBuckets.clear();
       keyBuckets.clear();
       tokenBuckets.clear();
     },

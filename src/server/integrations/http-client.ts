@@ -17,6 +17,11 @@ export type HttpClientOptions = {
   concurrency: number;
   /** At most `limit` requests in any `windowMs` (a sliding window, so a fixed-window server never sees more). */
   rateLimit?: { limit: number; windowMs: number };
+  /**
+   * Waits for a place in the budgets every job and process shares (lib/rate-budget.ts) before each request
+   * to `path`: the service's limits hold per token, not per client.
+   */
+  shared?: (path: string) => Promise<void>;
   retries?: number;
   timeoutMs?: number;
   /** Back-off when a 429 carries no Retry-After (Trello sends none). */
@@ -90,6 +95,7 @@ export function createHttpClient(opts: HttpClientOptions) {
     const retries = opts.retries ?? 5;
     for (let attempt = 0; ; attempt++) {
       opts.signal?.throwIfAborted();
+      await opts.shared?.(url.pathname);
       await acquire();
       let res: Response;
       try {

@@ -277,3 +277,14 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_received_idx").on(t.receivedAt),
   ],
 );
+
+/**
+ * A third-party service's rate budget shared by every job and process of the instance (issue 43): the
+ * times of the requests sent under one key (a token's hash and the limit's name) within its window, taken
+ * one at a time by `takeBudget` (lib/rate-budget.ts) under the row's lock.
+ */
+export const rateBudgets = pgTable("rate_budgets", {
+  key: text().primaryKey(),
+  times: timestamp({ withTimezone: true }).array().notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

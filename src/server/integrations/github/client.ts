@@ -5,8 +5,10 @@ import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import Bottleneck from "bottleneck";
 import type { Config } from "../../config";
+import type { DbOrTx } from "../../db/client";
 import type { Logger } from "../../lib/logger";
 import { outboundFetch } from "../../lib/outbound/fetch";
+import { budgetKey, waitForBudgets } from "../../lib/rate-budget";
 import { type Described, IntegrationError } from "../errors";
 
 /**
@@ -101,33 +103,30 @@ function pacing(minTime: number) {
   return groups;
 }
 
-/** Content-creating requests per token in the process, for the hourly budget (sha-256 prefix -> times). */
-const writeTimes = new Map<string, number[]>();
-
 /**
  * Waits until one more content-creating request of this token fits GitHub's hourly budget (at most
- * GITHUB_WRITES_PER_HOUR in GITHUB_WRITE_WINDOW_MS, for every export of the token in this process), then
- * counts it. `onWait` hears how long the pause is, so an export can show when it resumes.
+ * GITHUB_WRITES_PER_HOUR in GITHUB_WRITE_WINDOW_MS, for every export of the token in every process of the
+ * instance: a budget in the database, lib/rate-budget.ts), then counts it. `onWait` hears how long the
+ * pause is, so an export can show when it resumes.
  */
 export async function takeWriteBudget(
-  config: Pick<Config, "GITHUB_WRITES_PER_HOUR" | "GITHUB_WRITE_WINDOW_MS">,
+  deps: { db: DbOrTx; config: Pick<Config, "GITHUB_WRITES_PER_HOUR" | "GITHUB_WRITE_WINDOW_MS"> },
   token: string,
   signal: AbortSignal | undefined,
   onWait: (ms: number) => Promise<void> | void,
 ): Promise<void> {
-  const id = createHash("sha256").update(token).digest("hex").slice(0, 16);
-  for (;;) {
-    const now = Date.now();
-    const times = (writeTimes.get(id) ?? []).filter((t) => now - t < config.GITHUB_WRITE_WINDOW_MS);
-    writeTimes.set(id, times);
-    if (times.length < config.GITHUB_WRITES_PER_HOUR) {
-      times.push(now);
-      return;
-    }
-    const waitMs = times[0]! + config.GITHUB_WRITE_WINDOW_MS - now + 50;
-    await onWait(waitMs);
-    await sleep(waitMs, undefined, { signal });
-  }
+  await waitForBudgets(
+    deps.db,
+    [
+      {
+        key: budgetKey("github:writes", token),
+        limit: deps.config.GITHUB_WRITES_PER_HOUR,
+        windowMs: deps.config.GITHUB_WRITE_WINDOW_MS,
+      },
+    ],
+    signal,
+    onWait,
+  );
 }
 
 type RequestErrorLike = Error & {

@@ -19,6 +19,7 @@ import { githubClient, INTERACTIVE_RATE_LIMIT_WAIT_MS } from "../../integrations
 import { createHttpClient } from "../../integrations/http-client";
 import { connectJira } from "../../integrations/jira/connection";
 import { trelloAuthorization } from "../../integrations/trello/auth";
+import { trelloBudgets } from "../../integrations/trello/budgets";
 import { outboundFetch } from "../../lib/outbound/fetch";
 import type { UserRow } from "../auth/sessions";
 
@@ -79,6 +80,7 @@ function trelloFor(deps: Deps, key: string, token: string, refused: string) {
     fetch: outboundFetch(deps.config, "user"),
     baseUrl: deps.config.TRELLO_API_URL,
     headers: { authorization: trelloAuthorization(key, token) },
+    shared: trelloBudgets(deps, token, undefined, "refuse"),
     concurrency: 1,
     retries: 0,
     timeoutMs: TIMEOUT,

@@ -7,6 +7,7 @@ import { githubClient } from "../../integrations/github/client";
 import { createHttpClient } from "../../integrations/http-client";
 import { connectJira } from "../../integrations/jira/connection";
 import { trelloAuthorization } from "../../integrations/trello/auth";
+import { trelloBudgets } from "../../integrations/trello/budgets";
 import { outboundFetch } from "../../lib/outbound/fetch";
 import { getOwnedRow } from "../../plan/owned";
 import { updateTask } from "../tasks/tasks";
@@ -359,6 +360,7 @@ async function trelloReading(deps: Deps, userId: string, boardId: string): Promi
     fetch: outboundFetch(deps.config, "user"),
     baseUrl: deps.config.TRELLO_API_URL,
     headers: { authorization: trelloAuthorization(stored.secret.api_key, stored.secret.token) },
+    shared: trelloBudgets(deps, stored.secret.token),
     concurrency: 2,
     retries: 1,
     describe: (status) => `Trello answered ${status}`,

@@ -127,7 +127,7 @@ export const githubExporter: Exporter<GithubPlan> = {
     let percent = 2;
     // GitHub's hourly budget for content-creating requests: pause (and say until when) rather than meet it.
     const budget = () =>
-      takeWriteBudget(ctx.deps.config, ctx.secret.token ?? "", ctx.signal, async (ms) => {
+      takeWriteBudget(ctx.deps, ctx.secret.token ?? "", ctx.signal, async (ms) => {
         const at = new Date(Date.now() + ms).toISOString().slice(11, 16);
         await ctx.progress(
           step,

@@ -3,6 +3,7 @@ import { taskTitle } from "../../../../shared/task-title";
 import { IntegrationError } from "../../../integrations/errors";
 import { createHttpClient } from "../../../integrations/http-client";
 import { trelloAuthorization } from "../../../integrations/trello/auth";
+import { trelloBudgets } from "../../../integrations/trello/budgets";
 import { outboundFetch } from "../../../lib/outbound/fetch";
 import { exportCounts, previousExport } from "../remote";
 import type { Exporter } from "../runner";
@@ -30,7 +31,8 @@ export const trelloExporter: Exporter<TrelloPlan> = {
       baseUrl: deps.config.TRELLO_API_URL,
       headers: { authorization: trelloAuthorization(secret.api_key!, secret.token!) },
       concurrency: deps.config.EXPORT_CONCURRENCY,
-      rateLimit: { limit: deps.config.TRELLO_REQUESTS_PER_10S, windowMs: 10_000 },
+      rateLimit: { limit: deps.config.TRELLO_REQUESTS_PER_10S, windowMs: deps.config.TRELLO_RATE_WINDOW_MS },
+      shared: trelloBudgets(deps, secret.token!, ctx.signal),
       defaultRetryAfterMs: 2000,
       signal: ctx.signal,
       retries: deps.config.EXPORT_HTTP_RETRIES,
