@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
@@ -17,7 +17,7 @@ import type { Deps } from "./deps";
 import { AppError, notFound, reportUnexpected } from "./errors";
 import { compression } from "./lib/compression";
 import { forbiddenInput, NUL_MESSAGE } from "./lib/forbidden-text";
-import { handleMcp, MCP_PATH } from "./mcp/route";
+import { handleMcp, MCP_PATH, PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from "./mcp/route";
 import { callerContext } from "./operations/context";
 import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./operations/session";
 import { apiRoutes } from "./rest/api";
@@ -42,6 +42,19 @@ export type AppOptions = {
   /** The server renderer's module (ssr/pages.ts); by default dist/ssr/entry-server.js beside the client. */
   ssrEntry?: string;
 };
+
+/** Where an OAuth client looks for an authorization server: Atomize has none (tokens come from Settings). */
+function noAuthorizationServer(c: Context) {
+  return c.json(
+    {
+      title: "Not Found",
+      status: 404,
+      detail:
+        "Atomize has no OAuth authorization server: use a personal access token from Settings > API tokens.",
+    },
+    404,
+  );
+}
 
 export function clientIp(deps: Deps, c: Parameters<typeof getConnInfo>[0]): string | null {
   if (deps.config.TRUST_PROXY) {
@@ -171,6 +184,13 @@ export function createApp(deps: Deps, opts: AppOptions = {}) {
   );
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  // The MCP server's protected-resource metadata (RFC 9728), at the well-known path and under the
+  // resource's own path; and a plain 404 where an OAuth client looks for an authorization server, so the
+  // page's HTML is never read as one.
+  for (const path of [PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${MCP_PATH}`])
+    app.get(path, (c) => c.json(protectedResourceMetadata(deps.config.PUBLIC_URL)));
+  app.get("/.well-known/:name{oauth-authorization-server|openid-configuration}/*", noAuthorizationServer);
+  app.get("/.well-known/:name{oauth-authorization-server|openid-configuration}", noAuthorizationServer);
   app.get("/readyz", async (c) =>
     (await deps.database.ping())
       ? c.json({ status: "ready", database: deps.database.driver })

@@ -13,6 +13,17 @@
 
 export const MCP_PATH = "/mcp";
 
+/**
+ * Which clients can lend Atomize their model through MCP sampling (the server plans with the client's
+ * model): VS Code and Visual Studio only, as of December 2026, and the 2026-07-28 specification deprecates
+ * it. Every client plans with its own model through the planning tools instead.
+ */
+export const SAMPLING_NOTE =
+  "Planning with the client's model through MCP sampling works in VS Code and Visual Studio only (the 2026-07-28 MCP specification deprecates sampling); every other agent plans through the planning tools.";
+
+/** Where a client that met a 401 learns how to get a token (the MCP server's protected-resource metadata). */
+export const TOKENS_PAGE = "/settings?tab=api-tokens";
+
 /** What to ask a configured agent so that it plans a project with its own model (decision 029). */
 export const PLAN_REQUEST = "Plan <description> in Atomize";
 export const TOKEN_PLACEHOLDER = "<your token>";

@@ -41,6 +41,8 @@ test("a coding agent plans a project through MCP with its own model while the op
   const token = await page.getByTestId("token-made").getByLabel("New token").inputValue();
   // Settings says what to ask the agent.
   await expect(page.getByTestId("agent-plan-request")).toContainText("Plan <description> in Atomize");
+  // Which clients can lend their model through sampling, said where the agent is set up.
+  await expect(page.getByTestId("agent-sampling")).toContainText("VS Code and Visual Studio only");
 
   const agent = await connectMcp(origin, token);
   try {

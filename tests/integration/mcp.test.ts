@@ -109,8 +109,41 @@ describe("the MCP server", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(bare.status).toBe(401);
-    expect(bare.headers.get("www-authenticate")).toMatch(/^Bearer /);
     expect((await bare.json()).detail).toMatch(/Settings → API tokens/);
+    // RFC 9728: the 401 names the protected-resource metadata, which names no authorization server (no
+    // OAuth flow to start) and says where tokens come from; where an OAuth client looks for an
+    // authorization server, a JSON 404, never the app's HTML.
+    const challenge = bare.headers.get("www-authenticate") ?? "";
+    expect(challenge).toMatch(/^Bearer realm="atomize", error="invalid_token", /);
+    expect(challenge).toContain(
+      'error_description="Make a personal access token in Atomize under Settings > API tokens"',
+    );
+    const metadataUrl = challenge.match(/resource_metadata="([^"]+)"/)?.[1];
+    expect(metadataUrl).toBe(`${server.url.replace(/\/$/, "")}/.well-known/oauth-protected-resource/mcp`);
+    for (const url of [
+      metadataUrl!,
+      new URL("/.well-known/oauth-protected-resource", server.url).toString(),
+    ]) {
+      const metadata = await fetch(url);
+      expect(metadata.status).toBe(200);
+      const body = await metadata.json();
+      expect(body).toEqual({
+        resource: `${server.url.replace(/\/$/, "")}/mcp`,
+        bearer_methods_supported: ["header"],
+        resource_name: "Atomize MCP server (personal access tokens from Settings > API tokens)",
+        resource_documentation: `${server.url.replace(/\/$/, "")}/settings?tab=api-tokens`,
+      });
+      expect(body).not.toHaveProperty("authorization_servers");
+    }
+    for (const path of [
+      "/.well-known/oauth-authorization-server",
+      "/.well-known/oauth-authorization-server/mcp",
+      "/.well-known/openid-configuration",
+    ]) {
+      const none = await fetch(new URL(path, server.url));
+      expect(none.status).toBe(404);
+      expect(none.headers.get("content-type")).toMatch(/json/);
+    }
     // A sign-in session's short-lived access token is not a personal access token.
     const web = new TestClient(server.url);
     const reg = await registerUser(web);
@@ -119,7 +152,7 @@ describe("the MCP server", () => {
     expect(get.status).toBe(405);
   });
 
-  it("bounds what one request can ask: batches, bodies that are not JSON, and no OAuth metadata to probe", async () => {
+  it("bounds what one request can ask: batches, bodies that are not JSON, and sizes", async () => {
     const token = await (await account()).token("read");
     const post = (body: string) =>
       fetch(new URL("/mcp", server.url), {
@@ -178,8 +211,6 @@ describe("the MCP server", () => {
       JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(1_100_000) }),
     );
     expect(huge.status).toBe(413);
-    const probe = await fetch(new URL("/.well-known/oauth-protected-resource/mcp", server.url));
-    expect(probe.status).toBe(404);
   });
 
   it("walks a plan with next_task and set_task_status until it is done, live for the browser", async () => {

@@ -1,11 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
-import { MCP_PATH } from "../../shared/agent-setup";
+import { MCP_PATH, TOKENS_PAGE } from "../../shared/agent-setup";
 import { BATCH_COST_MAX, batchCost, batchTooCostly, heavyMcpMessage } from "../../shared/batch-cost";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { callerContext } from "../operations/context";
 import type { AppEnv } from "../rest/http";
+import {
+  discoverResult,
+  LEGACY_VERSION,
+  MODERN_VERSIONS,
+  modernAnswer,
+  modernVersionOf,
+  unsupportedVersion,
+} from "./eras";
 import { markStreamOpen, mcpSessions } from "./sessions";
 
 /**
@@ -35,6 +43,24 @@ export const MCP_BATCH_MAX = 10;
 
 const rpcError = (c: Context<AppEnv>, status: 400, code: number, message: string) =>
   c.json({ jsonrpc: "2.0", error: { code, message }, id: null }, status);
+
+/** RFC 9728's well-known path for protected-resource metadata (the resource's path follows it). */
+export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
+
+/**
+ * The MCP server's protected-resource metadata (RFC 9728; MCP's authorization section asks servers for
+ * it): the resource, bearer tokens in the header, and where a person gets one. No `authorization_servers`:
+ * Atomize issues no OAuth tokens, so a client has no flow to start and can say so instead.
+ */
+export function protectedResourceMetadata(publicUrl: string) {
+  const origin = publicUrl.replace(/\/+$/, "");
+  return {
+    resource: `${origin}${MCP_PATH}`,
+    bearer_methods_supported: ["header"],
+    resource_name: "Atomize MCP server (personal access tokens from Settings > API tokens)",
+    resource_documentation: `${origin}${TOKENS_PAGE}`,
+  };
+}
 
 const NEEDS_TOKEN =
   "The MCP server needs a personal access token: make one in Atomize under Settings → API tokens and send it as Authorization: Bearer <token>.";
@@ -89,8 +115,13 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
   }
   const session = c.var.auth.session;
   if (!session?.apiToken) {
+    // RFC 9728: the header names the protected-resource metadata, which names no authorization server,
+    // so a client does not start an OAuth flow Atomize does not have; the text says where tokens come from.
+    const origin = c.var.deps.config.PUBLIC_URL.replace(/\/+$/, "");
     throw new AppError("UNAUTHORIZED", NEEDS_TOKEN, {
-      headers: { "WWW-Authenticate": 'Bearer realm="atomize", error="invalid_token"' },
+      headers: {
+        "WWW-Authenticate": `Bearer realm="atomize", error="invalid_token", error_description="Make a personal access token in Atomize under Settings > API tokens", resource_metadata="${origin}${PROTECTED_RESOURCE_PATH}${MCP_PATH}"`,
+      },
     });
   }
   const sessions = mcpSessions(c.var.deps);
@@ -130,16 +161,62 @@ export async function handleMcp(c: Context<AppEnv>): Promise<Response> {
     return transport.handleRequest(c.req.raw, { parsedBody: body });
   }
   const ctx = callerContext({ deps: c.var.deps, session, meta: c.var.meta, log: c.var.log });
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
-  const server = await connectMcpServer(ctx, transport);
-  try {
-    return await transport.handleRequest(c.req.raw, { parsedBody: body });
-  } finally {
-    await server.close();
+  // One stateless SDK server for one request, in the 2025 era the SDK speaks.
+  const answer = async (request: Request, parsedBody: unknown) => {
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    const server = await connectMcpServer(ctx, transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody });
+    } finally {
+      await server.close();
+    }
+  };
+  const modern = modernVersionOf(body, c.req.header("mcp-protocol-version"));
+  if (!modern) return answer(c.req.raw, body);
+  return answerModern(c, body as ModernMessage, modern, answer);
+}
+
+type ModernMessage = { id?: unknown; method?: unknown };
+
+/**
+ * A request of the stateless 2026-07-28 era (eras.ts): `server/discover` from the SDK server's own
+ * `initialize` answer; anything else handed to the SDK in the 2025 era and given the modern result fields.
+ */
+async function answerModern(
+  c: Context<AppEnv>,
+  message: ModernMessage,
+  version: string,
+  answer: (request: Request, parsedBody: unknown) => Promise<Response>,
+): Promise<Response> {
+  if (!(MODERN_VERSIONS as readonly string[]).includes(version))
+    return c.json(unsupportedVersion(message.id, version), 400);
+  const headers = new Headers(c.req.raw.headers);
+  headers.set("mcp-protocol-version", LEGACY_VERSION);
+  const legacy = (parsedBody: unknown) =>
+    answer(
+      new Request(c.req.raw.url, { method: "POST", headers, body: JSON.stringify(parsedBody) }),
+      parsedBody,
+    );
+  if (message.method === "server/discover") {
+    const init = await legacy({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: LEGACY_VERSION,
+        capabilities: {},
+        clientInfo: { name: "server-discover", version: "0" },
+      },
+    });
+    const result = ((await init.json()) as { result?: Parameters<typeof discoverResult>[1] }).result ?? {};
+    return c.json(discoverResult(message.id ?? null, result));
   }
+  const res = await legacy(message);
+  if (!(res.headers.get("content-type") ?? "").includes("application/json")) return res;
+  return c.json(modernAnswer(String(message.method), await res.json()) as object, res.status as 200);
 }
 
 /** Ends every open session (the server is stopping). */

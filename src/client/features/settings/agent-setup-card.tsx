@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from "react";
-import { type AgentSetup, agentSetups, PLAN_REQUEST } from "../../../shared/agent-setup";
+import { type AgentSetup, agentSetups, PLAN_REQUEST, SAMPLING_NOTE } from "../../../shared/agent-setup";
 import { TabList, tabPanelProps } from "../../components/tabs";
 import { useToast } from "../../components/toast";
 
@@ -36,6 +36,9 @@ export function AgentSetupCard({ token }: { token: string | null }) {
           It can also plan a project with its own model, with no API key here: ask it{" "}
           <q className="font-medium text-base-content">{PLAN_REQUEST}</q>. The project then shows as planned
           by your coding agent and grows live as it works.
+        </p>
+        <p className="text-sm text-base-content/70" data-testid="agent-sampling">
+          {SAMPLING_NOTE}
         </p>
         <TabList
           tabs={setups.map((s) => ({ id: s.id, label: s.label }))}
