@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { budgetKey, takeBudget } from "../../src/server/lib/rate-budget";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/github";
 import { waitForExport } from "../support/exports";
 import { registerUser, TestClient } from "../support/http-client";
@@ -92,6 +93,10 @@ describe("GitHub export on GitHub's terms", () => {
   it("keeps under the hourly budget by pausing, and says when it resumes", async () => {
     // GitHub would refuse a 13th content-creating request within the window.
     github.setContentLimits({ perHour: 13, hourMs: 1500 });
+    // Another job of the same token (here, or in another process) has just spent the window's budget:
+    // the export's first write must wait, however fast or slow this machine is.
+    const budget = { key: budgetKey("github:writes", "ghp_budget"), limit: 12, windowMs: 1500 };
+    for (let i = 0; i < 12; i++) expect(await takeBudget(server.deps.db, budget)).toBe(0);
     const before = github.server.log.length;
     const messages: string[] = [];
     const unsubscribe = server.deps.events.subscribe((e) => {

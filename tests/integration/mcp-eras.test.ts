@@ -74,7 +74,9 @@ async function planWith(call: (name: string, args: Record<string, unknown>) => P
 }
 
 describe("MCP in both protocol eras", () => {
-  it("plans a project with a 2026-07-28 client: server/discover, then stateless requests", async () => {
+  it("plans a project with a 2026-07-28 client: server/discover, then stateless requests", {
+    timeout: 60_000,
+  }, async () => {
     const { web, token } = await account();
     const client = new ModernClient(
       { name: "modern-agent", version: "1.0.0" },
@@ -139,7 +141,7 @@ describe("MCP in both protocol eras", () => {
     });
   });
 
-  it("plans a project with a 2025-11-25 client: initialize, as before", async () => {
+  it("plans a project with a 2025-11-25 client: initialize, as before", { timeout: 60_000 }, async () => {
     const { web, token } = await account();
     const client = await connectMcp(server.url, token);
     try {
