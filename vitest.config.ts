@@ -85,6 +85,7 @@ export const postgresSuites = [
   "tests/integration/usage-limits.test.ts",
   "tests/integration/webhook-replay.test.ts",
   "tests/integration/rate-budgets.test.ts",
+  "tests/integration/mcp-eras.test.ts",
 ];
 
 // With TEST_DATABASE_URL set, the integration project is the PostgreSQL pass: only the suites above.
