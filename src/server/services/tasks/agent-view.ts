@@ -373,6 +373,18 @@ async function agentTaskIn(
   };
 }
 
+/** The task an answer gives, if any, with the titles of the other rows it names read in the same pass. */
+async function taskWithTitles(
+  deps: Deps,
+  plan: LoadedPlan,
+  id: string | null | undefined,
+  others: readonly string[],
+): Promise<AgentTask | null> {
+  if (id) return agentTaskIn(deps, plan, id, others);
+  await withTitles(deps, plan, others);
+  return null;
+}
+
 /** One task with everything needed to do it: its text, criteria, requirements, order, notes and project. */
 export async function getAgentTask(deps: Deps, userId: string, id: string): Promise<AgentTask> {
   const row = await getOwnedRow(deps, userId, id);
@@ -435,9 +447,7 @@ export async function getNextTask(
   }
   const alsoReady = ready.filter((r) => r !== chosen).slice(0, 10);
   const inProgress = ready.filter((r) => plan.byId.get(r)?.status === "in_progress").slice(0, 10);
-  const task = chosen
-    ? await agentTaskIn(deps, plan, chosen, [...alsoReady, ...inProgress])
-    : (await withTitles(deps, plan, [...alsoReady, ...inProgress]), null);
+  const task = await taskWithTitles(deps, plan, chosen, [...alsoReady, ...inProgress]);
   return {
     project_id: top.id,
     task,
@@ -654,9 +664,7 @@ export async function claimNextTask(
     message = "Nothing is ready: the remaining tasks wait for work not done yet.";
   }
   const heldIds = [...held.keys()].slice(0, 10);
-  const task = claimed
-    ? await agentTaskIn(deps, plan, claimed.taskId, heldIds)
-    : (await withTitles(deps, plan, heldIds), null);
+  const task = await taskWithTitles(deps, plan, claimed?.taskId, heldIds);
   if (claimed) {
     const until = `${claimOf(claimed)!.claimed_until.slice(11, 16)} UTC`;
     await announceClaim(
