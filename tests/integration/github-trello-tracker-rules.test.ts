@@ -246,7 +246,11 @@ describe("Trello: labels, long descriptions and the baseline", () => {
     const { client, rootId } = await owner("trello");
     expect((await exportTrello(client, rootId, { board_name: "Rules long" })).status).toBe("completed");
     const board = trello.boards().find((b) => b.name === "Rules long")!;
-    const [item] = await itemsOf(rootId, "trello");
+    // A card of a task with subtasks (the rows come back in no set order: an update moves a row).
+    const [parent] = await server.deps.database.rows<{ id: string }>(
+      sql`select id from tasks where root_task_id = ${rootId} and depth = 1 order by position limit 1`,
+    );
+    const item = (await itemsOf(rootId, "trello")).find((i) => i.taskId === parent!.id);
     // 15,000 characters of two-byte letters: 90,000 characters percent-encoded, far past any URL limit.
     const long = `Überprüfung ${"é".repeat(15_000)}`;
     await server.deps.db.execute(sql`update tasks set description = ${long} where id = ${item!.taskId}`);
