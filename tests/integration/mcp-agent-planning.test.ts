@@ -5,6 +5,7 @@ import { type CreateMessageRequest, CreateMessageRequestSchema } from "@modelcon
 import { getEncoding } from "js-tiktoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapLocalRepository } from "../../src/cli/local-repository";
+import { scriptedSplit as answer } from "../support/agent-answers";
 import { flatten, type TreeNode, waitForStatus, withoutDataMarkers } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { callTool, connectMcp, toolError } from "../support/mcp-client";
@@ -73,32 +74,6 @@ const DESCRIPTION = [
   "- Organisers schedule meetings on a calendar",
   "Out of scope: a mobile app",
 ].join("\n");
-
-/** A scripted answer for a step: `n` subtasks, groups above `leafDepth`, leaves at it. */
-function answer(step: Step, n = 3, leafDepth = 2) {
-  const leaf = step.depth + 1 >= leafDepth;
-  const subtasks = Array.from({ length: n }, (_, i) => ({
-    title: `Part ${i + 1} of ${step.node_id.slice(0, 8)}`,
-    description: `Build part ${i + 1} of this task`,
-    complexity_score: leaf ? 3 : 6,
-    story_points: leaf ? 2 : 8,
-    implementation_details: "Where it goes and what it uses.",
-    acceptance_criteria: ["It works as stated", "A test covers it"],
-    requirement_ids: ["R1", "R2"],
-    estimated_hours: leaf ? 6 : 40,
-    estimate_low_hours: leaf ? 4 : 30,
-    estimate_high_hours: leaf ? 10 : 60,
-    depends_on: i > 0 ? [i] : [],
-    atomic: leaf,
-  }));
-  return {
-    node_id: step.node_id,
-    subtasks,
-    ...(step.depth === 0
-      ? { assessment: { complexity_score: 6, story_points: 13, rationale: "Three features and sign-up." } }
-      : {}),
-  };
-}
 
 /** The JSON Schema of one subtask in a step's answer. */
 function subtaskItems(step: Step): { properties: Record<string, unknown> } {

@@ -3,6 +3,7 @@ import {
   StreamableHTTPClientTransport as ModernTransport,
 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scriptedSplit } from "../support/agent-answers";
 import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { callTool, connectMcp } from "../support/mcp-client";
@@ -34,31 +35,6 @@ async function account() {
 type Step = { done: boolean; node_id: string; depth: number; project_id: string };
 type ToolAnswer = { isError?: boolean; content: Array<{ type: string; text?: string }> };
 
-/** A scripted planner: three subtasks a step, leaves at depth 2. */
-function answer(step: Step) {
-  const leaf = step.depth + 1 >= 2;
-  return {
-    node_id: step.node_id,
-    subtasks: [1, 2, 3].map((i) => ({
-      title: `Part ${i} of ${step.node_id.slice(0, 8)}`,
-      description: `Build part ${i} of this task`,
-      complexity_score: leaf ? 3 : 6,
-      story_points: leaf ? 2 : 8,
-      implementation_details: "Where it goes and what it uses.",
-      acceptance_criteria: ["It works as stated", "A test covers it"],
-      requirement_ids: ["R1"],
-      estimated_hours: leaf ? 6 : 40,
-      estimate_low_hours: leaf ? 4 : 30,
-      estimate_high_hours: leaf ? 10 : 60,
-      depends_on: i > 1 ? [i - 1] : [],
-      atomic: leaf,
-    })),
-    ...(step.depth === 0
-      ? { assessment: { complexity_score: 6, story_points: 13, rationale: "Lists and sharing." } }
-      : {}),
-  };
-}
-
 const DESCRIPTION = "A shared shopping list\n- Users create lists\n- Items can be ticked off";
 
 /** Plans a project to the end through `call` (a tool call of either era's client). */
@@ -67,7 +43,7 @@ async function planWith(call: (name: string, args: Record<string, unknown>) => P
   let step = made.step as Step;
   let steps = 0;
   while (!step.done) {
-    step = (await call("submit_subtasks", answer(step))).next as Step;
+    step = (await call("submit_subtasks", scriptedSplit(step))).next as Step;
     steps++;
   }
   return { id: made.id as string, steps };
