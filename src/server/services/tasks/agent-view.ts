@@ -533,7 +533,8 @@ const CLAIM_WINDOW = 64;
  * Of these leaves, those someone other than the claimer holds now, with the claim. A plan's claims are
  * few (one per person or agent at work), so they are read by plan and matched here.
  */
-type ClaimsRead = (ClaimRow & { taskId: string; tokenId: string | null })[];
+/** The claims held now on a plan, as `activeClaims` reads them. */
+type ClaimsRead = Awaited<ReturnType<typeof activeClaims>>;
 
 /** Of the claims held now on a plan, those by others on leaves `ids`. */
 function heldByOthers(claims: ClaimsRead, ids: readonly string[], claimer: Claimer) {
