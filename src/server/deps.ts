@@ -8,7 +8,7 @@ import type { Logger } from "./lib/logger";
 import type { PlanRuns } from "./plan/runs";
 import type { EventBus } from "./realtime/event-bus";
 import type { Presence } from "./realtime/presence";
-import type { Exporters } from "./services/exports/runner";
+import type { Trackers } from "./services/exports/tracker";
 import type { OllamaDetector } from "./services/model-providers/ollama";
 import type { TreeCache } from "./services/tasks/tree-cache";
 
@@ -32,8 +32,8 @@ export type Deps = {
   // Blog (issue 6): outgoing e-mail, and the key that signs unsubscribe links.
   mailer: Mailer;
   unsubscribeKey: Buffer;
-  /** The export targets and the function that runs each. */
-  exporters: Exporters;
+  /** The trackers (JIRA, Trello, GitHub): export, sync and webhooks, one module each (exports/tracker.ts). */
+  trackers: Trackers;
   /** Whole-plan reads, built once per plan version (TREE_CACHE_MB). */
   treeCache: TreeCache;
 };

@@ -22,10 +22,8 @@ import { createWebSockets } from "./realtime/websocket";
 import { purgeExpiredSessions } from "./services/auth/sessions";
 import { registerBlog } from "./services/blog/notify";
 import { deriveUnsubscribeKey } from "./services/blog/unsubscribe-token";
-import { githubExporter } from "./services/exports/github";
-import { jiraExporter } from "./services/exports/jira";
 import { registerExports } from "./services/exports/runner";
-import { trelloExporter } from "./services/exports/trello";
+import { TRACKERS } from "./services/exports/trackers";
 import { createOllamaDetector } from "./services/model-providers/ollama";
 import { expireClaims } from "./services/tasks/claims";
 import { createTreeCache } from "./services/tasks/tree-cache";
@@ -104,7 +102,7 @@ export async function startServer(
     // Blog (issue 6): e-mail through SMTP_URL or the mail_outbox table; signed unsubscribe links.
     mailer: createMailer(config, database, log.child({ component: "mail" })),
     unsubscribeKey: deriveUnsubscribeKey(config.BLOG_UNSUBSCRIBE_SECRET, vaultKey),
-    exporters: { jira: jiraExporter, trello: trelloExporter, github: githubExporter },
+    trackers: { ...TRACKERS },
     treeCache: createTreeCache(config.TREE_CACHE_MB),
   };
   registerDecomposition(deps);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IntegrationError } from "../../src/server/integrations/errors";
-import type { Exporter, ExportPlan } from "../../src/server/services/exports/runner";
+import type { Exporter, ExportPlan } from "../../src/server/services/exports/tracker";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/github";
 import { waitForExport } from "../support/exports";
 import { registerUser, TestClient } from "../support/http-client";
@@ -53,8 +53,8 @@ describe("the export runner", () => {
         return { planned: plan.writes.issues };
       },
     };
-    const real = server.deps.exporters.github;
-    server.deps.exporters.github = recording;
+    const real = server.deps.trackers.github;
+    server.deps.trackers.github = { ...real, exporter: recording };
     try {
       const started = await client.post("/api/github/start-export", {
         task_id: rootId,
@@ -65,21 +65,24 @@ describe("the export runner", () => {
       expect(done.result).toEqual({ planned: 2 });
       expect(calls).toEqual(["prepare ada/plans", "run ada/plans"]);
     } finally {
-      server.deps.exporters.github = real;
+      server.deps.trackers.github = real;
     }
   });
 
   it("fails an export whose prepare refuses, without calling run", async () => {
     const { client, rootId } = await connectedOwner();
     let ran = false;
-    const real = server.deps.exporters.github;
-    server.deps.exporters.github = {
-      async prepare() {
-        throw new IntegrationError("The target refused the plan.", 400);
-      },
-      async run() {
-        ran = true;
-        return {};
+    const real = server.deps.trackers.github;
+    server.deps.trackers.github = {
+      ...real,
+      exporter: {
+        async prepare() {
+          throw new IntegrationError("The target refused the plan.", 400);
+        },
+        async run() {
+          ran = true;
+          return {};
+        },
       },
     };
     try {
@@ -91,7 +94,7 @@ describe("the export runner", () => {
       expect(done).toMatchObject({ status: "failed", error: "The target refused the plan." });
       expect(ran).toBe(false);
     } finally {
-      server.deps.exporters.github = real;
+      server.deps.trackers.github = real;
     }
   });
 

@@ -172,7 +172,7 @@ export const exportOperations = {
     summary: "Starts an export of a task tree to a new JIRA project (and Confluence).",
     input: startJiraExportInput,
     output: startedExport,
-    run: ({ deps, user }, input) => exportsService.startExport(deps, user, { kind: "jira", input }),
+    run: ({ deps, user }, input) => exportsService.startExport(deps, user, "jira", input),
     rest: [{ method: "post", path: "/jira/start-export", from: "body", status: 202 }],
   }),
   startTrello: mutation({
@@ -180,7 +180,7 @@ export const exportOperations = {
     summary: "Starts an export of a task tree to a new Trello board.",
     input: startTrelloExportInput,
     output: startedExport,
-    run: ({ deps, user }, input) => exportsService.startExport(deps, user, { kind: "trello", input }),
+    run: ({ deps, user }, input) => exportsService.startExport(deps, user, "trello", input),
     rest: [{ method: "post", path: "/trello/start-export", from: "body", status: 202 }],
   }),
   startGithub: mutation({
@@ -188,7 +188,7 @@ export const exportOperations = {
     summary: "Starts an export of a task tree to GitHub issues.",
     input: startGithubExportInput,
     output: startedExport,
-    run: ({ deps, user }, input) => exportsService.startExport(deps, user, { kind: "github", input }),
+    run: ({ deps, user }, input) => exportsService.startExport(deps, user, "github", input),
     rest: [{ method: "post", path: "/github/start-export", from: "body", status: 202 }],
   }),
   preview: query({

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { googleExchangeInput } from "../../shared/schemas/auth";
 import { blogPost, confirmSubscriptionInput, unsubscribeTokenInput } from "../../shared/schemas/blog";
 import { detailMessage } from "../../shared/schemas/common";
+import { EXPORT_KINDS } from "../../shared/schemas/integrations";
 import * as google from "../services/auth/google";
 import { confirmWithToken } from "../services/blog/confirmation";
 import { findPublishedPost } from "../services/blog/posts";
@@ -17,7 +18,7 @@ import { mutation, query } from "./define";
  * no REST route or tRPC procedure of their own, but they go through `invoke` like every other operation.
  */
 
-const hookKind = z.enum(["github", "jira", "trello"]);
+const hookKind = z.enum(EXPORT_KINDS);
 
 /** A delivery as it reached us: the raw body (its signature covers it byte for byte) and the headers read. */
 const webhookDelivery = z.object({

@@ -112,8 +112,11 @@ export const jiraProjectList = z.object({
 /** The largest webhook delivery accepted (GitHub sends up to 25 MB, but not for the events we ask for). */
 export const WEBHOOK_BODY_MAX = 1024 * 1024;
 
+/** The trackers, each one module on the server (services/exports/<kind>/tracker.ts, decision 038). */
 export const EXPORT_KINDS = ["jira", "trello", "github"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
+/** Each tracker by the name people know it by. */
+export const EXPORT_LABELS: Record<ExportKind, string> = { jira: "JIRA", trello: "Trello", github: "GitHub" };
 
 /** JIRA export config (credentials may be omitted to use the stored ones). */
 export const jiraExportConfig = z.strictObject({

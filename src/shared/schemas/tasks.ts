@@ -3,6 +3,7 @@ import { parseGithubRepoUrl } from "../github-names";
 import { planState, workState } from "../work-state";
 import { actualHoursInput } from "./actuals";
 import { isoTimestamp, pageOf } from "./common";
+import { EXPORT_KINDS } from "./integrations";
 import { LOCK_REASONS } from "./replan";
 import { repositoryMap, taskFile } from "./repository-map";
 import { estimateHours, estimateRange, rollup } from "./schedule";
@@ -297,7 +298,7 @@ export type EventModelMetadata = z.infer<typeof eventModelMetadata>;
 
 /** What exports made for a task: the JIRA issue, Trello card or GitHub issue, with its link. */
 export const remoteLink = z.object({
-  kind: z.enum(["jira", "trello", "github"]),
+  kind: z.enum(EXPORT_KINDS),
   /** "MKT-12", "#34", a card's short link. */
   key: z.string(),
   url: z.string(),

@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { EXPORT_KINDS } from "../../../shared/schemas/integrations";
 import { tasks } from "./tasks";
 import { users } from "./users";
 
@@ -98,7 +99,7 @@ export const remoteItems = pgTable(
     rootTaskId: uuid()
       .notNull()
       .references(() => tasks.id, { onDelete: "cascade" }),
-    kind: text({ enum: ["jira", "trello", "github"] }).notNull(),
+    kind: text({ enum: EXPORT_KINDS }).notNull(),
     /** When an export marked it removed (its task was deleted): it is left alone from then on. */
     removedAt: timestamp({ withTimezone: true }),
     /** Where it lives: "<site origin>|<project key>" (JIRA), the board id (Trello), "owner/repo" (GitHub, lower case). */
@@ -162,7 +163,7 @@ export const trackerChanges = pgTable(
       .references(() => tasks.id, { onDelete: "cascade" }),
     /** The item it concerns; null for an item added there, which no export made. */
     remoteItemId: uuid().references(() => remoteItems.id, { onDelete: "cascade" }),
-    kind: text({ enum: ["jira", "trello", "github"] }).notNull(),
+    kind: text({ enum: EXPORT_KINDS }).notNull(),
     target: text().notNull(),
     /** The item's id there (for an added item, the one to link when it is accepted). */
     remoteId: text().notNull(),
@@ -237,7 +238,7 @@ export const webhookEndpoints = pgTable(
     userId: uuid()
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text({ enum: ["jira", "trello", "github"] }).notNull(),
+    kind: text({ enum: EXPORT_KINDS }).notNull(),
     /** The signing secret, sealed with the credentials vault (shown to its owner to paste into the service). */
     secretCiphertext: text().notNull(),
     lastDeliveryAt: timestamp({ withTimezone: true }),

@@ -1,31 +1,25 @@
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { parseGithubRepository } from "../../../shared/github-names";
 import { UUID_PATTERN } from "../../../shared/ids";
 import {
+  EXPORT_LABELS,
   type ExportKind,
   type ExportPreview,
   type ExportView,
   type exportPreviewInput,
-  type startGithubExportInput,
-  type startJiraExportInput,
-  type startTrelloExportInput,
-  TRELLO_CREDENTIALS_REQUIRED,
 } from "../../../shared/schemas/integrations";
 import { exports, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { jiraSiteOrigin } from "../../integrations/allowed-origin";
-import { readCredential } from "../../integrations/credentials";
 import type { JobKind } from "../../jobs/payloads";
 import { recordActivity } from "../../plan/activity";
 import type { UserRow } from "../auth/sessions";
 import { assertApprovedForExport } from "../tasks/approval";
 import { getOwnedRow } from "../tasks/tasks";
 import { exportCounts, previousExport } from "./remote";
+import type { ExportRow, TrackerStartInput } from "./tracker";
 
 export const JOB_EXPORT = "export.run" satisfies JobKind;
-export type ExportRow = typeof exports.$inferSelect;
 
 export function toExportView(row: ExportRow): ExportView {
   return {
@@ -43,10 +37,7 @@ export function toExportView(row: ExportRow): ExportView {
   };
 }
 
-function taskIdOf(input: {
-  task_id?: string | undefined;
-  task_tree?: { task_id?: string; id?: string } | undefined;
-}) {
+function taskIdOf(input: TrackerStartInput) {
   const id = input.task_id ?? input.task_tree?.task_id ?? input.task_tree?.id;
   if (!id) {
     throw new AppError("UNPROCESSABLE_CONTENT", "Say which task to export (task_id)", {
@@ -57,86 +48,20 @@ function taskIdOf(input: {
 }
 
 /**
- * Starts an export of one of the caller's task trees. Credentials come from the request or, when
- * left out, from the stored (encrypted) ones; they travel to the job sealed, never in plain text.
+ * Starts an export of one of the caller's task trees to a tracker. Credentials come from the request or,
+ * when left out, from the stored (encrypted) ones (the tracker's `start` says which); they travel to the
+ * job sealed, never in plain text.
  */
-export type StartExportRequest =
-  | { kind: "jira"; input: z.output<typeof startJiraExportInput> }
-  | { kind: "trello"; input: z.output<typeof startTrelloExportInput> }
-  | { kind: "github"; input: z.output<typeof startGithubExportInput> };
-
-/** Each tracker by the name people know it by. */
-export const EXPORT_LABELS: Record<ExportKind, string> = { jira: "JIRA", trello: "Trello", github: "GitHub" };
-
 export async function startExport(
   deps: Deps,
   user: UserRow,
-  request: StartExportRequest,
+  kind: ExportKind,
+  input: TrackerStartInput,
 ): Promise<{ export_id: string; status: string }> {
-  const kind: ExportKind = request.kind;
+  const taskId = taskIdOf(input);
   // A plan that needs an approval and has none that holds goes nowhere: checked before anything else.
-  await assertApprovedForExport(
-    deps,
-    user.id,
-    request.kind === "github" ? request.input.task_id : taskIdOf(request.input),
-    EXPORT_LABELS[kind],
-  );
-  let secret: Record<string, string>;
-  let config: Record<string, unknown>;
-  let taskId: string;
-  if (request.kind === "jira") {
-    const input = request.input;
-    taskId = taskIdOf(input);
-    const stored = await readCredential<{ user_email: string; api_token: string }>(deps, user.id, "jira");
-    const c = input.config;
-    const jiraUrl = c.jira_url || (stored?.publicData.jira_url as string | undefined);
-    const email = c.user_email || stored?.secret.user_email;
-    const token = c.api_token || stored?.secret.api_token;
-    const accountId = c.account_id || (stored?.publicData.account_id as string | undefined);
-    const missing = !jiraUrl
-      ? "JIRA URL is required"
-      : !email
-        ? "Your email is required"
-        : !token
-          ? "API token is required"
-          : !accountId
-            ? "Account ID is required"
-            : null;
-    if (missing) throw new AppError("UNPROCESSABLE_CONTENT", missing);
-    const site = jiraSiteOrigin(jiraUrl!, deps.config.JIRA_ALLOWED_ORIGINS, deps.config);
-    secret = { user_email: email!, api_token: token! };
-    config = {
-      jira_url: site,
-      account_id: accountId,
-      project_name: c.project_name,
-      project_key: c.project_key,
-      user_email: email,
-      existing_project: c.existing_project === true,
-      ...(c.confluence_space_key ? { confluence_space_key: c.confluence_space_key } : {}),
-    };
-  } else if (request.kind === "trello") {
-    const input = request.input;
-    taskId = taskIdOf(input);
-    const stored = await readCredential<{ api_key: string; token: string }>(deps, user.id, "trello");
-    const key = input.config.trello_api_key || stored?.secret.api_key;
-    const token = input.config.trello_token || stored?.secret.token;
-    if (!key || !token) {
-      throw new AppError("UNPROCESSABLE_CONTENT", TRELLO_CREDENTIALS_REQUIRED);
-    }
-    secret = { api_key: key, token };
-    config = {
-      board_name: input.config.board_name,
-      ...(input.config.board_id ? { board_id: input.config.board_id } : {}),
-    };
-  } else {
-    const input = request.input;
-    taskId = input.task_id;
-    const stored = await readCredential<{ token: string }>(deps, user.id, "github");
-    if (!stored)
-      throw new AppError("UNPROCESSABLE_CONTENT", "Connect your GitHub account in Settings first.");
-    secret = { token: stored.secret.token };
-    config = { repository: input.config.repository };
-  }
+  await assertApprovedForExport(deps, user.id, taskId, EXPORT_LABELS[kind]);
+  const { secret, config } = await deps.trackers[kind].start(deps, user.id, input);
   const task = await getOwnedRow(deps, user.id, taskId);
   if (task.parentId)
     throw new AppError(
@@ -226,18 +151,7 @@ export async function previewExport(
 ): Promise<ExportPreview> {
   const task = await getOwnedRow(deps, user.id, input.task_id);
   const rootId = task.rootTaskId ?? task.id;
-  let target: string | null = null;
-  if (input.kind === "jira" && input.project_key) {
-    const stored = await readCredential(deps, user.id, "jira");
-    const url = input.jira_url || (stored?.publicData.jira_url as string | undefined);
-    if (url)
-      target = `${jiraSiteOrigin(url, deps.config.JIRA_ALLOWED_ORIGINS, deps.config)}|${input.project_key}`;
-  } else if (input.kind === "trello" && input.board_id) {
-    target = input.board_id;
-  } else if (input.kind === "github" && input.repository) {
-    const repo = parseGithubRepository(input.repository);
-    if (repo) target = `${repo.owner}/${repo.repo}`.toLowerCase();
-  }
+  const target = await deps.trackers[input.kind].previewTarget(deps, user.id, input);
   const subtasks = await deps.db.select({ id: tasks.id }).from(tasks).where(eq(tasks.rootTaskId, rootId));
   const ids = subtasks.map((t) => t.id);
   if (!target) return { exported_before: false, update: 0, create: ids.length, remove: 0 };

@@ -1,7 +1,8 @@
 import type { ExportKind, ExportMessage } from "../../../shared/schemas/integrations";
 import type { Deps } from "../../deps";
 import type { BusEvent } from "../../realtime/event-bus";
-import { type ExportRow, getOwnedExport, toExportView } from "./exports";
+import { getOwnedExport, toExportView } from "./exports";
+import type { ExportRow } from "./tracker";
 
 /**
  * What a client watching an export is told (the tRPC subscription `exports.events` and the raw

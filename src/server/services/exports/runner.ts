@@ -1,70 +1,20 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import type { ExportKind } from "../../../shared/schemas/integrations";
-import type { TaskTreeNode } from "../../../shared/schemas/tasks";
-import { exports, type RemoteBaseline, remoteItems, tasks } from "../../db/schema/index";
+import { EXPORT_LABELS, type ExportKind } from "../../../shared/schemas/integrations";
+import { exports, remoteItems, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { IntegrationError } from "../../integrations/errors";
 import { type JobContext, PermanentJobError, type TypedJob } from "../../jobs/queue";
 import { actorById, recordActivity } from "../../plan/activity";
 import { getTaskTree } from "../tasks/tasks";
-import { EXPORT_LABELS, type ExportRow, JOB_EXPORT } from "./exports";
-
-export type ExportContext = {
-  deps: Deps;
-  row: ExportRow;
-  tree: TaskTreeNode;
-  config: Record<string, unknown>;
-  secret: Record<string, string>;
-  signal: AbortSignal;
-  /** What this export created so far (ids, keys): saved after every step so a retry resumes. */
-  state: Record<string, unknown>;
-  saveState(): Promise<void>;
-  /** Reports a step; progress never goes backwards. */
-  progress(step: string, percent: number, message: string): Promise<void>;
-};
-
-/** What an export made for one task, kept for links, sync and re-export (schema remote_items). */
-export type RemoteItem = {
-  task_id: string;
-  remote_id: string;
-  key: string;
-  url: string;
-  /** Its parent's remote id, where the service links parents (GitHub sub-issues). */
-  parent?: string | null;
-  /**
-   * What the export wrote there, in the service's words as it reads them back (title/summary/name, the
-   * body or description as plain text, story points, the parent's remote id): the baseline a later edit
-   * there is compared with (tracker-changes.ts).
-   */
-  sent?: RemoteBaseline;
-};
-
-/** An exporter's result; `remote` (where, and what it made there) is kept apart, not shown as the result. */
-export type ExportOutcome = Record<string, unknown> & {
-  /** `container`: the place's id that outlives renames (a GitHub repository's numeric id). */
-  remote?: { target: string; container?: string; items: RemoteItem[] };
-};
-
-/** What an exporter will write, worked out before the first write. */
-export type ExportPlan = {
-  /** How many of each thing it will create (the ones a resumed export made already included), for the log. */
-  writes: Record<string, number>;
-};
-
-/**
- * An export target. The runner calls `prepare`, then `run` with what it returned, and nothing else.
- * - `prepare` checks the credentials and options against the target and computes the plan; it writes
- *   nothing, so a refusal there leaves the target untouched.
- * - `run` performs the plan: it saves `ctx.state` after each step (a retry resumes and creates nothing
- *   twice), reports progress through `ctx.progress`, and returns the export's result.
- * Failures are IntegrationError (retryable or not) or PermanentJobError.
- */
-export type Exporter<Plan extends ExportPlan = ExportPlan> = {
-  prepare(ctx: ExportContext): Promise<Plan>;
-  run(ctx: ExportContext, plan: Plan): Promise<ExportOutcome>;
-};
-/** One exporter per target, passed in Deps (server.ts builds it): no registration by import side effect. */
-export type Exporters = Record<ExportKind, Exporter>;
+import { JOB_EXPORT } from "./exports";
+import {
+  type ExportContext,
+  type Exporter,
+  type ExportOutcome,
+  type ExportPlan,
+  type ExportRow,
+  subtasksOf,
+} from "./tracker";
 
 async function publish(
   deps: Deps,
@@ -85,7 +35,7 @@ async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: J
   const exportId = job.payload.exportId;
   const [row] = await deps.db.select().from(exports).where(eq(exports.id, exportId)).limit(1);
   if (!row || row.status === "completed") return;
-  const exporter = deps.exporters[row.kind as ExportKind];
+  const exporter = deps.trackers[row.kind as ExportKind]?.exporter;
   if (!exporter) throw new PermanentJobError(`No exporter for ${row.kind}`);
   if (!row.taskId) throw new PermanentJobError("The exported task was deleted.");
   const tree = await getTaskTree(deps, row.userId, row.taskId).catch(() => null);
@@ -266,17 +216,4 @@ async function runResuming<Plan extends ExportPlan>(
 
 export function registerExports(deps: Deps) {
   deps.jobs.register(JOB_EXPORT, (job, ctx) => runExport(deps, job, ctx));
-}
-
-/** Depth-first walk of a tree (the root excluded). */
-export function subtasksOf(tree: TaskTreeNode): TaskTreeNode[] {
-  const out: TaskTreeNode[] = [];
-  const visit = (n: TaskTreeNode) => {
-    for (const c of n.children) {
-      out.push(c);
-      visit(c);
-    }
-  };
-  visit(tree);
-  return out;
 }

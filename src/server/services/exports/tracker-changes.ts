@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { EXPORT_LABELS } from "../../../shared/schemas/integrations";
 import { DESCRIPTION_MAX, STORY_POINTS, type TaskStatus } from "../../../shared/schemas/tasks";
 import type { TrackerChange, TrackerChanges, TrackerField } from "../../../shared/schemas/tracker-changes";
 import { descriptionFirstLine, taskTitle } from "../../../shared/task-title";
@@ -50,8 +51,6 @@ export type AddedItem = {
   /** The exported item it sits under there, if any. */
   parent: string | null;
 };
-
-const SERVICE = { jira: "JIRA", github: "GitHub", trello: "Trello" } as const;
 
 /** Text compared as people read it: line ends, trailing spaces and runs of blank lines do not count. */
 export function normalText(text: string): string {
@@ -347,7 +346,7 @@ export async function announceTrackerChanges(
     userId,
     taskId: rootId,
     rootTaskId: rootId,
-    message: `${n} change${n === 1 ? "" : "s"} from ${SERVICE[kind]} to review`,
+    message: `${n} change${n === 1 ? "" : "s"} from ${EXPORT_LABELS[kind]} to review`,
     data: { tracker_changes: n },
   });
 }
@@ -602,7 +601,7 @@ async function applyResolution(
       .update(trackerChanges)
       .set({ status: decision === "theirs" ? "accepted" : "rejected", resolvedAt: new Date() })
       .where(eq(trackerChanges.id, c.id));
-    const what = `${SERVICE[c.kind]}'s ${c.field === "added" ? "new item" : c.field === "closed" ? "closing" : c.field.replace(/_/g, " ")} of ${c.remoteKey}`;
+    const what = `${EXPORT_LABELS[c.kind]}'s ${c.field === "added" ? "new item" : c.field === "closed" ? "closing" : c.field.replace(/_/g, " ")} of ${c.remoteKey}`;
     await recordActivity(tx, {
       rootId,
       taskId: result ?? taskId,
@@ -619,7 +618,7 @@ async function applyResolution(
     userId,
     taskId: rootId,
     rootTaskId: rootId,
-    message: `Change from ${SERVICE[c.kind]} ${decision === "theirs" ? "taken" : "declined"}`,
+    message: `Change from ${EXPORT_LABELS[c.kind]} ${decision === "theirs" ? "taken" : "declined"}`,
     data: { tracker_changes: n },
   });
   return { id: c.id, decision, task_id: result, remaining: n };

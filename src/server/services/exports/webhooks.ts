@@ -1,23 +1,19 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { UUID_PATTERN } from "../../../shared/ids";
+import type { ExportKind } from "../../../shared/schemas/integrations";
 import { remoteItemChanges, webhookDeliveries, webhookEndpoints } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { consumeRateLimit, perAddress } from "../auth/rate-limit";
-import { applyPullRequestEvent, readPullRequestEvent } from "./github/pull-request-events";
-import {
-  applyRemoteState,
-  closedUndone,
-  itemsFor,
-  jiraRead,
-  pointsFromLabels,
-  type RemoteState,
-} from "./sync";
-import { announceTrackerChanges, type RemoteSnapshot, reviewItem } from "./tracker-changes";
+import { applyRemoteState, itemsFor } from "./sync";
+import type { Change, WebhookHeaders, WebhookOutcome } from "./tracker";
+import { announceTrackerChanges, reviewItem } from "./tracker-changes";
 
 /**
- * Webhooks that bring status changes from GitHub and JIRA as they happen (issue 13's two-way sync).
+ * Webhooks that bring status changes from the trackers as they happen (issue 13's two-way sync). What is
+ * the same for every tracker is here; how each signs, names and words a delivery is its tracker's
+ * (`Tracker.webhook`, tracker.ts).
  *
  * Each user has one endpoint per service, `/api/hooks/{kind}/{id}`, with a secret they paste into the
  * service's webhook settings (shown once; creating it again makes a new one). A delivery is accepted only
@@ -54,7 +50,7 @@ import { announceTrackerChanges, type RemoteSnapshot, reviewItem } from "./track
  *   changes nothing.
  */
 
-export type HookKind = "github" | "jira" | "trello";
+export type HookKind = ExportKind;
 /**
  * How long a delivery id is kept: longer than any service sends the same delivery again (GitHub redelivers
  * deliveries of the past 3 days, on request; JIRA retries for about 30 minutes).
@@ -79,11 +75,12 @@ export async function createWebhook(
   kind: HookKind,
   given?: string,
 ): Promise<{ kind: HookKind; url: string; secret: string }> {
-  if (kind === "trello" && !given) {
-    const message = "Give your Trello application secret (trello.com/power-ups/admin).";
+  const rule = deps.trackers[kind].webhook.secret;
+  if (!rule.made && !given) {
+    const message = rule.ask;
     throw new AppError("UNPROCESSABLE_CONTENT", message, { fieldErrors: [{ field: "secret", message }] });
   }
-  if (kind !== "trello" && given) {
+  if (rule.made && given) {
     const message = "Atomize makes this webhook's secret itself.";
     throw new AppError("UNPROCESSABLE_CONTENT", message, { fieldErrors: [{ field: "secret", message }] });
   }
@@ -112,40 +109,7 @@ export async function listWebhooks(deps: Deps, userId: string) {
   };
 }
 
-/**
- * Trello's: base64 HMAC-SHA1 of the body and the callback URL as registered. Trello documented signing
- * the text as a "binary" string (each character's lowest 8 bits: U+2013 is the byte 19), then removed that
- * caveat because it had "accidentally fixed" it (its api-docs repository, commits 1a51337 and e47b0d5):
- * both forms are accepted, so a board, card or member name with "é" or "—" is not refused either way.
- * Both need the secret; ASCII text signs the same in each.
- */
-export function trelloSignatureOk(
-  secret: string,
-  raw: Buffer,
-  callbackUrl: string,
-  header: string | undefined,
-): boolean {
-  if (!header) return false;
-  const given = Buffer.from(header.trim(), "base64");
-  const binary = Buffer.from(raw.toString("utf8") + callbackUrl, "latin1");
-  const utf8 = Buffer.concat([raw, Buffer.from(callbackUrl)]);
-  return [binary, utf8].some((signed) => {
-    const expected = createHmac("sha1", secret).update(signed).digest();
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
-
-function signatureOk(secret: string, raw: Buffer, header: string | undefined): boolean {
-  const m = /^sha256=([0-9a-f]{64})$/i.exec(header?.trim() ?? "");
-  if (!m) return false;
-  const expected = createHmac("sha256", secret).update(raw).digest();
-  const given = Buffer.from(m[1]!, "hex");
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-export type Delivery = { raw: Buffer; headers: Record<string, string | undefined> };
-
-export type WebhookOutcome = { status: "applied" | "ignored" | "duplicate" | "stale"; changed: number };
+export type Delivery = { raw: Buffer; headers: WebhookHeaders };
 
 /** Handles one delivery; throws 404 (no such endpoint), 401 (signature), 429 (too many bad ones) or 400 (not JSON). */
 export async function receiveWebhook(
@@ -163,20 +127,8 @@ export async function receiveWebhook(
     .limit(1);
   if (!endpoint) throw notFound();
   const secret = deps.vault.decrypt(endpoint.secretCiphertext);
-  const signed =
-    kind === "trello"
-      ? trelloSignatureOk(
-          secret,
-          delivery.raw,
-          webhookUrl(deps, kind, id),
-          delivery.headers["x-trello-webhook"],
-        )
-      : signatureOk(
-          secret,
-          delivery.raw,
-          kind === "github" ? delivery.headers["x-hub-signature-256"] : delivery.headers["x-hub-signature"],
-        );
-  if (!signed) {
+  const tracker = deps.trackers[kind].webhook;
+  if (!tracker.verify(secret, delivery.raw, webhookUrl(deps, kind, id), delivery.headers)) {
     // Refusals are counted per address: past WEBHOOK_BAD_SIGNATURES_PER_MINUTE a source gets 429, and only the
     // first refusal of each minute is logged, so a flood of forged deliveries cannot fill the log (issue 39).
     const count = await consumeRateLimit(
@@ -206,7 +158,7 @@ export async function receiveWebhook(
     .update(webhookEndpoints)
     .set({ lastDeliveryAt: new Date() })
     .where(eq(webhookEndpoints.id, id));
-  const key = deliveryKey(kind, delivery.headers, payload);
+  const key = keptId(tracker.deliveryId(delivery.headers, payload));
   if (key && !(await claimDelivery(deps, id, key))) {
     deps.log.info("webhook delivery already taken", { kind, webhookId: id, deliveryId: key });
     return { status: "duplicate", changed: 0 };
@@ -232,31 +184,10 @@ async function applyDelivery(
   delivery: Delivery,
   payload: unknown,
 ): Promise<WebhookOutcome> {
-  if (kind === "github" && delivery.headers["x-github-event"] === "pull_request") {
-    // A pull request that closes exported issues: the Requirements view lists it (github/pull-request-events.ts).
-    const event = readPullRequestEvent(payload, deps.config.GITHUB_API_URL);
-    if (!event) return { status: "ignored", changed: 0 };
-    const { plans, linked, stale } = await applyPullRequestEvent(deps, userId, event);
-    if (stale) return { status: "stale", changed: 0 };
-    if (plans.length === 0) return { status: "ignored", changed: 0 };
-    for (const rootId of plans) {
-      await deps.events.publish({
-        type: "task.updated",
-        userId,
-        taskId: rootId,
-        rootTaskId: rootId,
-        message: "Pull requests linked",
-        data: { pull_requests_changed: true },
-      });
-    }
-    return { status: "applied", changed: linked };
-  }
-  const change =
-    kind === "github"
-      ? githubChange(delivery.headers["x-github-event"], payload)
-      : kind === "jira"
-        ? jiraChange(payload)
-        : trelloChange(payload);
+  const tracker = deps.trackers[kind].webhook;
+  const handled = await tracker.handle?.(deps, userId, delivery.headers, payload);
+  if (handled) return handled;
+  const change = tracker.change(delivery.headers, payload);
   if (!change) return { status: "ignored", changed: 0 };
   const items = (await itemsFor(deps, userId, kind, [change.remoteId])).filter((it) => matches(it, change));
   if (items.length === 0) {
@@ -297,24 +228,11 @@ function matches(item: { target: string; containerId: string | null }, change: C
 }
 
 /**
- * The delivery's id as kept: GitHub's and JIRA's header (JIRA's with the site from the issue's `self`,
- * since it is unique only within a site), Trello's action id. Null when there is none (the delivery is
- * then applied without this check; ordering still holds). Long ids are kept as their hash.
+ * The delivery's id as kept (each tracker says what its deliveries are known by: GitHub's and JIRA's header,
+ * JIRA's with the site since it is unique only within one, Trello's action id). Null when there is none
+ * (the delivery is then applied without this check; ordering still holds). Long ids are kept as their hash.
  */
-function deliveryKey(kind: HookKind, headers: Delivery["headers"], p: unknown): string | null {
-  let key: string | null = null;
-  if (kind === "github") key = headers["x-github-delivery"]?.trim() || null;
-  else if (kind === "jira") {
-    const given = headers["x-atlassian-webhook-identifier"]?.trim();
-    const self = isRecord(p) && isRecord(p.issue) ? str(p.issue.self) : null;
-    let site = "";
-    try {
-      if (self) site = new URL(self).origin;
-    } catch {
-      // no site: the identifier alone
-    }
-    key = given ? (site ? `${site}|${given}` : given) : null;
-  } else key = isRecord(p) && isRecord(p.action) ? str(p.action.id) : null;
+function keptId(key: string | null): string | null {
   if (!key) return null;
   return key.length <= 200 ? key : `sha256:${createHash("sha256").update(key).digest("hex")}`;
 }
@@ -361,130 +279,6 @@ async function claimChangeTime(deps: Deps, remoteItemId: string, at: Date): Prom
     })
     .returning({ id: remoteItemChanges.remoteItemId });
   return rows.length > 0;
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
-const str = (v: unknown) => (typeof v === "string" ? v : null);
-/** A time from a payload (ISO text or epoch milliseconds), or null. */
-const time = (v: unknown): Date | null => {
-  const ms = typeof v === "number" ? v : typeof v === "string" ? Date.parse(v) : Number.NaN;
-  return Number.isFinite(ms) ? new Date(ms) : null;
-};
-
-/**
- * What a delivery says changed: the item, where it lives, its new status (only when the delivery is a
- * status change), the item's fields as it says them now (for review), and when (by the service's clock).
- */
-type Change = {
-  remoteId: string;
-  /** GitHub "owner/repo" (lower case), a Trello board id. */
-  target?: string;
-  /** JIRA: "<site origin>|<project key>", the whole target. */
-  site?: string;
-  /** GitHub: the repository's id. */
-  containerId?: string;
-  state: RemoteState | null;
-  snap: RemoteSnapshot;
-  at: Date | null;
-};
-
-/**
- * An `issues` event: opened/closed/reopened/edited/labeled/unlabeled... The status applies only on closed
- * and reopened; the issue's title, body and story-point label go to review whatever the action.
- */
-function githubChange(event: string | undefined, p: unknown): Change | null {
-  if (event !== "issues" || !isRecord(p) || !isRecord(p.issue) || !isRecord(p.repository)) return null;
-  const number = p.issue.number;
-  const repo = str(p.repository.full_name);
-  const repoId = p.repository.id;
-  const state = str(p.issue.state);
-  if (!Number.isInteger(number) || !repo || !state) return null;
-  const remote: RemoteState = { kind: "github", state, reason: str(p.issue.state_reason) };
-  const labels = Array.isArray(p.issue.labels)
-    ? p.issue.labels.map((l) => (isRecord(l) ? (str(l.name) ?? "") : typeof l === "string" ? l : ""))
-    : null;
-  const title = str(p.issue.title);
-  const body = p.issue.body === null ? "" : str(p.issue.body);
-  return {
-    remoteId: String(number),
-    target: repo.toLowerCase(),
-    ...(typeof repoId === "number" && Number.isInteger(repoId) ? { containerId: String(repoId) } : {}),
-    state: ["closed", "reopened"].includes(String(p.action)) ? remote : null,
-    snap: {
-      ...(title !== null ? { title } : {}),
-      ...(body !== null ? { text: body } : {}),
-      ...(labels ? { story_points: pointsFromLabels(labels, /^sp: (\d+)$/) } : {}),
-      closed: closedUndone(remote),
-    },
-    at: time(p.issue.updated_at),
-  };
-}
-
-/**
- * A `jira:issue_updated` event. It fires on any edit, our own re-export's too, so the status applies only
- * when the delivery's changelog has a status item; the issue's fields go to review. The site is the
- * issue's `self` URL's origin: without it the delivery cannot be told from another site's and is ignored.
- */
-function jiraChange(p: unknown): Change | null {
-  if (!isRecord(p) || p.webhookEvent !== "jira:issue_updated" || !isRecord(p.issue)) return null;
-  const key = str(p.issue.key);
-  const self = str(p.issue.self);
-  if (!key || !self || !/^[A-Z][A-Z0-9_]*-\d+$/.test(key)) return null;
-  let origin: string;
-  try {
-    origin = new URL(self).origin;
-  } catch {
-    return null;
-  }
-  const read = jiraRead(p.issue as Parameters<typeof jiraRead>[0]);
-  const changelog = isRecord(p.changelog) && Array.isArray(p.changelog.items) ? p.changelog.items : null;
-  // A changed field by its id ("status"), or by its name where a delivery has no id ("Status").
-  const changed = (id: string) =>
-    (changelog ?? []).some(
-      (i) =>
-        isRecord(i) &&
-        (i.fieldId === id || (i.fieldId === undefined && String(i.field).toLowerCase() === id)),
-    );
-  const fields = isRecord(p.issue.fields) ? p.issue.fields : {};
-  // The description is judged only when the changelog says it changed: a status move or a re-export of
-  // ours that left it alone says nothing new about it, however the delivery writes it (v2 wiki markup).
-  const { text: _text, ...rest } = read.snap;
-  const snap = changelog && !changed("description") ? rest : read.snap;
-  return {
-    remoteId: key,
-    site: `${origin}|${key.slice(0, key.lastIndexOf("-"))}`,
-    state: changed("status") && isRecord(fields.status) ? read.state : null,
-    snap,
-    at: time(p.timestamp) ?? read.at,
-  };
-}
-
-/**
- * Trello's `updateCard`: a new list moves the task; a new name or description (`data.old` names what
- * changed) goes to review; archiving a card is closing it there.
- */
-function trelloChange(p: unknown): Change | null {
-  if (!isRecord(p) || !isRecord(p.action) || p.action.type !== "updateCard" || !isRecord(p.action.data))
-    return null;
-  const data = p.action.data;
-  const card = isRecord(data.card) ? data.card : null;
-  const cardId = card ? str(card.id) : null;
-  const list = isRecord(data.listAfter) ? str(data.listAfter.name) : null;
-  const board = isRecord(data.board) ? str(data.board.id) : null;
-  if (!card || !cardId) return null;
-  const old = isRecord(data.old) ? data.old : {};
-  const snap: RemoteSnapshot = {};
-  if ("name" in old && str(card.name) !== null) snap.title = str(card.name)!;
-  if ("desc" in old && str(card.desc) !== null) snap.text = str(card.desc)!;
-  if ("closed" in old && card.closed === true) snap.closed = "archived";
-  if (!list && Object.keys(snap).length === 0) return null;
-  return {
-    remoteId: cardId,
-    ...(board ? { target: board } : {}),
-    state: list ? { kind: "trello", list } : null,
-    snap,
-    at: time(p.action.date),
-  };
 }
 
 /** The user's webhook URL for a service, when they made one (exports to Trello register it). */

@@ -8,7 +8,7 @@ import {
   takeWriteBudget,
 } from "../../../integrations/github/client";
 import { exportCounts, markRemoved, previousExport } from "../remote";
-import { type Exporter, subtasksOf } from "../runner";
+import { type Exporter, subtasksOf } from "../tracker";
 import { createOnce, isStatus } from "./errors";
 import { findPendingIssue, issueIfThere } from "./lookup";
 import { blockersFirst, body, LABELS, REMOVED_LABEL, taskMarker } from "./payloads";

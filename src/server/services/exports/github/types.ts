@@ -1,7 +1,7 @@
 import type { TaskTreeNode } from "../../../../shared/schemas/tasks";
 import type { GithubClient } from "../../../integrations/github/client";
 import type { PreviousExport } from "../remote";
-import type { ExportPlan } from "../runner";
+import type { ExportPlan } from "../tracker";
 
 export type GithubState = {
   labels?: string[];

@@ -1,6 +1,6 @@
 import type { HttpClient } from "../../../integrations/http-client";
 import { markRemoved } from "../remote";
-import type { ExportContext } from "../runner";
+import type { ExportContext } from "../tracker";
 import { issueFields } from "./payloads";
 import type { JiraPlan, JiraState, Planned } from "./types";
 

@@ -2,7 +2,7 @@ import { IntegrationError } from "../../../integrations/errors";
 import { connectJira } from "../../../integrations/jira/connection";
 import { outboundFetch } from "../../../lib/outbound/fetch";
 import { exportCounts, previousExport } from "../remote";
-import type { Exporter } from "../runner";
+import type { Exporter } from "../tracker";
 import { confluenceDocuments } from "./confluence";
 import { describeJira } from "./errors";
 import { planIssues } from "./payloads";

@@ -1,7 +1,7 @@
 import { complexityBand } from "../../../../shared/complexity";
 import type { TaskTreeNode } from "../../../../shared/schemas/tasks";
 import { taskTitle } from "../../../../shared/task-title";
-import { subtasksOf } from "../runner";
+import { subtasksOf } from "../tracker";
 import type { JiraState, Planned } from "./types";
 
 export const ATOMIZE_LABEL = "atomize";

@@ -1,7 +1,7 @@
 import type { TaskTreeNode } from "../../../../shared/schemas/tasks";
 import type { HttpClient } from "../../../integrations/http-client";
 import type { PreviousExport } from "../remote";
-import type { ExportPlan } from "../runner";
+import type { ExportPlan } from "../tracker";
 
 export type IssueType = { id: string; name: string; hierarchyLevel: number; subtask?: boolean };
 

@@ -1,7 +1,7 @@
 import { formatRange } from "../../../../shared/estimate-text";
 import type { TaskTreeNode } from "../../../../shared/schemas/tasks";
 import { fitText, taskTitle } from "../../../../shared/task-title";
-import { subtasksOf } from "../runner";
+import { subtasksOf } from "../tracker";
 import type { Checklist } from "./types";
 
 export const LISTS = ["To Do", "In Progress", "Done"] as const;

@@ -1,5 +1,5 @@
 import type { HttpClient } from "../../../integrations/http-client";
-import type { ExportContext } from "../runner";
+import type { ExportContext } from "../tracker";
 import { hasLine } from "./payloads";
 import type { TrelloState } from "./types";
 

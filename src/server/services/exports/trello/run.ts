@@ -1,11 +1,11 @@
 import { complexityBand } from "../../../../shared/complexity";
 import { taskTitle } from "../../../../shared/task-title";
 import { markRemoved } from "../remote";
-import type { ExportContext } from "../runner";
+import type { ExportContext } from "../tracker";
 import { webhookUrlFor } from "../webhooks";
 import { boardMarker, cardDescription, cardMarker, hasLine, LABELS, LISTS, listFor } from "./payloads";
 import { adopt, createInTurn, eachLimited, findBoard } from "./resume";
-import type { TrelloPlan, TrelloState } from "./types";
+import type { Pending, TrelloPlan, TrelloState } from "./types";
 
 /**
  * Board, lists, labels, cards, then checklists with their items. Every create is sent once (`create:
@@ -14,19 +14,55 @@ import type { TrelloPlan, TrelloState } from "./types";
  * first: the board by the marker in its description, lists and labels by name on the board, cards by the
  * `atomize:<task id>` line ending their description, checklists by card and name, check items by count.
  * Trello's reads are consistent, so what a lost request made is listed at once.
+ *
+ * Each step below is one part of that order; `runTrelloExport` runs them in turn.
  */
 export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
-  const { http, boardName } = plan;
   const state = ctx.state as TrelloState;
   state.pending ??= {};
-  const pending = state.pending;
+  const run: Run = { ctx, plan, http: plan.http, state, pending: state.pending };
+  const board = await makeBoard(run);
+  await registerWebhook(run, board.id);
+  const onBoard = plan.board ? await readBoard(run, board.id) : null;
+  const lists = await makeLists(run, board.id, onBoard);
+  const labels = await makeLabels(run, board.id, onBoard);
+  const cards = await makeCards(run, board.id, onBoard, lists, labels);
+  const updated = await refreshEarlierCards(run, cards, labels);
+  await markDeletedCards(run, onBoard);
+  await refreshEarlierChecklists(run, board.id, cards);
+  await makeChecklists(run, board.id, cards.ids);
+  return outcome(run, board, cards, updated);
+}
 
-  // -- the board -----------------------------------------------------------------------------------
+type Run = {
+  ctx: ExportContext;
+  plan: TrelloPlan;
+  http: TrelloPlan["http"];
+  state: TrelloState;
+  pending: Pending;
+};
+type Named = { id: string; name: string };
+/** An existing board's lists, labels and cards, read once before anything is made on it. */
+type OnBoard = {
+  lists: Named[];
+  labels: Named[];
+  cards: Array<Named & { desc?: string; idLabels?: string[] }>;
+};
+/** The cards in tree order, their ids by task, and what earlier exports' cards say now. */
+type Cards = {
+  tasks: TrelloPlan["cards"][number]["task"][];
+  paths: Map<string, string[]>;
+  ids: Record<string, string>;
+  earlier: Map<string, { name: string; desc: string; idLabels: string[] }>;
+};
+
+/** The board: the existing one asked for, the one a lost answer made (found by its marker), or a new one. */
+async function makeBoard({ ctx, plan, http, state, pending }: Run) {
   if (plan.board) state.board ??= plan.board;
   await ctx.progress(
     "board_creation",
     2,
-    plan.board ? `Exporting into the board "${plan.board.name}"` : `Creating the board "${boardName}"`,
+    plan.board ? `Exporting into the board "${plan.board.name}"` : `Creating the board "${plan.boardName}"`,
   );
   const marker = boardMarker(ctx.row.id);
   if (!state.board && pending.board) {
@@ -40,7 +76,7 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     await ctx.saveState();
     const board = await http.request<{ id: string; url: string; name: string }>("POST", "/1/boards", {
       query: {
-        name: boardName,
+        name: plan.boardName,
         defaultLists: false,
         defaultLabels: false,
         desc: `${taskTitle(ctx.tree.description, 500)}\n\n${marker}`,
@@ -51,64 +87,54 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     pending.board = false;
     await ctx.saveState();
   }
-  const boardId = state.board.id;
+  return state.board;
+}
 
-  // -- status back: the user's Trello webhook on this board, when they made one in Settings ---------
-  if (!state.webhook) {
-    const callbackURL = await webhookUrlFor(ctx.deps, ctx.row.userId, "trello");
-    if (callbackURL) {
-      const hook = await http.request<{ message?: string } | string>("POST", "/1/webhooks", {
-        query: { callbackURL, idModel: boardId, description: "Atomize: card moves update their tasks" },
-        expect: [400],
-      });
-      const why = typeof hook.body === "string" ? hook.body : (hook.body?.message ?? "");
-      state.webhook =
-        hook.status === 200 || /already exists/i.test(why)
-          ? "registered"
-          : `Trello did not register the status webhook (${why.slice(0, 200)}); use Sync now instead.`;
-      await ctx.saveState();
-    }
-  }
+/** Status back: the user's Trello webhook on this board, when they made one in Settings. */
+async function registerWebhook({ ctx, http, state }: Run, boardId: string) {
+  if (state.webhook) return;
+  const callbackURL = await webhookUrlFor(ctx.deps, ctx.row.userId, "trello");
+  if (!callbackURL) return;
+  const hook = await http.request<{ message?: string } | string>("POST", "/1/webhooks", {
+    query: { callbackURL, idModel: boardId, description: "Atomize: card moves update their tasks" },
+    expect: [400],
+  });
+  const why = typeof hook.body === "string" ? hook.body : (hook.body?.message ?? "");
+  state.webhook =
+    hook.status === 200 || /already exists/i.test(why)
+      ? "registered"
+      : `Trello did not register the status webhook (${why.slice(0, 200)}); use Sync now instead.`;
+  await ctx.saveState();
+}
 
-  // -- lists and labels, by name ---------------------------------------------------------------------
+/** An existing board: its lists and labels of the same names are used, not made again. */
+async function readBoard({ http }: Run, boardId: string): Promise<OnBoard> {
+  const read = async <T>(what: string, fields: string) =>
+    (await http.request<T>("GET", `/1/boards/${boardId}/${what}`, { query: { fields } })).body;
+  return {
+    lists: await read<Named[]>("lists", "name"),
+    labels: await read<Named[]>("labels", "name"),
+    cards: await read<OnBoard["cards"]>("cards", "name,desc,idLabels"),
+  };
+}
+
+/** To Do, In Progress and Done, by name. */
+async function makeLists(run: Run, boardId: string, onBoard: OnBoard | null) {
+  const { ctx, http, state, pending } = run;
   await ctx.progress("list_creation", 5, "Creating lists");
   state.lists ??= {};
   const lists = state.lists;
   if (pending.lists?.length) {
-    const res = await http.request<Array<{ id: string; name: string }>>("GET", `/1/boards/${boardId}/lists`, {
+    const res = await http.request<Named[]>("GET", `/1/boards/${boardId}/lists`, {
       query: { fields: "name" },
     });
     adopt(pending.lists, lists, (name, taken) => res.body.find((l) => !taken.has(l.id) && l.name === name));
     pending.lists = [];
     await ctx.saveState();
   }
-  // An existing board: its lists and labels of the same names are used, not made again.
-  const onBoard = plan.board
-    ? {
-        lists: (
-          await http.request<Array<{ id: string; name: string }>>("GET", `/1/boards/${boardId}/lists`, {
-            query: { fields: "name" },
-          })
-        ).body,
-        labels: (
-          await http.request<Array<{ id: string; name: string }>>("GET", `/1/boards/${boardId}/labels`, {
-            query: { fields: "name" },
-          })
-        ).body,
-        cards: (
-          await http.request<Array<{ id: string; name: string; desc?: string; idLabels?: string[] }>>(
-            "GET",
-            `/1/boards/${boardId}/cards`,
-            { query: { fields: "name,desc,idLabels" } },
-          )
-        ).body,
-      }
-    : null;
-  if (onBoard) {
-    for (const name of LISTS) {
-      const found = onBoard.lists.find((l) => l.name === name);
-      if (found && !lists[name]) lists[name] = found.id;
-    }
+  for (const name of onBoard ? LISTS : []) {
+    const found = onBoard?.lists.find((l) => l.name === name);
+    if (found && !lists[name]) lists[name] = found.id;
   }
   await createInTurn(ctx, "lists", LISTS, lists, async (name) => {
     const list = await http.request<{ id: string }>("POST", "/1/lists", {
@@ -117,18 +143,19 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     });
     return list.body.id;
   });
+  return lists;
+}
 
+/** One label a complexity band, by name. */
+async function makeLabels(run: Run, boardId: string, onBoard: OnBoard | null) {
+  const { ctx, http, state, pending } = run;
   await ctx.progress("label_creation", 8, "Creating complexity labels");
   state.labels ??= {};
   const labels = state.labels;
   if (pending.labels?.length) {
-    const res = await http.request<Array<{ id: string; name: string }>>(
-      "GET",
-      `/1/boards/${boardId}/labels`,
-      {
-        query: { fields: "name" },
-      },
-    );
+    const res = await http.request<Named[]>("GET", `/1/boards/${boardId}/labels`, {
+      query: { fields: "name" },
+    });
     adopt(pending.labels, labels, (band, taken) => {
       const name = LABELS.find((l) => l.band === band)?.name;
       return res.body.find((l) => !taken.has(l.id) && l.name === name);
@@ -136,11 +163,9 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     pending.labels = [];
     await ctx.saveState();
   }
-  if (onBoard) {
-    for (const l of LABELS) {
-      const found = onBoard.labels.find((x) => x.name === l.name);
-      if (found && !labels[l.band]) labels[l.band] = found.id;
-    }
+  for (const l of onBoard ? LABELS : []) {
+    const found = onBoard?.labels.find((x) => x.name === l.name);
+    if (found && !labels[l.band]) labels[l.band] = found.id;
   }
   await createInTurn(
     ctx,
@@ -156,15 +181,25 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
       return created.body.id;
     },
   );
+  return labels;
+}
 
-  // -- cards, in tree order ----------------------------------------------------------------------------
+/** A card a task, in tree order; earlier exports' cards on the board are kept and updated later, not made again. */
+async function makeCards(
+  run: Run,
+  boardId: string,
+  onBoard: OnBoard | null,
+  lists: Record<string, string>,
+  labels: Record<string, string>,
+): Promise<Cards> {
+  const { ctx, plan, http, state, pending } = run;
   const tasks = plan.cards.map((c) => c.task);
   const paths = new Map(plan.cards.map((c) => [c.task.id, c.path]));
   const order = new Map(tasks.map((t, i) => [t.id, i]));
   state.cards ??= {};
   const cards = state.cards;
   // What earlier exports made on this board: updated below where it differs, not made again.
-  const earlier = new Map<string, { name: string; desc: string; idLabels: string[] }>();
+  const earlier: Cards["earlier"] = new Map();
   for (const t of tasks) {
     const item = plan.previous.byTask.get(t.id);
     const card = item && onBoard?.cards.find((c) => c.id === item.remoteId);
@@ -218,22 +253,27 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   });
   pending.cards = [];
   await ctx.saveState();
+  return { tasks, paths, ids: cards, earlier };
+}
 
-  // -- earlier cards brought up to date; cards of deleted tasks get a comment, never a deletion ------
-  // Name and description go in a JSON body, as on create: in the query string a long description, each
-  // multi-byte character six or more characters once encoded, makes a request line servers refuse.
-  // Labels are added and removed one at a time (`idLabels` on an update replaces the card's set): those a
-  // person put on the card stay, and only Atomize's complexity labels that no longer apply go.
+/**
+ * Earlier cards brought up to date. Name and description go in a JSON body, as on create: in the query
+ * string a long description, each multi-byte character six or more characters once encoded, makes a
+ * request line servers refuse. Labels are added and removed one at a time (`idLabels` on an update
+ * replaces the card's set): those a person put on the card stay, and only Atomize's complexity labels
+ * that no longer apply go. Returns how many cards changed.
+ */
+async function refreshEarlierCards({ http, state }: Run, cards: Cards, labels: Record<string, string>) {
   state.refreshed ??= [];
   let updated = 0;
   const ours = new Set(Object.values(labels));
-  for (const t of tasks) {
-    const now = earlier.get(t.id);
+  for (const t of cards.tasks) {
+    const now = cards.earlier.get(t.id);
     if (!now || state.refreshed.includes(t.id)) continue;
     const name = taskTitle(t.description, 250);
-    const desc = cardDescription(t, paths.get(t.id) ?? []);
+    const desc = cardDescription(t, cards.paths.get(t.id) ?? []);
     const wanted = labels[complexityBand(t.complexity_score)];
-    const card = cards[t.id]!;
+    const card = cards.ids[t.id]!;
     let changed = false;
     if (now.name !== name || now.desc !== desc) {
       await http.request("PUT", `/1/cards/${card}`, { json: { name, desc } });
@@ -251,6 +291,11 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     if (changed) updated += 1;
     state.refreshed.push(t.id);
   }
+  return updated;
+}
+
+/** Cards of tasks deleted since get a comment, never a deletion. */
+async function markDeletedCards({ ctx, plan, http }: Run, onBoard: OnBoard | null) {
   for (const item of plan.previous.removed) {
     if (!onBoard?.cards.some((c) => c.id === item.remoteId)) continue;
     await http.request("POST", `/1/cards/${item.remoteId}/actions/comments`, {
@@ -265,55 +310,68 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
     plan.previous.removed.map((r) => r.id),
   );
   await ctx.saveState();
+}
 
-  // -- checklists and their items ----------------------------------------------------------------------
+type ChecklistOnBoard = {
+  id: string;
+  name: string;
+  idCard: string;
+  checkItems?: Array<{ id: string; name: string }>;
+};
+
+/**
+ * Earlier cards' checklists brought up to date item by item (a "Blocked by" item for a dependency removed
+ * since goes; new subtasks and dependencies are added); only the checklists Atomize makes.
+ */
+async function refreshEarlierChecklists({ ctx, plan, http, state }: Run, boardId: string, cards: Cards) {
   state.checklists ??= {};
   state.items ??= {};
-  // Earlier cards' checklists are brought up to date item by item (a "Blocked by" item for a dependency
-  // removed since goes; new subtasks and dependencies are added); only the checklists Atomize makes.
-  if (earlier.size) {
-    const res = await http.request<
-      Array<{ id: string; name: string; idCard: string; checkItems?: Array<{ id: string; name: string }> }>
-    >("GET", `/1/boards/${boardId}/checklists`);
-    const ours = new Set(["Blocked by", "Subtasks", "Acceptance criteria"]);
-    for (const found of res.body) {
-      const cardTask = [...earlier.keys()].find((id) => cards[id] === found.idCard);
-      if (!cardTask || !ours.has(found.name)) continue;
-      const l = plan.checklists.find((x) => x.cardTask === cardTask && x.name === found.name);
-      const wanted = new Set(l?.items.map((i) => i.name) ?? []);
-      for (const item of found.checkItems ?? []) {
-        if (!wanted.has(item.name))
-          await http.request("DELETE", `/1/checklists/${found.id}/checkItems/${item.id}`, { expect: [404] });
-      }
-      if (!l || state.checklists[l.key]) continue;
-      const have = new Set((found.checkItems ?? []).map((i) => i.name));
-      for (const item of l.items.filter((i) => !have.has(i.name))) {
-        // Sent once: after a lost answer this sync runs again and adds only what is still missing.
-        await http.request("POST", `/1/checklists/${found.id}/checkItems`, {
-          query: { name: item.name, checked: item.checked },
-          create: true,
-        });
-      }
-      state.checklists[l.key] = found.id;
-      state.items[l.key] = l.items.length;
+  if (!cards.earlier.size) return;
+  const res = await http.request<ChecklistOnBoard[]>("GET", `/1/boards/${boardId}/checklists`);
+  const ours = new Set(["Blocked by", "Subtasks", "Acceptance criteria"]);
+  for (const found of res.body) {
+    const cardTask = [...cards.earlier.keys()].find((id) => cards.ids[id] === found.idCard);
+    if (!cardTask || !ours.has(found.name)) continue;
+    const l = plan.checklists.find((x) => x.cardTask === cardTask && x.name === found.name);
+    const wanted = new Set(l?.items.map((i) => i.name) ?? []);
+    for (const item of found.checkItems ?? []) {
+      if (!wanted.has(item.name))
+        await http.request("DELETE", `/1/checklists/${found.id}/checkItems/${item.id}`, { expect: [404] });
     }
-    await ctx.saveState();
+    if (!l || state.checklists[l.key]) continue;
+    const have = new Set((found.checkItems ?? []).map((i) => i.name));
+    for (const item of l.items.filter((i) => !have.has(i.name))) {
+      // Sent once: after a lost answer this sync runs again and adds only what is still missing.
+      await http.request("POST", `/1/checklists/${found.id}/checkItems`, {
+        query: { name: item.name, checked: item.checked },
+        create: true,
+      });
+    }
+    state.checklists[l.key] = found.id;
+    state.items[l.key] = l.items.length;
   }
-  const checklists = state.checklists;
-  const items = state.items;
+  await ctx.saveState();
+}
+
+/** New checklists and their items, one item at a time in order, so those a checklist has are the first planned. */
+async function makeChecklists(
+  { ctx, plan, http, state, pending }: Run,
+  boardId: string,
+  cards: Record<string, string>,
+) {
+  state.checklists ??= {};
+  state.items ??= {};
+  const { checklists, items } = state;
   const planned = plan.checklists;
   if (pending.checklists?.length || pending.items?.length) {
     await ctx.progress("card_creation", 70, "Looking for checklists a lost answer may have created");
-    const res = await http.request<
-      Array<{ id: string; name: string; idCard: string; checkItems?: Array<{ id: string }> }>
-    >("GET", `/1/boards/${boardId}/checklists`);
+    const res = await http.request<ChecklistOnBoard[]>("GET", `/1/boards/${boardId}/checklists`);
     adopt(pending.checklists ?? [], checklists, (key, taken) => {
       const l = planned.find((x) => x.key === key);
       return (
         l && res.body.find((c) => !taken.has(c.id) && c.idCard === cards[l.cardTask] && c.name === l.name)
       );
     });
-    // Items go on one at a time, in order, so those a checklist has are the first ones planned.
     for (const key of new Set([...(pending.checklists ?? []), ...(pending.items ?? [])])) {
       const l = planned.find((x) => x.key === key);
       const found = res.body.find((c) => c.id === checklists[key]);
@@ -361,18 +419,27 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
   pending.checklists = [];
   pending.items = [];
   await ctx.saveState();
+}
+
+/** The export's result, and what it made there for sync and re-export. */
+function outcome(
+  { plan, http, state }: Run,
+  board: { url: string; name: string; id: string },
+  cards: Cards,
+  updated: number,
+) {
   return {
-    cards_created: Object.keys(cards).length - state.refreshed.length,
+    cards_created: Object.keys(cards.ids).length - (state.refreshed?.length ?? 0),
     cards_updated: updated,
     cards_marked_removed: plan.previous.removed.length,
-    board_name: state.board.name,
-    board_url: state.board.url,
+    board_name: board.name,
+    board_url: board.url,
     warnings: state.webhook && state.webhook !== "registered" ? [state.webhook] : [],
     requests: http.requestCount(),
     remote: {
-      target: state.board.id,
-      items: Object.entries(cards).map(([taskId, cardId]) => {
-        const task = tasks.find((t) => t.id === taskId);
+      target: board.id,
+      items: Object.entries(cards.ids).map(([taskId, cardId]) => {
+        const task = cards.tasks.find((t) => t.id === taskId);
         return {
           task_id: taskId,
           remote_id: cardId,
@@ -383,7 +450,7 @@ export async function runTrelloExport(ctx: ExportContext, plan: TrelloPlan) {
             ? {
                 sent: {
                   title: taskTitle(task.description, 250),
-                  text: cardDescription(task, paths.get(task.id) ?? []),
+                  text: cardDescription(task, cards.paths.get(task.id) ?? []),
                   story_points: null,
                 },
               }

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { trelloSignatureOk } from "./webhooks";
+import { trelloSignatureOk } from "./tracker";
 
 describe("Trello's webhook signature", () => {
   const url = "https://atomize.example/api/hooks/trello/1";
