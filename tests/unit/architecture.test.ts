@@ -151,3 +151,63 @@ describe("the client", () => {
     expect(broken).toEqual([]);
   });
 });
+
+/**
+ * The trackers (decision 038): each one (JIRA, Trello, GitHub) is one folder under services/exports/
+ * behind the `Tracker` interface, registered in exports/trackers.ts. The shared export code reaches a
+ * tracker only through `deps.trackers[kind]`: it imports no tracker's folder and names no tracker, so a new
+ * one needs no edit there; and no tracker imports another.
+ */
+describe("the trackers", () => {
+  const EXPORTS = `${SERVER}/services/exports`;
+  const folders = readdirSync(EXPORTS).filter((n) => statSync(path.join(EXPORTS, n)).isDirectory());
+  const shared = sourceFiles(EXPORTS).filter(
+    (f) => path.dirname(f) === EXPORTS && !f.endsWith("/trackers.ts"),
+  );
+  const folderOf = (file: string) =>
+    file.startsWith(`${EXPORTS}/`)
+      ? file
+          .slice(EXPORTS.length + 1)
+          .split("/")
+          .slice(0, -1)[0]
+      : undefined;
+
+  /** Why a shared export file depends on one tracker, or null. */
+  function namesATracker(file: string, text: string, imports: Import[]): string | null {
+    const into = imports.find((i) => folderOf(i.to) !== undefined);
+    if (into) return `${file} imports ${into.to}`;
+    const literal = folders.find((k) => new RegExp(`["'\`]${k}["'\`]`).test(text));
+    return literal ? `${file} names the tracker "${literal}"` : null;
+  }
+
+  it("has a folder for each tracker and the shared files beside them", () => {
+    expect(folders.sort()).toEqual(["github", "jira", "trello"]);
+    expect(shared.map((f) => path.basename(f))).toEqual(
+      expect.arrayContaining(["exports.ts", "runner.ts", "sync.ts", "webhooks.ts", "tracker.ts"]),
+    );
+  });
+
+  it("leaves the shared export code free of any one tracker", () => {
+    const broken = shared.flatMap((f) => {
+      const why = namesATracker(f, readFileSync(f, "utf8"), importsOf(f));
+      return why ? [why] : [];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it("keeps each tracker out of the others' folders", () => {
+    const broken = sourceFiles(EXPORTS)
+      .flatMap(importsOf)
+      .filter((i) => folderOf(i.from) && folderOf(i.to) && folderOf(i.from) !== folderOf(i.to))
+      .map((i) => `${i.from} -> ${i.to}`);
+    expect(broken).toEqual([]);
+  });
+
+  it("would catch a tracker named in shared code", () => {
+    const file = `${EXPORTS}/sync.ts`;
+    expect(namesATracker(file, 'if (kind === "jira") {}', [])).toBe(`${file} names the tracker "jira"`);
+    expect(
+      namesATracker(file, "", [{ from: file, to: `${EXPORTS}/github/pull-requests.ts`, typeOnly: false }]),
+    ).toBe(`${file} imports ${EXPORTS}/github/pull-requests.ts`);
+  });
+});

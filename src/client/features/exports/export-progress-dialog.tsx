@@ -1,12 +1,11 @@
 import { useEffect, useId, useRef, useState } from "react";
-import type { ExportKind } from "../../../shared/schemas/integrations";
+import { EXPORT_LABELS, type ExportKind } from "../../../shared/schemas/integrations";
 import { Modal } from "../../components/modal";
 import {
   dialogTitle,
   EXPORT_CONNECTION_ERROR,
   EXPORT_FAILED_DEFAULT,
   humanizeStep,
-  KIND_LABEL,
   RESULT_LINK_LABEL,
 } from "./export-state";
 import { type ExportProgressApi, useExportProgress } from "./use-export-progress";
@@ -111,7 +110,7 @@ export function ExportProgressDialog({
     >
       <div className="flex flex-col gap-4">
         <p className="text-sm text-base-content/70">
-          {KIND_LABEL[kind]} export
+          {EXPORT_LABELS[kind]} export
           {state.phase === "running" || state.phase === "connecting"
             ? " - you can close this dialog, the export keeps running."
             : ""}
@@ -213,16 +212,16 @@ export function ExportWatcher({
           >
             {pill === "running" && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
             {PILL_TEXT[pill]}
-            <span className="sr-only"> ({KIND_LABEL[kind]})</span>
+            <span className="sr-only"> ({EXPORT_LABELS[kind]})</span>
             <span aria-hidden="true" className="opacity-70">
-              · {KIND_LABEL[kind]}
+              · {EXPORT_LABELS[kind]}
             </span>
           </button>
           {pill !== "running" && (
             <button
               type="button"
               className="btn btn-xs btn-ghost join-item"
-              aria-label={`Dismiss ${KIND_LABEL[kind]} export status`}
+              aria-label={`Dismiss ${EXPORT_LABELS[kind]} export status`}
               onClick={onForget}
             >
               <span aria-hidden="true">✕</span>

@@ -1,9 +1,7 @@
-import type { ExportKind, ExportMessage } from "../../../shared/schemas/integrations";
+import { EXPORT_LABELS, type ExportKind, type ExportMessage } from "../../../shared/schemas/integrations";
 
 /** The success callback fires 1 s after the success message. */
 export const EXPORT_SUCCESS_DELAY_MS = 1_000;
-
-export const KIND_LABEL: Record<ExportKind, string> = { jira: "JIRA", trello: "Trello", github: "GitHub" };
 
 export const EXPORT_FAILED_TITLE = "Export Failed";
 export const EXPORT_FAILED_DEFAULT = "Export failed";
@@ -190,7 +188,7 @@ export function successToast(kind: ExportKind, result: ExportResult): string {
 
 /** Exports: the failure toast (default 'Unknown error'). */
 export function failureToast(kind: ExportKind, message: string | null | undefined): string {
-  return `${KIND_LABEL[kind]} export failed: ${message?.trim() || "Unknown error"}`;
+  return `${EXPORT_LABELS[kind]} export failed: ${message?.trim() || "Unknown error"}`;
 }
 
 export const RESULT_LINK_LABEL: Record<ExportKind, string> = {
@@ -202,5 +200,5 @@ export const RESULT_LINK_LABEL: Record<ExportKind, string> = {
 export function dialogTitle(kind: ExportKind, phase: ExportPhase): string {
   if (phase === "error") return EXPORT_FAILED_TITLE;
   if (phase === "success") return "Export Complete";
-  return `Exporting to ${KIND_LABEL[kind]}`;
+  return `Exporting to ${EXPORT_LABELS[kind]}`;
 }

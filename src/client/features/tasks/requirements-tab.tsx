@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link } from "wouter";
+import { EXPORT_LABELS } from "../../../shared/schemas/integrations";
 import type { RequirementProgress, RequirementTask } from "../../../shared/schemas/requirements";
-import type { RemoteLink } from "../../../shared/schemas/tasks";
 import { EmptyState } from "../../components/empty-state";
 import { Spinner } from "../../components/spinner";
 import { TaskStatusBadge } from "../../components/task-status-badge";
@@ -18,8 +18,6 @@ import {
   visibleRequirements,
   workText,
 } from "./requirements-view";
-
-const REMOTE_LABEL: Record<RemoteLink["kind"], string> = { jira: "JIRA", trello: "Trello", github: "GitHub" };
 
 const TONE_CLASS: Record<StatusBadgeInfo["tone"], string> = {
   success: "badge-success",
@@ -59,7 +57,7 @@ function TaskRow({ task }: { task: RequirementTask }) {
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label="In the trackers">
           {task.remote_links.map((link) => (
             <li key={`${link.kind}-${link.url}`} className="flex items-center gap-1">
-              <span className="badge badge-sm badge-outline">{REMOTE_LABEL[link.kind]}</span>
+              <span className="badge badge-sm badge-outline">{EXPORT_LABELS[link.kind]}</span>
               <a className="link" href={link.url} target="_blank" rel="noopener noreferrer">
                 {link.key}
                 <NewTab />

@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { EXPORT_LABELS } from "../../../shared/schemas/integrations";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { workStatusOf } from "../../../shared/work-state";
@@ -23,8 +24,6 @@ import { formatComplexity, type TreeIndexEntry } from "./task-tree";
 import { useRefreshTask } from "./use-task-detail";
 import { useWorkStatus } from "./use-work-status";
 import { WorkControls } from "./work-controls";
-
-const REMOTE_LABEL = { jira: "JIRA", trello: "Trello", github: "GitHub" } as const;
 
 /** "6 h", "1.5 h", "3 days" (8-hour days from 24 hours). */
 function formatHours(hours: number): string {
@@ -287,7 +286,7 @@ export function SubtaskDetailPanel({
             <ul className="mt-1 flex flex-col gap-1 text-sm" data-testid="remote-links">
               {(node.remote_links ?? []).map((link) => (
                 <li key={`${link.kind}-${link.url}`} className="flex flex-wrap items-center gap-2">
-                  <span className="badge badge-sm badge-outline">{REMOTE_LABEL[link.kind]}</span>
+                  <span className="badge badge-sm badge-outline">{EXPORT_LABELS[link.kind]}</span>
                   <a className="link" href={link.url} target="_blank" rel="noopener noreferrer">
                     {link.key}
                     <span className="sr-only"> (opens in a new tab)</span>

@@ -1,11 +1,10 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { EXPORT_LABELS } from "../../../shared/schemas/integrations";
 import { TRACKER_FIELD_LABEL, type TrackerChange } from "../../../shared/schemas/tracker-changes";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
 import { useRefreshTask } from "./use-task-detail";
-
-const SERVICE = { jira: "JIRA", github: "GitHub", trello: "Trello" } as const;
 
 /** The change's kind, as the re-plan review colours its changes. */
 function tone(change: TrackerChange) {
@@ -51,7 +50,7 @@ function ChangeRow({ change, projectId }: { change: TrackerChange; projectId: st
     }),
   );
   const t = tone(change);
-  const service = SERVICE[change.service];
+  const service = EXPORT_LABELS[change.service];
   const what = change.task_title ?? change.theirs;
   return (
     <li className={`flex flex-col gap-2 rounded-box border p-3 ${t.box}`} data-testid="tracker-change">

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { ExportKind } from "../../../shared/schemas/integrations";
 import { remoteItems } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 
@@ -17,7 +18,7 @@ export type PreviousExport = {
 export async function previousExport(
   deps: Pick<Deps, "db">,
   rootId: string,
-  kind: "jira" | "trello" | "github",
+  kind: ExportKind,
   target: string,
 ): Promise<PreviousExport> {
   const rows = await deps.db

@@ -14,20 +14,100 @@ import type { IssueType, JiraPlan, JiraState, Planned } from "./types";
 
 const BULK_MAX = 50;
 
+/**
+ * The project, its issue types and create screens, the issues level by level (epics, stories, sub-tasks,
+ * in bulks of 50), earlier exports' issues brought up to date, labels checked, "Blocks" links, then the
+ * Confluence pages. Each step is a function below; `runJiraExport` runs them in turn.
+ */
 export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
-  const { config } = ctx;
-  const { http, site, key, planned } = plan;
   const state = ctx.state as JiraState;
   state.issues ??= {};
   state.pages ??= {};
   // What an earlier export made here is this export's too: it is updated below, not created again.
-  const inPlan = new Set(planned.map((p) => p.task.id));
+  const inPlan = new Set(plan.planned.map((p) => p.task.id));
   for (const [taskId, item] of plan.previous.byTask)
     if (inPlan.has(taskId) && !state.issues[taskId]) state.issues[taskId] = item.remoteId;
   const earlier = new Set(plan.previous.byTask.keys());
 
-  // -- project_creation ------------------------------------------------------------------------------
-  if (plan.existing) {
+  await makeProject(ctx, plan, state);
+  const screens = await readScreens(plan);
+  await ctx.progress("project_creation", 10, `Project ${plan.key} is ready`);
+  // One search for what earlier exports made here: its issue types now, its links for the order below.
+  const onSite = earlier.size
+    ? await searchAll<EarlierIssue>(
+        plan.http,
+        `project = ${jqlString(plan.key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
+        "issuetype,issuelinks,labels,parent",
+      )
+    : [];
+  // An earlier issue whose task changed kind (a story that became a parent, an epic left without
+  // subtasks) cannot change type in place: a new issue of the right type replaces it, and the old one is
+  // labelled atomize-removed, never deleted.
+  const replaced = earlier.size
+    ? await replaceChangedKinds(plan.http, onSite, plan.planned, state, earlier)
+    : 0;
+  const marker = exportMarker(ctx.row.id);
+  const cut = await createIssues(ctx, plan, state, screens, marker);
+  const { updated, unmoved } = await updateEarlierIssues(ctx, plan, earlier, {
+    typeIds: {
+      epic: screens.types.epic.id,
+      story: screens.types.story.id,
+      subtask: screens.types.subtask.id,
+    },
+    storyPoints: screens.storyPoints,
+    epicName: screens.epicName,
+    marker,
+    labels: new Map(onSite.map((i) => [i.key, i.fields?.labels ?? []])),
+    parents: new Map(onSite.map((i) => [i.key, i.fields?.parent?.key ?? null])),
+  });
+  const removed = await markRemovedIssues(ctx, plan);
+  await confirmLabels(ctx, plan, state);
+  const unlinked = earlier.size
+    ? await unlinkDroppedBlockers(plan.http, onSite, plan.planned, state, earlier)
+    : 0;
+  const order = await linkBlockers(ctx, plan.http, plan.planned, state);
+  const spaceKey =
+    typeof ctx.config.confluence_space_key === "string" ? ctx.config.confluence_space_key : plan.key;
+  const confluence = await writeConfluencePages(
+    ctx,
+    plan.wiki,
+    spaceKey,
+    String(ctx.config.project_name),
+    plan.pages,
+  );
+  const warnings = exportWarnings(confluence.note, order, cut, unmoved);
+  const { site, key } = plan;
+  const byTask = new Map(plan.planned.map((p) => [p.task.id, p]));
+  return {
+    ...order,
+    issues_created: Object.keys(state.issues).length - updated,
+    issues_updated: updated,
+    issues_marked_removed: removed + replaced,
+    issues_replaced: replaced,
+    dependencies_removed: unlinked,
+    project_key: key,
+    project_url: `${site}/browse/${key}`,
+    confluence_pages: confluence.pages,
+    confluence_space_key: confluence.pages ? spaceKey : null,
+    ...(confluence.note ? { confluence_note: confluence.note } : {}),
+    warnings,
+    remote: {
+      target: `${site}|${key}`,
+      items: Object.entries(state.issues).map(([taskId, issueKey]) => ({
+        task_id: taskId,
+        remote_id: issueKey,
+        key: issueKey,
+        url: `${site}/browse/${issueKey}`,
+        sent: sentOf(byTask.get(taskId), key, state, screens, marker),
+      })),
+    },
+  };
+}
+
+/** The project: the existing one asked for, the one a lost answer made (led by this account), or a new one. */
+async function makeProject(ctx: ExportContext, { http, key, existing }: JiraPlan, state: JiraState) {
+  const { config } = ctx;
+  if (existing) {
     await ctx.progress("project_creation", 2, `Exporting into the JIRA project ${key}`);
     state.project_key = key;
   } else {
@@ -45,61 +125,65 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
       await ctx.saveState();
     }
   }
-  if (!state.project_key) {
-    state.project_requested = true;
-    await ctx.saveState();
-    const created = await http.request<{ errors?: Record<string, string> }>("POST", "/rest/api/3/project", {
-      json: {
-        key,
-        name: String(config.project_name),
-        projectTypeKey: "software",
-        projectTemplateKey: "com.pyxis.greenhopper.jira:gh-simplified-scrum-classic",
-        leadAccountId: String(config.account_id),
-        description: taskTitle(ctx.tree.description, 255),
-      },
-      expect: [400],
-      create: true,
-    });
-    if (created.status === 400) {
-      const errors = created.body.errors ?? {};
-      if (errors.projectKey && /uses this project key|already exists/i.test(errors.projectKey)) {
-        throw new IntegrationError(
-          `JIRA says: ${errors.projectKey} Choose another project key, or export into that project.`,
-          400,
-        );
-      }
-      throw new IntegrationError(describeJira(400, created.body), 400);
+  if (state.project_key) return;
+  state.project_requested = true;
+  await ctx.saveState();
+  const created = await http.request<{ errors?: Record<string, string> }>("POST", "/rest/api/3/project", {
+    json: {
+      key,
+      name: String(config.project_name),
+      projectTypeKey: "software",
+      projectTemplateKey: "com.pyxis.greenhopper.jira:gh-simplified-scrum-classic",
+      leadAccountId: String(config.account_id),
+      description: taskTitle(ctx.tree.description, 255),
+    },
+    expect: [400],
+    create: true,
+  });
+  if (created.status === 400) {
+    const errors = created.body.errors ?? {};
+    if (errors.projectKey && /uses this project key|already exists/i.test(errors.projectKey)) {
+      throw new IntegrationError(
+        `JIRA says: ${errors.projectKey} Choose another project key, or export into that project.`,
+        400,
+      );
     }
-    state.project_key = key;
-    await ctx.saveState();
+    throw new IntegrationError(describeJira(400, created.body), 400);
   }
+  state.project_key = key;
+  await ctx.saveState();
+}
+
+type Screens = {
+  types: Record<Planned["kind"], IssueType>;
+  storyPoints: Record<Planned["kind"], string | null>;
+  epicName: string | null;
+};
+
+/**
+ * The project's issue types by hierarchy level, not by (translatable) name, and what each one's create
+ * screen takes: story points only where it is listed, and any required field Atomize cannot fill is
+ * reported before the first issue is sent.
+ */
+async function readScreens({ http, key }: JiraPlan): Promise<Screens> {
   const meta = await http.request<{ issueTypes: IssueType[] }>(
     "GET",
     `/rest/api/3/issue/createmeta/${encodeURIComponent(key)}/issuetypes`,
   );
-  // Issue types by hierarchy level, not by (translatable) name.
   const types = meta.body.issueTypes;
-  const epicType = types.find((t) => t.hierarchyLevel === 1);
+  const epic = types.find((t) => t.hierarchyLevel === 1);
   const level0 = types.filter((t) => t.hierarchyLevel === 0 && !t.subtask);
-  const storyType = level0.find((t) => /story|histoire|historia/i.test(t.name)) ?? level0[0];
-  const subtaskType = types.find((t) => t.hierarchyLevel === -1 || t.subtask);
-  if (!epicType || !storyType || !subtaskType) {
+  const story = level0.find((t) => /story|histoire|historia/i.test(t.name)) ?? level0[0];
+  const subtask = types.find((t) => t.hierarchyLevel === -1 || t.subtask);
+  if (!epic || !story || !subtask) {
     throw new IntegrationError(
       "The JIRA project has no epic, story or sub-task issue types; use a software project template.",
       400,
     );
   }
-  // What each issue type's create screen takes in this project: story points only where it is listed,
-  // and any required field Atomize cannot fill is reported before the first issue is sent.
-  const screens = await Promise.all(
-    [epicType, storyType, subtaskType].map((t) => createScreen(http, key, t)),
-  );
-  const storyPoints = { epic: screens[0]!.storyPoints, story: screens[1]!.storyPoints, subtask: null };
-  const epicName = screens[0]!.epicName;
+  const screens = await Promise.all([epic, story, subtask].map((t) => createScreen(http, key, t)));
   const unfillable = screens.flatMap((sc, i) =>
-    sc.unfillable.length
-      ? [`${sc.unfillable.join(", ")} on ${[epicType, storyType, subtaskType][i]!.name}`]
-      : [],
+    sc.unfillable.length ? [`${sc.unfillable.join(", ")} on ${[epic, story, subtask][i]!.name}`] : [],
   );
   if (unfillable.length) {
     throw new IntegrationError(
@@ -107,37 +191,33 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
       400,
     );
   }
-  await ctx.progress("project_creation", 10, `Project ${key} is ready`);
+  return {
+    types: { epic, story, subtask },
+    storyPoints: { epic: screens[0]!.storyPoints, story: screens[1]!.storyPoints, subtask: null },
+    epicName: screens[0]!.epicName,
+  };
+}
 
-  // -- issue_creation --------------------------------------------------------------------------------
-  const typeOf = { epic: epicType, story: storyType, subtask: subtaskType };
-  // An earlier issue whose task changed kind (a story that became a parent, an epic left without
-  // subtasks) cannot change type in place: a new issue of the right type replaces it, and the old one is
-  // labelled atomize-removed, never deleted.
-  // One search for what earlier exports made here: its issue types now, its links for the order below.
-  const onSite = earlier.size
-    ? await searchAll<EarlierIssue>(
-        http,
-        `project = ${jqlString(key)} AND labels = ${jqlString(ATOMIZE_LABEL)}`,
-        "issuetype,issuelinks,labels,parent",
-      )
-    : [];
-  const replaced = earlier.size ? await replaceChangedKinds(http, onSite, planned, state, earlier) : 0;
-  const marker = exportMarker(ctx.row.id);
+/**
+ * The issues not made yet, level by level (a parent before its children) in bulks of 50; what a lost
+ * answer may have made is looked for first. Returns how many descriptions were cut to fit.
+ */
+async function createIssues(
+  ctx: ExportContext,
+  { http, key, planned }: JiraPlan,
+  state: JiraState,
+  screens: Screens,
+  marker: string,
+) {
+  const issues = state.issues!;
   if (state.pending?.length) {
     await ctx.progress("issue_creation", 10, "Looking for issues a lost answer may have created");
     await reconcile(http, key, marker, planned, state, ctx.deps.config.JIRA_SEARCH_SETTLE_MS, ctx.signal);
     await ctx.saveState();
   }
   let cut = 0;
-  const levels: Planned[][] = [
-    planned.filter((p) => p.kind === "epic"),
-    planned.filter((p) => p.kind === "story"),
-    planned.filter((p) => p.kind === "subtask"),
-  ];
-  let done = Object.keys(state.issues).length;
-  for (const level of levels) {
-    const todo = level.filter((p) => !state.issues![p.task.id]);
+  for (const kind of ["epic", "story", "subtask"] as const) {
+    const todo = planned.filter((p) => p.kind === kind && !issues[p.task.id]);
     for (let i = 0; i < todo.length; i += BULK_MAX) {
       const chunk = todo.slice(i, i + BULK_MAX);
       state.pending = chunk.map((p) => p.task.id);
@@ -155,11 +235,11 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
               const fields = issueFields(
                 p,
                 key,
-                typeOf[p.kind].id,
-                storyPoints[p.kind],
+                screens.types[p.kind].id,
+                screens.storyPoints[p.kind],
                 state,
                 marker,
-                epicName,
+                screens.epicName,
               );
               if (fields.cut) cut += 1;
               return { fields: fields.fields };
@@ -181,7 +261,7 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
       chunk.forEach((p, index) => {
         if (failed.has(index)) return;
         const created = res.body.issues?.[k++];
-        if (created) state.issues![p.task.id] = created.key;
+        if (created) issues[p.task.id] = created.key;
       });
       state.pending = [];
       await ctx.saveState();
@@ -193,7 +273,7 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
           400,
         );
       }
-      done = Object.keys(state.issues).length;
+      const done = Object.keys(issues).length;
       await ctx.progress(
         "issue_creation",
         10 + (70 * done) / planned.length,
@@ -201,20 +281,14 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
       );
     }
   }
+  return cut;
+}
 
-  // -- what an earlier export made: brought up to date, and what was made for deleted tasks marked --
-  const { updated, unmoved } = await updateEarlierIssues(ctx, plan, earlier, {
-    typeIds: { epic: epicType.id, story: storyType.id, subtask: subtaskType.id },
-    storyPoints,
-    epicName,
-    marker,
-    labels: new Map(onSite.map((i) => [i.key, i.fields?.labels ?? []])),
-    parents: new Map(onSite.map((i) => [i.key, i.fields?.parent?.key ?? null])),
-  });
-  const removed = await markRemovedIssues(ctx, plan);
-
-  // -- label_update: labels go on at creation (an epic also carries the highest complexity band below
-  // it); one search confirms JIRA has them, instead of a request per issue.
+/**
+ * Labels go on at creation (an epic also carries the highest complexity band below it); one search
+ * confirms JIRA has them, instead of a request per issue.
+ */
+async function confirmLabels(ctx: ExportContext, { http, key }: JiraPlan, state: JiraState) {
   await ctx.progress("label_update", 82, "Checking labels");
   await http.request("GET", "/rest/api/3/search/jql", {
     query: {
@@ -223,23 +297,42 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
       maxResults: 1,
     },
   });
-  await ctx.progress("label_update", 88, `Labels applied to ${Object.keys(state.issues).length} issues`);
-
-  // -- the order: "Blocks" links ------------------------------------------------------------------------
-  const unlinked = earlier.size ? await unlinkDroppedBlockers(http, onSite, planned, state, earlier) : 0;
-  const order = await linkBlockers(ctx, http, planned, state);
-
-  // -- Confluence pages: tech stack, best practices, standards ---------------------------------------
-  const spaceKey = typeof config.confluence_space_key === "string" ? config.confluence_space_key : key;
-  const confluence = await writeConfluencePages(
-    ctx,
-    plan.wiki,
-    spaceKey,
-    String(config.project_name),
-    plan.pages,
+  await ctx.progress(
+    "label_update",
+    88,
+    `Labels applied to ${Object.keys(state.issues ?? {}).length} issues`,
   );
-  const warnings = [
-    ...(confluence.note ? [confluence.note] : []),
+}
+
+/** What an issue was sent, as JIRA reads it back: the baseline a later edit there is compared with. */
+function sentOf(
+  p: Planned | undefined,
+  key: string,
+  state: JiraState,
+  screens: Screens,
+  marker: string,
+): RemoteBaseline | undefined {
+  if (!p) return undefined;
+  const points = screens.storyPoints[p.kind];
+  const { fields } = issueFields(p, key, screens.types[p.kind].id, points, state, marker);
+  const value = points ? fields[points] : undefined;
+  return {
+    title: String(fields.summary),
+    text: adfText(fields.description),
+    story_points: typeof value === "number" ? value : null,
+    parent: (fields.parent as { key?: string } | undefined)?.key ?? null,
+  };
+}
+
+/** What the person should know about an export that went through: what was cut, skipped or left to do by hand. */
+function exportWarnings(
+  confluenceNote: string | undefined | null,
+  order: Awaited<ReturnType<typeof linkBlockers>>,
+  cut: number,
+  unmoved: string[],
+) {
+  return [
+    ...(confluenceNote ? [confluenceNote] : []),
     ...("dependencies_note" in order && order.dependencies_note ? [order.dependencies_note] : []),
     ...(cut
       ? [
@@ -252,42 +345,4 @@ export async function runJiraExport(ctx: ExportContext, plan: JiraPlan) {
         ]
       : []),
   ];
-  // What each issue was sent, as JIRA reads it back: the baseline a later edit there is compared with.
-  const byTask = new Map(planned.map((p) => [p.task.id, p]));
-  const sentOf = (taskId: string): RemoteBaseline | undefined => {
-    const p = byTask.get(taskId);
-    if (!p) return undefined;
-    const { fields } = issueFields(p, key, typeOf[p.kind].id, storyPoints[p.kind], state, marker);
-    const points = storyPoints[p.kind] ? fields[storyPoints[p.kind]!] : undefined;
-    return {
-      title: String(fields.summary),
-      text: adfText(fields.description),
-      story_points: typeof points === "number" ? points : null,
-      parent: (fields.parent as { key?: string } | undefined)?.key ?? null,
-    };
-  };
-  return {
-    ...order,
-    issues_created: Object.keys(state.issues).length - updated,
-    issues_updated: updated,
-    issues_marked_removed: removed + replaced,
-    issues_replaced: replaced,
-    dependencies_removed: unlinked,
-    project_key: key,
-    project_url: `${site}/browse/${key}`,
-    confluence_pages: confluence.pages,
-    confluence_space_key: confluence.pages ? spaceKey : null,
-    ...(confluence.note ? { confluence_note: confluence.note } : {}),
-    warnings,
-    remote: {
-      target: `${site}|${key}`,
-      items: Object.entries(state.issues).map(([taskId, issueKey]) => ({
-        task_id: taskId,
-        remote_id: issueKey,
-        key: issueKey,
-        url: `${site}/browse/${issueKey}`,
-        sent: sentOf(taskId),
-      })),
-    },
-  };
 }
