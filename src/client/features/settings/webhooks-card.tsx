@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { EXPORT_LABELS, type ExportKind } from "../../../shared/schemas/integrations";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useTRPC } from "../../lib/trpc";
 
-type Kind = "github" | "jira" | "trello";
-const LABEL: Record<Kind, string> = { github: "GitHub", jira: "JIRA", trello: "Trello" };
+type Kind = ExportKind;
 const WHERE: Record<Kind, string> = {
   github:
     'In the repository: Settings → Webhooks → Add webhook. Payload URL and Secret below, content type "application/json", the "Issues" and "Pull requests" events.',
@@ -51,7 +51,7 @@ export function WebhooksCard() {
           return (
             <div key={kind} className="flex flex-wrap items-center justify-between gap-2 text-sm">
               <span>
-                {LABEL[kind]}:{" "}
+                {EXPORT_LABELS[kind]}:{" "}
                 {list.isPending
                   ? "…"
                   : hook
@@ -66,7 +66,7 @@ export function WebhooksCard() {
                 disabled={create.isPending}
                 onClick={() => create.mutate({ kind })}
               >
-                {hook ? `Replace ${LABEL[kind]} webhook` : `Make a ${LABEL[kind]} webhook`}
+                {hook ? `Replace ${EXPORT_LABELS[kind]} webhook` : `Make a ${EXPORT_LABELS[kind]} webhook`}
               </button>
             </div>
           );
@@ -110,7 +110,7 @@ export function WebhooksCard() {
             data-testid="webhook-made"
           >
             <p className="font-semibold">
-              {LABEL[made.kind]} webhook: copy the secret now, it is not shown again.
+              {EXPORT_LABELS[made.kind]} webhook: copy the secret now, it is not shown again.
             </p>
             <p>{WHERE[made.kind]}</p>
             <label className="w-full">
