@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { EXPORT_KINDS } from "../../src/shared/schemas/integrations";
 
 /**
  * The one-way rule of the server's rooms (decision 028), read from the import statements themselves:
@@ -181,7 +182,7 @@ describe("the trackers", () => {
   }
 
   it("has a folder for each tracker and the shared files beside them", () => {
-    expect(folders.sort()).toEqual(["github", "jira", "trello"]);
+    expect(folders.sort()).toEqual([...EXPORT_KINDS].sort());
     expect(shared.map((f) => path.basename(f))).toEqual(
       expect.arrayContaining(["exports.ts", "runner.ts", "sync.ts", "webhooks.ts", "tracker.ts"]),
     );

@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import type { ExportKind } from "../../shared/schemas/integrations";
 import { integrationCredentials } from "../db/schema/index";
 import type { Deps } from "../deps";
 
-export type Provider = "trello" | "jira" | "github";
+/** The trackers whose connections are stored (one per user each). */
+export type Provider = ExportKind;
 type CredentialDeps = Pick<Deps, "db" | "vault" | "log">;
 
 /** Stores a provider's secrets encrypted; `publicData` is what the browser may see. */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { detailMessage } from "../../shared/schemas/common";
 import {
   createdWebhook,
+  EXPORT_KINDS,
   exportPreview,
   exportPreviewInput,
   exportView,
@@ -84,7 +85,7 @@ export const integrationOperations = {
     summary:
       "Creates (or replaces) your webhook endpoint for GitHub, JIRA or Trello and shows its secret once (Trello's is the application secret you give).",
     input: z.strictObject({
-      kind: z.enum(["github", "jira", "trello"], { error: "kind must be github, jira or trello" }),
+      kind: z.enum(EXPORT_KINDS, { error: `kind must be one of ${EXPORT_KINDS.join(", ")}` }),
       /** Trello only: the application secret Trello signs deliveries with. */
       secret: z.string().trim().min(8, "The secret is at least 8 characters").max(200).optional(),
     }),

@@ -87,16 +87,20 @@ export type GithubStatus = z.infer<typeof githubStatus>;
 /** POST /github/connect over REST: the status with the login again as `username` (null when none). */
 export const githubConnectAnswer = githubStatus.extend({ username: z.string().nullable() });
 
-export const WEBHOOK_KINDS = ["github", "jira", "trello"] as const;
+/** The trackers, each one module on the server (services/exports/<kind>/tracker.ts, decision 038). */
+export const EXPORT_KINDS = ["jira", "trello", "github"] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+/** Each tracker by the name people know it by. */
+export const EXPORT_LABELS: Record<ExportKind, string> = { jira: "JIRA", trello: "Trello", github: "GitHub" };
 
 /** Your webhook endpoints; a secret is never shown again after creation. */
 export const webhookList = z.object({
   webhooks: z.array(
-    z.object({ kind: z.enum(WEBHOOK_KINDS), url: z.string(), last_delivery_at: isoTimestamp.nullable() }),
+    z.object({ kind: z.enum(EXPORT_KINDS), url: z.string(), last_delivery_at: isoTimestamp.nullable() }),
   ),
 });
 /** A new webhook endpoint with its secret, shown this once. */
-export const createdWebhook = z.object({ kind: z.enum(WEBHOOK_KINDS), url: z.string(), secret: z.string() });
+export const createdWebhook = z.object({ kind: z.enum(EXPORT_KINDS), url: z.string(), secret: z.string() });
 
 export const trelloBoardList = z.object({
   boards: z.array(z.object({ id: z.string(), name: z.string(), url: z.string() })),
@@ -111,12 +115,6 @@ export const jiraProjectList = z.object({
 
 /** The largest webhook delivery accepted (GitHub sends up to 25 MB, but not for the events we ask for). */
 export const WEBHOOK_BODY_MAX = 1024 * 1024;
-
-/** The trackers, each one module on the server (services/exports/<kind>/tracker.ts, decision 038). */
-export const EXPORT_KINDS = ["jira", "trello", "github"] as const;
-export type ExportKind = (typeof EXPORT_KINDS)[number];
-/** Each tracker by the name people know it by. */
-export const EXPORT_LABELS: Record<ExportKind, string> = { jira: "JIRA", trello: "Trello", github: "GitHub" };
 
 /** JIRA export config (credentials may be omitted to use the stored ones). */
 export const jiraExportConfig = z.strictObject({

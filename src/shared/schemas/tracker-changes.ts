@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoTimestamp } from "./common";
+import { EXPORT_KINDS } from "./integrations";
 
 /**
  * Edits people made on JIRA, GitHub or Trello since the last export or sync, brought back for review
@@ -28,7 +29,7 @@ export const resolveTrackerChangeInput = z.strictObject({
 export const trackerChange = z
   .object({
     id: z.string(),
-    service: z.enum(["jira", "github", "trello"]),
+    service: z.enum(EXPORT_KINDS),
     /** "SYNC-12", "#34", a card's short link. */
     key: z.string(),
     url: z.string(),

@@ -178,12 +178,15 @@ export function exportReducer(state: ExportProgressState, action: ExportAction):
   }
 }
 
-/** Exports: the success toast. */
+/** Exports: the success toast, in each tracker's words (a new tracker adds its own: the typecheck asks). */
+const SUCCESS: Record<ExportKind, (n: number, name: string | undefined) => string> = {
+  jira: (n) => `Successfully created JIRA project with ${n} issues`,
+  trello: (n) => `Successfully created Trello board with ${n} cards`,
+  github: (n, name) => `Successfully created ${n} GitHub issues${name ? ` in ${name}` : ""}`,
+};
+
 export function successToast(kind: ExportKind, result: ExportResult): string {
-  const n = result.count ?? 0;
-  if (kind === "jira") return `Successfully created JIRA project with ${n} issues`;
-  if (kind === "trello") return `Successfully created Trello board with ${n} cards`;
-  return `Successfully created ${n} GitHub issues${result.name ? ` in ${result.name}` : ""}`;
+  return SUCCESS[kind](result.count ?? 0, result.name ?? undefined);
 }
 
 /** Exports: the failure toast (default 'Unknown error'). */
