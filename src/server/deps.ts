@@ -5,12 +5,12 @@ import type { Mailer } from "./integrations/mail/mailer";
 import type { Vault } from "./integrations/vault";
 import type { JobQueue } from "./jobs/queue";
 import type { Logger } from "./lib/logger";
+import type { TreeCache } from "./lib/tree-cache";
 import type { PlanRuns } from "./plan/runs";
 import type { EventBus } from "./realtime/event-bus";
 import type { Presence } from "./realtime/presence";
-import type { Trackers } from "./services/exports/tracker";
+import type { TrackersPort } from "./services/exports/tracker";
 import type { OllamaDetector } from "./services/model-providers/ollama";
-import type { TreeCache } from "./services/tasks/tree-cache";
 
 /** What every service function receives: no HTTP, no globals. */
 export type Deps = {
@@ -33,7 +33,7 @@ export type Deps = {
   mailer: Mailer;
   unsubscribeKey: Buffer;
   /** The trackers (JIRA, Trello, GitHub): export, sync and webhooks, one module each (exports/tracker.ts). */
-  trackers: Trackers;
+  trackers: TrackersPort<Deps>;
   /** Whole-plan reads, built once per plan version (TREE_CACHE_MB). */
   treeCache: TreeCache;
 };

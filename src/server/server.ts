@@ -15,6 +15,7 @@ import { JobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./lib/logger";
 import { purgeRateBudgets } from "./lib/rate-budget";
 import type { StartupTimeline } from "./lib/startup-timeline";
+import { createTreeCache } from "./lib/tree-cache";
 import { closeMcpSessions } from "./mcp/route";
 import { createEventBus } from "./realtime/event-bus";
 import { createPresence } from "./realtime/presence";
@@ -26,7 +27,6 @@ import { registerExports } from "./services/exports/runner";
 import { TRACKERS } from "./services/exports/trackers";
 import { createOllamaDetector } from "./services/model-providers/ollama";
 import { expireClaims } from "./services/tasks/claims";
-import { createTreeCache } from "./services/tasks/tree-cache";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 const CLAIM_SWEEP_MS = 60_000;

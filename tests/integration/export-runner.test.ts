@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IntegrationError } from "../../src/server/integrations/errors";
-import type { Exporter, ExportPlan } from "../../src/server/services/exports/tracker";
+import type { ExportPlan } from "../../src/server/services/exports/tracker";
+import type { Exporter } from "../../src/server/services/exports/tracker-deps";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/github";
 import { waitForExport } from "../support/exports";
 import { registerUser, TestClient } from "../support/http-client";

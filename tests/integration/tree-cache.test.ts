@@ -7,7 +7,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { epics, eventModels, remoteItems, userStories } from "../../src/server/db/schema/index";
-import { foldChanges } from "../../src/server/services/tasks/tree-cache";
+import { foldChanges } from "../../src/server/services/tasks/tree-reads";
 import { flatten, type TreeNode } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { seedTree } from "../support/seed";

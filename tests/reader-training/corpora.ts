@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { WorkKind } from "../../src/server/engine/reading/kind";
+import type { WorkKind } from "../../src/server/engine/reading/types";
 import { CORPUS, HELD_OUT_CASES } from "../eval/corpus/index";
 import {
   EXPECTED_KIND,

@@ -7,13 +7,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { WorkKind } from "../../src/server/engine/reading/kind";
 import type { SentenceRole } from "../../src/server/engine/reading/learned";
 import {
   isHeadingLine,
   isListLine,
   type SentenceInput,
 } from "../../src/server/engine/reading/learned-features";
+import type { WorkKind } from "../../src/server/engine/reading/types";
 
 export const TEXTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "texts");
 

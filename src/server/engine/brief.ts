@@ -5,7 +5,7 @@ import { readTaskOptions, TASK_DEFAULTS } from "../../shared/schemas/tasks";
 import type { TaskRow } from "../plan/rows";
 import type { ProjectBrief } from "./planners/contract";
 import { KIND_LABELS, readKind } from "./reading/kind";
-import { extractScope, type StatedScope } from "./reading/requirements";
+import { extractScope } from "./reading/requirements";
 import {
   kindOfReading,
   readingOf,
@@ -13,6 +13,7 @@ import {
   scopeOfReading,
   storedReadingOf,
 } from "./reading/review";
+import type { StatedScope } from "./reading/types";
 
 export type DecompositionOptions = {
   maxDepth: number;

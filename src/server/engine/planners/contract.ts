@@ -6,8 +6,7 @@ import type {
   ProjectContext,
 } from "../../../shared/schemas/plan";
 import type { RepositoryMap } from "../../../shared/schemas/repository-map";
-import type { KindReading } from "../reading/kind";
-import type { StatedScope } from "../reading/requirements";
+import type { KindReading, StatedScope } from "../reading/types";
 
 /** What every stage knows about the project being planned. */
 export type ProjectBrief = {

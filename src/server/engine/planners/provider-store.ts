@@ -1,8 +1,11 @@
 import { type AnyColumn, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
 import { modelProviders } from "../../db/schema/index";
-import type { Deps } from "../../deps";
+import type { Vault } from "../../integrations/vault";
+import type { Logger } from "../../lib/logger";
 
-type StoreDeps = Pick<Deps, "db" | "vault" | "log">;
+/** What the store needs (a port: Deps has these, and so does the planner chooser). */
+type StoreDeps = { db: Db; vault: Vault; log: Logger };
 
 /** Whose provider: one user's own, or the instance's (null, set by an admin). */
 export type ProviderOwner = { userId: string } | { instance: true };

@@ -1,4 +1,4 @@
-import type { Requirement } from "./requirements";
+import type { Requirement } from "./types";
 
 /** Who a requirement is for, what they do and why: "As a teacher, I want ...", "Members can ...". */
 

@@ -1,5 +1,5 @@
 import { kindReading } from "./learned";
-import type { StatedScope } from "./requirements";
+import type { KindReading, StatedScope, WorkKind } from "./types";
 
 /**
  * What kind of work a description asks for (issue 28), decided from the whole text, with the evidence
@@ -12,18 +12,6 @@ import type { StatedScope } from "./requirements";
  * a new product and also mentions speed is a product with a performance requirement, not a performance
  * investigation: the kinds that change an existing system need evidence of that system.
  */
-
-export type WorkKind =
-  | "product"
-  | "feature"
-  | "bug"
-  | "performance"
-  | "migration"
-  | "infrastructure"
-  | "data"
-  | "spike";
-
-export type KindReading = { id: WorkKind; label: string; because: string[] };
 
 export const KIND_LABELS: Record<WorkKind, string> = {
   product: "new product",

@@ -11,11 +11,11 @@
  */
 // Types only: kind.ts and sentences.ts are meant to call this module, so a value import would be a cycle.
 import { READING_KINDS } from "../../../shared/schemas/reading";
-import type { KindReading, WorkKind } from "./kind";
 import { descriptionFeatures, type SentenceInput, sentenceFeatures } from "./learned-features";
 import { type ModelWeights, predict } from "./learned-model";
 import { type DescriptionUnit, unitsOf } from "./learned-units";
 import type { SentenceKind } from "./sentences";
+import type { KindReading, WorkKind } from "./types";
 import kindWeights from "./weights/kind.json";
 import roleWeights from "./weights/role.json";
 

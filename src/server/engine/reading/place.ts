@@ -2,10 +2,10 @@ import { ACTOR_NOUN } from "./actors";
 import { inlineList } from "./inline-list";
 import { roleOf, type SentenceRole } from "./learned";
 import { opensInThePast } from "./nlp";
-import type { StatedScope } from "./requirements";
 import { PROCESS_HEADING, type SectionKind } from "./sections";
 import { judgeSentence, saysItIsWanted, splitOutside, startsWithInstruction } from "./sentences";
 import { allNamed, namedTechnologies } from "./signals";
+import type { StatedScope } from "./types";
 
 /**
  * Where each sentence or item of a description belongs (decision 027): a requirement (its inline list and

@@ -26,6 +26,7 @@ import {
   WORK_HEADING,
 } from "./sections";
 import { CONDITION_FIRST, judgeSentence, sentences, splitOutside, startsWithInstruction } from "./sentences";
+import type { Requirement, StatedScope } from "./types";
 
 /**
  * What a description states, read as an engineer reads it (decisions 014 and 027): the work it asks for,
@@ -44,49 +45,6 @@ import { CONDITION_FIRST, judgeSentence, sentences, splitOutside, startsWithInst
  * - Numbered steps and "first ..., then ..." state an order, kept as sequences.
  * Nothing stated as work is dropped or capped; exact and near-identical repeats are merged.
  */
-
-export type Requirement = {
-  /** "R1", "R2", ... in the order the text states them. */
-  id: string;
-  /** The user's words, whitespace collapsed, list markers removed. */
-  text: string;
-  /** The heading the item sits under, if any. */
-  section: string | null;
-  /** Who the requirement is for, when it names one ("users can ...", "as an admin I ..."). */
-  actor: string | null;
-  /** What that actor does, in the user's words ("export invoices as CSV"). */
-  action: string | null;
-  /** "so that ..." when stated. */
-  benefit: string | null;
-  /** The whole sentence, when this requirement is one item of a list written inside it. */
-  statedIn: string | null;
-  /** Its step in a stated sequence (`StatedScope.sequences`); the items of one sentence share a step. */
-  step?: number;
-};
-
-export type StatedScope = {
-  /** The title line, when the text has one (a `#` heading, or a short first line). */
-  title: string | null;
-  requirements: Requirement[];
-  nonGoals: string[];
-  /** Background statements, rationale and remarks: shown to planners as context, never planned as work. */
-  context: string[];
-  /** Questions the text asks. */
-  questions: string[];
-  /** Acceptance criteria, a definition of done, expected behaviour: checks of the work, not more work. */
-  criteria: string[];
-  /** Rules the work must keep ("No secrets in version control", "never email more than once a day"). */
-  constraints: string[];
-  /** Checklist items marked done. */
-  done: string[];
-  /** Steps to reproduce, and what was observed (a bug report). */
-  reproduction: string[];
-  observed: string[];
-  /** Requirement ids stated in an order ("1. ... 2. ...", "first ..., then ..."), each list in that order. */
-  sequences: string[][];
-  /** What the listed features belong to ("A web shop for handmade candles"), when the text says. */
-  subject: string | null;
-};
 
 /** Names that label an item rather than name a feature ("**Note** - ..."). */
 const GENERIC_NAME =

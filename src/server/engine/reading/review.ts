@@ -1,8 +1,8 @@
 import type { ReadingItem, ReadingItemInput, ReadingRole } from "../../../shared/schemas/reading";
 import { similarity, wordSet } from "../../lib/words";
 import { actorOf } from "./actors";
-import { KIND_LABELS, type KindReading, type WorkKind } from "./kind";
-import type { Requirement, StatedScope } from "./requirements";
+import { KIND_LABELS } from "./kind";
+import type { KindReading, Requirement, StatedScope, WorkKind } from "./types";
 
 /**
  * A reading a person checks before planning (issue 38; decision 032): the stated scope as a flat list of

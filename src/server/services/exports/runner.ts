@@ -7,14 +7,8 @@ import { type JobContext, PermanentJobError, type TypedJob } from "../../jobs/qu
 import { actorById, recordActivity } from "../../plan/activity";
 import { getTaskTree } from "../tasks/tasks";
 import { JOB_EXPORT } from "./exports";
-import {
-  type ExportContext,
-  type Exporter,
-  type ExportOutcome,
-  type ExportPlan,
-  type ExportRow,
-  subtasksOf,
-} from "./tracker";
+import { type ExportOutcome, type ExportPlan, type ExportRow, subtasksOf } from "./tracker";
+import type { ExportContext, Exporter } from "./tracker-deps";
 
 async function publish(
   deps: Deps,

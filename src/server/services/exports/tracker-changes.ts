@@ -11,6 +11,7 @@ import { moveTask } from "../../plan/order";
 import { getOwnedRow } from "../../plan/owned";
 import { updateTask } from "../tasks/edit";
 import { addTask, deleteSubtask } from "../tasks/structure";
+import type { AddedItem, RemoteSnapshot } from "./tracker";
 
 /**
  * Edits people make on JIRA, GitHub or Trello come back for review (issue 31, decision 030).
@@ -29,28 +30,6 @@ import { addTask, deleteSubtask } from "../tasks/structure";
 
 type ItemRow = typeof remoteItems.$inferSelect;
 type TaskRow = typeof tasks.$inferSelect;
-
-/** An item as read there now. A field left undefined was not read (the service keeps none, or the read skipped it). */
-export type RemoteSnapshot = {
-  title?: string;
-  text?: string;
-  story_points?: number | null;
-  /** The parent's id there (null: top level). */
-  parent?: string | null;
-  /** Closed there without being done, in the service's words ("closed (not planned)", "archived"). */
-  closed?: string | null;
-};
-
-/** An item made there that no export made, found under an exported item or marked for Atomize. */
-export type AddedItem = {
-  remoteId: string;
-  key: string;
-  url: string;
-  title: string;
-  text: string;
-  /** The exported item it sits under there, if any. */
-  parent: string | null;
-};
 
 /** Text compared as people read it: line ends, trailing spaces and runs of blank lines do not count. */
 export function normalText(text: string): string {

@@ -3,39 +3,35 @@ import type { z } from "zod";
 import type { ExportKind, exportPreviewInput } from "../../../shared/schemas/integrations";
 import type { TaskStatus, TaskTreeNode } from "../../../shared/schemas/tasks";
 import type { exports, RemoteBaseline, remoteItems } from "../../db/schema/index";
-import type { Deps } from "../../deps";
-import type { AddedItem, RemoteSnapshot } from "./tracker-changes";
 
 /**
- * One tracker (JIRA with Confluence, GitHub, Trello) is one module behind this interface (decision 038):
+ * One tracker (JIRA with Confluence, GitHub, Trello) is one module behind this interface (decision 038),
+ * written as a port over the services' dependencies `D` so this file names no Deps and Deps can name it
+ * without an import circle; tracker-deps.ts binds it to Deps (`Tracker`, `ExportContext`, `Exporter`):
  * how an export to it starts and runs, how its items are read back ("Sync now"), and how its webhooks are
  * verified and read. The services that use trackers (exports.ts, runner.ts, sync.ts, webhooks.ts) ask
  * `deps.trackers[kind]` and never name one; server.ts registers them. docs/recipes/add-a-tracker.md walks
  * through adding one.
  */
-export type Tracker = {
+export type TrackerPort<D> = {
   kind: ExportKind;
   /** Starting an export: the credentials and options the job runs with, from the request or the stored connection. */
-  start(deps: Deps, userId: string, input: TrackerStartInput): Promise<StartedExport>;
+  start(deps: D, userId: string, input: TrackerStartInput): Promise<StartedExport>;
   /** The place a preview is about ("site|project", "owner/repo", a board id), or null when the input names none. */
-  previewTarget(
-    deps: Deps,
-    userId: string,
-    input: z.output<typeof exportPreviewInput>,
-  ): Promise<string | null>;
+  previewTarget(deps: D, userId: string, input: z.output<typeof exportPreviewInput>): Promise<string | null>;
   /** Runs an export (runner.ts calls prepare, then run). */
-  exporter: Exporter;
+  exporter: ExporterPort<D>;
   /** "Sync now": what the service says now about the items exports made in one place, and what people added there. */
-  read(deps: Deps, userId: string, target: string, items: RemoteItemRow[]): Promise<Reading>;
+  read(deps: D, userId: string, target: string, items: RemoteItemRow[]): Promise<Reading>;
   /** Anything more a sync of one place brings (GitHub: pull requests closing its issues); problems, in words. */
   afterRead?(
-    deps: Deps,
+    deps: D,
     userId: string,
     rootId: string,
     target: string,
     items: RemoteItemRow[],
   ): Promise<string[]>;
-  webhook: TrackerWebhook;
+  webhook: TrackerWebhookPort<D>;
 };
 
 /**
@@ -55,7 +51,7 @@ export type StartedExport = {
   config: Record<string, unknown>;
 };
 
-export type TrackerWebhook = {
+export type TrackerWebhookPort<D> = {
   /** Atomize makes the secret ("made"), or the user gives the service's own (Trello's application secret), asked for in `ask`. */
   secret: { made: true } | { made: false; ask: string };
   /** Whether a delivery is signed with the secret; `url` is the endpoint's own, which some services sign too. */
@@ -66,7 +62,7 @@ export type TrackerWebhook = {
   change(headers: WebhookHeaders, payload: unknown): Change | null;
   /** A delivery that is not an item change (GitHub's `pull_request`), handled whole; undefined: read it with `change`. */
   handle?(
-    deps: Deps,
+    deps: D,
     userId: string,
     headers: WebhookHeaders,
     payload: unknown,
@@ -87,6 +83,28 @@ export type RemoteItemRow = typeof remoteItems.$inferSelect;
 export type RemoteStatus = {
   text: string;
   means: "completed" | "in_progress" | "pending" | "open" | null;
+};
+
+/** An item as read there now. A field left undefined was not read (the service keeps none, or the read skipped it). */
+export type RemoteSnapshot = {
+  title?: string;
+  text?: string;
+  story_points?: number | null;
+  /** The parent's id there (null: top level). */
+  parent?: string | null;
+  /** Closed there without being done, in the service's words ("closed (not planned)", "archived"). */
+  closed?: string | null;
+};
+
+/** An item made there that no export made, found under an exported item or marked for Atomize. */
+export type AddedItem = {
+  remoteId: string;
+  key: string;
+  url: string;
+  title: string;
+  text: string;
+  /** The exported item it sits under there, if any. */
+  parent: string | null;
 };
 
 /** The statuses a remote change may set (the ones a person may set with PATCH). */
@@ -127,8 +145,8 @@ export type Change = {
 
 export type ExportRow = typeof exports.$inferSelect;
 
-export type ExportContext = {
-  deps: Deps;
+export type ExportContextPort<D> = {
+  deps: D;
   row: ExportRow;
   tree: TaskTreeNode;
   config: Record<string, unknown>;
@@ -177,13 +195,13 @@ export type ExportPlan = {
  *   twice), reports progress through `ctx.progress`, and returns the export's result.
  * Failures are IntegrationError (retryable or not) or PermanentJobError.
  */
-export type Exporter<Plan extends ExportPlan = ExportPlan> = {
-  prepare(ctx: ExportContext): Promise<Plan>;
-  run(ctx: ExportContext, plan: Plan): Promise<ExportOutcome>;
+export type ExporterPort<D, Plan extends ExportPlan = ExportPlan> = {
+  prepare(ctx: ExportContextPort<D>): Promise<Plan>;
+  run(ctx: ExportContextPort<D>, plan: Plan): Promise<ExportOutcome>;
 };
 
 /** Every tracker by its kind, passed in Deps (server.ts builds it): no registration by import side effect. */
-export type Trackers = Record<ExportKind, Tracker>;
+export type TrackersPort<D> = Record<ExportKind, TrackerPort<D>>;
 
 // ---- helpers the trackers share ------------------------------------------------------------------------
 

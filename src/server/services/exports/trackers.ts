@@ -1,6 +1,6 @@
 import { githubTracker } from "./github/tracker";
 import { jiraTracker } from "./jira/tracker";
-import type { Trackers } from "./tracker";
+import type { Trackers } from "./tracker-deps";
 import { trelloTracker } from "./trello/tracker";
 
 /**

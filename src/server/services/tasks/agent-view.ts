@@ -36,7 +36,7 @@ import { activeClaims, announceClaim, type Claimer, expireClaims, heldBy, insert
 import { notesOf } from "./notes";
 import { statedScope, toContext } from "./serialize";
 import { updateTask } from "./tasks";
-import { ownedPlanVersion } from "./tree-cache";
+import { ownedPlanVersion } from "./tree-reads";
 
 /**
  * The plan as a coding agent or a script reads it (the MCP tools, the CLI): the projects with their

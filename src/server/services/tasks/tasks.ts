@@ -7,5 +7,5 @@ export { getOwnedRow, TASK_NOT_FOUND } from "../../plan/owned";
 export * from "./edit";
 export * from "./read";
 export * from "./structure";
-export { readTree } from "./tree-cache";
+export { readTree } from "./tree-reads";
 export * from "./usage";

@@ -1,6 +1,6 @@
 import type { EventModelStructure, ProjectContext } from "../../../../shared/schemas/plan";
-import type { Requirement } from "../../reading/requirements";
 import { allNamed } from "../../reading/signals";
+import type { Requirement } from "../../reading/types";
 import type { ProjectBrief } from "../contract";
 import { pointsForHours } from "./estimate";
 import { idList, type Outline, type OutlineNode } from "./outline";

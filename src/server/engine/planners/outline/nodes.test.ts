@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Requirement } from "../../reading/requirements";
+import type { Requirement } from "../../reading/types";
 import { boundedNotes, group, idList, requirementLeaf, titleText } from "./nodes";
 
 const requirement = (n: number, text = `Staff can book room ${n}`) =>

@@ -1,6 +1,6 @@
 import type { TaskFile } from "../../../../shared/schemas/repository-map";
-import type { Requirement } from "../../reading/requirements";
 import { domainChecksFor } from "../../reading/signals";
+import type { Requirement } from "../../reading/types";
 import { estimateRequirement } from "./estimate";
 
 /**

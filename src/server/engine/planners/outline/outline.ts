@@ -1,6 +1,5 @@
-import type { WorkKind } from "../../reading/kind";
-import type { Requirement, StatedScope } from "../../reading/requirements";
 import { type Deliverable, deliverable, type NamedTech, namedTechnologies } from "../../reading/signals";
+import type { Requirement, StatedScope, WorkKind } from "../../reading/types";
 import type { ProjectBrief } from "../contract";
 import { withFiles } from "./files";
 import { fitFirstLevel } from "./fit";

@@ -1,6 +1,5 @@
 import { titleReportsFault } from "../../reading/kind";
 import { IMPERATIVE_START, isExplicitAsk } from "../../reading/place";
-import type { Requirement, StatedScope } from "../../reading/requirements";
 import { startsWithInstruction } from "../../reading/sentences";
 import {
   allNamed,
@@ -9,6 +8,7 @@ import {
   type NamedTech,
   needsSecurityReview,
 } from "../../reading/signals";
+import type { Requirement, StatedScope } from "../../reading/types";
 import type { ProjectBrief } from "../contract";
 import { as, group, idList, inSequence, leaf, type OutlineNode, requirementLeaf, titleText } from "./nodes";
 import {

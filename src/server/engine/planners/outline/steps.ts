@@ -1,5 +1,5 @@
-import type { Requirement, StatedScope } from "../../reading/requirements";
 import type { Deliverable, NamedTech } from "../../reading/signals";
+import type { Requirement, StatedScope } from "../../reading/types";
 import { idList, leaf, type OutlineNode, quote, titleText } from "./nodes";
 
 /**

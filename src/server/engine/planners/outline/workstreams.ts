@@ -1,4 +1,4 @@
-import type { Requirement } from "../../reading/requirements";
+import type { Requirement } from "../../reading/types";
 
 /**
  * How the offline outline groups stated requirements into workstreams (the epics): the description's

@@ -1,7 +1,7 @@
 import type { GithubClient } from "../../../integrations/github/client";
 import { takeWriteBudget } from "../../../integrations/github/client";
 import { markRemoved } from "../remote";
-import type { ExportContext } from "../tracker";
+import type { ExportContext } from "../tracker-deps";
 import { createOnce, isStatus } from "./errors";
 import { findPendingIssue, issueIfThere } from "./lookup";
 import { LABELS, REMOVED_LABEL, taskMarker } from "./payloads";

@@ -4,6 +4,7 @@ import { AppError } from "../../../errors";
 import { readCredential } from "../../../integrations/credentials";
 import { githubClient } from "../../../integrations/github/client";
 import {
+  type AddedItem,
   type Change,
   hubSignatureOk,
   isRecord,
@@ -11,10 +12,9 @@ import {
   type Reading,
   type RemoteStatus,
   str,
-  type Tracker,
   time,
 } from "../tracker";
-import type { AddedItem } from "../tracker-changes";
+import type { Tracker } from "../tracker-deps";
 import { githubExporter } from "./exporter";
 import { applyPullRequestEvent, readPullRequestEvent } from "./pull-request-events";
 import { syncLinkedPullRequests } from "./pull-requests";

@@ -1,6 +1,6 @@
 import { IntegrationError } from "../../../integrations/errors";
 import type { HttpClient } from "../../../integrations/http-client";
-import type { ExportContext } from "../tracker";
+import type { ExportContext } from "../tracker-deps";
 import { describeJira } from "./errors";
 import { canonicalStorage } from "./storage-canonical";
 import type { JiraState } from "./types";

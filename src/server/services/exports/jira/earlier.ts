@@ -1,6 +1,6 @@
 import type { HttpClient } from "../../../integrations/http-client";
 import { markRemoved } from "../remote";
-import type { ExportContext } from "../tracker";
+import type { ExportContext } from "../tracker-deps";
 import { issueFields } from "./payloads";
 import type { JiraPlan, JiraState, Planned } from "./types";
 

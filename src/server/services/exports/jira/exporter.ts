@@ -2,7 +2,7 @@ import { IntegrationError } from "../../../integrations/errors";
 import { connectJira } from "../../../integrations/jira/connection";
 import { outboundFetch } from "../../../lib/outbound/fetch";
 import { exportCounts, previousExport } from "../remote";
-import type { Exporter } from "../tracker";
+import type { Exporter } from "../tracker-deps";
 import { confluenceDocuments } from "./confluence";
 import { describeJira } from "./errors";
 import { planIssues } from "./payloads";

@@ -1,5 +1,5 @@
 import type { HttpClient } from "../../../integrations/http-client";
-import type { ExportContext } from "../tracker";
+import type { ExportContext } from "../tracker-deps";
 import type { EarlierIssue } from "./earlier";
 import type { JiraState, Planned } from "./types";
 

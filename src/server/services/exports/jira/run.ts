@@ -1,7 +1,7 @@
 import { taskTitle } from "../../../../shared/task-title";
 import type { RemoteBaseline } from "../../../db/schema/integrations";
 import { IntegrationError } from "../../../integrations/errors";
-import type { ExportContext } from "../tracker";
+import type { ExportContext } from "../tracker-deps";
 import { adfText } from "./adf-text";
 import { writeConfluencePages } from "./confluence";
 import { createScreen } from "./create-screen";

@@ -5,18 +5,19 @@ import { readCredential } from "../../../integrations/credentials";
 import { connectJira } from "../../../integrations/jira/connection";
 import { outboundFetch } from "../../../lib/outbound/fetch";
 import {
+  type AddedItem,
   type Change,
   hubSignatureOk,
   isRecord,
   pointsFromLabels,
   type Reading,
   type RemoteItemRow,
+  type RemoteSnapshot,
   type RemoteStatus,
   str,
-  type Tracker,
   time,
 } from "../tracker";
-import type { AddedItem, RemoteSnapshot } from "../tracker-changes";
+import type { Tracker } from "../tracker-deps";
 import { adfText } from "./adf-text";
 import { jiraExporter } from "./exporter";
 import { ATOMIZE_LABEL } from "./payloads";

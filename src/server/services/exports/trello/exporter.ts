@@ -6,7 +6,7 @@ import { trelloAuthorization } from "../../../integrations/trello/auth";
 import { trelloBudgets } from "../../../integrations/trello/budgets";
 import { outboundFetch } from "../../../lib/outbound/fetch";
 import { exportCounts, previousExport } from "../remote";
-import type { Exporter } from "../tracker";
+import type { Exporter } from "../tracker-deps";
 import { LABELS, LISTS, planChecklists } from "./payloads";
 import { runTrelloExport } from "./run";
 import type { TrelloPlan } from "./types";

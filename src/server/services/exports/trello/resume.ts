@@ -1,5 +1,5 @@
 import type { HttpClient } from "../../../integrations/http-client";
-import type { ExportContext } from "../tracker";
+import type { ExportContext } from "../tracker-deps";
 import { hasLine } from "./payloads";
 import type { TrelloState } from "./types";
 

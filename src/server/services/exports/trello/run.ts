@@ -1,7 +1,7 @@
 import { complexityBand } from "../../../../shared/complexity";
 import { taskTitle } from "../../../../shared/task-title";
 import { markRemoved } from "../remote";
-import type { ExportContext } from "../tracker";
+import type { ExportContext } from "../tracker-deps";
 import { webhookUrlFor } from "../webhooks";
 import { boardMarker, cardDescription, cardMarker, hasLine, LABELS, LISTS, listFor } from "./payloads";
 import { adopt, createInTurn, eachLimited, findBoard } from "./resume";

@@ -7,8 +7,17 @@ import { createHttpClient } from "../../../integrations/http-client";
 import { trelloAuthorization } from "../../../integrations/trello/auth";
 import { trelloBudgets } from "../../../integrations/trello/budgets";
 import { outboundFetch } from "../../../lib/outbound/fetch";
-import { type Change, isRecord, type Reading, type RemoteStatus, str, type Tracker, time } from "../tracker";
-import type { AddedItem, RemoteSnapshot } from "../tracker-changes";
+import {
+  type AddedItem,
+  type Change,
+  isRecord,
+  type Reading,
+  type RemoteSnapshot,
+  type RemoteStatus,
+  str,
+  time,
+} from "../tracker";
+import type { Tracker } from "../tracker-deps";
 import { trelloExporter } from "./exporter";
 
 /**
