@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * What kind of address an IP is, for the outbound-request guard (docs/decisions/007-hostile-input-and-limits.md,
@@ -35,31 +36,9 @@ export function parseAddress(text: string): AddressBytes | null {
   if (s.startsWith("[") && s.endsWith("]")) s = s.slice(1, -1);
   const zone = s.indexOf("%");
   if (zone >= 0) s = s.slice(0, zone);
-  if (isIPv4(s)) return Uint8Array.from(s.split(".").map(Number));
-  if (!isIPv6(s)) return null;
-  let tail: number[] = [];
-  const lastColon = s.lastIndexOf(":");
-  if (s.slice(lastColon + 1).includes(".")) {
-    tail = s
-      .slice(lastColon + 1)
-      .split(".")
-      .map(Number);
-    s = `${s.slice(0, lastColon + 1)}0:0`;
-  }
-  const [head, rest] = s.includes("::") ? s.split("::") : [s, undefined];
-  const groups = (part: string | undefined) =>
-    part ? part.split(":").map((g) => Number.parseInt(g, 16)) : [];
-  const left = groups(head);
-  const right = groups(rest);
-  const words =
-    rest === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill(0), ...right];
-  const bytes = new Uint8Array(16);
-  words.forEach((w, i) => {
-    bytes[i * 2] = w >> 8;
-    bytes[i * 2 + 1] = w & 0xff;
-  });
-  if (tail.length === 4) bytes.set(tail, 12);
-  return bytes;
+  // Node's checks are the strict ones (ipaddr.js also takes `127.1` and friends); ipaddr.js gives the bytes.
+  if (!isIPv4(s) && !isIPv6(s)) return null;
+  return Uint8Array.from(ipaddr.parse(s).toByteArray());
 }
 
 /** Whether `bytes` starts with the first `bits` bits of `prefix` (same family). */
