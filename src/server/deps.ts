@@ -6,7 +6,6 @@ import type { Vault } from "./integrations/vault";
 import type { JobQueue } from "./jobs/queue";
 import type { Logger } from "./lib/logger";
 import type { TreeCache } from "./lib/tree-cache";
-import type { PlanRuns } from "./plan/runs";
 import type { EventBus } from "./realtime/event-bus";
 import type { Presence } from "./realtime/presence";
 import type { TrackersPort } from "./services/exports/tracker";
@@ -24,8 +23,6 @@ export type Deps = {
   jobs: JobQueue;
   /** Which planner runs for whom: the user's own model, the environment's, the instance's, or none. */
   planners: Planners;
-  /** Starts and stops plans' decompositions (the engine's, behind plan/runs.ts's interface). */
-  runs: PlanRuns;
   /** A local Ollama found at start (OLLAMA_URL), offered in Settings; never used unless someone saves it. */
   ollama: OllamaDetector;
   vault: Vault;

@@ -5,7 +5,6 @@ import type { Config } from "./config";
 import { openDatabase, type PGliteLease } from "./db/client";
 import type { Deps } from "./deps";
 import { failDecomposition } from "./engine/attention";
-import { planRuns } from "./engine/jobs";
 import { createPlanners } from "./engine/planners/choose";
 import { registerDecomposition } from "./engine/register";
 import { purgeMapCache } from "./engine/repository/github-map";
@@ -96,7 +95,6 @@ export async function startServer(
     presence,
     jobs,
     planners: createPlanners({ config, db: database.db, vault, log }),
-    runs: planRuns(jobs),
     ollama: createOllamaDetector(config, log.child({ component: "ollama" })),
     vault,
     // Blog (issue 6): e-mail through SMTP_URL or the mail_outbox table; signed unsubscribe links.

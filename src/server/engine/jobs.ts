@@ -1,7 +1,7 @@
+import type { Tx } from "../db/client";
 import type { JobKind } from "../jobs/payloads";
 import type { JobQueue } from "../jobs/queue";
 import { lockTaskRow } from "../plan/locks";
-import type { PlanRuns } from "../plan/runs";
 
 /**
  * The decomposition's jobs. A plan's run is one job group (its root's id): the root's stages, then one
@@ -30,28 +30,37 @@ export const composeJob = (rootId: string) => ({
   dedupeKey: `compose:${rootId}`,
 });
 
-/** How plan code and the task services start and stop runs (plan/runs.ts), on the job queue. */
-export function planRuns(jobs: JobQueue): PlanRuns {
-  return {
-    async start(rootId, tx) {
-      await jobs.enqueue(
-        { kind: JOB_ROOT, payload: { rootId }, groupKey: rootId, dedupeKey: `root:${rootId}` },
-        tx,
-      );
-    },
-    async startNode(rootId, nodeId, tx) {
-      await jobs.enqueue(nodeJob(rootId, nodeId), tx);
-    },
-    async resume(rootId, nodeIds, tx) {
-      for (const nodeId of nodeIds) await jobs.enqueue(nodeJob(rootId, nodeId), tx);
-      if (nodeIds.length === 0) await jobs.enqueue(composeJob(rootId), tx);
-    },
-    // A split holds the root's lock from its first statement to its commit, and commits its children's
-    // jobs with them; cancelling without the lock missed the jobs of a split that committed in between,
-    // and they stayed queued for a plan that was deleted or rejected.
-    async stop(rootId, tx) {
-      await lockTaskRow(tx, rootId);
-      await jobs.cancelGroup(rootId, tx);
-    },
-  };
+/**
+ * How the task services start and stop a plan's decomposition, on the job queue. Each works in the
+ * caller's transaction, so a run starts or stops with the change that asked for it.
+ */
+
+/** Queues a plan's decomposition from its root. */
+export async function queuePlan(jobs: JobQueue, rootId: string, tx: Tx) {
+  await jobs.enqueue(
+    { kind: JOB_ROOT, payload: { rootId }, groupKey: rootId, dedupeKey: `root:${rootId}` },
+    tx,
+  );
+}
+
+/** Queues the split of one node of a plan. */
+export async function queueNodeSplit(jobs: JobQueue, rootId: string, nodeId: string, tx: Tx) {
+  await jobs.enqueue(nodeJob(rootId, nodeId), tx);
+}
+
+/** Continues a plan approved after review: splits the first-level nodes given, or, with none, composes it. */
+export async function resumePlan(jobs: JobQueue, rootId: string, nodeIds: string[], tx: Tx) {
+  for (const nodeId of nodeIds) await jobs.enqueue(nodeJob(rootId, nodeId), tx);
+  if (nodeIds.length === 0) await jobs.enqueue(composeJob(rootId), tx);
+}
+
+/**
+ * Stops a plan's run in every process: its queued and running jobs are cancelled, under the root's lock.
+ * A split holds the root's lock from its first statement to its commit, and commits its children's jobs
+ * with them; cancelling without the lock missed the jobs of a split that committed in between, and they
+ * stayed queued for a plan that was deleted or rejected.
+ */
+export async function stopPlan(jobs: JobQueue, rootId: string, tx: Tx) {
+  await lockTaskRow(tx, rootId);
+  await jobs.cancelGroup(rootId, tx);
 }

@@ -7,7 +7,7 @@ import { repositoryMaps, taskClaims, taskDependencies, tasks } from "../../db/sc
 import type { Deps } from "../../deps";
 import { agentStartedEvents } from "../../engine/agent";
 import { readingToCheck } from "../../engine/brief";
-import { AGENT_PLANNER } from "../../engine/jobs";
+import { AGENT_PLANNER, queuePlan } from "../../engine/jobs";
 import { AppError } from "../../errors";
 import { quoted, recordActivity } from "../../plan/activity";
 import { type PlanGraph, readyLeaves } from "../../plan/graph";
@@ -115,7 +115,7 @@ export async function createTask(
     // The code the change is for (issue 42): kept apart from the task rows (a map runs to megabytes).
     if (input.repository_map)
       await tx.insert(repositoryMaps).values({ rootTaskId: inserted!.id, map: input.repository_map });
-    if (!byAgent && !review) await deps.runs.start(inserted!.id, tx);
+    if (!byAgent && !review) await queuePlan(deps.jobs, inserted!.id, tx);
     return inserted!;
   });
   deps.log.info("task created", { taskId: row.id, userId });

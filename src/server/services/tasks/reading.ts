@@ -12,7 +12,7 @@ import { tasks, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { agentStartedEvents } from "../../engine/agent";
 import { readingToCheck } from "../../engine/brief";
-import { AGENT_PLANNER } from "../../engine/jobs";
+import { AGENT_PLANNER, queuePlan } from "../../engine/jobs";
 import { KIND_LABELS } from "../../engine/reading/kind";
 import { applyReading, type StoredReading, shownItems, storedReadingOf } from "../../engine/reading/review";
 import { AppError } from "../../errors";
@@ -129,7 +129,7 @@ export async function planProject(deps: Deps, userId: string, id: string): Promi
       .where(and(eq(tasks.id, root.id), eq(tasks.status, "awaiting_review")))
       .returning();
     if (!updated) throw new AppError("CONFLICT", NOT_AWAITING);
-    if (!byAgent) await deps.runs.start(updated.id, tx);
+    if (!byAgent) await queuePlan(deps.jobs, updated.id, tx);
     return updated;
   });
   deps.log.info("task planned from its checked reading", { taskId: row.id, userId });

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { rejectTaskInput, resubmitTaskInput, Task } from "../../../shared/schemas/tasks";
 import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { queuePlan, resumePlan, stopPlan } from "../../engine/jobs";
 import { AppError } from "../../errors";
 import { recordActivity } from "../../plan/activity";
 import type { UserRow } from "../auth/sessions";
@@ -31,7 +32,8 @@ export async function approveTask(deps: Deps, user: UserRow, id: string): Promis
     if (updated.length === 0)
       throw new AppError("CONFLICT", "Only a plan waiting for review can be approved.");
     const first = await tx.select().from(tasks).where(eq(tasks.parentId, id));
-    await deps.runs.resume(
+    await resumePlan(
+      deps.jobs,
       id,
       first.filter((t) => !t.isAtomic).map((t) => t.id),
       tx,
@@ -77,7 +79,7 @@ export async function rejectTask(
     );
   }
   await deps.db.transaction(async (tx) => {
-    await deps.runs.stop(id, tx);
+    await stopPlan(deps.jobs, id, tx);
     await tx
       .update(tasks)
       .set({ status: "rejected", rejectionReason: input.reason, updatedAt: new Date() })
@@ -130,7 +132,7 @@ export async function resubmitTask(
         updatedAt: new Date(),
       })
       .where(eq(tasks.id, id));
-    await deps.runs.start(id, tx);
+    await queuePlan(deps.jobs, id, tx);
     await recordActivity(tx, {
       rootId: id,
       taskId: id,

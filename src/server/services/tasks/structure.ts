@@ -4,6 +4,7 @@ import type { addTaskInput, Task, updateEventModelInput } from "../../../shared/
 import { resultRows } from "../../db/client";
 import { epics, eventModels, tasks, userStories } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { queueNodeSplit, queuePlan, stopPlan } from "../../engine/jobs";
 import { AppError } from "../../errors";
 import { refreshAttentionWarning } from "../../plan/attention";
 import { lockChildren } from "../../plan/locks";
@@ -25,7 +26,7 @@ export async function deleteTask(deps: Deps, userId: string, id: string): Promis
   const result = await retryOnDeadlock(() =>
     deps.db.transaction(async (tx) => {
       // Deleting a project stops its decomposition in every process.
-      if (!row.parentId) await deps.runs.stop(row.id, tx);
+      if (!row.parentId) await stopPlan(deps.jobs, row.id, tx);
       else await beginRevision(tx, rootId);
       // Foreign keys cascade parent -> children, so one statement removes the subtree atomically.
       const [counted] = resultRows<{ n: number }>(
@@ -89,7 +90,7 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
   await deps.db.transaction(async (tx) => {
     await countMonthlyUse(tx, userId, { applies, allPlanning: deps.config.MONTHLY_LIMIT_ALL_PLANNING });
     // A project's run stops first, so no split of it commits between the delete and the restart.
-    if (!row.parentId) await deps.runs.stop(id, tx);
+    if (!row.parentId) await stopPlan(deps.jobs, id, tx);
     await tx.delete(tasks).where(eq(tasks.parentId, id));
     if (!row.parentId) {
       await tx.delete(epics).where(eq(epics.rootTaskId, id));
@@ -113,7 +114,7 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
           updatedAt: new Date(),
         })
         .where(eq(tasks.id, id));
-      await deps.runs.start(id, tx);
+      await queuePlan(deps.jobs, id, tx);
     } else {
       await tx
         .update(tasks)
@@ -127,7 +128,7 @@ export async function restartDecomposition(deps: Deps, userId: string, id: strin
         .where(eq(tasks.id, id));
       // Flags in the dropped subtree went with it: the root's warning counts what is left.
       await refreshAttentionWarning(tx, rootId);
-      await deps.runs.startNode(rootId, id, tx);
+      await queueNodeSplit(deps.jobs, rootId, id, tx);
     }
   });
   const task = await getTask(deps, userId, id);
@@ -233,7 +234,7 @@ export async function addTask(
       kind: "add",
       summary: `Added ${revisionTitle(input.description)}`,
     });
-    if (input.auto_decompose) await deps.runs.startNode(rootId, inserted!.id, tx);
+    if (input.auto_decompose) await queueNodeSplit(deps.jobs, rootId, inserted!.id, tx);
     return inserted!;
   });
   await deps.events.publish({
