@@ -18,6 +18,7 @@ const ops = [
     access: "public",
     summary: "update",
     input: z.strictObject({ id, updates: z.strictObject({ title: z.string().min(2, "Title too short") }) }),
+    output: z.object({ ok: z.boolean() }),
     run: (_ctx, input) => {
       seen.push(input);
       return { ok: true };
@@ -28,6 +29,7 @@ const ops = [
     access: "public",
     summary: "reject",
     input: z.strictObject({ id, reason: z.string().min(1, "Give a reason") }),
+    output: z.object({ id: z.string(), reason: z.string() }),
     run: (_ctx, input) => input,
     rest: [{ method: "post", path: "/things/{id}/reject", from: "body", status: 201 }],
   }),
@@ -35,6 +37,7 @@ const ops = [
     access: "public",
     summary: "list",
     input: z.strictObject({ page: z.coerce.number().int().min(1).default(1) }).prefault({}),
+    output: z.object({ page: z.number() }),
     run: (_ctx, input) => input,
     rest: [{ method: "get", path: "/things", from: "query" }],
   }),
@@ -42,6 +45,7 @@ const ops = [
     access: "public",
     summary: "exchange",
     input: z.strictObject({ code: z.string().min(1) }),
+    output: z.object({ code: z.string() }),
     run: (_ctx, input) => input,
     rest: [{ method: "post", path: "/exchange", from: "query+body" }],
   }),
@@ -49,6 +53,7 @@ const ops = [
     access: "public",
     summary: "remove",
     input: z.strictObject({ kind: z.enum(["a", "b"]) }),
+    output: z.object({ removed: z.enum(["a", "b"]) }),
     run: (_ctx, input) => ({ removed: input.kind, [HTTP_STATUS]: 202 as const }),
     rest: [
       { method: "delete", path: "/a", fixed: { kind: "a" } },
@@ -58,6 +63,7 @@ const ops = [
   query({
     access: "user",
     summary: "mine",
+    output: z.string(),
     run: ({ user }) => user.id,
     rest: [{ method: "get", path: "/mine" }],
   }),
@@ -67,6 +73,8 @@ const app = new Hono<AppEnv>()
   .use("*", async (c, next) => {
     c.set("auth", { session: null, via: null } as never);
     c.set("meta", {});
+    // Answers are checked against each operation's output schema, as in every test server.
+    c.set("deps", { config: { CHECK_OPERATION_OUTPUTS: true } } as never);
     return next();
   })
   .route("/", restRoutesOf(ops as never))

@@ -178,6 +178,7 @@ export const samplingOperations = {
     summary: "Says on a project that planning with the client's model stopped, and why.",
     input: z.strictObject({ id: taskId, reason: z.string().max(300) }),
     output: z.undefined(),
-    run: ({ deps, user }, input) => planning.samplingStopped(deps, user.id, input.id, input.reason),
+    run: ({ deps, user }, input) =>
+      planning.samplingStopped(deps, user.id, input.id, input.reason).then(() => undefined),
   }),
 };

@@ -85,8 +85,8 @@ export type Operation<
   summary: string;
   /** Absent when the operation takes no input. */
   input: S;
-  /** Documents the answer in the API reference; the handler's return type is what both adapters send. */
-  output?: z.ZodType;
+  /** The answer's schema (the API reference's); the handler's return type is bound to it (Declaration). */
+  output: z.ZodType;
   run: (ctx: ContextFor<A>, input: InputOf<S>) => O | Promise<O>;
   /** Absent for procedures the SPA alone uses (nothing in the REST facade). */
   rest?: RestRoute<Awaited<O>>[];
@@ -101,17 +101,21 @@ export type AnyOperation = {
   access: Access;
   summary: string;
   input: z.ZodType | undefined;
-  output?: z.ZodType;
+  output: z.ZodType;
   run: (ctx: never, input: never) => unknown;
   rest?: RestRoute<never>[];
   sessionOnly?: boolean;
 };
 
-type Declaration<A extends Access, S extends z.ZodType | undefined, O> = {
+type Declaration<A extends Access, S extends z.ZodType | undefined, O, Out extends z.ZodType> = {
   access: A;
   summary: string;
   input?: S;
-  output?: z.ZodType;
+  /**
+   * The answer's schema: the API reference's, and the handler's return type is bound to it at compile
+   * time (what `run` returns must be what the schema takes, as tRPC's `.output()` binds it).
+   */
+  output: Out;
   run: (ctx: ContextFor<A>, input: InputOf<S>) => O | Promise<O>;
   rest?: RestRoute<Awaited<O>>[];
   sessionOnly?: boolean;
@@ -133,16 +137,22 @@ export function tokenRefusal(
 }
 
 /** A read: a tRPC query, usually a GET. */
-export function query<A extends Access, O, S extends z.ZodType | undefined = undefined>(
-  d: Declaration<A, S, O>,
-): Operation<"query", A, S, O> {
+export function query<
+  A extends Access,
+  Out extends z.ZodType,
+  O extends z.input<Out>,
+  S extends z.ZodType | undefined = undefined,
+>(d: Declaration<A, S, O, Out>): Operation<"query", A, S, O> {
   return { ...d, type: "query", input: d.input as S };
 }
 
 /** A change: a tRPC mutation, usually a POST, PATCH, PUT or DELETE. */
-export function mutation<A extends Access, O, S extends z.ZodType | undefined = undefined>(
-  d: Declaration<A, S, O>,
-): Operation<"mutation", A, S, O> {
+export function mutation<
+  A extends Access,
+  Out extends z.ZodType,
+  O extends z.input<Out>,
+  S extends z.ZodType | undefined = undefined,
+>(d: Declaration<A, S, O, Out>): Operation<"mutation", A, S, O> {
   return { ...d, type: "mutation", input: d.input as S };
 }
 

@@ -45,7 +45,7 @@ export async function invoke<Op extends AnyOperation>(
   // A mutation is a write: a team's viewer is refused it wherever the plan is checked (plan/access.ts).
   const actor = actorOf(ctx.user, ctx.apiToken);
   const out = await runAs(op.type === "mutation", actor, () => op.run(ctx as never, parsed as never));
-  if (op.output && ctx.deps.config.CHECK_OPERATION_OUTPUTS) checkOutput(op, ctx, out);
+  if (ctx.deps.config.CHECK_OPERATION_OUTPUTS) checkOutput(op, ctx, out);
   return out as OperationOutput<Op>;
 }
 
@@ -57,7 +57,7 @@ export type OperationOutput<Op> =
  * API reference's response bodies are checked by every test that calls the API; a mismatch is a 500.
  */
 function checkOutput(op: AnyOperation, ctx: OperationContext, out: unknown) {
-  const checked = op.output!.safeParse(out);
+  const checked = op.output.safeParse(out);
   if (checked.success) return;
   const err = new Error(`The answer of "${op.summary}" does not match its output schema`);
   reportUnexpected(ctx.log, err, { issues: checked.error.issues.slice(0, 5) });

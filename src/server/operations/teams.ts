@@ -73,7 +73,8 @@ export const teamOperations = {
     summary: "Removes a member (owners and admins), or leaves the team (yourself); the last owner cannot.",
     input: member,
     output: z.undefined(),
-    run: ({ deps, user }, input) => teams.removeMember(deps, user.id, input.id, input.user_id),
+    run: ({ deps, user }, input) =>
+      teams.removeMember(deps, user.id, input.id, input.user_id).then(() => undefined),
     rest: [{ method: "delete", path: "/teams/{id}/members/{user_id}", status: 204 }],
   }),
   invite: mutation({

@@ -57,7 +57,7 @@ export async function startExport(
   user: UserRow,
   kind: ExportKind,
   input: TrackerStartInput,
-): Promise<{ export_id: string; status: string }> {
+): Promise<{ export_id: string; status: "queued" }> {
   const taskId = taskIdOf(input);
   // A plan that needs an approval and has none that holds goes nowhere: checked before anything else.
   await assertApprovedForExport(deps, user.id, taskId, EXPORT_LABELS[kind]);
@@ -105,7 +105,7 @@ export async function startExport(
     return created!;
   });
   deps.log.info("export started", { exportId: row.id, kind, taskId: task.id });
-  return { export_id: row.id, status: row.status };
+  return { export_id: row.id, status: "queued" };
 }
 
 export async function getOwnedExport(deps: Pick<Deps, "db">, userId: string, id: string): Promise<ExportRow> {
