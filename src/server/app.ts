@@ -15,11 +15,12 @@ import { type ErrorCode, errorCodes } from "../shared/errors";
 import { REPOSITORY_MAP_LIMITS } from "../shared/schemas/repository-map";
 import type { Deps } from "./deps";
 import { AppError, notFound, reportUnexpected } from "./errors";
+import type { AppEnv } from "./http/hono-env";
+import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./http/session";
 import { compression } from "./lib/compression";
 import { forbiddenInput, NUL_MESSAGE } from "./lib/forbidden-text";
 import { handleMcp, MCP_PATH, PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from "./mcp/route";
 import { callerContext } from "./operations/context";
-import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./operations/session";
 import { apiRoutes } from "./rest/api";
 import {
   BLOG_IMAGE_UPLOAD_PATH,
@@ -28,7 +29,6 @@ import {
   uploadResponseHeaders,
 } from "./rest/blog";
 import { heavyRequestTurns } from "./rest/heavy-requests";
-import type { AppEnv } from "./rest/http";
 import { createSitePages } from "./ssr/pages";
 import { appRouter } from "./trpc/router";
 

@@ -1,13 +1,13 @@
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import type { Planners } from "./engine/planners/choose";
+import type { EventBus } from "./events/event-bus";
+import type { Presence } from "./events/presence";
 import type { Mailer } from "./integrations/mail/mailer";
 import type { Vault } from "./integrations/vault";
 import type { JobQueue } from "./jobs/queue";
 import type { Logger } from "./lib/logger";
 import type { TreeCache } from "./lib/tree-cache";
-import type { EventBus } from "./realtime/event-bus";
-import type { Presence } from "./realtime/presence";
 import type { TrackersPort } from "./services/exports/tracker";
 import type { OllamaDetector } from "./services/model-providers/ollama";
 

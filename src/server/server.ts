@@ -8,6 +8,8 @@ import { failDecomposition } from "./engine/attention";
 import { createPlanners } from "./engine/planners/choose";
 import { registerDecomposition } from "./engine/register";
 import { purgeMapCache } from "./engine/repository/github-map";
+import { createEventBus } from "./events/event-bus";
+import { createPresence } from "./events/presence";
 import { createMailer } from "./integrations/mail/mailer";
 import { checkVaultKey, createVault, loadVaultKey } from "./integrations/vault";
 import { JobQueue } from "./jobs/queue";
@@ -16,8 +18,6 @@ import { purgeRateBudgets } from "./lib/rate-budget";
 import type { StartupTimeline } from "./lib/startup-timeline";
 import { createTreeCache } from "./lib/tree-cache";
 import { closeMcpSessions } from "./mcp/route";
-import { createEventBus } from "./realtime/event-bus";
-import { createPresence } from "./realtime/presence";
 import { createWebSockets } from "./realtime/websocket";
 import { purgeExpiredSessions } from "./services/auth/sessions";
 import { registerBlog } from "./services/blog/notify";
@@ -26,6 +26,7 @@ import { registerExports } from "./services/exports/runner";
 import { TRACKERS } from "./services/exports/trackers";
 import { createOllamaDetector } from "./services/model-providers/ollama";
 import { expireClaims } from "./services/tasks/claims";
+import { trpcConnection } from "./trpc/websocket";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 const CLAIM_SWEEP_MS = 60_000;
@@ -108,7 +109,9 @@ export async function startServer(
   registerBlog(deps); // blog: the "new post" e-mail job
   if (config.JOBS_ENABLED) await jobs.start();
   const app = createApp(deps, { clientDir: opts.clientDir });
-  const sockets = await createWebSockets(deps);
+  const sockets = await createWebSockets(deps, {
+    trpc: (wss, track) => trpcConnection(deps, wss, track),
+  });
   timeline?.mark("app");
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

@@ -4,13 +4,15 @@ import { describe, expect, it } from "vitest";
 import { EXPORT_KINDS } from "../../src/shared/schemas/integrations";
 
 /**
- * The one-way rule of the server's rooms (decision 028), read from the import statements themselves:
+ * The one-way rule of the server's rooms (decisions 028 and 039), read from the import statements themselves:
  *
- *   adapters (trpc/, rest/, mcp/, realtime/, ssr/, openapi/)
- *     -> operations/ -> services/ -> engine/ -> plan/ -> the base (db/, lib/, jobs/, integrations/, ...)
+ *   adapters (trpc/, rest/, mcp/, realtime/, ssr/) -> operations/ (declarations and their machinery)
+ *     -> http/ (the session as HTTP carries it, and what every HTTP adapter shares)
+ *     -> services/ -> engine/ -> plan/ -> the base (db/, lib/, jobs/, integrations/, events/, ...)
  *
  * A file may import its own layer and any layer below, except that adapters reach the layers below
- * operations only through operations (invoke); nothing imports upwards. The composition roots (main.ts,
+ * operations only through operations (invoke), and an adapter imports no other adapter (server.ts hands
+ * one to another where they meet, as the tRPC sockets reach realtime/); nothing imports upwards. The composition roots (main.ts,
  * server.ts, app.ts, commands/) wire everything and are exempt. `deps.ts` is the one type every layer
  * receives: it may name any layer's types. The client imports server code only as types.
  */
@@ -18,11 +20,13 @@ import { EXPORT_KINDS } from "../../src/shared/schemas/integrations";
 const SERVER = "src/server";
 const ROOTS = new Set(["main.ts", "server.ts", "app.ts"]);
 
-type Layer = "root" | "adapter" | "operations" | "services" | "engine" | "plan" | "base";
+type Layer = "root" | "adapter" | "http" | "operations" | "services" | "engine" | "plan" | "base";
+const ADAPTERS = ["trpc", "rest", "mcp", "realtime", "ssr"];
 const RANK: Record<Layer, number> = {
-  root: 6,
-  adapter: 5,
-  operations: 4,
+  root: 7,
+  adapter: 6,
+  operations: 5,
+  http: 4,
   services: 3,
   engine: 2,
   plan: 1,
@@ -34,11 +38,13 @@ function layerOf(file: string): Layer | null {
   const rel = file.slice(SERVER.length + 1);
   const top = rel.split("/")[0]!;
   if (ROOTS.has(rel) || top === "commands") return "root";
-  if (rel === "realtime/event-bus.ts") return "base";
-  if (["trpc", "rest", "mcp", "realtime", "ssr", "openapi"].includes(top)) return "adapter";
+  if (ADAPTERS.includes(top)) return "adapter";
+  if (top === "http") return "http";
   if (top === "operations" || top === "services" || top === "engine" || top === "plan") return top;
   return "base";
 }
+
+const topOf = (file: string) => file.slice(SERVER.length + 1).split("/")[0];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -101,6 +107,8 @@ function violation(i: Import): string | null {
   if (RANK[to] > RANK[from]) return `${from} imports ${to}`;
   if (from === "adapter" && (to === "services" || to === "engine" || to === "plan") && !i.typeOnly)
     return `an adapter reaches ${to} without going through operations`;
+  if (from === "adapter" && to === "adapter" && topOf(i.from) !== topOf(i.to))
+    return "an adapter imports another";
   return null;
 }
 
@@ -115,7 +123,7 @@ describe("the server's rooms", () => {
     expect(imports.some((i) => layerOf(i.from) === "adapter" && layerOf(i.to) === "operations")).toBe(true);
   });
 
-  it("imports only downwards: adapters -> operations -> services -> engine -> plan -> base", () => {
+  it("imports only downwards: adapters -> operations -> http -> services -> engine -> plan -> base", () => {
     const broken = imports.flatMap((i) => {
       const why = violation(i);
       return why ? [`${i.from} -> ${i.to}: ${why}`] : [];
@@ -140,6 +148,16 @@ describe("the server's rooms", () => {
     expect(
       violation({ from: `${SERVER}/operations/tasks.ts`, to: `${SERVER}/trpc/router.ts`, typeOnly: false }),
     ).toBe("operations imports adapter");
+    expect(
+      violation({ from: `${SERVER}/realtime/websocket.ts`, to: `${SERVER}/trpc/router.ts`, typeOnly: false }),
+    ).toBe("an adapter imports another");
+    expect(
+      violation({
+        from: `${SERVER}/http/session.ts`,
+        to: `${SERVER}/operations/context.ts`,
+        typeOnly: false,
+      }),
+    ).toBe("http imports operations");
   });
 });
 

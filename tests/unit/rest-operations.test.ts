@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "../../src/server/errors";
+import type { AppEnv } from "../../src/server/http/hono-env";
 import { HTTP_STATUS } from "../../src/server/lib/http-status";
 import { mutation, query } from "../../src/server/operations/define";
-import type { AppEnv } from "../../src/server/rest/http";
 import { restRoutesOf } from "../../src/server/rest/operations";
 
 /**

@@ -7,9 +7,9 @@ import { type DbOrTx, resultRows, type Tx } from "../db/client";
 import { tasks } from "../db/schema/index";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
+import type { BusEvent, PublishInput } from "../events/event-bus";
 import { lockTaskRow } from "../plan/locks";
 import type { TaskRow } from "../plan/rows";
-import type { BusEvent, PublishInput } from "../realtime/event-bus";
 import {
   type BriefNode,
   COMPOSITION_SCHEMA,

@@ -3,8 +3,8 @@ import { STAGES, type StageId, type StageStatus } from "../../shared/schemas/rea
 import type { TaskStatus } from "../../shared/schemas/tasks";
 import { tasks } from "../db/schema/index";
 import type { Deps } from "../deps";
+import type { PublishInput } from "../events/event-bus";
 import type { TaskRow } from "../plan/rows";
-import type { PublishInput } from "../realtime/event-bus";
 
 /** What a plan's run tells the people watching it: the stages' progress and the root's status. */
 

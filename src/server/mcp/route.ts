@@ -4,8 +4,8 @@ import { MCP_PATH, TOKENS_PAGE } from "../../shared/agent-setup";
 import { BATCH_COST_MAX, batchCost, batchTooCostly, heavyMcpMessage } from "../../shared/batch-cost";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
+import type { AppEnv } from "../http/hono-env";
 import { callerContext } from "../operations/context";
-import type { AppEnv } from "../rest/http";
 import {
   discoverResult,
   LEGACY_VERSION,

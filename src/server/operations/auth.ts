@@ -14,12 +14,12 @@ import {
 } from "../../shared/schemas/auth";
 import { detailMessage } from "../../shared/schemas/common";
 import { AppError } from "../errors";
+import { clearedSessionCookies } from "../http/session";
+import { signedIn } from "../http/sign-in-response";
 import * as accounts from "../services/auth/accounts";
 import * as google from "../services/auth/google";
 import { invalidateSession } from "../services/auth/sessions";
 import { mutation, query } from "./define";
-import { clearedSessionCookies } from "./session";
-import { signedIn } from "./sign-in-response";
 
 /** Sign-up, sign-in, sessions and the profile: the tRPC `auth` router and the /api/auth routes. */
 export const authOperations = {

@@ -1,5 +1,8 @@
+import type { Context } from "hono";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
+import { type AppEnv, appendCookies } from "../http/hono-env";
+import { REFRESH_COOKIE, readCookies } from "../http/session";
 import type { Logger } from "../lib/logger";
 import { apiTokenIsLive } from "../services/auth/api-tokens";
 import { type SessionMeta, sessionIsLive, type ValidSession } from "../services/auth/sessions";
@@ -48,4 +51,24 @@ export function callerContext(caller: Caller): OperationContext {
           }
         : null,
   };
+}
+
+/** The operation's context for a request to /api (operations/context.ts builds it for every adapter). */
+export function restContext(c: Context<AppEnv>): OperationContext {
+  return callerContext({
+    deps: c.var.deps,
+    session: c.var.auth.session,
+    meta: c.var.meta,
+    log: c.var.log,
+    refreshCookie: readCookies(c.req.header("cookie"))[REFRESH_COOKIE] ?? null,
+    setCookies: appendCookies(c),
+  });
+}
+
+/**
+ * The context of a visitor's request outside /api (the site's pages, feeds and uploads), where no
+ * session is read: every operation it runs is public.
+ */
+export function visitorContext(c: Context<AppEnv>): OperationContext {
+  return callerContext({ deps: c.var.deps, session: null, meta: c.var.meta ?? {}, log: c.var.log });
 }

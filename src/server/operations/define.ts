@@ -1,6 +1,5 @@
 import type { z } from "zod";
 import type { Deps } from "../deps";
-import { AppError } from "../errors";
 import type { Logger } from "../lib/logger";
 import type { ApiTokenUse, SessionMeta, UserRow } from "../services/auth/sessions";
 
@@ -120,21 +119,6 @@ type Declaration<A extends Access, S extends z.ZodType | undefined, O, Out exten
   rest?: RestRoute<Awaited<O>>[];
   sessionOnly?: boolean;
 };
-
-/**
- * What a personal access token may not do, in both adapters: anything `sessionOnly`, and any change
- * when the token is read-only.
- */
-export function tokenRefusal(
-  op: { type: "query" | "mutation"; sessionOnly?: boolean },
-  apiToken: { scope: "read" | "write" } | undefined,
-): AppError | null {
-  if (!apiToken) return null;
-  if (op.sessionOnly) return new AppError("FORBIDDEN", "This needs a signed-in session, not an API token.");
-  if (op.type === "mutation" && apiToken.scope === "read")
-    return new AppError("FORBIDDEN", "This API token is read-only: make a write token to change anything.");
-  return null;
-}
 
 /** A read: a tRPC query, usually a GET. */
 export function query<

@@ -1,14 +1,8 @@
 import type { z } from "zod";
 import { AppError, reportUnexpected } from "../errors";
+import { tokenRefusal } from "../http/token-rules";
 import { actorOf, runAs } from "../plan/access";
-import {
-  type Access,
-  type AnyOperation,
-  type Operation,
-  type OperationContext,
-  type SignedInContext,
-  tokenRefusal,
-} from "./define";
+import type { Access, AnyOperation, Operation, OperationContext, SignedInContext } from "./define";
 import { parseInput } from "./validation";
 
 /**

@@ -10,10 +10,10 @@ import {
 } from "../../shared/schemas/realtime";
 import type { Deps } from "../deps";
 import { reportUnexpected } from "../errors";
+import { authenticate } from "../http/session";
+import type { SessionSockets } from "../http/session-sockets";
 import { callerContext } from "../operations/context";
 import type { OperationContext } from "../operations/define";
-import { authenticate } from "../operations/session";
-import type { SessionSockets } from "../operations/session-sockets";
 import { openStream, streams, type TaskEventsStream } from "../operations/streams";
 import { guardSocket, keepSocketsAlive, type SocketLimits } from "./socket-guard";
 

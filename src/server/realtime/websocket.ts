@@ -1,20 +1,11 @@
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
 import { type WebSocket, WebSocketServer } from "ws";
-import { TRPC_KEEPALIVE } from "../../shared/realtime-keepalive";
 import type { Deps } from "../deps";
-import { callerContext } from "../operations/context";
-import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../operations/session";
-import { createSessionSockets } from "../operations/session-sockets";
-import type { Context } from "../trpc/context";
-import { appRouter } from "../trpc/router";
+import { isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../http/session";
+import { createSessionSockets } from "../http/session-sockets";
 import { createRealtimeChannels } from "./channels";
 import { guardSocket } from "./socket-guard";
-
-const connectionParamsToken = (params: Record<string, string | undefined> | null | undefined) =>
-  typeof params?.token === "string" ? params.token : null;
 
 /** Parses an upgrade target; anything unparsable (`//[`, `http://a:99999/`) is null, never a throw. */
 export function parseTarget(target: string | undefined): URL | null {
@@ -36,38 +27,17 @@ export function parseTarget(target: string | undefined): URL | null {
  * Liveness, one mechanism per transport: tRPC's keepAlive on /trpc (TRPC_KEEPALIVE), protocol pings on
  * the raw /ws channels (keepSocketsAlive).
  */
-export async function createWebSockets(deps: Deps) {
+/** How the `/trpc` sockets are served: given by server.ts (trpc/websocket.ts), so this adapter imports no other. */
+export type TrpcSockets = (
+  wss: WebSocketServer,
+  track: (sessionId: string, ws: WebSocket) => void,
+) => (ws: WebSocket, req: IncomingMessage) => void;
+
+export async function createWebSockets(deps: Deps, opts: { trpc: TrpcSockets }) {
   const limits = { maxBufferedBytes: deps.config.WS_MAX_BUFFERED_BYTES };
   const sessionSockets = await createSessionSockets(deps);
   const trpcWss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
-  const onTrpcConnection = getWSConnectionHandler({
-    wss: trpcWss, // required by the type; the connection listener below is ours, not tRPC's
-    router: appRouter,
-    keepAlive: {
-      enabled: true,
-      pingMs: TRPC_KEEPALIVE.serverPingMs,
-      pongWaitMs: TRPC_KEEPALIVE.pongTimeoutMs,
-    },
-    createContext: async ({ req, res, info }): Promise<Context> => {
-      const token = connectionParamsToken(info.connectionParams);
-      const authorization = token ? `Bearer ${token}` : req.headers.authorization;
-      const auth = await authenticate(deps, authorization, req.headers.cookie);
-      if (auth.session) sessionSockets.track(auth.session.sessionId, res as WebSocket);
-      const requestId = `ws-${randomUUID()}`;
-      return {
-        ...callerContext({
-          deps,
-          session: auth.session,
-          meta: { ip: req.socket.remoteAddress ?? null, userAgent: req.headers["user-agent"] ?? null },
-          log: deps.log.child({ requestId }),
-          persistent: true,
-        }),
-        authVia: auth.via,
-        requestId,
-        connection: { subscriptions: 0 },
-      };
-    },
-  });
+  const onTrpcConnection = opts.trpc(trpcWss, (sessionId, ws) => sessionSockets.track(sessionId, ws));
   trpcWss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
     guardSocket(ws, limits, deps.log, "trpc");
     onTrpcConnection(ws, req);

@@ -1,13 +1,13 @@
 import { Hono } from "hono";
 import { notFound } from "../errors";
-import { type OpenApiDocument, openApiDocument } from "../openapi/document";
-import { referencePage } from "../openapi/reference-page";
+import type { AppEnv } from "../http/hono-env";
+import { SESSION_COOKIE } from "../http/session";
 import { operationGroups } from "../operations/all";
 import type { RouteDoc } from "../operations/define";
-import { SESSION_COOKIE } from "../operations/session";
+import { type OpenApiDocument, openApiDocument } from "../operations/openapi-document";
+import { referencePage } from "../operations/reference-page";
 import { authRouteDocs, authRoutes } from "./auth";
 import { blogRouteDocs, blogRoutes } from "./blog";
-import type { AppEnv } from "./http";
 import { restRoutesOf } from "./operations";
 import { webhookRouteDocs, webhookRoutes } from "./webhooks";
 

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { googleExchangeInput } from "../../shared/schemas/auth";
 import { AppError } from "../errors";
+import type { AppEnv } from "../http/hono-env";
+import { restContext } from "../operations/context";
 import type { RouteDoc } from "../operations/define";
 import { invoke } from "../operations/invoke";
 import { linkOperations } from "../operations/links";
-import type { AppEnv } from "./http";
-import { restContext } from "./operations";
 
 /**
  * The auth routes that are not operations: Google's redirect back to us answers with a redirect, not

@@ -3,12 +3,12 @@ import { Hono } from "hono";
 import type { z } from "zod";
 import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES } from "../../shared/schemas/blog";
 import { AppError, notFound } from "../errors";
+import type { AppEnv } from "../http/hono-env";
+import { restContext, visitorContext } from "../operations/context";
 import type { RouteDoc } from "../operations/define";
 import { invoke } from "../operations/invoke";
 import { linkOperations } from "../operations/links";
 import { parseInput } from "../operations/validation";
-import type { AppEnv } from "./http";
-import { restContext, visitorContext } from "./operations";
 
 /** The one route allowed a body above 1 MB (app.ts applies UPLOAD_BODY_BYTES to it instead). */
 export const BLOG_IMAGE_UPLOAD_PATH = "/api/uploads/blog-image";

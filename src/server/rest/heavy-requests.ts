@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { HEAVY_PROCEDURES } from "../../shared/batch-cost";
+import { honoPath } from "../http/paths";
+import { readCookies, SESSION_COOKIE } from "../http/session";
 import { Turns } from "../lib/turns";
-import { readCookies, SESSION_COOKIE } from "../operations/session";
 import { taskOperations } from "../operations/tasks";
-import { honoPath } from "./operations";
 
 /**
  * Heavy requests (a whole plan read or scheduled; shared/batch-cost.ts) from one client take turns, at

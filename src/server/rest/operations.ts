@@ -2,40 +2,15 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { z } from "zod";
 import { notFound } from "../errors";
+import { type AppEnv, readJsonObject } from "../http/hono-env";
+import { honoPath, pathFields } from "../http/paths";
 import { chooseEncoding } from "../lib/compression";
 import { HTTP_STATUS } from "../lib/http-status";
 import { encodedAnswer, etagOf, ifNoneMatchHits, jsonTextOf } from "../lib/shared-answer";
-import { callerContext } from "../operations/context";
-import type { AnyOperation, OperationContext, RestRoute, SuccessStatus } from "../operations/define";
+import { restContext } from "../operations/context";
+import type { AnyOperation, RestRoute, SuccessStatus } from "../operations/define";
 import { invoke } from "../operations/invoke";
-import { REFRESH_COOKIE, readCookies } from "../operations/session";
 import { fieldErrorsOf, invalidInput, parseInput } from "../operations/validation";
-import { type AppEnv, appendCookies, readJsonObject } from "./http";
-
-/** `/tasks/{id}` (OpenAPI) -> `/tasks/:id` (Hono). */
-export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
-/** The `{name}` fields of an OpenAPI path, in order. */
-export const pathFields = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
-
-/** The operation's context for a request to /api (operations/context.ts builds it for every adapter). */
-export function restContext(c: Context<AppEnv>): OperationContext {
-  return callerContext({
-    deps: c.var.deps,
-    session: c.var.auth.session,
-    meta: c.var.meta,
-    log: c.var.log,
-    refreshCookie: readCookies(c.req.header("cookie"))[REFRESH_COOKIE] ?? null,
-    setCookies: appendCookies(c),
-  });
-}
-
-/**
- * The context of a visitor's request outside /api (the site's pages, feeds and uploads), where no
- * session is read: every operation it runs is public.
- */
-export function visitorContext(c: Context<AppEnv>): OperationContext {
-  return callerContext({ deps: c.var.deps, session: null, meta: c.var.meta ?? {}, log: c.var.log });
-}
 
 /** The request's input fields besides the path: from the body, the query string, both or neither. */
 async function inputFields(c: Context<AppEnv>, route: RestRoute<never>): Promise<Record<string, unknown>> {

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { EXPORT_KINDS, WEBHOOK_BODY_MAX } from "../../shared/schemas/integrations";
 import { AppError } from "../errors";
+import type { AppEnv } from "../http/hono-env";
+import { restContext } from "../operations/context";
 import type { RouteDoc } from "../operations/define";
 import { invoke } from "../operations/invoke";
 import { linkOperations } from "../operations/links";
-import type { AppEnv } from "./http";
-import { restContext } from "./operations";
 
 /**
  * Deliveries from GitHub, JIRA and Trello: routes of their own, because the signature covers the raw body,

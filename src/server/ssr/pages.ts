@@ -12,13 +12,13 @@ import {
 } from "../../shared/page-bootstrap";
 import type { BlogPost } from "../../shared/schemas/blog";
 import type { Deps } from "../deps";
+import type { AppEnv } from "../http/hono-env";
+import { REFRESH_COOKIE, readCookies, SESSION_COOKIE } from "../http/session";
 import { sanitizePostHtml } from "../lib/sanitize-html";
 import { blogOperations } from "../operations/blog";
+import { visitorContext } from "../operations/context";
 import { invoke } from "../operations/invoke";
 import { linkOperations } from "../operations/links";
-import { REFRESH_COOKIE, readCookies, SESSION_COOKIE } from "../operations/session";
-import type { AppEnv } from "../rest/http";
-import { visitorContext } from "../rest/operations";
 
 /**
  * Every HTML page the server sends: the built client's index.html with the page rendered into it by the

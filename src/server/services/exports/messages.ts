@@ -1,6 +1,6 @@
 import type { ExportKind, ExportMessage } from "../../../shared/schemas/integrations";
 import type { Deps } from "../../deps";
-import type { BusEvent } from "../../realtime/event-bus";
+import type { BusEvent } from "../../events/event-bus";
 import { getOwnedExport, toExportView } from "./exports";
 import type { ExportRow } from "./tracker";
 

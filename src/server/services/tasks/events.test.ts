@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Deps } from "../../deps";
-import type { BusEvent } from "../../realtime/event-bus";
+import type { BusEvent } from "../../events/event-bus";
 import { taskEventStream } from "./events";
 
 const event = (id: number): BusEvent =>

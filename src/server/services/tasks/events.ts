@@ -1,7 +1,7 @@
 import type { RealtimeEvent } from "../../../shared/schemas/realtime";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { type BusEvent, PERSONAL_EVENTS } from "../../realtime/event-bus";
+import { type BusEvent, PERSONAL_EVENTS } from "../../events/event-bus";
 
 /**
  * Which events a client may see: of one task tree (`rootTaskId`), or all of its own and of its teams'

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { OperationGroup } from "../operations/all";
-import type { AnyOperation, RestRoute, RouteDoc } from "../operations/define";
-import { pathFields } from "../rest/operations";
+import { pathFields } from "../http/paths";
+import type { OperationGroup } from "./all";
+import type { AnyOperation, RestRoute, RouteDoc } from "./define";
 
 /**
  * The OpenAPI 3.1 description of /api, built from the same operation declarations as the routes

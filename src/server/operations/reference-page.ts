@@ -1,5 +1,5 @@
 import { escapeHtml } from "../lib/escape-html";
-import type { OpenApiDocument } from "./document";
+import type { OpenApiDocument } from "./openapi-document";
 
 /**
  * /api/docs: a readable reference rendered on the server from the OpenAPI document itself (no script,

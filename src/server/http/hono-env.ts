@@ -2,9 +2,9 @@ import type { Context } from "hono";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import type { Logger } from "../lib/logger";
-import { tokenRefusal } from "../operations/define";
-import type { RequestAuth } from "../operations/session";
 import type { SessionMeta } from "../services/auth/sessions";
+import type { RequestAuth } from "./session";
+import { tokenRefusal } from "./token-rules";
 
 /** Typed Hono context variables, set by app.ts middleware. */
 export type AppEnv = {
