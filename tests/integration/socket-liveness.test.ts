@@ -9,7 +9,9 @@ import { startTestServer, type TestServer } from "../support/server";
  * One liveness mechanism per transport: every raw /ws socket (task channels and export channels alike)
  * gets protocol pings, and one that stops answering is dropped; clients need no timers of their own.
  */
-const PING_MS = 150;
+// Client and server share one process here: an interval short enough to be missed while a busy machine
+// does not schedule the process drops a live socket. 500 ms leaves that room and keeps the suite short.
+const PING_MS = 500;
 let server: TestServer;
 let token: string;
 let exportId: string;
