@@ -16,7 +16,7 @@ import { REPOSITORY_MAP_LIMITS } from "../shared/schemas/repository-map";
 import type { Deps } from "./deps";
 import { AppError, notFound, reportUnexpected } from "./errors";
 import type { AppEnv } from "./http/hono-env";
-import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./http/session";
+import { authenticate, isSameOriginRequest, REFRESH_COOKIE, readCookies } from "./http/session-cookies";
 import { compression } from "./lib/compression";
 import { forbiddenInput, NUL_MESSAGE } from "./lib/forbidden-text";
 import { handleMcp, MCP_PATH, PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from "./mcp/route";

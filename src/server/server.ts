@@ -4,7 +4,7 @@ import { createApp } from "./app";
 import type { Config } from "./config";
 import { openDatabase, type PGliteLease } from "./db/client";
 import type { Deps } from "./deps";
-import { failDecomposition } from "./engine/attention";
+import { failDecomposition } from "./engine/failed-jobs";
 import { createPlanners } from "./engine/planners/choose";
 import { registerDecomposition } from "./engine/register";
 import { purgeMapCache } from "./engine/repository/github-map";

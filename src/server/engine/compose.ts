@@ -14,7 +14,7 @@ import { stageEvent } from "./events";
 import { AGENT_PLANNER, type JOB_COMPOSE } from "./jobs";
 import type { Planner } from "./planners/contract";
 import { loadRepositoryMap } from "./repository/map-summary";
-import { addUsage, recordUsage } from "./usage";
+import { addUsage, recordUsage } from "./token-usage";
 
 /**
  * Stage 6, once the last split is done: the dedup pass, then the composer's two calls (epics and user

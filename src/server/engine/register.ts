@@ -1,8 +1,8 @@
 import type { Deps } from "../deps";
 import type { JobKind } from "../jobs/payloads";
 import type { JobContext, TypedJob } from "../jobs/queue";
-import { permanentIfPlannerGaveUp } from "./attention";
 import { runCompose } from "./compose";
+import { permanentIfPlannerGaveUp } from "./failed-jobs";
 import { JOB_COMPOSE, JOB_NODE, JOB_ROOT } from "./jobs";
 import { runRoot } from "./root";
 import { runNode, splitLoader } from "./split";

@@ -20,11 +20,11 @@ import {
 import { fetchRepositoryContext } from "./grounding";
 import type { JOB_ROOT } from "./jobs";
 import type { Planner, ProjectBrief } from "./planners/contract";
-import { finishGroupIfIdle } from "./progress";
 import { githubRepositoryMap } from "./repository/github-map";
 import { loadRepositoryMap, summarizeMap } from "./repository/map-summary";
+import { finishGroupIfIdle } from "./run-completion";
+import { estimateSourceOf, predictionsWith, recordUsage } from "./token-usage";
 import { insertChildren } from "./tree-writes";
-import { estimateSourceOf, predictionsWith, recordUsage } from "./usage";
 
 /**
  * Stages 1-4 (and the start of 5) of a plan's run, in the root's job: read the description, gather

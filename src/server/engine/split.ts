@@ -19,11 +19,11 @@ import {
   providersFromJson,
   providersJson,
 } from "./planners/provider-store";
-import { finishGroupIfIdle } from "./progress";
 import { withLikelyFiles } from "./repository/likely-files";
 import { loadRepositoryMap } from "./repository/map-summary";
+import { finishGroupIfIdle } from "./run-completion";
+import { estimateSourceOf, recordUsage } from "./token-usage";
 import { type InsertedChild, insertChildren } from "./tree-writes";
-import { estimateSourceOf, recordUsage } from "./usage";
 
 /**
  * Stage 5, one job per node: a node that is not atomic is split by the planner, shown its ancestors, its

@@ -3,7 +3,7 @@ import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import type { Logger } from "../lib/logger";
 import type { SessionMeta } from "../services/auth/sessions";
-import type { RequestAuth } from "./session";
+import type { RequestAuth } from "./session-cookies";
 import { tokenRefusal } from "./token-rules";
 
 /** Typed Hono context variables, set by app.ts middleware. */

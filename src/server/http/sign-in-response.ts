@@ -2,7 +2,7 @@ import type { AuthResponse } from "../../shared/schemas/auth";
 import type { Deps } from "../deps";
 import { authResponse } from "../services/auth/accounts";
 import type { IssuedTokens, UserRow } from "../services/auth/sessions";
-import { sessionCookies } from "./session";
+import { sessionCookies } from "./session-cookies";
 
 /** Both adapters finish a sign-in the same way: cookies for the SPA, tokens in the body for API clients. */
 export function signedIn(

@@ -14,7 +14,7 @@ import {
   modernVersionOf,
   unsupportedVersion,
 } from "./eras";
-import { markStreamOpen, mcpSessions } from "./sessions";
+import { markStreamOpen, mcpSessions } from "./sampling-sessions";
 
 /**
  * The MCP SDK (with its JSON Schema validator) is a fifth of the server's code: loaded at the first MCP

@@ -7,7 +7,7 @@ import { agentOperations, samplingOperations } from "../operations/agent";
 import type { OperationContext } from "../operations/define";
 import { invoke } from "../operations/invoke";
 import { fieldLine } from "../operations/validation";
-import { streamReady } from "./sessions";
+import { streamReady } from "./sampling-sessions";
 
 /**
  * Planning a project with the client's own model, through MCP sampling (decision 029): the same steps a

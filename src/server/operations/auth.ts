@@ -14,7 +14,7 @@ import {
 } from "../../shared/schemas/auth";
 import { detailMessage } from "../../shared/schemas/common";
 import { AppError } from "../errors";
-import { clearedSessionCookies } from "../http/session";
+import { clearedSessionCookies } from "../http/session-cookies";
 import { signedIn } from "../http/sign-in-response";
 import * as accounts from "../services/auth/accounts";
 import * as google from "../services/auth/google";

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { type AppEnv, appendCookies } from "../http/hono-env";
-import { REFRESH_COOKIE, readCookies } from "../http/session";
+import { REFRESH_COOKIE, readCookies } from "../http/session-cookies";
 import type { Logger } from "../lib/logger";
 import { apiTokenIsLive } from "../services/auth/api-tokens";
 import { type SessionMeta, sessionIsLive, type ValidSession } from "../services/auth/sessions";

@@ -10,7 +10,7 @@ import {
 } from "../../shared/schemas/realtime";
 import type { Deps } from "../deps";
 import { reportUnexpected } from "../errors";
-import { authenticate } from "../http/session";
+import { authenticate } from "../http/session-cookies";
 import type { SessionSockets } from "../http/session-sockets";
 import { callerContext } from "../operations/context";
 import type { OperationContext } from "../operations/define";

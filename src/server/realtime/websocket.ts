@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { Deps } from "../deps";
-import { isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../http/session";
+import { isSameOriginRequest, REFRESH_COOKIE, readCookies } from "../http/session-cookies";
 import { createSessionSockets } from "../http/session-sockets";
 import { createRealtimeChannels } from "./channels";
 import { guardSocket } from "./socket-guard";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { notFound } from "../errors";
 import type { AppEnv } from "../http/hono-env";
-import { SESSION_COOKIE } from "../http/session";
+import { SESSION_COOKIE } from "../http/session-cookies";
 import { operationGroups } from "../operations/all";
 import type { RouteDoc } from "../operations/define";
 import { type OpenApiDocument, openApiDocument } from "../operations/openapi-document";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { HEAVY_PROCEDURES } from "../../shared/batch-cost";
 import { honoPath } from "../http/paths";
-import { readCookies, SESSION_COOKIE } from "../http/session";
+import { readCookies, SESSION_COOKIE } from "../http/session-cookies";
 import { Turns } from "../lib/turns";
 import { taskOperations } from "../operations/tasks";
 

@@ -13,7 +13,7 @@ import {
 import type { BlogPost } from "../../shared/schemas/blog";
 import type { Deps } from "../deps";
 import type { AppEnv } from "../http/hono-env";
-import { REFRESH_COOKIE, readCookies, SESSION_COOKIE } from "../http/session";
+import { REFRESH_COOKIE, readCookies, SESSION_COOKIE } from "../http/session-cookies";
 import { sanitizePostHtml } from "../lib/sanitize-html";
 import { blogOperations } from "../operations/blog";
 import { visitorContext } from "../operations/context";

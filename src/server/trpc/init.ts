@@ -8,7 +8,7 @@ import { forbiddenInput } from "../lib/forbidden-text";
 import { etagOf } from "../lib/shared-answer";
 import { checkAccess } from "../operations/invoke";
 import { zodFieldErrors } from "../operations/validation";
-import type { Context } from "./context";
+import type { Context } from "./trpc-context";
 
 // -- init ---------------------------------------------------------------------------------------------
 /**

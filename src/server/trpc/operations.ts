@@ -3,8 +3,8 @@ import type { z } from "zod";
 import type { OperationRegistry } from "../operations/all";
 import type { AnyOperation, Operation } from "../operations/define";
 import { type InputParser, invoke } from "../operations/invoke";
-import type { Context } from "./context";
 import { publicProcedure } from "./init";
+import type { Context } from "./trpc-context";
 
 type ProcedureInput<S> = S extends z.ZodType ? z.input<S> : undefined;
 

@@ -4,10 +4,10 @@ import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
 import type { WebSocket, WebSocketServer } from "ws";
 import { TRPC_KEEPALIVE } from "../../shared/realtime-keepalive";
 import type { Deps } from "../deps";
-import { authenticate } from "../http/session";
+import { authenticate } from "../http/session-cookies";
 import { callerContext } from "../operations/context";
-import type { Context } from "./context";
 import { appRouter } from "./router";
+import type { Context } from "./trpc-context";
 
 const connectionParamsToken = (params: Record<string, string | undefined> | null | undefined) =>
   typeof params?.token === "string" ? params.token : null;

@@ -16,10 +16,10 @@ import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisio
 import type { TaskRow } from "../../plan/rows";
 import { hasChildren, loadPlanGraph } from "../../plan/rows";
 import { roleIn, teamSettings } from "../teams/teams";
+import { countMonthlyUse, monthlyUseApplies } from "./allowance";
 import { getTask } from "./read";
 import { holdForReview } from "./reading";
 import { toTask } from "./serialize";
-import { countMonthlyUse, monthlyUseApplies } from "./usage";
 
 /** Creating and changing tasks, and telling the watchers what changed and what became ready. */
 

@@ -18,8 +18,8 @@ import { applyReading, type StoredReading, shownItems, storedReadingOf } from ".
 import { AppError } from "../../errors";
 import { getOwnedRow } from "../../plan/owned";
 import type { TaskRow } from "../../plan/rows";
+import { countMonthlyUse, monthlyUseApplies } from "./allowance";
 import { getTask } from "./read";
-import { countMonthlyUse, monthlyUseApplies } from "./usage";
 
 /**
  * The user checks what was read before anything is planned (issue 38; decision 032). A project created

@@ -10,7 +10,7 @@ import { replanProposals } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { readGuidance } from "../../engine/guidance";
 import { PlannerError } from "../../engine/planners/errors";
-import { planSubtree } from "../../engine/replan";
+import { planSubtree } from "../../engine/replan-run";
 import { loadRepositoryMap } from "../../engine/repository/map-summary";
 import { AppError } from "../../errors";
 import { coarsenPlan, lockedSentence } from "../../plan/coarsen";

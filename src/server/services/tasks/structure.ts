@@ -11,9 +11,9 @@ import { lockChildren } from "../../plan/locks";
 import { getOwnedRow } from "../../plan/owned";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
 import { assertPlanRoom } from "../../plan/size";
+import { countMonthlyUse, monthlyUseApplies } from "./allowance";
 import { getTask } from "./read";
 import { toMetadata, toTask } from "./serialize";
-import { countMonthlyUse, monthlyUseApplies } from "./usage";
 
 /** Changing a plan's shape: deleting, restarting a decomposition, the event model, adding a task. */
 

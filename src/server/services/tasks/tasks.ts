@@ -4,8 +4,8 @@
  * operations/tasks.ts.
  */
 export { getOwnedRow, TASK_NOT_FOUND } from "../../plan/owned";
+export * from "./allowance";
 export * from "./edit";
 export * from "./read";
 export * from "./structure";
 export { readTree } from "./tree-reads";
-export * from "./usage";

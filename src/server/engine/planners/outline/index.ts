@@ -13,10 +13,10 @@ import { briefOfText } from "../../brief";
 import { leftOut, readGuidance } from "../../guidance";
 import type { Planned, Planner, ProjectBrief, Usage } from "../contract";
 import { renderEventModelMarkdown } from "../event-model-markdown";
-import { composeOutlineContext, composeOutlineEventModel } from "./compose";
+import { composeOutlineContext, composeOutlineEventModel } from "./epics-and-stories";
 import { complexityForHours, pointsForHours, rangeAround } from "./estimate";
-import { siblingOrder } from "./order";
 import { buildOutline, idList, type Limits, type Outline, type OutlineNode } from "./outline";
+import { siblingOrder } from "./stated-order";
 
 /** The offline planner makes no model calls; each stage counts as one call with no tokens. */
 const USAGE: Usage = { calls: 1, promptTokens: 0, completionTokens: 0 };

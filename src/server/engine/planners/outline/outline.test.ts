@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { briefOfText } from "../../brief";
-import { siblingOrder } from "./order";
 import { buildOutline, type OutlineNode } from "./outline";
+import { siblingOrder } from "./stated-order";
 
 const outlineOf = (text: string, maxSubtasks = 7) =>
   buildOutline(briefOfText(text), { maxDepth: 4, maxSubtasks });

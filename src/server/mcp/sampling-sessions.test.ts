@@ -8,7 +8,7 @@ import {
   SESSIONS_PER_TOKEN,
   SESSIONS_PER_USER,
   streamReady,
-} from "./sessions";
+} from "./sampling-sessions";
 
 const session = (id: string, tokenId: string, userId: string) =>
   ({

@@ -10,7 +10,7 @@ import { failedStage, reportStage, setRootStatus } from "./events";
 import { failureReason } from "./failure-reason";
 import { JOB_COMPOSE, JOB_NODE } from "./jobs";
 import { PlannerError } from "./planners/errors";
-import { finishGroupIfIdle } from "./progress";
+import { finishGroupIfIdle } from "./run-completion";
 
 /**
  * A job that gave up. A subtask's split flags that subtask and the decomposition goes on; anything

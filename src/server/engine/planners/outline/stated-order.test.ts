@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { siblingOrder } from "./order";
 import type { OutlineNode } from "./outline";
+import { siblingOrder } from "./stated-order";
 
 const leaf = (title: string, extra: Partial<OutlineNode> = {}): OutlineNode => ({
   title,

@@ -5,7 +5,7 @@ import type { Deps } from "../deps";
 import { lockPlanStatus, lockPlanUpdating } from "../plan/locks";
 import { AGENT_PLANNER, composeJob, SPLIT_KINDS } from "./jobs";
 import type { Usage } from "./planners/contract";
-import { predictionsWith } from "./usage";
+import { predictionsWith } from "./token-usage";
 
 /**
  * When the last split of a decomposition finishes, the composer runs. Serialised on the root row (the

@@ -1,2 +1,0 @@
-export { githubExporter } from "./exporter";
-export { blockersFirst, taskMarker } from "./payloads";

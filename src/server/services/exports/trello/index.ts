@@ -1,2 +1,0 @@
-export { trelloExporter } from "./exporter";
-export { boardMarker, cardMarker } from "./payloads";
