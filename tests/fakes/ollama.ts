@@ -99,7 +99,8 @@ export async function startFakeOllama(opts: { port?: number; host?: string } = {
       case "server_error":
         return jsonReply(500, { error: "something went wrong loading the model list" });
       case "redirect":
-        return { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } };
+        // Somewhere the guard refuses (loopback on a port no one allowed), kept on this machine even if followed.
+        return { status: 302, headers: { location: "http://127.0.0.1:9/latest/meta-data/" } };
       case "huge": {
         const chunk = `${JSON.stringify(entry({ name: "x" }))},`.repeat(1000);
         return {

@@ -1,7 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchThrough, guardedDispatcher, OutboundRefused, outboundRefusal, type Resolver } from "./fetch";
+import {
+  fetchThrough,
+  guardedDispatcher,
+  literalRefusal,
+  OutboundRefused,
+  outboundRefusal,
+  type Resolver,
+} from "./fetch";
 import { createPolicy, parseAllowList } from "./policy";
 
 /**
@@ -105,5 +112,29 @@ describe("the guarded fetch", () => {
   it("lets the instance's model reach loopback", async () => {
     const admin = fetchThrough(guardedDispatcher(createPolicy([], []), "admin", loopbackResolver()));
     expect(await (await admin(`${internal.url}/`)).text()).toBe("internal secret");
+  });
+});
+
+describe("a user's URL written as an address of a kind the guard refuses", () => {
+  it("is refused in words before anything connects, in every spelling (the API answers 422 with this)", () => {
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data",
+      "http://[fe80::1]/v1",
+      "http://10.0.0.1/v1",
+      "http://172.16.5.4/v1",
+      "http://192.168.1.1/v1",
+      "http://100.64.0.1/v1",
+      "http://[fd00::1]/v1",
+      "http://224.0.0.1/v1",
+      "http://[::ffff:10.0.0.1]/v1",
+    ]) {
+      expect(literalRefusal({}, "user", url), url).toMatch(
+        /which Atomize does not connect to for your settings\..*OUTBOUND_ALLOW/,
+      );
+    }
+    expect(literalRefusal({}, "user", "http://169.254.169.254/")).toMatch(
+      /^169\.254\.169\.254 is a link-local address/,
+    );
+    expect(literalRefusal({}, "user", "https://example.com/v1")).toBeNull();
   });
 });
