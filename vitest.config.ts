@@ -1,95 +1,27 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * The integration suites that touch a database, and so run a second time on PostgreSQL
- * (TEST_DATABASE_URL set). The rest (the fakes' own suites, suites that spawn the
- * app on a PGlite folder of their own, pure HTTP or harness suites) behave the same on either pass and
- * run once, on the PGlite pass.
- *
- * Kept by hand on purpose; tests/unit/postgres-pass.test.ts reads every suite's source and fails when
- * one that starts a test server or opens a database is missing here (or one listed here no longer does).
+ * Which suites run on which database: a rule on the suite's own name, here and nowhere else.
+ * - `*.test.ts` runs once, on PGlite (the embedded default). PGlite is PostgreSQL itself, compiled to
+ *   WebAssembly: the same parser, planner and executor, so a suite about sign-in, exports or limits
+ *   asserts the same thing on either.
+ * - `*.db.test.ts` runs on PGlite and again on PostgreSQL (TEST_DATABASE_URL set). Name a suite so when
+ *   what it asserts depends on what differs between the two: several connections at once (claims,
+ *   locks, counters and leases raced by concurrent requests, the job queue), signals between connections
+ *   (LISTEN/NOTIFY: live events), or values read through raw SQL, which each driver maps in its own way
+ *   (tree reads, requirements, sessions, teams).
+ * - `*.pg.test.ts` runs on PostgreSQL only: several processes or servers on one database, which PGlite
+ *   (one process owns its folder) cannot be.
+ * Suites that start the app as a process of its own live in tests/processes/: their own phase, after
+ * the rest, with waits on what the process prints or answers and ceilings, not budgets, for a slow machine.
  */
-export const postgresSuites = [
-  "tests/integration/actuals.test.ts",
-  "tests/integration/tree-compact.test.ts",
-  "tests/integration/agent-api.test.ts",
-  "tests/integration/api-tokens.test.ts",
-  "tests/integration/auth-google-oidc-provider.test.ts",
-  "tests/integration/auth-google.test.ts",
-  "tests/integration/auth-ip-limit.test.ts",
-  "tests/integration/auth-limits.test.ts",
-  "tests/integration/auth-refresh-grace.test.ts",
-  "tests/integration/auth-rest.test.ts",
-  "tests/integration/auth-throttle.test.ts",
-  "tests/integration/auth-verify-email.test.ts",
-  "tests/integration/bad-input.test.ts",
-  "tests/integration/claims.test.ts",
-  "tests/integration/teams.test.ts",
-  "tests/integration/team-plans.test.ts",
-  "tests/integration/comments.test.ts",
-  "tests/integration/activity.test.ts",
-  "tests/integration/repository-github.test.ts",
-  "tests/integration/approval.test.ts",
-  "tests/integration/blog-posts.test.ts",
-  "tests/integration/blog-site.test.ts",
-  "tests/integration/blog-subscriptions.test.ts",
-  "tests/integration/cli.test.ts",
-  "tests/integration/compression.test.ts",
-  "tests/integration/decomposition-edits.test.ts",
-  "tests/integration/decomposition-grounding.test.ts",
-  "tests/integration/decomposition-llm.test.ts",
-  "tests/integration/decomposition-long.test.ts",
-  "tests/integration/decomposition-multiprocess.pg.test.ts",
-  "tests/integration/decomposition-needs-attention.test.ts",
-  "tests/integration/decomposition-providers.test.ts",
-  "tests/integration/edge.test.ts",
-  "tests/integration/engine-statements.test.ts",
-  "tests/integration/eval-agent.test.ts",
-  "tests/integration/export-runner.test.ts",
-  "tests/integration/exports-github-site.test.ts",
-  "tests/integration/exports-jira-site.test.ts",
-  "tests/integration/exports-jira.test.ts",
-  "tests/integration/exports-sync.test.ts",
-  "tests/integration/exports-trello-github.test.ts",
-  "tests/integration/exports-trello-site.test.ts",
-  "tests/integration/github-trello-tracker-rules.test.ts",
-  "tests/integration/hostile-input.test.ts",
-  "tests/integration/jira-tracker-rules.test.ts",
-  "tests/integration/job-payloads.test.ts",
-  "tests/integration/mcp-agent-planning.test.ts",
-  "tests/integration/mcp.test.ts",
-  "tests/integration/model-providers.test.ts",
-  "tests/integration/outbound-guard.test.ts",
-  "tests/integration/plan-locks.pg.test.ts",
-  "tests/integration/plan-order.test.ts",
-  "tests/integration/plan-quality.test.ts",
-  "tests/integration/plan-size.test.ts",
-  "tests/integration/tree-cache.test.ts",
-  "tests/integration/process.test.ts",
-  "tests/integration/reading-review.test.ts",
-  "tests/integration/realtime.test.ts",
-  "tests/integration/replan.test.ts",
-  "tests/integration/requirements.test.ts",
-  "tests/integration/revisions-as-changes.test.ts",
-  "tests/integration/server-rendering.test.ts",
-  "tests/integration/session-sockets.test.ts",
-  "tests/integration/settings.test.ts",
-  "tests/integration/socket-liveness.test.ts",
-  "tests/integration/tasks-rest.test.ts",
-  "tests/integration/tasks-trpc.test.ts",
-  "tests/integration/token-sockets.pg.test.ts",
-  "tests/integration/team-live.pg.test.ts",
-  "tests/integration/token-sockets.test.ts",
-  "tests/integration/tracker-changes.test.ts",
-  "tests/integration/trpc.test.ts",
-  "tests/integration/usage-limits.test.ts",
-  "tests/integration/webhook-replay.test.ts",
-  "tests/integration/rate-budgets.test.ts",
-  "tests/integration/mcp-eras.test.ts",
-];
-
-// With TEST_DATABASE_URL set, the integration project is the PostgreSQL pass: only the suites above.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const onDatabase = (folders: string[]) => ({
+  include: folders.flatMap((f) =>
+    onPostgres ? [`${f}/**/*.db.test.ts`, `${f}/**/*.pg.test.ts`] : [`${f}/**/*.test.ts`],
+  ),
+  exclude: onPostgres ? [] : ["**/*.pg.test.ts"],
+});
 
 export default defineConfig({
   test: {
@@ -106,14 +38,9 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          // Suites that need several processes on one PostgreSQL (*.pg.test.ts) join only the PostgreSQL pass.
-          include: onPostgres
-            ? postgresSuites
-            : ["tests/integration/**/*.test.ts", "tests/fakes/**/*.test.ts"],
-          exclude: onPostgres ? [] : ["tests/integration/**/*.pg.test.ts"],
-          // The schema is migrated once per run; each test server starts from a copy of it. The server is
-          // bundled once per run for the suites that start it as a process.
-          globalSetup: ["tests/support/database-template.ts", "tests/support/app-bundle.ts"],
+          ...onDatabase(["tests/integration", "tests/fakes"]),
+          // The schema is migrated once per run; each test server starts from a copy of it.
+          globalSetup: ["tests/support/database-template.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -121,6 +48,24 @@ export default defineConfig({
           // the PostgreSQL pass waits on the database often enough that a third one gains about 25%.
           maxWorkers: onPostgres ? 3 : 2,
           // One module graph per worker: each file would otherwise import the whole app again.
+          isolate: false,
+          setupFiles: ["tests/support/fail-on-console-error.ts"],
+        },
+      },
+      {
+        test: {
+          name: "processes",
+          ...onDatabase(["tests/processes"]),
+          // The schema as above, and the server bundled once per run: each suite here runs that JavaScript
+          // as `npm start` does instead of compiling TypeScript at every start (tests/support/process.ts).
+          globalSetup: ["tests/support/database-template.ts", "tests/support/app-bundle.ts"],
+          environment: "node",
+          // Above PROCESS_CEILING_MS (tests/support/process.ts), so that a wait that never ends reports what
+          // it waited for; a test of several waits may take several of them on a loaded machine.
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          // Each suite runs Node processes of its own beside its worker.
+          maxWorkers: 2,
           isolate: false,
           setupFiles: ["tests/support/fail-on-console-error.ts"],
         },

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI runs: typecheck, lint, unit tests, integration tests on PGlite and (when DATABASE_URL is
-# set) on PostgreSQL, a check that their logs hold no secrets, the production build, and the browser
-# tests. Steps that do not depend on one another run side by side, each into its own log, printed in full
+# set) on PostgreSQL, the tests that start the app as a process of its own, a check that their logs hold
+# no secrets, the production build, and the browser tests. Steps that do not depend on one another run side by side, each into its own log, printed in full
 # when it ends (decision 017): on two cores the run is bound by CPU, and what one step leaves idle
 # (typecheck is single-threaded, an integration pass waits on its fakes' timers) another takes.
 set -uo pipefail
@@ -86,26 +86,34 @@ finish typecheck
 finish lint
 stop_if_failed
 
-# The integration passes side by side: the PostgreSQL pass waits on the database and both wait on their
-# fakes' timers, so together they take about 150 s on two cores against about 205 s one after the other.
-# The browser tests start as soon as the first pass ends (and the build), beside the other one's last files.
+# The integration passes side by side: the PostgreSQL pass (the *.db and *.pg suites, vitest.config.ts)
+# waits on the database and both wait on their fakes' timers. The browser tests start as soon as the
+# first pass ends (and the build), beside the other one's last files.
 start "integration tests on PGlite" env TEST_DATABASE_URL= npx vitest run --project integration
+passes=("integration tests on PGlite")
 if [ -n "${DATABASE_URL:-}" ]; then
   start "integration tests on PostgreSQL" env TEST_DATABASE_URL="$DATABASE_URL" npx vitest run --project integration
-  finish_any "integration tests on PGlite" "integration tests on PostgreSQL"
-  finish build
-  stop_if_failed
-  foreground "end-to-end tests in Chromium" npx playwright test
-  for pass in "integration tests on PGlite" "integration tests on PostgreSQL"; do
-    [ "$pass" = "$first" ] || finish "$pass"
-  done
+  passes+=("integration tests on PostgreSQL")
 else
-  finish "integration tests on PGlite"
-  echo "(DATABASE_URL is not set: skipping the PostgreSQL run; .ci/run sets it)"
-  finish build
-  stop_if_failed
-  foreground "end-to-end tests in Chromium" npx playwright test
+  echo "(DATABASE_URL is not set: skipping the PostgreSQL runs; .ci/run sets it)"
 fi
+finish_any "${passes[@]}"
+finish build
+stop_if_failed
+start "end-to-end tests in Chromium" npx playwright test
+for pass in "${passes[@]}"; do
+  [ "$pass" = "$first" ] || finish "$pass"
+done
+stop_if_failed
+
+# The suites that start the app as a process of its own, in a phase of their own beside the browser's
+# last minutes: each waits on what its processes print or answer, under ceilings a loaded machine never
+# reaches, so a slow run is slow, not red.
+foreground "process tests on PGlite" env TEST_DATABASE_URL= npx vitest run --project processes
+if [ -n "${DATABASE_URL:-}" ]; then
+  foreground "process tests on PostgreSQL" env TEST_DATABASE_URL="$DATABASE_URL" npx vitest run --project processes
+fi
+finish "end-to-end tests in Chromium"
 stop_if_failed
 foreground "logs of the integration runs hold no secrets" node scripts/check-logs.mjs "$ATOMIZE_LOG_CAPTURE_DIR"
 stop_if_failed

@@ -6,7 +6,7 @@ import { buildPgliteSeed, buildServer } from "../../scripts/build-server.mjs";
 import { PGLITE_DIR_ENV } from "./database-template";
 
 /**
- * Vitest globalSetup of the integration project: the server is bundled once per run (as `npm run build`
+ * Vitest globalSetup of the processes project: the server is bundled once per run (as `npm run build`
  * does), and every suite that starts the app as its own process runs that JavaScript instead of
  * compiling TypeScript with tsx at each start (tests/support/process.ts). The folder is laid out as a
  * built checkout (package.json, scripts/run-built.mjs, dist/server/), so a suite can run `npm start`

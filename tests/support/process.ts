@@ -61,7 +61,15 @@ export function spawnApp(
   return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => out, exited };
 }
 
-export async function waitForReady(app: AppProcess, timeoutMs = 30_000): Promise<number> {
+/**
+ * How long a wait on a spawned process (its readiness, an answer, a status it reaches) may take before
+ * the test calls it hung. A ceiling, not a budget: every wait returns as soon as what it waits for
+ * happens, so a healthy run never comes near it, however slow or busy the machine. The processes
+ * project's test and hook timeouts sit above it (vitest.config.ts).
+ */
+export const PROCESS_CEILING_MS = 120_000;
+
+export async function waitForReady(app: AppProcess, timeoutMs = PROCESS_CEILING_MS): Promise<number> {
   const start = Date.now();
   await waitUntil(
     async () => {

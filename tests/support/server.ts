@@ -110,7 +110,7 @@ export async function startTestServer(
     // tests/integration/github-client.test.ts checks the pacing itself.
     GITHUB_WRITE_INTERVAL_MS: "20",
     // Suites read one plan many times in a row; the pace on one client's whole-plan requests (10 a second
-    // by default) would add up to most of a minute. tests/integration/tree-cache.test.ts checks the pace.
+    // by default) would add up to most of a minute. tests/integration/tree-cache.db.test.ts checks the pace.
     HEAVY_REQUESTS_PER_SECOND: "1000",
     // The suite's client shares this process's event loop with the server and PGlite: a long synchronous
     // stretch (PGlite inserting thousands of rows) could let the server's idle timer close a kept-alive

@@ -102,7 +102,7 @@ describe("the process", () => {
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
     // Two process start-ups, each allowed 30 s by waitForReady: more than the suite's 30 s default.
-  }, 90_000);
+  });
 
   it("offers the development bypass only when NODE_ENV is development", async () => {
     const port = await freePort();
@@ -196,7 +196,7 @@ describe("npm start", () => {
       await copied.close();
     }
     // Two starts through npm (about a second of CPU each for npm itself) on a loaded machine.
-  }, 90_000);
+  });
 
   it("says to build first when there is no build", async () => {
     const checkout = tempDir();
@@ -247,7 +247,7 @@ describe("npm run make-admin", () => {
     expect(missing.code).toBe(1);
     expect(missing.out).toBe("No account with e-mail nobody@example.com\n");
     // One app start and three command runs, each opening PGlite.
-  }, 120_000);
+  });
 });
 
 describe("the single-page app", () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppProcess } from "../support/process";
+import { PROCESS_CEILING_MS } from "../support/process";
 import { twoProcesses } from "../support/second-process";
 import type { TestServer } from "../support/server";
 import { makeToken, openChannel, openTrpc, sessionEnded, signedIn } from "../support/token-sockets";
@@ -25,7 +26,7 @@ describe("revoking a token in another process", () => {
     ];
     expect((await client.request("DELETE", `/api/tokens/${made.id}`)).status).toBe(204);
     await waitUntil(() => sockets.every((s) => s.isClosed()), {
-      timeoutMs: 5_000,
+      timeoutMs: PROCESS_CEILING_MS,
       message: "the other process closed the token's sockets",
     });
     for (const s of sockets) expect(await s.closed).toEqual(sessionEnded);

@@ -27,7 +27,7 @@ function cpuSeconds(pid: number): number {
 it("keeps serving, without spinning, once its stdout and stderr are closed", async () => {
   const port = await freePort();
   app = spawnApp({ PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "debug" });
-  await waitForReady(app, 60_000);
+  await waitForReady(app);
   app.child.stdout!.destroy();
   app.child.stderr!.destroy();
   const base = `http://127.0.0.1:${port}`;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRoutes as mountedApiRoutes } from "../../src/server/rest/api";
 import { appRouter } from "../../src/server/trpc/router";
 import { registerUser, TestClient } from "../support/http-client";
-import { type AppProcess, spawnApp, waitForReady } from "../support/process";
+import { type AppProcess, PROCESS_CEILING_MS, spawnApp, waitForReady } from "../support/process";
 import { frame, rawUpgrade } from "../support/raw-ws";
 import { createScratchDatabase, freePort, testDatabaseUrl } from "../support/server";
 import { trpcWs } from "../support/trpc-client";
@@ -37,7 +37,7 @@ const LIMITS = {
   ANONYMOUS_WRITES_PER_IP_PER_HOUR: "100000",
 };
 
-/** Retries `check` for up to 10 s: the server frees connections a moment after clients close them. */
+/** Retries `check` until it passes: the server frees connections a moment after clients close them. */
 async function eventually(check: () => Promise<void>) {
   let last: unknown;
   await waitUntil(
@@ -50,7 +50,7 @@ async function eventually(check: () => Promise<void>) {
         return false;
       }
     },
-    { timeoutMs: 10_000, intervalMs: 200, message: () => `still failing: ${String(last)}` },
+    { timeoutMs: PROCESS_CEILING_MS, intervalMs: 200, message: () => `still failing: ${String(last)}` },
   );
 }
 
@@ -73,7 +73,7 @@ beforeAll(async () => {
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...LIMITS,
   });
-  await waitForReady(app, 60_000);
+  await waitForReady(app);
   client = new TestClient(`http://127.0.0.1:${port}`);
   client.origin = null;
   const user = await registerUser(client);
@@ -84,7 +84,7 @@ beforeAll(async () => {
   });
   expect(created.status, created.text).toBe(201);
   taskId = created.json.id as string;
-}, 90_000);
+});
 
 afterAll(async () => {
   app?.child.kill("SIGTERM");
@@ -212,7 +212,7 @@ describe("oversized tRPC batches", () => {
     ws.send(frame(0x1, JSON.stringify(batch)));
     // 25 answers, one per procedure: 20 results and 5 refusals.
     await waitUntil(() => ws.frames.filter((f) => f.opcode === 1).length >= 25, {
-      timeoutMs: 5_000,
+      timeoutMs: PROCESS_CEILING_MS,
       message: () => `25 answers; got ${ws.frames.filter((f) => f.opcode === 1).length}`,
     });
     const answers = ws.frames.filter((f) => f.opcode === 1).map((f) => JSON.parse(f.payload.toString()));
@@ -232,7 +232,7 @@ describe("oversized tRPC batches", () => {
     ws.send(frame(0x1, JSON.stringify(Array.from({ length: 6 }, (_, i) => read(i + 1)))));
     const texts = () => ws.frames.filter((f) => f.opcode === 1);
     await waitUntil(() => texts().length >= 6, {
-      timeoutMs: 10_000,
+      timeoutMs: PROCESS_CEILING_MS,
       message: () => `6 answers; got ${texts().length}`,
     });
     const answers = texts().map((f) => JSON.parse(f.payload.toString()));
@@ -244,7 +244,10 @@ describe("oversized tRPC batches", () => {
     ).toHaveLength(4);
     // Once answered, the next read runs.
     ws.send(frame(0x1, JSON.stringify(read(7))));
-    await waitUntil(() => texts().length >= 7, { timeoutMs: 10_000, message: () => "a 7th answer" });
+    await waitUntil(() => texts().length >= 7, {
+      timeoutMs: PROCESS_CEILING_MS,
+      message: () => "a 7th answer",
+    });
     expect(JSON.parse(texts()[6]!.payload.toString()).result?.data?.json?.id).toBe(taskId);
     ws.socket.destroy();
   });
@@ -291,7 +294,7 @@ describe("subscriptions and slow consumers", () => {
       await sleep(10);
     }
     await waitUntil(() => closed, {
-      timeoutMs: 10_000,
+      timeoutMs: PROCESS_CEILING_MS,
       intervalMs: 100,
       message: "the server closed the socket",
     });
@@ -352,7 +355,7 @@ describe("slow clients and connection floods", () => {
     }
     // Under load the process may accept (and so drop) them a little later.
     await waitUntil(() => dropped >= 20, {
-      timeoutMs: 10_000,
+      timeoutMs: PROCESS_CEILING_MS,
       intervalMs: 100,
       message: () => `20 connections dropped; ${dropped} so far`,
     });

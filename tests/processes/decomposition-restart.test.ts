@@ -6,7 +6,7 @@ import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
 import type { TreeNode } from "../support/decomposition";
 import { waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
-import { spawnApp, waitForReady } from "../support/process";
+import { PROCESS_CEILING_MS, spawnApp, waitForReady } from "../support/process";
 import { freePort } from "../support/server";
 import { expectCleanTree } from "../support/tree-checks";
 import { waitUntil } from "../support/wait";
@@ -46,7 +46,7 @@ it("a process killed mid-decomposition resumes on the next start, with no duplic
   });
   // Kill it hard once part of the tree exists.
   await waitUntil(async () => (await client.get(`/api/tasks/${created.json.id}`)).json.total_subtasks >= 6, {
-    timeoutMs: 20_000,
+    timeoutMs: PROCESS_CEILING_MS,
     message: "six subtasks before the kill",
   });
   first.child.kill("SIGKILL");
@@ -56,7 +56,7 @@ it("a process killed mid-decomposition resumes on the next start, with no duplic
   await waitForReady(second);
   const again = new TestClient(second.url);
   await again.post("/api/auth/login", { email: "restart@example.com", password: "restart password" });
-  const done = await waitForStatus(again, created.json.id, ["completed", "failed"], 60_000);
+  const done = await waitForStatus(again, created.json.id, ["completed", "failed"], PROCESS_CEILING_MS);
   expect(done.status).toBe("completed");
   const tree = (await again.get(`/api/tasks/${created.json.id}/tree`)).json as TreeNode;
   const nodes = expectCleanTree(tree, { maxSubtasks: 3, maxDepth: 3 });
@@ -65,4 +65,4 @@ it("a process killed mid-decomposition resumes on the next start, with no duplic
   await second.exited;
   // Two process start-ups and a 40-node plan, with waits of their own up to 60 s: more than the suite's
   // 30 s default when both cores are busy.
-}, 120_000);
+});

@@ -9,6 +9,7 @@ import type { TaskTreeNode } from "../../src/shared/schemas/tasks";
 import { APP_BUNDLE_ENV } from "../support/app-bundle";
 import { waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
+import { PROCESS_CEILING_MS } from "../support/process";
 import { mapOf } from "../support/repository-map";
 import { freePort, startTestServer, type TestServer } from "../support/server";
 
@@ -335,9 +336,7 @@ describe("atomize new on a checkout (issue 42)", () => {
 });
 
 describe("atomize create, reading and plan-now (issue 38)", () => {
-  it("creates a project for review, prints and replaces its reading, then plans it", {
-    timeout: 60_000,
-  }, async () => {
+  it("creates a project for review, prints and replaces its reading, then plans it", async () => {
     const d = configDir();
     const file = path.join(d, "shopping.md");
     writeFileSync(
@@ -387,7 +386,7 @@ describe("atomize create, reading and plan-now (issue 38)", () => {
     const planning = await atomize(["plan-now", id!, ...at], auth);
     expect(planning.code, planning.stderr).toBe(0);
     expect(planning.stdout).toContain(`atomize plan ${id}`);
-    await waitForStatus(owner, id!, ["completed"], 40_000);
+    await waitForStatus(owner, id!, ["completed"], PROCESS_CEILING_MS);
     const again = await atomize(["plan-now", id!, ...at], auth);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/awaiting_review/);
@@ -402,13 +401,13 @@ describe("atomize create, reading and plan-now (issue 38)", () => {
     expect(res.code, res.stderr).toBe(0);
     const task = JSON.parse(res.stdout);
     expect(["pending", "processing", "completed"]).toContain(task.status);
-    await waitForStatus(owner, task.id, ["completed"], 40_000);
+    await waitForStatus(owner, task.id, ["completed"], PROCESS_CEILING_MS);
   });
 });
 
 describe("atomize next, start and done", () => {
   // Up to four processes per step: room on a loaded machine.
-  it("walks a plan to the end: next, then done, until everything is done", { timeout: 90_000 }, async () => {
+  it("walks a plan to the end: next, then done, until everything is done", async () => {
     const walk = await plannedProject("Write a changelog generator");
     const leaves = (await tree(walk)).children.map((c) => c.id);
     const completed: string[] = [];

@@ -3,7 +3,7 @@ import WebSocket from "ws";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai";
 import { type TreeNode, waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
-import { spawnApp, waitForReady } from "../support/process";
+import { PROCESS_CEILING_MS, spawnApp, waitForReady } from "../support/process";
 import { createScratchDatabase, freePort, testDatabaseUrl } from "../support/server";
 import { expectCleanTree } from "../support/tree-checks";
 import { waitUntil } from "../support/wait";
@@ -72,12 +72,12 @@ it("two processes share one PostgreSQL: B streams A's progress, and finishes A's
   await a.exited;
   const onB = new TestClient(b.url);
   onB.bearer = access_token;
-  const done = await waitForStatus(onB, created.json.id, ["completed", "failed"], 60_000);
+  const done = await waitForStatus(onB, created.json.id, ["completed", "failed"], PROCESS_CEILING_MS);
   expect(done.status).toBe("completed");
   const tree = (await onB.get(`/api/tasks/${created.json.id}/tree`)).json as TreeNode;
   expect(expectCleanTree(tree, { maxSubtasks: 3, maxDepth: 3 })).toHaveLength(40);
   await waitUntil(() => seen.includes("decomposition.completed"), {
-    timeoutMs: 30_000,
+    timeoutMs: PROCESS_CEILING_MS,
     intervalMs: 25,
     message: () => `decomposition.completed on B; seen ${JSON.stringify(seen)}`,
   });
@@ -86,4 +86,4 @@ it("two processes share one PostgreSQL: B streams A's progress, and finishes A's
   await b.exited;
   // Two process start-ups, a lease expiry and a 40-node plan: its own waits (up to 60 s for completion)
   // need more than the suite's 30 s default when the other worker is busy.
-}, 120_000);
+});

@@ -35,7 +35,7 @@ describe("the credentials key at start", () => {
     const dataDir = tempDir();
     const port = String(await freePort());
     const first = spawnApp({ PORT: port, DATA_DIR: dataDir, CREDENTIALS_KEY: keyA });
-    await waitForReady(first, 60_000);
+    await waitForReady(first);
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
 
@@ -46,12 +46,12 @@ describe("the credentials key at start", () => {
     );
 
     const again = spawnApp({ PORT: port, DATA_DIR: dataDir, CREDENTIALS_KEY: keyA });
-    await waitForReady(again, 60_000);
+    await waitForReady(again);
     again.child.kill("SIGTERM");
     expect(await again.exited).toBe(0);
     // Three process start-ups, each allowed 60 s above: more than the suite's 30 s default when both
     // cores are busy (each start compiles the app with tsx).
-  }, 120_000);
+  });
 });
 
 describe("a start-up that fails", () => {
@@ -76,7 +76,7 @@ describe("a start-up that fails", () => {
       HTTP_REQUEST_TIMEOUT_MS: "5000",
       HTTP_HEADERS_TIMEOUT_MS: "15000",
     });
-    await waitForReady(app, 60_000);
+    await waitForReady(app);
     app.child.kill("SIGTERM");
     expect(await app.exited).toBe(0);
   });

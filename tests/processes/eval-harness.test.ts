@@ -59,7 +59,7 @@ describe("eval harness, model path", () => {
     const { stdout } = await run(
       process.execPath,
       ["--import", "tsx", "tests/eval/run.ts", "--fake", "--case", "notion-backup", "--json"],
-      { cwd: process.cwd(), timeout: 60_000 },
+      { cwd: process.cwd() },
     );
     const evaluation = JSON.parse(stdout);
     expect(evaluation.scores).toHaveLength(1);
@@ -68,5 +68,5 @@ describe("eval harness, model path", () => {
     expect(evaluation.totals.promptTokens + evaluation.totals.completionTokens).toBeGreaterThan(0);
     // A fresh process compiles the evaluation with tsx and loads the learned reader: seconds alone, tens
     // of seconds beside the browser tests on two cores.
-  }, 90_000);
+  });
 });
