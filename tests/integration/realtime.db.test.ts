@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { realtimeEvent } from "../../src/shared/schemas/realtime";
 import { waitForStatus } from "../support/decomposition";
 import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
@@ -76,6 +77,8 @@ describe("raw realtime channels", () => {
     }
     expect(types.indexOf("task.decomposed")).toBeLessThan(types.indexOf("decomposition.completed"));
     for (const e of events) expect(e.user_id).toBeUndefined();
+    // Each is what its type declares (EVENT_DATA), stored and read back or live, as the client reads it.
+    for (const e of events) expect(realtimeEvent.safeParse(e).error, JSON.stringify(e)).toBeUndefined();
     ch.ws.send(JSON.stringify({ type: "heartbeat" }));
     await ch.waitFor((m) => m.type === "heartbeat");
     ch.ws.send("not json");

@@ -1,17 +1,52 @@
 import { describe, expect, it } from "vitest";
 import type { RealtimeEvent } from "../../shared/schemas/realtime";
 import { connectionStateOf, reconnectDelayMs } from "./realtime-connection";
-import { createReplayGate, toastForEvent } from "./realtime-events";
+import { createReplayGate, readEvent, toastForEvent } from "./realtime-events";
+
+/** An event as a test writes it: any type with the data it needs for the case (cast once, here). */
+type LooseEvent = Partial<Omit<RealtimeEvent, "type" | "data">> & {
+  type?: RealtimeEvent["type"];
+  data?: Record<string, unknown>;
+};
 
 const at = (ms: number) => new Date(ms).toISOString();
-const event = (type: RealtimeEvent["type"], extra: Partial<RealtimeEvent> = {}): RealtimeEvent => ({
-  id: 1,
-  type,
-  task_id: "t1",
-  root_task_id: "t1",
-  timestamp: at(0),
-  data: {},
-  ...extra,
+const event = (type: RealtimeEvent["type"], extra: LooseEvent = {}): RealtimeEvent =>
+  ({
+    id: 1,
+    type,
+    task_id: "t1",
+    root_task_id: "t1",
+    timestamp: at(0),
+    data: {},
+    ...extra,
+  }) as RealtimeEvent;
+
+describe("readEvent", () => {
+  const sent = {
+    id: 7,
+    type: "task.ready",
+    task_id: "t1",
+    root_task_id: "r1",
+    timestamp: at(0),
+    data: { ready: ["a", "b"], ready_count: 2 },
+  };
+  it("reads an event whose data is what its type declares", () => {
+    expect(readEvent(sent)).toEqual(sent);
+    expect(toastForEvent(readEvent(sent)!)?.message).toBe("2 tasks are ready to start");
+  });
+  it("skips one it cannot read: data of another shape, an unknown type or stage, not an event", () => {
+    expect(readEvent({ ...sent, data: { ready: "a" } })).toBeNull();
+    expect(readEvent({ ...sent, data: {} })).toBeNull();
+    expect(readEvent({ ...sent, type: "task.renamed" })).toBeNull();
+    expect(
+      readEvent({
+        ...sent,
+        type: "service.status",
+        data: { stage: "nowhere", stage_name: "x", progress: 5 },
+      }),
+    ).toBeNull();
+    expect(readEvent("task.ready")).toBeNull();
+  });
 });
 
 describe("replay gate", () => {

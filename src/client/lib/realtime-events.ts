@@ -1,4 +1,4 @@
-import type { RealtimeEvent } from "../../shared/schemas/realtime";
+import { type RealtimeEvent, realtimeEvent } from "../../shared/schemas/realtime";
 import type { ToastType } from "../components/toast";
 
 /**
@@ -37,6 +37,15 @@ export function createReplayGate(quietMs = REPLAY_QUIET_MS, skewMs = REPLAY_SKEW
   };
 }
 
+/**
+ * An event as this page reads it: checked against the schema the server publishes by (EVENT_DATA), so a
+ * message from a server of another version that this page cannot read is skipped, not half-applied.
+ */
+export function readEvent(message: unknown): RealtimeEvent | null {
+  const parsed = realtimeEvent.safeParse(message);
+  return parsed.success ? parsed.data : null;
+}
+
 export type EventToast = { type: ToastType; message: string; id: string };
 
 /**
@@ -53,10 +62,10 @@ export function toastForEvent(event: RealtimeEvent): EventToast | null {
         message: event.message ?? `Task approved: ${task}`,
       };
     case "task.rejected": {
-      if (typeof event.data?.new_description === "string") {
+      if (event.data.new_description !== undefined) {
         return { type: "info", id: `review-${task}`, message: "Task rejected and resubmitted" };
       }
-      const reason = typeof event.data?.reason === "string" ? event.data.reason : null;
+      const reason = event.data.reason ?? null;
       return {
         type: "error",
         id: `review-${task}`,
@@ -64,7 +73,7 @@ export function toastForEvent(event: RealtimeEvent): EventToast | null {
       };
     }
     case "task.ready": {
-      const ready = Array.isArray(event.data?.ready) ? event.data.ready.length : 0;
+      const ready = event.data.ready.length;
       if (ready === 0) return null;
       return {
         type: "info",

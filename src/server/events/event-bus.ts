@@ -1,10 +1,17 @@
 import { and, asc, desc, eq, gt, inArray, lt, notInArray, or, type SQL } from "drizzle-orm";
-import type { RealtimeEvent, TaskEventType } from "../../shared/schemas/realtime";
+import { z } from "zod";
+import {
+  type EventData,
+  type RealtimeEvent,
+  realtimeEvent,
+  type TaskEventType,
+} from "../../shared/schemas/realtime";
 import type { Database } from "../db/client";
 import { taskEvents } from "../db/schema/index";
 import type { Logger } from "../lib/logger";
 
-const CHANNEL = "atomize_events";
+/** The LISTEN/NOTIFY channel that carries events between processes. */
+export const EVENT_CHANNEL = "atomize_events";
 
 /** Events for one person only, even on a team plan: a mention, an export's progress, a removal. */
 export const PERSONAL_EVENTS: ReadonlySet<TaskEventType> = new Set<TaskEventType>([
@@ -18,8 +25,7 @@ export const PERSONAL_EVENTS: ReadonlySet<TaskEventType> = new Set<TaskEventType
 /** NOTIFY payloads must stay under 8000 bytes; larger events travel by id and are read back. */
 const MAX_INLINE_PAYLOAD = 7000;
 
-export type PublishInput = {
-  type: TaskEventType;
+type PublishFields = {
   userId: string;
   taskId: string | null;
   rootTaskId: string | null;
@@ -29,14 +35,29 @@ export type PublishInput = {
   isAtomic?: boolean;
   operatorId?: string;
   message?: string;
-  data?: Record<string, unknown>;
 };
+/** What an event of type T carries: `data` as EVENT_DATA declares it, required when it has a field that is. */
+type PublishOf<T extends TaskEventType> = PublishFields & { type: T } & (Record<
+    never,
+    never
+  > extends EventData<T>
+    ? { data?: EventData<T> }
+    : { data: EventData<T> });
+/** An event to publish: its `data` must be what its type declares (shared/schemas/realtime.ts). */
+export type PublishInput = { [T in TaskEventType]: PublishOf<T> }[TaskEventType];
+export type { PublishOf };
 
 /**
  * A delivered event with its owner and its plan's team, so subscribers can filter by user and by team
  * (both stay on the server).
  */
 export type BusEvent = RealtimeEvent & { user_id: string; team_id?: string | null };
+/** An event that reaches this process from another one (NOTIFY), checked before anyone hears it. */
+const busEvent = z.intersection(
+  realtimeEvent,
+  z.object({ user_id: z.string(), team_id: z.string().nullable().optional() }),
+);
+const notification = z.union([z.object({ ref: z.number().int() }), busEvent]);
 
 export type EventBus = {
   /** Persists the event (for history and resume), then fans it out to every process. */
@@ -65,6 +86,7 @@ export type EventBus = {
 type Row = typeof taskEvents.$inferSelect;
 type DbOrTx = Database["db"] | Parameters<Parameters<Database["db"]["transaction"]>[0]>[0];
 
+/** A stored event: written through PublishInput, so its data is what its type declares. */
 function toEvent(row: Row): BusEvent {
   const d = row.data as Record<string, unknown> & {
     status?: string;
@@ -86,7 +108,7 @@ function toEvent(row: Row): BusEvent {
     ...(message !== undefined ? { message } : {}),
     timestamp: row.createdAt.toISOString(),
     data,
-  };
+  } as BusEvent;
 }
 
 export async function createEventBus(database: Database, log: Logger): Promise<EventBus> {
@@ -101,10 +123,10 @@ export async function createEventBus(database: Database, log: Logger): Promise<E
     }
   };
 
-  const unlisten = await database.listen(CHANNEL, (payload) => {
+  const unlisten = await database.listen(EVENT_CHANNEL, (payload) => {
     void (async () => {
       try {
-        const parsed = JSON.parse(payload) as BusEvent | { ref: number };
+        const parsed = notification.parse(JSON.parse(payload));
         if ("ref" in parsed) {
           const [row] = await database.db
             .select()
@@ -122,7 +144,7 @@ export async function createEventBus(database: Database, log: Logger): Promise<E
   });
 
   function rowOf(input: PublishInput) {
-    const data: Record<string, unknown> = { ...(input.data ?? {}) };
+    const data: Record<string, unknown> = { ...input.data };
     if (input.status !== undefined) data.status = input.status;
     if (input.isAtomic !== undefined) data.is_atomic = input.isAtomic;
     if (input.operatorId !== undefined) data.operator_id = input.operatorId;
@@ -147,7 +169,7 @@ export async function createEventBus(database: Database, log: Logger): Promise<E
     for (const event of events) {
       const inline = JSON.stringify(event);
       await database.notify(
-        CHANNEL,
+        EVENT_CHANNEL,
         inline.length <= MAX_INLINE_PAYLOAD ? inline : JSON.stringify({ ref: event.id }),
       );
     }

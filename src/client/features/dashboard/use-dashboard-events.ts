@@ -2,7 +2,7 @@ import { useSubscription } from "@trpc/tanstack-react-query";
 import { useEffect, useMemo, useRef } from "react";
 import type { RealtimeEvent } from "../../../shared/schemas/realtime";
 import { connectionStateOf, useRealtimeGaveUp, useReconnectable } from "../../lib/realtime-connection";
-import { changesTaskList, createReplayGate } from "../../lib/realtime-events";
+import { changesTaskList, createReplayGate, readEvent } from "../../lib/realtime-events";
 import { useTaskCache } from "../../lib/task-cache";
 import { createDebounce } from "../../lib/timing";
 import { useTRPC } from "../../lib/trpc";
@@ -47,7 +47,10 @@ export function useDashboardEvents() {
         // After a dropped connection, catch up on whatever changed meanwhile.
         if (started.current++ > 0) refresh();
       },
-      onData: (tracked) => handleRef.current(tracked.data, gate.isLive(tracked.data)),
+      onData: (tracked) => {
+        const event = readEvent(tracked.data);
+        if (event) handleRef.current(event, gate.isLive(event));
+      },
     }),
   );
   const connection = connectionStateOf(subscription.status, gaveUp);

@@ -10,10 +10,16 @@ import {
   START_HINT_MESSAGE,
 } from "./decomposition-progress";
 
+/** An event as a test writes it: any type with the data it needs for the case (cast once, here). */
+type LooseEvent = Partial<Omit<RealtimeEvent, "type" | "data">> & {
+  type?: RealtimeEvent["type"];
+  data?: Record<string, unknown>;
+};
+
 const ROOT = "11111111-1111-4111-8111-111111111111";
 let nextId = 1;
 
-function event(type: RealtimeEvent["type"], extra: Partial<RealtimeEvent> = {}): RealtimeEvent {
+function event(type: RealtimeEvent["type"], extra: LooseEvent = {}): RealtimeEvent {
   return {
     id: nextId++,
     type,
@@ -22,7 +28,7 @@ function event(type: RealtimeEvent["type"], extra: Partial<RealtimeEvent> = {}):
     timestamp: new Date().toISOString(),
     data: {},
     ...extra,
-  };
+  } as RealtimeEvent;
 }
 
 function stage(id: StageId, status: StageStatus, message?: string): RealtimeEvent {

@@ -74,10 +74,11 @@ function raise(progress: number, value: number): number {
   return Math.max(progress, Math.min(COMPLETE_PROGRESS, value));
 }
 
-/** Stage events carry the stage in operator_id (and data.stage). */
+/** Stage events (service.status) carry the stage in operator_id and data.stage. */
 export function stageOf(event: RealtimeEvent): StageId | null {
-  const id = event.operator_id ?? (typeof event.data?.stage === "string" ? event.data.stage : undefined);
-  return id !== undefined && STAGE_INDEX.has(id) ? (id as StageId) : null;
+  if (event.type !== "service.status") return null;
+  const id = event.operator_id ?? event.data.stage;
+  return STAGE_INDEX.has(id) ? (id as StageId) : null;
 }
 
 function withStep(

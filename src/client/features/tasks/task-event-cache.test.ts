@@ -2,15 +2,22 @@ import { describe, expect, it } from "vitest";
 import type { RealtimeEvent } from "../../../shared/schemas/realtime";
 import { patchOf } from "./task-event-cache";
 
-const event = (extra: Partial<RealtimeEvent>): RealtimeEvent => ({
-  id: 1,
-  type: "task.updated",
-  task_id: "n1",
-  root_task_id: "r1",
-  timestamp: "2026-01-01T00:00:00.000Z",
-  data: {},
-  ...extra,
-});
+/** An event as a test writes it: any type with the data it needs for the case (cast once, here). */
+type LooseEvent = Partial<Omit<RealtimeEvent, "type" | "data">> & {
+  type?: RealtimeEvent["type"];
+  data?: Record<string, unknown>;
+};
+
+const event = (extra: LooseEvent): RealtimeEvent =>
+  ({
+    id: 1,
+    type: "task.updated",
+    task_id: "n1",
+    root_task_id: "r1",
+    timestamp: "2026-01-01T00:00:00.000Z",
+    data: {},
+    ...extra,
+  }) as RealtimeEvent;
 
 describe("patchOf", () => {
   it("flags a subtask that needs attention, with the reason, from its task.updated event", () => {

@@ -9,10 +9,9 @@ export function patchOf(event: RealtimeEvent): Patch | null {
   const patch: Patch = {};
   if (typeof event.status === "string") patch.status = event.status as TaskStatus;
   if (typeof event.is_atomic === "boolean") patch.is_atomic = event.is_atomic;
-  if (typeof event.data?.needs_attention === "boolean") {
+  if (event.type === "task.updated" && event.data.needs_attention !== undefined) {
     patch.needs_attention = event.data.needs_attention;
-    patch.attention_reason =
-      typeof event.data.attention_reason === "string" ? event.data.attention_reason : null;
+    patch.attention_reason = event.data.attention_reason ?? null;
   }
   return Object.keys(patch).length > 0 ? patch : null;
 }

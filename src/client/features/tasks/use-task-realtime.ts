@@ -5,7 +5,7 @@ import { UUID_PATTERN } from "../../../shared/ids";
 import type { RealtimeEvent } from "../../../shared/schemas/realtime";
 import type { Task, TaskTreeNode } from "../../../shared/schemas/tasks";
 import { connectionStateOf, useRealtimeGaveUp, useReconnectable } from "../../lib/realtime-connection";
-import { createReplayGate } from "../../lib/realtime-events";
+import { createReplayGate, readEvent } from "../../lib/realtime-events";
 import { useTaskCache } from "../../lib/task-cache";
 import { createDebounce, createThrottle } from "../../lib/timing";
 import { useTRPC } from "../../lib/trpc";
@@ -115,7 +115,8 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
         if (started.current++ > 0) refresh.all();
       },
       onData: (tracked) => {
-        const event = tracked.data;
+        const event = readEvent(tracked.data);
+        if (!event) return;
         onEventRef.current(event);
         if (gate.isLive(event)) handleLiveRef.current(event);
       },

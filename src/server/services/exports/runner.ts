@@ -1,7 +1,9 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { EXPORT_LABELS, type ExportKind } from "../../../shared/schemas/integrations";
+import type { EventData } from "../../../shared/schemas/realtime";
 import { exports, remoteItems, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import type { PublishInput, PublishOf } from "../../events/event-bus";
 import { IntegrationError } from "../../integrations/errors";
 import { type JobContext, PermanentJobError, type TypedJob } from "../../jobs/queue";
 import { actorById, recordActivity } from "../../plan/activity";
@@ -10,19 +12,24 @@ import { JOB_EXPORT } from "./exports";
 import { type ExportOutcome, type ExportPlan, type ExportRow, subtasksOf } from "./tracker";
 import type { ExportContext, Exporter } from "./tracker-deps";
 
-async function publish(
+type ExportEvent = "export.progress" | "export.success" | "export.error";
+
+/** An export's event, with the export's id and kind beside what its type carries (EVENT_DATA). */
+async function publish<T extends ExportEvent>(
   deps: Deps,
   row: ExportRow,
-  type: "export.progress" | "export.success" | "export.error",
-  data: Record<string, unknown>,
+  type: T,
+  data: Omit<EventData<T>, "export_id" | "kind">,
 ) {
-  await deps.events.publish({
+  // TypeScript does not narrow a generic T to one member of the union PublishInput; PublishOf<T> is it.
+  const event = {
     type,
     userId: row.userId,
     taskId: row.taskId,
     rootTaskId: row.taskId,
     data: { export_id: row.id, kind: row.kind, ...data },
-  });
+  } as unknown as PublishOf<T> as PublishInput;
+  await deps.events.publish(event);
 }
 
 async function runExport(deps: Deps, job: TypedJob<typeof JOB_EXPORT>, jobCtx: JobContext) {
