@@ -11,7 +11,6 @@ import {
   STRUCTURED_DATA_ID,
 } from "./components/use-page-meta";
 import { blogListParams, blogListPath, blogPostPath } from "./features/blog/blog-api";
-import { PostSanitizerContext } from "./features/blog/post-content";
 import { createPublicDataStore } from "./lib/public-query";
 import { matchPublicPage, PUBLIC_PAGES, type PublicPageName } from "./public-pages";
 
@@ -27,8 +26,6 @@ export type RenderInput = {
   /** The request's path and query. */
   url: string;
   config: PublicConfigAnswer;
-  /** The server's own sanitiser of post HTML (DOMPurify needs a browser). */
-  sanitizePostHtml: (html: string) => string;
   loadBlogPosts: (input: { page: number; page_size: number; search?: string }) => Promise<BlogPostList>;
   /** A published post, or null. */
   loadBlogPost: (slug: string) => Promise<BlogPost | null>;
@@ -112,9 +109,7 @@ export async function render(input: RenderInput): Promise<RenderResult> {
   const html = renderToString(
     <StrictMode>
       <PageMetaContext.Provider value={collector}>
-        <PostSanitizerContext.Provider value={input.sanitizePostHtml}>
-          <App config={input.config} data={data} ssrPath={url.pathname} ssrSearch={url.search} />
-        </PostSanitizerContext.Provider>
+        <App config={input.config} data={data} ssrPath={url.pathname} ssrSearch={url.search} />
       </PageMetaContext.Provider>
     </StrictMode>,
   );

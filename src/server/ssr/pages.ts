@@ -14,7 +14,6 @@ import type { BlogPost } from "../../shared/schemas/blog";
 import type { Deps } from "../deps";
 import type { AppEnv } from "../http/hono-env";
 import { REFRESH_COOKIE, readCookies, SESSION_COOKIE } from "../http/session-cookies";
-import { sanitizePostHtml } from "../lib/sanitize-html";
 import { blogOperations } from "../operations/blog";
 import { visitorContext } from "../operations/context";
 import { invoke } from "../operations/invoke";
@@ -142,7 +141,6 @@ export function createSitePages(deps: Deps, opts: SitePagesOptions) {
       return await ssr.render({
         url: c.req.path + (new URL(c.req.url).search || ""),
         config,
-        sanitizePostHtml,
         loadBlogPosts: (input) => invoke(blogOperations.list, visitorContext(c), input),
         loadBlogPost: async (slug) => {
           const page = await invoke(linkOperations.postPage, visitorContext(c), { slug });

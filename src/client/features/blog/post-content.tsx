@@ -1,20 +1,14 @@
-import { createContext, useContext, useMemo } from "react";
+import { useMemo } from "react";
+import { sanitizeForDisplay } from "../../../shared/sanitize-html";
 import { MarkdownView } from "../../components/markdown-view";
-import { sanitizePostHtml } from "../../lib/sanitize-html";
 
 /**
- * The sanitiser PostContent uses: DOMPurify in the browser; the server renderer provides the server's own
- * (DOMPurify needs a DOM), the one that cleans every post on save.
- */
-export const PostSanitizerContext = createContext<(html: string) => string>(sanitizePostHtml);
-
-/**
- * The post's HTML, sanitised again where it is shown (DOMPurify in the browser) and shown with the prose
- * styles of MarkdownView, plus rules for the images, figures and headings posts use.
+ * The post's HTML, sanitised again where it is shown (the one sanitiser, as the server cleaned it on save:
+ * older rows, a changed allow-list) and shown with the prose styles of MarkdownView, plus rules for the
+ * images, figures and headings posts use. The server renderer and the browser produce the same markup.
  */
 export function PostContent({ html }: { html: string }) {
-  const sanitize = useContext(PostSanitizerContext);
-  const safe = useMemo(() => sanitize(html), [sanitize, html]);
+  const safe = useMemo(() => sanitizeForDisplay(html), [html]);
   return (
     <div data-testid="post-content">
       <MarkdownView

@@ -33,7 +33,7 @@ import { useTaskDetail } from "./use-task-detail";
 import { useTaskRealtime } from "./use-task-realtime";
 import { UserStoriesTab } from "./user-stories-tab";
 
-// Markdown rendering (marked + DOMPurify) loads only when the Event Model tab is first opened.
+// Markdown rendering (marked + the sanitiser) loads only when the Event Model tab is first opened.
 const EventModelTab = lazyPage<{ task: Task }>(() =>
   import("./event-model-tab").then((m) => ({ default: m.EventModelTab })),
 );

@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
+import { htmlToText, truncateText } from "../../../shared/sanitize-html";
 import { blogPosts, blogSubscriptions, jobs } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import type { JobKind } from "../../jobs/payloads";
 import type { DbOrTx, JobContext, TypedJob } from "../../jobs/queue";
 import { escapeHtml } from "../../lib/escape-html";
-import { htmlToText, truncateText } from "../../lib/sanitize-html";
 import { JOB_BLOG_CONFIRM, sendConfirmation } from "./confirmation";
 import { unsubscribeUrl } from "./subscriptions";
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, getTableColumns, isNull, like, ne, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { UUID_PATTERN } from "../../../shared/ids";
+import { sanitizePostHtml } from "../../../shared/sanitize-html";
 import {
   type AdminBlogPost,
   type adminListPostsInput,
@@ -15,7 +16,6 @@ import {
 import { blogPosts } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { sanitizePostHtml } from "../../lib/sanitize-html";
 import type { UserRow } from "../auth/sessions";
 import { enqueueNotification } from "./notify";
 

@@ -1,7 +1,7 @@
 import { jsonForScript } from "../../../shared/page-bootstrap";
+import { htmlToText, truncateText } from "../../../shared/sanitize-html";
 import { BLOG_DESCRIPTION_LENGTH, type BlogPost } from "../../../shared/schemas/blog";
 import type { Deps } from "../../deps";
-import { htmlToText, truncateText } from "../../lib/sanitize-html";
 import { recentPublishedPosts } from "./posts";
 
 export { jsonForScript };

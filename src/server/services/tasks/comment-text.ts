@@ -1,9 +1,9 @@
 import { Marked } from "marked";
+import { sanitizePostHtml } from "../../../shared/sanitize-html";
 import { escapeHtml } from "../../lib/escape-html";
-import { sanitizePostHtml } from "../../lib/sanitize-html";
 
 /**
- * A comment's Markdown as HTML, sanitised as the blog's posts are (lib/sanitize-html.ts). Raw HTML in
+ * A comment's Markdown as HTML, sanitised as the blog's posts are (shared/sanitize-html.ts). Raw HTML in
  * the Markdown shows as text, as in the web app's renderer (client/lib/markdown.ts).
  */
 const markdown = new Marked({

@@ -1,6 +1,10 @@
 import { FilterXSS, type IWhiteList } from "xss";
 
 /**
+ * The one HTML sanitiser, on both sides (issue 44): `xss` works on the string, so the server that stores a
+ * post, the server renderer and the browser all clean HTML the same way, and a page rendered on the
+ * server hydrates to the very same markup.
+ *
  * Blog post HTML is sanitised on the server before it is stored, with an allow-list:
  * ordinary formatting, headings, lists, code, quotes, tables, links (http, https, mailto, relative) and
  * images (http, https, relative). Everything else is removed: scripts, styles, frames, objects, forms,
@@ -145,23 +149,55 @@ function safeValue(tag: string, name: string, value: string): string | null {
   }
 }
 
-const filter = new FilterXSS({
-  whiteList: allowed,
-  stripIgnoreTag: true,
-  stripIgnoreTagBody: DROP_WITH_BODY,
-  allowCommentTag: false,
-  css: false,
-  onTagAttr(tag, name, value) {
-    if (!allowed[tag]?.includes(name)) return "";
-    const safe = safeValue(tag, name, value);
-    return safe === null ? "" : `${name}="${escapeAttr(safe)}"`;
-  },
-  // Attributes outside the allow-list (on*, style, srcset, formaction, xmlns...) are dropped.
-  onIgnoreTagAttr: () => "",
-});
+/**
+ * What showing HTML adds to what storing it keeps: a link that leaves the site opens in a new tab without
+ * handing it this window (the author's own target and rel give way), and images load lazily.
+ */
+function displayAttrs(tag: string, name: string, safe: string): string {
+  if (tag === "a" && name === "href" && /^https?:\/\//i.test(safe))
+    return 'target="_blank" rel="noopener noreferrer"';
+  if (tag === "img" && name === "src") return 'loading="lazy" decoding="async"';
+  return "";
+}
 
-/** Sanitises post HTML for storage and display. Run twice, the result does not change. */
+function makeFilter(forDisplay: boolean): FilterXSS {
+  return new FilterXSS({
+    whiteList: allowed,
+    stripIgnoreTag: true,
+    stripIgnoreTagBody: DROP_WITH_BODY,
+    allowCommentTag: false,
+    css: false,
+    onTagAttr(tag, name, value) {
+      if (!allowed[tag]?.includes(name)) return "";
+      const safe = safeValue(tag, name, value);
+      if (safe === null) return "";
+      if (forDisplay && tag === "a" && (name === "target" || name === "rel")) return "";
+      const attr = `${name}="${escapeAttr(safe)}"`;
+      const added = forDisplay ? displayAttrs(tag, name, safe) : "";
+      return added ? `${attr} ${added}` : attr;
+    },
+    // Attributes outside the allow-list (on*, style, srcset, formaction, xmlns...) are dropped.
+    onIgnoreTagAttr: () => "",
+  });
+}
+
+const filter = makeFilter(false);
+const displayFilter = makeFilter(true);
+
+/** Sanitises post HTML for storage. Run twice, the result does not change. */
 export function sanitizePostHtml(html: string): string {
+  return sanitizeWith(filter, html);
+}
+
+/**
+ * Sanitises HTML for the page, in the browser and in the server renderer alike: as for storage, plus the
+ * display attributes (displayAttr). Run twice, the result does not change.
+ */
+export function sanitizeForDisplay(html: string): string {
+  return sanitizeWith(displayFilter, html);
+}
+
+function sanitizeWith(filter: FilterXSS, html: string): string {
   // xss marks an unclosed dropped element with "[removed]": the author's own brackets are encoded first
   // so that only those markers are taken out afterwards.
   const marked = html.replace(/\[(\/?removed\])/g, "&#91;$1");

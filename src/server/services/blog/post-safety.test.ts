@@ -1,14 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { slugify } from "../../shared/schemas/blog";
-import { jsonForScript } from "../services/blog/seo";
-import {
-  deriveUnsubscribeKey,
-  signUnsubscribeToken,
-  verifyUnsubscribeToken,
-} from "../services/blog/unsubscribe-token";
-import { sniffImage } from "../services/blog/uploads";
-import { XSS_CORPUS } from "../services/blog/xss-corpus";
-import { htmlToText, isSafeUrl, sanitizePostHtml, truncateText } from "./sanitize-html";
+import { htmlToText, isSafeUrl, sanitizePostHtml, truncateText } from "../../../shared/sanitize-html";
+import { slugify } from "../../../shared/schemas/blog";
+import { jsonForScript } from "./seo";
+import { deriveUnsubscribeKey, signUnsubscribeToken, verifyUnsubscribeToken } from "./unsubscribe-token";
+import { sniffImage } from "./uploads";
+import { XSS_CORPUS } from "./xss-corpus";
 
 describe("sanitizePostHtml", () => {
   it.each(XSS_CORPUS)("neutralises %s", (payload) => {
