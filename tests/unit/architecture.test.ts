@@ -161,6 +161,34 @@ describe("the server's rooms", () => {
   });
 });
 
+/**
+ * The client by feature (issue 44): each folder of `src/client/features/` is a feature, and the task
+ * page's parts are features of their own under `features/tasks/`: the tree, the side panel, the plan,
+ * requirements, history, re-plan, the live progress and exports. A feature imports no other feature;
+ * what several need lives below them (`components/`, `lib/`, `src/shared/`, and for the task page's parts
+ * `features/tasks/shared/`, which imports none of them). Only a page composes features: the files at the
+ * top of `features/tasks/` (the task page, the create page, the overview and subtasks tabs), and the
+ * routes above them.
+ */
+const FEATURES = "src/client/features";
+const TASK_PARTS = ["tree", "side-panel", "plan", "requirements", "history", "replan", "live", "exports"];
+
+/** The feature a client file belongs to ("tasks/plan", "settings"), "tasks" for the task pages, or null. */
+function featureOf(file: string): string | null {
+  if (!file.startsWith(`${FEATURES}/`)) return null;
+  const [feature, part, ...rest] = file.slice(FEATURES.length + 1).split("/");
+  if (feature !== "tasks" || rest.length === 0) return feature!;
+  return TASK_PARTS.includes(part!) || part === "shared" ? `tasks/${part}` : "tasks";
+}
+
+function clientViolation(i: Import): string | null {
+  const from = featureOf(i.from);
+  const to = featureOf(i.to);
+  if (!from || !to || from === to || (from === "tasks" && to.startsWith("tasks/"))) return null;
+  if (to === "tasks/shared" && from.startsWith("tasks/")) return null;
+  return `${from} imports ${to}`;
+}
+
 describe("the client", () => {
   it("imports server code only as types", () => {
     const broken = sourceFiles("src/client")
@@ -168,6 +196,38 @@ describe("the client", () => {
       .filter((i) => i.to.startsWith(`${SERVER}/`) && !i.typeOnly)
       .map((i) => `${i.from} -> ${i.to}`);
     expect(broken).toEqual([]);
+  });
+
+  it("keeps features apart: no feature imports another, only pages compose them", () => {
+    const files = sourceFiles(FEATURES);
+    expect(new Set(files.map(featureOf))).toEqual(
+      new Set([
+        ...TASK_PARTS.map((p) => `tasks/${p}`),
+        "tasks",
+        "tasks/shared",
+        ...readdirSync(FEATURES).filter((f) => f !== "tasks"),
+      ]),
+    );
+    const broken = files
+      .flatMap(importsOf)
+      .map((i) => [i, clientViolation(i)] as const)
+      .filter(([, why]) => why)
+      .map(([i, why]) => `${i.from} -> ${i.to}: ${why}`);
+    expect(broken).toEqual([]);
+  });
+
+  it("would catch a feature reaching into another", () => {
+    const at = (file: string, to: string) =>
+      clientViolation({ from: `${FEATURES}/${file}`, to: `${FEATURES}/${to}`, typeOnly: false });
+    expect(at("settings/planner-summary.tsx", "tasks/shared/task-tree.ts")).toBe(
+      "settings imports tasks/shared",
+    );
+    expect(at("tasks/plan/plan-tab.tsx", "tasks/tree/task-tree-view.tsx")).toBe(
+      "tasks/plan imports tasks/tree",
+    );
+    expect(at("tasks/shared/task-tree.ts", "tasks/task-detail-page.tsx")).toBe("tasks/shared imports tasks");
+    expect(at("tasks/task-detail-page.tsx", "tasks/plan/plan-tab.tsx")).toBeNull();
+    expect(at("tasks/side-panel/notes-section.tsx", "tasks/shared/use-task-detail.ts")).toBeNull();
   });
 });
 

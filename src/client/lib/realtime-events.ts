@@ -99,8 +99,3 @@ export function toastForEvent(event: RealtimeEvent): EventToast | null {
       return null;
   }
 }
-
-/** Events that change what the dashboard shows (its list and stats). */
-export function changesTaskList(event: Pick<RealtimeEvent, "type">): boolean {
-  return event.type.startsWith("task.") || event.type.startsWith("decomposition.");
-}

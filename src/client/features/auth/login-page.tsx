@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, Redirect } from "wouter";
 import { navigate } from "wouter/use-browser-location";
 import { type LoginField, loginErrors } from "../../../shared/auth-rules";
+import { AuthCard, OrDivider } from "../../components/auth-card";
 import { Field } from "../../components/field";
 import { useToast } from "../../components/toast";
 import { usePageMeta } from "../../components/use-page-meta";
@@ -15,7 +16,6 @@ import {
 import { useAuth } from "../../lib/auth";
 import { type FieldErrors, hasErrors, serverFieldErrors } from "../../lib/field-errors";
 import { takeReturnTo } from "../../lib/return-to";
-import { AuthCard, OrDivider } from "./auth-card";
 import { GoogleSignInButton } from "./google-sign-in-button";
 import { useAuthProviders } from "./use-auth-providers";
 

@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { navigate } from "wouter/use-browser-location";
 import { type RegisterField, registerErrors } from "../../../shared/auth-rules";
 import type { RegisterInput } from "../../../shared/schemas/auth";
+import { AuthCard, OrDivider } from "../../components/auth-card";
 import { Field } from "../../components/field";
 import { useToast } from "../../components/toast";
 import { usePageMeta } from "../../components/use-page-meta";
@@ -10,7 +11,6 @@ import { errorDetailOf, isNetworkError, NETWORK_ERROR_MESSAGE } from "../../lib/
 import { useAuth } from "../../lib/auth";
 import { type FieldErrors, hasErrors, serverFieldErrors } from "../../lib/field-errors";
 import { takeReturnTo } from "../../lib/return-to";
-import { AuthCard, OrDivider } from "./auth-card";
 import { GoogleSignInButton } from "./google-sign-in-button";
 
 export const EMAIL_ALREADY_REGISTERED =

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "wouter";
+import { AuthCard } from "../../components/auth-card";
 import { usePageMeta } from "../../components/use-page-meta";
 import {
   errorDetailOf,
@@ -9,7 +10,6 @@ import {
 } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
 import { useTRPCClient } from "../../lib/trpc";
-import { AuthCard } from "./auth-card";
 
 export const MISSING_TOKEN =
   "This verification link is incomplete. Please open the link from the e-mail again, or request a new one from Settings → Account.";

@@ -1,8 +1,9 @@
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useEffect, useMemo, useRef } from "react";
 import type { RealtimeEvent } from "../../../shared/schemas/realtime";
+import { EVENT_QUERIES } from "../../lib/event-queries";
 import { connectionStateOf, useRealtimeGaveUp, useReconnectable } from "../../lib/realtime-connection";
-import { changesTaskList, createReplayGate, readEvent } from "../../lib/realtime-events";
+import { createReplayGate, readEvent } from "../../lib/realtime-events";
 import { useTaskCache } from "../../lib/task-cache";
 import { createDebounce } from "../../lib/timing";
 import { useTRPC } from "../../lib/trpc";
@@ -35,7 +36,7 @@ export function useDashboardEvents() {
   const handle = (event: RealtimeEvent, live: boolean) => {
     if (!live) return;
     toastEvent(event);
-    if (changesTaskList(event)) refresh();
+    if (EVENT_QUERIES[event.type].list) refresh();
   };
   const handleRef = useRef(handle);
   handleRef.current = handle;

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { getErrorMessage } from "../../lib/api-error";
+import { plannerChoiceText } from "../../lib/planner-text";
 import { useTRPC } from "../../lib/trpc";
-import { plannerChoiceText } from "../tasks/planner-text";
 
 /** "Your tasks are planned by ..." at the top of the tab. */
 export function PlannerSummary() {

@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { useSearchParams } from "wouter";
 import { ConfirmModal } from "../../components/confirm-modal";
+import { EmailVerificationNotice } from "../../components/email-verification-notice";
 import { TabList, tabPanelProps } from "../../components/tabs";
 import { ToggleRow } from "../../components/toggle-row";
 import { useLogout } from "../../components/use-logout";
 import { usePageMeta } from "../../components/use-page-meta";
 import { useAuth } from "../../lib/auth";
-import { EmailVerificationNotice } from "../auth/email-verification-notice";
 import { AiModelTab } from "./ai-model-tab";
 import { ApiTokensTab } from "./api-tokens-tab";
 import { IntegrationsTab } from "./integrations-tab";

@@ -15,8 +15,10 @@ import {
   schemaFieldErrors,
   serverFieldErrors,
 } from "../../lib/field-errors";
+import { CONNECT_MODEL_PATH, plannerChoiceText } from "../../lib/planner-text";
 import { useTaskCache } from "../../lib/task-cache";
 import { useTRPC } from "../../lib/trpc";
+import { ReadingReviewPanel } from "./requirements/reading-review-panel";
 import {
   CREATE_TASK_FAILED,
   CREATE_TASK_FIELDS,
@@ -24,11 +26,9 @@ import {
   type CreateTaskValues,
   createTaskPayload,
   EMPTY_CREATE_TASK,
-} from "./create-task-form";
-import { CONNECT_MODEL_PATH, plannerChoiceText } from "./planner-text";
-import { ReadingReviewPanel } from "./reading-review-panel";
-import { useReviewChoice } from "./use-review-choice";
-import { useTreeQueryOptions } from "./use-tree-query";
+} from "./shared/create-task-form";
+import { useReviewChoice } from "./shared/use-review-choice";
+import { useTreeQueryOptions } from "./shared/use-tree-query";
 
 /** The fields' element ids, in the form's order. */
 const FIELD_IDS: Record<CreateTaskField, string> = {

@@ -9,9 +9,9 @@ import {
   workProgressText,
 } from "../../lib/task-status";
 import { formatDateTime } from "../../lib/time-format";
-import { ReviewCard } from "./review-card";
-import { formatComplexity, type TreeSummary } from "./task-tree";
-import { techStackInfo } from "./tech-stack-info";
+import { ReviewCard } from "./plan/review-card";
+import { formatComplexity, type TreeSummary } from "./shared/task-tree";
+import { techStackInfo } from "./shared/tech-stack-info";
 
 function OverviewCard({
   title,

@@ -8,15 +8,15 @@ import { errorDetailOf } from "../../lib/api-error";
 import { isAwaitingDecomposition } from "../../lib/task-status";
 import { deleteSubtaskConfirmation } from "../../lib/task-text";
 import { useTRPC } from "../../lib/trpc";
-import { AddTaskModal } from "./add-task-modal";
-import { useCanEdit } from "./plan-access";
-import { ReplanDialog } from "./replan-dialog";
-import { SubtaskDetailPanel } from "./subtask-detail-panel";
-import { dropPlacement, expandableIds, flattenVisible, indexTree } from "./task-tree";
-import { TaskTreeView } from "./task-tree-view";
-import { claimTime, useClaims } from "./use-claims";
-import { useRefreshTask } from "./use-task-detail";
-import { useWorkStatus } from "./use-work-status";
+import { ReplanDialog } from "./replan/replan-dialog";
+import { useCanEdit } from "./shared/plan-access";
+import { dropPlacement, expandableIds, flattenVisible, indexTree } from "./shared/task-tree";
+import { claimTime, useClaims } from "./shared/use-claims";
+import { useRefreshTask } from "./shared/use-task-detail";
+import { useWorkStatus } from "./shared/use-work-status";
+import { SubtaskDetailPanel } from "./side-panel/subtask-detail-panel";
+import { AddTaskModal } from "./tree/add-task-modal";
+import { TaskTreeView } from "./tree/task-tree-view";
 
 /** Small trees open fully; big ones start with the first level showing. */
 const EXPAND_ALL_UP_TO = 100;

@@ -12,30 +12,30 @@ import { useAuth } from "../../lib/auth";
 import { lazyPage } from "../../lib/lazy-page";
 import type { ConnectionState } from "../../lib/realtime-connection";
 import { TASK_TITLE_MAX } from "../../lib/task-text";
-import { ActivityTab } from "./activity-tab";
-import type { ProgressAction, ProgressState } from "./decomposition-progress";
-import { DecompositionProgressPanel, useProgressPanelVisible } from "./decomposition-progress-panel";
-import { HistoryTab } from "./history-tab";
+import { ActivityTab } from "./history/activity-tab";
+import { HistoryTab } from "./history/history-tab";
+import type { ProgressAction, ProgressState } from "./live/decomposition-progress";
+import { DecompositionProgressPanel, useProgressPanelVisible } from "./live/decomposition-progress-panel";
+import { useDecompositionProgress } from "./live/use-decomposition-progress";
+import { useTaskRealtime } from "./live/use-task-realtime";
 import { OverviewTab } from "./overview-tab";
-import { PlanAccessProvider } from "./plan-access";
-import { PlanReviewCard, RejectedPlanCard } from "./plan-review";
-import { PlanTab } from "./plan-tab";
-import { PresenceList } from "./presence-list";
-import { ReadingReviewPanel } from "./reading-review-panel";
-import { RequirementsTab } from "./requirements-tab";
+import { PlanReviewCard, RejectedPlanCard } from "./plan/plan-review";
+import { PlanTab } from "./plan/plan-tab";
+import { PresenceList } from "./plan/presence-list";
+import { usePlanPresence } from "./plan/use-plan-presence";
+import { ReadingReviewPanel } from "./requirements/reading-review-panel";
+import { RequirementsTab } from "./requirements/requirements-tab";
+import { UserStoriesTab } from "./requirements/user-stories-tab";
+import { PlanAccessProvider } from "./shared/plan-access";
+import { classifyTaskError } from "./shared/task-error";
+import { summarizeTree } from "./shared/task-tree";
+import { useTaskDetail } from "./shared/use-task-detail";
 import { SubtasksTab } from "./subtasks-tab";
-import { classifyTaskError } from "./task-error";
 import { TaskSummaryCard } from "./task-summary-card";
-import { summarizeTree } from "./task-tree";
-import { useDecompositionProgress } from "./use-decomposition-progress";
-import { usePlanPresence } from "./use-plan-presence";
-import { useTaskDetail } from "./use-task-detail";
-import { useTaskRealtime } from "./use-task-realtime";
-import { UserStoriesTab } from "./user-stories-tab";
 
 // Markdown rendering (marked + the sanitiser) loads only when the Event Model tab is first opened.
 const EventModelTab = lazyPage<{ task: Task }>(() =>
-  import("./event-model-tab").then((m) => ({ default: m.EventModelTab })),
+  import("./requirements/event-model-tab").then((m) => ({ default: m.EventModelTab })),
 );
 
 const TAB_IDS = [

@@ -6,16 +6,16 @@ import { descriptionFirstLine, UNTITLED_TASK } from "../../../shared/task-title"
 import { DeleteTaskModal } from "../../components/delete-task-modal";
 import { TaskStatusBadge, WorkProgress } from "../../components/task-status-badge";
 import { useToast } from "../../components/toast";
+import { CONNECT_MODEL_PATH, plannedByText, usageText } from "../../lib/planner-text";
 import { useTaskCache } from "../../lib/task-cache";
 import { taskBadge } from "../../lib/task-status";
 import { deleteTaskConfirmation } from "../../lib/task-text";
 import { formatDateTime } from "../../lib/time-format";
 import { useTRPC } from "../../lib/trpc";
-import { TaskExports } from "../exports/task-exports";
-import { EditTaskModal } from "./edit-task-modal";
-import { CONNECT_MODEL_PATH, plannedByText, usageText } from "./planner-text";
-import type { TreeSummary } from "./task-tree";
-import { useRefreshTask } from "./use-task-detail";
+import { TaskExports } from "./exports/task-exports";
+import type { TreeSummary } from "./shared/task-tree";
+import { useRefreshTask } from "./shared/use-task-detail";
+import { EditTaskModal } from "./tree/edit-task-modal";
 
 /**
  * The task card on the detail page: what the task is, its plan's state (or, on a subtask, its own), how

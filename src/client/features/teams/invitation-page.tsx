@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { Link, useParams } from "wouter";
+import { AuthCard } from "../../components/auth-card";
 import { usePageMeta } from "../../components/use-page-meta";
 import { errorDetailOf, REQUEST_FAILED_MESSAGE } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
 import { useTRPC } from "../../lib/trpc";
-import { AuthCard } from "../auth/auth-card";
 
 /**
  * /invitations/{token}: the link a team's invitation mails (issue 41). Signed in (the route asks first),
