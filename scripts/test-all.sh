@@ -101,18 +101,17 @@ finish_any "${passes[@]}"
 finish build
 stop_if_failed
 start "end-to-end tests in Chromium" npx playwright test
+# The suites that start the app as a process of its own, in a step of their own beside the browser
+# tests and the other pass (which together leave about a core idle: they wait on pages and timers). Each
+# waits on what its processes print or answer, under ceilings a loaded machine never reaches, so a slow
+# run is slow, not red. PGlite first, then the PostgreSQL-only ones.
+# shellcheck disable=SC2016 # expanded by the inner shell
+start "process tests" bash -c 'env TEST_DATABASE_URL= npx vitest run --project processes &&
+  { [ -z "${DATABASE_URL:-}" ] || env TEST_DATABASE_URL="$DATABASE_URL" npx vitest run --project processes; }' 
 for pass in "${passes[@]}"; do
   [ "$pass" = "$first" ] || finish "$pass"
 done
-stop_if_failed
-
-# The suites that start the app as a process of its own, in a phase of their own beside the browser's
-# last minutes: each waits on what its processes print or answer, under ceilings a loaded machine never
-# reaches, so a slow run is slow, not red.
-foreground "process tests on PGlite" env TEST_DATABASE_URL= npx vitest run --project processes
-if [ -n "${DATABASE_URL:-}" ]; then
-  foreground "process tests on PostgreSQL" env TEST_DATABASE_URL="$DATABASE_URL" npx vitest run --project processes
-fi
+finish "process tests"
 finish "end-to-end tests in Chromium"
 stop_if_failed
 foreground "logs of the integration runs hold no secrets" node scripts/check-logs.mjs "$ATOMIZE_LOG_CAPTURE_DIR"

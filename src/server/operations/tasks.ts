@@ -47,19 +47,31 @@ import {
   trackerChanges,
 } from "../../shared/schemas/tracker-changes";
 import { compactTree } from "../../shared/tree-compact";
-import * as order from "../plan/order";
-import * as revisions from "../plan/revisions";
 import * as sync from "../services/exports/sync";
 import * as tracker from "../services/exports/tracker-changes";
 import * as activity from "../services/tasks/activity";
 import * as actuals from "../services/tasks/actuals";
+import { usageOf } from "../services/tasks/allowance";
 import * as approval from "../services/tasks/approval";
 import * as claims from "../services/tasks/claims";
+import { addDependency, getDependencies, removeDependency } from "../services/tasks/dependencies";
+import { completeTask, createTask, updateTask } from "../services/tasks/edit";
+import { moveTask } from "../services/tasks/move";
 import * as notes from "../services/tasks/notes";
+import { getTask, getTaskStats, listTasks } from "../services/tasks/read";
 import * as readings from "../services/tasks/reading";
 import * as replan from "../services/tasks/replan";
 import * as review from "../services/tasks/review";
-import * as service from "../services/tasks/tasks";
+import { listRevisions, restoreRevision } from "../services/tasks/revisions";
+import { getSchedule } from "../services/tasks/schedule";
+import {
+  addTask,
+  deleteSubtask,
+  deleteTask,
+  restartDecomposition,
+  updateEventModel,
+} from "../services/tasks/structure";
+import { readTree } from "../services/tasks/tree-reads";
 import { mutation, query } from "./define";
 
 const byId = z.strictObject({ id: taskId });
@@ -71,7 +83,7 @@ export const taskOperations = {
     summary: "Your tasks, newest first, a page at a time.",
     input: listTasksInput.prefault({}),
     output: taskList,
-    run: ({ deps, user }, input) => service.listTasks(deps, user.id, input),
+    run: ({ deps, user }, input) => listTasks(deps, user.id, input),
     rest: [{ method: "get", path: "/tasks", from: "query" }],
   }),
   // Declared before /tasks/{id} so "stats" and "usage" are not read as ids.
@@ -80,14 +92,14 @@ export const taskOperations = {
     summary: "How many of your tasks are in each status.",
     input: statsInput.prefault({}),
     output: taskStats,
-    run: ({ deps, user }, input) => service.getTaskStats(deps, user.id, input),
+    run: ({ deps, user }, input) => getTaskStats(deps, user.id, input),
     rest: [{ method: "get", path: "/tasks/stats", from: "query" }],
   }),
   usage: query({
     access: "user",
     summary: "Decompositions used this month, the monthly limit and when it resets.",
     output: taskUsage,
-    run: ({ deps, user }) => service.usageOf(deps, user),
+    run: ({ deps, user }) => usageOf(deps, user),
     rest: [{ method: "get", path: "/tasks/usage" }],
   }),
   create: mutation({
@@ -97,7 +109,7 @@ export const taskOperations = {
     input: createTaskInput,
     output: task,
     run: ({ deps, user, apiToken }, input) =>
-      service.createTask(deps, user.id, input, { agentName: apiToken?.name ?? null }),
+      createTask(deps, user.id, input, { agentName: apiToken?.name ?? null }),
     rest: [{ method: "post", path: "/tasks", from: "body", status: 201 }],
   }),
   get: query({
@@ -105,7 +117,7 @@ export const taskOperations = {
     summary: "One of your tasks.",
     input: byId,
     output: task,
-    run: ({ deps, user }, input) => service.getTask(deps, user.id, input.id),
+    run: ({ deps, user }, input) => getTask(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}" }],
   }),
   tree: query({
@@ -113,7 +125,7 @@ export const taskOperations = {
     summary: "A task with all its subtasks, nested.",
     input: byId,
     output: taskTreeNode,
-    run: ({ deps, user }, input) => service.readTree(deps, user.id, input.id, "tree"),
+    run: ({ deps, user }, input) => readTree(deps, user.id, input.id, "tree"),
     rest: [{ method: "get", path: "/tasks/{id}/tree" }],
   }),
   treeCompact: query({
@@ -122,7 +134,7 @@ export const taskOperations = {
       "The same tree in a compact shape (what the web app reads): short keys, defaults and what the nesting says left out. See shared/tree-compact.ts.",
     input: byId,
     output: compactTree,
-    run: ({ deps, user }, input) => service.readTree(deps, user.id, input.id, "compact"),
+    run: ({ deps, user }, input) => readTree(deps, user.id, input.id, "compact"),
     rest: [{ method: "get", path: "/tasks/{id}/tree/compact" }],
   }),
   reading: query({
@@ -157,7 +169,7 @@ export const taskOperations = {
     summary: "Changes a task's title, description, status, complexity or details.",
     input: z.strictObject({ id: taskId, updates: updateTaskInput }),
     output: task,
-    run: ({ deps, user }, input) => service.updateTask(deps, user.id, input.id, input.updates),
+    run: ({ deps, user }, input) => updateTask(deps, user.id, input.id, input.updates),
     rest: [{ method: "patch", path: "/tasks/{id}", from: { bodyKey: "updates" } }],
   }),
   delete: mutation({
@@ -165,7 +177,7 @@ export const taskOperations = {
     summary: "Deletes a task with all its subtasks.",
     input: byId,
     output: deletedTasks,
-    run: ({ deps, user }, input) => service.deleteTask(deps, user.id, input.id),
+    run: ({ deps, user }, input) => deleteTask(deps, user.id, input.id),
     rest: [
       {
         method: "delete",
@@ -180,7 +192,7 @@ export const taskOperations = {
     summary: "Deletes a subtask with its own subtasks.",
     input: byId,
     output: deletedTasks,
-    run: ({ deps, user }, input) => service.deleteSubtask(deps, user.id, input.id),
+    run: ({ deps, user }, input) => deleteSubtask(deps, user.id, input.id),
     rest: [
       {
         method: "delete",
@@ -195,7 +207,7 @@ export const taskOperations = {
     summary: "Throws the plan away and decomposes the task again.",
     input: byId,
     output: task,
-    run: ({ deps, user }, input) => service.restartDecomposition(deps, user.id, input.id),
+    run: ({ deps, user }, input) => restartDecomposition(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/restart-decomposition" }],
   }),
   complete: mutation({
@@ -203,7 +215,7 @@ export const taskOperations = {
     summary: "Marks a task completed.",
     input: byId,
     output: task,
-    run: ({ deps, user }, input) => service.completeTask(deps, user.id, input.id),
+    run: ({ deps, user }, input) => completeTask(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/complete" }],
   }),
   updateEventModel: mutation({
@@ -211,7 +223,7 @@ export const taskOperations = {
     summary: "Replaces the event model's Markdown; a later decomposition keeps a person's edit.",
     input: updateEventModelInput.extend({ id: taskId }),
     output: eventModelMetadata,
-    run: ({ deps, user }, { id, ...input }) => service.updateEventModel(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => updateEventModel(deps, user.id, id, input),
     rest: [
       {
         method: "patch",
@@ -251,7 +263,7 @@ export const taskOperations = {
     summary: "Makes a task wait for another task of the same plan (422 naming the cycle it would close).",
     input: addDependencyInput.extend({ id: taskId }),
     output: taskDependencies,
-    run: ({ deps, user }, { id, ...input }) => order.addDependency(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => addDependency(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/dependencies", from: "body", status: 201 }],
   }),
   removeDependency: mutation({
@@ -259,7 +271,7 @@ export const taskOperations = {
     summary: "Removes one of a task's dependencies.",
     input: z.strictObject({ id: taskId, depends_on_id: taskId }),
     output: z.void(),
-    run: ({ deps, user }, input) => order.removeDependency(deps, user.id, input.id, input.depends_on_id),
+    run: ({ deps, user }, input) => removeDependency(deps, user.id, input.id, input.depends_on_id),
     rest: [{ method: "delete", path: "/tasks/{id}/dependencies/{depends_on_id}", status: 204 }],
   }),
   dependencies: query({
@@ -267,7 +279,7 @@ export const taskOperations = {
     summary: "What a task waits for and what waits for it.",
     input: byId,
     output: taskDependencies,
-    run: ({ deps, user }, input) => order.getDependencies(deps, user.id, input.id),
+    run: ({ deps, user }, input) => getDependencies(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/dependencies" }],
   }),
   schedule: query({
@@ -276,7 +288,7 @@ export const taskOperations = {
       "The plan's order for a task's subtree: critical path, waves, ready leaves and a P50/P90 forecast for a team size.",
     input: scheduleInput.extend({ id: taskId }),
     output: schedule,
-    run: ({ deps, user }, { id, ...input }) => order.getSchedule(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => getSchedule(deps, user.id, id, input),
     rest: [{ method: "get", path: "/tasks/{id}/schedule", from: "query" }],
   }),
   actuals: query({
@@ -302,7 +314,7 @@ export const taskOperations = {
       "Moves a task with its subtasks under another parent of the same plan, at a place among its children.",
     input: moveTaskInput.extend({ id: taskId }),
     output: movedTask,
-    run: ({ deps, user }, { id, ...input }) => order.moveTask(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => moveTask(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/move", from: "body" }],
   }),
   replan: mutation({
@@ -381,7 +393,7 @@ export const taskOperations = {
     summary: "The plan's revisions, newest first: every accepted re-plan, move, edit and restore.",
     input: byId,
     output: revisionList,
-    run: ({ deps, user }, input) => revisions.listRevisions(deps, user.id, input.id),
+    run: ({ deps, user }, input) => listRevisions(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/revisions" }],
   }),
   restoreRevision: mutation({
@@ -389,7 +401,7 @@ export const taskOperations = {
     summary: "Brings the plan back as it was at a revision, as a new revision.",
     input: z.strictObject({ id: taskId, revision_id: taskId }),
     output: revision,
-    run: ({ deps, user }, input) => revisions.restoreRevision(deps, user.id, input.id, input.revision_id),
+    run: ({ deps, user }, input) => restoreRevision(deps, user.id, input.id, input.revision_id),
     rest: [{ method: "post", path: "/tasks/{id}/revisions/{revision_id}/restore" }],
   }),
   sync: mutation({
@@ -464,7 +476,7 @@ export const taskOperations = {
     summary: "Adds a task before or after a sibling, or as a child.",
     input: z.strictObject({ id: taskId, task: addTaskInput }),
     output: task,
-    run: ({ deps, user }, input) => service.addTask(deps, user.id, input.id, input.task),
+    run: ({ deps, user }, input) => addTask(deps, user.id, input.id, input.task),
     rest: [{ method: "post", path: "/tasks/{id}/add-task", from: { bodyKey: "task" }, status: 201 }],
   }),
 };

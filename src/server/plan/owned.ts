@@ -8,6 +8,8 @@ import { isWrite } from "./access";
 import type { TaskRow } from "./rows";
 
 export const TASK_NOT_FOUND = "Task not found";
+/** The answer to a task the caller may not see, or that does not exist: the same, so ids cannot be probed. */
+export const taskNotFound = () => new AppError("NOT_FOUND", TASK_NOT_FOUND);
 
 export const VIEWER_REFUSAL =
   "You are a viewer in this plan's team: viewers read and comment, they do not change plans. Ask an admin for the member role.";

@@ -13,9 +13,9 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import type { JobKind } from "../../jobs/payloads";
 import { recordActivity } from "../../plan/activity";
+import { getOwnedRow } from "../../plan/owned";
 import type { UserRow } from "../auth/sessions";
 import { assertApprovedForExport } from "../tasks/approval";
-import { getOwnedRow } from "../tasks/tasks";
 import { exportCounts, previousExport } from "./remote";
 import type { ExportRow, TrackerStartInput } from "./tracker";
 

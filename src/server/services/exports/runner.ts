@@ -7,7 +7,7 @@ import type { PublishInput, PublishOf } from "../../events/event-bus";
 import { IntegrationError } from "../../integrations/errors";
 import { type JobContext, PermanentJobError, type TypedJob } from "../../jobs/queue";
 import { actorById, recordActivity } from "../../plan/activity";
-import { getTaskTree } from "../tasks/tasks";
+import { getTaskTree } from "../tasks/read";
 import { JOB_EXPORT } from "./exports";
 import { type ExportOutcome, type ExportPlan, type ExportRow, subtasksOf } from "./tracker";
 import type { ExportContext, Exporter } from "./tracker-deps";

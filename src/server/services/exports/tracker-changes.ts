@@ -7,9 +7,9 @@ import { type RemoteBaseline, remoteItems, tasks, trackerChanges } from "../../d
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { recordActivity } from "../../plan/activity";
-import { moveTask } from "../../plan/order";
 import { getOwnedRow } from "../../plan/owned";
 import { updateTask } from "../tasks/edit";
+import { moveTask } from "../tasks/move";
 import { addTask, deleteSubtask } from "../tasks/structure";
 import type { AddedItem, RemoteSnapshot } from "./tracker";
 

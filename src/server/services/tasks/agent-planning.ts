@@ -5,7 +5,7 @@ import * as agent from "../../engine/agent";
 import { AppError } from "../../errors";
 import { getOwnedRow } from "../../plan/owned";
 import type { TaskRow } from "../../plan/rows";
-import { getTask } from "./tasks";
+import { getTask } from "./read";
 
 /**
  * A coding agent planning one of the caller's projects (engine/agent.ts): each call checks that the

@@ -33,9 +33,9 @@ import type { TaskRow } from "../../plan/rows";
 import { loadPlanEdges, loadPlanRows, loadTitles, type PlanRow, planNodeOf } from "../../plan/rows";
 import { reviewStateOf } from "./approval";
 import { activeClaims, announceClaim, type Claimer, expireClaims, heldBy, insertClaim } from "./claims";
+import { updateTask } from "./edit";
 import { notesOf } from "./notes";
 import { statedScope, toContext } from "./serialize";
-import { updateTask } from "./tasks";
 import { ownedPlanVersion } from "./tree-reads";
 
 /**

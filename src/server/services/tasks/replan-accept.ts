@@ -16,6 +16,7 @@ import { withLikelyFiles } from "../../engine/repository/likely-files";
 import { loadRepositoryMap } from "../../engine/repository/map-summary";
 import { AppError } from "../../errors";
 import { acceptableDependencies } from "../../plan/graph";
+import { getOwnedRow } from "../../plan/owned";
 import { uncoveredBy, uncoveredSentence } from "../../plan/replan-coverage";
 import { withRequirements } from "../../plan/replan-diff";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
@@ -23,8 +24,8 @@ import type { TaskRow } from "../../plan/rows";
 import { loadPlanGraph, loadTreeRows, subtreeOf } from "../../plan/rows";
 import { assertPlanRoom } from "../../plan/size";
 import { findProposal, fingerprint, refuseWhileDecomposing } from "./proposals";
+import { getTask } from "./read";
 import { statedScope } from "./serialize";
-import { getOwnedRow, getTask } from "./tasks";
 
 /** Accepting a re-plan proposal (all or some of its changes) as a revision, and unlocking a task. */
 

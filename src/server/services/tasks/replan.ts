@@ -14,13 +14,14 @@ import { planSubtree } from "../../engine/replan-run";
 import { loadRepositoryMap } from "../../engine/repository/map-summary";
 import { AppError } from "../../errors";
 import { coarsenPlan, lockedSentence } from "../../plan/coarsen";
+import { getOwnedRow } from "../../plan/owned";
 import { uncoveredBy } from "../../plan/replan-coverage";
 import { diffPlan, type ExistingNode } from "../../plan/replan-diff";
 import type { TaskRow } from "../../plan/rows";
 import { estimateOf, loadTreeRows, subtreeOf } from "../../plan/rows";
+import { countMonthlyUse } from "./allowance";
 import { findProposal, fingerprint, refuseWhileDecomposing } from "./proposals";
 import { lockReasons, statedScope } from "./serialize";
-import { countMonthlyUse, getOwnedRow } from "./tasks";
 
 export { acceptReplan, unlockTask } from "./replan-accept";
 

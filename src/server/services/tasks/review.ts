@@ -6,8 +6,10 @@ import type { Deps } from "../../deps";
 import { queuePlan, resumePlan, stopPlan } from "../../engine/jobs";
 import { AppError } from "../../errors";
 import { recordActivity } from "../../plan/activity";
+import { getOwnedRow } from "../../plan/owned";
 import type { UserRow } from "../auth/sessions";
-import { countMonthlyUse, getOwnedRow, getTask, monthlyUseApplies } from "./tasks";
+import { countMonthlyUse, monthlyUseApplies } from "./allowance";
+import { getTask } from "./read";
 
 /**
  * Review before commit (requires_approval): the pipeline stops after the first-level plan with status
