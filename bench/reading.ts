@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { briefOfText } from "../src/server/engine/brief";
-import { buildOutline } from "../src/server/engine/planners/outline/outline";
+import { buildOutline } from "../src/server/engine/planners/offline/outline";
 import { DESCRIPTION_MAX } from "../src/shared/schemas/tasks";
 import { CORPUS } from "../tests/eval/corpus/index";
 import { percentile } from "./stats";

@@ -19,7 +19,7 @@ const migrationsFolder = path.join(root, "drizzle");
 /**
  * Packages left in node_modules: PGlite finds its WebAssembly and data files beside its own module,
  * argon2 is a native addon, the model SDK is loaded at the first model call
- * (src/server/engine/planners/model/index.ts), and ws tries two optional native helpers.
+ * (src/server/engine/planners/model/model-planner.ts), and ws tries two optional native helpers.
  */
 const external = ["@electric-sql/pglite", "@node-rs/argon2", "@langchain/*", "bufferutil", "utf-8-validate"];
 

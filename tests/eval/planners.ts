@@ -1,8 +1,11 @@
 /** The planners the evaluation scores. Construction lives here only, so signature changes touch one place. */
 import { loadConfig } from "../../src/server/config";
 import type { Planner } from "../../src/server/engine/planners/contract";
-import { createLangChainPlanner, providerFromConfig } from "../../src/server/engine/planners/model/index";
-import { createOfflinePlanner } from "../../src/server/engine/planners/outline/index";
+import {
+  createLangChainPlanner,
+  providerFromConfig,
+} from "../../src/server/engine/planners/model/model-planner";
+import { createOfflinePlanner } from "../../src/server/engine/planners/offline/offline-planner";
 import { createLogger } from "../../src/server/lib/logger";
 
 export function offlinePlanner(): Planner {

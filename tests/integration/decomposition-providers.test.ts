@@ -25,7 +25,7 @@ const SCHEMAS = {
   event_model: eventModelStructure,
 } as const;
 type StageName = keyof typeof SCHEMAS;
-/** The planner's output caps (engine/planners/model/index.ts), plus 8,000 for OpenAI's reasoning models. */
+/** The planner's output caps (engine/planners/model/model-planner.ts), plus 8,000 for OpenAI's reasoning models. */
 const CAPS: Record<StageName, number> = {
   complexity_assessment: 2000,
   subtask_plan: 4000,

@@ -11,7 +11,7 @@ import { registerUser, TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/server";
 
 // Issue 10: what a plan carries (requirements traced, acceptance criteria, estimates and their source),
-// the dedup pass, atomic defined in time, and the offline outline seen through the API.
+// the dedup pass, atomic defined in time, and the offline planner seen through the API.
 
 type Node = Omit<TreeNode, "children"> & {
   description: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { briefOf, readingToCheck } from "../../src/server/engine/brief";
-import { buildOutline, type OutlineNode } from "../../src/server/engine/planners/outline/outline";
+import { buildOutline, type OutlineNode } from "../../src/server/engine/planners/offline/outline";
 import { KIND_LABELS } from "../../src/server/engine/reading/kind";
 import { extractScope } from "../../src/server/engine/reading/requirements";
 import {

@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mapLocalRepository } from "../../src/cli/local-repository";
 import { briefOfText, onRepository } from "../../src/server/engine/brief";
-import type { OutlineNode } from "../../src/server/engine/planners/outline/nodes";
-import { buildOutline } from "../../src/server/engine/planners/outline/outline";
+import type { OutlineNode } from "../../src/server/engine/planners/offline/nodes";
+import { buildOutline } from "../../src/server/engine/planners/offline/outline";
 import { summarizeMap } from "../../src/server/engine/repository/map-summary";
 import { detectStack } from "../../src/shared/repository-map/stack";
 

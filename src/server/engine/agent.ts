@@ -35,7 +35,7 @@ import { writeSplit } from "./split";
  * (agent-brief.ts), and answers with subtasks checked by the same schema and rules as a model's answer.
  * An answer is written as the engine writes a split (engine/split.ts's writeSplit under the plan's lock,
  * the same events, so open browser tabs follow it live), and no job splits the plan meanwhile. When no
- * node is left to split, the composer's job runs with the outline's composer (the dedup pass included),
+ * node is left to split, the composer's job runs with the offline planner's composer (the dedup pass included),
  * which completes the plan; the agent may then replace the composition with its own.
  *
  * Everything lives in the database, so planning survives the agent going away: the next call to
@@ -406,7 +406,7 @@ export async function submitSplit(
 
 /**
  * Replaces the composition (epics, user stories, the event model) with the agent's, once every node is
- * split and the outline's composition is written. A person's edit of the event model is kept.
+ * split and the offline planner's composition is written. A person's edit of the event model is kept.
  */
 export async function submitComposition(
   deps: Deps,
@@ -516,7 +516,7 @@ const OUTLINE_PASSES_MAX = 12;
 
 /**
  * A person stops their agent's planning (issue 40): every node the agent has not split yet is split by
- * the offline outline, as the engine would, and the outline's composer completes the plan. What the
+ * the offline planner, as the engine would, and the offline planner's composer completes the plan. What the
  * agent planned stays. Refused (409) once planning is over; a split the agent commits meanwhile wins.
  */
 export async function finishWithOutline(

@@ -28,7 +28,7 @@ export const EVENT_MODEL_KEPT_WARNING =
 export async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, ctx: JobContext) {
   const root = await loadTaskRow(deps.db, job.payload.rootId);
   if (root?.status !== "processing") return;
-  // A coding agent's plan is composed by the outline's composer; the agent may replace it afterwards.
+  // A coding agent's plan is composed by the offline planner's composer; the agent may replace it afterwards.
   const planner =
     root.planner === AGENT_PLANNER
       ? Promise.resolve(deps.planners.outline)
@@ -38,7 +38,7 @@ export async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, 
 
 /**
  * The dedup pass, then the composer's calls with `planner`, written in one transaction that completes
- * the plan (the engine's stage 6, and the end of a coding agent's planning with the outline's composer).
+ * the plan (the engine's stage 6, and the end of a coding agent's planning with the offline planner's composer).
  */
 export async function composeWith(deps: Deps, root: TaskRow, choose: Promise<Planner>, signal?: AbortSignal) {
   const rootId = root.id;

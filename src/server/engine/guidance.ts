@@ -2,7 +2,7 @@ import { wordSet } from "../lib/words";
 
 /**
  * What a re-plan's guidance asks for, read by rule. The model path gets the guidance as written; these
- * directives are also applied by the re-plan itself (detail) and by the offline outline (what to leave
+ * directives are also applied by the re-plan itself (detail) and by the offline planner (what to leave
  * out), which has no model to read the rest:
  * - "less detail" (fewer steps, simpler, coarser, high level): merge what is there (plan/coarsen.ts);
  * - "more detail" (finer, more steps): one level deeper than usual;

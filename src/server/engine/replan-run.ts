@@ -15,7 +15,7 @@ import { plannedRange, siblingDependencies } from "./sibling-dependencies";
  * services/tasks/replan.ts turns the answer into a reviewable proposal.
  */
 
-/** Splits one re-plan may ask a model for (the node, then its new subtasks); the offline outline has no cost. */
+/** Splits one re-plan may ask a model for (the node, then its new subtasks); the offline planner has no cost. */
 export const REPLAN_MODEL_SPLITS = 13;
 const REPLAN_OFFLINE_SPLITS = 500;
 const CONCURRENT_SPLITS = 4;

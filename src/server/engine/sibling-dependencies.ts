@@ -1,5 +1,5 @@
 import type { PlannedSubtask } from "../../shared/schemas/plan";
-import { rangeAround } from "./planners/outline/estimate";
+import { rangeAround } from "./planners/offline/estimate";
 
 /**
  * The dependencies a planner proposed among the subtasks of one split, as [waiting, awaited] pairs of

@@ -264,7 +264,7 @@ export async function writeSplit(deps: Deps, tx: Tx, write: SplitWrite): Promise
     ? withLikelyFiles(map, await projectText(tx, rootId), limited)
     : limited.map(({ files: _guessed, ...p }) => p);
   if (capped.length === 0) {
-    // The planner has nothing finer for this node (the offline outline's leaves): it is a leaf.
+    // The planner has nothing finer for this node (the offline planner's leaves): it is a leaf.
     await tx.update(tasks).set({ isAtomic: true, updatedAt: new Date() }).where(eq(tasks.id, nodeId));
     return [];
   }

@@ -37,7 +37,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-/** "rule" for the offline outline's estimates, "model" for a language model's (shown on every node). */
+/** "rule" for the offline planner's estimates, "model" for a language model's (shown on every node). */
 export function estimateSourceOf(planner: Planner): "rule" | "model" {
   return planner.name === "offline" ? "rule" : "model";
 }

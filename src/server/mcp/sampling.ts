@@ -20,7 +20,7 @@ import { streamReady } from "./sampling-sessions";
 
 /** Answers asked for per step, as the model path asks a model (OUTPUT_ATTEMPTS). */
 const ATTEMPTS = 3;
-/** How long the composition waits for the outline's composer to complete the plan. */
+/** How long the composition waits for the offline planner's composer to complete the plan. */
 const COMPLETION_WAIT_MS = 30_000;
 /** The step's brief carries the planning rules; the system prompt only says how to answer. */
 const SAMPLING_SYSTEM = `You plan software projects for Atomize: break the work into concrete, independently testable engineering tasks, exactly as the request describes. Answer with one JSON object that matches the requested JSON Schema and nothing else: no prose, no code fences. ${DATA_RULE}`;

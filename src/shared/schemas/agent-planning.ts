@@ -62,7 +62,7 @@ export const planningDone = z.object({
   project_id: z.string(),
   status: z.string(),
   subtasks: z.number().int(),
-  /** What submit_composition takes, optional: without it the plan keeps the outline's composition. */
+  /** What submit_composition takes, optional: without it the plan keeps the offline planner's composition. */
   composition: z.object({ brief: z.string(), schema: jsonSchema }),
 });
 
@@ -102,7 +102,7 @@ export const planningStatus = z
   .meta({ id: "PlanningStatus" });
 export type PlanningStatus = z.infer<typeof planningStatus>;
 
-/** POST /projects/{id}/planning/stop: the rest planned by the offline outline. */
+/** POST /projects/{id}/planning/stop: the rest planned by the offline planner. */
 export const stoppedPlanning = z
   .object({ planned_by_outline: z.number().int() })
   .meta({ id: "StoppedPlanning" });

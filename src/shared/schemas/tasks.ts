@@ -377,7 +377,7 @@ export const task = z
     estimate_hours: estimateHours.nullable(),
     /** The tasks of the same plan this one waits for (a parent's apply to all its subtasks). */
     depends_on: z.array(z.string()),
-    /** "rule" (the offline outline's heuristic, shown as "estimated by rule"), "model" or "person". */
+    /** "rule" (the offline planner's heuristic, shown as "estimated by rule"), "model" or "person". */
     estimate_source: z.string().nullable(),
     /** Why a re-plan leaves this node alone (empty when it may change it); see schemas/replan.ts. */
     locked: z.array(z.enum(LOCK_REASONS)),
@@ -544,7 +544,7 @@ export const taskUsage = z.object({
   period: z.string(),
   resets_at: isoTimestamp,
   /**
-   * Whether a project planned now would count: planning with a model does; the offline outline and a
+   * Whether a project planned now would count: planning with a model does; the offline planner and a
    * coding agent's own planning do not, unless the operator counts all planning (MONTHLY_LIMIT_ALL_PLANNING).
    */
   counts_now: z.boolean(),

@@ -74,7 +74,7 @@ export const tasks = pgTable(
     /** The optimistic and pessimistic ends of the estimate's range (low <= likely <= high), in developer-hours. */
     estimateLowHours: real(),
     estimateHighHours: real(),
-    /** Who estimated: "rule" (the offline outline's heuristic), "model", or "person" after an edit. */
+    /** Who estimated: "rule" (the offline planner's heuristic), "model", or "person" after an edit. */
     estimateSource: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -9,9 +9,9 @@ import type { Chooser } from "../../lib/outbound/policy";
 import type { Planner } from "./contract";
 import { PlannerError } from "./errors";
 import { callLimit } from "./model/call-limit";
-import { createLangChainPlanner, type ModelProvider, providerFromConfig } from "./model/index";
+import { createLangChainPlanner, type ModelProvider, providerFromConfig } from "./model/model-planner";
 import { limitedProviderFetch } from "./model/provider-fetch";
-import { createOfflinePlanner } from "./outline/index";
+import { createOfflinePlanner } from "./offline/offline-planner";
 import { type ProvidersFor, readProvidersFor, type StoredProvider } from "./provider-store";
 
 export type PlannerChoice = {
@@ -30,7 +30,7 @@ export type Planners = {
   forUser(userId: string, read?: ProvidersFor): Promise<Planner>;
   /** The same choice and where its settings come from, for "which planner will run for me". */
   choiceFor(userId: string): Promise<PlannerChoice>;
-  /** The offline outline planner: it composes a plan a coding agent split (engine/agent.ts). */
+  /** The offline planner: it composes a plan a coding agent split (engine/agent.ts). */
   outline: Planner;
 };
 

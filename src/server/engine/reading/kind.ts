@@ -4,7 +4,7 @@ import type { KindReading, StatedScope, WorkKind } from "./types";
 /**
  * What kind of work a description asks for (issue 28), decided from the whole text, with the evidence
  * kept so the plan can say "Planned as: bug fix, because ...". Each kind plans differently
- * (planners/outline/outline.ts): a bug is reproduced before it is fixed, a migration is rehearsed before the
+ * (planners/offline/outline.ts): a bug is reproduced before it is fixed, a migration is rehearsed before the
  * cut-over, a new product chooses its stack.
  *
  * Evidence is weighed, not matched once: structure counts most (steps to reproduce, expected and actual

@@ -31,7 +31,7 @@ import type { Requirement, StatedScope } from "./types";
 /**
  * What a description states, read as an engineer reads it (decisions 014 and 027): the work it asks for,
  * as traceable requirements (R1, R2, ...) in the user's own words, and everything else kept apart. Both
- * planners use it: the offline outline plans from it, and a model is given the list with its ids.
+ * planners use it: the offline planner plans from it, and a model is given the list with its ids.
  *
  * - The first short line or `#` title names the task; it is not a requirement.
  * - Headings open sections. A section's name says what its items are: work, out of scope ("Non-goals",

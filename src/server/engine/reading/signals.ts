@@ -1,7 +1,7 @@
 import type { ProjectBrief } from "../planners/contract";
 
 /**
- * What the outline planner reads from a description besides its requirements: what kind of work it is,
+ * What the offline planner reads from a description besides its requirements: what kind of work it is,
  * which technologies it names (in the user's own spelling, so nothing is renamed or added), and which
  * well-known domains it mentions unambiguously (for suggested checks). Every pattern is conservative:
  * a miss costs a suggestion, a false match would put words in the user's mouth.

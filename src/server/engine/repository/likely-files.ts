@@ -58,7 +58,7 @@ const NOT_CODE =
 
 /**
  * A migration the repository has applied: a numbered or dated entry of a migrations folder ($1 the folder).
- * History, not code a change edits: a change adds a new one (outline/files.ts).
+ * History, not code a change edits: a change adds a new one (offline/files.ts).
  */
 export const APPLIED_MIGRATION =
   /^(.*(?:^|\/)(?:migrations|migrate|versions|drizzle))\/(\d[\d_]*[^/]*)(\/|$)/;

@@ -5,7 +5,7 @@ import {
   loadSdk,
   providerMessage,
   unreachableReason,
-} from "../../engine/planners/model/index";
+} from "../../engine/planners/model/model-planner";
 import { limitedProviderFetch } from "../../engine/planners/model/provider-fetch";
 
 /** A test waits at most this long for the provider (a local model may first have to load). */

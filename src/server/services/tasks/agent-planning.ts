@@ -59,7 +59,7 @@ export async function agentPlanningStatus(deps: Deps, userId: string, projectId:
   return agent.waitingOn(deps, await projectOf(deps, userId, projectId));
 }
 
-/** The caller stops their agent's planning: the offline outline plans the rest and the plan completes. */
+/** The caller stops their agent's planning: the offline planner plans the rest and the plan completes. */
 export async function stopAgentPlanning(deps: Deps, userId: string, projectId: string) {
   return agent.finishWithOutline(deps, await projectOf(deps, userId, projectId));
 }

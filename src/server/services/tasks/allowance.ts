@@ -15,7 +15,7 @@ function firstOfNextMonth(now = new Date()): Date {
 
 /**
  * Whether planning a project now uses the monthly allowance (issue 40): planning with a model does (it
- * costs the instance's or the user's model calls); the offline outline and a coding agent planning with
+ * costs the instance's or the user's model calls); the offline planner and a coding agent planning with
  * its own model do not, unless the operator set MONTHLY_LIMIT_ALL_PLANNING. Read before the transaction
  * that counts it (the planner choice reads the user's settings).
  */

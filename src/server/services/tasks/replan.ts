@@ -117,7 +117,7 @@ function uncoveredByProposal(rows: TaskRow[], root: TaskRow, changes: ReplanChan
 /**
  * Asks the planner for a new subtree of a task (the root included), with optional guidance, and returns
  * the difference to the current one as a proposal. Nothing in the tree changes. A model re-plan uses one of
- * the monthly allowance (it costs model calls); the offline outline's does not.
+ * the monthly allowance (it costs model calls); the offline planner's does not.
  */
 export async function proposeReplan(
   deps: Deps,

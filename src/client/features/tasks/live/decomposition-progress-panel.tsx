@@ -246,7 +246,7 @@ export function DecompositionProgressPanel({
 
 /**
  * A coding agent's planning, for the person watching it (issue 40): the step it waits on, how to resume
- * it, and Stop (the offline outline plans the rest) or Cancel, each asked once more before it runs.
+ * it, and Stop (the offline planner plans the rest) or Cancel, each asked once more before it runs.
  */
 function AgentWaiting({ task, stopped }: { task: Task; stopped: string | undefined }) {
   const trpc = useTRPC();

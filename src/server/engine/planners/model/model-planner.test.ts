@@ -1,7 +1,7 @@
 import { OpenAIClient } from "@langchain/openai";
 import { describe, expect, it } from "vitest";
 import { readJsonAnswer } from "../../../lib/json-answer";
-import { isReasoningModel, providerError } from "./index";
+import { isReasoningModel, providerError } from "./model-planner";
 
 const PLAN = { subtasks: [{ description: "Set up {the} repo", complexity_score: 3 }] };
 const JSON_TEXT = JSON.stringify(PLAN, null, 2);

@@ -4,7 +4,7 @@ import { findApplicationType, findStack } from "../../../../shared/catalogue";
 import * as plan from "../../../../shared/schemas/plan";
 import { briefOfText } from "../../brief";
 import type { ComposeRequest, ProjectBrief } from "../contract";
-import { createOfflinePlanner } from "../outline/index";
+import { createOfflinePlanner } from "../offline/offline-planner";
 import {
   PORTABLE_KEYWORDS,
   type PortableSchema,

@@ -3,7 +3,7 @@ import type { Requirement, StatedScope } from "../../reading/types";
 import { idList, leaf, type OutlineNode, quote, titleText } from "./nodes";
 
 /**
- * The steps the offline outline adds around the stated requirements, by kind of work (issue 28): each is
+ * The steps the offline planner adds around the stated requirements, by kind of work (issue 28): each is
  * fixed wording with checkable criteria, and each is added only where the kind calls for it (a bug is
  * reproduced, a new product chooses its stack, a migration is rehearsed). What the text itself states
  * (its acceptance criteria, expected behaviour, constraints, questions, steps to reproduce) is carried

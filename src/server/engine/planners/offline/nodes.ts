@@ -4,7 +4,7 @@ import type { Requirement } from "../../reading/types";
 import { estimateRequirement } from "./estimate";
 
 /**
- * The nodes of the offline outline (decision 014): a stated requirement as a leaf that quotes it, groups
+ * The nodes of the offline planner (decision 014): a stated requirement as a leaf that quotes it, groups
  * that quote what they hold, and the helpers that title and order them. No title is assembled from
  * fragments of the user's sentences: a title is either fixed wording or a whole requirement.
  */

@@ -59,7 +59,7 @@ describe("siblingOrder", () => {
 
 describe("the offline planner's first level", () => {
   it("proposes setup first and the release after every workstream", async () => {
-    const { createOfflinePlanner } = await import("./index");
+    const { createOfflinePlanner } = await import("./offline-planner");
     const { briefOfText } = await import("../../brief");
     const description = [
       "Build a recipe sharing site.",

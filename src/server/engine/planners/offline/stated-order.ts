@@ -1,7 +1,7 @@
 import type { OutlineNode } from "./outline";
 
 /**
- * The offline outline's dependencies among siblings: only what the work's structure or the text states
+ * The offline planner's dependencies among siblings: only what the work's structure or the text states
  * (decisions 018 and 027). Shared words never order work: "export invoices" does not wait for "import
  * invoices" because both say "invoices".
  *   - setup comes before everything else; the release waits for every workstream;

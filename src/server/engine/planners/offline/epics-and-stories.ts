@@ -6,7 +6,7 @@ import { pointsForHours } from "./estimate";
 import { idList, type Outline, type OutlineNode } from "./outline";
 
 /**
- * Epics, user stories and the event model of the offline outline, from what the text states only:
+ * Epics, user stories and the event model of the offline planner, from what the text states only:
  * epics are the first-level workstreams; a user story exists for each requirement that names who it is
  * for; the event model holds the actions those people take and the facts the text states ("when a
  * payment fails ..."), and is empty, not invented, when the text states none.
