@@ -43,27 +43,10 @@ export function proceduresOf<T extends Record<string, AnyOperation>>(ops: T): Pr
   return Object.fromEntries(entries) as unknown as ProceduresOf<T>;
 }
 
-// ---- the registry as nested procedures ---------------------------------------------------------------
-
-type PathOf<K extends string> = K extends `${infer Head}.${infer Rest}` ? [Head, ...PathOf<Rest>] : [K];
-type Nest<P extends string[], V> = P extends [infer Head extends string, ...infer Rest extends string[]]
-  ? { [N in Head]: Nest<Rest, V> }
-  : V;
-type Intersect<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-
-/** The registry's groups as nested procedures: `blog.admin.posts` becomes `{ blog: { admin: { posts } } }`. */
-export type RegistryProcedures<R extends Record<string, { operations: Record<string, AnyOperation> }>> =
-  Intersect<{ [K in keyof R & string]: Nest<PathOf<K>, ProceduresOf<R[K]["operations"]>> }[keyof R & string]>;
-
-export function registryProcedures(registry: OperationRegistry): RegistryProcedures<OperationRegistry> {
-  const root: Record<string, unknown> = {};
-  for (const [id, group] of Object.entries(registry)) {
-    let node = root;
-    for (const part of id.split(".")) {
-      node[part] ??= {};
-      node = node[part] as Record<string, unknown>;
-    }
-    Object.assign(node, proceduresOf(group.operations));
-  }
-  return root as RegistryProcedures<OperationRegistry>;
+/** One group of the registry (operations/all.ts) as procedures, exactly typed. */
+export function groupProcedures<K extends keyof OperationRegistry>(
+  registry: OperationRegistry,
+  id: K,
+): ProceduresOf<OperationRegistry[K]["operations"]> {
+  return proceduresOf(registry[id].operations);
 }

@@ -1,19 +1,36 @@
-import { operationRegistry } from "../operations/all";
+import { operationRegistry as registry } from "../operations/all";
 import { router } from "./init";
-import { registryProcedures } from "./operations";
+import { groupProcedures as group } from "./operations";
 import { exportSubscriptions } from "./routers/exports";
 import { realtimeRouter } from "./routers/realtime";
 import { systemRouter } from "./routers/system";
 
-const operations = registryProcedures(operationRegistry);
-
 /**
- * The SPA's API: the declared operations (built from the same registry as the REST facade, so the two
- * cannot list different groups), plus the subscriptions and system procedures, which are tRPC's alone.
+ * The SPA's API: every group of the declared operations at its path (`blog.admin.posts` is
+ * `trpc.blog.admin.posts.*`; tests/unit/trpc-router.test.ts checks that each operation of the registry
+ * is here, so the router and the REST facade cannot list different groups), plus the subscriptions and
+ * system procedures, which are tRPC's alone.
  */
 export const appRouter = router({
-  ...operations,
-  exports: { ...operations.exports, ...exportSubscriptions },
+  auth: group(registry, "auth"),
+  tasks: group(registry, "tasks"),
+  agent: group(registry, "agent"),
+  teams: group(registry, "teams"),
+  settings: group(registry, "settings"),
+  tokens: group(registry, "tokens"),
+  integrations: group(registry, "integrations"),
+  github: group(registry, "github"),
+  exports: { ...group(registry, "exports"), ...exportSubscriptions },
+  modelProviders: group(registry, "modelProviders"),
+  blog: {
+    ...group(registry, "blog"),
+    admin: {
+      ...group(registry, "blog.admin"),
+      posts: group(registry, "blog.admin.posts"),
+      subscriptions: group(registry, "blog.admin.subscriptions"),
+    },
+  },
+  admin: group(registry, "admin"),
   realtime: realtimeRouter,
   system: systemRouter,
 });
