@@ -162,6 +162,28 @@ describe("the server's rooms", () => {
 });
 
 /**
+ * A use case (something a user does: a function of `(deps, userId, …)`) lives in services/, where the
+ * ownership checks are (issue 44); the engine and the plan below take rows or ids already checked. The
+ * one function of that shape below services/ is the check itself (plan/owned.ts `getOwnedRow`).
+ */
+const USE_CASE = /^export (?:async )?function (\w+)\(\s*deps: Deps,\s*userId: string/gm;
+
+function useCasesIn(dir: string): string[] {
+  return sourceFiles(dir).flatMap((f) =>
+    [...readFileSync(f, "utf8").matchAll(USE_CASE)].map((m) => `${f}: ${m[1]}`),
+  );
+}
+
+describe("use cases", () => {
+  it("live in services/, not in the engine or the plan", () => {
+    expect(useCasesIn(`${SERVER}/services`).length).toBeGreaterThan(50);
+    expect([...useCasesIn(`${SERVER}/engine`), ...useCasesIn(`${SERVER}/plan`)]).toEqual([
+      `${SERVER}/plan/owned.ts: getOwnedRow`,
+    ]);
+  });
+});
+
+/**
  * The client by feature (issue 44): each folder of `src/client/features/` is a feature, and the task
  * page's parts are features of their own under `features/tasks/`: the tree, the side panel, the plan,
  * requirements, history, re-plan, the live progress and exports. A feature imports no other feature;
