@@ -93,7 +93,7 @@ test("a coding agent plans a project through MCP with its own model while the op
       step = res.next;
     }
     expect(n).toBe(3);
-    await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByText(/^12 subtasks · /)).toBeVisible();
     await page.getByRole("button", { name: "Expand All" }).click();
     await expect(tree.getByRole("treeitem", { name: /Endpoint 2/ })).toBeVisible();
@@ -146,7 +146,7 @@ test("a person sees the step their agent waits on, and can stop it (the outline 
     );
     await expectAccessibleInBothThemes(page, "an agent's planning with Stop to confirm");
     await waiting.getByRole("button", { name: "Stop and finish with the outline" }).click();
-    await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByText(/You stopped your coding agent's planning/)).toBeVisible();
     await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
 

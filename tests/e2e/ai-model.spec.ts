@@ -64,7 +64,7 @@ test("connect a model in Settings → AI model, test it, save it, and get a task
   await expect(page).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
     {
-      timeout: 20_000,
+      timeout: 60_000,
     },
   );
   await expect(page.getByTestId("planned-by")).toHaveText(

@@ -45,7 +45,7 @@ test("enable Trello in Settings, export a task, and watch the progress dialog to
   const progress = page.getByRole("dialog", { name: /Exporting to Trello|Export Complete/ });
   await expect(progress).toBeVisible();
   await expect(page.getByText(/^Successfully created Trello board with \d+ cards$/)).toBeVisible({
-    timeout: 20_000,
+    timeout: 60_000,
   });
   const link = page.getByRole("link", { name: "Open board in Trello" });
   await expect(link).toHaveAttribute("target", "_blank");

@@ -45,7 +45,7 @@ export async function createTask(
 export async function waitUntilPlanned(request: APIRequestContext, id: string): Promise<void> {
   await expect
     .poll(async () => ((await (await request.get(`/api/tasks/${id}`)).json()) as { status: string }).status, {
-      timeout: 20_000,
+      timeout: 60_000,
     })
     .toBe("completed");
 }

@@ -51,7 +51,7 @@ test("create a task, open its tree, edit a node and export the plan with the key
   await expect(page).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
     {
-      timeout: 20_000,
+      timeout: 60_000,
     },
   );
 

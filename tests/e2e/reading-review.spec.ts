@@ -55,7 +55,7 @@ test("create with review, correct the reading with the keyboard, plan it as the 
   await expect(page).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
     {
-      timeout: 20_000,
+      timeout: 60_000,
     },
   );
   const plannedAs = page.getByTestId("planned-as");
@@ -91,7 +91,7 @@ test("a project waiting for its check shows the same review on its page", async 
   await review.getByRole("button", { name: "Plan it" }).click();
   await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
     {
-      timeout: 20_000,
+      timeout: 60_000,
     },
   );
   await expect(page.getByTestId("reading-review")).toHaveCount(0);

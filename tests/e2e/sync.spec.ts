@@ -51,7 +51,7 @@ test("export to JIRA, move an issue to Done there, and see its task done here, l
   const dialog = page.getByRole("dialog", { name: "Configure JIRA Export" });
   await dialog.getByLabel("Project Key").fill("SYNC");
   await dialog.getByRole("button", { name: "Export to JIRA" }).click();
-  await expect(page.getByTestId("export-result")).toContainText("Created", { timeout: 20_000 });
+  await expect(page.getByTestId("export-result")).toContainText("Created", { timeout: 60_000 });
   await page.keyboard.press("Escape");
 
   // The tree links each task to its issue.
@@ -126,7 +126,7 @@ test("edits made in JIRA and on GitHub come back for review: take one, keep ours
         async () =>
           ((await (await page.request.get(`/api/exports/${exportId}`)).json()) as { status: string }).status,
         {
-          timeout: 20_000,
+          timeout: 60_000,
         },
       )
       .toBe("completed");

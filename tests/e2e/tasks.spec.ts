@@ -38,7 +38,7 @@ test("create a task, find it on the dashboard, walk its tabs, watch it decompose
 
   // The decomposition runs live (no model connected: an outline): the panel reaches Complete and the plan appears.
   const progress = page.getByTestId("decomposition-progress");
-  await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("planned-by")).toHaveText(
     "Outline from your description (no AI model connected)",
   );
@@ -249,7 +249,7 @@ test("review before commit: the plan waits for approval, then decomposes", async
   await page.getByRole("button", { name: "Plan without checking" }).click();
   const review = page.getByTestId("plan-review");
   await expect(review.getByRole("heading", { name: "Review the proposed plan" })).toBeVisible({
-    timeout: 20_000,
+    timeout: 60_000,
   });
   await expect(
     review.getByRole("list", { name: "Proposed subtasks" }).getByRole("listitem").first(),
@@ -271,12 +271,12 @@ test("review before commit: the plan waits for approval, then decomposes", async
     .fill("A mobile app for dog walkers with onboarding, schedules and payments");
   await resubmit.getByRole("button", { name: "Resubmit Task" }).click();
 
-  await expect(review.getByRole("button", { name: "Approve Plan" })).toBeVisible({ timeout: 20_000 });
+  await expect(review.getByRole("button", { name: "Approve Plan" })).toBeVisible({ timeout: 60_000 });
   await review.getByRole("button", { name: "Approve Plan" }).click();
   await expect(page.getByText(/^Task approved: .+ by /)).toBeVisible();
   await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
     {
-      timeout: 20_000,
+      timeout: 60_000,
     },
   );
 });
@@ -441,7 +441,7 @@ test("a new project opens at its top, with at most two notices, never over the n
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
   await expect(page.getByTestId("decomposition-progress").getByText("Complete", { exact: true })).toBeVisible(
     {
-      timeout: 20_000,
+      timeout: 60_000,
     },
   );
   const notices = page.getByTestId("toast-region");

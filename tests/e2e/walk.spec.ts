@@ -41,7 +41,7 @@ test("from a new account to a plan with five actuals and a re-plan, every view f
   await expect(page).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
   const id = page.url().split("/").at(-1)!;
   const progress = page.getByTestId("decomposition-progress");
-  await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(progress.getByText("Complete", { exact: true })).toBeVisible({ timeout: 60_000 });
   const tree = (await (await page.request.get(`/api/tasks/${id}/tree`)).json()) as TaskTreeNode;
   const leaves = leavesOf(tree);
   expect(leaves.length).toBeGreaterThan(6);
@@ -140,7 +140,7 @@ test("from a new account to a plan with five actuals and a re-plan, every view f
       max_depth: 2,
     });
     const agentCard = page.getByTestId("task-card").filter({ hasText: "A book club site" });
-    await expect(agentCard).toBeVisible({ timeout: 15_000 });
+    await expect(agentCard).toBeVisible({ timeout: 60_000 });
     await agentCard.getByRole("link").first().click();
     await expect(page.getByTestId("agent-step")).toContainText("Waiting on step 1");
     await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
