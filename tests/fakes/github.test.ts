@@ -591,7 +591,34 @@ describe("what the first version's fake let pass", () => {
       // Reads are not content-creating.
       expect((await call("/repos/ada/export", { token: CLASSIC })).status).toBe(200);
     } finally {
-      gh.setContentLimits({ perMinute: 80, perHour: 500, minuteMs: 60_000, hourMs: 3_600_000 });
+      gh.setContentLimits({
+        perMinute: 80,
+        perHour: 500,
+        minuteMs: 60_000,
+        hourMs: 3_600_000,
+        cooldownMs: 60_000,
+      });
+    }
+  });
+
+  it("refuses every write until the wait after a refusal is over, then counts a new minute", async () => {
+    gh.setContentLimits({ perMinute: 1, minuteMs: 60_000, cooldownMs: 300 });
+    try {
+      expect((await post("/repos/ada/export/issues", CLASSIC, { title: "w0" })).status).toBe(201);
+      expect((await post("/repos/ada/export/issues", CLASSIC, { title: "w1" })).status).toBe(403);
+      // Inside the wait: refused again, however few writes the minute holds.
+      expect((await post("/repos/ada/export/issues", CLASSIC, { title: "w2" })).status).toBe(403);
+      await new Promise((r) => setTimeout(r, 350));
+      expect((await post("/repos/ada/export/issues", CLASSIC, { title: "w3" })).status).toBe(201);
+      expect((await post("/repos/ada/export/issues", CLASSIC, { title: "w4" })).status).toBe(403);
+    } finally {
+      gh.setContentLimits({
+        perMinute: 80,
+        perHour: 500,
+        minuteMs: 60_000,
+        hourMs: 3_600_000,
+        cooldownMs: 60_000,
+      });
     }
   });
 

@@ -51,7 +51,9 @@
  *   docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits):
  *   no more than 80 content-creating requests a minute and 500 an hour per user; past either, a
  *   content-creating request (a POST, PATCH, PUT or DELETE) gets 403 with the secondary-limit message and
- *   no `retry-after` (GitHub: then wait at least a minute). `setContentLimits` scales them for tests.
+ *   no `retry-after` (GitHub: then wait at least a minute). Every content-creating request before that
+ *   minute has passed is refused too, and the minute's count starts again after it. `setContentLimits`
+ *   scales them for tests (`cooldownMs` is the wait).
  * - A write whose answer is lost: `server.faults.loseAnswer({ method: "POST", path })` (the kit's mode).
  * - Labels, per GitHub's REST reference (https://docs.github.com/rest/issues/labels) and its OpenAPI
  *   description: `PATCH .../issues/{n}` with `labels` REPLACES the issue's whole set ("Set labels" semantics);
@@ -271,8 +273,17 @@ export type FakeGitHub = {
   settleDeliveries(): Promise<void>;
   /** Sub-issues a parent may have (GitHub: 100). */
   setSubIssueLimit(n: number): void;
-  /** Content-creating requests allowed per user in a minute and in an hour (GitHub: 80 and 500). */
-  setContentLimits(opts: { perMinute?: number; perHour?: number; minuteMs?: number; hourMs?: number }): void;
+  /**
+   * Content-creating requests allowed per user in a minute and in an hour (GitHub: 80 and 500), and the
+   * wait GitHub asks for after refusing one (at least a minute).
+   */
+  setContentLimits(opts: {
+    perMinute?: number;
+    perHour?: number;
+    minuteMs?: number;
+    hourMs?: number;
+    cooldownMs?: number;
+  }): void;
   /** Requests that broke GitHub's OpenAPI description (each was answered 422). */
   readonly openapiViolations: string[];
   /** Every request received; `path` includes the query string, `auth` is the raw Authorization header. */
@@ -1668,17 +1679,22 @@ export async function startFakeGitHub(
   }
   /** Old "owner/name" -> the repository it was renamed to (GitHub redirects the old name). */
   const renamed = new Map<string, Repo>();
-  const content = { perMinute: 80, perHour: 500, minuteMs: 60_000, hourMs: 3_600_000 };
+  const content = { perMinute: 80, perHour: 500, minuteMs: 60_000, hourMs: 3_600_000, cooldownMs: 60_000 };
   const writes = new Map<string, number[]>(); // per login: times of content-creating requests
+  const refusedUntil = new Map<string, number>(); // per login: the end of the wait after a refusal
 
   /** GitHub's volume-triggered secondary limit: 403, no retry-after, past 80 a minute or 500 an hour. */
   function contentLimit(ctx: Ctx) {
     if (ctx.req.method === "GET" || ctx.req.method === "HEAD" || !ctx.token) return;
     const now = Date.now();
-    const list = (writes.get(ctx.token.user.login) ?? []).filter((t) => now - t < content.hourMs);
-    const lastMinute = list.filter((t) => now - t < content.minuteMs).length;
-    if (lastMinute >= content.perMinute || list.length >= content.perHour) {
-      writes.set(ctx.token.user.login, list);
+    const login = ctx.token.user.login;
+    const list = (writes.get(login) ?? []).filter((t) => now - t < content.hourMs);
+    const waitEnd = refusedUntil.get(login) ?? 0;
+    // The minute's count starts again once a refusal's wait is over.
+    const lastMinute = list.filter((t) => now - t < content.minuteMs && t >= waitEnd).length;
+    if (now < waitEnd || lastMinute >= content.perMinute || list.length >= content.perHour) {
+      writes.set(login, list);
+      if (now >= waitEnd) refusedUntil.set(login, now + content.cooldownMs);
       throw new HttpError(
         403,
         `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${ctx.headers["x-github-request-id"]}.`,
@@ -2029,6 +2045,7 @@ export async function startFakeGitHub(
     setContentLimits(next) {
       Object.assign(content, Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)));
       writes.clear();
+      refusedUntil.clear();
     },
     get openapiViolations() {
       return openapiViolations;

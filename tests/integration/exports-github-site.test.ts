@@ -44,7 +44,13 @@ afterAll(async () => {
 });
 afterEach(() => {
   github.setMode("ok");
-  github.setContentLimits({ perMinute: 80, perHour: 500, minuteMs: 60_000, hourMs: 3_600_000 });
+  github.setContentLimits({
+    perMinute: 80,
+    perHour: 500,
+    minuteMs: 60_000,
+    hourMs: 3_600_000,
+    cooldownMs: 60_000,
+  });
 });
 
 /** 1 + 2 + 4 = 7 nodes: 6 issues, 4 sub-issue links. */
@@ -79,7 +85,9 @@ describe("GitHub export on GitHub's terms", () => {
   });
 
   it("waits out GitHub's volume-triggered secondary limit (403, no retry-after) and finishes", async () => {
-    github.setContentLimits({ perMinute: 8, minuteMs: 1000 });
+    // A whole minute holds every write, however slow this machine; the wait after a refusal is shorter
+    // than the one the app waits (GITHUB_SECONDARY_LIMIT_WAIT_MS above).
+    github.setContentLimits({ perMinute: 8, minuteMs: 60_000, cooldownMs: 1000 });
     const before = github.server.log.length;
     const { done } = await exportTo("ada/volume", "ghp_volume");
     expect(done.status).toBe("completed");
