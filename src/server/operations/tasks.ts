@@ -51,27 +51,27 @@ import * as sync from "../services/exports/sync";
 import * as tracker from "../services/exports/tracker-changes";
 import * as activity from "../services/tasks/activity";
 import * as actuals from "../services/tasks/actuals";
+import { addTask } from "../services/tasks/add-task";
 import { usageOf } from "../services/tasks/allowance";
 import * as approval from "../services/tasks/approval";
 import * as claims from "../services/tasks/claims";
+import { completeTask } from "../services/tasks/complete-task";
+import { createTask } from "../services/tasks/create-task";
+import { deleteSubtask } from "../services/tasks/delete-subtask";
+import { deleteTask } from "../services/tasks/delete-task";
 import { addDependency, getDependencies, removeDependency } from "../services/tasks/dependencies";
-import { completeTask, createTask, updateTask } from "../services/tasks/edit";
 import { moveTask } from "../services/tasks/move";
 import * as notes from "../services/tasks/notes";
 import { getTask, getTaskStats, listTasks } from "../services/tasks/read";
 import * as readings from "../services/tasks/reading";
 import * as replan from "../services/tasks/replan";
+import { restartDecomposition } from "../services/tasks/restart-decomposition";
 import * as review from "../services/tasks/review";
 import { listRevisions, restoreRevision } from "../services/tasks/revisions";
 import { getSchedule } from "../services/tasks/schedule";
-import {
-  addTask,
-  deleteSubtask,
-  deleteTask,
-  restartDecomposition,
-  updateEventModel,
-} from "../services/tasks/structure";
 import { readTree } from "../services/tasks/tree-reads";
+import { updateEventModel } from "../services/tasks/update-event-model";
+import { updateTask } from "../services/tasks/update-task";
 import { mutation, query } from "./define";
 
 const byId = z.strictObject({ id: taskId });

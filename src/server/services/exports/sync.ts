@@ -4,7 +4,7 @@ import type { TaskStatus } from "../../../shared/schemas/tasks";
 import { remoteItems, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { getOwnedRow } from "../../plan/owned";
-import { updateTask } from "../tasks/edit";
+import { updateTask } from "../tasks/update-task";
 import { type RemoteItemRow as ItemRow, type RemoteStatus, taskStatusFor } from "./tracker";
 import { announceTrackerChanges, reviewAdded, reviewItem, reviewStatus } from "./tracker-changes";
 

@@ -8,9 +8,10 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { recordActivity } from "../../plan/activity";
 import { getOwnedRow } from "../../plan/owned";
-import { updateTask } from "../tasks/edit";
+import { addTask } from "../tasks/add-task";
+import { deleteSubtask } from "../tasks/delete-subtask";
 import { moveTask } from "../tasks/move";
-import { addTask, deleteSubtask } from "../tasks/structure";
+import { updateTask } from "../tasks/update-task";
 import type { AddedItem, RemoteSnapshot } from "./tracker";
 
 /**

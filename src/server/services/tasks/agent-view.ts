@@ -33,10 +33,10 @@ import type { TaskRow } from "../../plan/rows";
 import { loadPlanEdges, loadPlanRows, loadTitles, type PlanRow, planNodeOf } from "../../plan/rows";
 import { reviewStateOf } from "./approval";
 import { activeClaims, announceClaim, type Claimer, expireClaims, heldBy, insertClaim } from "./claims";
-import { updateTask } from "./edit";
 import { notesOf } from "./notes";
 import { statedScope, toContext } from "./serialize";
 import { ownedPlanVersion } from "./tree-reads";
+import { updateTask } from "./update-task";
 
 /**
  * The plan as a coding agent or a script reads it (the MCP tools, the CLI): the projects with their
