@@ -4,7 +4,6 @@ import { AppError } from "../errors";
 import type { Logger } from "../lib/logger";
 import type { SessionMeta } from "../services/auth/sessions";
 import type { RequestAuth } from "./session-cookies";
-import { tokenRefusal } from "./token-rules";
 
 /** Typed Hono context variables, set by app.ts middleware. */
 export type AppEnv = {
@@ -41,23 +40,6 @@ export function requireUser(c: Context<AppEnv>) {
   const session = c.get("auth").session;
   if (!session) throw new AppError("UNAUTHORIZED", "Not authenticated");
   return session;
-}
-
-export function requireAdmin(c: Context<AppEnv>) {
-  const session = requireUser(c);
-  if (session.user.role !== "admin") {
-    throw new AppError("FORBIDDEN", "You don't have permission to perform this action.");
-  }
-  return session;
-}
-
-/**
- * A hand-written route that changes something follows the token rule of declared mutations: a read
- * token is refused, and so is any token where a signed-in session is needed (operations/define.ts).
- */
-export function refuseTokenWrite(c: Context<AppEnv>, opts: { sessionOnly?: boolean } = {}) {
-  const refused = tokenRefusal({ type: "mutation", ...opts }, c.get("auth").session?.apiToken);
-  if (refused) throw refused;
 }
 
 export function appendCookies(c: Context<AppEnv>) {

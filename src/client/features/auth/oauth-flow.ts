@@ -9,10 +9,6 @@ const CODE_MARKER_PREFIX = "atomize_oauth_code_";
 export type OAuthMode = "login" | "register";
 export type OAuthProvider = "google";
 
-export function providerLabel(provider: string): string {
-  return provider === "google" ? "Google" : provider.charAt(0).toUpperCase() + provider.slice(1);
-}
-
 /** The SPA callback URL registered for a provider (must match the server's allowed redirect). */
 export function oauthRedirectUri(provider: OAuthProvider = "google"): string {
   return `${window.location.origin}/oauth/${provider}/callback`;
