@@ -49,9 +49,6 @@ export function subscribeEmailError(raw: string): string | null {
   return email && !isEmailAddress(email) ? INVALID_EMAIL_MESSAGE : null;
 }
 
-/** `pending` until the address confirms through the mailed link (double opt-in), then `active`. */
-export const SUBSCRIPTION_STATUSES = ["pending", "active"] as const;
-
 /** Lowercase kebab-case from any text: accents folded, anything else becomes a single dash. */
 export function slugify(text: string): string {
   return text

@@ -219,7 +219,7 @@ export const blogSubscription = z
   .object({
     id: z.string(),
     email: z.string(),
-    /** One of SUBSCRIPTION_STATUSES. */
+    /** `pending` until the address confirms through the mailed link (double opt-in), then `active`. */
     status: z.string(),
     /** One of SUBSCRIPTION_FREQUENCIES. */
     frequency: z.string(),
