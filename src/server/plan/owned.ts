@@ -26,7 +26,7 @@ export async function getOwnedRow(
   /** "read" where a viewer may act all the same (a comment); otherwise a mutation is a write. */
   need?: "read" | "write",
 ): Promise<TaskRow> {
-  if (!UUID_PATTERN.test(id)) throw new AppError("NOT_FOUND", TASK_NOT_FOUND);
+  if (!UUID_PATTERN.test(id)) throw taskNotFound();
   const [found] = await deps.db
     .select({
       row: tasks,
@@ -45,7 +45,7 @@ export async function getOwnedRow(
       ),
     )
     .limit(1);
-  if (!found) throw new AppError("NOT_FOUND", TASK_NOT_FOUND);
+  if (!found) throw taskNotFound();
   const row = found.row;
   const write = need ? need === "write" : isWrite();
   if (row.userId !== userId && found.role === "viewer" && write)

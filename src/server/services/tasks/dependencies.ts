@@ -9,7 +9,7 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import type { PlanGraph } from "../../plan/graph";
 import { dependenciesOf } from "../../plan/order";
-import { getOwnedRow, taskNotFound as notFound } from "../../plan/owned";
+import { getOwnedRow, taskNotFound } from "../../plan/owned";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
 import { loadPlanStructure } from "../../plan/rows";
 
@@ -49,7 +49,7 @@ export async function addDependency(
 ): Promise<TaskDependencies> {
   const task = await getOwnedRow(deps, userId, taskId);
   const rootId = task.rootTaskId ?? task.id;
-  if (!UUID_PATTERN.test(input.depends_on)) throw notFound();
+  if (!UUID_PATTERN.test(input.depends_on)) throw taskNotFound();
   const result = await deps.db.transaction(async (tx) => {
     await beginRevision(tx, rootId);
     const [other] = await tx
@@ -57,12 +57,12 @@ export async function addDependency(
       .from(tasks)
       .where(eq(tasks.id, input.depends_on))
       .limit(1);
-    if (!other || (other.rootTaskId ?? other.id) !== rootId) throw notFound();
+    if (!other || (other.rootTaskId ?? other.id) !== rootId) throw taskNotFound();
     if (other.id === task.id) throw unprocessable("A task cannot depend on itself.");
     const graph = await loadPlanStructure(tx, rootId);
     const a = graph.index.get(task.id);
     const b = graph.index.get(other.id);
-    if (a === undefined || b === undefined) throw notFound();
+    if (a === undefined || b === undefined) throw taskNotFound();
     const mine = `"${taskTitle(task.description, TITLE_IN_MESSAGE)}"`;
     const theirs = `"${taskTitle(other.description, TITLE_IN_MESSAGE)}"`;
     if (graph.isAncestor(b, a)) {
@@ -104,7 +104,7 @@ export async function removeDependency(
   dependsOnId: string,
 ): Promise<void> {
   const task = await getOwnedRow(deps, userId, taskId);
-  if (!UUID_PATTERN.test(dependsOnId)) throw notFound();
+  if (!UUID_PATTERN.test(dependsOnId)) throw taskNotFound();
   const rootId = task.rootTaskId ?? task.id;
   await deps.db.transaction(async (tx) => {
     await beginRevision(tx, rootId);

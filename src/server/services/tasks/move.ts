@@ -6,7 +6,7 @@ import { tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { PlanGraph } from "../../plan/graph";
-import { getOwnedRow, taskNotFound as notFound } from "../../plan/owned";
+import { getOwnedRow, taskNotFound } from "../../plan/owned";
 import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisions";
 import { loadPlanStructure } from "../../plan/rows";
 import { titlesOf } from "./dependencies";
@@ -27,7 +27,7 @@ export async function moveTask(
   const task = await getOwnedRow(deps, userId, id);
   if (!task.parentId) throw new AppError("UNPROCESSABLE_CONTENT", "The root task cannot be moved.");
   const rootId = task.rootTaskId ?? task.id;
-  if (!UUID_PATTERN.test(input.parent_id)) throw notFound();
+  if (!UUID_PATTERN.test(input.parent_id)) throw taskNotFound();
   const moved = await deps.db.transaction(async (tx) => {
     await beginRevision(tx, rootId);
     const [parent] = await tx
@@ -40,7 +40,7 @@ export async function moveTask(
       .from(tasks)
       .where(eq(tasks.id, input.parent_id))
       .limit(1);
-    if (!parent || (parent.rootTaskId ?? parent.id) !== rootId) throw notFound();
+    if (!parent || (parent.rootTaskId ?? parent.id) !== rootId) throw taskNotFound();
     const siblings = await tx
       .select({ id: tasks.id })
       .from(tasks)

@@ -17,17 +17,14 @@ import {
 import { planStateOf, projectStatsGroup, workStateOf } from "../../../shared/work-state";
 import { epics, eventModels, remoteItems, taskDependencies, tasks, userStories } from "../../db/schema/index";
 import type { Deps } from "../../deps";
-import { AppError } from "../../errors";
 import { PlanGraph, rollups } from "../../plan/graph";
-import { getOwnedRow, TASK_NOT_FOUND, visibleTo } from "../../plan/owned";
+import { getOwnedRow, taskNotFound, visibleTo } from "../../plan/owned";
 import { loadLeafProgress, progressOf } from "../../plan/progress";
 import type { TaskRow } from "../../plan/rows";
 import { dependsOnLists, estimateOf, planNodeOf } from "../../plan/rows";
 import { lockReasons, type RootExtras, toTask } from "./serialize";
 
 /** Reading tasks: lists, one task, its tree and the dashboard's counts. */
-
-const notFound = () => new AppError("NOT_FOUND", TASK_NOT_FOUND);
 
 // Counts computed by correlated subqueries on indexed columns, so a page of tasks is one query. The
 // outer row is named explicitly: drizzle renders a bare column unqualified, which would bind to the
@@ -118,7 +115,7 @@ function projectStates(row: TaskRow, progress: Progress) {
 }
 
 export async function getTask(deps: Deps, userId: string, id: string): Promise<Task> {
-  if (!UUID_PATTERN.test(id)) throw notFound();
+  if (!UUID_PATTERN.test(id)) throw taskNotFound();
   const [r] = await deps.db
     .select({
       row: tasks,
@@ -130,7 +127,7 @@ export async function getTask(deps: Deps, userId: string, id: string): Promise<T
     .from(tasks)
     .where(and(eq(tasks.id, id), visibleTo(userId)))
     .limit(1);
-  if (!r) throw notFound();
+  if (!r) throw taskNotFound();
   const [extras, dependsOn, remote] = await Promise.all([
     r.row.parentId === null ? loadRootExtras(deps, r.row.id) : null,
     dependsOnLists(deps.db, [r.row.id]),
@@ -357,7 +354,7 @@ export function buildTree(
     node.total_subtasks = total;
   }
   const top = nodes.get(target.id);
-  if (!top) throw notFound();
+  if (!top) throw taskNotFound();
   return top;
 }
 

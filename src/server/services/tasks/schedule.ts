@@ -7,7 +7,7 @@ import { AppError } from "../../errors";
 import { loadCalibration } from "../../plan/calibration";
 import { schedulePlan } from "../../plan/graph";
 import { collisionsIn, simulationsFor } from "../../plan/order";
-import { getOwnedRow, taskNotFound as notFound } from "../../plan/owned";
+import { getOwnedRow, taskNotFound } from "../../plan/owned";
 import { loadPlanGraph } from "../../plan/rows";
 
 /** The existing files each leaf of a plan likely changes, confidently (high or medium), by leaf id. */
@@ -46,7 +46,7 @@ export async function getSchedule(
     );
   }
   const top = graph.index.get(row.id);
-  if (top === undefined) throw notFound();
+  if (top === undefined) throw taskNotFound();
   const { calibration, ratiosFor } = await loadCalibration(deps.db, userId, rootId, input.calibrate);
   const s = schedulePlan(
     graph,

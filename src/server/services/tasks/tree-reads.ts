@@ -6,9 +6,8 @@ import { UUID_PATTERN } from "../../../shared/ids";
 import type { TaskTreeNode } from "../../../shared/schemas/tasks";
 import { type CompactTree, packTree } from "../../../shared/tree-compact";
 import type { Deps } from "../../deps";
-import { AppError } from "../../errors";
 import { shareAnswer } from "../../lib/shared-answer";
-import { TASK_NOT_FOUND, visibleToSql } from "../../plan/owned";
+import { taskNotFound, visibleToSql } from "../../plan/owned";
 import { getTaskTree } from "./read";
 
 /**
@@ -33,13 +32,13 @@ const FOLD_AFTER = 64;
  * not found for anyone else's task, as every read does.
  */
 export async function ownedPlanVersion(deps: Deps, userId: string, id: string) {
-  if (!UUID_PATTERN.test(id)) throw new AppError("NOT_FOUND", TASK_NOT_FOUND);
+  if (!UUID_PATTERN.test(id)) throw taskNotFound();
   const [row] = await deps.database.rows<{ root: string; base: string | number; changes: number }>(sql`
     select coalesce(t.root_task_id, t.id) as root,
       coalesce((select v.base from plan_versions v where v.root_task_id = coalesce(t.root_task_id, t.id)), 0) as base,
       (select count(*)::int from plan_changes c where c.root_task_id = coalesce(t.root_task_id, t.id)) as changes
     from tasks t where t.id = ${id} and ${visibleToSql(userId)}`);
-  if (!row) throw new AppError("NOT_FOUND", TASK_NOT_FOUND);
+  if (!row) throw taskNotFound();
   if (row.changes > FOLD_AFTER) void foldChanges(deps, row.root);
   return { root: row.root, version: Number(row.base) + row.changes };
 }
