@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RealtimeEvent } from "../../shared/schemas/realtime";
 import { connectionStateOf, reconnectDelayMs } from "./realtime-connection";
-import { createReplayGate, readEvent, toastForEvent } from "./realtime-events";
+import { createReplayGate, mayHaveMissed, readEvent, toastForEvent } from "./realtime-events";
 
 /** An event as a test writes it: any type with the data it needs for the case (cast once, here). */
 type LooseEvent = Partial<Omit<RealtimeEvent, "type" | "data">> & {
@@ -50,6 +50,14 @@ describe("readEvent", () => {
 });
 
 describe("replay gate", () => {
+  it("says when data fetched before a late start may lack a change the replay will call history", () => {
+    expect(mayHaveMissed(100_000, 101_000, 2_000)).toBe(false);
+    expect(mayHaveMissed(100_000, 102_500, 2_000)).toBe(true);
+    // Nothing fetched yet: the first fetch comes after the start and sees everything.
+    expect(mayHaveMissed(undefined, 102_500, 2_000)).toBe(false);
+    expect(mayHaveMissed(0, 102_500, 2_000)).toBe(false);
+  });
+
   it("treats old events of the opening burst as history, everything after it as live", () => {
     const gate = createReplayGate(400, 2_000);
     gate.start(100_000);

@@ -38,6 +38,20 @@ export function createReplayGate(quietMs = REPLAY_QUIET_MS, skewMs = REPLAY_SKEW
 }
 
 /**
+ * Whether data fetched at `fetchedAt` may lack changes the gate will take for history: when the
+ * subscription starts more than the skew after the data was fetched (a slow socket, a page shown from
+ * the cache), an event between the two comes back in the replay, older than the start, and is not
+ * applied. The page then refetches once instead.
+ */
+export function mayHaveMissed(
+  fetchedAt: number | undefined,
+  startedAt = Date.now(),
+  skewMs = REPLAY_SKEW_MS,
+) {
+  return fetchedAt !== undefined && fetchedAt > 0 && fetchedAt < startedAt - skewMs;
+}
+
+/**
  * An event as this page reads it: checked against the schema the server publishes by (EVENT_DATA), so a
  * message from a server of another version that this page cannot read is skipped, not half-applied.
  */

@@ -6,7 +6,7 @@ import type { RealtimeEvent } from "../../../../shared/schemas/realtime";
 import type { Task, TaskTreeNode } from "../../../../shared/schemas/tasks";
 import { EVENT_QUERIES } from "../../../lib/event-queries";
 import { connectionStateOf, useRealtimeGaveUp, useReconnectable } from "../../../lib/realtime-connection";
-import { createReplayGate, readEvent } from "../../../lib/realtime-events";
+import { createReplayGate, mayHaveMissed, readEvent } from "../../../lib/realtime-events";
 import { useTaskCache } from "../../../lib/task-cache";
 import { createDebounce, createThrottle } from "../../../lib/timing";
 import { useTRPC } from "../../../lib/trpc";
@@ -113,8 +113,10 @@ export function useTaskRealtime(taskId: string, onEvent: (event: RealtimeEvent) 
     trpc.realtime.taskEvents.subscriptionOptions(enabled ? { taskId } : skipToken, {
       onStarted: () => {
         gate.start();
-        // A restart after a dropped connection: what was missed may not all come back as events.
-        if (started.current++ > 0) refresh.all();
+        // A restart after a dropped connection: what was missed may not all come back as events. A
+        // first start long after the page's data was fetched: a change in between replays as history.
+        const fetchedAt = queryClient.getQueryState(trpc.tasks.get.queryKey({ id: taskId }))?.dataUpdatedAt;
+        if (started.current++ > 0 || mayHaveMissed(fetchedAt)) refresh.all();
       },
       onData: (tracked) => {
         const event = readEvent(tracked.data);
