@@ -19,13 +19,13 @@ import type { StartupTimeline } from "./lib/startup-timeline";
 import { createTreeCache } from "./lib/tree-cache";
 import { closeMcpSessions } from "./mcp/route";
 import { createWebSockets } from "./realtime/websocket";
-import { purgeExpiredSessions } from "./services/auth/sessions";
+import { purgeExpiredSessions } from "./services/auth/purge-expired-sessions";
 import { registerBlog } from "./services/blog/notify";
 import { deriveUnsubscribeKey } from "./services/blog/unsubscribe-token";
 import { registerExports } from "./services/exports/runner";
 import { TRACKERS } from "./services/exports/trackers";
 import { createOllamaDetector } from "./services/model-providers/ollama";
-import { expireClaims } from "./services/tasks/claims";
+import { expireClaims } from "./services/tasks/expire-claims";
 import { trpcConnection } from "./trpc/websocket";
 
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;

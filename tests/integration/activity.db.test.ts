@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { taskClaims } from "../../src/server/db/schema/index";
-import { expireClaims } from "../../src/server/services/tasks/claims";
+import { expireClaims } from "../../src/server/services/tasks/expire-claims";
 import { flatten, type TreeNode, waitForStatus } from "../support/decomposition";
 import { callTool, connectMcp } from "../support/mcp-client";
 import { startTestServer, type TestServer } from "../support/server";

@@ -184,6 +184,61 @@ describe("use cases", () => {
 });
 
 /**
+ * One use case per file (issue 44): a file in services/ offers the code above it (the adapters, the
+ * operations, the jobs) one function, the use case it is named for; what several use cases share is
+ * imported by them, not by the code above. A namespace import (`import * as x`) would hide how many a
+ * file offers, so it counts as a violation too.
+ */
+function servicesOffered(files: string[]): Map<string, Set<string>> {
+  const offered = new Map<string, Set<string>>();
+  for (const file of files) {
+    for (const m of readFileSync(file, "utf8").matchAll(IMPORT)) {
+      const to = resolve(file, m[4]!);
+      if (!to?.startsWith(`${SERVER}/services/`) || m[1] !== "import" || m[2]) continue;
+      const clause = m[3]!.trim();
+      const names = clause.startsWith("* as")
+        ? [clause]
+        : (clause.match(/\{([\s\S]*)\}/)?.[1] ?? "")
+            .split(",")
+            .map((s) => s.trim())
+            .filter((s) => s && !s.startsWith("type "))
+            .map((s) => s.split(/\s+as\s+/)[0]!);
+      const set = offered.get(to) ?? new Set<string>();
+      for (const n of names) set.add(n);
+      offered.set(to, set);
+    }
+  }
+  return offered;
+}
+
+const crowded = (offered: Map<string, Set<string>>) =>
+  [...offered]
+    .filter(([, names]) => names.size > 1 || [...names].some((n) => n.startsWith("* as")))
+    .map(([f]) => f);
+
+describe("one use case per file", () => {
+  const above = sourceFiles(SERVER).filter((f) => !f.startsWith(`${SERVER}/services/`));
+
+  it("each file in services/ offers the code above it one function", () => {
+    const offered = servicesOffered(above);
+    expect(offered.size).toBeGreaterThan(100);
+    expect(crowded(offered)).toEqual([]);
+  });
+
+  it("would catch a file offering two, or a namespace import", () => {
+    const offered = new Map([
+      [`${SERVER}/services/teams/one.ts`, new Set(["createTeam"])],
+      [`${SERVER}/services/teams/two.ts`, new Set(["createTeam", "listTeams"])],
+      [`${SERVER}/services/teams/three.ts`, new Set(["* as teams"])],
+    ]);
+    expect(crowded(offered)).toEqual([
+      `${SERVER}/services/teams/two.ts`,
+      `${SERVER}/services/teams/three.ts`,
+    ]);
+  });
+});
+
+/**
  * The client by feature (issue 44): each folder of `src/client/features/` is a feature, and the task
  * page's parts are features of their own under `features/tasks/`: the tree, the side panel, the plan,
  * requirements, history, re-plan, the live progress and exports. A feature imports no other feature;

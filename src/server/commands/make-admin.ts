@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig } from "../config";
 import { openDatabase } from "../db/client";
-import { setRole } from "../services/auth/accounts";
+import { setRole } from "../services/auth/set-role";
 
 const args = process.argv.slice(2);
 const email = args.find((a) => !a.startsWith("--"));

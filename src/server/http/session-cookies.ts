@@ -1,8 +1,9 @@
 import { parse, serialize } from "hono/utils/cookie";
 import { TOKEN_PREFIX } from "../../shared/schemas/tokens";
 import type { Deps } from "../deps";
-import { validateApiToken } from "../services/auth/api-tokens";
-import { type ValidSession, validateAccessToken } from "../services/auth/sessions";
+import type { ValidSession } from "../services/auth/sessions";
+import { validateAccessToken } from "../services/auth/validate-access-token";
+import { validateApiToken } from "../services/auth/validate-api-token";
 
 export const SESSION_COOKIE = "atomize_session";
 export const REFRESH_COOKIE = "atomize_refresh";

@@ -2,8 +2,10 @@ import type { WebSocket } from "ws";
 import { z } from "zod";
 import { REALTIME_CLOSE } from "../../shared/schemas/realtime";
 import type { Deps } from "../deps";
-import { liveApiTokenIds, tokenIdOfSession } from "../services/auth/api-tokens";
-import { liveSessionIds, SESSION_ENDED_CHANNEL } from "../services/auth/sessions";
+import { tokenIdOfSession } from "../services/auth/api-tokens";
+import { liveApiTokenIds } from "../services/auth/live-api-token-ids";
+import { liveSessionIds } from "../services/auth/live-session-ids";
+import { SESSION_ENDED_CHANNEL } from "../services/auth/sessions";
 
 const endedPayload = z.array(z.string().max(200)).max(1000);
 

@@ -1,6 +1,6 @@
 import type { AuthResponse } from "../../shared/schemas/auth";
 import type { Deps } from "../deps";
-import { authResponse } from "../services/auth/accounts";
+import { authResponse } from "../services/auth/auth-response";
 import type { IssuedTokens, UserRow } from "../services/auth/sessions";
 import { sessionCookies } from "./session-cookies";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { publicUser } from "../../shared/schemas/auth";
-import { setRole, toPublicUser } from "../services/auth/accounts";
+import { setRole } from "../services/auth/set-role";
+import { toPublicUser } from "../services/auth/to-public-user";
 import { mutation } from "./define";
 
 /** Administration of accounts: the tRPC `admin` router (the CLI `npm run make-admin` does the same from a shell). */

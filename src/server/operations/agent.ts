@@ -20,9 +20,22 @@ import {
 } from "../../shared/schemas/agent-planning";
 import { claimedNext, claimInput, claimResult, planClaims } from "../../shared/schemas/claims";
 import { task, taskId } from "../../shared/schemas/tasks";
-import * as planning from "../services/tasks/agent-planning";
-import * as agent from "../services/tasks/agent-view";
-import * as claims from "../services/tasks/claims";
+import { agentPlanningStatus } from "../services/tasks/agent-planning-status";
+import { cancelAgentPlanning } from "../services/tasks/cancel-agent-planning";
+import { claimNextTask } from "../services/tasks/claim-next-task";
+import { claimTask } from "../services/tasks/claim-task";
+import { claimerOf } from "../services/tasks/claimer-of";
+import { getAgentTask } from "../services/tasks/get-agent-task";
+import { getNextTask } from "../services/tasks/get-next-task";
+import { getPlanOutline } from "../services/tasks/get-plan-outline";
+import { listProjects } from "../services/tasks/list-projects";
+import { nextPlanningStep } from "../services/tasks/next-planning-step";
+import { releaseClaim } from "../services/tasks/release-claim";
+import { samplingStopped } from "../services/tasks/sampling-stopped";
+import { setTaskStatus } from "../services/tasks/set-task-status";
+import { stopAgentPlanning } from "../services/tasks/stop-agent-planning";
+import { submitComposition } from "../services/tasks/submit-composition";
+import { submitSubtasks } from "../services/tasks/submit-subtasks";
 import { mutation, query } from "./define";
 
 const byId = z.strictObject({ id: taskId });
@@ -37,7 +50,7 @@ export const agentOperations = {
     summary: "Your projects (root tasks), newest first, with their status and how many leaves are done.",
     input: projectsInput.prefault({}),
     output: projectList,
-    run: ({ deps, user }, input) => agent.listProjects(deps, user.id, input),
+    run: ({ deps, user }, input) => listProjects(deps, user.id, input),
     rest: [{ method: "get", path: "/projects", from: "query" }],
   }),
   outline: query({
@@ -46,7 +59,7 @@ export const agentOperations = {
       "A compact outline of a task's subtree: numbered lines with ids, status, points, hours, dependencies and critical-path marks.",
     input: outlineInput.extend({ id: taskId }),
     output: planOutline,
-    run: ({ deps, user }, { id, ...input }) => agent.getPlanOutline(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => getPlanOutline(deps, user.id, id, input),
     rest: [{ method: "get", path: "/tasks/{id}/outline", from: "query" }],
   }),
   next: query({
@@ -55,8 +68,7 @@ export const agentOperations = {
       "The ready task to do next in a project or subtree (critical path first), with everything needed to do it.",
     input: byId,
     output: nextTask,
-    run: ({ deps, user, apiToken }, input) =>
-      agent.getNextTask(deps, user.id, input.id, claims.claimerOf(user, apiToken)),
+    run: ({ deps, user, apiToken }, input) => getNextTask(deps, user.id, input.id, claimerOf(user, apiToken)),
     rest: [{ method: "get", path: "/tasks/{id}/next" }],
   }),
   brief: query({
@@ -65,7 +77,7 @@ export const agentOperations = {
       "One task with everything needed to do it: text, acceptance criteria, requirements, order, notes and the project's stack.",
     input: byId,
     output: agentTask,
-    run: ({ deps, user }, input) => agent.getAgentTask(deps, user.id, input.id),
+    run: ({ deps, user }, input) => getAgentTask(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/brief" }],
   }),
   setStatus: mutation({
@@ -74,7 +86,7 @@ export const agentOperations = {
       "Sets a task's status (pending, in_progress, completed) and says which tasks became ready to start with it.",
     input: setStatusInput.extend({ id: taskId }),
     output: statusChange,
-    run: ({ deps, user }, { id, ...input }) => agent.setTaskStatus(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => setTaskStatus(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/status", from: "body" }],
   }),
   // Claims (issue 41): a person or an agent takes a ready leaf for a while; mutations, so a read-only
@@ -86,7 +98,7 @@ export const agentOperations = {
     input: claimInput.extend({ id: taskId }),
     output: claimedNext,
     run: ({ deps, user, apiToken }, { id, ...input }) =>
-      agent.claimNextTask(deps, claims.claimerOf(user, apiToken), id, input),
+      claimNextTask(deps, claimerOf(user, apiToken), id, input),
     rest: [{ method: "post", path: "/projects/{id}/claim-next", from: "body" }],
   }),
   claim: mutation({
@@ -96,7 +108,7 @@ export const agentOperations = {
     input: claimInput.extend({ id: taskId }),
     output: claimResult,
     run: ({ deps, user, apiToken }, { id, ...input }) =>
-      claims.claimTask(deps, claims.claimerOf(user, apiToken), id, input),
+      claimTask(deps, claimerOf(user, apiToken), id, input),
     rest: [{ method: "post", path: "/tasks/{id}/claim", from: "body" }],
   }),
   releaseClaim: mutation({
@@ -104,8 +116,7 @@ export const agentOperations = {
     summary: "Lets a claim on a task go (yours, or any on your plan); the plan's claims after.",
     input: byId,
     output: planClaims,
-    run: ({ deps, user, apiToken }, input) =>
-      claims.releaseClaim(deps, claims.claimerOf(user, apiToken), input.id),
+    run: ({ deps, user, apiToken }, input) => releaseClaim(deps, claimerOf(user, apiToken), input.id),
     rest: [{ method: "delete", path: "/tasks/{id}/claim" }],
   }),
   // A coding agent planning a project created with planner "agent" (engine/agent.ts). Mutations, so a
@@ -116,7 +127,7 @@ export const agentOperations = {
       "The next task to split in a project a coding agent plans: its brief and the answer's JSON Schema; or done, with the optional composition step.",
     input: byId,
     output: planningNext,
-    run: ({ deps, user }, input) => planning.nextPlanningStep(deps, user.id, input.id),
+    run: ({ deps, user }, input) => nextPlanningStep(deps, user.id, input.id),
     rest: [{ method: "post", path: "/projects/{id}/planning/next" }],
   }),
   submitSubtasks: mutation({
@@ -125,7 +136,7 @@ export const agentOperations = {
       "An agent's subtasks for one task, checked like a model's answer (each problem named) and written to the plan; answers with the next step.",
     input: submitSubtasksInput,
     output: submittedSubtasks,
-    run: ({ deps, user }, input) => planning.submitSubtasks(deps, user.id, input),
+    run: ({ deps, user }, input) => submitSubtasks(deps, user.id, input),
     rest: [{ method: "post", path: "/planning/subtasks", from: "body" }],
   }),
   submitComposition: mutation({
@@ -134,7 +145,7 @@ export const agentOperations = {
       "An agent's epics, user stories and event model for a project it planned, replacing the outline's (a person's edit of the event model is kept).",
     input: submitCompositionInput,
     output: submittedComposition,
-    run: ({ deps, user }, input) => planning.submitComposition(deps, user.id, input),
+    run: ({ deps, user }, input) => submitComposition(deps, user.id, input),
     rest: [{ method: "post", path: "/projects/{id}/planning/composition", from: "body" }],
   }),
   // What a person does about their agent's planning (issue 40): see where it waits, stop it (the offline
@@ -145,7 +156,7 @@ export const agentOperations = {
       "Where a coding agent's planning of a project stands: the step it waits on (node id and title) and how many tasks wait to be split.",
     input: byId,
     output: planningStatus,
-    run: ({ deps, user }, input) => planning.agentPlanningStatus(deps, user.id, input.id),
+    run: ({ deps, user }, input) => agentPlanningStatus(deps, user.id, input.id),
     rest: [{ method: "get", path: "/projects/{id}/planning" }],
   }),
   stopPlanning: mutation({
@@ -154,7 +165,7 @@ export const agentOperations = {
       "Stops a coding agent's planning: the offline outline splits every task the agent has not, and the plan completes (409 when planning is over).",
     input: byId,
     output: stoppedPlanning,
-    run: ({ deps, user }, input) => planning.stopAgentPlanning(deps, user.id, input.id),
+    run: ({ deps, user }, input) => stopAgentPlanning(deps, user.id, input.id),
     rest: [{ method: "post", path: "/projects/{id}/planning/stop" }],
   }),
   cancelPlanning: mutation({
@@ -163,7 +174,7 @@ export const agentOperations = {
       "Cancels a coding agent's planning: the project stops where it is, as failed with that reason; Restart plans it again (409 when planning is over).",
     input: byId,
     output: task,
-    run: ({ deps, user }, input) => planning.cancelAgentPlanning(deps, user.id, input.id),
+    run: ({ deps, user }, input) => cancelAgentPlanning(deps, user.id, input.id),
     rest: [{ method: "post", path: "/projects/{id}/planning/cancel" }],
   }),
 };
@@ -179,6 +190,6 @@ export const samplingOperations = {
     input: z.strictObject({ id: taskId, reason: z.string().max(300) }),
     output: z.undefined(),
     run: ({ deps, user }, input) =>
-      planning.samplingStopped(deps, user.id, input.id, input.reason).then(() => undefined),
+      samplingStopped(deps, user.id, input.id, input.reason).then(() => undefined),
   }),
 };

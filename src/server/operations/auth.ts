@@ -16,9 +16,17 @@ import { detailMessage } from "../../shared/schemas/common";
 import { AppError } from "../errors";
 import { clearedSessionCookies } from "../http/session-cookies";
 import { signedIn } from "../http/sign-in-response";
-import * as accounts from "../services/auth/accounts";
-import * as google from "../services/auth/google";
-import { invalidateSession } from "../services/auth/sessions";
+import { authorizeGoogle } from "../services/auth/authorize-google";
+import { completeGoogleSignIn } from "../services/auth/complete-google-sign-in";
+import { devBypass } from "../services/auth/dev-bypass";
+import { exchangeAuthCode } from "../services/auth/exchange-auth-code";
+import { invalidateSession } from "../services/auth/invalidate-session";
+import { login } from "../services/auth/login";
+import { refreshSession } from "../services/auth/refresh-session";
+import { register } from "../services/auth/register";
+import { resendVerification } from "../services/auth/resend-verification";
+import { toPublicUser } from "../services/auth/to-public-user";
+import { verifyEmail } from "../services/auth/verify-email";
 import { mutation, query } from "./define";
 
 /** Sign-up, sign-in, sessions and the profile: the tRPC `auth` router and the /api/auth routes. */
@@ -39,7 +47,7 @@ export const authOperations = {
     input: registerInput,
     output: authResponse,
     run: async ({ deps, meta, setCookies }, input) =>
-      signedIn(deps, await accounts.register(deps, input, meta), setCookies),
+      signedIn(deps, await register(deps, input, meta), setCookies),
     rest: [{ method: "post", path: "/auth/register", from: "body", status: 201 }],
   }),
   login: mutation({
@@ -48,7 +56,7 @@ export const authOperations = {
     input: loginInput,
     output: authResponse,
     run: async ({ deps, meta, setCookies }, input) =>
-      signedIn(deps, await accounts.login(deps, input, meta), setCookies),
+      signedIn(deps, await login(deps, input, meta), setCookies),
     rest: [{ method: "post", path: "/auth/login", from: "body" }],
   }),
   logout: mutation({
@@ -71,7 +79,7 @@ export const authOperations = {
       const token = input.refresh_token ?? refreshCookie;
       if (!token) throw new AppError("UNAUTHORIZED", "No refresh token");
       try {
-        const r = await accounts.refreshSession(deps, token, meta);
+        const r = await refreshSession(deps, token, meta);
         return signedIn(deps, { user: r.user, tokens: r }, setCookies);
       } catch (err) {
         // A refused token ends the browser's session; a rate limit (429) leaves it for a later try.
@@ -85,7 +93,7 @@ export const authOperations = {
     access: "user",
     summary: "The signed-in user.",
     output: publicUser,
-    run: ({ user }) => accounts.toPublicUser(user),
+    run: ({ user }) => toPublicUser(user),
     rest: [{ method: "get", path: "/auth/me" }],
   }),
   verifyEmail: mutation({
@@ -93,22 +101,21 @@ export const authOperations = {
     summary: "Follows an e-mail verification link's token.",
     input: verifyEmailInput,
     output: detailMessage,
-    run: async ({ deps }, input) => ({ detail: (await accounts.verifyEmail(deps, input)).detail }),
+    run: async ({ deps }, input) => ({ detail: (await verifyEmail(deps, input)).detail }),
     rest: [{ method: "post", path: "/auth/verify-email", from: "body" }],
   }),
   resendVerification: mutation({
     access: "user",
     summary: "Sends the verification e-mail again.",
     output: detailMessage,
-    run: ({ deps, user }) => accounts.resendVerification(deps, user),
+    run: ({ deps, user }) => resendVerification(deps, user),
     rest: [{ method: "post", path: "/auth/verify-email/resend" }],
   }),
   devBypass: mutation({
     access: "public",
     summary: "Development only: signs in as the development user.",
     output: authResponse,
-    run: async ({ deps, meta, setCookies }) =>
-      signedIn(deps, await accounts.devBypass(deps, meta), setCookies),
+    run: async ({ deps, meta, setCookies }) => signedIn(deps, await devBypass(deps, meta), setCookies),
     rest: [{ method: "post", path: "/auth/dev-bypass" }],
   }),
   googleAuthorize: mutation({
@@ -116,7 +123,7 @@ export const authOperations = {
     summary: "Starts Google sign-in: the authorization URL to send the browser to.",
     input: authorizeInput,
     output: googleAuthorization,
-    run: ({ deps, meta }, input) => google.authorizeGoogle(deps, input, meta),
+    run: ({ deps, meta }, input) => authorizeGoogle(deps, input, meta),
     rest: [
       {
         method: "get",
@@ -132,7 +139,7 @@ export const authOperations = {
     input: googleExchangeInput,
     output: authResponse,
     run: async ({ deps, meta, setCookies }, input) =>
-      signedIn(deps, await google.completeGoogleSignIn(deps, input, meta), setCookies),
+      signedIn(deps, await completeGoogleSignIn(deps, input, meta), setCookies),
     rest: [{ method: "post", path: "/auth/google/exchange", from: "body" }],
   }),
   exchangeAuthCode: mutation({
@@ -141,7 +148,7 @@ export const authOperations = {
     input: exchangeAuthCodeInput,
     output: authResponse,
     run: async ({ deps, meta, setCookies }, input) =>
-      signedIn(deps, await google.exchangeAuthCode(deps, input.code, meta), setCookies),
+      signedIn(deps, await exchangeAuthCode(deps, input.code, meta), setCookies),
     // The code arrives as a query parameter (the callback's redirect); a JSON body is accepted too.
     rest: [{ method: "post", path: "/exchange-auth-code", from: "query+body" }],
   }),

@@ -20,10 +20,21 @@ import {
 } from "../../shared/schemas/blog";
 import { detailMessage } from "../../shared/schemas/common";
 import { AppError } from "../errors";
+import { adminDeleteSubscription } from "../services/blog/admin-delete-subscription";
+import { adminGetPost } from "../services/blog/admin-get-post";
+import { adminListPosts } from "../services/blog/admin-list-posts";
+import { adminListSubscriptions } from "../services/blog/admin-list-subscriptions";
+import { cancelMySubscription } from "../services/blog/cancel-my-subscription";
 import { confirmWithToken } from "../services/blog/confirmation";
+import { createPost } from "../services/blog/create-post";
+import { deletePost } from "../services/blog/delete-post";
+import { getMySubscription } from "../services/blog/get-my-subscription";
+import { getPostBySlug } from "../services/blog/get-post-by-slug";
+import { listPublishedPosts } from "../services/blog/list-published-posts";
 import { adminOutbox } from "../services/blog/outbox";
-import * as posts from "../services/blog/posts";
-import * as subs from "../services/blog/subscriptions";
+import { subscribe } from "../services/blog/subscribe";
+import { unsubscribeWithToken } from "../services/blog/unsubscribe-with-token";
+import { updatePost } from "../services/blog/update-post";
 import { mutation, query } from "./define";
 
 const byId = z.strictObject({ id: z.string().trim().min(1).max(100) });
@@ -35,7 +46,7 @@ export const blogPostAdminOperations = {
     summary: "All posts, drafts included, a page at a time.",
     input: adminListPostsInput.prefault({}),
     output: adminBlogPostList,
-    run: ({ deps }, input) => posts.adminListPosts(deps, input),
+    run: ({ deps }, input) => adminListPosts(deps, input),
     rest: [{ method: "get", path: "/admin/blog/posts", from: "query" }],
   }),
   get: query({
@@ -43,7 +54,7 @@ export const blogPostAdminOperations = {
     summary: "One post, draft or published.",
     input: byId,
     output: adminBlogPost,
-    run: ({ deps }, input) => posts.adminGetPost(deps, input.id),
+    run: ({ deps }, input) => adminGetPost(deps, input.id),
     rest: [{ method: "get", path: "/admin/blog/posts/{id}" }],
   }),
   create: mutation({
@@ -51,7 +62,7 @@ export const blogPostAdminOperations = {
     summary: "Writes a new post.",
     input: createPostInput,
     output: adminBlogPost,
-    run: ({ deps, user }, input) => posts.createPost(deps, user, input),
+    run: ({ deps, user }, input) => createPost(deps, user, input),
     rest: [{ method: "post", path: "/admin/blog/posts", from: "body", status: 201 }],
   }),
   update: mutation({
@@ -59,7 +70,7 @@ export const blogPostAdminOperations = {
     summary: "Changes a post.",
     input: z.strictObject({ id: byId.shape.id, updates: updatePostInput }),
     output: adminBlogPost,
-    run: ({ deps }, input) => posts.updatePost(deps, input.id, input.updates),
+    run: ({ deps }, input) => updatePost(deps, input.id, input.updates),
     rest: [{ method: "patch", path: "/admin/blog/posts/{id}", from: { bodyKey: "updates" } }],
   }),
   delete: mutation({
@@ -67,7 +78,7 @@ export const blogPostAdminOperations = {
     summary: "Deletes a post.",
     input: byId,
     output: detailMessage,
-    run: ({ deps }, input) => posts.deletePost(deps, input.id),
+    run: ({ deps }, input) => deletePost(deps, input.id),
     rest: [{ method: "delete", path: "/admin/blog/posts/{id}" }],
   }),
 };
@@ -79,7 +90,7 @@ export const blogSubscriptionAdminOperations = {
     summary: "Blog subscriptions, a page at a time.",
     input: adminListSubscriptionsInput.prefault({}),
     output: blogSubscriptionList,
-    run: ({ deps }, input) => subs.adminListSubscriptions(deps, input),
+    run: ({ deps }, input) => adminListSubscriptions(deps, input),
     rest: [{ method: "get", path: "/admin/blog/subscriptions", from: "query" }],
   }),
   delete: mutation({
@@ -87,7 +98,7 @@ export const blogSubscriptionAdminOperations = {
     summary: "Removes a subscription.",
     input: byId,
     output: detailMessage,
-    run: ({ deps }, input) => subs.adminDeleteSubscription(deps, input.id),
+    run: ({ deps }, input) => adminDeleteSubscription(deps, input.id),
     rest: [{ method: "delete", path: "/admin/blog/subscriptions/{id}" }],
   }),
 };
@@ -113,7 +124,7 @@ export const blogOperations = {
     summary: "Published posts, newest first, or best match first when searching.",
     input: listPostsInput.prefault({}),
     output: blogPostList,
-    run: ({ deps }, input) => posts.listPublishedPosts(deps, input),
+    run: ({ deps }, input) => listPublishedPosts(deps, input),
     rest: [{ method: "get", path: "/blog/posts", from: "query" }],
   }),
   get: query({
@@ -121,7 +132,7 @@ export const blogOperations = {
     summary: "A published post by slug; each read by a non-admin counts one view.",
     input: z.strictObject({ slug: z.string().trim().min(1).max(200) }),
     output: blogPost,
-    run: ({ deps, user }, input) => posts.getPostBySlug(deps, user, input.slug),
+    run: ({ deps, user }, input) => getPostBySlug(deps, user, input.slug),
     rest: [{ method: "get", path: "/blog/posts/{slug}" }],
   }),
   subscribe: mutation({
@@ -129,7 +140,7 @@ export const blogOperations = {
     summary: "Subscribes to the blog (double opt-in unless the account's e-mail is verified).",
     input: subscribeInput.prefault({}),
     output: subscribeResult,
-    run: ({ deps, user, meta }, input) => subs.subscribe(deps, user, input, meta),
+    run: ({ deps, user, meta }, input) => subscribe(deps, user, input, meta),
     // The answer carries its REST status (201 subscribed, 202 confirmation sent, 200 already).
     rest: [{ method: "post", path: "/blog/subscribe", from: "body" }],
   }),
@@ -137,7 +148,7 @@ export const blogOperations = {
     access: "user",
     summary: "The signed-in user's subscription, or null (404 over REST).",
     output: blogSubscription.nullable(),
-    run: ({ deps, user }) => subs.getMySubscription(deps, user),
+    run: ({ deps, user }) => getMySubscription(deps, user),
     rest: [
       {
         method: "get",
@@ -154,7 +165,7 @@ export const blogOperations = {
     access: "user",
     summary: "Cancels the signed-in user's own subscription.",
     output: detailMessage,
-    run: ({ deps, user }) => subs.cancelMySubscription(deps, user),
+    run: ({ deps, user }) => cancelMySubscription(deps, user),
     rest: [{ method: "delete", path: "/blog/my-subscription" }],
   }),
   /** The one-click link's token, for a client page that handles it (the link itself is a raw route). */
@@ -163,7 +174,7 @@ export const blogOperations = {
     summary: "Unsubscribes with the token of an e-mail's link.",
     input: unsubscribeTokenInput,
     output: detailMessage,
-    run: ({ deps }, input) => subs.unsubscribeWithToken(deps, input),
+    run: ({ deps }, input) => unsubscribeWithToken(deps, input),
   }),
   /** The confirmation link's token (double opt-in), for a client page that handles it. */
   confirmSubscription: mutation({

@@ -4,8 +4,9 @@ import { AppError } from "../errors";
 import { type AppEnv, appendCookies } from "../http/hono-env";
 import { REFRESH_COOKIE, readCookies } from "../http/session-cookies";
 import type { Logger } from "../lib/logger";
-import { apiTokenIsLive } from "../services/auth/api-tokens";
-import { type SessionMeta, sessionIsLive, type ValidSession } from "../services/auth/sessions";
+import { apiTokenIsLive } from "../services/auth/api-token-is-live";
+import { sessionIsLive } from "../services/auth/session-is-live";
+import type { SessionMeta, ValidSession } from "../services/auth/sessions";
 import type { OperationContext } from "./define";
 
 /** Who is calling and how the answer goes back, as each adapter knows it after authenticating. */

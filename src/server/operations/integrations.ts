@@ -24,9 +24,23 @@ import {
   trelloStatus,
   webhookList,
 } from "../../shared/schemas/integrations";
-import * as integrations from "../services/connections/connections";
-import * as exportsService from "../services/exports/exports";
-import * as webhooks from "../services/exports/webhooks";
+import { connectGithub } from "../services/connections/connect-github";
+import { deleteIntegration } from "../services/connections/delete-integration";
+import { disconnectGithub } from "../services/connections/disconnect-github";
+import { generalSettingsOf } from "../services/connections/general-settings-of";
+import { getGithubStatus } from "../services/connections/get-github-status";
+import { getIntegrationStatus } from "../services/connections/get-integration-status";
+import { jiraProjects } from "../services/connections/jira-projects";
+import { saveJiraCredentials } from "../services/connections/save-jira-credentials";
+import { saveTrelloCredentials } from "../services/connections/save-trello-credentials";
+import { trelloBoards } from "../services/connections/trello-boards";
+import { updateGeneralSettings } from "../services/connections/update-general-settings";
+import { createWebhook } from "../services/exports/create-webhook";
+import { getExport } from "../services/exports/get-export";
+import { listWebhooks } from "../services/exports/list-webhooks";
+import { previewExport } from "../services/exports/preview-export";
+import { retryExport } from "../services/exports/retry-export";
+import { startExport } from "../services/exports/start-export";
 import { mutation, query } from "./define";
 
 /** General settings: the tRPC `settings` router and /api/settings. */
@@ -35,7 +49,7 @@ export const settingsOperations = {
     access: "user",
     summary: "Your general settings.",
     output: generalSettings,
-    run: ({ user }) => integrations.generalSettingsOf(user),
+    run: ({ user }) => generalSettingsOf(user),
     rest: [{ method: "get", path: "/settings" }],
   }),
   update: mutation({
@@ -43,7 +57,7 @@ export const settingsOperations = {
     summary: "Changes your general settings.",
     input: generalSettingsInput,
     output: generalSettings,
-    run: ({ deps, user }, input) => integrations.updateGeneralSettings(deps, user, input),
+    run: ({ deps, user }, input) => updateGeneralSettings(deps, user, input),
     rest: [{ method: "patch", path: "/settings", from: "body" }],
   }),
 };
@@ -54,7 +68,7 @@ export const integrationOperations = {
     access: "user",
     summary: "Which integrations are connected, without their secrets.",
     output: integrationStatus,
-    run: ({ deps, user }) => integrations.integrationStatus(deps, user.id),
+    run: ({ deps, user }) => getIntegrationStatus(deps, user.id),
     rest: [{ method: "get", path: "/integrations" }],
   }),
   saveTrello: mutation({
@@ -62,7 +76,7 @@ export const integrationOperations = {
     summary: "Checks Trello credentials against Trello, then stores them encrypted.",
     input: trelloCredentialsInput,
     output: trelloStatus,
-    run: ({ deps, user }, input) => integrations.saveTrelloCredentials(deps, user.id, input),
+    run: ({ deps, user }, input) => saveTrelloCredentials(deps, user.id, input),
     rest: [{ method: "post", path: "/trello/credentials", from: "body" }],
   }),
   saveJira: mutation({
@@ -70,14 +84,14 @@ export const integrationOperations = {
     summary: "Checks JIRA credentials against the site, then stores them encrypted.",
     input: jiraCredentialsInput,
     output: jiraStatus,
-    run: ({ deps, user }, input) => integrations.saveJiraCredentials(deps, user.id, input),
+    run: ({ deps, user }, input) => saveJiraCredentials(deps, user.id, input),
     rest: [{ method: "post", path: "/jira/credentials", from: "body" }],
   }),
   webhooks: query({
     access: "user",
     summary: "Your webhook endpoints for GitHub and JIRA (their secrets are shown only when created).",
     output: webhookList,
-    run: ({ deps, user }) => webhooks.listWebhooks(deps, user.id),
+    run: ({ deps, user }) => listWebhooks(deps, user.id),
     rest: [{ method: "get", path: "/webhooks" }],
   }),
   createWebhook: mutation({
@@ -90,21 +104,21 @@ export const integrationOperations = {
       secret: z.string().trim().min(8, "The secret is at least 8 characters").max(200).optional(),
     }),
     output: createdWebhook,
-    run: ({ deps, user }, input) => webhooks.createWebhook(deps, user.id, input.kind, input.secret),
+    run: ({ deps, user }, input) => createWebhook(deps, user.id, input.kind, input.secret),
     rest: [{ method: "post", path: "/webhooks/{kind}", from: "body", status: 201 }],
   }),
   trelloBoards: query({
     access: "user",
     summary: "Your open Trello boards (through the stored connection), to export into one of them.",
     output: trelloBoardList,
-    run: ({ deps, user }) => integrations.trelloBoards(deps, user.id),
+    run: ({ deps, user }) => trelloBoards(deps, user.id),
     rest: [{ method: "get", path: "/trello/boards" }],
   }),
   jiraProjects: query({
     access: "user",
     summary: "The JIRA projects the stored connection can see (up to 200), to export into one of them.",
     output: jiraProjectList,
-    run: ({ deps, user }) => integrations.jiraProjects(deps, user.id),
+    run: ({ deps, user }) => jiraProjects(deps, user.id),
     rest: [{ method: "get", path: "/jira/projects" }],
   }),
   remove: mutation({
@@ -112,7 +126,7 @@ export const integrationOperations = {
     summary: "Forgets the stored credentials of one integration.",
     input: z.strictObject({ provider: z.enum(["trello", "jira"]) }),
     output: integrationStatus,
-    run: ({ deps, user }, input) => integrations.deleteIntegration(deps, user.id, input.provider),
+    run: ({ deps, user }, input) => deleteIntegration(deps, user.id, input.provider),
     rest: [
       {
         method: "delete",
@@ -136,7 +150,7 @@ export const githubOperations = {
     access: "user",
     summary: "Whether GitHub is connected, as whom, with which scopes.",
     output: githubStatus,
-    run: ({ deps, user }) => integrations.githubStatus(deps, user),
+    run: ({ deps, user }) => getGithubStatus(deps, user),
     rest: [{ method: "get", path: "/github/status" }],
   }),
   connect: mutation({
@@ -144,7 +158,7 @@ export const githubOperations = {
     summary: "Checks a GitHub token against GitHub, then stores it encrypted.",
     input: githubConnectInput,
     output: githubStatus,
-    run: ({ deps, user }, input) => integrations.connectGithub(deps, user, input),
+    run: ({ deps, user }, input) => connectGithub(deps, user, input),
     rest: [
       {
         method: "post",
@@ -159,7 +173,7 @@ export const githubOperations = {
     access: "user",
     summary: "Forgets the GitHub token.",
     output: detailMessage,
-    run: ({ deps, user }) => integrations.disconnectGithub(deps, user),
+    run: ({ deps, user }) => disconnectGithub(deps, user),
     rest: [{ method: "delete", path: "/github/disconnect" }],
   }),
 };
@@ -173,7 +187,7 @@ export const exportOperations = {
     summary: "Starts an export of a task tree to a new JIRA project (and Confluence).",
     input: startJiraExportInput,
     output: startedExport,
-    run: ({ deps, user }, input) => exportsService.startExport(deps, user, "jira", input),
+    run: ({ deps, user }, input) => startExport(deps, user, "jira", input),
     rest: [{ method: "post", path: "/jira/start-export", from: "body", status: 202 }],
   }),
   startTrello: mutation({
@@ -181,7 +195,7 @@ export const exportOperations = {
     summary: "Starts an export of a task tree to a new Trello board.",
     input: startTrelloExportInput,
     output: startedExport,
-    run: ({ deps, user }, input) => exportsService.startExport(deps, user, "trello", input),
+    run: ({ deps, user }, input) => startExport(deps, user, "trello", input),
     rest: [{ method: "post", path: "/trello/start-export", from: "body", status: 202 }],
   }),
   startGithub: mutation({
@@ -189,7 +203,7 @@ export const exportOperations = {
     summary: "Starts an export of a task tree to GitHub issues.",
     input: startGithubExportInput,
     output: startedExport,
-    run: ({ deps, user }, input) => exportsService.startExport(deps, user, "github", input),
+    run: ({ deps, user }, input) => startExport(deps, user, "github", input),
     rest: [{ method: "post", path: "/github/start-export", from: "body", status: 202 }],
   }),
   preview: query({
@@ -198,7 +212,7 @@ export const exportOperations = {
       "What an export of a plan to a place would do before it runs: how many earlier items it updates, how many it creates, how many it marks removed.",
     input: exportPreviewInput,
     output: exportPreview,
-    run: ({ deps, user }, input) => exportsService.previewExport(deps, user, input),
+    run: ({ deps, user }, input) => previewExport(deps, user, input),
     rest: [{ method: "get", path: "/exports/preview", from: "query" }],
   }),
   get: query({
@@ -206,7 +220,7 @@ export const exportOperations = {
     summary: "An export's state and progress.",
     input: exportId,
     output: exportView,
-    run: ({ deps, user }, input) => exportsService.getExport(deps, user.id, input.id),
+    run: ({ deps, user }, input) => getExport(deps, user.id, input.id),
     rest: [{ method: "get", path: "/exports/{id}" }],
   }),
   retry: mutation({
@@ -214,7 +228,7 @@ export const exportOperations = {
     summary: "Retries a failed export from where it stopped.",
     input: exportId,
     output: exportView,
-    run: ({ deps, user }, input) => exportsService.retryExport(deps, user.id, input.id),
+    run: ({ deps, user }, input) => retryExport(deps, user.id, input.id),
     rest: [{ method: "post", path: "/exports/{id}/retry" }],
   }),
 };

@@ -3,13 +3,20 @@ import { googleExchangeInput } from "../../shared/schemas/auth";
 import { blogPost, confirmSubscriptionInput, unsubscribeTokenInput } from "../../shared/schemas/blog";
 import { detailMessage } from "../../shared/schemas/common";
 import { EXPORT_KINDS } from "../../shared/schemas/integrations";
-import * as google from "../services/auth/google";
+import { allowedRedirects } from "../services/auth/allowed-redirects";
+import { completeGoogleSignIn } from "../services/auth/complete-google-sign-in";
+import { issueAuthCode } from "../services/auth/issue-auth-code";
 import { confirmWithToken } from "../services/blog/confirmation";
-import { findPublishedPost } from "../services/blog/posts";
-import { postHeadTags, robotsTxt, rssXml, sitemapXml } from "../services/blog/seo";
-import * as subs from "../services/blog/subscriptions";
-import { readUpload, saveBlogImage } from "../services/blog/uploads";
-import { receiveWebhook, webhookExists } from "../services/exports/webhooks";
+import { findPublishedPost } from "../services/blog/find-published-post";
+import { postHeadTags } from "../services/blog/post-head-tags";
+import { readUpload } from "../services/blog/read-upload";
+import { robotsTxt } from "../services/blog/robots-txt";
+import { rssXml } from "../services/blog/rss-xml";
+import { saveBlogImage } from "../services/blog/save-blog-image";
+import { sitemapXml } from "../services/blog/sitemap-xml";
+import { unsubscribeWithToken } from "../services/blog/unsubscribe-with-token";
+import { receiveWebhook } from "../services/exports/receive-webhook";
+import { webhookExists } from "../services/exports/webhook-exists";
 import { mutation, query } from "./define";
 
 /**
@@ -36,12 +43,12 @@ export const linkOperations = {
     input: googleExchangeInput,
     output: z.object({ code: z.string() }),
     run: async ({ deps, meta }, input) => {
-      const { user } = await google.completeGoogleSignIn(
+      const { user } = await completeGoogleSignIn(
         deps,
-        { ...input, redirect_uri: google.allowedRedirects(deps).server },
+        { ...input, redirect_uri: allowedRedirects(deps).server },
         meta,
       );
-      return { code: await google.issueAuthCode(deps, user.id) };
+      return { code: await issueAuthCode(deps, user.id) };
     },
   }),
   /** The one-click unsubscribe link of every e-mail. */
@@ -50,7 +57,7 @@ export const linkOperations = {
     summary: "Unsubscribes with the token of an e-mail's link.",
     input: unsubscribeTokenInput,
     output: detailMessage,
-    run: ({ deps }, input) => subs.unsubscribeWithToken(deps, input),
+    run: ({ deps }, input) => unsubscribeWithToken(deps, input),
   }),
   /** The link in the confirmation e-mail (double opt-in). */
   confirmLink: mutation({

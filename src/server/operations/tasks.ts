@@ -47,29 +47,47 @@ import {
   trackerChanges,
 } from "../../shared/schemas/tracker-changes";
 import { compactTree } from "../../shared/tree-compact";
-import * as sync from "../services/exports/sync";
-import * as tracker from "../services/exports/tracker-changes";
-import * as activity from "../services/tasks/activity";
-import * as actuals from "../services/tasks/actuals";
+import { listTrackerChanges } from "../services/exports/list-tracker-changes";
+import { resolveTrackerChange } from "../services/exports/resolve-tracker-change";
+import { syncPlan } from "../services/exports/sync";
+import { acceptReplan } from "../services/tasks/accept-replan";
+import { listActivity } from "../services/tasks/activity";
+import { addDependency } from "../services/tasks/add-dependency";
+import { addNote } from "../services/tasks/add-note";
 import { addTask } from "../services/tasks/add-task";
 import { usageOf } from "../services/tasks/allowance";
-import * as approval from "../services/tasks/approval";
-import * as claims from "../services/tasks/claims";
+import { approveTask } from "../services/tasks/approve-task";
 import { completeTask } from "../services/tasks/complete-task";
 import { createTask } from "../services/tasks/create-task";
+import { deleteNote } from "../services/tasks/delete-note";
 import { deleteSubtask } from "../services/tasks/delete-subtask";
 import { deleteTask } from "../services/tasks/delete-task";
-import { addDependency, getDependencies, removeDependency } from "../services/tasks/dependencies";
+import { editNote } from "../services/tasks/edit-note";
+import { getDependencies } from "../services/tasks/get-dependencies";
+import { getPlanActuals } from "../services/tasks/get-plan-actuals";
+import { getReading } from "../services/tasks/get-reading";
+import { getReplan } from "../services/tasks/get-replan";
+import { getReviewState } from "../services/tasks/get-review-state";
+import { getScopeChanges } from "../services/tasks/get-scope-changes";
+import { getTask } from "../services/tasks/get-task";
+import { getTaskStats } from "../services/tasks/get-task-stats";
+import { listClaims } from "../services/tasks/list-claims";
+import { listNotes } from "../services/tasks/list-notes";
+import { listRevisions } from "../services/tasks/list-revisions";
+import { listTasks } from "../services/tasks/list-tasks";
 import { moveTask } from "../services/tasks/move";
-import * as notes from "../services/tasks/notes";
-import { getTask, getTaskStats, listTasks } from "../services/tasks/read";
-import * as readings from "../services/tasks/reading";
-import * as replan from "../services/tasks/replan";
+import { planProject } from "../services/tasks/plan-project";
+import { proposeReplan } from "../services/tasks/propose-replan";
+import { rejectTask } from "../services/tasks/reject-task";
+import { removeDependency } from "../services/tasks/remove-dependency";
 import { restartDecomposition } from "../services/tasks/restart-decomposition";
-import * as review from "../services/tasks/review";
-import { listRevisions, restoreRevision } from "../services/tasks/revisions";
+import { restoreRevision } from "../services/tasks/restore-revision";
+import { resubmitTask } from "../services/tasks/resubmit-task";
+import { reviewPlan } from "../services/tasks/review-plan";
 import { getSchedule } from "../services/tasks/schedule";
+import { setReading } from "../services/tasks/set-reading";
 import { readTree } from "../services/tasks/tree-reads";
+import { unlockTask } from "../services/tasks/unlock-task";
 import { updateEventModel } from "../services/tasks/update-event-model";
 import { updateTask } from "../services/tasks/update-task";
 import { mutation, query } from "./define";
@@ -143,7 +161,7 @@ export const taskOperations = {
       "What was read of a project's description: the kind of work with its reasons, the kinds you may choose, and each item with its role (work items are R1, R2, ... in order; other items have no id).",
     input: byId,
     output: reading,
-    run: ({ deps, user }, input) => readings.getReading(deps, user.id, input.id),
+    run: ({ deps, user }, input) => getReading(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/reading" }],
   }),
   setReading: mutation({
@@ -152,7 +170,7 @@ export const taskOperations = {
       "Replaces the reading of a project waiting for your check: its kind and its items, in order, each with its text and role (409 once it is planned).",
     input: setReadingInput.extend({ id: taskId }),
     output: reading,
-    run: ({ deps, user }, { id, ...input }) => readings.setReading(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => setReading(deps, user.id, id, input),
     rest: [{ method: "put", path: "/tasks/{id}/reading", from: "body" }],
   }),
   plan: mutation({
@@ -161,7 +179,7 @@ export const taskOperations = {
       "Plans a project waiting for your check from its reading as it now stands; uses one of the monthly allowance (409 unless awaiting_review).",
     input: byId,
     output: task,
-    run: ({ deps, user }, input) => readings.planProject(deps, user.id, input.id),
+    run: ({ deps, user }, input) => planProject(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/plan" }],
   }),
   update: mutation({
@@ -239,7 +257,7 @@ export const taskOperations = {
     summary: "Approves a plan waiting for review; its decomposition continues.",
     input: byId,
     output: task,
-    run: ({ deps, user }, input) => review.approveTask(deps, user, input.id),
+    run: ({ deps, user }, input) => approveTask(deps, user, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/approve" }],
   }),
   reject: mutation({
@@ -247,7 +265,7 @@ export const taskOperations = {
     summary: "Rejects a plan waiting for review, with a reason.",
     input: rejectTaskInput.extend({ id: taskId }),
     output: task,
-    run: ({ deps, user }, { id, ...input }) => review.rejectTask(deps, user, id, input),
+    run: ({ deps, user }, { id, ...input }) => rejectTask(deps, user, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/reject", from: "body" }],
   }),
   resubmit: mutation({
@@ -255,7 +273,7 @@ export const taskOperations = {
     summary: "Resubmits a rejected task, optionally with a new description.",
     input: resubmitTaskInput.extend({ id: taskId }),
     output: task,
-    run: ({ deps, user }, { id, ...input }) => review.resubmitTask(deps, user, id, input),
+    run: ({ deps, user }, { id, ...input }) => resubmitTask(deps, user, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/resubmit", from: "body" }],
   }),
   addDependency: mutation({
@@ -297,7 +315,7 @@ export const taskOperations = {
       "What the plan's work actually took: scope and done over time (burn-up) and estimate against actual hours, by estimate source.",
     input: byId,
     output: planActuals,
-    run: ({ deps, user }, { id }) => actuals.getPlanActuals(deps, user.id, id),
+    run: ({ deps, user }, { id }) => getPlanActuals(deps, user.id, id),
     rest: [{ method: "get", path: "/tasks/{id}/actuals" }],
   }),
   scopeChanges: query({
@@ -305,7 +323,7 @@ export const taskOperations = {
     summary: "What the plan's history says changed since a date: tasks added, removed and re-estimated.",
     input: scopeChangesInput.extend({ id: taskId }),
     output: scopeChanges,
-    run: ({ deps, user }, { id, ...input }) => actuals.getScopeChanges(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => getScopeChanges(deps, user.id, id, input),
     rest: [{ method: "get", path: "/tasks/{id}/scope-changes", from: "query" }],
   }),
   move: mutation({
@@ -323,7 +341,7 @@ export const taskOperations = {
       "Asks the planner for a new subtree of a task, with optional guidance, and returns the changes as a proposal; the tree is not touched.",
     input: replanInput.extend({ id: taskId }),
     output: replanProposal,
-    run: ({ deps, user }, { id, ...input }) => replan.proposeReplan(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => proposeReplan(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/replan", from: "body" }],
   }),
   getReplan: query({
@@ -331,7 +349,7 @@ export const taskOperations = {
     summary: "A re-plan proposal of a task.",
     input: z.strictObject({ id: taskId, proposal_id: taskId }),
     output: replanProposal,
-    run: ({ deps, user }, input) => replan.getReplan(deps, user.id, input.id, input.proposal_id),
+    run: ({ deps, user }, input) => getReplan(deps, user.id, input.id, input.proposal_id),
     rest: [{ method: "get", path: "/tasks/{id}/replan/{proposal_id}" }],
   }),
   acceptReplan: mutation({
@@ -341,7 +359,7 @@ export const taskOperations = {
     input: acceptReplanInput.extend({ id: taskId, proposal_id: taskId }),
     output: replanResult,
     run: ({ deps, user }, { id, proposal_id, ...input }) =>
-      replan.acceptReplan(deps, user.id, id, proposal_id, input),
+      acceptReplan(deps, user.id, id, proposal_id, input),
     rest: [{ method: "post", path: "/tasks/{id}/replan/{proposal_id}/accept", from: "body" }],
   }),
   unlock: mutation({
@@ -350,7 +368,7 @@ export const taskOperations = {
       "Lets re-plans change a task a person edited or an export created (a completed task stays locked).",
     input: byId,
     output: task,
-    run: ({ deps, user }, input) => replan.unlockTask(deps, user.id, input.id),
+    run: ({ deps, user }, input) => unlockTask(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/unlock" }],
   }),
   activity: query({
@@ -359,7 +377,7 @@ export const taskOperations = {
       "Who did what on the plan, newest first, a page at a time (before = the previous page's next_before): edits, status, claims, comments, reviews, exports and tracker changes taken, by people and their agents.",
     input: activityQuery.extend({ id: taskId }),
     output: activityPage,
-    run: ({ deps, user }, { id, ...input }) => activity.listActivity(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => listActivity(deps, user.id, id, input),
     rest: [{ method: "get", path: "/tasks/{id}/activity", from: "query" }],
   }),
   reviews: query({
@@ -368,7 +386,7 @@ export const taskOperations = {
       "Whether the plan needs an approval before it is exported, and where it stands: waiting, approved, changes requested, or stale (changed since).",
     input: byId,
     output: reviewState,
-    run: ({ deps, user }, input) => approval.getReviewState(deps, user.id, input.id),
+    run: ({ deps, user }, input) => getReviewState(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/reviews" }],
   }),
   review: mutation({
@@ -377,7 +395,7 @@ export const taskOperations = {
       "Records a review of a plan that needs approval: approve or request_changes, with a comment (owners and admins of its team; a personal plan's creator).",
     input: reviewInput.extend({ id: taskId }),
     output: reviewState,
-    run: ({ deps, user }, { id, ...input }) => approval.reviewPlan(deps, user.id, id, input),
+    run: ({ deps, user }, { id, ...input }) => reviewPlan(deps, user.id, id, input),
     rest: [{ method: "post", path: "/tasks/{id}/reviews", from: "body", status: 201 }],
   }),
   claims: query({
@@ -385,7 +403,7 @@ export const taskOperations = {
     summary: "Who works on which task of the plan now, until when (issue 41): the claims held on its tasks.",
     input: byId,
     output: planClaims,
-    run: ({ deps, user }, input) => claims.listClaims(deps, user.id, input.id),
+    run: ({ deps, user }, input) => listClaims(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/claims" }],
   }),
   revisions: query({
@@ -410,7 +428,7 @@ export const taskOperations = {
       "Asks JIRA, GitHub and Trello for what exports made for this plan: statuses move the tasks to match; other edits made there wait for review (trackerChanges).",
     input: byId,
     output: syncResult,
-    run: ({ deps, user }, input) => sync.syncPlan(deps, user.id, input.id),
+    run: ({ deps, user }, input) => syncPlan(deps, user.id, input.id),
     rest: [{ method: "post", path: "/tasks/{id}/sync" }],
   }),
   trackerChanges: query({
@@ -419,7 +437,7 @@ export const taskOperations = {
       "Edits people made on JIRA, GitHub or Trello since the last export or sync (titles, descriptions, story points, parents, items added or closed there), waiting for review, each with theirs and ours.",
     input: byId,
     output: trackerChanges,
-    run: ({ deps, user }, input) => tracker.listTrackerChanges(deps, user.id, input.id),
+    run: ({ deps, user }, input) => listTrackerChanges(deps, user.id, input.id),
     rest: [{ method: "get", path: "/tasks/{id}/tracker-changes" }],
   }),
   resolveTrackerChange: mutation({
@@ -429,7 +447,7 @@ export const taskOperations = {
     input: resolveTrackerChangeInput.extend({ id: taskId }),
     output: resolvedTrackerChange,
     run: ({ deps, user }, { id, change_id, decision }) =>
-      tracker.resolveTrackerChange(deps, user.id, id, change_id, decision),
+      resolveTrackerChange(deps, user.id, id, change_id, decision),
     rest: [{ method: "post", path: "/tasks/{id}/tracker-changes/{change_id}", from: "body" }],
   }),
   notes: query({
@@ -437,7 +455,7 @@ export const taskOperations = {
     summary: "A task's notes, oldest first: what a person or a coding agent noted while doing it.",
     input: byId,
     output: taskNotes,
-    run: ({ deps, user }, input) => notes.listNotes(deps, user.id, input.id),
+    run: ({ deps, user }, input) => listNotes(deps, user.id, input.id),
     rest: [
       { method: "get", path: "/tasks/{id}/notes" },
       { method: "get", path: "/tasks/{id}/comments" },
@@ -448,7 +466,7 @@ export const taskOperations = {
     summary: "Appends a timestamped note to a task (signed with the token's name when a token wrote it).",
     input: addNoteInput.extend({ id: taskId }),
     output: taskNote,
-    run: ({ deps, user, apiToken }, { id, ...input }) => notes.addNote(deps, user.id, id, input, apiToken),
+    run: ({ deps, user, apiToken }, { id, ...input }) => addNote(deps, user.id, id, input, apiToken),
     rest: [
       { method: "post", path: "/tasks/{id}/notes", from: "body", status: 201 },
       { method: "post", path: "/tasks/{id}/comments", from: "body", status: 201 },
@@ -459,8 +477,7 @@ export const taskOperations = {
     summary: "Changes a comment (its author only); a new @mention in it is told.",
     input: editNoteInput.extend({ id: taskId, comment_id: taskId }),
     output: taskNote,
-    run: ({ deps, user }, { id, comment_id, ...input }) =>
-      notes.editNote(deps, user.id, id, comment_id, input),
+    run: ({ deps, user }, { id, comment_id, ...input }) => editNote(deps, user.id, id, comment_id, input),
     rest: [{ method: "patch", path: "/tasks/{id}/comments/{comment_id}", from: "body" }],
   }),
   deleteNote: mutation({
@@ -468,7 +485,7 @@ export const taskOperations = {
     summary: "Deletes a comment: its author, the plan's creator, or an owner or admin of the plan's team.",
     input: z.strictObject({ id: taskId, comment_id: taskId }),
     output: taskNotes,
-    run: ({ deps, user }, input) => notes.deleteNote(deps, user.id, input.id, input.comment_id),
+    run: ({ deps, user }, input) => deleteNote(deps, user.id, input.id, input.comment_id),
     rest: [{ method: "delete", path: "/tasks/{id}/comments/{comment_id}" }],
   }),
   addTask: mutation({

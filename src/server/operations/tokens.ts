@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { apiTokenList, createTokenInput, newApiToken } from "../../shared/schemas/tokens";
-import * as tokens from "../services/auth/api-tokens";
+import { createApiToken } from "../services/auth/create-api-token";
+import { listApiTokens } from "../services/auth/list-api-tokens";
+import { revokeApiToken } from "../services/auth/revoke-api-token";
 import { mutation, query } from "./define";
 
 /** Personal access tokens: the tRPC `tokens` router and /api/tokens. Only a signed-in session manages them. */
@@ -12,7 +14,7 @@ export const tokenOperations = {
       "Makes a personal access token (read or write, 30, 90 or 365 days or no expiry); it is shown once.",
     input: createTokenInput,
     output: newApiToken,
-    run: ({ deps, user }, input) => tokens.createApiToken(deps, user.id, input),
+    run: ({ deps, user }, input) => createApiToken(deps, user.id, input),
     rest: [{ method: "post", path: "/tokens", from: "body", status: 201 }],
   }),
   list: query({
@@ -20,7 +22,7 @@ export const tokenOperations = {
     sessionOnly: true,
     summary: "Your personal access tokens with their last use (never the tokens themselves).",
     output: apiTokenList,
-    run: ({ deps, user }) => tokens.listApiTokens(deps, user.id),
+    run: ({ deps, user }) => listApiTokens(deps, user.id),
     rest: [{ method: "get", path: "/tokens" }],
   }),
   revoke: mutation({
@@ -29,7 +31,7 @@ export const tokenOperations = {
     summary: "Revokes a personal access token at once.",
     input: z.strictObject({ id: z.string().trim().min(1).max(100) }),
     output: z.void(),
-    run: ({ deps, user }, input) => tokens.revokeApiToken(deps, user.id, input.id),
+    run: ({ deps, user }, input) => revokeApiToken(deps, user.id, input.id),
     rest: [{ method: "delete", path: "/tokens/{id}", status: 204 }],
   }),
 };

@@ -1,15 +1,15 @@
-import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { refreshTokens, sessions, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { hashSecret, randomToken, secretMatches, splitToken } from "../../lib/secret-tokens";
 
-const DAY = 24 * 60 * 60 * 1000;
-/** Sliding expiry is written back at most this often, so a busy client does not write on every request. */
-const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+export const DAY = 24 * 60 * 60 * 1000;
 
 export type SessionMeta = { ip?: string | null; userAgent?: string | null };
+
 export type UserRow = typeof users.$inferSelect;
+
 export type IssuedTokens = { accessToken: string; refreshToken: string; sessionId: string; expiresAt: Date };
 
 async function issueRefreshToken(deps: Deps, sessionId: string): Promise<string> {
@@ -55,42 +55,6 @@ export type ValidSession = {
 /** The personal access token a caller used: what it may do, and its name (shown on the notes it writes). */
 export type ApiTokenUse = { id: string; scope: "read" | "write"; name: string };
 
-/** Checks an access token; extends its idle expiry (sliding) and returns its user, or null. */
-export async function validateAccessToken(deps: Deps, token: string): Promise<ValidSession | null> {
-  const parts = splitToken(token);
-  if (!parts) return null;
-  const [row] = await deps.db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, parts.id))
-    .limit(1);
-  if (!row) return null;
-  const now = Date.now();
-  // The secret a refresh just replaced keeps working for the grace window (requests in flight, other tabs).
-  const previous =
-    row.session.previousSecretHash !== null &&
-    row.session.previousSecretExpiresAt !== null &&
-    row.session.previousSecretExpiresAt.getTime() > now &&
-    secretMatches(parts.secret, row.session.previousSecretHash);
-  if (!secretMatches(parts.secret, row.session.secretHash) && !previous) return null;
-  if (row.session.expiresAt.getTime() <= now) {
-    await deps.db.delete(sessions).where(eq(sessions.id, parts.id));
-    await announceSessionsEnded(deps, [parts.id]);
-    return null;
-  }
-  if (row.user.disabled) return null;
-  let expiresAt = row.session.expiresAt;
-  if (now - row.session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-    expiresAt = new Date(now + deps.config.SESSION_IDLE_DAYS * DAY);
-    await deps.db
-      .update(sessions)
-      .set({ lastUsedAt: new Date(now), expiresAt })
-      .where(eq(sessions.id, parts.id));
-  }
-  return { sessionId: row.session.id, user: row.user, expiresAt };
-}
-
 /** Every process closes the sockets of these sessions (realtime/session-sockets.ts listens). */
 export const SESSION_ENDED_CHANNEL = "atomize_session_ended";
 
@@ -110,11 +74,6 @@ export async function announceSessionsEnded(
   }
 }
 
-export async function invalidateSession(deps: Deps, sessionId: string): Promise<void> {
-  await deps.db.delete(sessions).where(eq(sessions.id, sessionId));
-  await announceSessionsEnded(deps, [sessionId]);
-}
-
 export async function invalidateUserSessions(deps: Deps, userId: string): Promise<void> {
   const ended = await deps.db
     .delete(sessions)
@@ -124,27 +83,6 @@ export async function invalidateUserSessions(deps: Deps, userId: string): Promis
     deps,
     ended.map((s) => s.id),
   );
-}
-
-/** Whether a session still exists and has not expired (sockets re-check this; cheaper than a token). */
-/** Which of these session ids are sessions that have not expired (up to a few hundred at a time). */
-export async function liveSessionIds(deps: Pick<Deps, "db">, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const live = await deps.db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(inArray(sessions.id, ids), gt(sessions.expiresAt, new Date())));
-  return new Set(live.map((r) => r.id));
-}
-
-export async function sessionIsLive(deps: Pick<Deps, "db">, sessionId: string): Promise<boolean> {
-  const [row] = await deps.db
-    .select({ expiresAt: sessions.expiresAt, disabled: users.disabled })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sessionId))
-    .limit(1);
-  return Boolean(row && !row.disabled && row.expiresAt.getTime() > Date.now());
 }
 
 /**
@@ -226,18 +164,4 @@ export async function rotateRefreshToken(
     throw invalid;
   }
   return outcome;
-}
-
-/** Housekeeping: drops expired sessions and refresh tokens. */
-export async function purgeExpiredSessions(deps: Deps): Promise<void> {
-  const now = new Date();
-  const ended = await deps.db
-    .delete(sessions)
-    .where(lt(sessions.expiresAt, now))
-    .returning({ id: sessions.id });
-  await announceSessionsEnded(
-    deps,
-    ended.map((s) => s.id),
-  );
-  await deps.db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now));
 }

@@ -1,13 +1,11 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { BLOG_IMAGE_MAX_BYTES, BLOG_MESSAGES, type UploadedImage } from "../../../shared/schemas/blog";
+import { BLOG_MESSAGES } from "../../../shared/schemas/blog";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 
 export type ImageKind = { ext: "jpg" | "png" | "gif" | "webp"; contentType: string };
 
-const KINDS: Record<ImageKind["ext"], ImageKind> = {
+export const KINDS: Record<ImageKind["ext"], ImageKind> = {
   jpg: { ext: "jpg", contentType: "image/jpeg" },
   png: { ext: "png", contentType: "image/png" },
   gif: { ext: "gif", contentType: "image/gif" },
@@ -15,6 +13,7 @@ const KINDS: Record<ImageKind["ext"], ImageKind> = {
 };
 
 const startsWith = (b: Uint8Array, sig: number[], at = 0) => sig.every((v, i) => b[at + i] === v);
+
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
 
 /** The image type from the file's first bytes (its name and declared type are not trusted). */
@@ -38,35 +37,5 @@ export const invalidImage = () =>
   new AppError("UNPROCESSABLE_CONTENT", BLOG_MESSAGES.invalidImage, {
     fieldErrors: [{ field: "file", message: BLOG_MESSAGES.invalidImage }],
   });
+
 export const imageTooLarge = () => new AppError("PAYLOAD_TOO_LARGE", BLOG_MESSAGES.imageTooLarge);
-
-/** POST /uploads/blog-image: a JPEG, PNG, GIF or WebP of at most 5 MB, saved under DATA_DIR/uploads. */
-export async function saveBlogImage(deps: Deps, file: unknown): Promise<UploadedImage> {
-  if (!(file instanceof Blob)) throw invalidImage();
-  if (file.size > BLOG_IMAGE_MAX_BYTES) throw imageTooLarge();
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  if (bytes.length > BLOG_IMAGE_MAX_BYTES) throw imageTooLarge();
-  const kind = sniffImage(bytes);
-  if (!kind) throw invalidImage();
-  const dir = uploadsDir(deps);
-  await mkdir(dir, { recursive: true });
-  const name = `${randomBytes(16).toString("hex")}.${kind.ext}`;
-  await writeFile(path.join(dir, name), bytes, { flag: "wx" });
-  deps.log.info("blog image uploaded", { name, bytes: bytes.length });
-  return { url: `/uploads/${name}` };
-}
-
-/** A stored upload by name, or null (unknown or malformed names alike). */
-export async function readUpload(
-  deps: Deps,
-  name: string,
-): Promise<{ bytes: Buffer; contentType: string } | null> {
-  const m = UPLOAD_NAME.exec(name);
-  if (!m) return null;
-  const kind = KINDS[m[1] as ImageKind["ext"]];
-  try {
-    return { bytes: await readFile(path.join(uploadsDir(deps), name)), contentType: kind.contentType };
-  } catch {
-    return null;
-  }
-}

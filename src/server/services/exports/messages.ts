@@ -1,7 +1,8 @@
 import type { ExportKind, ExportMessage } from "../../../shared/schemas/integrations";
 import type { Deps } from "../../deps";
 import type { BusEvent } from "../../events/event-bus";
-import { getOwnedExport, toExportView } from "./exports";
+import { toExportView } from "./exports";
+import { getOwnedExport } from "./get-owned-export";
 import type { ExportRow } from "./tracker";
 
 /**

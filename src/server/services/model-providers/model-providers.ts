@@ -1,16 +1,13 @@
 import type { z } from "zod";
 import {
   type ConnectionTestResult,
-  type InstanceModelProviderView,
   type ModelProviderView,
   type modelProviderInput,
   type OllamaDetection,
-  type PlannerForMe,
   PROVIDER_CONCURRENCY,
 } from "../../../shared/schemas/model-providers";
 import type { Deps } from "../../deps";
 import {
-  deleteProvider,
   type ProviderOwner,
   readProvider,
   type StoredProvider,
@@ -39,30 +36,20 @@ function connectionCode(err: unknown): string | undefined {
 
 /** Connection tests one user may start per window: each is a real, possibly billed, call. */
 export const CONNECTION_TESTS = { max: 10, windowMs: 10 * 60_000 } as const;
+
 /** Only a long key shows its last four characters; a short one would give too much of itself away. */
 const HINT_MIN_KEY_LENGTH = 16;
 
-const own = (user: UserRow): ProviderOwner => ({ userId: user.id });
-const INSTANCE: ProviderOwner = { instance: true };
+export const own = (user: UserRow): ProviderOwner => ({ userId: user.id });
 
-function requireAdmin(user: UserRow) {
+export const INSTANCE: ProviderOwner = { instance: true };
+
+export function requireAdmin(user: UserRow) {
   if (user.role !== "admin")
     throw new AppError("FORBIDDEN", "You don't have permission to perform this action.");
 }
 
-/** The environment sets the instance's provider (and wins over the instance settings). */
-function environmentProvider(deps: Deps): InstanceModelProviderView["environment"] {
-  const c = deps.config;
-  if (!c.llmEnabled) return null;
-  return {
-    base_url: c.OPENAI_BASE_URL || "https://api.openai.com/v1",
-    model: c.LLM_MODEL,
-    api_key_saved: Boolean(c.OPENAI_API_KEY),
-    concurrency: c.LLM_CONCURRENCY,
-  };
-}
-
-function refuseWhenEnvironmentSets(deps: Deps) {
+export function refuseWhenEnvironmentSets(deps: Deps) {
   if (deps.config.llmEnabled)
     throw new AppError(
       "CONFLICT",
@@ -70,7 +57,7 @@ function refuseWhenEnvironmentSets(deps: Deps) {
     );
 }
 
-function viewOf(stored: StoredProvider | null): ModelProviderView {
+export function viewOf(stored: StoredProvider | null): ModelProviderView {
   if (!stored)
     return {
       configured: false,
@@ -95,7 +82,7 @@ function viewOf(stored: StoredProvider | null): ModelProviderView {
   };
 }
 
-type ProviderSettings = z.output<typeof modelProviderInput>;
+export type ProviderSettings = z.output<typeof modelProviderInput>;
 
 /** Who chose a provider's address, for the outbound guard: a user, or an admin for the instance. */
 const chooserOf = (owner: ProviderOwner): Chooser => ("userId" in owner ? "user" : "admin");
@@ -128,7 +115,7 @@ function refuseKeyOnNewAddress(saved: StoredProvider | null, input: ProviderSett
   throw new AppError("UNPROCESSABLE_CONTENT", message, { fieldErrors: [{ field: "api_key", message }] });
 }
 
-async function save(deps: Deps, user: UserRow, owner: ProviderOwner, input: ProviderSettings) {
+export async function save(deps: Deps, user: UserRow, owner: ProviderOwner, input: ProviderSettings) {
   refuseUnreachableAddress(deps, owner, input.base_url);
   const before = await readProvider(deps, owner);
   refuseKeyOnNewAddress(before, input);
@@ -154,7 +141,7 @@ async function save(deps: Deps, user: UserRow, owner: ProviderOwner, input: Prov
   return viewOf(await readProvider(deps, owner));
 }
 
-async function test(
+export async function test(
   deps: Deps,
   user: UserRow,
   owner: ProviderOwner,
@@ -200,87 +187,13 @@ async function test(
   return result;
 }
 
-// ---- the caller's own provider --------------------------------------------------------------------
-
-export async function getOwnProvider(deps: Deps, user: UserRow): Promise<ModelProviderView> {
-  return viewOf(await readProvider(deps, own(user)));
-}
-
-export function saveOwnProvider(
-  deps: Deps,
-  user: UserRow,
-  input: ProviderSettings,
-): Promise<ModelProviderView> {
-  return save(deps, user, own(user), input);
-}
-
-export async function removeOwnProvider(deps: Deps, user: UserRow): Promise<ModelProviderView> {
-  if (await deleteProvider(deps, own(user)))
-    deps.log.info("model provider removed", { owner: "user", userId: user.id });
-  return viewOf(null);
-}
-
-export function testOwnProvider(
-  deps: Deps,
-  user: UserRow,
-  input: ProviderSettings,
-): Promise<ConnectionTestResult> {
-  return test(deps, user, own(user), input);
-}
-
-// ---- the instance's provider (admins) -------------------------------------------------------------
-
-export async function getInstanceProvider(deps: Deps, user: UserRow): Promise<InstanceModelProviderView> {
-  requireAdmin(user);
-  return { ...viewOf(await readProvider(deps, INSTANCE)), environment: environmentProvider(deps) };
-}
-
-export async function saveInstanceProvider(
-  deps: Deps,
-  user: UserRow,
-  input: ProviderSettings,
-): Promise<InstanceModelProviderView> {
-  requireAdmin(user);
-  refuseWhenEnvironmentSets(deps);
-  return { ...(await save(deps, user, INSTANCE, input)), environment: null };
-}
-
-export async function removeInstanceProvider(deps: Deps, user: UserRow): Promise<InstanceModelProviderView> {
-  requireAdmin(user);
-  refuseWhenEnvironmentSets(deps);
-  if (await deleteProvider(deps, INSTANCE))
-    deps.log.info("model provider removed", { owner: "instance", userId: user.id });
-  return { ...viewOf(null), environment: null };
-}
-
-export async function testInstanceProvider(
-  deps: Deps,
-  user: UserRow,
-  input: ProviderSettings,
-): Promise<ConnectionTestResult> {
-  requireAdmin(user);
-  return test(deps, user, INSTANCE, input);
-}
-
-// ---- which planner runs, and a local Ollama -------------------------------------------------------
-
-export async function plannerForMe(deps: Deps, user: UserRow): Promise<PlannerForMe> {
-  const choice = await deps.planners.choiceFor(user.id);
-  return {
-    name: choice.planner.name,
-    model: choice.planner.model,
-    source: choice.source,
-    problem: choice.problem,
-  };
-}
-
 /**
  * Ollama at the default address is the instance's (decision 012, amended in issue 39): users' own
  * providers may reach a local Ollama only when the operator set OLLAMA_URL. Until then only an admin is
  * shown it, or may make the server look for it; anyone else is told whom to ask, and Settings offers
  * nothing they could not save.
  */
-function adminsOnly(deps: Deps, user: { role: string }): OllamaDetection | null {
+export function adminsOnly(deps: Deps, user: { role: string }): OllamaDetection | null {
   if (deps.config.ollamaUrlSet || user.role === "admin") return null;
   return {
     status: "disabled",
@@ -291,12 +204,4 @@ function adminsOnly(deps: Deps, user: { role: string }): OllamaDetection | null 
       "A local Ollama at the default address is for the administrator to use as the instance's model; the operator sets OLLAMA_URL to offer it to everyone.",
     checked_at: null,
   };
-}
-
-export function ollamaModels(deps: Deps, user: { role: string }): Promise<OllamaDetection> {
-  return Promise.resolve(adminsOnly(deps, user) ?? deps.ollama.latest());
-}
-
-export function detectOllama(deps: Deps, user: { role: string }): Promise<OllamaDetection> {
-  return Promise.resolve(adminsOnly(deps, user) ?? deps.ollama.detect());
 }

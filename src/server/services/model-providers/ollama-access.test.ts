@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { OllamaDetection } from "../../../shared/schemas/model-providers";
 import type { Deps } from "../../deps";
-import { detectOllama, ollamaModels } from "./model-providers";
+import { detectOllama } from "./detect-ollama";
+import { ollamaModels } from "./ollama-models";
 
 const found: OllamaDetection = {
   status: "found",

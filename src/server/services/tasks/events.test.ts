@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Deps } from "../../deps";
 import type { BusEvent } from "../../events/event-bus";
-import { taskEventStream } from "./events";
+import { taskEventStream } from "./task-event-stream";
 
 const event = (id: number): BusEvent =>
   ({

@@ -1,28 +1,18 @@
-import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
-import type { z } from "zod";
+import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import { UUID_PATTERN } from "../../../shared/ids";
-import {
-  type addNoteInput,
-  type editNoteInput,
-  NOTES_PER_TASK_MAX,
-  type TaskNote,
-  type TaskNotes,
-} from "../../../shared/schemas/notes";
+import type { TaskNote } from "../../../shared/schemas/notes";
 import { taskTitle } from "../../../shared/task-title";
 import { taskNotes, teamMembers, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { escapeHtml } from "../../lib/escape-html";
-import { quoted, recordActivity } from "../../plan/activity";
 import { getOwnedRow } from "../../plan/owned";
 import type { TaskRow } from "../../plan/rows";
-import type { ApiTokenUse } from "../auth/sessions";
-import { roleIn } from "../teams/teams";
 import { commentHtml, mentionsIn } from "./comment-text";
 
 type NoteRow = typeof taskNotes.$inferSelect & { authorName: string | null };
 
-function toNote(row: NoteRow): TaskNote {
+export function toNote(row: NoteRow): TaskNote {
   return {
     id: row.id,
     task_id: row.taskId,
@@ -36,17 +26,11 @@ function toNote(row: NoteRow): TaskNote {
   };
 }
 
-const noteColumns = {
+export const noteColumns = {
   ...getTableColumns(taskNotes),
   authorName: sql<string | null>`(select coalesce(nullif(trim(u.full_name), ''), u.username) from users u
     where u.id = ${taskNotes.authorId})`,
 };
-
-/** A task's notes, oldest first. */
-export async function listNotes(deps: Deps, userId: string, id: string): Promise<TaskNotes> {
-  const task = await getOwnedRow(deps, userId, id, "read");
-  return { task_id: task.id, notes: await notesOf(deps, task.id) };
-}
 
 /** The comments on a task, oldest first; the caller has checked that its user may read the task. */
 export async function notesOf(deps: Deps, taskId: string): Promise<TaskNote[]> {
@@ -58,56 +42,7 @@ export async function notesOf(deps: Deps, taskId: string): Promise<TaskNote[]> {
   return rows.map(toNote);
 }
 
-/**
- * Appends a timestamped note to a task (at most NOTES_PER_TASK_MAX per task), signed with the token's
- * name when a script or agent wrote it; open tabs of the plan hear of it.
- */
-export async function addNote(
-  deps: Deps,
-  userId: string,
-  id: string,
-  input: z.output<typeof addNoteInput>,
-  via: ApiTokenUse | null,
-): Promise<TaskNote> {
-  // A team's viewers comment too (issue 41): a comment is not a change to the plan.
-  const task = await getOwnedRow(deps, userId, id, "read");
-  const rootId = task.rootTaskId ?? task.id;
-  const [{ n } = { n: 0 }] = await deps.db
-    .select({ n: count() })
-    .from(taskNotes)
-    .where(eq(taskNotes.taskId, task.id));
-  if (n >= NOTES_PER_TASK_MAX) {
-    throw new AppError(
-      "UNPROCESSABLE_CONTENT",
-      `This task already has ${NOTES_PER_TASK_MAX} notes, the most it keeps.`,
-    );
-  }
-  const row = await deps.db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(taskNotes)
-      .values({
-        taskId: task.id,
-        rootTaskId: rootId,
-        body: input.body,
-        tokenName: via?.name ?? null,
-        authorId: userId,
-      })
-      .returning();
-    await recordActivity(tx, {
-      rootId,
-      taskId: task.id,
-      kind: "comment",
-      summary: `commented on ${quoted(task.description)}: “${excerpt(input.body)}”`,
-    });
-    return inserted;
-  });
-  await announceNotes(deps, userId, task.id, rootId);
-  await notifyMentions(deps, { userId, task, rootId, body: input.body, before: "" });
-  const [saved] = await deps.db.select(noteColumns).from(taskNotes).where(eq(taskNotes.id, row!.id));
-  return toNote(saved!);
-}
-
-async function ownNote(deps: Deps, userId: string, id: string, noteId: string) {
+export async function ownNote(deps: Deps, userId: string, id: string, noteId: string) {
   const task = await getOwnedRow(deps, userId, id, "read");
   if (!UUID_PATTERN.test(noteId)) throw new AppError("NOT_FOUND", "Comment not found");
   const [note] = await deps.db
@@ -118,66 +53,12 @@ async function ownNote(deps: Deps, userId: string, id: string, noteId: string) {
   return { task, note };
 }
 
-/** The author changes their comment; a new mention in it is told, one already there is not again. */
-export async function editNote(
-  deps: Deps,
-  userId: string,
-  id: string,
-  noteId: string,
-  input: z.output<typeof editNoteInput>,
-): Promise<TaskNote> {
-  const { task, note } = await ownNote(deps, userId, id, noteId);
-  if (note.authorId !== userId) throw new AppError("FORBIDDEN", "Only its author changes a comment.");
-  const rootId = task.rootTaskId ?? task.id;
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .update(taskNotes)
-      .set({ body: input.body, editedAt: new Date() })
-      .where(eq(taskNotes.id, note.id));
-    await recordActivity(tx, {
-      rootId,
-      taskId: task.id,
-      kind: "comment",
-      summary: `edited a comment on ${quoted(task.description)}`,
-    });
-  });
-  await announceNotes(deps, userId, task.id, rootId);
-  await notifyMentions(deps, { userId, task, rootId, body: input.body, before: note.body });
-  const [saved] = await deps.db.select(noteColumns).from(taskNotes).where(eq(taskNotes.id, note.id));
-  return toNote(saved!);
-}
-
-/** Deletes a comment: its author, the plan's creator, or an owner or admin of the plan's team. */
-export async function deleteNote(deps: Deps, userId: string, id: string, noteId: string): Promise<TaskNotes> {
-  const { task, note } = await ownNote(deps, userId, id, noteId);
-  if (note.authorId !== userId && task.userId !== userId) {
-    const role = task.teamId ? await roleIn(deps, userId, task.teamId).catch(() => null) : null;
-    if (role !== "owner" && role !== "admin")
-      throw new AppError(
-        "FORBIDDEN",
-        "Only its author, or an owner or admin of the team, deletes a comment.",
-      );
-  }
-  const rootId = task.rootTaskId ?? task.id;
-  await deps.db.transaction(async (tx) => {
-    await tx.delete(taskNotes).where(eq(taskNotes.id, note.id));
-    await recordActivity(tx, {
-      rootId,
-      taskId: task.id,
-      kind: "comment",
-      summary: `deleted ${note.authorId === userId ? "their" : "a"} comment on ${quoted(task.description)}`,
-    });
-  });
-  await announceNotes(deps, userId, task.id, rootId);
-  return listNotes(deps, userId, id);
-}
-
 /**
  * Tells each member of the plan's team the comment names by @handle, once per comment: in the app (their
  * own channel) and by e-mail, with a link. A member's handles are their name without spaces, their first
  * name, and their address's local part, lower-cased; a handle two members share names neither.
  */
-async function notifyMentions(
+export async function notifyMentions(
   deps: Deps,
   c: { userId: string; task: TaskRow; rootId: string; body: string; before: string },
 ) {
@@ -232,14 +113,8 @@ async function notifyMentions(
   }
 }
 
-/** A comment's words as the activity quotes them: one line, at most 120 characters. */
-function excerpt(body: string): string {
-  const line = body.replace(/\s+/g, " ").trim();
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
-}
-
 /** Tells every open view of the plan that a task's comments changed (its Notes refetch). */
-function announceNotes(deps: Deps, userId: string, taskId: string, rootId: string) {
+export function announceNotes(deps: Deps, userId: string, taskId: string, rootId: string) {
   return deps.events.publish({
     type: "task.updated",
     userId,

@@ -1,27 +1,12 @@
-import { and, asc, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
-import type { z } from "zod";
-import { UUID_PATTERN } from "../../../shared/ids";
+import { asc, eq, type SQL, sql } from "drizzle-orm";
 import type { TaskFile } from "../../../shared/schemas/repository-map";
-import {
-  type listTasksInput,
-  type Progress,
-  type RemoteLink,
-  statsGroupOf,
-  type statsInput,
-  type Task,
-  type TaskList,
-  type TaskStats,
-  type TaskStatus,
-  type TaskTreeNode,
-} from "../../../shared/schemas/tasks";
-import { planStateOf, projectStatsGroup, workStateOf } from "../../../shared/work-state";
+import type { RemoteLink, TaskStatus, TaskTreeNode } from "../../../shared/schemas/tasks";
 import { epics, eventModels, remoteItems, taskDependencies, tasks, userStories } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { PlanGraph, rollups } from "../../plan/graph";
-import { getOwnedRow, taskNotFound, visibleTo } from "../../plan/owned";
-import { loadLeafProgress, progressOf } from "../../plan/progress";
+import { getOwnedRow, taskNotFound } from "../../plan/owned";
 import type { TaskRow } from "../../plan/rows";
-import { dependsOnLists, estimateOf, planNodeOf } from "../../plan/rows";
+import { estimateOf, planNodeOf } from "../../plan/rows";
 import { lockReasons, type RootExtras, toTask } from "./serialize";
 
 /** Reading tasks: lists, one task, its tree and the dashboard's counts. */
@@ -30,15 +15,17 @@ import { lockReasons, type RootExtras, toTask } from "./serialize";
 // outer row is named explicitly: drizzle renders a bare column unqualified, which would bind to the
 // subquery's own table.
 const outer = (column: string) => sql.raw(`"tasks"."${column}"`);
-const childrenCount = sql<number>`(select count(*)::int from ${tasks} c where c.parent_id = ${outer("id")})`;
-const descendantsCount = sql<number>`(case when ${outer("parent_id")} is null
+
+export const childrenCount = sql<number>`(select count(*)::int from ${tasks} c where c.parent_id = ${outer("id")})`;
+
+export const descendantsCount = sql<number>`(case when ${outer("parent_id")} is null
   then (select count(*)::int from ${tasks} d where d.root_task_id = ${outer("id")})
   else (with recursive sub(id) as (
           select s.id from ${tasks} s where s.parent_id = ${outer("id")}
           union all select x.id from ${tasks} x join sub on x.parent_id = sub.id)
         select count(*)::int from sub) end)`;
 
-async function loadRootExtras(deps: Deps, rootId: string): Promise<RootExtras> {
+export async function loadRootExtras(deps: Deps, rootId: string): Promise<RootExtras> {
   const [e, s, m] = await Promise.all([
     deps.db.select().from(epics).where(eq(epics.rootTaskId, rootId)).orderBy(asc(epics.position)),
     deps.db
@@ -49,103 +36,6 @@ async function loadRootExtras(deps: Deps, rootId: string): Promise<RootExtras> {
     deps.db.select().from(eventModels).where(eq(eventModels.rootTaskId, rootId)).limit(1),
   ]);
   return { epics: e, stories: s, eventModel: m[0] ?? null };
-}
-
-export async function listTasks(
-  deps: Deps,
-  userId: string,
-  input: z.output<typeof listTasksInput>,
-): Promise<TaskList> {
-  const scope =
-    input.team === undefined
-      ? visibleTo(userId)
-      : input.team === "personal"
-        ? and(eq(tasks.userId, userId), isNull(tasks.teamId))
-        : UUID_PATTERN.test(input.team)
-          ? and(visibleTo(userId), eq(tasks.teamId, input.team))
-          : sql`false`;
-  const where = input.top_level_only ? and(scope, isNull(tasks.parentId)) : scope;
-  const rows = await deps.db
-    .select({
-      row: tasks,
-      children: childrenCount,
-      descendants: descendantsCount,
-      total: sql<number>`count(*) over ()::int`,
-    })
-    .from(tasks)
-    .where(where)
-    .orderBy(desc(tasks.createdAt), desc(tasks.id))
-    .limit(input.page_size)
-    .offset((input.page - 1) * input.page_size);
-  const total = rows[0]?.total ?? (await deps.db.select({ n: count() }).from(tasks).where(where))[0]!.n;
-  const [dependsOn, progress] = await Promise.all([
-    dependsOnLists(
-      deps.db,
-      rows.map((r) => r.row.id),
-    ),
-    loadLeafProgress(
-      deps.db,
-      userId,
-      rows.map((r) => r.row),
-    ),
-  ]);
-  return {
-    tasks: rows.map((r) => ({
-      ...toTask(r.row, {
-        children: r.children,
-        descendants: r.descendants,
-        dependsOn: dependsOn.get(r.row.id) ?? [],
-      }),
-      ...projectStates(r.row, progress.get(r.row.id) ?? progressOf(0, 0)),
-    })),
-    total,
-    page: input.page,
-    page_size: input.page_size,
-  };
-}
-
-/** A list item's progress, and for a project its plan's and its work's states apart (shared/work-state.ts). */
-function projectStates(row: TaskRow, progress: Progress) {
-  const root = row.parentId === null;
-  return {
-    progress,
-    plan_state: root ? planStateOf(row.status) : null,
-    work_state: root ? workStateOf(progress) : null,
-  };
-}
-
-export async function getTask(deps: Deps, userId: string, id: string): Promise<Task> {
-  if (!UUID_PATTERN.test(id)) throw taskNotFound();
-  const [r] = await deps.db
-    .select({
-      row: tasks,
-      children: childrenCount,
-      descendants: descendantsCount,
-      role: sql<string | null>`(select m.role from team_members m
-        where m.team_id = ${tasks.teamId} and m.user_id = ${userId})`,
-    })
-    .from(tasks)
-    .where(and(eq(tasks.id, id), visibleTo(userId)))
-    .limit(1);
-  if (!r) throw taskNotFound();
-  const [extras, dependsOn, remote] = await Promise.all([
-    r.row.parentId === null ? loadRootExtras(deps, r.row.id) : null,
-    dependsOnLists(deps.db, [r.row.id]),
-    remoteLinks(deps.db, eq(remoteItems.taskId, r.row.id)),
-  ]);
-  const task = toTask(
-    r.row,
-    {
-      children: r.children,
-      descendants: r.descendants,
-      dependsOn: dependsOn.get(r.row.id) ?? [],
-      remote: remote.get(r.row.id) ?? [],
-    },
-    extras,
-  );
-  // The caller's own right, on this answer only (a tree is shared by everyone who reads it).
-  task.can_edit = r.row.userId === userId || r.role !== "viewer";
-  return task;
 }
 
 /** What exports made, per task (for the tree's links and the Requirements view). */
@@ -277,7 +167,9 @@ async function loadTreeRows(deps: Deps, rootId: string): Promise<TreeRow[]> {
 
 /** "2025-01-02 03:04:05.678901" (UTC, as PostgreSQL prints it) as Date#toISOString would: "...05.678Z". */
 export function isoOfUtcText(text: string): string;
+
 export function isoOfUtcText(text: string | null): string | null;
+
 export function isoOfUtcText(text: string | null): string | null {
   if (text === null) return null;
   const ms = text.length > 20 ? `${text.slice(20, 23)}00`.slice(0, 3) : "000";
@@ -416,37 +308,4 @@ function leanNode(
   if (row.planner !== null) node.planner = row.planner;
   if (row.model !== null) node.model = row.model;
   return node;
-}
-
-export async function getTaskStats(
-  deps: Deps,
-  userId: string,
-  input: z.output<typeof statsInput>,
-): Promise<TaskStats> {
-  const stats: TaskStats = { total: 0, completed: 0, in_progress: 0, pending: 0, rejected: 0, failed: 0 };
-  if (input.top_level_only) {
-    // Projects count by their work (issue 40): a root is "completed" once it is planned, not done.
-    const roots = await deps.db
-      .select({ id: tasks.id, parentId: tasks.parentId, status: tasks.status })
-      .from(tasks)
-      .where(and(visibleTo(userId), isNull(tasks.parentId)));
-    const progress = await loadLeafProgress(deps.db, userId, roots);
-    for (const r of roots) {
-      stats.total += 1;
-      stats[projectStatsGroup(planStateOf(r.status), workStateOf(progress.get(r.id) ?? progressOf(0, 0)))] +=
-        1;
-    }
-    return stats;
-  }
-  const rows = await deps.db
-    .select({ status: tasks.status, n: count() })
-    .from(tasks)
-    .where(visibleTo(userId))
-    .groupBy(tasks.status);
-  for (const r of rows) {
-    stats.total += r.n;
-    const group = statsGroupOf(r.status);
-    if (group) stats[group] += r.n;
-  }
-  return stats;
 }

@@ -7,7 +7,7 @@ import { AppError } from "../../errors";
 import { refreshAttentionWarning } from "../../plan/attention";
 import { getOwnedRow } from "../../plan/owned";
 import { countMonthlyUse, monthlyUseApplies } from "./allowance";
-import { getTask } from "./read";
+import { getTask } from "./get-task";
 
 /**
  * Drops what a decomposition produced below a task and runs it again (stopping any run in progress).

@@ -13,7 +13,7 @@ import { beginRevision, recordRevision, revisionTitle } from "../../plan/revisio
 import type { TaskRow } from "../../plan/rows";
 import { hasChildren, loadPlanGraph } from "../../plan/rows";
 import { roleIn, teamSettings } from "../teams/teams";
-import { getTask } from "./read";
+import { getTask } from "./get-task";
 
 /** Creating and changing tasks, and telling the watchers what changed and what became ready. */
 

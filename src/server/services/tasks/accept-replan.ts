@@ -8,7 +8,6 @@ import {
   type ReplanResult,
 } from "../../../shared/schemas/replan";
 import type { TaskFile } from "../../../shared/schemas/repository-map";
-import type { Task } from "../../../shared/schemas/tasks";
 import type { Tx } from "../../db/client";
 import { replanProposals, taskDependencies, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
@@ -24,7 +23,6 @@ import type { TaskRow } from "../../plan/rows";
 import { loadPlanGraph, loadTreeRows, subtreeOf } from "../../plan/rows";
 import { assertPlanRoom } from "../../plan/size";
 import { findProposal, fingerprint, refuseWhileDecomposing } from "./proposals";
-import { getTask } from "./read";
 import { statedScope } from "./serialize";
 
 /** Accepting a re-plan proposal (all or some of its changes) as a revision, and unlocking a task. */
@@ -357,26 +355,4 @@ async function carryMerged(
       dependsOnId: into.get(e.dependsOnId) ?? e.dependsOnId,
     }))
     .filter((e) => e.taskId !== e.dependsOnId && !seen.has(key(e)) && seen.add(key(e)));
-}
-
-/**
- * Unlocks a task for re-plans: forgets that a person edited it and that an export created it elsewhere.
- * A completed task stays locked: reopen it to let a re-plan change it.
- */
-export async function unlockTask(deps: Deps, userId: string, id: string): Promise<Task> {
-  const row = await getOwnedRow(deps, userId, id);
-  await deps.db
-    .update(tasks)
-    .set({ editedAt: null, exportedAt: null, updatedAt: new Date() })
-    .where(eq(tasks.id, row.id));
-  const task = await getTask(deps, userId, id);
-  await deps.events.publish({
-    type: "task.updated",
-    userId,
-    taskId: row.id,
-    rootTaskId: row.rootTaskId ?? row.id,
-    status: task.status,
-    message: "Task unlocked",
-  });
-  return task;
 }

@@ -24,7 +24,7 @@ const TITLE_SOURCE_CHARS = 400;
 
 type NodeRow = CoverageNode & { description: string; status: TaskStatus };
 
-export async function requirementStatus(
+export async function getRequirementStatus(
   deps: Deps,
   userId: string,
   id: string,
