@@ -41,7 +41,7 @@ export async function buildServer(outdir = path.join(root, "dist", "server")) {
     chunkNames: "chunks/[name]-[hash]",
     platform: "node",
     format: "esm",
-    target: "node20",
+    target: "node22",
     // Bundled CommonJS packages call require() for Node's own modules; an ES module has none of its own.
     banner: {
       js: 'import { createRequire as __atomizeRequire } from "node:module"; const require = __atomizeRequire(import.meta.url);',
