@@ -13,6 +13,7 @@ import { benchMcp } from "./mcp";
 import { benchReading } from "./reading";
 import { benchRepositoryCollisions } from "./repository-collisions";
 import { benchRepositoryMaps } from "./repository-map";
+import { benchScaleOut } from "./scale-out";
 import { benchStall } from "./stall";
 import { benchStartup } from "./startup";
 import { benchTasks } from "./tasks";
@@ -132,4 +133,13 @@ try {
   console.table(await benchLighthouse());
 } catch (err) {
   console.warn(`Lighthouse run skipped (${(err as Error).message})`);
+}
+
+console.info(
+  "\n# several processes (issue 45): 200 users read their dashboard and tree and edit for 60 s through nginx, 1 process against 3 on one PostgreSQL, then 3 with one killed half-way",
+);
+try {
+  console.table(await benchScaleOut(pgUrl));
+} catch (err) {
+  console.warn(`scale-out run skipped (${(err as Error).message}); needs PostgreSQL and nginx`);
 }

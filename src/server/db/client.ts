@@ -85,6 +85,9 @@ export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_
  */
 export const PGLITE_V8_FLAGS = "--liftoff-only";
 
+/** The advisory lock one process holds while it migrates a PostgreSQL database (any fixed number). */
+const MIGRATION_LOCK = 4_502_117;
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const timeline = opts.timeline;
   if (opts.databaseUrl) {
@@ -104,8 +107,20 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       await run(sql`select 1`);
       timeline?.mark("database");
       if (await migrationsNeeded(run, migrationsFolder)) {
-        const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-        await migrate(db, { migrationsFolder });
+        // Processes started together on a new database (compose.yaml) would race to create the same
+        // types and tables: one migrates at a time, holding an advisory lock on a connection of its own,
+        // and the others find nothing left to do once they have it.
+        const lock = await client.reserve();
+        try {
+          await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
+          if (await migrationsNeeded(run, migrationsFolder)) {
+            const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+            await migrate(db, { migrationsFolder });
+          }
+        } finally {
+          await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
+          lock.release();
+        }
       }
       timeline?.mark("migrations");
     } catch (err) {
