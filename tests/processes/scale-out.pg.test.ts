@@ -28,7 +28,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "atomize-scale-out-"));
 beforeAll(async () => {
   if (!testDatabaseUrl) throw new Error("TEST_DATABASE_URL must point at PostgreSQL for this suite");
   llm = await startFakeOpenAI();
-  scratch = await createScratchDatabase(testDatabaseUrl);
+  // Empty: the three processes start at once on a database none of them has migrated (as compose.yaml
+  // starts them on a new volume), and must not trip over each other's migration.
+  scratch = await createScratchDatabase(testDatabaseUrl, { empty: true });
   sql = postgres(scratch.url, { max: 1, onnotice: () => {} });
   const common = {
     HOST: "127.0.0.1",

@@ -28,13 +28,15 @@ export async function freePort(): Promise<number> {
 /**
  * A fresh PostgreSQL database on the test server, dropped again by the returned function. In a vitest
  * run of the PostgreSQL pass it is a copy of the run's migrated template (tests/support/database-template.ts),
- * so the server's own migration has nothing left to do; elsewhere (benchmarks) it starts empty.
+ * so the server's own migration has nothing left to do; elsewhere (benchmarks), or with `empty`, it starts
+ * with no tables.
  */
 export async function createScratchDatabase(
   baseUrl: string,
+  opts: { empty?: boolean } = {},
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `atomize_t_${randomBytes(6).toString("hex")}`;
-  const template = process.env[TEMPLATE_DB_ENV];
+  const template = opts.empty ? undefined : process.env[TEMPLATE_DB_ENV];
   if (template !== undefined && !/^atomize_template_[0-9a-f]+$/.test(template)) {
     throw new Error(`unexpected ${TEMPLATE_DB_ENV}: ${template}`);
   }

@@ -108,9 +108,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       timeline?.mark("database");
       if (await migrationsNeeded(run, migrationsFolder)) {
         // Processes started together on a new database (compose.yaml) would race to create the same
-        // types and tables: one migrates at a time, holding an advisory lock on a connection of its own,
-        // and the others find nothing left to do once they have it.
-        const lock = await client.reserve();
+        // types and tables: one migrates at a time, holding an advisory lock (released when its connection ends),
+        // and the others find nothing left to do once they have it. The lock's connection is not one of
+        // the pool's, which may have only one (poolSize 1) and needs it for the migration.
+        const lock = postgres(opts.databaseUrl, { max: 1, onnotice: () => {} });
         try {
           await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
           if (await migrationsNeeded(run, migrationsFolder)) {
@@ -118,8 +119,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
             await migrate(db, { migrationsFolder });
           }
         } finally {
-          await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
-          lock.release();
+          await lock.end({ timeout: 5 });
         }
       }
       timeline?.mark("migrations");
