@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { users } from "./users";
+import { userRef } from "./users";
 
 /**
  * Realtime events, persisted so late joiners get an event history and subscribers can resume from the
@@ -10,9 +10,7 @@ export const taskEvents = pgTable(
   "task_events",
   {
     id: bigserial({ mode: "number" }).primaryKey(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     rootTaskId: uuid(),
     /** The plan's team when it was published (set by a trigger from the plan), so teammates' channels carry it. */
     teamId: uuid(),

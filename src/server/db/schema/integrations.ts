@@ -12,17 +12,15 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { EXPORT_KINDS } from "../../../shared/schemas/integrations";
-import { tasks } from "./tasks";
-import { users } from "./users";
+import { taskRef, tasks } from "./tasks";
+import { userRef, users } from "./users";
 
 /** Third-party secrets, encrypted at rest (AES-256-GCM); `publicData` holds only what may be shown. */
 export const integrationCredentials = pgTable(
   "integration_credentials",
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     provider: text({ enum: ["trello", "jira", "github"] }).notNull(),
     secretCiphertext: text().notNull(),
     publicData: jsonb().$type<Record<string, unknown>>().notNull().default({}),
@@ -36,9 +34,7 @@ export const exports = pgTable(
   "exports",
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     taskId: uuid().references(() => tasks.id, { onDelete: "set null" }),
     kind: text().notNull(),
     status: text().notNull().default("queued"),
@@ -91,14 +87,10 @@ export const remoteItems = pgTable(
   "remote_items",
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     /** Null once the task was deleted: the next export to the same place marks the item removed there. */
     taskId: uuid().references(() => tasks.id, { onDelete: "set null" }),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: taskRef(),
     kind: text({ enum: EXPORT_KINDS }).notNull(),
     /** When an export marked it removed (its task was deleted): it is left alone from then on. */
     removedAt: timestamp({ withTimezone: true }),
@@ -155,12 +147,8 @@ export const trackerChanges = pgTable(
   "tracker_changes",
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    userId: userRef(),
+    rootTaskId: taskRef(),
     /** The item it concerns; null for an item added there, which no export made. */
     remoteItemId: uuid().references(() => remoteItems.id, { onDelete: "cascade" }),
     kind: text({ enum: EXPORT_KINDS }).notNull(),
@@ -201,16 +189,10 @@ export const linkedPullRequests = pgTable(
   "linked_pull_requests",
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    userId: userRef(),
+    rootTaskId: taskRef(),
     /** The task whose exported issue the pull request closes. */
-    taskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    taskId: taskRef(),
     /** "owner/repo", lower case, as remote_items.target. */
     repository: text().notNull(),
     number: integer().notNull(),
@@ -235,9 +217,7 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     kind: text({ enum: EXPORT_KINDS }).notNull(),
     /** The signing secret, sealed with the credentials vault (shown to its owner to paste into the service). */
     secretCiphertext: text().notNull(),

@@ -19,15 +19,13 @@ import type { RepositoryMap, TaskFile } from "../../../shared/schemas/repository
 import { DEPENDENCY_SOURCES } from "../../../shared/schemas/schedule";
 import { type StoredTaskOptions, TASK_STATUSES } from "../../../shared/schemas/tasks";
 import { teams } from "./teams";
-import { users } from "./users";
+import { userRef, users } from "./users";
 
 export const tasks = pgTable(
   "tasks",
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     parentId: uuid().references((): AnyPgColumn => tasks.id, { onDelete: "cascade" }),
     /** Null on a root; every descendant points at its root so a whole tree loads with one indexed query. */
     rootTaskId: uuid().references((): AnyPgColumn => tasks.id, { onDelete: "cascade" }),
@@ -103,6 +101,12 @@ export const tasks = pgTable(
   ],
 );
 
+/** A row's task (its root or a node): required, and deleted with the task. */
+export const taskRef = () =>
+  uuid()
+    .notNull()
+    .references(() => tasks.id, { onDelete: "cascade" });
+
 /**
  * A claim on a leaf (issue 41): who works on it until when, so two people or agents are never given the
  * same task. The holder is a user, and the access token it came with (each coding agent has its own). A
@@ -112,15 +116,9 @@ export const tasks = pgTable(
 export const taskClaims = pgTable(
   "task_claims",
   {
-    taskId: uuid()
-      .primaryKey()
-      .references(() => tasks.id, { onDelete: "cascade" }),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    taskId: taskRef().primaryKey(),
+    rootTaskId: taskRef(),
+    userId: userRef(),
     /** The access token of the agent that claimed it; null for a person in the app. */
     tokenId: uuid(),
     /** The holder's name when it claimed, and the agent's (its token's name) when an agent did. */
@@ -139,16 +137,10 @@ export const taskClaims = pgTable(
 export const taskDependencies = pgTable(
   "task_dependencies",
   {
-    taskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
-    dependsOnId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    taskId: taskRef(),
+    dependsOnId: taskRef(),
     /** The tree both belong to, so a whole plan's dependencies load with one indexed query. */
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: taskRef(),
     /** Who added it: a planner's proposal or a person. */
     source: text({ enum: DEPENDENCY_SOURCES }).notNull().default("person"),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -164,9 +156,7 @@ export const epics = pgTable(
   "epics",
   {
     id: uuid().primaryKey().defaultRandom(),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: taskRef(),
     /** The id the planner gave the epic (stories refer to it). */
     key: text().notNull(),
     title: text().notNull(),
@@ -181,9 +171,7 @@ export const userStories = pgTable(
   "user_stories",
   {
     id: uuid().primaryKey().defaultRandom(),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: taskRef(),
     key: text().notNull(),
     epicKey: text(),
     actor: text().notNull(),
@@ -199,9 +187,7 @@ export const userStories = pgTable(
 
 /** Event-model metadata of a root task. */
 export const eventModels = pgTable("event_models", {
-  rootTaskId: uuid()
-    .primaryKey()
-    .references(() => tasks.id, { onDelete: "cascade" }),
+  rootTaskId: taskRef().primaryKey(),
   markdown: text().notNull().default(""),
   events: jsonb().$type<unknown[]>().notNull().default([]),
   commands: jsonb().$type<unknown[]>().notNull().default([]),
@@ -220,15 +206,9 @@ export const replanProposals = pgTable(
   "replan_proposals",
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    taskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    userId: userRef(),
+    taskId: taskRef(),
+    rootTaskId: taskRef(),
     guidance: text(),
     planner: text().notNull(),
     /** The re-planned subtree's fingerprint when proposed: accepting after it changed is refused (409). */
@@ -298,9 +278,7 @@ export const taskRevisions = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     /** Orders revisions made in one transaction (the baseline and the first change share a timestamp). */
     seq: integer().generatedAlwaysAsIdentity(),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: taskRef(),
     /** The task the change was made on (no foreign key: the task may be gone since). */
     taskId: uuid(),
     kind: text().$type<RevisionKind>().notNull(),
@@ -323,9 +301,7 @@ export const taskRevisions = pgTable(
 export const planStateNodes = pgTable(
   "plan_state_nodes",
   {
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: taskRef(),
     /** No foreign key: the task may have been deleted since the newest revision. */
     taskId: uuid().notNull(),
     node: jsonb().$type<SnapshotNode>().notNull(),
@@ -337,9 +313,7 @@ export const planStateNodes = pgTable(
 export const planStateEdges = pgTable(
   "plan_state_edges",
   {
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: taskRef(),
     taskId: uuid().notNull(),
     dependsOnId: uuid().notNull(),
     source: text({ enum: DEPENDENCY_SOURCES }).notNull(),
@@ -355,12 +329,8 @@ export const taskNotes = pgTable(
   "task_notes",
   {
     id: uuid().primaryKey().defaultRandom(),
-    taskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    taskId: taskRef(),
+    rootTaskId: taskRef(),
     body: text().notNull(),
     /** The personal access token's name when a script or agent wrote it; null from the app. */
     tokenName: text(),
@@ -433,9 +403,7 @@ export const planReviews = pgTable(
   "plan_reviews",
   {
     id: uuid().primaryKey().defaultRandom(),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: taskRef(),
     reviewerId: uuid().references(() => users.id, { onDelete: "set null" }),
     decision: text({ enum: ["approve", "request_changes"] }).notNull(),
     comment: text().notNull().default(""),
@@ -455,9 +423,7 @@ export const planActivity = pgTable(
   "plan_activity",
   {
     id: bigserial({ mode: "number" }).primaryKey(),
-    rootTaskId: uuid()
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    rootTaskId: taskRef(),
     /** The node it was about: no foreign key, so a deletion's entry outlives the node. */
     taskId: uuid(),
     actorId: uuid().references(() => users.id, { onDelete: "set null" }),
@@ -476,9 +442,7 @@ export const planActivity = pgTable(
  * code: apart from the task rows, which every access check reads, since a map runs to megabytes.
  */
 export const repositoryMaps = pgTable("repository_maps", {
-  rootTaskId: uuid()
-    .primaryKey()
-    .references(() => tasks.id, { onDelete: "cascade" }),
+  rootTaskId: taskRef().primaryKey(),
   map: jsonb().$type<RepositoryMap>().notNull(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

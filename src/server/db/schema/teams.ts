@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { INVITABLE_ROLES, TEAM_ROLES } from "../../../shared/schemas/teams";
-import { users } from "./users";
+import { userRef, users } from "./users";
 
 /**
  * Teams (issue 41): people who plan and work together. A member's role says what they may do: owner and
@@ -22,9 +22,7 @@ export const teamMembers = pgTable(
     teamId: uuid()
       .notNull()
       .references(() => teams.id, { onDelete: "cascade" }),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     role: text({ enum: TEAM_ROLES }).notNull(),
     joinedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

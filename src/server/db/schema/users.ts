@@ -47,14 +47,18 @@ export const users = pgTable(
   (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`)],
 );
 
+/** A row's user: required, and deleted with the user. */
+export const userRef = () =>
+  uuid()
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" });
+
 /** Lucia-guide sessions: the token is `${id}.${secret}`; only a SHA-256 of the secret is stored. */
 export const sessions = pgTable(
   "sessions",
   {
     id: text().primaryKey(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     secretHash: text().notNull(),
     /**
      * The secret a refresh just replaced stays valid for a short grace window, so two tabs refreshing at
@@ -92,9 +96,7 @@ export const oauthAccounts = pgTable(
   {
     provider: text().notNull(),
     providerUserId: text().notNull(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     email: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -118,9 +120,7 @@ export const oauthFlows = pgTable("oauth_flows", {
 /** One-time codes handed to /oauth-callback and redeemed by POST /api/exchange-auth-code. */
 export const authCodes = pgTable("auth_codes", {
   codeHash: text().primaryKey(),
-  userId: uuid()
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: userRef(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp({ withTimezone: true }).notNull(),
   usedAt: timestamp({ withTimezone: true }),
@@ -152,9 +152,7 @@ export const apiTokens = pgTable(
   "api_tokens",
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     name: text().notNull(),
     scope: text({ enum: ["read", "write"] }).notNull(),
     /** SHA-256 of the token (a 32-byte random secret: no salt or slow hash needed). */
