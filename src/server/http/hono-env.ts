@@ -36,12 +36,6 @@ export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string,
   return raw as Record<string, unknown>;
 }
 
-export function requireUser(c: Context<AppEnv>) {
-  const session = c.get("auth").session;
-  if (!session) throw new AppError("UNAUTHORIZED", "Not authenticated");
-  return session;
-}
-
 export function appendCookies(c: Context<AppEnv>) {
   return (cookies: string[]) => {
     for (const cookie of cookies) c.header("Set-Cookie", cookie, { append: true });

@@ -17,7 +17,6 @@ export const agentSubtask = plannedSubtask.extend({
   /** true: done as it is (at most 16 h, one pull request); false: to be split further. Absent: the rule decides. */
   atomic: z.boolean().optional(),
 });
-export type AgentSubtask = z.infer<typeof agentSubtask>;
 
 /** An agent's split of one node; the project's first split also assesses the whole project. */
 export const agentSplitAnswer = z.strictObject({

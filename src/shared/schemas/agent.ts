@@ -57,7 +57,6 @@ export const projectSummary = z.object({
   progress,
   created_at: isoTimestamp,
 });
-export type ProjectSummary = z.infer<typeof projectSummary>;
 export const projectList = z.object({ projects: z.array(projectSummary), total: z.number().int() });
 export type ProjectList = z.infer<typeof projectList>;
 

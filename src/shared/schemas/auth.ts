@@ -89,7 +89,6 @@ export const verifyEmailInput = z.strictObject({
     .min(1, "Verification token is required")
     .max(512, "Verification token is too long"),
 });
-export type VerifyEmailInput = z.input<typeof verifyEmailInput>;
 
 export const userRole = z.enum(["user", "admin"]);
 
@@ -125,7 +124,6 @@ export const authResponse = z
 export type AuthResponse = z.infer<typeof authResponse>;
 
 export const authProviders = z.object({ google: z.boolean(), devBypass: z.boolean() });
-export type AuthProviders = z.infer<typeof authProviders>;
 
 /** Where to send the browser to sign in with Google, and the state it will come back with. */
 export const googleAuthorization = z.object({

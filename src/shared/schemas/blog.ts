@@ -140,7 +140,6 @@ export const listPostsInput = z.object({
   page_size: pageSize(BLOG_PAGE_SIZE, BLOG_PAGE_SIZE_MAX),
   search,
 });
-export type ListPostsInput = z.input<typeof listPostsInput>;
 
 /** GET /admin/blog/posts: every status by default. */
 export const adminListPostsInput = z.object({
@@ -149,7 +148,6 @@ export const adminListPostsInput = z.object({
   search,
   status: z.enum(BLOG_POST_STATUSES).optional(),
 });
-export type AdminListPostsInput = z.input<typeof adminListPostsInput>;
 
 export const adminListSubscriptionsInput = z.object({ page, page_size: pageSize(50, 200) });
 
@@ -173,7 +171,6 @@ export const subscribeInput = z.strictObject({
     .default("weekly"),
   categories: tagList("category").default([]),
 });
-export type SubscribeInput = z.input<typeof subscribeInput>;
 
 export const unsubscribeTokenInput = z.strictObject({
   token: z.string({ error: "token is required" }).trim().min(1, "token is required").max(500),

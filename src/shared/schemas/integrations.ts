@@ -161,7 +161,6 @@ export const trelloExportConfig = z.strictObject({
     .regex(/^[0-9a-f]{24}$/, "board_id must be a Trello board id")
     .optional(),
 });
-export type TrelloExportConfig = z.infer<typeof trelloExportConfig>;
 
 export const githubExportConfig = z.strictObject({
   repository: z
@@ -169,7 +168,6 @@ export const githubExportConfig = z.strictObject({
     .trim()
     .refine((v) => parseGithubRepository(v) !== null, "Repository must look like owner/name"),
 });
-export type GithubExportConfig = z.infer<typeof githubExportConfig>;
 
 /**
  * The task tree is read on the server from the task id (never trusted from the browser); a

@@ -90,7 +90,6 @@ export type PlannedSubtask = z.infer<typeof plannedSubtask>;
 
 /** A split of one task into subtasks; the caller caps the count at max_subtasks. */
 export const subtaskPlan = z.object({ subtasks: z.array(plannedSubtask).min(1).max(10) });
-export type SubtaskPlan = z.infer<typeof subtaskPlan>;
 
 /** composer, part 1: project context. */
 export const projectContext = z.object({

@@ -62,7 +62,6 @@ export const COMPARED_FIELDS = [
   "complexity_score",
   "estimate_hours",
 ] as const satisfies readonly (keyof PlannedFields)[];
-export type ComparedField = (typeof COMPARED_FIELDS)[number];
 
 export const replanChange = z.discriminatedUnion("op", [
   z.object({

@@ -4,7 +4,6 @@ import { isSensibleHours, sensibleHoursMessage } from "./hours";
 
 /** Who added a dependency: a planner's proposal or a person. */
 export const DEPENDENCY_SOURCES = ["planner", "person"] as const;
-export type DependencySource = (typeof DEPENDENCY_SOURCES)[number];
 
 /** The schedule's team size: 1 by default, at most 50 people. */
 export const TEAM_SIZE_DEFAULT = 1;
@@ -145,4 +144,3 @@ export const movedTask = z.object({
   position: z.number().int(),
   depth: z.number().int(),
 });
-export type MovedTask = z.infer<typeof movedTask>;

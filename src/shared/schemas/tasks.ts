@@ -142,7 +142,6 @@ export const listTasksInput = z.strictObject({
     .max(100, 'team must be a team\'s id or "personal"')
     .optional(),
 });
-export type ListTasksInput = z.input<typeof listTasksInput>;
 
 export const statsInput = listTasksInput.pick({ top_level_only: true });
 

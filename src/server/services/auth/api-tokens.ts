@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { gt, isNull, or } from "drizzle-orm";
 import { apiTokens } from "../../db/schema/index";
 
@@ -10,8 +9,6 @@ import { apiTokens } from "../../db/schema/index";
  */
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
-
-export const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
  * The session id a token's callers carry (`ValidSession.sessionId`). Sockets opened with a token are

@@ -5,7 +5,8 @@ import { type createTokenInput, type NewApiToken, TOKEN_PREFIX } from "../../../
 import { apiTokens, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { DAY_MS, hashOf, isActive } from "./api-tokens";
+import { hashSecret } from "../../lib/secret-tokens";
+import { DAY_MS, isActive } from "./api-tokens";
 
 /**
  * Makes a token, unless the user already has API_TOKENS_PER_USER active ones (each token brings its own
@@ -46,7 +47,7 @@ export async function createApiToken(
         userId,
         name: input.name,
         scope: input.scope,
-        tokenHash: hashOf(token),
+        tokenHash: hashSecret(token),
         prefix: token.slice(0, TOKEN_PREFIX.length + 6),
         expiresAt,
       })

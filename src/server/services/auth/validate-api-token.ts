@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { TOKEN_PREFIX } from "../../../shared/schemas/tokens";
 import { apiTokens, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
-import { DAY_MS, hashOf, tokenSessionId } from "./api-tokens";
+import { hashSecret } from "../../lib/secret-tokens";
+import { DAY_MS, tokenSessionId } from "./api-tokens";
 import { consumeRateLimit } from "./rate-limit";
 import type { ValidSession } from "./sessions";
 
@@ -19,7 +20,7 @@ export async function validateApiToken(deps: Deps, token: string): Promise<Valid
     .select({ token: apiTokens, user: users })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(eq(apiTokens.tokenHash, hashOf(token)))
+    .where(eq(apiTokens.tokenHash, hashSecret(token)))
     .limit(1);
   if (!row || row.user.disabled) return null;
   const now = Date.now();

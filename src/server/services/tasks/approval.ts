@@ -3,9 +3,9 @@ import type { ReviewState } from "../../../shared/schemas/reviews";
 import { planReviews, taskRevisions, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { getOwnedRow } from "../../plan/owned";
 import type { TaskRow } from "../../plan/rows";
 import { teamSettings } from "../teams/teams";
+import { projectOf } from "./project-of";
 
 /**
  * Approval before a plan leaves Atomize (issue 41): a plan with `requires_approval` is exported only once
@@ -13,16 +13,6 @@ import { teamSettings } from "../teams/teams";
  * a restore after it makes it stale. In a team, its owners and admins review; a personal plan's creator
  * does. The plan's author does not approve their own team plan unless no one else in the team can.
  */
-
-export async function projectOf(
-  deps: Deps,
-  userId: string,
-  id: string,
-  need?: "read" | "write",
-): Promise<TaskRow> {
-  const row = await getOwnedRow(deps, userId, id, need);
-  return row.rootTaskId ? getOwnedRow(deps, userId, row.rootTaskId, need) : row;
-}
 
 export async function reviewStateOf(deps: Deps, root: TaskRow): Promise<ReviewState> {
   const rows = await deps.db

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import * as agent from "../../engine/agent";
-import { projectOf } from "./agent-planning";
 import { getTask } from "./get-task";
+import { projectOf } from "./project-of";
 
 /** The caller cancels their agent's planning: the project stops where it is. */
 export async function cancelAgentPlanning(deps: Deps, userId: string, projectId: string) {

@@ -2,14 +2,8 @@ import type { Reading } from "../../../shared/schemas/reading";
 import type { Deps } from "../../deps";
 import { readingToCheck } from "../../engine/brief";
 import { storedReadingOf } from "../../engine/reading/review";
-import { getOwnedRow } from "../../plan/owned";
-import type { TaskRow } from "../../plan/rows";
+import { projectOf } from "./project-of";
 import { answer } from "./reading";
-
-async function projectOf(deps: Deps, userId: string, id: string): Promise<TaskRow> {
-  const row = await getOwnedRow(deps, userId, id);
-  return row.rootTaskId ? getOwnedRow(deps, userId, row.rootTaskId) : row;
-}
 
 /**
  * What was read of a project (any of its task ids names it): the checked reading when it has one, else

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import * as agent from "../../engine/agent";
 import { AppError } from "../../errors";
-import { projectOf } from "./agent-planning";
+import { projectOf } from "./project-of";
 
 /** The next node to split in the caller's project, with its brief and the answer's schema; or done. */
 export async function nextPlanningStep(deps: Deps, userId: string, projectId: string) {

@@ -7,7 +7,8 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { recordActivity } from "../../plan/activity";
 import { roleIn } from "../teams/teams";
-import { projectOf, requiredBy, reviewStateOf } from "./approval";
+import { requiredBy, reviewStateOf } from "./approval";
+import { projectOf } from "./project-of";
 
 async function newestRevision(deps: Deps, rootId: string): Promise<number | null> {
   const [row] = await deps.db

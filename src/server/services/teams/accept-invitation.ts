@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { teamInvitations, teamMembers, teams, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { hashOf } from "./teams";
+import { hashSecret } from "../../lib/secret-tokens";
 
 /**
  * Accepts an invitation: the caller's verified address must be the invited one. Used, withdrawn, expired
@@ -18,7 +18,7 @@ export async function acceptInvitation(deps: Deps, userId: string, token: string
       .select({ inv: teamInvitations, teamName: teams.name })
       .from(teamInvitations)
       .innerJoin(teams, eq(teams.id, teamInvitations.teamId))
-      .where(eq(teamInvitations.tokenHash, hashOf(token.slice(0, 200))))
+      .where(eq(teamInvitations.tokenHash, hashSecret(token.slice(0, 200))))
       .for("update");
     if (!row) throw new AppError("NOT_FOUND", "This invitation link is not valid: ask for a new one.");
     const inv = row.inv;

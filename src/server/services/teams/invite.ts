@@ -7,7 +7,8 @@ import { teamInvitations, teamMembers, teams, users } from "../../db/schema/inde
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { escapeHtml } from "../../lib/escape-html";
-import { hashOf, INVITATIONS_PER_TEAM_PER_DAY, invitationOf, MEMBERS_PER_TEAM, managerOf } from "./teams";
+import { hashSecret } from "../../lib/secret-tokens";
+import { INVITATIONS_PER_TEAM_PER_DAY, invitationOf, MEMBERS_PER_TEAM, managerOf } from "./teams";
 
 /**
  * Invites an address to the team (owners and admins): a link valid INVITATION_DAYS days, e-mailed and
@@ -64,7 +65,7 @@ export async function invite(
         teamId,
         email,
         role: input.role,
-        tokenHash: hashOf(token),
+        tokenHash: hashSecret(token),
         invitedBy: actorId,
         expiresAt: sql`now() + make_interval(days => ${INVITATION_DAYS})`,
       })

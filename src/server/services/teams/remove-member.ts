@@ -1,23 +1,15 @@
 import { and, eq } from "drizzle-orm";
-import { UUID_PATTERN } from "../../../shared/ids";
 import { teamMembers } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { LAST_OWNER, lockedRoles, MANAGERS, TEAM_NOT_FOUND } from "./teams";
+import { LAST_OWNER, lockedRoles, refuseUnlessManager } from "./teams";
 
 /** Removes a member (an owner or admin), or the caller leaves. The last owner can do neither. */
 export async function removeMember(deps: Deps, actorId: string, teamId: string, targetId: string) {
-  if (!UUID_PATTERN.test(teamId)) throw new AppError("NOT_FOUND", TEAM_NOT_FOUND);
-  if (!UUID_PATTERN.test(targetId))
-    throw new AppError("NOT_FOUND", "That person is not a member of this team.");
   await deps.db.transaction(async (tx) => {
     const { actor, target, owners } = await lockedRoles(tx, teamId, actorId, targetId);
     if (actorId !== targetId) {
-      if (!MANAGERS.includes(actor))
-        throw new AppError(
-          "FORBIDDEN",
-          `Only the team's owners and admins can remove members; you are a ${actor}.`,
-        );
+      refuseUnlessManager(actor, "remove members");
       if (target === "owner" && actor !== "owner")
         throw new AppError("FORBIDDEN", "Only an owner can remove an owner.");
     }

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { UUID_PATTERN } from "../../../shared/ids";
 import type { Team, TeamRole } from "../../../shared/schemas/teams";
@@ -25,8 +24,6 @@ export const TEAM_NOT_FOUND = "Team not found";
 
 export const MANAGERS: readonly TeamRole[] = ["owner", "admin"];
 
-export const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
-
 /** The caller's role in a team; 404 when they are not in it (or it does not exist). */
 export async function roleIn(
   deps: Deps | { db: Deps["db"] },
@@ -43,7 +40,11 @@ export async function roleIn(
 }
 
 export async function managerOf(deps: Deps, userId: string, teamId: string, what: string): Promise<TeamRole> {
-  const role = await roleIn(deps, userId, teamId);
+  return refuseUnlessManager(await roleIn(deps, userId, teamId), what);
+}
+
+/** 403 unless `role` manages the team; otherwise the role. */
+export function refuseUnlessManager(role: TeamRole, what: string): TeamRole {
   if (!MANAGERS.includes(role))
     throw new AppError("FORBIDDEN", `Only the team's owners and admins can ${what}; you are a ${role}.`);
   return role;
@@ -76,8 +77,11 @@ export async function teamSettings(
   return row;
 }
 
-/** With the team's row locked: its members' roles, the actor's and the target's. */
+/** With the team's row locked: its members' roles, the actor's and the target's (404 when either is not in it). */
 export async function lockedRoles(tx: Tx, teamId: string, actorId: string, targetId: string) {
+  if (!UUID_PATTERN.test(teamId)) throw new AppError("NOT_FOUND", TEAM_NOT_FOUND);
+  const notMember = () => new AppError("NOT_FOUND", "That person is not a member of this team.");
+  if (!UUID_PATTERN.test(targetId)) throw notMember();
   await tx.execute(sql`select 1 from ${teams} where id = ${teamId} for update`);
   const rows = await tx
     .select({ userId: teamMembers.userId, role: teamMembers.role })
@@ -87,7 +91,7 @@ export async function lockedRoles(tx: Tx, teamId: string, actorId: string, targe
   const actor = roleOf.get(actorId);
   if (!actor) throw new AppError("NOT_FOUND", TEAM_NOT_FOUND);
   const target = roleOf.get(targetId);
-  if (!target) throw new AppError("NOT_FOUND", "That person is not a member of this team.");
+  if (!target) throw notMember();
   return { actor, target, owners: rows.filter((r) => r.role === "owner").length };
 }
 
