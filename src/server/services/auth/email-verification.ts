@@ -1,8 +1,8 @@
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { isLowercaseUuid } from "../../../shared/ids";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { escapeHtml } from "../../lib/escape-html";
+import { deriveKey, hmacSha256, sameMac } from "../../lib/mac";
 
 export const EMAIL_VERIFIED = "Your e-mail address is verified.";
 export const EMAIL_ALREADY_VERIFIED = "Your e-mail address is already verified.";
@@ -15,19 +15,12 @@ export const VERIFICATION_EXPIRED =
 /**
  * Verification links are signed with their own key, derived from the unsubscribe key (itself from
  * BLOG_UNSUBSCRIBE_SECRET or the credentials key) under a label of their own, so no other signature of
- * ours (unsubscribe, subscription confirmation) can ever verify an address.
+ * ours (unsubscribe, subscription confirmation) can ever verify an address. The MAC covers the address:
+ * once a user's e-mail changes, links sent to the old one stop working.
  */
-function verificationKey(unsubscribeKey: Buffer): Buffer {
-  return Buffer.from(
-    hkdfSync("sha256", unsubscribeKey, Buffer.alloc(0), "atomize e-mail verification v1", 32),
-  );
-}
-
-/** The MAC covers the address: once a user's e-mail changes, links sent to the old one stop working. */
 function mac(unsubscribeKey: Buffer, userId: string, email: string, expires: number): Buffer {
-  return createHmac("sha256", verificationKey(unsubscribeKey))
-    .update(`verify-email:${userId}:${email.toLowerCase()}:${expires}`)
-    .digest();
+  const key = deriveKey(unsubscribeKey, "atomize e-mail verification v1");
+  return hmacSha256(key, `verify-email:${userId}:${email.toLowerCase()}:${expires}`);
 }
 
 /** `<user id>.<expiry, unix seconds>.<HMAC-SHA256, base64url>`. */
@@ -62,11 +55,8 @@ export function checkVerificationToken<U extends { id: string; email: string }>(
   const [id, exp, sig] = token.trim().split(".");
   if (!user || !id || !exp || !sig || id !== user.id) throw new AppError("BAD_REQUEST", VERIFICATION_INVALID);
   const expires = Number(exp);
-  const given = Buffer.from(sig, "base64url");
-  const expected = mac(unsubscribeKey, user.id, user.email, expires);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (!sameMac(Buffer.from(sig, "base64url"), mac(unsubscribeKey, user.id, user.email, expires)))
     throw new AppError("BAD_REQUEST", VERIFICATION_INVALID);
-  }
   if (expires * 1000 <= now) throw new AppError("BAD_REQUEST", VERIFICATION_EXPIRED);
 }
 

@@ -1,5 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { isLowercaseUuid } from "../../../shared/ids";
+import { deriveKey, hmacSha256, sameMac } from "../../lib/mac";
 
 /** How long the link in a confirmation e-mail works. */
 export const CONFIRMATION_TOKEN_DAYS = 7;
@@ -8,14 +8,9 @@ export const CONFIRMATION_TOKEN_DAYS = 7;
  * Confirmation links are signed with their own key, derived from the unsubscribe key, and their MAC
  * covers a purpose label: an unsubscribe token (or any other signature of ours) can never confirm.
  */
-function confirmationKey(unsubscribeKey: Buffer): Buffer {
-  return Buffer.from(hkdfSync("sha256", unsubscribeKey, Buffer.alloc(0), "atomize blog confirm v1", 32));
-}
-
 function mac(unsubscribeKey: Buffer, subscriptionId: string, expires: number): Buffer {
-  return createHmac("sha256", confirmationKey(unsubscribeKey))
-    .update(`confirm-subscription:${subscriptionId}:${expires}`)
-    .digest();
+  const key = deriveKey(unsubscribeKey, "atomize blog confirm v1");
+  return hmacSha256(key, `confirm-subscription:${subscriptionId}:${expires}`);
 }
 
 /** `<subscription id>.<expiry, unix seconds>.<HMAC-SHA256, base64url>`. */
@@ -38,8 +33,6 @@ export function verifyConfirmationToken(
   if (!id || !exp || !sig || rest.length > 0) return null;
   if (!isLowercaseUuid(id) || !/^\d{1,12}$/.test(exp) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return null;
   const expires = Number(exp);
-  const given = Buffer.from(sig, "base64url");
-  const expected = mac(unsubscribeKey, id, expires);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!sameMac(Buffer.from(sig, "base64url"), mac(unsubscribeKey, id, expires))) return null;
   return expires * 1000 > now ? id : null;
 }

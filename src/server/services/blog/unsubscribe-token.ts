@@ -1,5 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { isLowercaseUuid } from "../../../shared/ids";
+import { deriveKey, hmacSha256, sameMac } from "../../lib/mac";
 
 /**
  * The key that signs unsubscribe links: from BLOG_UNSUBSCRIBE_SECRET when set, else derived (HKDF) from
@@ -7,12 +7,10 @@ import { isLowercaseUuid } from "../../../shared/ids";
  */
 export function deriveUnsubscribeKey(secret: string | undefined, vaultKey: Buffer): Buffer {
   const material = secret ? Buffer.from(secret, "utf8") : vaultKey;
-  return Buffer.from(hkdfSync("sha256", material, Buffer.alloc(0), "atomize blog unsubscribe v1", 32));
+  return deriveKey(material, "atomize blog unsubscribe v1");
 }
 
-function mac(key: Buffer, subscriptionId: string): Buffer {
-  return createHmac("sha256", key).update(`unsubscribe:${subscriptionId}`).digest();
-}
+const mac = (key: Buffer, subscriptionId: string) => hmacSha256(key, `unsubscribe:${subscriptionId}`);
 
 /** `<subscription id>.<HMAC-SHA256, base64url>`: one per subscription, with no expiry (links in old mail keep working). */
 export function signUnsubscribeToken(key: Buffer, subscriptionId: string): string {
@@ -23,7 +21,5 @@ export function signUnsubscribeToken(key: Buffer, subscriptionId: string): strin
 export function verifyUnsubscribeToken(key: Buffer, token: string): string | null {
   const [id, sig, ...rest] = token.trim().split(".");
   if (!id || !sig || rest.length > 0 || !isLowercaseUuid(id) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return null;
-  const given = Buffer.from(sig, "base64url");
-  const expected = mac(key, id);
-  return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
+  return sameMac(Buffer.from(sig, "base64url"), mac(key, id)) ? id : null;
 }

@@ -1,8 +1,8 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import type { ExportKind, exportPreviewInput } from "../../../shared/schemas/integrations";
 import type { TaskStatus, TaskTreeNode } from "../../../shared/schemas/tasks";
 import type { exports, RemoteBaseline, remoteItems } from "../../db/schema/index";
+import { hmacSha256, sameMac } from "../../lib/mac";
 
 /**
  * One tracker (JIRA with Confluence, GitHub, Trello) is one module behind this interface (decision 038),
@@ -240,7 +240,5 @@ export function pointsFromLabels(labels: readonly string[], pattern: RegExp): nu
 export function hubSignatureOk(secret: string, raw: Buffer, header: string | undefined): boolean {
   const m = /^sha256=([0-9a-f]{64})$/i.exec(header?.trim() ?? "");
   if (!m) return false;
-  const expected = createHmac("sha256", secret).update(raw).digest();
-  const given = Buffer.from(m[1]!, "hex");
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameMac(Buffer.from(m[1]!, "hex"), hmacSha256(secret, raw));
 }

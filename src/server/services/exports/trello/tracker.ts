@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { TRELLO_CREDENTIALS_REQUIRED } from "../../../../shared/schemas/integrations";
 import type { Deps } from "../../../deps";
 import { AppError } from "../../../errors";
@@ -6,6 +6,7 @@ import { readCredential } from "../../../integrations/credentials";
 import { createHttpClient } from "../../../integrations/http-client";
 import { trelloAuthorization } from "../../../integrations/trello/auth";
 import { trelloBudgets } from "../../../integrations/trello/budgets";
+import { sameMac } from "../../../lib/mac";
 import { outboundFetch } from "../../../lib/outbound/fetch";
 import {
   type AddedItem,
@@ -69,8 +70,7 @@ export function trelloSignatureOk(
   const binary = Buffer.from(raw.toString("utf8") + callbackUrl, "latin1");
   const utf8 = Buffer.concat([raw, Buffer.from(callbackUrl)]);
   return [binary, utf8].some((signed) => {
-    const expected = createHmac("sha1", secret).update(signed).digest();
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return sameMac(given, createHmac("sha1", secret).update(signed).digest());
   });
 }
 
