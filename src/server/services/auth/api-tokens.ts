@@ -8,8 +8,6 @@ import { apiTokens } from "../../db/schema/index";
  * session. Each token has its own rate limit.
  */
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
  * The session id a token's callers carry (`ValidSession.sessionId`). Sockets opened with a token are
  * tracked, checked and closed under it like a session's (realtime/session-sockets.ts), so revoking the

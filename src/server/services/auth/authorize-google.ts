@@ -4,8 +4,9 @@ import { oauthFlows } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { hashSecret } from "../../lib/secret-tokens";
+import { HOUR_MS } from "./accounts";
 import { allowedRedirects } from "./allowed-redirects";
-import { googleConfig, HOUR_MS } from "./google";
+import { googleConfig } from "./google";
 import { consumeRateLimit, perAddress } from "./rate-limit";
 import type { SessionMeta } from "./sessions";
 

@@ -1,18 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import * as oidc from "openid-client";
-import { oauthAccounts, oauthFlows, users } from "../../db/schema/index";
+import { oauthAccounts, oauthFlows, sessions, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { hashSecret } from "../../lib/secret-tokens";
 import { syncAdminRole } from "./accounts";
 import { googleConfig } from "./google";
-import {
-  createSession,
-  type IssuedTokens,
-  invalidateUserSessions,
-  type SessionMeta,
-  type UserRow,
-} from "./sessions";
+import { createSession, endSessions, type IssuedTokens, type SessionMeta, type UserRow } from "./sessions";
 
 type GoogleClaims = { sub: string; email?: string; email_verified?: boolean; name?: string };
 
@@ -196,7 +190,7 @@ async function upsertGoogleUser(deps: Deps, claims: GoogleClaims): Promise<UserR
     return { user: row, squatted };
   });
   if (squatted) {
-    await invalidateUserSessions(deps, user.id);
+    await endSessions(deps, eq(sessions.userId, user.id));
     deps.log.warn(
       "google sign-in proved an address registered without verification; its password was removed",
       {

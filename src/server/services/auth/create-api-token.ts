@@ -6,7 +6,8 @@ import { apiTokens, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { hashSecret } from "../../lib/secret-tokens";
-import { DAY_MS, isActive } from "./api-tokens";
+import { isActive } from "./api-tokens";
+import { DAY } from "./sessions";
 
 /**
  * Makes a token, unless the user already has API_TOKENS_PER_USER active ones (each token brings its own
@@ -20,7 +21,7 @@ export async function createApiToken(
 ): Promise<NewApiToken> {
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const expiresAt =
-    input.expires_in_days === null ? null : new Date(Date.now() + input.expires_in_days * DAY_MS);
+    input.expires_in_days === null ? null : new Date(Date.now() + input.expires_in_days * DAY);
   const cap = deps.config.API_TOKENS_PER_USER;
   const row = await deps.db.transaction(async (tx) => {
     // "no key update": queues other token creations of this user without blocking inserts that only

@@ -3,7 +3,7 @@ import { authCodes, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { hashSecret } from "../../lib/secret-tokens";
-import { HOUR_MS } from "./google";
+import { HOUR_MS } from "./accounts";
 import { consumeRateLimit, perAddress } from "./rate-limit";
 import { createSession, type IssuedTokens, type SessionMeta, type UserRow } from "./sessions";
 

@@ -3,8 +3,6 @@ import { isLoopback } from "../../config";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 
-export const HOUR_MS = 60 * 60_000;
-
 export const NOT_CONFIGURED = "Google sign-in is not configured on this server";
 
 let discovered: { key: string; config: Promise<oidc.Configuration> } | undefined;

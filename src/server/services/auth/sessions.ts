@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { refreshTokens, sessions, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
@@ -74,11 +74,9 @@ export async function announceSessionsEnded(
   }
 }
 
-export async function invalidateUserSessions(deps: Deps, userId: string): Promise<void> {
-  const ended = await deps.db
-    .delete(sessions)
-    .where(eq(sessions.userId, userId))
-    .returning({ id: sessions.id });
+/** Deletes the sessions `where` picks, and announces the end of those it deleted. */
+export async function endSessions(deps: Deps, where: SQL): Promise<void> {
+  const ended = await deps.db.delete(sessions).where(where).returning({ id: sessions.id });
   await announceSessionsEnded(
     deps,
     ended.map((s) => s.id),

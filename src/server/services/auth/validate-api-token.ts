@@ -3,9 +3,9 @@ import { TOKEN_PREFIX } from "../../../shared/schemas/tokens";
 import { apiTokens, users } from "../../db/schema/index";
 import type { Deps } from "../../deps";
 import { hashSecret } from "../../lib/secret-tokens";
-import { DAY_MS, tokenSessionId } from "./api-tokens";
+import { tokenSessionId } from "./api-tokens";
 import { consumeRateLimit } from "./rate-limit";
-import type { ValidSession } from "./sessions";
+import { DAY, type ValidSession } from "./sessions";
 
 /** Last use is written at most this often per token. */
 const TOUCH_MS = 60_000;
@@ -39,7 +39,7 @@ export async function validateApiToken(deps: Deps, token: string): Promise<Valid
   return {
     sessionId: tokenSessionId(row.token.id),
     user: row.user,
-    expiresAt: row.token.expiresAt ?? new Date(now + 365 * DAY_MS),
+    expiresAt: row.token.expiresAt ?? new Date(now + 365 * DAY),
     apiToken: { id: row.token.id, scope: row.token.scope, name: row.token.name },
   };
 }
