@@ -390,7 +390,7 @@ export function schedulePlan(
   };
 }
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
+export const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** mulberry32: a small seeded generator, so the same plan gives the same forecast. */
 function random(seed: string) {

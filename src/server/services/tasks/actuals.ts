@@ -1,5 +1,6 @@
 import type { BurnUpPoint } from "../../../shared/schemas/actuals";
 import { DEFAULT_ESTIMATE } from "../../../shared/schemas/schedule";
+import { round1 } from "../../plan/graph";
 
 /**
  * What a plan's work actually took, for the Plan tab's pictures (issue 33): the burn-up (scope and done
@@ -60,8 +61,4 @@ export function burnUp(leaves: readonly LeafRow[], today: number): BurnUpPoint[]
     });
     return { ...point, scope_hours: round1(point.scope_hours), done_hours: round1(point.done_hours) };
   });
-}
-
-export function round1(n: number): number {
-  return Math.round(n * 10) / 10;
 }

@@ -6,8 +6,9 @@ import { taskTitle } from "../../../shared/task-title";
 import { resultRows } from "../../db/client";
 import { type SnapshotNode, taskRevisions, tasks } from "../../db/schema/index";
 import type { Deps } from "../../deps";
+import { round1 } from "../../plan/graph";
 import { getOwnedRow } from "../../plan/owned";
-import { round1, TITLE_MAX } from "./actuals";
+import { TITLE_MAX } from "./actuals";
 
 const figures = (n: SnapshotNode | null) => ({
   hours: n?.estimated_hours ?? null,

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { linkedPullRequests, remoteItems } from "../../../db/schema/index";
 import type { Deps } from "../../../deps";
+import { isRecord, str } from "../tracker";
 import { closedIssueNumbers, pullRequestState } from "./pull-requests";
 import { githubPageUrl, githubWebBase } from "./urls";
 
@@ -26,9 +27,6 @@ export type PullRequestEvent = {
   repository: { id: string; fullName: string };
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
-const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
-
 /** "owner/repo" as GitHub names repositories. */
 const FULL_NAME = /^[\w.-]{1,100}\/[\w.-]{1,100}$/;
 
@@ -41,10 +39,10 @@ export function readPullRequestEvent(
   const pr = payload.pull_request;
   const repo = payload.repository;
   const number = pr.number;
-  const fullName = text(repo.full_name);
-  const title = text(pr.title);
-  const url = text(pr.html_url);
-  const state = text(pr.state);
+  const fullName = str(repo.full_name);
+  const title = str(pr.title);
+  const url = str(pr.html_url);
+  const state = str(pr.state);
   if (
     !Number.isSafeInteger(number) ||
     (number as number) <= 0 ||
@@ -55,20 +53,20 @@ export function readPullRequestEvent(
   )
     return null;
   if (!Number.isSafeInteger(repo.id) || !FULL_NAME.test(fullName)) return null;
-  const updated = text(pr.updated_at);
+  const updated = str(pr.updated_at);
   const updatedAt = updated && !Number.isNaN(Date.parse(updated)) ? new Date(updated) : null;
   const base = isRecord(pr.base) ? pr.base : {};
   const defaultBranch =
-    text(repo.default_branch) ?? (isRecord(base.repo) ? text(base.repo.default_branch) : null);
-  const onDefault = defaultBranch !== null && text(base.ref) === defaultBranch;
-  const mergedAt = text(pr.merged_at) ?? (pr.merged === true ? "merged" : null);
+    str(repo.default_branch) ?? (isRecord(base.repo) ? str(base.repo.default_branch) : null);
+  const onDefault = defaultBranch !== null && str(base.ref) === defaultBranch;
+  const mergedAt = str(pr.merged_at) ?? (pr.merged === true ? "merged" : null);
   return {
     number: number as number,
     title: title.slice(0, 1000),
     url: githubPageUrl(url, apiUrl) ?? `${githubWebBase(apiUrl)}/${fullName}/pull/${number}`,
     updatedAt,
     state: pullRequestState({ state, merged_at: mergedAt }),
-    closes: onDefault ? closedIssueNumbers(text(pr.body), fullName) : [],
+    closes: onDefault ? closedIssueNumbers(str(pr.body), fullName) : [],
     repository: { id: String(repo.id), fullName: fullName.toLowerCase() },
   };
 }
