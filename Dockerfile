@@ -1,7 +1,10 @@
 # syntax=docker/dockerfile:1
 # Multi-stage build: dependencies, the client, the compiled server and its database seed are built once;
 # the runtime image runs the compiled JavaScript as a non-root user with the data folder as a volume.
-FROM node:24-bookworm-slim AS deps
+# BASE_IMAGE is the official Node 24 image; `npm run test:container` builds the same file on a stand-in
+# made here from Debian and the registry's Node (tests/container/, decision 040).
+ARG BASE_IMAGE=node:24-bookworm-slim
+FROM ${BASE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
@@ -10,7 +13,7 @@ FROM deps AS build
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:24-bookworm-slim AS runtime
+FROM ${BASE_IMAGE} AS runtime
 ENV NODE_ENV=production PORT=8080 DATA_DIR=/data HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

@@ -70,6 +70,18 @@ export default defineConfig({
           setupFiles: ["tests/support/fail-on-console-error.ts"],
         },
       },
+      {
+        test: {
+          // `npm run test:container`: the Dockerfile built and its image run here (tests/container/).
+          name: "container",
+          include: ["tests/container/**/*.test.ts"],
+          environment: "node",
+          // The first build makes the base image and installs every package: minutes, once.
+          testTimeout: 300_000,
+          hookTimeout: 900_000,
+          setupFiles: ["tests/support/fail-on-console-error.ts"],
+        },
+      },
     ],
   },
 });

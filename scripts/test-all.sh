@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI runs: typecheck, lint, unit tests, integration tests on PGlite and (when DATABASE_URL is
-# set) on PostgreSQL, the tests that start the app as a process of its own, a check that their logs hold
+# set) on PostgreSQL, the tests that start the app as a process of its own, the container image built
+# and run, a check that their logs hold
 # no secrets, the production build, and the browser tests. Steps that do not depend on one another run side by side, each into its own log, printed in full
 # when it ends (decision 017): on two cores the run is bound by CPU, and what one step leaves idle
 # (typecheck is single-threaded, an integration pass waits on its fakes' timers) another takes.
@@ -108,10 +109,14 @@ start "end-to-end tests in Chromium" npx playwright test
 # shellcheck disable=SC2016 # expanded by the inner shell
 start "process tests" bash -c 'env TEST_DATABASE_URL= npx vitest run --project processes &&
   { [ -z "${DATABASE_URL:-}" ] || env TEST_DATABASE_URL="$DATABASE_URL" npx vitest run --project processes; }' 
+# The Dockerfile built and its image run (tests/container/): mostly the image's own build, which keeps
+# its layers between runs, beside the steps above.
+start "container" npm run --silent test:container
 for pass in "${passes[@]}"; do
   [ "$pass" = "$first" ] || finish "$pass"
 done
 finish "process tests"
+finish "container"
 finish "end-to-end tests in Chromium"
 stop_if_failed
 foreground "logs of the integration runs hold no secrets" node scripts/check-logs.mjs "$ATOMIZE_LOG_CAPTURE_DIR"
