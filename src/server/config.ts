@@ -53,7 +53,7 @@ export const configSchema = z
     PLAN_MAX_NODES: z.coerce.number().int().min(10).max(1_000_000).default(20_000),
     /**
      * The monthly limit counts every plan, not only those a model makes (issue 40): by default the
-     * offline outline and a coding agent's own planning cost the instance nothing and do not count.
+     * offline planner and a coding agent's own planning cost the instance nothing and do not count.
      */
     MONTHLY_LIMIT_ALL_PLANNING: z
       .enum(["true", "false"])

@@ -142,7 +142,7 @@ test("a person sees the step their agent waits on, and can stop it (the outline 
     // Stop asks once more, then the outline plans the rest and the plan completes.
     await waiting.getByRole("button", { name: "Stop" }).click();
     await expect(waiting.getByRole("group", { name: "Confirm" })).toContainText(
-      "the offline outline plans the rest",
+      "the offline planner plans the rest",
     );
     await expectAccessibleInBothThemes(page, "an agent's planning with Stop to confirm");
     await waiting.getByRole("button", { name: "Stop and finish with the outline" }).click();

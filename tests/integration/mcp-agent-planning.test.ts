@@ -306,7 +306,7 @@ describe("a coding agent plans through the tools", () => {
     expect(stopped.json.finished).toBeGreaterThanOrEqual(3);
     const done = await waitForStatus(web, made.id, ["completed"], 60_000);
     expect(done.warnings.join(" ")).toMatch(
-      /You stopped your coding agent's planning: the offline outline planned the rest/,
+      /You stopped your coding agent's planning: the offline planner planned the rest/,
     );
     const tree = (await web.get(`/api/tasks/${made.id}/tree`)).json as TreeNode;
     expect(tree.children.map((c) => c.description)).toEqual(

@@ -54,7 +54,7 @@ const PRD = `# Shared shopping list
 - Video calls are out of scope
 `;
 
-describe("the offline outline, through the API", () => {
+describe("the offline planner, through the API", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();

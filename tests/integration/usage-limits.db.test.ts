@@ -200,7 +200,7 @@ describe("by default, only planning with a model counts (issue 40)", () => {
     await llm?.close();
   });
 
-  it("does not count the offline outline or a coding agent's planning, and says so", async () => {
+  it("does not count the offline planner or a coding agent's planning, and says so", async () => {
     const client = new TestClient(offline.url);
     const { user } = await registerUser(client);
     await offline.deps.database.rows(
@@ -230,7 +230,7 @@ describe("by default, only planning with a model counts (issue 40)", () => {
     const refused = await client.post("/api/tasks", { description: "One too many" });
     expect(refused.status).toBe(429);
     expect(refused.json.detail).toMatch(
-      /^You have reached your monthly limit of 10 projects planned with a model\. It resets on [A-Z][a-z]+ 1\. The offline outline and your coding agent's own planning do not count\. Admins have no limit: the operator names them in ADMIN_EMAILS or runs npm run make-admin -- <email>\.$/,
+      /^You have reached your monthly limit of 10 projects planned with a model\. It resets on [A-Z][a-z]+ 1\. The offline planner and your coding agent's own planning do not count\. Admins have no limit: the operator names them in ADMIN_EMAILS or runs npm run make-admin -- <email>\.$/,
     );
     // A coding agent's planning still goes through.
     expect((await client.post("/api/tasks", { description: "Agent", planner: "agent" })).status).toBe(201);

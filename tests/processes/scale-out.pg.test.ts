@@ -43,6 +43,9 @@ beforeAll(async () => {
     JOB_LEASE_MS: "1500",
     TRUST_PROXY: "true",
     CREDENTIALS_KEY: Buffer.alloc(32, 5).toString("base64"),
+    // This suite's clients reach the processes directly too; on a loaded machine a process's idle timer
+    // could close a kept-alive socket just as a client reuses it (ECONNRESET), as tests/support/server.ts says.
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: "60000",
   };
   for (let i = 0; i < 3; i++) apps.push(spawnApp({ ...common, PORT: String(await freePort()) }));
   await Promise.all(apps.map((a) => waitForReady(a)));

@@ -23,7 +23,7 @@ export function isAtLimit(usage: TaskUsage): boolean {
 
 /** What a person at the limit can do (issue 40: the refusal named no way out). */
 export const LIMIT_WAY_OUT =
-  "Planning without a model (the offline outline) or with your coding agent does not count. Admins have no limit: the operator names them in ADMIN_EMAILS or runs npm run make-admin.";
+  "Planning without a model (the offline planner) or with your coding agent does not count. Admins have no limit: the operator names them in ADMIN_EMAILS or runs npm run make-admin.";
 
 /** The monthly task allowance: a sentence, a meter and the reset date. */
 export function TaskUsageSummary({

@@ -536,7 +536,7 @@ export async function finishWithOutline(
     if (open.length === 0) break;
     for (const node of open) {
       const { ancestors, siblings, shown } = around(rows, node);
-      const planned = await deps.planners.outline.splitTask({
+      const planned = await deps.planners.offline.splitTask({
         brief,
         task: {
           description: node.description,
@@ -580,7 +580,7 @@ export async function finishWithOutline(
       await deps.events.announce(announced);
     }
   }
-  const note = `You stopped your coding agent's planning: the offline outline planned the rest (${finished} task${finished === 1 ? "" : "s"} finished, ${written} subtask${written === 1 ? "" : "s"} added).`;
+  const note = `You stopped your coding agent's planning: the offline planner planned the rest (${finished} task${finished === 1 ? "" : "s"} finished, ${written} subtask${written === 1 ? "" : "s"} added).`;
   await deps.db.transaction(async (tx) => {
     await tx
       .update(tasks)

@@ -31,7 +31,7 @@ export async function runCompose(deps: Deps, job: TypedJob<typeof JOB_COMPOSE>, 
   // A coding agent's plan is composed by the offline planner's composer; the agent may replace it afterwards.
   const planner =
     root.planner === AGENT_PLANNER
-      ? Promise.resolve(deps.planners.outline)
+      ? Promise.resolve(deps.planners.offline)
       : deps.planners.forUser(root.userId);
   await composeWith(deps, root, planner, ctx.signal);
 }

@@ -162,7 +162,7 @@ export const agentOperations = {
   stopPlanning: mutation({
     access: "user",
     summary:
-      "Stops a coding agent's planning: the offline outline splits every task the agent has not, and the plan completes (409 when planning is over).",
+      "Stops a coding agent's planning: the offline planner splits every task the agent has not, and the plan completes (409 when planning is over).",
     input: byId,
     output: stoppedPlanning,
     run: ({ deps, user }, input) => stopAgentPlanning(deps, user.id, input.id),

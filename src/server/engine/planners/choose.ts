@@ -31,7 +31,7 @@ export type Planners = {
   /** The same choice and where its settings come from, for "which planner will run for me". */
   choiceFor(userId: string): Promise<PlannerChoice>;
   /** The offline planner: it composes a plan a coding agent split (engine/agent.ts). */
-  outline: Planner;
+  offline: Planner;
 };
 
 /** Planners kept built (one per distinct provider settings); the least recently used goes first. */
@@ -113,7 +113,7 @@ export function createPlanners(deps: { config: Config; db: Db; vault: Vault; log
   return {
     choiceFor,
     forUser: async (userId, read) => (await choiceFor(userId, read)).planner,
-    outline: offline,
+    offline,
   };
 }
 

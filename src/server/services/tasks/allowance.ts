@@ -50,7 +50,7 @@ export function wayOut(allPlanning: boolean): string {
     "Admins have no limit: the operator names them in ADMIN_EMAILS or runs npm run make-admin -- <email>.";
   return allPlanning
     ? admins
-    : `The offline outline and your coding agent's own planning do not count. ${admins}`;
+    : `The offline planner and your coding agent's own planning do not count. ${admins}`;
 }
 
 /**

@@ -41,7 +41,7 @@ export async function proposeReplan(
   const guidance = input.guidance ?? "";
   // "Less detail" merges what is there (plan/coarsen.ts): no planner runs, so no model is paid for.
   const lessDetail = readGuidance(guidance).lessDetail;
-  const planner = lessDetail ? deps.planners.outline : await deps.planners.forUser(userId);
+  const planner = lessDetail ? deps.planners.offline : await deps.planners.forUser(userId);
   if (!lessDetail && (planner.name !== "offline" || deps.config.MONTHLY_LIMIT_ALL_PLANNING)) {
     await deps.db.transaction((tx) =>
       countMonthlyUse(tx, userId, { allPlanning: deps.config.MONTHLY_LIMIT_ALL_PLANNING }),

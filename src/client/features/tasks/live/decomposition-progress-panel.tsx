@@ -298,7 +298,7 @@ function AgentWaiting({ task, stopped }: { task: Task; stopped: string | undefin
         <fieldset aria-label="Confirm" className="mt-3 flex flex-wrap items-center gap-2">
           <p className="w-full">
             {asking === "stop"
-              ? "Stop your agent's planning? What it planned stays; the offline outline plans the rest, and the plan is done."
+              ? "Stop your agent's planning? What it planned stays; the offline planner plans the rest, and the plan is done."
               : "Cancel the planning? The project stops where it is; what your agent planned is kept, and Restart plans it again."}
           </p>
           <button

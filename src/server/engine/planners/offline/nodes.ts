@@ -20,7 +20,7 @@ export type OutlineNode = {
   children: OutlineNode[];
   /** Every requirement this node covers, in full, so a node that is not split further still quotes them. */
   covers: Requirement[];
-  /** Its place in the order among its siblings (outline/order.ts); none for a feature. */
+  /** Its place in the order among its siblings (offline/stated-order.ts); none for a feature. */
   role?: OutlineRole;
   /**
    * The series of steps done in turn this node belongs to (a kind's own steps, or steps the text states
@@ -29,7 +29,7 @@ export type OutlineNode = {
   sequence?: string;
   /** Its step in that series, when several nodes share a step (done side by side); else its position. */
   step?: number;
-  /** The files it most likely touches, when the plan is on a repository (issue 42; outline/files.ts). */
+  /** The files it most likely touches, when the plan is on a repository (issue 42; offline/files.ts). */
   files?: TaskFile[];
 };
 

@@ -68,7 +68,7 @@ function toSubtask(node: OutlineNode, dependsOn: number[]): PlannedSubtask {
     estimate_low_hours: range.low,
     estimate_high_hours: Math.min(range.high, ESTIMATE_HOURS_MAX),
     depends_on: dependsOn,
-    // The whole outline is known at once: its order is among siblings (outline/order.ts).
+    // The whole outline is known at once: its order is among siblings (offline/stated-order.ts).
     depends_on_elsewhere: [],
     ...(node.files?.length ? { files: node.files } : {}),
   });
@@ -118,9 +118,9 @@ function assess(outline: Outline): ComplexityAssessment {
 /**
  * The planner for installs without a language model: an honest outline of the description, not a
  * pretend AI (decision 014). It reads the stated requirements (requirements.ts), groups them into
- * workstreams with the cross-cutting work the kind of project calls for (outline/outline.ts), estimates
- * by an open rule (outline/estimate.ts) and composes epics, stories and the event model from what the
- * text states (outline/compose.ts). Same input, same output; results are parsed with the same zod schemas
+ * workstreams with the cross-cutting work the kind of project calls for (offline/outline.ts), estimates
+ * by an open rule (offline/estimate.ts) and composes epics, stories and the event model from what the
+ * text states (offline/epics-and-stories.ts). Same input, same output; results are parsed with the same zod schemas
  * as model output.
  */
 export function createOfflinePlanner(): Planner {

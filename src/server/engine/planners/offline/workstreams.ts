@@ -3,7 +3,7 @@ import type { Requirement } from "../../reading/types";
 /**
  * How the offline planner groups stated requirements into workstreams (the epics): the description's
  * own sections when it has them, otherwise a few plain categories. Requirements the text states in an
- * order stay together, in that order, so their order can be kept (outline/order.ts).
+ * order stay together, in that order, so their order can be kept (offline/stated-order.ts).
  */
 
 /** Plain categories, checked in order, for descriptions without their own sections. */
