@@ -25,3 +25,27 @@ export function EmptyState({
     </div>
   );
 }
+
+/** A load that failed: what failed, why (the children), and a Retry button. */
+export function LoadError({
+  title,
+  onRetry,
+  children,
+}: {
+  title: string;
+  onRetry: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <EmptyState
+      title={title}
+      actions={
+        <button type="button" className="btn btn-sm" onClick={onRetry}>
+          Retry
+        </button>
+      }
+    >
+      {children}
+    </EmptyState>
+  );
+}

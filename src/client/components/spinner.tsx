@@ -26,3 +26,12 @@ export function PageSpinner({ label }: { label?: string }) {
     </div>
   );
 }
+
+/** A spinner centred in a block at least `minHeight` tall, while a tab or a section loads. */
+export function BlockSpinner({ label, minHeight = "min-h-40" }: { label: string; minHeight?: string }) {
+  return (
+    <div className={`flex ${minHeight} items-center justify-center`}>
+      <Spinner label={label} />
+    </div>
+  );
+}

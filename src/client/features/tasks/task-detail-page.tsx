@@ -4,8 +4,8 @@ import type { PlanViewer } from "../../../shared/schemas/realtime";
 import type { Task } from "../../../shared/schemas/tasks";
 import { taskTitle } from "../../../shared/task-title";
 import { ConnectionIndicator } from "../../components/connection-indicator";
-import { EmptyState } from "../../components/empty-state";
-import { Spinner } from "../../components/spinner";
+import { LoadError } from "../../components/empty-state";
+import { BlockSpinner, Spinner } from "../../components/spinner";
 import { TabList, tabPanelProps } from "../../components/tabs";
 import { usePageMeta } from "../../components/use-page-meta";
 import { useAuth } from "../../lib/auth";
@@ -108,7 +108,7 @@ function DetailSkeleton() {
   );
 }
 
-function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+function TaskLoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const [, navigate] = useLocation();
   const classified = classifyTaskError(error);
   const title = classified.type === "NOT_FOUND" ? "Task not found" : "Failed to load task";
@@ -208,7 +208,7 @@ export default function TaskDetailPage() {
           />
         </PlanAccessProvider>
       ) : task.isError ? (
-        <LoadError error={task.error} onRetry={refresh} />
+        <TaskLoadError error={task.error} onRetry={refresh} />
       ) : (
         <DetailSkeleton />
       )}
@@ -294,20 +294,11 @@ function TaskDetail({
             (tree && tree.id === task.id ? (
               <SubtasksTab key={tree.id} tree={tree} taskId={task.id} />
             ) : treeQuery.isError || (treeQuery.isSuccess && !tree) ? (
-              <EmptyState
-                title="No task tree available"
-                actions={
-                  <button type="button" className="btn btn-sm" onClick={() => void treeQuery.refetch()}>
-                    Retry
-                  </button>
-                }
-              >
+              <LoadError title="No task tree available" onRetry={() => void treeQuery.refetch()}>
                 {treeQuery.isError ? classifyTaskError(treeQuery.error).message : "The tree came back empty."}
-              </EmptyState>
+              </LoadError>
             ) : (
-              <div className="flex min-h-40 items-center justify-center">
-                <Spinner label="Loading task tree..." />
-              </div>
+              <BlockSpinner label="Loading task tree..." />
             ))}
         </div>
 
@@ -316,21 +307,12 @@ function TaskDetail({
             (tree && tree.id === task.id ? (
               <PlanTab key={tree.id} tree={tree} />
             ) : treeQuery.isError ? (
-              <EmptyState
-                title="The plan could not be loaded"
-                actions={
-                  <button type="button" className="btn btn-sm" onClick={() => void treeQuery.refetch()}>
-                    Retry
-                  </button>
-                }
-              >
+              <LoadError title="The plan could not be loaded" onRetry={() => void treeQuery.refetch()}>
                 {classifyTaskError(treeQuery.error).message}
-              </EmptyState>
+              </LoadError>
             ) : (
               // As tall as the Plan tab usually is, so what is below does not move when it arrives.
-              <div className="flex min-h-[70vh] items-center justify-center">
-                <Spinner label="Loading task tree..." />
-              </div>
+              <BlockSpinner label="Loading task tree..." minHeight="min-h-[70vh]" />
             ))}
         </div>
 
@@ -353,13 +335,7 @@ function TaskDetail({
         <div {...tabPanelProps("task", "event-model", tab)}>
           {visited.has("event-model") && (
             // Its own boundary: loading the chunk must not blank the whole page (the route's Suspense).
-            <Suspense
-              fallback={
-                <div className="flex min-h-40 items-center justify-center">
-                  <Spinner label="Loading event model..." />
-                </div>
-              }
-            >
+            <Suspense fallback={<BlockSpinner label="Loading event model..." />}>
               <EventModelTab task={task} />
             </Suspense>
           )}

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ActivityEntry, ActivityKind } from "../../../../shared/schemas/activity";
-import { EmptyState } from "../../../components/empty-state";
+import { EmptyState, LoadError } from "../../../components/empty-state";
 import { Spinner } from "../../../components/spinner";
 import { errorDetailOf } from "../../../lib/api-error";
 import { useTRPC } from "../../../lib/trpc";
@@ -78,16 +78,9 @@ function ActivityPage({
   if (page.isError) {
     return (
       <li>
-        <EmptyState
-          title="The activity could not be loaded"
-          actions={
-            <button type="button" className="btn btn-sm" onClick={() => void page.refetch()}>
-              Retry
-            </button>
-          }
-        >
+        <LoadError title="The activity could not be loaded" onRetry={() => void page.refetch()}>
           {errorDetailOf(page.error) ?? "Try again in a moment."}
-        </EmptyState>
+        </LoadError>
       </li>
     );
   }

@@ -2,8 +2,8 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Revision, RevisionKind } from "../../../../shared/schemas/replan";
 import { ConfirmModal } from "../../../components/confirm-modal";
-import { EmptyState } from "../../../components/empty-state";
-import { Spinner } from "../../../components/spinner";
+import { EmptyState, LoadError } from "../../../components/empty-state";
+import { BlockSpinner } from "../../../components/spinner";
 import { useToast } from "../../../components/toast";
 import { errorDetailOf } from "../../../lib/api-error";
 import { useTRPC } from "../../../lib/trpc";
@@ -48,24 +48,13 @@ export function HistoryTab({ rootId }: { rootId: string }) {
   );
 
   if (revisions.isPending) {
-    return (
-      <div className="flex min-h-40 items-center justify-center">
-        <Spinner label="Loading history..." />
-      </div>
-    );
+    return <BlockSpinner label="Loading history..." />;
   }
   if (revisions.isError) {
     return (
-      <EmptyState
-        title="The history could not be loaded"
-        actions={
-          <button type="button" className="btn btn-sm" onClick={() => void revisions.refetch()}>
-            Retry
-          </button>
-        }
-      >
+      <LoadError title="The history could not be loaded" onRetry={() => void revisions.refetch()}>
         {errorDetailOf(revisions.error) ?? "Try again in a moment."}
-      </EmptyState>
+      </LoadError>
     );
   }
   const list = revisions.data.revisions;

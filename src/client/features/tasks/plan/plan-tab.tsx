@@ -3,8 +3,8 @@ import { useId, useMemo, useState } from "react";
 import { calibrationSentence } from "../../../../shared/actuals";
 import { DEFAULT_ESTIMATE, TEAM_SIZE_MAX } from "../../../../shared/schemas/schedule";
 import type { TaskTreeNode } from "../../../../shared/schemas/tasks";
-import { EmptyState } from "../../../components/empty-state";
-import { Spinner } from "../../../components/spinner";
+import { EmptyState, LoadError } from "../../../components/empty-state";
+import { BlockSpinner } from "../../../components/spinner";
 import { useToast } from "../../../components/toast";
 import { errorDetailOf } from "../../../lib/api-error";
 import { forecastDate } from "../../../lib/time-format";
@@ -85,25 +85,14 @@ export function PlanTab({ tree }: { tree: TaskTreeNode }) {
   );
 
   if (schedule.isPending) {
-    return (
-      // As tall as the tab usually is, so the page below it does not move when the schedule arrives.
-      <div className="flex min-h-[70vh] items-center justify-center">
-        <Spinner label="Computing the schedule..." />
-      </div>
-    );
+    // As tall as the tab usually is, so the page below it does not move when the schedule arrives.
+    return <BlockSpinner label="Computing the schedule..." minHeight="min-h-[70vh]" />;
   }
   if (schedule.isError) {
     return (
-      <EmptyState
-        title="The schedule could not be computed"
-        actions={
-          <button type="button" className="btn btn-sm" onClick={() => void schedule.refetch()}>
-            Retry
-          </button>
-        }
-      >
+      <LoadError title="The schedule could not be computed" onRetry={() => void schedule.refetch()}>
         {errorDetailOf(schedule.error) ?? "Please try again."}
-      </EmptyState>
+      </LoadError>
     );
   }
   const s = schedule.data;

@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useRef } from "react";
 import type { ReadingKind, ReadingRole } from "../../../../shared/schemas/reading";
 import type { Task } from "../../../../shared/schemas/tasks";
-import { Spinner } from "../../../components/spinner";
+import { BlockSpinner } from "../../../components/spinner";
 import { classifyTaskError } from "../shared/task-error";
 import {
   addWorkItem,
@@ -59,11 +59,7 @@ export function ReadingReviewPanel({
 
   let body: ReactNode;
   if (reading.isPending || (reading.isSuccess && !draft)) {
-    body = (
-      <div className="flex min-h-32 items-center justify-center">
-        <Spinner label="Loading what was read..." />
-      </div>
-    );
+    body = <BlockSpinner label="Loading what was read..." minHeight="min-h-32" />;
   } else if (reading.isError) {
     body = (
       <div role="alert" className="alert alert-error">

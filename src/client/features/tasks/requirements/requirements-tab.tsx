@@ -3,8 +3,8 @@ import { useId, useState } from "react";
 import { Link } from "wouter";
 import { EXPORT_LABELS } from "../../../../shared/schemas/integrations";
 import type { RequirementProgress, RequirementTask } from "../../../../shared/schemas/requirements";
-import { EmptyState } from "../../../components/empty-state";
-import { Spinner } from "../../../components/spinner";
+import { EmptyState, LoadError } from "../../../components/empty-state";
+import { BlockSpinner } from "../../../components/spinner";
 import { TaskStatusBadge } from "../../../components/task-status-badge";
 import { ToggleRow } from "../../../components/toggle-row";
 import { errorDetailOf } from "../../../lib/api-error";
@@ -139,24 +139,13 @@ export function RequirementsTab({ taskId }: { taskId: string }) {
   const answer = useQuery(trpc.tasks.requirements.queryOptions({ id: taskId }));
 
   if (answer.isPending) {
-    return (
-      <div className="flex min-h-40 items-center justify-center">
-        <Spinner label="Loading requirements..." />
-      </div>
-    );
+    return <BlockSpinner label="Loading requirements..." />;
   }
   if (answer.isError) {
     return (
-      <EmptyState
-        title="The requirements could not be loaded"
-        actions={
-          <button type="button" className="btn btn-sm" onClick={() => void answer.refetch()}>
-            Retry
-          </button>
-        }
-      >
+      <LoadError title="The requirements could not be loaded" onRetry={() => void answer.refetch()}>
         {errorDetailOf(answer.error) ?? "Try again in a moment."}
-      </EmptyState>
+      </LoadError>
     );
   }
   const all = answer.data.requirements;
