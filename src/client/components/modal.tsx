@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef } from "react";
 import { enterTopLayer, leaveTopLayer } from "./top-layer";
 
 const SIZES = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-3xl", xl: "max-w-5xl" } as const;
@@ -107,5 +107,60 @@ export function Modal({
         </button>
       </div>
     </dialog>
+  );
+}
+
+export type FormModalProps = Omit<ModalProps, "actions" | "dismissible"> & {
+  /** The form's id, which the submit button among the modal's actions names. */
+  formId: string;
+  formClassName?: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  /** What the submit button says; it shows a spinner while `pending`. */
+  submitLabel: ReactNode;
+  /** The submit button's colour class. */
+  submitClassName?: string;
+  /** A request runs: Cancel and the submit button are off, and nothing dismisses the modal. */
+  pending: boolean;
+  /** The submit button is off for another reason too (e.g. nothing to send). */
+  submitDisabled?: boolean;
+};
+
+/** A form in a modal, with Cancel and its submit button at the bottom. */
+export function FormModal({
+  formId,
+  formClassName,
+  onSubmit,
+  submitLabel,
+  submitClassName = "btn-primary",
+  pending,
+  submitDisabled = false,
+  children,
+  ...modal
+}: FormModalProps) {
+  return (
+    <Modal
+      {...modal}
+      dismissible={!pending}
+      actions={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={modal.onClose} disabled={pending}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            form={formId}
+            className={`btn ${submitClassName}`}
+            disabled={submitDisabled || pending}
+          >
+            {pending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            {submitLabel}
+          </button>
+        </>
+      }
+    >
+      <form id={formId} className={formClassName} onSubmit={onSubmit} noValidate>
+        {children}
+      </form>
+    </Modal>
   );
 }

@@ -7,7 +7,7 @@ import {
 } from "../../../shared/schemas/integrations";
 import { ConfirmModal } from "../../components/confirm-modal";
 import { Field } from "../../components/field";
-import { Modal } from "../../components/modal";
+import { FormModal } from "../../components/modal";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
 import { useAuth } from "../../lib/auth";
@@ -84,51 +84,42 @@ function ConnectDialog({
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onClose={onClose}
       title="Connect GitHub"
-      dismissible={!pending}
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={pending}>
-            Cancel
-          </button>
-          <button type="submit" form="github-connect-form" className="btn btn-primary" disabled={pending}>
-            {pending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {pending ? "Connecting..." : "Connect"}
-          </button>
-        </>
-      }
+      formId="github-connect-form"
+      formClassName="flex flex-col gap-3"
+      onSubmit={onSubmit}
+      submitLabel={pending ? "Connecting..." : "Connect"}
+      pending={pending}
     >
-      <form id="github-connect-form" className="flex flex-col gap-3" onSubmit={onSubmit} noValidate>
-        <Field
-          id="github-access-token"
-          label="GitHub access token"
-          required
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          autoFocus
-          placeholder="ghp_..."
-          value={token}
-          error={error}
-          onChange={(e) => {
-            setToken(e.target.value);
-            if (error) setError(null);
-          }}
-          hint={
-            <>
-              The token needs the 'repo' and 'read:user' scopes.{" "}
-              <a className="link" href={NEW_TOKEN_URL} target="_blank" rel="noopener noreferrer">
-                Create a token on GitHub
-              </a>
-              . It is stored encrypted and never shown again.
-            </>
-          }
-        />
-      </form>
-    </Modal>
+      <Field
+        id="github-access-token"
+        label="GitHub access token"
+        required
+        type="password"
+        autoComplete="off"
+        spellCheck={false}
+        autoFocus
+        placeholder="ghp_..."
+        value={token}
+        error={error}
+        onChange={(e) => {
+          setToken(e.target.value);
+          if (error) setError(null);
+        }}
+        hint={
+          <>
+            The token needs the 'repo' and 'read:user' scopes.{" "}
+            <a className="link" href={NEW_TOKEN_URL} target="_blank" rel="noopener noreferrer">
+              Create a token on GitHub
+            </a>
+            . It is stored encrypted and never shown again.
+          </>
+        }
+      />
+    </FormModal>
   );
 }
 

@@ -3,11 +3,11 @@ import { type FormEvent, useEffect, useState } from "react";
 import { githubExportConfig } from "../../../../shared/schemas/integrations";
 import type { Task } from "../../../../shared/schemas/tasks";
 import { Field } from "../../../components/field";
+import { FormModal } from "../../../components/modal";
 import { useToast } from "../../../components/toast";
 import { errorDetailOf, getErrorMessage } from "../../../lib/api-error";
 import { schemaFieldErrors, serverFieldErrors } from "../../../lib/field-errors";
 import { useTRPC } from "../../../lib/trpc";
-import { ExportFormModal } from "./export-form-modal";
 import { ExportPreviewLine } from "./export-preview-line";
 import { failureToast } from "./export-state";
 import { repositoryFromUrl } from "./export-validation";
@@ -64,12 +64,13 @@ export function GithubExportModal({
   };
 
   return (
-    <ExportFormModal
+    <FormModal
       open={open}
       onClose={onClose}
       title="Export to GitHub Issues"
       formId="github-export-form"
-      submitLabel="Export to GitHub"
+      formClassName="flex flex-col gap-4"
+      submitLabel={start.isPending ? "Starting..." : "Export to GitHub"}
       pending={start.isPending}
       onSubmit={onSubmit}
     >
@@ -97,6 +98,6 @@ export function GithubExportModal({
         kind="github"
         repository={repositoryFromUrl(repository) || repository.trim()}
       />
-    </ExportFormModal>
+    </FormModal>
   );
 }

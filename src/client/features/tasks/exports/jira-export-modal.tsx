@@ -5,11 +5,11 @@ import type { IntegrationStatus } from "../../../../shared/schemas/integrations"
 import { JIRA_PROJECT_NAME_MAX } from "../../../../shared/schemas/integrations";
 import type { Task } from "../../../../shared/schemas/tasks";
 import { Field } from "../../../components/field";
+import { FormModal } from "../../../components/modal";
 import { useToast } from "../../../components/toast";
 import { errorDetailOf, getErrorMessage } from "../../../lib/api-error";
 import { type FieldErrors, focusFirstError, serverFieldErrors } from "../../../lib/field-errors";
 import { useTRPC } from "../../../lib/trpc";
-import { ExportFormModal } from "./export-form-modal";
 import { ExportPreviewLine } from "./export-preview-line";
 import { failureToast } from "./export-state";
 import {
@@ -106,12 +106,13 @@ export function JiraExportModal({
   const keyHint = projectKeyHint(form.projectKey);
 
   return (
-    <ExportFormModal
+    <FormModal
       open={open}
       onClose={onClose}
       title="Configure JIRA Export"
       formId="jira-export-form"
-      submitLabel="Export to JIRA"
+      formClassName="flex flex-col gap-4"
+      submitLabel={start.isPending ? "Starting..." : "Export to JIRA"}
       pending={start.isPending}
       onSubmit={onSubmit}
       size="lg"
@@ -280,6 +281,6 @@ export function JiraExportModal({
           />
         </div>
       </fieldset>
-    </ExportFormModal>
+    </FormModal>
   );
 }

@@ -9,11 +9,11 @@ import {
 } from "../../../../shared/schemas/integrations";
 import type { Task } from "../../../../shared/schemas/tasks";
 import { Field } from "../../../components/field";
+import { FormModal } from "../../../components/modal";
 import { useToast } from "../../../components/toast";
 import { errorDetailOf, getErrorMessage } from "../../../lib/api-error";
 import { schemaFieldErrors, serverFieldErrors } from "../../../lib/field-errors";
 import { useTRPC } from "../../../lib/trpc";
-import { ExportFormModal } from "./export-form-modal";
 import { ExportPreviewLine } from "./export-preview-line";
 import { failureToast } from "./export-state";
 import { fitBoardName } from "./export-validation";
@@ -82,12 +82,13 @@ export function TrelloExportModal({
   };
 
   return (
-    <ExportFormModal
+    <FormModal
       open={open}
       onClose={onClose}
       title="Export to Trello"
       formId="trello-export-form"
-      submitLabel="Export to Trello"
+      formClassName="flex flex-col gap-4"
+      submitLabel={start.isPending ? "Starting..." : "Export to Trello"}
       pending={start.isPending}
       onSubmit={onSubmit}
     >
@@ -142,6 +143,6 @@ export function TrelloExportModal({
           setError(null);
         }}
       />
-    </ExportFormModal>
+    </FormModal>
   );
 }

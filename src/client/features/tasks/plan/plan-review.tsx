@@ -8,7 +8,7 @@ import {
   type TaskTreeNode,
 } from "../../../../shared/schemas/tasks";
 import { Field } from "../../../components/field";
-import { Modal } from "../../../components/modal";
+import { FormModal } from "../../../components/modal";
 import { Spinner } from "../../../components/spinner";
 import { useToast } from "../../../components/toast";
 import { errorDetailOf } from "../../../lib/api-error";
@@ -184,43 +184,34 @@ function RejectPlanModal({ open, task, onClose }: { open: boolean; task: Task; o
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onClose={onClose}
       title="Reject the proposed plan"
-      dismissible={!reject.isPending}
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={reject.isPending}>
-            Cancel
-          </button>
-          <button type="submit" form="reject-plan-form" className="btn btn-error" disabled={reject.isPending}>
-            {reject.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            Reject Plan
-          </button>
-        </>
-      }
+      formId="reject-plan-form"
+      onSubmit={onSubmit}
+      submitLabel="Reject Plan"
+      submitClassName="btn-error"
+      pending={reject.isPending}
     >
-      <form id="reject-plan-form" noValidate onSubmit={onSubmit}>
-        <Field
-          as="textarea"
-          id="reject-reason"
-          label="Reason"
-          required
-          error={error}
-          rows={4}
-          autoFocus
-          maxLength={REJECT_REASON_MAX}
-          value={reason}
-          onChange={(e) => {
-            setReason(e.target.value);
-            if (error) setError(null);
-          }}
-          placeholder="What should change? e.g. Split the backend work by service."
-          disabled={reject.isPending}
-        />
-      </form>
-    </Modal>
+      <Field
+        as="textarea"
+        id="reject-reason"
+        label="Reason"
+        required
+        error={error}
+        rows={4}
+        autoFocus
+        maxLength={REJECT_REASON_MAX}
+        value={reason}
+        onChange={(e) => {
+          setReason(e.target.value);
+          if (error) setError(null);
+        }}
+        placeholder="What should change? e.g. Split the backend work by service."
+        disabled={reject.isPending}
+      />
+    </FormModal>
   );
 }
 
@@ -291,46 +282,31 @@ function ResubmitModal({ open, task, onClose }: { open: boolean; task: Task; onC
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onClose={onClose}
       title="Edit and resubmit"
       size="lg"
-      dismissible={!resubmit.isPending}
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={resubmit.isPending}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="resubmit-form"
-            className="btn btn-primary"
-            disabled={resubmit.isPending}
-          >
-            {resubmit.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            Resubmit Task
-          </button>
-        </>
-      }
+      formId="resubmit-form"
+      onSubmit={onSubmit}
+      submitLabel="Resubmit Task"
+      pending={resubmit.isPending}
     >
-      <form id="resubmit-form" noValidate onSubmit={onSubmit}>
-        <Field
-          as="textarea"
-          id="resubmit-description"
-          label="Description"
-          required
-          error={error}
-          rows={8}
-          autoFocus
-          value={description}
-          onChange={(e) => {
-            setDescription(e.target.value);
-            if (error) setError(null);
-          }}
-          disabled={resubmit.isPending}
-        />
-      </form>
-    </Modal>
+      <Field
+        as="textarea"
+        id="resubmit-description"
+        label="Description"
+        required
+        error={error}
+        rows={8}
+        autoFocus
+        value={description}
+        onChange={(e) => {
+          setDescription(e.target.value);
+          if (error) setError(null);
+        }}
+        disabled={resubmit.isPending}
+      />
+    </FormModal>
   );
 }

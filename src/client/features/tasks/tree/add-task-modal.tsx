@@ -9,7 +9,7 @@ import {
 } from "../../../../shared/schemas/tasks";
 import { taskTitle } from "../../../../shared/task-title";
 import { Field } from "../../../components/field";
-import { Modal } from "../../../components/modal";
+import { FormModal } from "../../../components/modal";
 import { useToast } from "../../../components/toast";
 import { errorDetailOf } from "../../../lib/api-error";
 import { schemaFieldErrors, serverFieldErrors } from "../../../lib/field-errors";
@@ -92,124 +92,111 @@ export function AddTaskModal({
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onClose={onClose}
       title="Add Task to Tree"
       size="lg"
-      dismissible={!add.isPending}
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={add.isPending}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="add-task-form"
-            className="btn btn-primary"
-            disabled={blank || add.isPending}
-          >
-            {add.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {add.isPending ? "Adding..." : "Add to Tree"}
-          </button>
-        </>
-      }
+      formId="add-task-form"
+      formClassName="flex flex-col gap-4"
+      onSubmit={onSubmit}
+      submitLabel={add.isPending ? "Adding..." : "Add to Tree"}
+      pending={add.isPending}
+      submitDisabled={blank}
     >
-      <form id="add-task-form" className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
-        {formError && (
-          <div role="alert" className="alert alert-error text-sm">
-            {formError}
-          </div>
-        )}
-        <p className="rounded-box bg-base-200 px-3 py-2 text-sm">
-          <span className="text-base-content/60">Target task: </span>
-          <span className="font-medium break-words">{taskTitle(target.description, 101)}</span>
-          {targetIsRoot && <span className="text-base-content/60"> (root)</span>}
-        </p>
+      {formError && (
+        <div role="alert" className="alert alert-error text-sm">
+          {formError}
+        </div>
+      )}
+      <p className="rounded-box bg-base-200 px-3 py-2 text-sm">
+        <span className="text-base-content/60">Target task: </span>
+        <span className="font-medium break-words">{taskTitle(target.description, 101)}</span>
+        {targetIsRoot && <span className="text-base-content/60"> (root)</span>}
+      </p>
 
-        <Field
-          as="textarea"
-          id="add-task-description"
-          label="Task Description"
-          required
-          error={fieldError}
-          rows={4}
-          autoFocus
-          value={description}
-          onChange={(e) => {
-            setDescription(e.target.value);
-            if (fieldError) setFieldError(null);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-              e.preventDefault();
-              e.currentTarget.form?.requestSubmit();
-            }
-          }}
-          placeholder="What needs doing?"
-        />
+      <Field
+        as="textarea"
+        id="add-task-description"
+        label="Task Description"
+        required
+        error={fieldError}
+        rows={4}
+        autoFocus
+        value={description}
+        onChange={(e) => {
+          setDescription(e.target.value);
+          if (fieldError) setFieldError(null);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            e.currentTarget.form?.requestSubmit();
+          }
+        }}
+        placeholder="What needs doing?"
+      />
 
-        <fieldset>
-          <legend className="mb-2 text-sm font-medium">Position</legend>
-          <div className="flex flex-col gap-2">
-            {ADD_TASK_POSITIONS.map((p) => {
-              const disabled = targetIsRoot && p !== "child";
-              return (
-                <label
-                  key={p}
-                  className={`flex items-start gap-3 rounded-box border border-base-300 px-3 py-2 ${
-                    disabled ? "cursor-not-allowed opacity-50" : "cursor-pointer"
-                  } ${position === p ? "border-primary" : ""}`}
-                >
-                  <input
-                    type="radio"
-                    name="add-task-position"
-                    className="radio radio-sm radio-primary mt-0.5"
-                    value={p}
-                    checked={position === p}
-                    disabled={disabled}
-                    onChange={() => setPosition(p)}
-                    aria-labelledby={`add-task-position-${p}-label`}
-                    aria-describedby={`add-task-position-${p}-hint`}
-                  />
-                  <span className="text-sm">
-                    <span id={`add-task-position-${p}-label`} className="font-medium">
-                      {POSITION_TEXT[p].label}
-                    </span>
-                    <span id={`add-task-position-${p}-hint`} className="block text-xs text-base-content/60">
-                      {POSITION_TEXT[p].hint}
-                    </span>
+      <fieldset>
+        <legend className="mb-2 text-sm font-medium">Position</legend>
+        <div className="flex flex-col gap-2">
+          {ADD_TASK_POSITIONS.map((p) => {
+            const disabled = targetIsRoot && p !== "child";
+            return (
+              <label
+                key={p}
+                className={`flex items-start gap-3 rounded-box border border-base-300 px-3 py-2 ${
+                  disabled ? "cursor-not-allowed opacity-50" : "cursor-pointer"
+                } ${position === p ? "border-primary" : ""}`}
+              >
+                <input
+                  type="radio"
+                  name="add-task-position"
+                  className="radio radio-sm radio-primary mt-0.5"
+                  value={p}
+                  checked={position === p}
+                  disabled={disabled}
+                  onChange={() => setPosition(p)}
+                  aria-labelledby={`add-task-position-${p}-label`}
+                  aria-describedby={`add-task-position-${p}-hint`}
+                />
+                <span className="text-sm">
+                  <span id={`add-task-position-${p}-label`} className="font-medium">
+                    {POSITION_TEXT[p].label}
                   </span>
-                </label>
-              );
-            })}
-          </div>
-          {targetIsRoot && (
-            <p className="mt-2 text-xs text-base-content/60">
-              The root task has no siblings, so new tasks go below it as children.
-            </p>
-          )}
-        </fieldset>
+                  <span id={`add-task-position-${p}-hint`} className="block text-xs text-base-content/60">
+                    {POSITION_TEXT[p].hint}
+                  </span>
+                </span>
+              </label>
+            );
+          })}
+        </div>
+        {targetIsRoot && (
+          <p className="mt-2 text-xs text-base-content/60">
+            The root task has no siblings, so new tasks go below it as children.
+          </p>
+        )}
+      </fieldset>
 
-        <label className="flex cursor-pointer items-start gap-3">
-          <input
-            type="checkbox"
-            className="checkbox checkbox-sm checkbox-primary mt-0.5"
-            checked={autoDecompose}
-            onChange={(e) => setAutoDecompose(e.target.checked)}
-            aria-labelledby="add-task-auto-decompose-label"
-            aria-describedby="add-task-auto-decompose-hint"
-          />
-          <span className="text-sm">
-            <span id="add-task-auto-decompose-label" className="font-medium">
-              Auto-decompose
-            </span>
-            <span id="add-task-auto-decompose-hint" className="block text-xs text-base-content/60">
-              Let the AI break the new task into subtasks when decomposition runs.
-            </span>
+      <label className="flex cursor-pointer items-start gap-3">
+        <input
+          type="checkbox"
+          className="checkbox checkbox-sm checkbox-primary mt-0.5"
+          checked={autoDecompose}
+          onChange={(e) => setAutoDecompose(e.target.checked)}
+          aria-labelledby="add-task-auto-decompose-label"
+          aria-describedby="add-task-auto-decompose-hint"
+        />
+        <span className="text-sm">
+          <span id="add-task-auto-decompose-label" className="font-medium">
+            Auto-decompose
           </span>
-        </label>
-      </form>
-    </Modal>
+          <span id="add-task-auto-decompose-hint" className="block text-xs text-base-content/60">
+            Let the AI break the new task into subtasks when decomposition runs.
+          </span>
+        </span>
+      </label>
+    </FormModal>
   );
 }

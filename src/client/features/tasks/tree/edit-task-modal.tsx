@@ -7,7 +7,7 @@ import {
   updateTaskInput,
 } from "../../../../shared/schemas/tasks";
 import { Field } from "../../../components/field";
-import { Modal } from "../../../components/modal";
+import { FormModal } from "../../../components/modal";
 import { useToast } from "../../../components/toast";
 import { errorDetailOf } from "../../../lib/api-error";
 import { type FieldErrors, hasErrors, schemaFieldErrors, serverFieldErrors } from "../../../lib/field-errors";
@@ -79,69 +79,56 @@ export function EditTaskModal({
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onClose={onClose}
       title="Edit Task"
       size="lg"
-      dismissible={!update.isPending}
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={update.isPending}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="edit-task-form"
-            className="btn btn-primary"
-            disabled={unchanged || hasErrors(errors) || update.isPending}
-          >
-            {update.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {update.isPending ? "Saving..." : "Save"}
-          </button>
-        </>
-      }
+      formId="edit-task-form"
+      formClassName="flex flex-col gap-4"
+      onSubmit={onSubmit}
+      submitLabel={update.isPending ? "Saving..." : "Save"}
+      pending={update.isPending}
+      submitDisabled={unchanged || hasErrors(errors)}
     >
-      <form id="edit-task-form" className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
-        {error && (
-          <div role="alert" className="alert alert-error text-sm">
-            {error}
-          </div>
+      {error && (
+        <div role="alert" className="alert alert-error text-sm">
+          {error}
+        </div>
+      )}
+      <Field
+        as="textarea"
+        id="edit-task-description"
+        label="Description"
+        required
+        error={descriptionError}
+        rows={8}
+        value={description}
+        onChange={(e) => {
+          setDescription(e.target.value);
+          setServerErrors({});
+        }}
+      />
+      <Field
+        as="select"
+        id="edit-task-status"
+        label="Status"
+        error={statusError}
+        value={status}
+        onChange={(e) => {
+          setStatus(e.target.value);
+          setServerErrors({});
+        }}
+      >
+        {!isEditable(task.status) && (
+          <option value="">Keep current ({statusBadge(task.status, "detail").label})</option>
         )}
-        <Field
-          as="textarea"
-          id="edit-task-description"
-          label="Description"
-          required
-          error={descriptionError}
-          rows={8}
-          value={description}
-          onChange={(e) => {
-            setDescription(e.target.value);
-            setServerErrors({});
-          }}
-        />
-        <Field
-          as="select"
-          id="edit-task-status"
-          label="Status"
-          error={statusError}
-          value={status}
-          onChange={(e) => {
-            setStatus(e.target.value);
-            setServerErrors({});
-          }}
-        >
-          {!isEditable(task.status) && (
-            <option value="">Keep current ({statusBadge(task.status, "detail").label})</option>
-          )}
-          {EDITABLE_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {statusBadge(s).label}
-            </option>
-          ))}
-        </Field>
-      </form>
-    </Modal>
+        {EDITABLE_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {statusBadge(s).label}
+          </option>
+        ))}
+      </Field>
+    </FormModal>
   );
 }
