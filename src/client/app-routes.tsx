@@ -17,6 +17,15 @@ const SettingsPage = lazyPage(() => import("./features/settings/settings-page"))
 const BlogAdminPage = lazyPage(() => import("./features/blog-admin/blog-admin-page"));
 const InvitationPage = lazyPage(() => import("./features/teams/invitation-page"));
 
+/** The pages only a signed-in person sees (a visitor is sent to /login first). */
+const SIGNED_IN_ROUTES = [
+  { path: "/dashboard", Page: DashboardPage },
+  { path: "/tasks/create", Page: CreateTaskPage },
+  { path: "/tasks/:taskId", Page: TaskDetailPage },
+  { path: "/settings", Page: SettingsPage },
+  { path: "/invitations/:token", Page: InvitationPage },
+];
+
 /** The signed-in app's route table (the public pages are routed in routes.tsx). */
 export default function AppRoutes() {
   return (
@@ -27,31 +36,13 @@ export default function AppRoutes() {
         <Route path="/oauth-callback" component={SecureOAuthCallbackPage} />
         <Route path="/oauth/:provider/callback" component={OAuthCallbackPage} />
         <Route path="/verify-email" component={VerifyEmailPage} />
-        <Route path="/dashboard">
-          <RequireAuth>
-            <DashboardPage />
-          </RequireAuth>
-        </Route>
-        <Route path="/tasks/create">
-          <RequireAuth>
-            <CreateTaskPage />
-          </RequireAuth>
-        </Route>
-        <Route path="/tasks/:taskId">
-          <RequireAuth>
-            <TaskDetailPage />
-          </RequireAuth>
-        </Route>
-        <Route path="/settings">
-          <RequireAuth>
-            <SettingsPage />
-          </RequireAuth>
-        </Route>
-        <Route path="/invitations/:token">
-          <RequireAuth>
-            <InvitationPage />
-          </RequireAuth>
-        </Route>
+        {SIGNED_IN_ROUTES.map(({ path, Page }) => (
+          <Route key={path} path={path}>
+            <RequireAuth>
+              <Page />
+            </RequireAuth>
+          </Route>
+        ))}
         <Route path="/admin/blog">
           <RequireAdmin>
             <BlogAdminPage />
