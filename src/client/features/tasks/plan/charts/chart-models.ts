@@ -282,27 +282,22 @@ export function burnUpModel(
 
   const from = [lastX, y(lastDone)] as const;
   const scopeY = y(lastScope);
-  const edges: ConeEdge[] = [];
-  if (p50 !== null) {
-    const ex = x(p50);
-    edges.push({
-      label: "P50",
-      path: linePath([from, [ex, scopeY]]),
-      x: r1(ex - 3),
+  // Each known forecast date: an edge of the cone (its label left of P50's end, right of P90's) and a row.
+  const forecasts = (
+    [
+      { label: "P50", day: p50, dx: -3, anchor: "end", finish: "likely" },
+      { label: "P90", day: p90, dx: 3, anchor: "start", finish: "safe" },
+    ] as const
+  ).filter((f): f is typeof f & { day: number } => f.day !== null);
+  const edges = forecasts.map(
+    (f): ConeEdge => ({
+      label: f.label,
+      path: linePath([from, [x(f.day), scopeY]]),
+      x: r1(x(f.day) + f.dx),
       y: r1(scopeY - 6),
-      anchor: "end",
-    });
-  }
-  if (p90 !== null) {
-    const ex = x(p90);
-    edges.push({
-      label: "P90",
-      path: linePath([from, [ex, scopeY]]),
-      x: r1(ex + 3),
-      y: r1(scopeY - 6),
-      anchor: "start",
-    });
-  }
+      anchor: f.anchor,
+    }),
+  );
   const cone =
     p50 !== null && p90 !== null ? `${linePath([from, [x(p50), scopeY], [x(p90), scopeY]])}Z` : null;
   const forecastEnd = Math.max(p50 ?? lastEntry.day, p90 ?? lastEntry.day);
@@ -315,30 +310,20 @@ export function burnUpModel(
       : null;
 
   const fmt = (v: number) => formatNumber(v);
-  const rows = points.map((e) => ({
-    key: e.p.date,
-    cells: [formatDay(e.day), fmt(scopeOf(e.p)), fmt(doneOf(e.p))],
-  }));
-  if (p50 !== null) {
-    rows.push({
-      key: "p50",
+  const rows = [
+    ...points.map((e) => ({
+      key: e.p.date,
+      cells: [formatDay(e.day), fmt(scopeOf(e.p)), fmt(doneOf(e.p))],
+    })),
+    ...forecasts.map((f) => ({
+      key: f.label.toLowerCase(),
       cells: [
-        `${formatDay(p50)}: likely finish (P50 forecast)`,
+        `${formatDay(f.day)}: ${f.finish} finish (${f.label} forecast)`,
         fmt(lastScope),
         `${fmt(lastScope)} (forecast)`,
       ],
-    });
-  }
-  if (p90 !== null) {
-    rows.push({
-      key: "p90",
-      cells: [
-        `${formatDay(p90)}: safe finish (P90 forecast)`,
-        fmt(lastScope),
-        `${fmt(lastScope)} (forecast)`,
-      ],
-    });
-  }
+    })),
+  ];
 
   const now = `Scope ${formatAmount(lastScope, unit)}, done ${formatAmount(lastDone, unit)} on ${formatDay(lastEntry.day)}`;
   const outlook = finished
