@@ -56,7 +56,6 @@ export function formFromPost(post: BlogPost): PostFormValues {
 
 /** The fields left out of the payload when empty. */
 const OPTIONAL_FIELDS = ["slug", "excerpt", "featured_image", "meta_description", "meta_keywords"] as const;
-type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 
 /**
  * The post editor's payload on create: title, content, tags and status always; slug, excerpt, featured_image,
@@ -83,16 +82,9 @@ export function buildCreatePayload(values: PostFormValues): CreatePostInput {
  * always left out (the server keeps the current one; published links stay stable).
  */
 export function buildUpdatePayload(values: PostFormValues, original: BlogPost): UpdatePostInput {
-  const payload: UpdatePostInput = {
-    title: values.title,
-    content: values.content,
-    tags: values.tags,
-    status: values.status,
-  };
+  const payload: UpdatePostInput = buildCreatePayload(values);
   for (const field of OPTIONAL_FIELDS) {
-    const value = values[field].trim();
-    if (value) payload[field] = value;
-    else if (field !== "slug" && original[field as Exclude<OptionalField, "slug">]) payload[field] = null;
+    if (field !== "slug" && !payload[field] && original[field]) payload[field] = null;
   }
   return payload;
 }
