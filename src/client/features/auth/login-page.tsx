@@ -3,6 +3,7 @@ import { Link, Redirect } from "wouter";
 import { navigate } from "wouter/use-browser-location";
 import { type LoginField, loginErrors } from "../../../shared/auth-rules";
 import { AuthCard, OrDivider } from "../../components/auth-card";
+import { ErrorAlert } from "../../components/error-alert";
 import { Field } from "../../components/field";
 import { useToast } from "../../components/toast";
 import { usePageMeta } from "../../components/use-page-meta";
@@ -117,11 +118,7 @@ export default function LoginPage() {
           {sessionExpiredMessage}
         </div>
       )}
-      {formError && (
-        <div role="alert" className="alert alert-error text-sm">
-          {formError}
-        </div>
-      )}
+      <ErrorAlert message={formError} />
 
       <form className="flex flex-col gap-3" onSubmit={onSubmit} noValidate>
         <Field

@@ -8,6 +8,7 @@ import {
   createPostInput,
   updatePostInput,
 } from "../../../shared/schemas/blog";
+import { ErrorAlert } from "../../components/error-alert";
 import { Field } from "../../components/field";
 import { Modal } from "../../components/modal";
 import { useToast } from "../../components/toast";
@@ -167,11 +168,7 @@ export function PostEditorModal({ post, onClose }: { post: AdminBlogPost | null;
       }
     >
       <form id={ids.form} className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
-        {errors.form && (
-          <div role="alert" className="alert alert-error text-sm">
-            {errors.form}
-          </div>
-        )}
+        <ErrorAlert message={errors.form} />
 
         <Field
           id={ids.title}

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from "react";
 import { type NewApiToken, TOKEN_LIFETIMES, type TokenScope } from "../../../shared/schemas/tokens";
 import { ConfirmModal } from "../../components/confirm-modal";
 import { EmptyState } from "../../components/empty-state";
+import { ErrorAlert } from "../../components/error-alert";
 import { Spinner } from "../../components/spinner";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
@@ -125,11 +126,7 @@ export function ApiTokensTab() {
               </select>
             </label>
           </div>
-          {error && (
-            <p role="alert" className="text-sm text-error">
-              {error}
-            </p>
-          )}
+          <ErrorAlert message={error} line />
           <button type="submit" className="btn btn-primary btn-sm self-start" disabled={create.isPending}>
             {create.isPending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
             Make token

@@ -8,6 +8,7 @@ import {
   type TeamRole,
 } from "../../../shared/schemas/teams";
 import { EmptyState } from "../../components/empty-state";
+import { ErrorAlert } from "../../components/error-alert";
 import { Spinner } from "../../components/spinner";
 import { useToast } from "../../components/toast";
 import { errorDetailOf } from "../../lib/api-error";
@@ -306,11 +307,7 @@ function TeamCard({ team }: { team: Team }) {
                 Send invitation
               </button>
             </div>
-            {inviteError && (
-              <p role="alert" className="text-sm text-error">
-                {inviteError}
-              </p>
-            )}
+            <ErrorAlert message={inviteError} line />
             {made && (
               <p role="status" className="break-words text-sm">
                 {made}

@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import type { Task } from "../../../../shared/schemas/tasks";
+import { ErrorAlert } from "../../../components/error-alert";
 import { errorDetailOf } from "../../../lib/api-error";
 import { useTaskCache } from "../../../lib/task-cache";
 import { useTRPC } from "../../../lib/trpc";
@@ -116,11 +117,7 @@ export function ReviewCard({ task }: { task: Task }) {
             </button>
           )
         )}
-        {error && (
-          <p role="alert" className="text-sm text-error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert message={error} line />
       </div>
     </section>
   );

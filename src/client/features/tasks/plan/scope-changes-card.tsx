@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import type { ScopeChanges } from "../../../../shared/schemas/actuals";
+import { ErrorAlert } from "../../../components/error-alert";
 import { errorDetailOf } from "../../../lib/api-error";
 import { useTRPC } from "../../../lib/trpc";
 
@@ -91,15 +92,11 @@ export function ScopeChangesCard({ projectId }: { projectId: string }) {
           </div>
         </div>
         {!valid ? (
-          <p role="alert" className="text-sm text-error">
-            Choose a date.
-          </p>
+          <ErrorAlert message="Choose a date." line />
         ) : changes.isPending ? (
           <p className="text-sm text-base-content/70">Reading the history...</p>
         ) : changes.isError ? (
-          <p role="alert" className="text-sm text-error">
-            {errorDetailOf(changes.error) ?? "The history could not be read."}
-          </p>
+          <ErrorAlert message={errorDetailOf(changes.error) ?? "The history could not be read."} line />
         ) : (
           <div className="flex flex-col gap-3" data-testid="scope-changes" aria-busy={changes.isFetching}>
             <Summary data={changes.data} />

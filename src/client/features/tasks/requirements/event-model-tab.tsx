@@ -8,6 +8,7 @@ import {
   updateEventModelInput,
 } from "../../../../shared/schemas/tasks";
 import { EmptyState } from "../../../components/empty-state";
+import { ErrorAlert } from "../../../components/error-alert";
 import { Field } from "../../../components/field";
 import { MarkdownView } from "../../../components/markdown-view";
 import { useToast } from "../../../components/toast";
@@ -226,11 +227,7 @@ export function EventModelTab({ task }: { task: Task }) {
                 submit();
               }}
             >
-              {saveError && (
-                <div role="alert" className="alert alert-error text-sm">
-                  {saveError}
-                </div>
-              )}
+              <ErrorAlert message={saveError} />
               <Field
                 as="textarea"
                 id="event-model-markdown"

@@ -6,6 +6,7 @@ import {
   type UpdateTaskInput,
   updateTaskInput,
 } from "../../../../shared/schemas/tasks";
+import { ErrorAlert } from "../../../components/error-alert";
 import { Field } from "../../../components/field";
 import { useToast } from "../../../components/toast";
 import { errorDetailOf } from "../../../lib/api-error";
@@ -117,11 +118,7 @@ export function NodeEditor({ node, onDone }: { node: TaskTreeNode; onDone: () =>
         }
       }}
     >
-      {error && (
-        <div role="alert" className="alert alert-error text-sm">
-          {error}
-        </div>
-      )}
+      <ErrorAlert message={error} />
       <Field
         as="textarea"
         id={id("description")}

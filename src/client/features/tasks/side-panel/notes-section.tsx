@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { NOTE_MAX } from "../../../../shared/schemas/notes";
+import { ErrorAlert } from "../../../components/error-alert";
 import { MarkdownView } from "../../../components/markdown-view";
 import { errorDetailOf } from "../../../lib/api-error";
 import { useAuth } from "../../../lib/auth";
@@ -58,9 +59,7 @@ export function NotesSection({ taskId }: { taskId: string }) {
       {notes.isPending ? (
         <p className="text-sm text-base-content/60">Loading notes...</p>
       ) : notes.isError ? (
-        <p role="alert" className="text-sm text-error">
-          {errorDetailOf(notes.error) ?? "The notes could not be loaded."}
-        </p>
+        <ErrorAlert message={errorDetailOf(notes.error) ?? "The notes could not be loaded."} line />
       ) : notes.data.notes.length === 0 ? (
         <p className="text-sm text-base-content/60">No notes yet.</p>
       ) : (
@@ -106,11 +105,7 @@ export function NotesSection({ taskId }: { taskId: string }) {
             }}
           />
         </label>
-        {error && (
-          <p role="alert" className="text-sm text-error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert message={error} line />
         <button type="submit" className="btn btn-sm btn-outline self-start" disabled={add.isPending}>
           {add.isPending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
           Add note

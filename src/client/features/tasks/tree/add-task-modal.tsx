@@ -8,6 +8,7 @@ import {
   type TaskTreeNode,
 } from "../../../../shared/schemas/tasks";
 import { taskTitle } from "../../../../shared/task-title";
+import { ErrorAlert } from "../../../components/error-alert";
 import { Field } from "../../../components/field";
 import { FormModal } from "../../../components/modal";
 import { useToast } from "../../../components/toast";
@@ -104,11 +105,7 @@ export function AddTaskModal({
       pending={add.isPending}
       submitDisabled={blank}
     >
-      {formError && (
-        <div role="alert" className="alert alert-error text-sm">
-          {formError}
-        </div>
-      )}
+      <ErrorAlert message={formError} />
       <p className="rounded-box bg-base-200 px-3 py-2 text-sm">
         <span className="text-base-content/60">Target task: </span>
         <span className="font-medium break-words">{taskTitle(target.description, 101)}</span>

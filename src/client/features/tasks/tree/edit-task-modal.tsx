@@ -6,6 +6,7 @@ import {
   type UpdateTaskInput,
   updateTaskInput,
 } from "../../../../shared/schemas/tasks";
+import { ErrorAlert } from "../../../components/error-alert";
 import { Field } from "../../../components/field";
 import { FormModal } from "../../../components/modal";
 import { useToast } from "../../../components/toast";
@@ -91,11 +92,7 @@ export function EditTaskModal({
       pending={update.isPending}
       submitDisabled={unchanged || hasErrors(errors)}
     >
-      {error && (
-        <div role="alert" className="alert alert-error text-sm">
-          {error}
-        </div>
-      )}
+      <ErrorAlert message={error} />
       <Field
         as="textarea"
         id="edit-task-description"
