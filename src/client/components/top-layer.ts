@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { listenerSet } from "../lib/listeners";
 
 /**
  * The modal dialogs open now, the topmost last. A modal <dialog> (showModal) sits in the browser's top
@@ -6,11 +7,8 @@ import { useSyncExternalStore } from "react";
  * rendered inside the topmost one (components/toast.tsx).
  */
 const open: HTMLDialogElement[] = [];
-const listeners = new Set<() => void>();
-
-function changed() {
-  for (const l of listeners) l();
-}
+const listeners = listenerSet();
+const changed = listeners.notify;
 
 /** Called by Modal once its dialog is shown with showModal(). */
 export function enterTopLayer(dialog: HTMLDialogElement): void {
@@ -32,14 +30,7 @@ export function topmostDialog(): HTMLDialogElement | null {
   return open.at(-1) ?? null;
 }
 
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
-
 /** The topmost open modal dialog (null when none is open, and on the server), re-rendering as it changes. */
 export function useTopmostDialog(): HTMLDialogElement | null {
-  return useSyncExternalStore(subscribe, topmostDialog, () => null);
+  return useSyncExternalStore(listeners.subscribe, topmostDialog, () => null);
 }

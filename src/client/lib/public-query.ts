@@ -8,6 +8,7 @@ import {
   useSyncExternalStore,
 } from "react";
 import { isClientError, PublicApiError } from "./api-error";
+import { listenerSet } from "./listeners";
 
 /**
  * Reads of the public REST API for the public pages, without TanStack Query or the tRPC client (they
@@ -39,19 +40,14 @@ export function createPublicDataStore(seed: Record<string, unknown> = {}): Publi
   const entries = new Map<string, Entry>(
     Object.entries(seed).map(([key, data]) => [key, { data, updatedAt: now, fromServer: true }]),
   );
-  const listeners = new Set<() => void>();
+  const listeners = listenerSet();
   return {
     get: (key) => entries.get(key),
     set(key, entry) {
       entries.set(key, entry);
-      for (const listener of listeners) listener();
+      listeners.notify();
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: listeners.subscribe,
     answers: () =>
       Object.fromEntries(
         [...entries].filter(([, e]) => e.data !== undefined).map(([key, e]) => [key, e.data]),

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
+import { listenerSet } from "./listeners";
 
 /** Global channel reconnect: up to 5 attempts, the delay doubling from 1 s, capped at 30 s. */
 export const RECONNECT_ATTEMPTS = 5;
@@ -28,26 +29,19 @@ export function connectionStateOf(
 
 // -- a tiny store: "the socket gave up reconnecting", and "please reconnect" requests -----------------
 let gaveUp = false;
-const listeners = new Set<() => void>();
+const listeners = listenerSet();
 const reconnectors = new Set<() => void>();
 
 export function setRealtimeGaveUp(value: boolean): void {
   if (gaveUp === value) return;
   gaveUp = value;
-  for (const l of listeners) l();
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
+  listeners.notify();
 }
 
 /** True once the shared socket stopped retrying (5 failed attempts). */
 export function useRealtimeGaveUp(): boolean {
   return useSyncExternalStore(
-    subscribe,
+    listeners.subscribe,
     () => gaveUp,
     () => false,
   );

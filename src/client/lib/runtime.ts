@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from "react";
+import { listenerSet } from "./listeners";
 
 /**
  * Loads the signed-in side of the client (lib/app-runtime.tsx: tRPC, TanStack Query, auth) on demand.
@@ -9,14 +10,14 @@ export type Runtime = typeof import("./app-runtime");
 
 let loaded: Runtime | null = null;
 let loading: Promise<Runtime> | null = null;
-const listeners = new Set<() => void>();
+const listeners = listenerSet();
 
 export function loadRuntime(): Promise<Runtime> {
   loading ??= import("./app-runtime").then(
     (runtime) => {
       loaded = runtime;
       runtime.start();
-      for (const listener of listeners) listener();
+      listeners.notify();
       return runtime;
     },
     (err: unknown) => {
@@ -27,20 +28,13 @@ export function loadRuntime(): Promise<Runtime> {
   return loading;
 }
 
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
-
 /**
  * The runtime once it is loaded (null before, and while hydrating, as on the server). `load` asks for it
  * now, e.g. because the visitor is signed in.
  */
 export function useRuntime(load = false): Runtime | null {
   const runtime = useSyncExternalStore(
-    subscribe,
+    listeners.subscribe,
     () => loaded,
     () => null,
   );

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import type { PublicUser } from "../../shared/schemas/auth";
+import { listenerSet } from "./listeners";
 
 /**
  * Browser-side session bookkeeping. The session itself is a pair of httpOnly cookies the SPA never sees;
@@ -46,19 +47,14 @@ export type SessionState<U> = { status: AuthStatus; user: U | null };
 
 export function createSessionStore<U>() {
   let state: SessionState<U> = { status: "loading", user: null };
-  const listeners = new Set<() => void>();
+  const listeners = listenerSet();
   return {
     get: () => state,
     set(user: U | null) {
       state = { status: user ? "authenticated" : "unauthenticated", user };
-      for (const listener of listeners) listener();
+      listeners.notify();
     },
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: listeners.subscribe,
   };
 }
 

@@ -1,4 +1,5 @@
 import { THEME_COOKIE } from "../../shared/page-bootstrap";
+import { listenerSet } from "./listeners";
 import { readStorage, writeStorage } from "./storage";
 
 /**
@@ -8,7 +9,7 @@ import { readStorage, writeStorage } from "./storage";
 export type Theme = "dark" | "light";
 const THEME_KEY = "theme";
 
-const listeners = new Set<() => void>();
+const listeners = listenerSet();
 
 export function getStoredTheme(): Theme {
   return readStorage("local", THEME_KEY) === "light" ? "light" : "dark";
@@ -28,7 +29,7 @@ export function applyTheme(theme: Theme): void {
   document
     .querySelector('meta[name="theme-color"]')
     ?.setAttribute("content", theme === "dark" ? "#1d232a" : "#ffffff");
-  for (const l of listeners) l();
+  listeners.notify();
 }
 
 export function setTheme(theme: Theme): void {
@@ -40,9 +41,4 @@ export function applyStoredTheme(): void {
   applyTheme(getStoredTheme());
 }
 
-export function subscribeTheme(listener: () => void) {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
+export const subscribeTheme = listeners.subscribe;
