@@ -1,30 +1,10 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
 import { Spinner } from "./spinner";
 
-/** The loading kinds tracked globally, plus logout (logout shows a global loading state). */
-export type LoadingKind =
-  | "tasks"
-  | "create"
-  | "update"
-  | "delete"
-  | "tree"
-  | "stats"
-  | "login"
-  | "register"
-  | "oauth"
-  | "refresh"
-  | "generateDetails"
-  | "decompose"
-  | "exportTrello"
-  | "exportJson"
-  | "save"
-  | "submit"
-  | "process"
-  | "logout";
+/** The loading kinds tracked globally: the JSON export's download, and logout. */
+export type LoadingKind = "exportJson" | "logout";
 
 export type LoadingApi = {
-  /** Whether this kind (or, without a kind, any kind) is in progress. */
-  isLoading: (kind?: LoadingKind) => boolean;
   /** Starts a kind; the overlay shows while any kind is active, with the latest message. */
   start: (kind: LoadingKind, message?: string) => void;
   stop: (kind: LoadingKind) => void;
@@ -64,7 +44,6 @@ export function LoadingProvider({ children }: { children: ReactNode }) {
 
   const api = useMemo<LoadingApi>(
     () => ({
-      isLoading: (kind) => (kind ? (active.counts[kind] ?? 0) > 0 : Object.keys(active.counts).length > 0),
       start,
       stop,
       track: async (kind, work, message) => {
@@ -76,7 +55,7 @@ export function LoadingProvider({ children }: { children: ReactNode }) {
         }
       },
     }),
-    [active.counts, start, stop],
+    [start, stop],
   );
 
   const visible = Object.keys(active.counts).length > 0;
