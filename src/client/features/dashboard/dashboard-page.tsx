@@ -12,6 +12,7 @@ import {
 import { TaskUsageSummary } from "../../components/task-usage";
 import { usePageMeta } from "../../components/use-page-meta";
 import { getErrorMessage } from "../../lib/api-error";
+import { withParam } from "../../lib/search-params";
 import { deleteTaskConfirmation } from "../../lib/task-text";
 import { StatsPanel } from "./stats-panel";
 import { TaskCard, TaskCardSkeleton } from "./task-card";
@@ -35,15 +36,7 @@ export default function DashboardPage() {
   const [toDelete, setToDelete] = useState<Task | null>(null);
 
   const setPage = (next: number, replace = false) => {
-    setParams(
-      (prev) => {
-        const p = new URLSearchParams(prev);
-        if (next <= 1) p.delete("page");
-        else p.set("page", String(next));
-        return p;
-      },
-      { replace },
-    );
+    setParams((prev) => withParam(prev, "page", next <= 1 ? null : String(next)), { replace });
   };
 
   const data = list.data;
@@ -124,14 +117,10 @@ export default function DashboardPage() {
                     value={team ?? ""}
                     onChange={(e) =>
                       setParams(
-                        (prev) => {
-                          const p = new URLSearchParams(prev);
-                          p.delete("page");
-                          if (e.target.value) p.set("team", e.target.value);
-                          else p.delete("team");
-                          return p;
+                        (prev) => withParam(withParam(prev, "page", null), "team", e.target.value || null),
+                        {
+                          replace: true,
                         },
-                        { replace: true },
                       )
                     }
                   >

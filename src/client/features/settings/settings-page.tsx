@@ -7,6 +7,7 @@ import { ToggleRow } from "../../components/toggle-row";
 import { useLogout } from "../../components/use-logout";
 import { usePageMeta } from "../../components/use-page-meta";
 import { useAuth } from "../../lib/auth";
+import { withParam } from "../../lib/search-params";
 import { AiModelTab } from "./ai-model-tab";
 import { ApiTokensTab } from "./api-tokens-tab";
 import { IntegrationsTab } from "./integrations-tab";
@@ -120,15 +121,7 @@ export default function SettingsPage() {
   const requested = params.get("tab");
   const tab: TabId = isTabId(requested) ? requested : "general";
   const select = (id: TabId) =>
-    setParams(
-      (prev) => {
-        const p = new URLSearchParams(prev);
-        if (id === "general") p.delete("tab");
-        else p.set("tab", id);
-        return p;
-      },
-      { replace: true },
-    );
+    setParams((prev) => withParam(prev, "tab", id === "general" ? null : id), { replace: true });
 
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-5 px-4 py-6">

@@ -11,6 +11,7 @@ import { usePageMeta } from "../../components/use-page-meta";
 import { useAuth } from "../../lib/auth";
 import { lazyPage } from "../../lib/lazy-page";
 import type { ConnectionState } from "../../lib/realtime-connection";
+import { withParam } from "../../lib/search-params";
 import { TASK_TITLE_MAX } from "../../lib/task-text";
 import { ActivityTab } from "./history/activity-tab";
 import { HistoryTab } from "./history/history-tab";
@@ -167,15 +168,7 @@ export default function TaskDetailPage() {
     void tree.refetch();
   };
   const selectTab = (id: TabId) =>
-    setParams(
-      (prev) => {
-        const p = new URLSearchParams(prev);
-        if (id === "overview") p.delete("tab");
-        else p.set("tab", id);
-        return p;
-      },
-      { replace: true },
-    );
+    setParams((prev) => withParam(prev, "tab", id === "overview" ? null : id), { replace: true });
 
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-5 px-4 py-6">
