@@ -1,7 +1,6 @@
 import { useMemo } from "react";
-import type { FinishBin } from "../../../../../shared/schemas/actuals";
 import { ChartAxes, ChartFrame, ChartLegend } from "./chart-frame";
-import { FONT_SIZE, histogramModel } from "./chart-models";
+import { FONT_SIZE, type HistogramInput, histogramModel } from "./chart-models";
 import { useChartSize } from "./use-chart-size";
 
 const LEGEND = [
@@ -30,24 +29,8 @@ const LEGEND = [
  * When the plan may end (issue 33): how many of the forecast's simulated runs finish within each number of
  * working days from `startDate`, with the P50 and P90 lines labelled by their dates.
  */
-export function FinishDistributionChart({
-  bins,
-  p50Days,
-  p90Days,
-  startDate,
-  workingDaysToDate,
-  binWidth,
-}: {
-  bins: FinishBin[];
-  p50Days: number;
-  p90Days: number;
-  /** Today, YYYY-MM-DD: the day the working days count from. */
-  startDate: string;
-  /** The date (YYYY-MM-DD) a number of working days from startDate ends on. */
-  workingDaysToDate: (days: number) => string;
-  /** The bars' width in working days; by default the smallest gap between two bins. */
-  binWidth?: number;
-}) {
+export function FinishDistributionChart(input: HistogramInput) {
+  const { bins, p50Days, p90Days, startDate, workingDaysToDate, binWidth } = input;
   const box = useChartSize();
   const m = useMemo(
     () => histogramModel({ bins, p50Days, p90Days, startDate, workingDaysToDate, binWidth }, box.size),
