@@ -12,7 +12,7 @@ export { clearSessionMarker, hasSessionMarker, markSignedIn } from "./session-ma
 
 // -- session-expired notice (a tiny external store for useSyncExternalStore) ---------------------------
 let expiredMessage: string | null = null;
-const messageListeners = new Set<() => void>();
+const messageListeners = listenerSet();
 
 export function getSessionExpiredMessage(): string | null {
   return expiredMessage;
@@ -21,25 +21,15 @@ export function getSessionExpiredMessage(): string | null {
 export function setSessionExpiredMessage(message: string | null): void {
   if (expiredMessage === message) return;
   expiredMessage = message;
-  for (const listener of messageListeners) listener();
+  messageListeners.notify();
 }
 
-export function subscribeSessionExpiredMessage(listener: () => void): () => void {
-  messageListeners.add(listener);
-  return () => messageListeners.delete(listener);
-}
+export const subscribeSessionExpiredMessage = messageListeners.subscribe;
 
 // -- "the refresh failed" signal from the tRPC link to the auth provider -------------------------------
-const expiredHandlers = new Set<() => void>();
-
-export function onSessionExpired(handler: () => void): () => void {
-  expiredHandlers.add(handler);
-  return () => expiredHandlers.delete(handler);
-}
-
-export function notifySessionExpired(): void {
-  for (const handler of expiredHandlers) handler();
-}
+const expiredHandlers = listenerSet();
+export const onSessionExpired = expiredHandlers.subscribe;
+export const notifySessionExpired = expiredHandlers.notify;
 
 // -- the signed-in user (an external store, so sign-in/out and navigation commit in the same render) ---
 export type AuthStatus = "loading" | "authenticated" | "unauthenticated";
