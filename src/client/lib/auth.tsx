@@ -1,4 +1,4 @@
-import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useMutation } from "@tanstack/react-query";
 import {
   createContext,
   type ReactNode,
@@ -45,8 +45,6 @@ export type AuthContextValue = {
   devLogin: () => Promise<AuthResponse>;
   /** Records a sign-in finished elsewhere (the OAuth exchanges). */
   completeSignIn: (user: PublicUser) => void;
-  /** auth.logout, then clears every cached query and goes to /. Rejects when the server call fails. */
-  logout: () => Promise<void>;
   /** Re-reads the current user from the server (auth.me); resolves to null when signed out. */
   refetchUser: () => Promise<PublicUser | null>;
 };
@@ -127,7 +125,6 @@ export function useAuth(): AuthContextValue {
 export function AuthProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
-  const queryClient = useQueryClient();
   const { status, user } = useSyncExternalStore(session.subscribe, session.get, session.get);
   const sessionExpiredMessage = useSyncExternalStore(
     subscribeSessionExpiredMessage,
@@ -165,31 +162,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { mutateAsync: registerAsync } = useMutation(trpc.auth.register.mutationOptions({ retry: false }));
   const { mutateAsync: devBypassAsync } = useMutation(trpc.auth.devBypass.mutationOptions({ retry: false }));
 
-  const login = useCallback(
-    async (input: LoginInput) => {
-      const res = await loginAsync(input);
-      completeSignIn(res.user);
-      return res;
-    },
-    [loginAsync, completeSignIn],
-  );
-
-  const register = useCallback(
-    async (input: RegisterInput) => {
-      const res = await registerAsync(input);
-      completeSignIn(res.user);
-      return res;
-    },
-    [registerAsync, completeSignIn],
-  );
-
-  const devLogin = useCallback(async () => {
-    const res = await devBypassAsync();
-    completeSignIn(res.user);
-    return res;
-  }, [devBypassAsync, completeSignIn]);
-
-  const logout = useCallback(() => signOut(client, queryClient), [client, queryClient]);
+  // Each signs in with the user its call answers.
+  const { login, register, devLogin } = useMemo(() => {
+    const signingIn =
+      <I,>(call: (input: I) => Promise<AuthResponse>) =>
+      async (input: I) => {
+        const res = await call(input);
+        completeSignIn(res.user);
+        return res;
+      };
+    return {
+      login: signingIn(loginAsync),
+      register: signingIn(registerAsync),
+      devLogin: signingIn(devBypassAsync),
+    };
+  }, [loginAsync, registerAsync, devBypassAsync, completeSignIn]);
 
   const value = useMemo<AuthContextValue>(
     () => ({
@@ -203,10 +190,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       register,
       devLogin,
       completeSignIn,
-      logout,
       refetchUser,
     }),
-    [user, status, sessionExpiredMessage, login, register, devLogin, completeSignIn, logout, refetchUser],
+    [user, status, sessionExpiredMessage, login, register, devLogin, completeSignIn, refetchUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
