@@ -1,4 +1,13 @@
 import { EXPORT_LABELS, type ExportKind, type ExportMessage } from "../../../../shared/schemas/integrations";
+import type { Task } from "../../../../shared/schemas/tasks";
+
+/** What every export dialog gets: whether it is open, the task, and what to do once its export started. */
+export type ExportModalProps = {
+  open: boolean;
+  onClose: () => void;
+  task: Task;
+  onStarted: (exportId: string) => void;
+};
 
 /** The success callback fires 1 s after the success message. */
 export const EXPORT_SUCCESS_DELAY_MS = 1_000;

@@ -9,7 +9,7 @@ import { errorDetailOf, getErrorMessage } from "../../../lib/api-error";
 import { schemaFieldErrors, serverFieldErrors } from "../../../lib/field-errors";
 import { useTRPC } from "../../../lib/trpc";
 import { ExportPreviewLine } from "./export-preview-line";
-import { failureToast } from "./export-state";
+import { type ExportModalProps, failureToast } from "./export-state";
 import { repositoryFromUrl } from "./export-validation";
 
 /** githubExportConfig's one field (a path under `config` in the server's 422). */
@@ -21,17 +21,7 @@ function defaultRepository(task: Task): string {
 }
 
 /** Export to GitHub Issues: the repository (owner/name), by default the task's own repository. */
-export function GithubExportModal({
-  open,
-  onClose,
-  task,
-  onStarted,
-}: {
-  open: boolean;
-  onClose: () => void;
-  task: Task;
-  onStarted: (exportId: string) => void;
-}) {
+export function GithubExportModal({ open, onClose, task, onStarted }: ExportModalProps) {
   const trpc = useTRPC();
   const toast = useToast();
   const start = useMutation(trpc.exports.startGithub.mutationOptions({ retry: false }));

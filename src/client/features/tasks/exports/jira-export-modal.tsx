@@ -11,7 +11,7 @@ import { errorDetailOf, getErrorMessage } from "../../../lib/api-error";
 import { type FieldErrors, focusFirstError, serverFieldErrors } from "../../../lib/field-errors";
 import { useTRPC } from "../../../lib/trpc";
 import { ExportPreviewLine } from "./export-preview-line";
-import { failureToast } from "./export-state";
+import { type ExportModalProps, failureToast } from "./export-state";
 import {
   DEFAULT_JIRA_KEY,
   JIRA_FIELDS,
@@ -53,13 +53,7 @@ export function JiraExportModal({
   task,
   jira,
   onStarted,
-}: {
-  open: boolean;
-  onClose: () => void;
-  task: Task;
-  jira: IntegrationStatus["jira"] | undefined;
-  onStarted: (exportId: string) => void;
-}) {
+}: ExportModalProps & { jira: IntegrationStatus["jira"] | undefined }) {
   const trpc = useTRPC();
   const toast = useToast();
   const start = useMutation(trpc.exports.startJira.mutationOptions({ retry: false }));

@@ -7,7 +7,6 @@ import {
   TRELLO_CREDENTIALS_REQUIRED,
   trelloExportConfig,
 } from "../../../../shared/schemas/integrations";
-import type { Task } from "../../../../shared/schemas/tasks";
 import { Field } from "../../../components/field";
 import { FormModal } from "../../../components/modal";
 import { useToast } from "../../../components/toast";
@@ -15,7 +14,7 @@ import { errorDetailOf, getErrorMessage } from "../../../lib/api-error";
 import { schemaFieldErrors, serverFieldErrors } from "../../../lib/field-errors";
 import { useTRPC } from "../../../lib/trpc";
 import { ExportPreviewLine } from "./export-preview-line";
-import { failureToast } from "./export-state";
+import { type ExportModalProps, failureToast } from "./export-state";
 import { fitBoardName } from "./export-validation";
 
 /** trelloExportConfig's one field (a path under `config` in the server's 422). */
@@ -31,13 +30,9 @@ export function TrelloExportModal({
   task,
   credentialsAvailable,
   onStarted,
-}: {
-  open: boolean;
-  onClose: () => void;
-  task: Task;
+}: ExportModalProps & {
   /** Key and token are stored on the server. */
   credentialsAvailable: boolean;
-  onStarted: (exportId: string) => void;
 }) {
   const trpc = useTRPC();
   const toast = useToast();
