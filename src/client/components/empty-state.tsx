@@ -26,22 +26,24 @@ export function EmptyState({
   );
 }
 
-/** A load that failed: what failed, why (the children), and a Retry button. */
+/** A load that failed: what failed, why (the children), and a button to try again. */
 export function LoadError({
   title,
   onRetry,
+  retryLabel = "Retry",
   children,
 }: {
   title: string;
   onRetry: () => void;
-  children: ReactNode;
+  retryLabel?: string;
+  children?: ReactNode;
 }) {
   return (
     <EmptyState
       title={title}
       actions={
         <button type="button" className="btn btn-sm" onClick={onRetry}>
-          Retry
+          {retryLabel}
         </button>
       }
     >

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { AdminBlogPost, BlogSubscription } from "../../../shared/schemas/blog";
 import { ConfirmModal } from "../../components/confirm-modal";
-import { EmptyState } from "../../components/empty-state";
+import { EmptyState, LoadError } from "../../components/empty-state";
 import { PagePagination, totalPages, useStepBackWhenEmpty } from "../../components/page-pagination";
 import { Spinner } from "../../components/spinner";
 import { TabList, tabPanelProps } from "../../components/tabs";
@@ -88,14 +88,7 @@ function PostsPanel({ selected }: { selected: TabId }) {
       {posts.isPending ? (
         <LoadingPanel label="Loading posts..." />
       ) : !data ? (
-        <EmptyState
-          title="Could not load posts"
-          actions={
-            <button type="button" className="btn btn-sm" onClick={() => void posts.refetch()}>
-              Try Again
-            </button>
-          }
-        />
+        <LoadError title="Could not load posts" onRetry={() => void posts.refetch()} retryLabel="Try Again" />
       ) : data.posts.length === 0 ? (
         <EmptyState title="No blog posts yet">Create the first post with New Post.</EmptyState>
       ) : (
@@ -170,13 +163,10 @@ function SubscriptionsPanel({ selected }: { selected: TabId }) {
       {subs.isPending ? (
         <LoadingPanel label="Loading subscriptions..." />
       ) : !data ? (
-        <EmptyState
+        <LoadError
           title="Could not load subscriptions"
-          actions={
-            <button type="button" className="btn btn-sm" onClick={() => void subs.refetch()}>
-              Try Again
-            </button>
-          }
+          onRetry={() => void subs.refetch()}
+          retryLabel="Try Again"
         />
       ) : data.subscriptions.length === 0 ? (
         <EmptyState title="No subscriptions yet">Readers who subscribe to the blog appear here.</EmptyState>
