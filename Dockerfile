@@ -9,14 +9,19 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 
+# What runs needs only the production dependencies. A stage of its own, so that its layer is rebuilt only
+# when the lock file changes, not at every change of the sources.
+FROM deps AS prod-deps
+RUN npm prune --omit=dev --no-audit --no-fund
+
 FROM deps AS build
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+RUN npm run build
 
 FROM ${BASE_IMAGE} AS runtime
 ENV NODE_ENV=production PORT=8080 DATA_DIR=/data HOST=0.0.0.0
 WORKDIR /app
-COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/drizzle ./drizzle
 COPY --from=build --chown=node:node /app/scripts/run-built.mjs ./scripts/run-built.mjs
